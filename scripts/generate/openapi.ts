@@ -1,0 +1,32 @@
+/**
+ * OpenAPI → types, SDK, zod validators, Fastify route types and MSW handlers, through
+ * @hey-api/openapi-ts (DESIGN.md: "validator: { request: false, response: 'zod' }", because
+ * its request validator mishandles header parameters).
+ */
+import path from 'node:path';
+import { createClient } from '@hey-api/openapi-ts';
+import { generatedHeader, type OutputRoot, openApiSurfaces, specsDir } from './paths.ts';
+
+/** Generates `generated/<surface>/` for every OpenAPI contract, in one hey-api run. */
+export async function generateOpenApi({ generatedDir }: OutputRoot): Promise<void> {
+  await createClient(
+    openApiSurfaces.map((surface) => ({
+      input: path.join(specsDir, surface.spec),
+      output: {
+        path: path.join(generatedDir, surface.name),
+        clean: true,
+        header: generatedHeader(surface.spec),
+      },
+      logs: { level: 'silent' as const, file: false },
+      plugins: [
+        '@hey-api/typescript',
+        '@hey-api/client-fetch',
+        { name: '@hey-api/sdk', validator: { request: false, response: 'zod' } },
+        'zod',
+        '@hey-api/schemas',
+        'fastify',
+        'msw',
+      ],
+    })) as Parameters<typeof createClient>[0],
+  );
+}
