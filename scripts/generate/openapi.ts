@@ -25,7 +25,9 @@ export async function generateOpenApi({ generatedDir }: OutputRoot): Promise<voi
         'zod',
         '@hey-api/schemas',
         'fastify',
-        'msw',
+        // Examples come from mocks/*.gen.ts (each operation's `default` example), not from hey-api's
+        // examples plugin, which also trips over `x-` keys on path items.
+        { name: 'msw', source: [] },
       ],
     })) as Parameters<typeof createClient>[0],
   );

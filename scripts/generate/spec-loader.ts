@@ -15,6 +15,7 @@ export function loadSpec(file: string): SpecDocument {
 
 /** Follows a local JSON pointer such as `#/components/schemas/Account`. */
 export function resolvePointer(doc: SpecDocument, ref: string): unknown {
+  if (ref === '#') return doc;
   if (!ref.startsWith('#/')) throw new Error(`only local references are supported, got "${ref}"`);
   return ref
     .slice(2)

@@ -1,0 +1,62 @@
+import type { Capability, Target } from './target.ts';
+
+/** The URLs (and optional CA) of a vendor's deployment. */
+export interface RemoteTargetOptions {
+  /** {base_url}: HTTPS root of the service host. */
+  base?: string | URL;
+  /** {wallet_api_url}: HTTPS base of the wallet session API. */
+  wallet?: string | URL;
+  /** {site_url}: HTTPS root of the vendor web site. */
+  site?: string | URL;
+  /** PEM text of an extra CA certificate to trust (e.g. the reference stack's dev certificate). */
+  caCert?: string;
+}
+
+const ORIGINS = ['base', 'wallet', 'site'] as const;
+
+/**
+ * A deployment given by URL. Each given URL must be an https URL (spec: "Plain HTTP connections are
+ * rejected"); the target offers 'specs' plus one capability per URL given.
+ */
+export function remoteTarget(options: RemoteTargetOptions): Target {
+  const target: Target = { kind: 'remote', capabilities: new Set<Capability>(['specs']) };
+  for (const name of ORIGINS) {
+    const raw = options[name];
+    if (raw === undefined) continue;
+    target[name] = httpsUrl(name, raw);
+    target.capabilities.add(name);
+  }
+  if (!ORIGINS.some((name) => target[name])) {
+    throw new Error('a remote target needs at least one of "base", "wallet", "site" (https URLs)');
+  }
+  if (options.caCert !== undefined) {
+    if (!options.caCert.includes('-----BEGIN CERTIFICATE-----')) {
+      throw new Error('"caCert" expected PEM text containing -----BEGIN CERTIFICATE-----');
+    }
+    target.caCert = options.caCert;
+  }
+  return target;
+}
+
+/** Parses one origin URL; refuses anything but a plain https URL so every report names a real root. */
+function httpsUrl(name: string, raw: string | URL): URL {
+  const text = String(raw);
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new Error(`"${name}" expected an https URL, got ${JSON.stringify(text)}`);
+  }
+  if (url.protocol !== 'https:') {
+    throw new Error(`"${name}" expected an https URL, got ${JSON.stringify(text)} (scheme ${url.protocol})`);
+  }
+  if (url.username || url.password) {
+    throw new Error(`"${name}" expected an https URL without credentials, got one with user info`);
+  }
+  if (url.search || url.hash) {
+    throw new Error(`"${name}" expected an https URL without query or fragment, got ${JSON.stringify(text)}`);
+  }
+  // A trailing slash makes relative resolution keep the path (new URL('api/stats', base)).
+  if (!url.pathname.endsWith('/')) url.pathname += '/';
+  return url;
+}

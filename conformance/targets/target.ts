@@ -1,0 +1,63 @@
+// What the harness runs against. DESIGN: "It runs ... checks against any target: the reference
+// server, the MSW mocks, or a vendor's deployment given by URL."
+
+/** Every capability a check may need (Check.needs) and a target may offer. */
+export const CAPABILITIES = [
+  'specs', // the contract files in specs/ (they ship with the harness)
+  'base', // {base_url}: institutional API, /rpc, /ws, /api
+  'wallet', // {wallet_api_url}: wallet session API
+  'site', // {site_url}: /.well-known/pqc-evidence.json
+  'admin', // the administrator API (D-048), which needs an admin token
+  'reference', // the in-process reference stack only (its clock, store and chain can be driven)
+] as const;
+
+/** One capability name. */
+export type Capability = (typeof CAPABILITIES)[number];
+
+/** The kinds of target the harness knows. */
+export type TargetKind = 'reference' | 'remote' | 'mocks' | 'specs-only';
+
+/** A target: where the surfaces live and what can be exercised there. */
+export interface Target {
+  /** Which kind of target this is. */
+  kind: TargetKind;
+  /** {base_url}: HTTPS root of the service host. */
+  base?: URL;
+  /** {wallet_api_url}: HTTPS base of the wallet session API. */
+  wallet?: URL;
+  /** {site_url}: HTTPS root of the vendor web site that serves the evidence document. */
+  site?: URL;
+  /** PEM text of an extra CA certificate to trust for the target's TLS. */
+  caCert?: string;
+  /** The capabilities the target offers; a check needing anything else is skipped. */
+  capabilities: Set<string>;
+}
+
+/** A JSON-safe description of a target, for reports (never includes the CA text). */
+export interface TargetDescription {
+  /** Which kind of target this is. */
+  kind: TargetKind;
+  /** {base_url}, if any. */
+  base?: string;
+  /** {wallet_api_url}, if any. */
+  wallet?: string;
+  /** {site_url}, if any. */
+  site?: string;
+  /** Whether an extra CA certificate was given. */
+  caCert: boolean;
+  /** Sorted capability names. */
+  capabilities: string[];
+}
+
+/** Describes a target for a report. */
+export function describeTarget(target: Target): TargetDescription {
+  const out: TargetDescription = {
+    kind: target.kind,
+    caCert: target.caCert !== undefined,
+    capabilities: [...target.capabilities].sort(),
+  };
+  if (target.base) out.base = target.base.href;
+  if (target.wallet) out.wallet = target.wallet.href;
+  if (target.site) out.site = target.site.href;
+  return out;
+}

@@ -1,0 +1,76 @@
+/** `svckit conformance`: runs the check catalogue against a target and writes the reports. */
+import { readFileSync } from 'node:fs';
+import { Command, Option } from 'commander';
+import { buildCatalogue } from '../../../conformance/checks/index.ts';
+import { formatConsole } from '../../../conformance/report/console.ts';
+import { writeReports, type ReportFormat } from '../../../conformance/report/write.ts';
+import { runChecks, summarise } from '../../../conformance/runner.ts';
+import { referenceTarget } from '../../../conformance/targets/reference.ts';
+import { remoteTarget } from '../../../conformance/targets/remote.ts';
+import { specsOnlyTarget } from '../../../conformance/targets/specs-only.ts';
+import type { Target } from '../../../conformance/targets/target.ts';
+
+type ConformanceOptions = {
+  base?: string;
+  wallet?: string;
+  site?: string;
+  caCert?: string;
+  target: 'reference' | 'specs';
+  report?: string;
+  out: string;
+  only?: string[];
+};
+
+const REPORT_FORMATS: readonly ReportFormat[] = ['junit', 'json'];
+
+/** Parses `--report junit,json`; an unknown format is a usage error. */
+function parseFormats(value: string | undefined): ReportFormat[] {
+  if (!value) return [];
+  return value.split(',').map((format) => {
+    if (!REPORT_FORMATS.includes(format as ReportFormat)) {
+      throw new Error(`"--report" expected a comma-separated list of ${REPORT_FORMATS.join(', ')}, got "${format}"`);
+    }
+    return format as ReportFormat;
+  });
+}
+
+/** Picks the target: URLs given → that deployment; otherwise the in-process reference stack or the specs alone. */
+function chooseTarget(options: ConformanceOptions): Target {
+  if (options.base || options.wallet || options.site) {
+    const caCert = options.caCert ? readFileSync(options.caCert, 'utf8') : undefined;
+    return remoteTarget({ base: options.base, wallet: options.wallet, site: options.site, caCert });
+  }
+  return options.target === 'specs' ? specsOnlyTarget() : referenceTarget();
+}
+
+/** Builds the `conformance` sub-command. */
+export function conformanceCommand(): Command {
+  return new Command('conformance')
+    .description('Run the conformance checks against the reference stack, the specs alone, or a deployment given by URL.')
+    .option('--base <url>', 'HTTPS root of the service host ({base_url})')
+    .option('--wallet <url>', 'HTTPS base of the wallet session API ({wallet_api_url})')
+    .option('--site <url>', 'HTTPS root of the vendor site serving the evidence document ({site_url})')
+    .option('--ca-cert <file>', 'PEM file of an extra CA to trust (e.g. the reference stack development CA)')
+    .addOption(new Option('--target <kind>', 'target when no URL is given').choices(['reference', 'specs']).default('reference'))
+    .option('--report <formats>', 'reports to write besides the console summary: junit,json')
+    .option('--out <dir>', 'folder for the reports', 'reports')
+    .option('--only <prefixes...>', 'run only checks whose id starts with one of these dotted prefixes')
+    .action(async (options: ConformanceOptions) => {
+      let target: Target;
+      let formats: ReportFormat[];
+      try {
+        formats = parseFormats(options.report);
+        target = chooseTarget(options);
+      } catch (error) {
+        console.error(`svckit conformance: ${(error as Error).message}`);
+        process.exit(2);
+      }
+      const results = await runChecks(buildCatalogue(), target, { only: options.only });
+      console.log(formatConsole(results));
+      if (formats.length) {
+        const written = await writeReports(results, { formats, outDir: options.out, target });
+        for (const file of written) console.log(`report written: ${file}`);
+      }
+      process.exitCode = summarise(results).failed > 0 ? 1 : 0;
+    });
+}

@@ -1,0 +1,69 @@
+// Issue "Contracts and codegen foundation" §3: one numbered entry per "not shown" statement and per
+// ambiguity, each with question, choice, why and the spec elements that carry it.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { carriedByLine, decisionCarriers, readDecisions } from '../../scripts/decisions.ts';
+
+const specText = readFileSync(new URL('../../../shared/spec/interface-specification.md', import.meta.url), 'utf8');
+const normalise = (s: string) => s.replace(/\s+/g, ' ').trim();
+const entries = readDecisions();
+
+/** The spec's sentences that say "not shown" (a sentence ends at ". " or the end of a line). */
+function notShownStatements(): string[] {
+  return specText
+    .split('\n')
+    .flatMap((line) => line.split(/(?<=\.)\s+/))
+    .filter((sentence) => sentence.includes('not shown'))
+    .map(normalise);
+}
+
+describe('specs/DECISIONS.md', () => {
+  it('numbers its entries D-001, D-002, … without gaps', () => {
+    expect(entries.map((e) => e.id)).toEqual(entries.map((_, i) => `D-${String(i + 1).padStart(3, '0')}`));
+  });
+
+  it('gives every entry a question, a choice, a reason and its carriers', () => {
+    for (const entry of entries) {
+      for (const part of ['Question', 'Choice', 'Why', 'Carried by']) {
+        expect(entry.body, `${entry.id} lacks "${part}"`).toContain(`- **${part}:**`);
+      }
+    }
+  });
+
+  it('answers each of the 28 "not shown" statements, quoting it, in D-001 to D-028', () => {
+    const statements = notShownStatements();
+    expect(statements).toHaveLength(28);
+    const firstPart = entries.slice(0, 28).map((e) => normalise(e.body));
+    statements.forEach((statement, i) => {
+      expect(firstPart[i], `D-${String(i + 1).padStart(3, '0')} should quote: ${statement}`).toContain(statement);
+    });
+  });
+
+  it('covers the ambiguities the foundation issue names', () => {
+    const titles = entries.map((e) => `${e.title} ${e.body}`).join('\n');
+    for (const topic of [
+      '/api/v1',
+      'Register request',
+      'svcId is derived',
+      'memo envelope',
+      'rounding',
+      'payment txRef format',
+      'ecdsaSig scheme',
+      'reference field of list responses',
+      'ceil(2n/3)',
+    ]) {
+      expect(titles, topic).toContain(topic);
+    }
+  });
+
+  it('agrees with the specs: every x-decision names an entry, and every entry lists exactly its carriers', () => {
+    const carriers = decisionCarriers();
+    const ids = new Set(entries.map((e) => e.id));
+    expect([...carriers.keys()].filter((id) => !ids.has(id)), 'x-decision values with no entry').toEqual([]);
+    for (const entry of entries) {
+      expect(carriers.get(entry.id)?.length ?? 0, `${entry.id} is carried by no spec element`).toBeGreaterThan(0);
+      const line = entry.body.split('\n').find((l) => l.startsWith('- **Carried by:**'));
+      expect(line, `${entry.id}: run \`npx tsx scripts/decisions.ts --write\``).toBe(carriedByLine(entry.id, carriers));
+    }
+  });
+});

@@ -1,0 +1,48 @@
+// Issue "Contracts and codegen foundation" §4: every spec lints clean, with each format's own tool.
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Parser } from '@asyncapi/parser';
+import { parseOpenRPCDocument } from '@open-rpc/schema-utils-js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { describe, expect, it } from 'vitest';
+import { openApiSurfaces, repoRoot, specsDir } from '../../scripts/generate/paths.ts';
+
+const read = (file: string) => readFileSync(path.join(specsDir, file), 'utf8');
+
+describe('spec lint', () => {
+  it('every OpenAPI contract passes redocly recommended-strict with zero problems', () => {
+    const cli = path.join(repoRoot, 'node_modules/@redocly/cli/bin/cli.js');
+    const files = openApiSurfaces.map((s) => path.join('specs', s.spec));
+    const run = spawnSync(process.execPath, [cli, 'lint', '--config', 'redocly.yaml', '--format', 'json', ...files], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+    });
+    const report = JSON.parse(run.stdout) as { totals: { errors: number; warnings: number }; problems: unknown[] };
+    expect(report.problems).toEqual([]);
+    expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
+  });
+
+  it('the AsyncAPI contract parses with no error or warning diagnostics', async () => {
+    const { document, diagnostics } = await new Parser().parse(read('webhooks.asyncapi.yaml'));
+    const serious = diagnostics.filter((d) => d.severity <= 1).map((d) => `${d.path.join('.')}: ${d.message}`);
+    expect(serious).toEqual([]);
+    expect(document?.version()).toBe('3.0.0');
+  });
+
+  it('the OpenRPC contract parses and dereferences with @open-rpc/schema-utils-js', async () => {
+    const doc = await parseOpenRPCDocument(read('chain.openrpc.json'));
+    expect(doc.openrpc).toMatch(/^1\.3\./);
+    expect(doc.methods.length).toBeGreaterThanOrEqual(24);
+  });
+
+  it('the evidence JSON Schema compiles under ajv 2020 strict mode', () => {
+    const ajv = new Ajv2020({ strict: true, allErrors: true });
+    addFormats.default(ajv);
+    ajv.addKeyword('x-decision');
+    const schema = JSON.parse(read('pqc-evidence.schema.json')) as { $schema: string };
+    expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
+    expect(() => ajv.compile(schema)).not.toThrow();
+  });
+});
