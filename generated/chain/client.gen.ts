@@ -103,12 +103,12 @@ export type ChainRpcClientOptions = { url: string; fetch?: typeof fetch; headers
 
 /** A typed JSON-RPC 2.0 client over HTTP POST for the chain contract. */
 export function createChainRpcClient(options: ChainRpcClientOptions) {
-  const doFetch = options.fetch ?? fetch;
   let nextId = 1;
   return {
     /** Calls `method` with its positional parameters and returns its result, or throws ChainRpcError. */
     async call<M extends ChainRpcMethod>(method: M, ...params: ChainRpcMethods[M]['params']): Promise<ChainRpcMethods[M]['result']> {
-      const response = await doFetch(options.url, {
+      // Resolved per call, so a fetch patched later (tests, instrumentation) is honoured.
+      const response = await (options.fetch ?? globalThis.fetch)(options.url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...options.headers },
         body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }),

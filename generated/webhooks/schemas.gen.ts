@@ -141,37 +141,63 @@ export const webhookSchemaDefs = {
       "D-007"
     ],
     "description": "payment.initiated (D-021): event, uetr, txRef, status, instrAmtCcy, instrAmt, dbtrInst, cdtrInst;\nsettlAmtCcy and settlAmt as well for a same-currency payment. No settlement or failure fields yet.\n",
-    "allOf": [
-      {
-        "$ref": "#/$defs/PaymentEventPayload"
+    "type": "object",
+    "properties": {
+      "event": {
+        "type": "string",
+        "const": "payment.initiated"
       },
-      {
-        "type": "object",
-        "required": [
-          "event",
-          "uetr",
-          "txRef",
-          "status",
-          "instrAmtCcy",
-          "instrAmt",
-          "dbtrInst",
-          "cdtrInst"
-        ],
-        "properties": {
-          "event": {
-            "type": "string",
-            "const": "payment.initiated"
-          },
-          "status": {
-            "type": "string",
-            "const": "INITIATED"
-          },
-          "onChainTxHash": false,
-          "sttlmTm": false,
-          "failRsn": false
-        }
-      }
-    ]
+      "uetr": {
+        "$ref": "#/$defs/Uetr"
+      },
+      "txRef": {
+        "$ref": "#/$defs/PaymentTxRef"
+      },
+      "status": {
+        "type": "string",
+        "const": "INITIATED"
+      },
+      "instrAmtCcy": {
+        "type": "string",
+        "description": "spec: \"currency code of the instructed amount\".",
+        "pattern": "^[A-Z]{3}$"
+      },
+      "instrAmt": {
+        "type": "number",
+        "description": "spec: \"instructed amount\", in instrAmtCcy.",
+        "exclusiveMinimum": 0
+      },
+      "settlAmtCcy": {
+        "type": "string",
+        "description": "spec: \"currency code of the settlement amount (the native settlement unit)\"; `SVC` by default (D-049).",
+        "pattern": "^[A-Z]{3}$"
+      },
+      "settlAmt": {
+        "type": "number",
+        "description": "spec: \"settlement amount\", in the native settlement unit, at most 2 fraction digits (D-033).",
+        "exclusiveMinimum": 0
+      },
+      "onChainTxHash": false,
+      "sttlmTm": false,
+      "dbtrInst": {
+        "$ref": "#/$defs/Bic"
+      },
+      "cdtrInst": {
+        "$ref": "#/$defs/Bic"
+      },
+      "failRsn": false
+    },
+    "required": [
+      "event",
+      "uetr",
+      "txRef",
+      "status",
+      "instrAmtCcy",
+      "instrAmt",
+      "dbtrInst",
+      "cdtrInst"
+    ],
+    "additionalProperties": false
   },
   "PaymentInitiatedHeaders": {
     "type": "object",
@@ -230,39 +256,65 @@ export const webhookSchemaDefs = {
       "D-007"
     ],
     "description": "payment.rate_locked (D-021) adds settlAmtCcy and settlAmt to the payment.initiated fields.",
-    "allOf": [
-      {
-        "$ref": "#/$defs/PaymentEventPayload"
+    "type": "object",
+    "properties": {
+      "event": {
+        "type": "string",
+        "const": "payment.rate_locked"
       },
-      {
-        "type": "object",
-        "required": [
-          "event",
-          "uetr",
-          "txRef",
-          "status",
-          "instrAmtCcy",
-          "instrAmt",
-          "settlAmtCcy",
-          "settlAmt",
-          "dbtrInst",
-          "cdtrInst"
-        ],
-        "properties": {
-          "event": {
-            "type": "string",
-            "const": "payment.rate_locked"
-          },
-          "status": {
-            "type": "string",
-            "const": "RATE_LOCKED"
-          },
-          "onChainTxHash": false,
-          "sttlmTm": false,
-          "failRsn": false
-        }
-      }
-    ]
+      "uetr": {
+        "$ref": "#/$defs/Uetr"
+      },
+      "txRef": {
+        "$ref": "#/$defs/PaymentTxRef"
+      },
+      "status": {
+        "type": "string",
+        "const": "RATE_LOCKED"
+      },
+      "instrAmtCcy": {
+        "type": "string",
+        "description": "spec: \"currency code of the instructed amount\".",
+        "pattern": "^[A-Z]{3}$"
+      },
+      "instrAmt": {
+        "type": "number",
+        "description": "spec: \"instructed amount\", in instrAmtCcy.",
+        "exclusiveMinimum": 0
+      },
+      "settlAmtCcy": {
+        "type": "string",
+        "description": "spec: \"currency code of the settlement amount (the native settlement unit)\"; `SVC` by default (D-049).",
+        "pattern": "^[A-Z]{3}$"
+      },
+      "settlAmt": {
+        "type": "number",
+        "description": "spec: \"settlement amount\", in the native settlement unit, at most 2 fraction digits (D-033).",
+        "exclusiveMinimum": 0
+      },
+      "onChainTxHash": false,
+      "sttlmTm": false,
+      "dbtrInst": {
+        "$ref": "#/$defs/Bic"
+      },
+      "cdtrInst": {
+        "$ref": "#/$defs/Bic"
+      },
+      "failRsn": false
+    },
+    "required": [
+      "event",
+      "uetr",
+      "txRef",
+      "status",
+      "instrAmtCcy",
+      "instrAmt",
+      "settlAmtCcy",
+      "settlAmt",
+      "dbtrInst",
+      "cdtrInst"
+    ],
+    "additionalProperties": false
   },
   "PaymentRateLockedHeaders": {
     "type": "object",
@@ -321,39 +373,74 @@ export const webhookSchemaDefs = {
       "D-007"
     ],
     "description": "spec: \"A payment.settled payload shows every field above except failRsn.\" failRsn is never present.",
-    "allOf": [
-      {
-        "$ref": "#/$defs/PaymentEventPayload"
+    "type": "object",
+    "properties": {
+      "event": {
+        "type": "string",
+        "const": "payment.settled"
       },
-      {
-        "type": "object",
-        "required": [
-          "event",
-          "uetr",
-          "txRef",
-          "status",
-          "instrAmtCcy",
-          "instrAmt",
-          "settlAmtCcy",
-          "settlAmt",
-          "onChainTxHash",
-          "sttlmTm",
-          "dbtrInst",
-          "cdtrInst"
-        ],
-        "properties": {
-          "event": {
-            "type": "string",
-            "const": "payment.settled"
-          },
-          "status": {
-            "type": "string",
-            "const": "SETTLED"
-          },
-          "failRsn": false
-        }
-      }
-    ]
+      "uetr": {
+        "$ref": "#/$defs/Uetr"
+      },
+      "txRef": {
+        "$ref": "#/$defs/PaymentTxRef"
+      },
+      "status": {
+        "type": "string",
+        "const": "SETTLED"
+      },
+      "instrAmtCcy": {
+        "type": "string",
+        "description": "spec: \"currency code of the instructed amount\".",
+        "pattern": "^[A-Z]{3}$"
+      },
+      "instrAmt": {
+        "type": "number",
+        "description": "spec: \"instructed amount\", in instrAmtCcy.",
+        "exclusiveMinimum": 0
+      },
+      "settlAmtCcy": {
+        "type": "string",
+        "description": "spec: \"currency code of the settlement amount (the native settlement unit)\"; `SVC` by default (D-049).",
+        "pattern": "^[A-Z]{3}$"
+      },
+      "settlAmt": {
+        "type": "number",
+        "description": "spec: \"settlement amount\", in the native settlement unit, at most 2 fraction digits (D-033).",
+        "exclusiveMinimum": 0
+      },
+      "onChainTxHash": {
+        "$ref": "#/$defs/TxHash"
+      },
+      "sttlmTm": {
+        "type": "string",
+        "description": "spec: \"ISO 8601 UTC settlement time\", with milliseconds: the time of the block holding the settling transaction.",
+        "format": "date-time",
+        "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{3}Z$"
+      },
+      "dbtrInst": {
+        "$ref": "#/$defs/Bic"
+      },
+      "cdtrInst": {
+        "$ref": "#/$defs/Bic"
+      },
+      "failRsn": false
+    },
+    "required": [
+      "event",
+      "uetr",
+      "txRef",
+      "status",
+      "instrAmtCcy",
+      "instrAmt",
+      "settlAmtCcy",
+      "settlAmt",
+      "onChainTxHash",
+      "sttlmTm",
+      "dbtrInst",
+      "cdtrInst"
+    ],
+    "additionalProperties": false
   },
   "PaymentSettledHeaders": {
     "type": "object",
@@ -413,36 +500,70 @@ export const webhookSchemaDefs = {
       "D-072"
     ],
     "description": "payment.failed (D-021): whatever was known when the payment failed, plus failRsn (spec: \"present in\nthe payload of payment.failed\"). settlAmtCcy and settlAmt appear once the rate was locked (or for a\nsame-currency payment); onChainTxHash appears when the settling transaction was mined and failed.\nA failed payment was never settled, so it carries no sttlmTm (D-072).\n",
-    "allOf": [
-      {
-        "$ref": "#/$defs/PaymentEventPayload"
+    "type": "object",
+    "properties": {
+      "event": {
+        "type": "string",
+        "const": "payment.failed"
       },
-      {
-        "type": "object",
-        "required": [
-          "event",
-          "uetr",
-          "txRef",
-          "status",
-          "instrAmtCcy",
-          "instrAmt",
-          "dbtrInst",
-          "cdtrInst",
-          "failRsn"
-        ],
-        "properties": {
-          "event": {
-            "type": "string",
-            "const": "payment.failed"
-          },
-          "status": {
-            "type": "string",
-            "const": "FAILED"
-          },
-          "sttlmTm": false
-        }
+      "uetr": {
+        "$ref": "#/$defs/Uetr"
+      },
+      "txRef": {
+        "$ref": "#/$defs/PaymentTxRef"
+      },
+      "status": {
+        "type": "string",
+        "const": "FAILED"
+      },
+      "instrAmtCcy": {
+        "type": "string",
+        "description": "spec: \"currency code of the instructed amount\".",
+        "pattern": "^[A-Z]{3}$"
+      },
+      "instrAmt": {
+        "type": "number",
+        "description": "spec: \"instructed amount\", in instrAmtCcy.",
+        "exclusiveMinimum": 0
+      },
+      "settlAmtCcy": {
+        "type": "string",
+        "description": "spec: \"currency code of the settlement amount (the native settlement unit)\"; `SVC` by default (D-049).",
+        "pattern": "^[A-Z]{3}$"
+      },
+      "settlAmt": {
+        "type": "number",
+        "description": "spec: \"settlement amount\", in the native settlement unit, at most 2 fraction digits (D-033).",
+        "exclusiveMinimum": 0
+      },
+      "onChainTxHash": {
+        "$ref": "#/$defs/TxHash"
+      },
+      "sttlmTm": false,
+      "dbtrInst": {
+        "$ref": "#/$defs/Bic"
+      },
+      "cdtrInst": {
+        "$ref": "#/$defs/Bic"
+      },
+      "failRsn": {
+        "type": "string",
+        "description": "spec: \"failure reason; present in the payload of payment.failed\".",
+        "minLength": 1
       }
-    ]
+    },
+    "required": [
+      "event",
+      "uetr",
+      "txRef",
+      "status",
+      "instrAmtCcy",
+      "instrAmt",
+      "dbtrInst",
+      "cdtrInst",
+      "failRsn"
+    ],
+    "additionalProperties": false
   },
   "PaymentFailedHeaders": {
     "type": "object",
@@ -502,39 +623,74 @@ export const webhookSchemaDefs = {
       "D-073"
     ],
     "description": "payment.returned (D-021) carries the same fields as payment.settled, failRsn never. onChainTxHash and\nsttlmTm keep identifying the original settlement (spec: \"hash of the settling transaction\",\n\"settlement time\"); the payload has no field for the return transfer (D-073).\n",
-    "allOf": [
-      {
-        "$ref": "#/$defs/PaymentEventPayload"
+    "type": "object",
+    "properties": {
+      "event": {
+        "type": "string",
+        "const": "payment.returned"
       },
-      {
-        "type": "object",
-        "required": [
-          "event",
-          "uetr",
-          "txRef",
-          "status",
-          "instrAmtCcy",
-          "instrAmt",
-          "settlAmtCcy",
-          "settlAmt",
-          "onChainTxHash",
-          "sttlmTm",
-          "dbtrInst",
-          "cdtrInst"
-        ],
-        "properties": {
-          "event": {
-            "type": "string",
-            "const": "payment.returned"
-          },
-          "status": {
-            "type": "string",
-            "const": "RETURNED"
-          },
-          "failRsn": false
-        }
-      }
-    ]
+      "uetr": {
+        "$ref": "#/$defs/Uetr"
+      },
+      "txRef": {
+        "$ref": "#/$defs/PaymentTxRef"
+      },
+      "status": {
+        "type": "string",
+        "const": "RETURNED"
+      },
+      "instrAmtCcy": {
+        "type": "string",
+        "description": "spec: \"currency code of the instructed amount\".",
+        "pattern": "^[A-Z]{3}$"
+      },
+      "instrAmt": {
+        "type": "number",
+        "description": "spec: \"instructed amount\", in instrAmtCcy.",
+        "exclusiveMinimum": 0
+      },
+      "settlAmtCcy": {
+        "type": "string",
+        "description": "spec: \"currency code of the settlement amount (the native settlement unit)\"; `SVC` by default (D-049).",
+        "pattern": "^[A-Z]{3}$"
+      },
+      "settlAmt": {
+        "type": "number",
+        "description": "spec: \"settlement amount\", in the native settlement unit, at most 2 fraction digits (D-033).",
+        "exclusiveMinimum": 0
+      },
+      "onChainTxHash": {
+        "$ref": "#/$defs/TxHash"
+      },
+      "sttlmTm": {
+        "type": "string",
+        "description": "spec: \"ISO 8601 UTC settlement time\", with milliseconds: the time of the block holding the settling transaction.",
+        "format": "date-time",
+        "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{3}Z$"
+      },
+      "dbtrInst": {
+        "$ref": "#/$defs/Bic"
+      },
+      "cdtrInst": {
+        "$ref": "#/$defs/Bic"
+      },
+      "failRsn": false
+    },
+    "required": [
+      "event",
+      "uetr",
+      "txRef",
+      "status",
+      "instrAmtCcy",
+      "instrAmt",
+      "settlAmtCcy",
+      "settlAmt",
+      "onChainTxHash",
+      "sttlmTm",
+      "dbtrInst",
+      "cdtrInst"
+    ],
+    "additionalProperties": false
   },
   "PaymentReturnedHeaders": {
     "type": "object",

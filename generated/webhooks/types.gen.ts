@@ -51,79 +51,6 @@ export type PaymentStatus = 'INITIATED' | 'RATE_LOCKED' | 'SETTLED' | 'FAILED' |
  * via the `definition` "TxHash".
  */
 export type TxHash = string;
-/**
- * payment.failed (D-021): whatever was known when the payment failed, plus failRsn (spec: "present in
- * the payload of payment.failed"). settlAmtCcy and settlAmt appear once the rate was locked (or for a
- * same-currency payment); onChainTxHash appears when the settling transaction was mined and failed.
- * A failed payment was never settled, so it carries no sttlmTm (D-072).
- *
- *
- * This interface was referenced by `__Root`'s JSON-Schema
- * via the `definition` "PaymentFailedPayload".
- */
-export type PaymentFailedPayload = PaymentEventPayload & {
-  event: 'payment.failed';
-  status: 'FAILED';
-  sttlmTm?: never;
-  [k: string]: unknown | undefined;
-};
-/**
- * payment.initiated (D-021): event, uetr, txRef, status, instrAmtCcy, instrAmt, dbtrInst, cdtrInst;
- * settlAmtCcy and settlAmt as well for a same-currency payment. No settlement or failure fields yet.
- *
- *
- * This interface was referenced by `__Root`'s JSON-Schema
- * via the `definition` "PaymentInitiatedPayload".
- */
-export type PaymentInitiatedPayload = PaymentEventPayload & {
-  event: 'payment.initiated';
-  status: 'INITIATED';
-  onChainTxHash?: never;
-  sttlmTm?: never;
-  failRsn?: never;
-  [k: string]: unknown | undefined;
-};
-/**
- * payment.rate_locked (D-021) adds settlAmtCcy and settlAmt to the payment.initiated fields.
- *
- * This interface was referenced by `__Root`'s JSON-Schema
- * via the `definition` "PaymentRateLockedPayload".
- */
-export type PaymentRateLockedPayload = PaymentEventPayload & {
-  event: 'payment.rate_locked';
-  status: 'RATE_LOCKED';
-  onChainTxHash?: never;
-  sttlmTm?: never;
-  failRsn?: never;
-  [k: string]: unknown | undefined;
-};
-/**
- * payment.returned (D-021) carries the same fields as payment.settled, failRsn never. onChainTxHash and
- * sttlmTm keep identifying the original settlement (spec: "hash of the settling transaction",
- * "settlement time"); the payload has no field for the return transfer (D-073).
- *
- *
- * This interface was referenced by `__Root`'s JSON-Schema
- * via the `definition` "PaymentReturnedPayload".
- */
-export type PaymentReturnedPayload = PaymentEventPayload & {
-  event: 'payment.returned';
-  status: 'RETURNED';
-  failRsn?: never;
-  [k: string]: unknown | undefined;
-};
-/**
- * spec: "A payment.settled payload shows every field above except failRsn." failRsn is never present.
- *
- * This interface was referenced by `__Root`'s JSON-Schema
- * via the `definition` "PaymentSettledPayload".
- */
-export type PaymentSettledPayload = PaymentEventPayload & {
-  event: 'payment.settled';
-  status: 'SETTLED';
-  failRsn?: never;
-  [k: string]: unknown | undefined;
-};
 
 /**
  * spec: "Payment event payload". Every field the spec lists, with its type. Which fields each event
@@ -199,6 +126,46 @@ export interface PaymentFailedHeaders {
   [k: string]: unknown | undefined;
 }
 /**
+ * payment.failed (D-021): whatever was known when the payment failed, plus failRsn (spec: "present in
+ * the payload of payment.failed"). settlAmtCcy and settlAmt appear once the rate was locked (or for a
+ * same-currency payment); onChainTxHash appears when the settling transaction was mined and failed.
+ * A failed payment was never settled, so it carries no sttlmTm (D-072).
+ *
+ *
+ * This interface was referenced by `__Root`'s JSON-Schema
+ * via the `definition` "PaymentFailedPayload".
+ */
+export interface PaymentFailedPayload {
+  event: 'payment.failed';
+  uetr: Uetr;
+  txRef: PaymentTxRef;
+  status: 'FAILED';
+  /**
+   * spec: "currency code of the instructed amount".
+   */
+  instrAmtCcy: string;
+  /**
+   * spec: "instructed amount", in instrAmtCcy.
+   */
+  instrAmt: number;
+  /**
+   * spec: "currency code of the settlement amount (the native settlement unit)"; `SVC` by default (D-049).
+   */
+  settlAmtCcy?: string;
+  /**
+   * spec: "settlement amount", in the native settlement unit, at most 2 fraction digits (D-033).
+   */
+  settlAmt?: number;
+  onChainTxHash?: TxHash;
+  sttlmTm?: never;
+  dbtrInst: Bic;
+  cdtrInst: Bic;
+  /**
+   * spec: "failure reason; present in the payload of payment.failed".
+   */
+  failRsn: string;
+}
+/**
  * This interface was referenced by `__Root`'s JSON-Schema
  * via the `definition` "PaymentInitiatedHeaders".
  */
@@ -227,6 +194,41 @@ export interface PaymentInitiatedHeaders {
    */
   'X-SVC-Delivery': string;
   [k: string]: unknown | undefined;
+}
+/**
+ * payment.initiated (D-021): event, uetr, txRef, status, instrAmtCcy, instrAmt, dbtrInst, cdtrInst;
+ * settlAmtCcy and settlAmt as well for a same-currency payment. No settlement or failure fields yet.
+ *
+ *
+ * This interface was referenced by `__Root`'s JSON-Schema
+ * via the `definition` "PaymentInitiatedPayload".
+ */
+export interface PaymentInitiatedPayload {
+  event: 'payment.initiated';
+  uetr: Uetr;
+  txRef: PaymentTxRef;
+  status: 'INITIATED';
+  /**
+   * spec: "currency code of the instructed amount".
+   */
+  instrAmtCcy: string;
+  /**
+   * spec: "instructed amount", in instrAmtCcy.
+   */
+  instrAmt: number;
+  /**
+   * spec: "currency code of the settlement amount (the native settlement unit)"; `SVC` by default (D-049).
+   */
+  settlAmtCcy?: string;
+  /**
+   * spec: "settlement amount", in the native settlement unit, at most 2 fraction digits (D-033).
+   */
+  settlAmt?: number;
+  onChainTxHash?: never;
+  sttlmTm?: never;
+  dbtrInst: Bic;
+  cdtrInst: Bic;
+  failRsn?: never;
 }
 /**
  * This interface was referenced by `__Root`'s JSON-Schema
@@ -259,6 +261,39 @@ export interface PaymentRateLockedHeaders {
   [k: string]: unknown | undefined;
 }
 /**
+ * payment.rate_locked (D-021) adds settlAmtCcy and settlAmt to the payment.initiated fields.
+ *
+ * This interface was referenced by `__Root`'s JSON-Schema
+ * via the `definition` "PaymentRateLockedPayload".
+ */
+export interface PaymentRateLockedPayload {
+  event: 'payment.rate_locked';
+  uetr: Uetr;
+  txRef: PaymentTxRef;
+  status: 'RATE_LOCKED';
+  /**
+   * spec: "currency code of the instructed amount".
+   */
+  instrAmtCcy: string;
+  /**
+   * spec: "instructed amount", in instrAmtCcy.
+   */
+  instrAmt: number;
+  /**
+   * spec: "currency code of the settlement amount (the native settlement unit)"; `SVC` by default (D-049).
+   */
+  settlAmtCcy: string;
+  /**
+   * spec: "settlement amount", in the native settlement unit, at most 2 fraction digits (D-033).
+   */
+  settlAmt: number;
+  onChainTxHash?: never;
+  sttlmTm?: never;
+  dbtrInst: Bic;
+  cdtrInst: Bic;
+  failRsn?: never;
+}
+/**
  * This interface was referenced by `__Root`'s JSON-Schema
  * via the `definition` "PaymentReturnedHeaders".
  */
@@ -289,6 +324,45 @@ export interface PaymentReturnedHeaders {
   [k: string]: unknown | undefined;
 }
 /**
+ * payment.returned (D-021) carries the same fields as payment.settled, failRsn never. onChainTxHash and
+ * sttlmTm keep identifying the original settlement (spec: "hash of the settling transaction",
+ * "settlement time"); the payload has no field for the return transfer (D-073).
+ *
+ *
+ * This interface was referenced by `__Root`'s JSON-Schema
+ * via the `definition` "PaymentReturnedPayload".
+ */
+export interface PaymentReturnedPayload {
+  event: 'payment.returned';
+  uetr: Uetr;
+  txRef: PaymentTxRef;
+  status: 'RETURNED';
+  /**
+   * spec: "currency code of the instructed amount".
+   */
+  instrAmtCcy: string;
+  /**
+   * spec: "instructed amount", in instrAmtCcy.
+   */
+  instrAmt: number;
+  /**
+   * spec: "currency code of the settlement amount (the native settlement unit)"; `SVC` by default (D-049).
+   */
+  settlAmtCcy: string;
+  /**
+   * spec: "settlement amount", in the native settlement unit, at most 2 fraction digits (D-033).
+   */
+  settlAmt: number;
+  onChainTxHash: TxHash;
+  /**
+   * spec: "ISO 8601 UTC settlement time", with milliseconds: the time of the block holding the settling transaction.
+   */
+  sttlmTm: string;
+  dbtrInst: Bic;
+  cdtrInst: Bic;
+  failRsn?: never;
+}
+/**
  * This interface was referenced by `__Root`'s JSON-Schema
  * via the `definition` "PaymentSettledHeaders".
  */
@@ -317,4 +391,40 @@ export interface PaymentSettledHeaders {
    */
   'X-SVC-Delivery': string;
   [k: string]: unknown | undefined;
+}
+/**
+ * spec: "A payment.settled payload shows every field above except failRsn." failRsn is never present.
+ *
+ * This interface was referenced by `__Root`'s JSON-Schema
+ * via the `definition` "PaymentSettledPayload".
+ */
+export interface PaymentSettledPayload {
+  event: 'payment.settled';
+  uetr: Uetr;
+  txRef: PaymentTxRef;
+  status: 'SETTLED';
+  /**
+   * spec: "currency code of the instructed amount".
+   */
+  instrAmtCcy: string;
+  /**
+   * spec: "instructed amount", in instrAmtCcy.
+   */
+  instrAmt: number;
+  /**
+   * spec: "currency code of the settlement amount (the native settlement unit)"; `SVC` by default (D-049).
+   */
+  settlAmtCcy: string;
+  /**
+   * spec: "settlement amount", in the native settlement unit, at most 2 fraction digits (D-033).
+   */
+  settlAmt: number;
+  onChainTxHash: TxHash;
+  /**
+   * spec: "ISO 8601 UTC settlement time", with milliseconds: the time of the block holding the settling transaction.
+   */
+  sttlmTm: string;
+  dbtrInst: Bic;
+  cdtrInst: Bic;
+  failRsn?: never;
 }

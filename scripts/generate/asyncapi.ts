@@ -43,6 +43,33 @@ function extractNamed(node: unknown, defs: Record<string, unknown>, isRoot = fal
   return copy;
 }
 
+/**
+ * Merges an `allOf` of object schemas into one object schema, so the generated type states every
+ * required field (json-schema-to-typescript would otherwise emit an intersection whose parts do not
+ * carry each other's `required`).
+ */
+function flattenAllOf(schema: unknown, defs: Record<string, unknown>): unknown {
+  const node = schema as { allOf?: unknown[]; properties?: object; required?: string[] } & Record<string, unknown>;
+  if (!node?.allOf) return schema;
+  const { allOf, ...rest } = node;
+  const merged: Record<string, unknown> & { properties: Record<string, unknown>; required: string[] } = {
+    ...rest,
+    type: 'object',
+    properties: { ...(rest.properties as object) },
+    required: [...(rest.required ?? [])],
+  };
+  for (const part of allOf) {
+    const ref = (part as { $ref?: string }).$ref;
+    const resolved = (ref ? defs[ref.replace('#/$defs/', '')] : part) as typeof node;
+    const flat = flattenAllOf(resolved, defs) as typeof node;
+    Object.assign(merged.properties, flat.properties);
+    merged.required.push(...(flat.required ?? []));
+    if (flat.additionalProperties === false) merged.additionalProperties = false;
+  }
+  merged.required = [...new Set(merged.required)];
+  return merged;
+}
+
 /** Writes `generated/webhooks/types.gen.ts` (payload and header types) and `schemas.gen.ts`. */
 export async function generateAsyncApi({ generatedDir }: OutputRoot): Promise<void> {
   const document = await parseWebhooksContract();
@@ -54,7 +81,7 @@ export async function generateAsyncApi({ generatedDir }: OutputRoot): Promise<vo
       if (messages[name]) continue;
       const payload = extractNamed(message.payload()?.json(), defs, true);
       const headers = extractNamed(message.headers()?.json(), defs, true);
-      defs[`${name}Payload`] = payload;
+      defs[`${name}Payload`] = flattenAllOf(payload, defs);
       defs[`${name}Headers`] = headers;
       const eventConst = (headers as { properties?: Record<string, { const?: string }> })?.properties?.['X-SVC-Event']?.const;
       messages[name] = { event: eventConst, payload, headers };

@@ -5,6 +5,7 @@
 import { generateAsyncApi } from './asyncapi.ts';
 import { generateEvidence } from './evidence.ts';
 import { generateOpenApiMocks } from './mocks.ts';
+import { generateOtherMocks } from './mocks-rpc.ts';
 import { generateOpenApi } from './openapi.ts';
 import { generateOpenRpc } from './openrpc.ts';
 import { outputRoot } from './paths.ts';
@@ -18,5 +19,6 @@ export async function generateAll(root?: string): Promise<number> {
   await generateAsyncApi(out);
   await generateOpenRpc(out);
   await generateEvidence(out);
+  generateOtherMocks(out);
   return performance.now() - started;
 }

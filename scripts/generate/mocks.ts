@@ -4,7 +4,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { deref, loadSpec, type SpecDocument } from './spec-loader.ts';
+import { deref, loadSpec, pascalCase, type SpecDocument } from './spec-loader.ts';
 import { generatedHeader, openApiSurfaces, type OutputRoot } from './paths.ts';
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
@@ -37,8 +37,9 @@ export function exampleResponse(doc: SpecDocument, operation: Record<string, unk
 
 function renderSurface(surface: (typeof openApiSurfaces)[number]): string {
   const doc = loadSpec(surface.spec);
+  const examples: string[] = [];
   const picks: string[] = [];
-  const resolvers: string[] = [];
+  const typeNames: string[] = [];
   for (const pathItem of Object.values((doc.paths ?? {}) as Record<string, Record<string, unknown>>)) {
     for (const method of HTTP_METHODS) {
       const operation = pathItem[method] as Record<string, unknown> | undefined;
@@ -46,35 +47,43 @@ function renderSurface(surface: (typeof openApiSurfaces)[number]): string {
       const id = String(operation.operationId);
       const example = exampleResponse(doc, operation);
       if (!example) continue;
+      const init = JSON.stringify({ status: example.status, headers: example.headers ?? {} });
       if (example.body === undefined) {
         // No body (e.g. a 302 redirect): answer with the status and the example headers.
-        resolvers.push(
-          `    ${id}: () => new HttpResponse(null, ${JSON.stringify({ status: example.status, headers: example.headers ?? {} })}),`,
-        );
-      } else {
-        picks.push(`  ${id}: { status: ${example.status}, body: ${JSON.stringify(example.body)} },`);
+        picks.push(`      ${id}: () => new HttpResponse(null, ${init}),`);
+        continue;
       }
+      const typeName = `Handle${pascalCase(id)}Response`;
+      typeNames.push(typeName);
+      examples.push(`  ${id}: { status: ${example.status}, body: ${JSON.stringify(example.body)} } satisfies ${typeName},`);
+      picks.push(
+        example.headers
+          ? `      ${id}: () => HttpResponse.json(exampleResponses.${id}.body, ${init}),`
+          : `      ${id}: exampleResponses.${id},`,
+      );
     }
   }
+  const needsHttpResponse = picks.some((p) => p.includes('HttpResponse'));
   return [
     ...generatedHeader(surface.spec),
     '',
-    resolvers.length ? `import { HttpResponse, type HttpHandler } from 'msw';` : `import type { HttpHandler } from 'msw';`,
-    `import { createMswHandlers, type CreateMswHandlersResult, type RequestHandlerOptions } from '../generated/${surface.name}/msw.gen';`,
+    needsHttpResponse ? `import { HttpResponse, type HttpHandler } from 'msw';` : `import type { HttpHandler } from 'msw';`,
+    `import {`,
+    `  createMswHandlers,`,
+    ...typeNames.sort().map((t) => `  type ${t},`),
+    `  type RequestHandlerOptions,`,
+    `} from '../generated/${surface.name}/msw.gen';`,
     '',
-    `type Picks = NonNullable<NonNullable<Parameters<CreateMswHandlersResult['all']>[0]>['pick']>;`,
-    '',
-    '/** Each operation\'s example response from the contract (its lowest 2xx status, `default` example). */',
-    `export const exampleResponses: Picks = {`,
-    ...picks,
+    "/** Each operation's example response from the contract (its lowest 2xx or 3xx status, `default` example). */",
+    `export const exampleResponses = {`,
+    ...examples,
     `};`,
     '',
-    '/** MSW handlers that answer every operation of the contract with its example response. */',
+    '/** MSW handlers that answer every operation of the contract with its example response and headers. */',
     `export function exampleHandlers(options: RequestHandlerOptions = {}): ReadonlyArray<HttpHandler> {`,
     `  return createMswHandlers(options).all({`,
     `    pick: {`,
-    `      ...exampleResponses,`,
-    ...resolvers,
+    ...picks,
     `    },`,
     `  });`,
     `}`,

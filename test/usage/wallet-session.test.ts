@@ -1,0 +1,35 @@
+// Done-when 7 (surface E): generated SDK calls compile and run against the generated MSW mocks.
+import { setupServer } from 'msw/node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from '../../generated/wallet-session/client';
+import * as sdk from '../../generated/wallet-session/sdk.gen';
+import { exampleHandlers } from '../../mocks/wallet-session.gen';
+import { sweepOperations } from './sweep.ts';
+
+const server = setupServer(...exampleHandlers());
+beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
+afterAll(() => server.close());
+const client = createClient({ baseUrl: 'https://localhost:8444' });
+
+describe('wallet session SDK against the mocks', () => {
+  it('asks for a challenge and reads the fee configuration', async () => {
+    const challenge = await sdk.walletSessionCreateChallenge({
+      client,
+      body: { address: '0x5B38Da6a701c568545dCfcB03FcB875f56beddC4', svcId: '53354aa95a511425' },
+    });
+    expect(challenge.data?.nonce).toMatch(/^[0-9a-f]{32}$/);
+    expect(challenge.data?.message).toContain('Nonce: ' + challenge.data?.nonce);
+    const fees = await sdk.walletSessionGetFeeConfig({ client });
+    expect(fees.data?.feeBps).toBeGreaterThanOrEqual(0);
+  });
+
+  it('is redirected to the signed extension download', async () => {
+    const download = await sdk.walletSessionDownloadExtension({ client, redirect: 'manual' });
+    expect(download.response?.status).toBe(302);
+    expect(download.response?.headers.get('location')).toMatch(/\.zip$/);
+  });
+
+  it('answers every operation with its contract example', async () => {
+    expect(await sweepOperations('wallet-session.openapi.yaml', sdk, client)).toBe(7);
+  });
+});
