@@ -211,10 +211,11 @@ describe('B: webhooks', () => {
   it('writes the retry schedule into the contract', () => {
     const schedule = table('Webhook events (B)', 2);
     expect(schedule.map((r) => r.Attempt)).toEqual(['1', '2', '3', '4', '5']);
-    const doc = loadSpec('webhooks.asyncapi.yaml');
-    const text = JSON.stringify(doc);
-    expect(text).toContain('x-retry-schedule');
-    expect(text).toMatch(/sha256=/);
+    const doc = loadSpec('webhooks.asyncapi.yaml') as Record<string, Record<string, unknown>>;
+    // spec: immediate, 30 seconds, 5 minutes, 30 minutes, 2 hours; then DEAD.
+    expect(doc['x-retry-schedule']).toEqual([0, 30, 300, 1800, 7200].map((delaySeconds, i) => ({ attempt: i + 1, delaySeconds })));
+    expect(doc['x-delivery']).toMatchObject({ responseTimeoutSeconds: 10 });
+    expect(doc['x-signature']).toMatchObject({ algorithm: 'HMAC-SHA256', signedString: '<timestamp>.<raw_body>', replayWindowSeconds: 300 });
   });
 });
 
