@@ -2786,11 +2786,8 @@ export const chainOpenRpcDocument = {
       "Filter": {
         "title": "Filter",
         "type": "object",
-        "description": "spec: \"filter {fromBlock, toBlock, address?, topics?}\". fromBlock and toBlock are required as the spec writes them; address and topics are optional.",
-        "required": [
-          "fromBlock",
-          "toBlock"
-        ],
+        "description": "spec: \"filter {fromBlock, toBlock, address?, topics?}\". fromBlock and toBlock default to \"latest\" when omitted, as in EIP-1474 and every Ethereum client (D-077); address and topics are optional.",
+        "required": [],
         "properties": {
           "fromBlock": {
             "$ref": "#/components/schemas/BlockNumberOrTag"
@@ -2804,15 +2801,15 @@ export const chainOpenRpcDocument = {
           "topics": {
             "$ref": "#/components/schemas/TopicFilter"
           }
-        }
+        },
+        "x-decision": "D-077"
       },
       "CallObject": {
         "title": "CallObject",
         "type": "object",
-        "description": "spec: \"callObject {to, data, from?, value?, gas?, gasPrice?}\" of eth_call.",
+        "description": "spec: \"callObject {to, data, from?, value?, gas?, gasPrice?}\" of eth_call. `to` is required; `data` may be omitted (a call with no input), as EIP-1474 and stock clients do (D-077).",
         "required": [
-          "to",
-          "data"
+          "to"
         ],
         "properties": {
           "to": {
@@ -2833,17 +2830,14 @@ export const chainOpenRpcDocument = {
           "gasPrice": {
             "$ref": "#/components/schemas/QUANTITY"
           }
-        }
+        },
+        "x-decision": "D-077"
       },
       "EstimateGasCallObject": {
         "title": "EstimateGasCallObject",
         "type": "object",
-        "description": "spec: \"callObject {from, to, data, value?}\" of eth_estimateGas.",
-        "required": [
-          "from",
-          "to",
-          "data"
-        ],
+        "description": "spec: \"callObject {from, to, data, value?}\" of eth_estimateGas. Every member may be omitted, as in EIP-1474: stock clients (viem, ethers) leave out `data` for a plain transfer and `to` for a contract creation (D-077).",
+        "required": [],
         "properties": {
           "from": {
             "$ref": "#/components/schemas/DATA20"
@@ -2857,7 +2851,8 @@ export const chainOpenRpcDocument = {
           "value": {
             "$ref": "#/components/schemas/QUANTITY"
           }
-        }
+        },
+        "x-decision": "D-077"
       },
       "SyncStatus": {
         "title": "SyncStatus",

@@ -361,14 +361,14 @@ export interface BlockHeader {
   [k: string]: unknown | undefined;
 }
 /**
- * spec: "callObject {to, data, from?, value?, gas?, gasPrice?}" of eth_call.
+ * spec: "callObject {to, data, from?, value?, gas?, gasPrice?}" of eth_call. `to` is required; `data` may be omitted (a call with no input), as EIP-1474 and stock clients do (D-077).
  *
  * This interface was referenced by `__Root`'s JSON-Schema
  * via the `definition` "CallObject".
  */
 export interface CallObject {
   to: DATA20;
-  data: DATA;
+  data?: DATA;
   from?: DATA20;
   value?: QUANTITY;
   gas?: QUANTITY;
@@ -376,15 +376,15 @@ export interface CallObject {
   [k: string]: unknown | undefined;
 }
 /**
- * spec: "callObject {from, to, data, value?}" of eth_estimateGas.
+ * spec: "callObject {from, to, data, value?}" of eth_estimateGas. Every member may be omitted, as in EIP-1474: stock clients (viem, ethers) leave out `data` for a plain transfer and `to` for a contract creation (D-077).
  *
  * This interface was referenced by `__Root`'s JSON-Schema
  * via the `definition` "EstimateGasCallObject".
  */
 export interface EstimateGasCallObject {
-  from: DATA20;
-  to: DATA20;
-  data: DATA;
+  from?: DATA20;
+  to?: DATA20;
+  data?: DATA;
   value?: QUANTITY;
   [k: string]: unknown | undefined;
 }
@@ -413,14 +413,14 @@ export interface Log {
   [k: string]: unknown | undefined;
 }
 /**
- * spec: "filter {fromBlock, toBlock, address?, topics?}". fromBlock and toBlock are required as the spec writes them; address and topics are optional.
+ * spec: "filter {fromBlock, toBlock, address?, topics?}". fromBlock and toBlock default to "latest" when omitted, as in EIP-1474 and every Ethereum client (D-077); address and topics are optional.
  *
  * This interface was referenced by `__Root`'s JSON-Schema
  * via the `definition` "Filter".
  */
 export interface Filter {
-  fromBlock: BlockNumberOrTag;
-  toBlock: BlockNumberOrTag;
+  fromBlock?: BlockNumberOrTag;
+  toBlock?: BlockNumberOrTag;
   address?: AddressFilter;
   topics?: TopicFilter;
   [k: string]: unknown | undefined;

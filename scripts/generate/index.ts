@@ -9,12 +9,14 @@ import { generateOtherMocks } from './mocks-rpc.ts';
 import { generateOpenApi } from './openapi.ts';
 import { generateOpenRpc } from './openrpc.ts';
 import { outputRoot } from './paths.ts';
+import { generateRouteTables } from './routes.ts';
 
 /** Runs every generator, writing under `root` (default: the repository); returns the elapsed milliseconds. */
 export async function generateAll(root?: string): Promise<number> {
   const started = performance.now();
   const out = outputRoot(root);
   await generateOpenApi(out);
+  generateRouteTables(out);
   generateOpenApiMocks(out);
   await generateAsyncApi(out);
   await generateOpenRpc(out);

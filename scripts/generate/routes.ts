@@ -1,0 +1,45 @@
+/**
+ * OpenAPI → `generated/<surface>/routes.gen.ts`: every operation's method, Fastify path and operationId,
+ * so the server registers exactly the contract's routes (house rule 2: route schemas and types come only
+ * from generated/).
+ */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { generatedHeader, openApiSurfaces, type OutputRoot } from './paths.ts';
+import { loadSpec } from './spec-loader.ts';
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+
+/** Writes the route table of every OpenAPI contract. */
+export function generateRouteTables({ generatedDir }: OutputRoot): void {
+  for (const surface of openApiSurfaces) {
+    const doc = loadSpec(surface.spec);
+    const basePath = new URL(String((doc.servers as { url: string }[])[0]!.url)).pathname.replace(/\/$/, '');
+    const rows: string[] = [];
+    for (const [specPath, item] of Object.entries(doc.paths as Record<string, Record<string, { operationId: string }>>)) {
+      for (const method of METHODS) {
+        const operation = item[method];
+        if (!operation) continue;
+        const url = specPath.replace(/\{([^}]+)\}/g, ':$1');
+        rows.push(`  { method: '${method.toUpperCase()}', url: '${url}', operationId: '${operation.operationId}' },`);
+      }
+    }
+    writeFileSync(
+      path.join(generatedDir, surface.name, 'routes.gen.ts'),
+      [
+        ...generatedHeader(surface.spec),
+        '',
+        "import type { RouteHandlers } from './fastify.gen';",
+        '',
+        '/** The base path of the contract\'s first server. */',
+        `export const basePath = '${basePath}';`,
+        '',
+        '/** Every operation of the contract: HTTP method, Fastify URL (relative to basePath) and operationId. */',
+        'export const routes: readonly { method: string; url: string; operationId: keyof RouteHandlers }[] = [',
+        ...rows,
+        '];',
+        '',
+      ].join('\n'),
+    );
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * Embedded Anvil (the npm package @foundry-rs/anvil ships the binary), started through prool.
+ * spec: "Chain ID is 1111111"; "The gas price is always 0". Anvil never mines by itself here
+ * (`--no-mining`): the block producer seals every block after choosing its QBFT proposer.
+ */
+import { createRequire } from 'node:module';
+import net from 'node:net';
+import path from 'node:path';
+import { Instance } from 'prool';
+
+/** The chain ID of the permissioned network (spec: "Chain ID is 1111111 (hex 0x10F447)"). */
+export const CHAIN_ID = 1111111;
+
+/** A running Anvil child process. */
+export type AnvilNode = { url: string; stop(): Promise<void> };
+
+/** Path of the Anvil binary shipped by @foundry-rs/anvil-linux-amd64 (or another platform's package). */
+export function anvilBinary(): string {
+  const require = createRequire(import.meta.url);
+  const platform = { linux: 'linux', darwin: 'darwin', win32: 'win32' }[process.platform as string];
+  const arch = { x64: 'amd64', arm64: 'arm64' }[process.arch as string];
+  const pkg = `@foundry-rs/anvil-${platform}-${arch}`;
+  try {
+    return path.join(path.dirname(require.resolve(`${pkg}/package.json`)), 'bin', process.platform === 'win32' ? 'anvil.exe' : 'anvil');
+  } catch {
+    throw new Error(`the Anvil binary package ${pkg} is not installed (run npm ci); or set CHAIN_RPC_URL to an existing node`);
+  }
+}
+
+/** Asks the OS for a free loopback port. */
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts Anvil at chain 1111111 with gas price 0 (DESIGN.md: `--disable-min-priority-fee`, else eth_gasPrice is 1 gwei). */
+export async function startAnvil(options: { stateFile?: string } = {}): Promise<AnvilNode> {
+  const port = await freePort();
+  const instance = Instance.anvil({
+    binary: anvilBinary(),
+    host: '127.0.0.1',
+    port,
+    chainId: CHAIN_ID,
+    gasPrice: 0n,
+    blockBaseFeePerGas: 0n,
+    disableMinPriorityFee: true,
+    noMining: true,
+    ...(options.stateFile ? { state: options.stateFile } : {}),
+  } as Parameters<typeof Instance.anvil>[0]);
+  await instance.start();
+  return { url: `http://127.0.0.1:${port}`, stop: () => instance.stop() };
+}

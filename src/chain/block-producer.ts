@@ -1,0 +1,77 @@
+/**
+ * Seals blocks on the embedded node with the QBFT proposer as `miner`: before each block it sets the
+ * coinbase to the round-robin proposer (anvil_setCoinbase), then mines (evm_mine). With a block period
+ * (spec: "Block period | 2 seconds") it seals on that period, empty blocks included, as QBFT does; with
+ * period 0 it seals as soon as a transaction arrives (tests).
+ */
+import { EventEmitter } from 'node:events';
+import type { Hex } from 'viem';
+import type { QbftConsensus } from './qbft/consensus.ts';
+import type { Upstream } from './upstream.ts';
+
+/** A sealed block, as announced to subscribers (newHeads). */
+export type SealedBlock = { number: number; hash: Hex; proposer: Hex };
+
+/** Drives block production on a node started with `--no-mining`. */
+export class BlockProducer extends EventEmitter<{ sealed: [SealedBlock]; error: [Error] }> {
+  private timer: NodeJS.Timeout | undefined;
+  private sealing: Promise<SealedBlock> | undefined;
+  private wanted = false;
+
+  /** Creates a producer; call start() to begin the block period. */
+  constructor(
+    private readonly upstream: Upstream,
+    private readonly consensus: QbftConsensus,
+    private readonly blockTimeSeconds: number,
+  ) {
+    super();
+  }
+
+  /** Starts sealing on the block period (no-op for period 0). */
+  start(): void {
+    if (this.blockTimeSeconds > 0 && !this.timer) {
+      this.timer = setInterval(() => void this.requestBlock().catch((e: Error) => this.emit('error', e)), this.blockTimeSeconds * 1000);
+    }
+  }
+
+  /** Stops the period timer and waits for a seal in progress. */
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.sealing?.catch(() => undefined);
+  }
+
+  /** Seals one block now (serialised: a request during a seal seals one more block after it). */
+  async requestBlock(): Promise<SealedBlock> {
+    if (this.sealing) {
+      this.wanted = true;
+      return this.sealing;
+    }
+    this.sealing = this.sealOne().finally(() => {
+      this.sealing = undefined;
+      if (this.wanted) {
+        this.wanted = false;
+        void this.requestBlock().catch((e: Error) => this.emit('error', e));
+      }
+    });
+    return this.sealing;
+  }
+
+  /** Called after a transaction was accepted: in instant mode (period 0) it seals a block. */
+  onTransaction(): void {
+    if (this.blockTimeSeconds === 0) void this.requestBlock().catch((e: Error) => this.emit('error', e));
+  }
+
+  private async sealOne(): Promise<SealedBlock> {
+    const latest = Number(BigInt(await this.upstream.call<string>('eth_blockNumber')));
+    const number = latest + 1;
+    const proposer = this.consensus.proposerOf(number);
+    await this.upstream.call('anvil_setCoinbase', [proposer]);
+    await this.upstream.call('evm_mine');
+    const block = await this.upstream.call<{ hash: Hex; number: Hex }>('eth_getBlockByNumber', ['latest', false]);
+    const sealed = { number: Number(BigInt(block.number)), hash: block.hash, proposer };
+    await this.consensus.onBlockSealed(sealed.number, proposer);
+    this.emit('sealed', sealed);
+    return sealed;
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * The chain side of the stack: the node (embedded Anvil, or CHAIN_RPC_URL), the emulated QBFT network on
+ * top of the embedded node (validators, proposer rotation, votes), and chain permissioning (D-050).
+ */
+import path from 'node:path';
+import type { Hex } from 'viem';
+import type { Config } from '../config.ts';
+import type { Database } from '../storage/database.ts';
+import { networkSeed } from '../storage/settings.ts';
+import { startAnvil, type AnvilNode } from './anvil.ts';
+import { BlockProducer } from './block-producer.ts';
+import { ChainPermissions } from './permissions.ts';
+import { QbftConsensus } from './qbft/consensus.ts';
+import { deriveValidators, observerNodeId, type ValidatorIdentity } from './qbft/validators.ts';
+import { Upstream } from './upstream.ts';
+
+/** The running chain parts shared by the gateway, the explorer and the admin console. */
+export type ChainRuntime = {
+  mode: 'embedded' | 'external';
+  upstream: Upstream;
+  consensus: QbftConsensus;
+  validators: ValidatorIdentity[];
+  observerNodeId: string;
+  /** Embedded only: seals blocks with the QBFT proposer as miner. */
+  producer: BlockProducer | undefined;
+  /** Embedded only: who may send transactions (D-050). */
+  permissions: ChainPermissions | undefined;
+  /** Embedded only: the genesis accounts (Anvil's funded development accounts). */
+  genesisAccounts: Hex[];
+  clientName: string;
+  stop(): Promise<void>;
+};
+
+/** Starts (or connects to) the chain. `persistState` keeps Anvil's state in the data directory across restarts. */
+export async function startChain(
+  config: Pick<Config, 'chainRpcUrl' | 'blockTimeSeconds' | 'validatorCount' | 'dataDir'>,
+  db: Database,
+  options: { persistState: boolean },
+): Promise<ChainRuntime> {
+  const seed = await networkSeed(db);
+  const validators = deriveValidators(seed, config.validatorCount);
+  const consensus = await QbftConsensus.open(db, validators.map((v) => v.address));
+  let anvil: AnvilNode | undefined;
+  if (!config.chainRpcUrl) {
+    anvil = await startAnvil(options.persistState ? { stateFile: path.join(config.dataDir, 'anvil-state.json') } : {});
+  }
+  const upstream = new Upstream(config.chainRpcUrl ?? anvil!.url);
+  const nodeVersion = await upstream.call<string>('web3_clientVersion').catch(() => 'unknown');
+  const clientName = `svckit-observer/0.1.0/${nodeVersion}`;
+  if (!anvil) {
+    return {
+      mode: 'external', upstream, consensus, validators, observerNodeId: observerNodeId(seed), producer: undefined,
+      permissions: undefined, genesisAccounts: [], clientName, stop: async () => undefined,
+    };
+  }
+  const genesisAccounts = await upstream.call<Hex[]>('eth_accounts');
+  const permissions = new ChainPermissions(db, [...genesisAccounts, ...consensus.allValidators()]);
+  const producer = new BlockProducer(upstream, consensus, config.blockTimeSeconds);
+  producer.start();
+  return {
+    mode: 'embedded', upstream, consensus, validators, observerNodeId: observerNodeId(seed), producer, permissions,
+    genesisAccounts, clientName,
+    stop: async () => {
+      await producer.stop();
+      await anvil.stop();
+    },
+  };
+}

@@ -1,0 +1,87 @@
+/**
+ * A JSON-RPC 2.0 client for the node behind the gateway (embedded Anvil or CHAIN_RPC_URL), with
+ * batches, so the explorer's views cost one round trip (issue: "Use JSON-RPC batches").
+ */
+
+/** A JSON-RPC error object (JSON-RPC 2.0 §5.1). */
+export type RpcErrorObject = { code: number; message: string; data?: unknown };
+
+/** One JSON-RPC response: a result or an error. */
+export type RpcResponse = { jsonrpc: '2.0'; id: number | string | null; result?: unknown; error?: RpcErrorObject };
+
+/** One call in a batch. */
+export type RpcCall = { method: string; params: unknown[] };
+
+/** An error answered by the upstream node, carried as-is to the caller. */
+export class UpstreamRpcError extends Error {
+  override name = 'UpstreamRpcError';
+  /** Wraps the node's error object. */
+  constructor(readonly error: RpcErrorObject) {
+    super(error.message);
+  }
+}
+
+/** The node could not be reached or answered something that is not JSON-RPC. */
+export class UpstreamUnavailableError extends Error {
+  override name = 'UpstreamUnavailableError';
+}
+
+/** A JSON-RPC client for one upstream URL. */
+export class Upstream {
+  private nextId = 1;
+
+  /** Creates a client for `url` (http or https). */
+  constructor(readonly url: string) {}
+
+  private async post(body: unknown): Promise<unknown> {
+    let response: Response;
+    try {
+      response = await fetch(this.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    } catch (error) {
+      throw new UpstreamUnavailableError(`the chain node at ${this.url} is unreachable: ${(error as Error).message}`);
+    }
+    const text = await response.text();
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw new UpstreamUnavailableError(`the chain node at ${this.url} answered HTTP ${response.status} with a body that is not JSON`);
+    }
+  }
+
+  /** Sends one request and returns the whole response (result or error). */
+  async send(method: string, params: unknown[] = []): Promise<RpcResponse> {
+    return (await this.post({ jsonrpc: '2.0', id: this.nextId++, method, params })) as RpcResponse;
+  }
+
+  /** Calls `method` and returns its result, or throws UpstreamRpcError. */
+  async call<T = unknown>(method: string, params: unknown[] = []): Promise<T> {
+    const response = await this.send(method, params);
+    if (response.error) throw new UpstreamRpcError(response.error);
+    return response.result as T;
+  }
+
+  /** Sends calls as one JSON-RPC batch; responses come back in call order. */
+  async batch(calls: readonly RpcCall[]): Promise<RpcResponse[]> {
+    if (calls.length === 0) return [];
+    const first = this.nextId;
+    this.nextId += calls.length;
+    const body = calls.map((c, i) => ({ jsonrpc: '2.0', id: first + i, method: c.method, params: c.params }));
+    const answer = await this.post(body);
+    if (!Array.isArray(answer)) throw new UpstreamUnavailableError(`the chain node at ${this.url} did not answer the batch with an array`);
+    const byId = new Map((answer as RpcResponse[]).map((r) => [r.id, r]));
+    return body.map((request) => byId.get(request.id) ?? { jsonrpc: '2.0', id: request.id, error: { code: -32603, message: 'no response in batch' } });
+  }
+
+  /** Calls each method in one batch and returns the results, or throws the first error. */
+  async batchResults<T = unknown>(calls: readonly RpcCall[]): Promise<T[]> {
+    const responses = await this.batch(calls);
+    return responses.map((r) => {
+      if (r.error) throw new UpstreamRpcError(r.error);
+      return r.result as T;
+    });
+  }
+}

@@ -1,0 +1,28 @@
+/**
+ * The one injectable clock (house rule 6): webhook schedules, signature clock skew, challenge expiry and
+ * caches all read it, so tests can move time instead of waiting.
+ */
+
+/** Milliseconds since the Unix epoch. */
+export type Clock = { now(): number };
+
+/** The real clock. */
+export const systemClock: Clock = { now: () => Date.now() };
+
+/** A clock tests move by hand. */
+export class ManualClock implements Clock {
+  /** Starts at `start` (ms since the epoch). */
+  constructor(private current: number = Date.UTC(2026, 10, 21, 9, 30)) {}
+  /** The current time. */
+  now(): number {
+    return this.current;
+  }
+  /** Moves time forward by `ms`. */
+  advance(ms: number): void {
+    this.current += ms;
+  }
+  /** Sets the time. */
+  set(ms: number): void {
+    this.current = ms;
+  }
+}

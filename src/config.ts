@@ -1,0 +1,100 @@
+/**
+ * The service's settings: environment variables with documented defaults, validated at start
+ * (DESIGN.md "How it starts": a bad value gets a clear message and exit code 2).
+ */
+import path from 'node:path';
+
+/** Validated settings of one svckit process. */
+export type Config = {
+  /** SVC_DATA_DIR: PGlite files, TLS material, Anvil state. Default `./.data`. */
+  dataDir: string;
+  /** SVC_HOST: interface the three origins listen on. Default `127.0.0.1`. */
+  host: string;
+  /** SVC_BASE_PORT, SVC_WALLET_PORT, SVC_SITE_PORT: 0 means an ephemeral port. */
+  basePort: number;
+  walletPort: number;
+  sitePort: number;
+  /** SVC_BLOCK_TIME: seconds between blocks; 0 mines a block as soon as a transaction arrives. Default 2 (spec: "Block period | 2 seconds"). */
+  blockTimeSeconds: number;
+  /** CHAIN_RPC_URL: an upstream node to use instead of embedded Anvil. */
+  chainRpcUrl: string | undefined;
+  /** DATABASE_URL: PostgreSQL instead of embedded PGlite. */
+  databaseUrl: string | undefined;
+  /** SVC_TLS_ALLOW_CLASSICAL: also accept clients that offer no hybrid post-quantum group. Default false. */
+  tlsAllowClassical: boolean;
+  /** SVC_VALIDATORS: size of the emulated QBFT validator set. Default 4. */
+  validatorCount: number;
+  /** QBFT_VALIDATOR_RPC_URLS: comma-separated validator RPC URLs; qbft_* calls are relayed there (real QBFT upstream). */
+  validatorRpcUrls: string[];
+};
+
+/** A setting that failed validation; the CLI prints its message and exits 2. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Env = Record<string, string | undefined>;
+
+function port(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) > 65535) {
+    throw new ConfigError(`${name} expected a port number from 0 to 65535 (0 = ephemeral), got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(`${name} expected a whole number from ${min} to ${max}, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function boolean(env: Env, name: string): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '' || raw === 'false' || raw === '0') return false;
+  if (raw === 'true' || raw === '1') return true;
+  throw new ConfigError(`${name} expected true, false, 1 or 0, got "${raw}"`);
+}
+
+function url(env: Env, name: string, protocols: string[]): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} expected a URL, got "${raw}"`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(`${name} expected a ${protocols.join(' or ')} URL, got "${raw}"`);
+  }
+  return raw;
+}
+
+/** Reads and validates the settings from `env` (default: process.env); throws ConfigError on the first bad value. */
+export function loadConfig(env: Env = process.env): Config {
+  const host = env.SVC_HOST || '127.0.0.1';
+  if (!/^[A-Za-z0-9.:-]+$/.test(host)) throw new ConfigError(`SVC_HOST expected a host name or IP address, got "${host}"`);
+  const validatorRpcUrls = (env.QBFT_VALIDATOR_RPC_URLS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((raw, i) => url({ [`QBFT_VALIDATOR_RPC_URLS[${i}]`]: raw }, `QBFT_VALIDATOR_RPC_URLS[${i}]`, ['http:', 'https:'])!);
+  return {
+    dataDir: path.resolve(env.SVC_DATA_DIR || '.data'),
+    host,
+    basePort: port(env, 'SVC_BASE_PORT', 8443),
+    walletPort: port(env, 'SVC_WALLET_PORT', 8444),
+    sitePort: port(env, 'SVC_SITE_PORT', 8445),
+    blockTimeSeconds: integer(env, 'SVC_BLOCK_TIME', 2, 0, 3600),
+    chainRpcUrl: url(env, 'CHAIN_RPC_URL', ['http:', 'https:']),
+    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    tlsAllowClassical: boolean(env, 'SVC_TLS_ALLOW_CLASSICAL'),
+    validatorCount: integer(env, 'SVC_VALIDATORS', 4, 1, 64),
+    validatorRpcUrls,
+  };
+}

@@ -1,0 +1,23 @@
+// Errors of the crypto façade. House rule 3: errors are classes with a stable code; the surfaces map
+// them to their own error shape (a bad key or envelope from a client is a 400, never a 500).
+
+/** Stable codes of CryptoError. */
+export type CryptoErrorCode =
+  | 'bad_length' // a key, seed, nonce, signature or ciphertext has the wrong byte length
+  | 'bad_input' // an argument is of the wrong type or out of range (e.g. a context over 255 bytes)
+  | 'bad_key' // the backend refused the key material (FIPS 203 §7.2/§7.3 input checks, FIPS 204 key checks)
+  | 'decrypt_failed' // AES-GCM authentication failed: wrong key, nonce, AAD, or tampered data
+  | 'bad_envelope' // the bytes are not a D-032 memo envelope
+  | 'refused'; // the backend refuses the request (e.g. a pre-hash too weak for the parameter set)
+
+/** The one error class the façade throws; `code` is stable, `message` says what was expected and got. */
+export class CryptoError extends Error {
+  /** Stable machine code. */
+  readonly code: CryptoErrorCode;
+  /** Builds the error with its stable code. */
+  constructor(code: CryptoErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'CryptoError';
+    this.code = code;
+  }
+}

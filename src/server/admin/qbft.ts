@@ -1,0 +1,39 @@
+/** Admin handlers for the QBFT validator set and votes (D-037, D-063). */
+import type { RouteHandlers } from '../../../generated/admin/fastify.gen';
+import { zAdminProposeValidatorVoteBody } from '../../../generated/admin/zod.gen';
+import { ProposalRejected, quorums } from '../../chain/qbft/consensus.ts';
+import type { ChainRuntime } from '../../chain/runtime.ts';
+import type { Clock } from '../../clock.ts';
+import { badRequest, conflict } from '../http/errors.ts';
+import { guard } from '../http/guards.ts';
+
+type Handlers = Pick<RouteHandlers, 'adminProposeValidatorVote' | 'adminListValidatorVotes' | 'adminListValidators'>;
+
+/** The QBFT handlers; on an external chain votes go to the real validators, so the console refuses them. */
+export function qbftHandlers(chain: ChainRuntime, clock: Clock): Handlers {
+  const latest = async () => Number(BigInt(await chain.upstream.call<string>('eth_blockNumber')));
+  return {
+    adminProposeValidatorVote: async (request, reply) => {
+      const body = guard(zAdminProposeValidatorVoteBody.strict(), request.body, { validator: 'a 0x-prefixed 20-byte address' });
+      if (chain.mode === 'external') {
+        throw conflict('validator votes are proposed on the validator nodes of an external chain, not through this console', 'EXTERNAL_CHAIN');
+      }
+      try {
+        const proposal = await chain.consensus.propose(body.validator as `0x${string}`, body.add, await latest(), new Date(clock.now()));
+        return reply.code(202).send({ validator: proposal.target, add: proposal.add, proposedAt: proposal.proposedAt.toISOString() });
+      } catch (error) {
+        if (error instanceof ProposalRejected) throw badRequest(error.message, 'INVALID_VOTE');
+        throw error;
+      }
+    },
+    adminListValidatorVotes: async (_request, reply) => {
+      const votes = await chain.consensus.proposals();
+      return reply.code(200).send({ votes: votes.map((v) => ({ validator: v.target, add: v.add, proposedAt: v.proposedAt.toISOString() })) });
+    },
+    adminListValidators: async (_request, reply) => {
+      const blockNumber = await latest();
+      const validators = chain.consensus.validatorsAt(blockNumber);
+      return reply.code(200).send({ blockNumber, validators, ...quorums(validators.length) });
+    },
+  };
+}

@@ -1,0 +1,105 @@
+/**
+ * Builds the reference stack without listening (house rule 1: app.ts builds, main.ts listens): the
+ * database, the chain, and the three HTTPS origins — base (`/rpc`, `/ws`, `/api`, `/wallet/api/v1`,
+ * `/admin/v1`), wallet (the wallet session API) and site (`/.well-known/pqc-evidence.json`).
+ */
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Config } from '../config.ts';
+import { startChain, type ChainRuntime } from '../chain/runtime.ts';
+import { Upstream } from '../chain/upstream.ts';
+import { systemClock, type Clock } from '../clock.ts';
+import { openDatabase, type OpenDatabase } from '../storage/database.ts';
+import { ensureAdminToken } from '../storage/settings.ts';
+import { adminRoutes } from './admin/routes.ts';
+import { explorerRoutes } from './explorer/routes.ts';
+import { installErrorHandling } from './http/error-handler.ts';
+import { RpcDispatcher } from './rpc/dispatcher.ts';
+import { rpcRoutes } from './rpc/routes.ts';
+import { ensureDevCertificates, type TlsMaterial } from './tls/dev-certificates.ts';
+import { httpsOptions } from './tls/tls-options.ts';
+
+/** The svckit version reported by health and client-version strings. */
+export const SVCKIT_VERSION = '0.1.0';
+
+/** Options of {@link buildStack} beyond the settings. */
+export type StackOptions = {
+  clock?: Clock;
+  /** pino level for request logs (to stderr); `silent` in tests. */
+  logLevel?: string;
+  /** Keep the database and Anvil state in the data directory (serve) rather than in memory (tests). */
+  persist?: boolean;
+};
+
+/** A built (not yet listening) stack. */
+export type Stack = {
+  base: FastifyInstance;
+  wallet: FastifyInstance;
+  site: FastifyInstance;
+  chain: ChainRuntime;
+  database: OpenDatabase;
+  dispatcher: RpcDispatcher;
+  tls: TlsMaterial;
+  /** The admin token, only on the first start of a data directory. */
+  adminToken: string | undefined;
+  close(): Promise<void>;
+};
+
+function origin(tls: TlsMaterial, config: Config, logLevel: string): FastifyInstance {
+  const app = Fastify({
+    https: httpsOptions(tls, config.tlsAllowClassical),
+    logger: { level: logLevel, stream: process.stderr },
+    // Closing the stack must not wait for idle keep-alive connections.
+    forceCloseConnections: true,
+  });
+  installErrorHandling(app);
+  return app;
+}
+
+/** Builds the stack from validated settings. */
+export async function buildStack(config: Config, options: StackOptions = {}): Promise<Stack> {
+  const clock = options.clock ?? systemClock;
+  const logLevel = options.logLevel ?? 'info';
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: options.persist ? config.dataDir : null });
+  let chain: ChainRuntime | undefined;
+  try {
+    const adminToken = await ensureAdminToken(database.db);
+    chain = await startChain(config, database.db, { persistState: options.persist ?? false });
+    const tls = await ensureDevCertificates(config.dataDir, [config.host]);
+    const dispatcher = new RpcDispatcher({
+      upstream: chain.upstream,
+      consensus: chain.consensus,
+      validators: chain.validators,
+      observerNodeId: chain.observerNodeId,
+      p2pHost: config.host,
+      clientName: chain.clientName,
+      producer: chain.producer,
+      permissions: chain.permissions,
+      qbftRelay: chain.mode === 'external' ? qbftRelay(config, chain) : undefined,
+    });
+    const base = origin(tls, config, logLevel);
+    await base.register(rpcRoutes, { dispatcher });
+    await base.register(explorerRoutes, { prefix: '/api', dispatcher, chain, clock });
+    await base.register(adminRoutes, { prefix: '/admin/v1', db: database.db, chain, clock, version: SVCKIT_VERSION });
+    const wallet = origin(tls, config, logLevel);
+    const site = origin(tls, config, logLevel);
+    const running = chain;
+    return {
+      base, wallet, site, chain: running, database, dispatcher, tls, adminToken,
+      close: async () => {
+        await Promise.allSettled([base.close(), wallet.close(), site.close()]);
+        await running.stop();
+        await database.close();
+      },
+    };
+  } catch (error) {
+    await chain?.stop().catch(() => undefined);
+    await database.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Real QBFT upstream: qbft_* go to the first validator RPC URL (issue: "relayed to the configured validator RPC URLs"), or to the node itself. */
+function qbftRelay(config: Config, chain: ChainRuntime) {
+  const target = config.validatorRpcUrls[0] ? new Upstream(config.validatorRpcUrls[0]) : chain.upstream;
+  return (method: string, params: unknown[]) => target.send(method, params);
+}

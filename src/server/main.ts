@@ -1,0 +1,77 @@
+/**
+ * `svckit serve`: builds the stack and listens (house rule 1). When ready it prints one JSON line on stdout
+ * for scripts, CI and the conformance harness:
+ * `{"event":"ready","base":URL,"wallet":URL,"site":URL,"caCert":PATH,"adminToken":TOKEN}` (adminToken only
+ * on the first start). SIGINT or SIGTERM stops everything and reaps the Anvil child.
+ */
+import type { AddressInfo } from 'node:net';
+import { ConfigError, loadConfig, type Config } from '../config.ts';
+import { buildStack, type Stack, type StackOptions } from './app.ts';
+
+/** The ready line's content. */
+export type ReadyEvent = { event: 'ready'; base: string; wallet: string; site: string; caCert: string; adminToken?: string };
+
+/** Refuses to run without OpenSSL 3.5 (ML-DSA, ML-KEM and X25519MLKEM768 need it). */
+export function assertOpenSsl(): void {
+  const [major = 0, minor = 0] = process.versions.openssl.split('.').map(Number);
+  if (major < 3 || (major === 3 && minor < 5)) {
+    throw new ConfigError(
+      `svckit needs OpenSSL 3.5 or newer for ML-DSA-65, ML-KEM-768 and X25519MLKEM768 TLS; this Node ${process.versions.node} has OpenSSL ${process.versions.openssl}. Run through npm (npm start) to use the pinned Node 26.`,
+    );
+  }
+}
+
+const urlOf = (app: Stack['base'], host: string) => {
+  const { port } = app.server.address() as AddressInfo;
+  return `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
+};
+
+/** Builds and starts listening; returns the stack and the ready event. */
+export async function listen(config: Config, options: StackOptions = {}): Promise<{ stack: Stack; ready: ReadyEvent }> {
+  assertOpenSsl();
+  const stack = await buildStack(config, options);
+  try {
+    await stack.base.listen({ host: config.host, port: config.basePort });
+    await stack.wallet.listen({ host: config.host, port: config.walletPort });
+    await stack.site.listen({ host: config.host, port: config.sitePort });
+  } catch (error) {
+    await stack.close();
+    throw error;
+  }
+  const ready: ReadyEvent = {
+    event: 'ready',
+    base: urlOf(stack.base, config.host),
+    wallet: urlOf(stack.wallet, config.host),
+    site: urlOf(stack.site, config.host),
+    caCert: stack.tls.caCertPath,
+    ...(stack.adminToken ? { adminToken: stack.adminToken } : {}),
+  };
+  return { stack, ready };
+}
+
+/** Runs `svckit serve` until SIGINT or SIGTERM; exit code 2 for bad settings. */
+export async function serve(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+    assertOpenSsl();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`svckit serve: ${error.message}`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const { stack, ready } = await listen(config, { persist: true, logLevel: process.env.SVC_LOG_LEVEL ?? 'info' });
+  process.stdout.write(`${JSON.stringify(ready)}\n`);
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.error(`svckit serve: ${signal} received, stopping`);
+    await stack.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}

@@ -1,0 +1,46 @@
+/**
+ * POST /rpc: JSON-RPC 2.0 over HTTP, single requests and batches (spec: "POST {base_url}/rpc with header
+ * Content-Type: application/json and a JSON-RPC 2.0 body"). Errors are JSON-RPC error objects with HTTP
+ * 200 (D-023); an empty batch is -32600 and a batch over 100 one -32005 error (D-051).
+ */
+import type { FastifyInstance } from 'fastify';
+import type { RpcResponse } from '../../chain/upstream.ts';
+import type { RpcDispatcher } from './dispatcher.ts';
+import { MAX_BATCH } from './dispatcher.ts';
+import { JsonRpcFailure } from './errors.ts';
+
+/** A request without an `id` member is a notification: it gets no response (JSON-RPC 2.0 §4.1). */
+const isNotification = (request: unknown) => typeof request === 'object' && request !== null && !Array.isArray(request) && !('id' in request);
+
+/** Parses and answers one JSON-RPC body (text); returns undefined when nothing is to be sent back. */
+export async function answerRpcBody(text: string, dispatcher: RpcDispatcher, transport: 'http' | 'ws'): Promise<RpcResponse | RpcResponse[] | undefined> {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return { jsonrpc: '2.0', id: null, error: new JsonRpcFailure('ParseError', 'the body is not valid JSON').toObject() };
+  }
+  if (!Array.isArray(body)) {
+    const answer = await dispatcher.handle(body, transport);
+    return isNotification(body) && !answer.error ? undefined : answer;
+  }
+  if (body.length === 0) return { jsonrpc: '2.0', id: null, error: new JsonRpcFailure('InvalidRequest', 'empty batch').toObject() };
+  if (body.length > MAX_BATCH) {
+    return { jsonrpc: '2.0', id: null, error: new JsonRpcFailure('LimitExceeded', `a batch holds at most ${MAX_BATCH} requests, got ${body.length}`).toObject() };
+  }
+  const answers = await dispatcher.handleBatch(body, transport);
+  const kept = answers.filter((answer, i) => !isNotification(body[i]) || answer.error);
+  return kept.length ? kept : undefined;
+}
+
+/** Registers POST /rpc on the base origin. */
+export async function rpcRoutes(app: FastifyInstance, options: { dispatcher: RpcDispatcher }): Promise<void> {
+  // The raw text is needed to answer malformed JSON with -32700 rather than Fastify's 400.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 5 * 1024 * 1024 }, (_req, body, done) => done(null, body));
+  app.post('/rpc', async (request, reply) => {
+    const answer = await answerRpcBody(String(request.body ?? ''), options.dispatcher, 'http');
+    if (answer === undefined) return reply.code(204).send();
+    return reply.header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(answer));
+  });
+}
