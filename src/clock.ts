@@ -26,3 +26,16 @@ export class ManualClock implements Clock {
     this.current = ms;
   }
 }
+
+/** The real clock shifted by an offset tests can move (times stay realistic, e.g. for TLS and signatures). */
+export class OffsetClock implements Clock {
+  private offset = 0;
+  /** Current time: the system time plus the offset. */
+  now(): number {
+    return Date.now() + this.offset;
+  }
+  /** Moves time forward by `ms`. */
+  advance(ms: number): void {
+    this.offset += ms;
+  }
+}

@@ -31,6 +31,20 @@ export interface Target {
   caCert?: string;
   /** The capabilities the target offers; a check needing anything else is skipped. */
   capabilities: Set<string>;
+  /** The administrator token (D-048), when the harness may use the admin API. */
+  adminToken?: string;
+  /** In-process control of the reference stack (capability 'reference'). */
+  reference?: ReferenceControl;
+  /** Stops what the target started (the in-process stack). */
+  close?(): Promise<void>;
+}
+
+/** What checks can drive on the in-process reference stack. */
+export interface ReferenceControl {
+  /** Moves the stack's clock forward (cache windows, expiries, schedules). */
+  advanceClock(ms: number): void;
+  /** Seals one block now (the stack runs with instant mining). */
+  mineBlock(): Promise<void>;
 }
 
 /** A JSON-safe description of a target, for reports (never includes the CA text). */

@@ -12,6 +12,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
 import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { migratedTemplate } from './pglite-template.ts';
 import * as schema from './schema.ts';
 
 /** The Drizzle handle every store uses, whichever engine is behind it. */
@@ -32,7 +33,8 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
   }
   let client: PGlite;
   if (options.dataDir === null) {
-    client = new PGlite();
+    const template = await migratedTemplate(migrationsFolder, (fresh) => migratePglite(drizzlePglite(fresh, { schema }), { migrationsFolder }));
+    client = new PGlite({ loadDataDir: template });
   } else {
     const dir = path.join(options.dataDir, 'pglite');
     mkdirSync(dir, { recursive: true });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { REFERENCE_TARGET_UNAVAILABLE, referenceTarget } from '../../conformance/targets/reference.ts';
+import { request } from '../../conformance/http.ts';
+import { referenceTarget } from '../../conformance/targets/reference.ts';
 import { remoteTarget } from '../../conformance/targets/remote.ts';
 import { specsOnlyTarget } from '../../conformance/targets/specs-only.ts';
 import { describeTarget } from '../../conformance/targets/target.ts';
@@ -40,11 +41,20 @@ describe('remoteTarget', () => {
 });
 
 describe('referenceTarget', () => {
-  it('says plainly that the in-process stack does not exist yet', () => {
-    expect(() => referenceTarget()).toThrow(REFERENCE_TARGET_UNAVAILABLE);
-    expect(REFERENCE_TARGET_UNAVAILABLE).toBe(
-      'the in-process reference stack is built by a later issue (Reference stack, part 1); use --base/--wallet/--site or the specs-only target',
-    );
+  it('starts the in-process stack on ephemeral ports with real TLS and stops it', async () => {
+    const target = await referenceTarget();
+    try {
+      expect(target.kind).toBe('reference');
+      expect([...target.capabilities].sort()).toEqual(['admin', 'base', 'reference', 'site', 'specs', 'wallet']);
+      expect(target.adminToken).toMatch(/^svcadm_[A-Za-z0-9_-]{43}$/);
+      const health = await request(target, 'admin/v1/health');
+      expect(health.status).toBe(200);
+      expect(health.json).toMatchObject({ status: 'ok', chainId: 1111111 });
+      expect(health.tlsGroup).toBe('X25519MLKEM768');
+    } finally {
+      await target.close!();
+    }
+    await expect(request(target, 'admin/v1/health', { timeoutMs: 2000 })).rejects.toThrow();
   });
 });
 

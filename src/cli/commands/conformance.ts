@@ -35,7 +35,7 @@ function parseFormats(value: string | undefined): ReportFormat[] {
 }
 
 /** Picks the target: URLs given → that deployment; otherwise the in-process reference stack or the specs alone. */
-function chooseTarget(options: ConformanceOptions): Target {
+async function chooseTarget(options: ConformanceOptions): Promise<Target> {
   if (options.base || options.wallet || options.site) {
     const caCert = options.caCert ? readFileSync(options.caCert, 'utf8') : undefined;
     return remoteTarget({ base: options.base, wallet: options.wallet, site: options.site, caCert });
@@ -60,12 +60,12 @@ export function conformanceCommand(): Command {
       let formats: ReportFormat[];
       try {
         formats = parseFormats(options.report);
-        target = chooseTarget(options);
+        target = await chooseTarget(options);
       } catch (error) {
         console.error(`svckit conformance: ${(error as Error).message}`);
         process.exit(2);
       }
-      const results = await runChecks(buildCatalogue(), target, { only: options.only });
+      const results = await runChecks(buildCatalogue(), target, { only: options.only }).finally(() => target.close?.());
       console.log(formatConsole(results));
       if (formats.length) {
         const written = await writeReports(results, { formats, outDir: options.out, target });
