@@ -26,6 +26,12 @@ export type Config = {
   validatorCount: number;
   /** QBFT_VALIDATOR_RPC_URLS: comma-separated validator RPC URLs; qbft_* calls are relayed there (real QBFT upstream). */
   validatorRpcUrls: string[];
+  /** SVC_RATE_LIMIT: institutional requests per second per IP (spec: 10); 0 lifts it (benchmarks only). */
+  institutionalRateLimit: number;
+  /** SVC_PLATFORM_BIC: the platform's bank identifier code (D-049). Default SVCKGB2LXXX. */
+  platformBic: string;
+  /** SVC_KEK: an external key-encryption key (base64url, 32 bytes) instead of the data directory's keyring. */
+  kek: string | undefined;
 };
 
 /** A setting that failed validation; the CLI prints its message and exits 2. */
@@ -96,5 +102,21 @@ export function loadConfig(env: Env = process.env): Config {
     tlsAllowClassical: boolean(env, 'SVC_TLS_ALLOW_CLASSICAL'),
     validatorCount: integer(env, 'SVC_VALIDATORS', 4, 1, 64),
     validatorRpcUrls,
+    institutionalRateLimit: integer(env, 'SVC_RATE_LIMIT', 10, 0, 1_000_000),
+    platformBic: bic(env, 'SVC_PLATFORM_BIC', 'SVCKGB2LXXX'),
+    kek: kek(env),
   };
+}
+
+function bic(env: Env, name: string, fallback: string): string {
+  const raw = env[name] || fallback;
+  if (!/^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$/.test(raw)) throw new ConfigError(`${name} expected a bank identifier code such as SVCKGB2LXXX, got "${raw}"`);
+  return raw;
+}
+
+function kek(env: Env): string | undefined {
+  const raw = env.SVC_KEK;
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^[A-Za-z0-9_-]{43}$/.test(raw)) throw new ConfigError('SVC_KEK expected 32 bytes in base64url (43 characters)');
+  return raw;
 }

@@ -10,6 +10,9 @@ import { Upstream } from '../chain/upstream.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import { openDatabase, type OpenDatabase } from '../storage/database.ts';
 import { ensureAdminToken } from '../storage/settings.ts';
+import { startLedger, type LedgerRuntime } from '../ledger/runtime.ts';
+import { Authenticator } from './auth/authenticate.ts';
+import { institutionalRoutes } from './institutional/routes.ts';
 import { adminRoutes } from './admin/routes.ts';
 import { explorerRoutes } from './explorer/routes.ts';
 import { installErrorHandling } from './http/error-handler.ts';
@@ -36,6 +39,7 @@ export type Stack = {
   wallet: FastifyInstance;
   site: FastifyInstance;
   chain: ChainRuntime;
+  ledger: LedgerRuntime;
   database: OpenDatabase;
   dispatcher: RpcDispatcher;
   tls: TlsMaterial;
@@ -61,9 +65,11 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
   const logLevel = options.logLevel ?? 'info';
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: options.persist ? config.dataDir : null });
   let chain: ChainRuntime | undefined;
+  let ledger: LedgerRuntime | undefined;
   try {
     const adminToken = await ensureAdminToken(database.db);
     chain = await startChain(config, database.db, { persistState: options.persist ?? false });
+    ledger = await startLedger(database.db, chain, clock, { dataDir: options.persist ? config.dataDir : null, kek: config.kek });
     const tls = await ensureDevCertificates(config.dataDir, [config.host]);
     const dispatcher = new RpcDispatcher({
       upstream: chain.upstream,
@@ -79,19 +85,32 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
     const base = origin(tls, config, logLevel);
     await base.register(rpcRoutes, { dispatcher });
     await base.register(explorerRoutes, { prefix: '/api', dispatcher, chain, clock });
-    await base.register(adminRoutes, { prefix: '/admin/v1', db: database.db, chain, clock, version: SVCKIT_VERSION });
+    await base.register(adminRoutes, { prefix: '/admin/v1', db: database.db, chain, ledger, clock, version: SVCKIT_VERSION });
+    await base.register(institutionalRoutes, {
+      prefix: '/wallet/api/v1',
+      db: database.db,
+      accounts: ledger.accounts,
+      engine: ledger.engine,
+      upstream: chain.upstream,
+      now: () => new Date(clock.now()),
+      platformBIC: config.platformBic,
+      authenticator: new Authenticator(ledger.credentials, clock),
+      requestsPerSecond: config.institutionalRateLimit,
+    });
     const wallet = origin(tls, config, logLevel);
     const site = origin(tls, config, logLevel);
-    const running = chain;
+    const running = { chain, ledger };
     return {
-      base, wallet, site, chain: running, database, dispatcher, tls, adminToken,
+      base, wallet, site, chain, ledger, database, dispatcher, tls, adminToken,
       close: async () => {
         await Promise.allSettled([base.close(), wallet.close(), site.close()]);
-        await running.stop();
+        await running.ledger.stop();
+        await running.chain.stop();
         await database.close();
       },
     };
   } catch (error) {
+    await ledger?.stop().catch(() => undefined);
     await chain?.stop().catch(() => undefined);
     await database.close().catch(() => undefined);
     throw error;

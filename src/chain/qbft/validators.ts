@@ -2,11 +2,10 @@
  * The emulated QBFT network's identities: validators (address, name, post-quantum address) and the
  * observer node, all derived from one network seed kept in the database, so a restart keeps them.
  */
-import { ml_dsa65 } from '@noble/post-quantum/ml-dsa.js';
-import { sha3_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, concat, getAddress, hexToBytes, keccak256, toHex, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { mlDsa65, sha3_256 } from '../../crypto/index.ts';
 
 /** A validator of the emulated network (explorer "Validator": address, name, pqcAddress). */
 export type ValidatorIdentity = {
@@ -39,7 +38,7 @@ export function pqcAddressOf(mldsaPublicKey: Uint8Array): Hex {
 export function deriveValidators(seed: Uint8Array, count: number): ValidatorIdentity[] {
   return Array.from({ length: count }, (_, i) => {
     const key = derive(seed, 'validator', i);
-    const { publicKey } = ml_dsa65.keygen(derive(seed, 'validator-mldsa', i));
+    const { publicKey } = mlDsa65.keygenFromSeed(derive(seed, 'validator-mldsa', i));
     return {
       address: privateKeyToAccount(toHex(key)).address,
       name: `svc-validator-${i + 1}`,

@@ -8,13 +8,14 @@ import { routes } from '../../../generated/admin/routes.gen';
 import type { ChainRuntime } from '../../chain/runtime.ts';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../storage/database.ts';
+import type { LedgerRuntime } from '../../ledger/runtime.ts';
 import { registerOperations } from '../http/operations.ts';
 import { requireAdmin } from './auth.ts';
 import { healthHandler } from './health.ts';
 import { qbftHandlers } from './qbft.ts';
 
 /** What the console needs. */
-export type AdminDeps = { db: Database; chain: ChainRuntime; clock: Clock; version: string };
+export type AdminDeps = { db: Database; chain: ChainRuntime; ledger: LedgerRuntime; clock: Clock; version: string };
 
 /** Registers the console's routes (mount with prefix /admin/v1). */
 export async function adminRoutes(app: FastifyInstance, deps: AdminDeps): Promise<void> {

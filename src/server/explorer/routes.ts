@@ -1,15 +1,35 @@
-/** The explorer REST API plugin, `{base_url}/api` (surface D). */
+/**
+ * The explorer REST API plugin, `{base_url}/api` (surface D): spec: "All endpoints are GET under
+ * {base_url}/api and return JSON." Public and read-only (D-017); errors are `{error, code}` (D-023).
+ */
 import type { FastifyInstance } from 'fastify';
+import type { RouteHandlers } from '../../../generated/explorer/fastify.gen';
 import { routes } from '../../../generated/explorer/routes.gen';
-import type { ChainRuntime } from '../../chain/runtime.ts';
-import type { Clock } from '../../clock.ts';
 import { registerOperations } from '../http/operations.ts';
-import type { RpcDispatcher } from '../rpc/dispatcher.ts';
+import { parseAddress, parseBlockId, parseTxHash } from './params.ts';
+import { ExplorerService, type ExplorerDeps } from './service.ts';
 
-/** What the explorer reads: the gateway's dispatcher (JSON-RPC, batched) and the QBFT metadata. */
-export type ExplorerDeps = { dispatcher: RpcDispatcher; chain: ChainRuntime; clock: Clock };
+export type { ExplorerDeps } from './service.ts';
+
+/** The handlers of the eight operations, typed by the generated RouteHandlers. */
+export function explorerHandlers(service: ExplorerService): RouteHandlers {
+  return {
+    explorerGetStats: async (_request, reply) => reply.code(200).send(await service.stats()),
+    explorerListBlocks: async (_request, reply) => reply.code(200).send(await service.recentBlocks()),
+    explorerGetBlock: async (request, reply) => reply.code(200).send(await service.block(parseBlockId(request.params))),
+    explorerListTransactions: async (_request, reply) => reply.code(200).send(await service.recentTransactions()),
+    explorerGetTransaction: async (request, reply) => reply.code(200).send(await service.transaction(parseTxHash(request.params))),
+    explorerGetAddressBalance: async (request, reply) => reply.code(200).send(await service.balance(parseAddress(request.params))),
+    explorerGetValidators: async (_request, reply) => reply.code(200).send(await service.validators()),
+    explorerGetGovernance: async (_request, reply) => reply.code(200).send(await service.governance()),
+  };
+}
 
 /** Registers the explorer's eight GET endpoints (mount with prefix /api). */
-export async function explorerRoutes(app: FastifyInstance, _deps: ExplorerDeps): Promise<void> {
-  registerOperations(app, routes, {});
+export async function explorerRoutes(app: FastifyInstance, deps: ExplorerDeps): Promise<void> {
+  const service = new ExplorerService(deps);
+  // Sealed blocks keep the head hint exact, so a cold /txns is one batch to the node.
+  deps.chain.producer?.on('sealed', (block) => service.reader.noteHead(block.number));
+  await service.reader.head().catch(() => undefined);
+  registerOperations(app, routes, explorerHandlers(service));
 }

@@ -38,8 +38,8 @@ export class JsonRpcFailure extends Error {
     this.code = chainRpcErrorCodes[kind];
   }
 
-  /** The JSON-RPC error object. */
+  /** The JSON-RPC error object: the contract's message (components/errors), the detail in `data`. */
   toObject(): RpcErrorObject {
-    return { code: this.code, message: this.message };
+    return { code: this.code, message: MESSAGES[this.kind], ...(this.detail ? { data: this.detail } : {}) };
   }
 }

@@ -60,9 +60,11 @@ export const localMethods: Record<string, LocalMethod> = {
     return { maxSize: 4096, localCount: Number(BigInt(status.pending) + BigInt(status.queued)), remoteCount: 0 };
   },
   txpool_besuTransactions: async (_p, ctx) => {
-    const content = await ctx.upstream.call<{ pending: Record<string, Record<string, { hash: Hex }>> }>('txpool_content');
+    type ByNonce = Record<string, Record<string, { hash: Hex }>>;
+    const content = await ctx.upstream.call<{ pending?: ByNonce; queued?: ByNonce }>('txpool_content');
     const now = new Date().toISOString();
-    return Object.values(content.pending ?? {}).flatMap((byNonce) =>
+    // Besu's pool lists every transaction it holds, nonce-gapped ones too (txpool_besuStatistics counts both).
+    return [...Object.values(content.pending ?? {}), ...Object.values(content.queued ?? {})].flatMap((byNonce) =>
       Object.values(byNonce).map((tx) => ({ hash: tx.hash, isReceivedFromLocalSource: true, addedToPoolAt: now })),
     );
   },

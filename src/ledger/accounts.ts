@@ -1,0 +1,150 @@
+/**
+ * Institutional accounts (spec "Account (A)"; D-001, D-002, D-008, D-036). Creating an account generates
+ * its chain key pair and its ML-KEM-768 memo key pair; both secrets are encrypted at rest with a per-account
+ * data-encryption key (DEK), itself wrapped by the key-encryption key (KEK) of the keyring.
+ */
+import { randomBytes } from 'node:crypto';
+import { and, asc, count, desc, eq, inArray, or, type SQL } from 'drizzle-orm';
+import { getAddress, toHex, type Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { aes256Gcm, mlKem768 } from '../crypto/index.ts';
+import type { Database } from '../storage/database.ts';
+import { accounts } from '../storage/schema.ts';
+import { resourceId } from './ids.ts';
+import type { Keyring } from './keyring.ts';
+
+/** An account row. */
+export type AccountRow = typeof accounts.$inferSelect;
+
+/** D-001 statuses and the D-008 transitions between them. */
+export const ACCOUNT_TRANSITIONS: Record<string, readonly string[]> = {
+  approved: ['suspended', 'closed'],
+  suspended: ['approved', 'closed'],
+  closed: [],
+};
+
+const seal = (key: Uint8Array, plaintext: Uint8Array, aad: string) => {
+  const nonce = randomBytes(12);
+  return Buffer.concat([nonce, aes256Gcm.encrypt(key, nonce, plaintext, new TextEncoder().encode(aad))]);
+};
+const open = (key: Uint8Array, sealed: Uint8Array, aad: string) =>
+  aes256Gcm.decrypt(key, sealed.subarray(0, 12), sealed.subarray(12), new TextEncoder().encode(aad));
+
+/** Reads and writes accounts; decrypts keys only to sign. */
+export class AccountStore {
+  /** Uses `db` and the `keyring` for keys at rest. */
+  constructor(
+    private readonly db: Database,
+    private readonly keyring: Keyring,
+  ) {}
+
+  /** Creates an approved account with fresh keys (issue: "a new account has status approved"). */
+  async create(input: { email: string; dailyLimitWei: bigint; singleLimitWei: bigint; reference?: string }, now: Date): Promise<AccountRow> {
+    const chainKey = generatePrivateKey();
+    const memoKeys = mlKem768.keygen();
+    const dek = randomBytes(32);
+    const id = resourceId('acc');
+    const { kekId, wrapped } = this.keyring.wrap(dek);
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(accounts)
+        .values({
+          id,
+          reference: input.reference ?? id,
+          email: input.email,
+          status: 'approved',
+          dailyLimitWei: input.dailyLimitWei.toString(),
+          singleLimitWei: input.singleLimitWei.toString(),
+          address: privateKeyToAccount(chainKey).address,
+          chainKeyCiphertext: seal(dek, Buffer.from(chainKey.slice(2), 'hex'), `${id}/chain`),
+          mlkemPublicKey: memoKeys.publicKey,
+          mlkemSecretCiphertext: seal(dek, memoKeys.secretKey, `${id}/mlkem`),
+          wrappedDek: wrapped,
+          kekId,
+          nextNonce: 0,
+          createdAt: now,
+        })
+        .returning();
+      if (input.reference) return row!;
+      const [updated] = await tx
+        .update(accounts)
+        .set({ reference: `ACC-${String(row!.number).padStart(10, '0')}` })
+        .where(eq(accounts.id, id))
+        .returning();
+      return updated!;
+    });
+  }
+
+  /** The account whose id or reference is `idOrReference` (D-036: both formats are accepted in paths). */
+  async find(idOrReference: string): Promise<AccountRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(accounts)
+      .where(or(eq(accounts.id, idOrReference), eq(accounts.reference, idOrReference)));
+    return row;
+  }
+
+  /** The account that owns `address`, if it is on the platform. */
+  async findByAddress(address: Hex): Promise<AccountRow | undefined> {
+    const [row] = await this.db.select().from(accounts).where(eq(accounts.address, getAddress(address)));
+    return row;
+  }
+
+  /** One page of accounts, newest first; `ids` limits it to a credential's accounts. */
+  async page(page: number, limit: number, ids: string[] | null): Promise<{ total: number; rows: AccountRow[] }> {
+    const where: SQL | undefined = ids === null ? undefined : inArray(accounts.id, ids.length ? ids : ['']);
+    const [{ total } = { total: 0 }] = await this.db.select({ total: count() }).from(accounts).where(where);
+    const rows = await this.db
+      .select()
+      .from(accounts)
+      .where(where)
+      .orderBy(desc(accounts.createdAt), asc(accounts.number))
+      .limit(limit)
+      .offset((page - 1) * limit);
+    return { total, rows };
+  }
+
+  /** Applies a status change (D-008) or new limits; returns the updated row. */
+  async update(id: string, patch: { status?: string; dailyLimitWei?: bigint; singleLimitWei?: bigint }): Promise<AccountRow | undefined> {
+    const [row] = await this.db
+      .update(accounts)
+      .set({
+        ...(patch.status ? { status: patch.status } : {}),
+        ...(patch.dailyLimitWei !== undefined ? { dailyLimitWei: patch.dailyLimitWei.toString() } : {}),
+        ...(patch.singleLimitWei !== undefined ? { singleLimitWei: patch.singleLimitWei.toString() } : {}),
+      })
+      .where(and(eq(accounts.id, id)))
+      .returning();
+    return row;
+  }
+
+  /** The account's chain signer (the private key is decrypted for this use only). */
+  signer(row: AccountRow): PrivateKeyAccount {
+    const dek = this.keyring.unwrap(row.kekId, row.wrappedDek);
+    return privateKeyToAccount(toHex(open(dek, row.chainKeyCiphertext, `${row.id}/chain`)));
+  }
+
+  /** The account's ML-KEM-768 decapsulation key, to open memo envelopes sent to it (D-032). */
+  memoSecretKey(row: AccountRow): Uint8Array {
+    const dek = this.keyring.unwrap(row.kekId, row.wrappedDek);
+    return open(dek, row.mlkemSecretCiphertext, `${row.id}/mlkem`);
+  }
+
+  /**
+   * Rotates the KEK (D-061): a new KEK becomes active, every DEK is re-wrapped in one database transaction,
+   * and only then is the old KEK dropped — a crash in between leaves both keys in the keyring.
+   */
+  async rotateKek(): Promise<{ previousKekId: string; kekId: string; rewrapped: number }> {
+    const { previous, next } = this.keyring.addActive();
+    const rewrapped = await this.db.transaction(async (tx) => {
+      const rows = await tx.select({ id: accounts.id, kekId: accounts.kekId, wrappedDek: accounts.wrappedDek }).from(accounts).for('update');
+      for (const row of rows) {
+        const { kekId, wrapped } = this.keyring.wrap(this.keyring.unwrap(row.kekId, row.wrappedDek));
+        await tx.update(accounts).set({ kekId, wrappedDek: wrapped }).where(eq(accounts.id, row.id));
+      }
+      return rows.length;
+    });
+    this.keyring.retainActiveOnly();
+    return { previousKekId: previous, kekId: next, rewrapped };
+  }
+}

@@ -1,0 +1,126 @@
+/**
+ * Institutional credentials (spec "Authentication", D-015): bearer API keys (`svc_…`, stored as SHA-256
+ * hashes) and registered ML-DSA-65 public keys, each with permissions and an optional account list.
+ */
+import { createHash } from 'node:crypto';
+import { and, desc, eq, isNull } from 'drizzle-orm';
+import { sha3_256, toHex } from '../crypto/index.ts';
+import type { Database } from '../storage/database.ts';
+import { apiKeys, mldsaKeys } from '../storage/schema.ts';
+import { resourceId, secretToken } from './ids.ts';
+
+/** D-015: what a credential may do. */
+export const PERMISSIONS = ['accounts:read', 'transfers:read', 'transfers:write', 'bank:connect', 'payments:write', 'chain:subscribe'] as const;
+
+/** One permission. */
+export type Permission = (typeof PERMISSIONS)[number];
+
+/** An authenticated caller. */
+export type Credential = { id: string; kind: 'api_key' | 'mldsa'; permissions: Permission[]; accountIds: string[] | null };
+
+/** Fields an administrator sets on a credential. */
+export type CredentialGrant = { name: string; permissions: Permission[]; accountIds: string[] | null };
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** The fingerprint of an ML-DSA-65 public key, as svcId is derived (D-031). */
+export const mldsaFingerprint = (publicKey: Uint8Array) => toHex(sha3_256(publicKey).subarray(0, 8));
+
+/** Stores and looks up credentials. */
+export class CredentialStore {
+  private readonly lastUsedWrites = new Map<string, number>();
+
+  /** Uses `db`; `now` is the injectable clock's reading. */
+  constructor(
+    private readonly db: Database,
+    private readonly now: () => Date,
+  ) {}
+
+  /** Issues an API key; the raw token is returned once and only its hash is stored. */
+  async createApiKey(grant: CredentialGrant) {
+    const token = secretToken('svc_');
+    const [row] = await this.db
+      .insert(apiKeys)
+      .values({ id: resourceId('key'), ...grant, tokenSha256: sha256(token), tokenPrefix: token.slice(0, 12), createdAt: this.now() })
+      .returning();
+    return { row: row!, token };
+  }
+
+  /** Every API key, newest first. */
+  listApiKeys() {
+    return this.db.select().from(apiKeys).orderBy(desc(apiKeys.createdAt));
+  }
+
+  /** Replaces name, permissions or account list of an API key; undefined when it does not exist. */
+  async updateApiKey(id: string, patch: Partial<CredentialGrant>) {
+    const [row] = await this.db.update(apiKeys).set(patch).where(eq(apiKeys.id, id)).returning();
+    return row;
+  }
+
+  /** Revokes an API key (D-059: kept, with revokedAt); undefined when it does not exist. */
+  async revokeApiKey(id: string) {
+    const [existing] = await this.db.select().from(apiKeys).where(eq(apiKeys.id, id));
+    if (!existing || existing.revokedAt) return existing;
+    const [row] = await this.db.update(apiKeys).set({ revokedAt: this.now() }).where(eq(apiKeys.id, id)).returning();
+    return row;
+  }
+
+  /** Registers an ML-DSA-65 public key; undefined when that key is already registered. */
+  async registerMldsaKey(publicKey: Uint8Array, grant: CredentialGrant) {
+    const rows = await this.db
+      .insert(mldsaKeys)
+      .values({ id: resourceId('mlk'), ...grant, publicKeyHex: toHex(publicKey), createdAt: this.now() })
+      .onConflictDoNothing()
+      .returning();
+    return rows[0];
+  }
+
+  /** Every ML-DSA key, newest first. */
+  listMldsaKeys() {
+    return this.db.select().from(mldsaKeys).orderBy(desc(mldsaKeys.createdAt));
+  }
+
+  /** Replaces name, permissions or account list of an ML-DSA key. */
+  async updateMldsaKey(id: string, patch: Partial<CredentialGrant>) {
+    const [row] = await this.db.update(mldsaKeys).set(patch).where(eq(mldsaKeys.id, id)).returning();
+    return row;
+  }
+
+  /** Revokes an ML-DSA key (D-059). */
+  async revokeMldsaKey(id: string) {
+    const [existing] = await this.db.select().from(mldsaKeys).where(eq(mldsaKeys.id, id));
+    if (!existing || existing.revokedAt) return existing;
+    const [row] = await this.db.update(mldsaKeys).set({ revokedAt: this.now() }).where(eq(mldsaKeys.id, id)).returning();
+    return row;
+  }
+
+  /** The active API key whose token is `token`. */
+  async findApiKeyByToken(token: string): Promise<Credential | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(apiKeys)
+      .where(and(eq(apiKeys.tokenSha256, sha256(token)), isNull(apiKeys.revokedAt)));
+    if (!row) return undefined;
+    await this.touch(row.id, () => this.db.update(apiKeys).set({ lastUsedAt: this.now() }).where(eq(apiKeys.id, row.id)));
+    return { id: row.id, kind: 'api_key', permissions: row.permissions as Permission[], accountIds: row.accountIds ?? null };
+  }
+
+  /** The active ML-DSA key registered as `publicKeyHex` (lower case). */
+  async findMldsaKey(publicKeyHex: string): Promise<Credential | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(mldsaKeys)
+      .where(and(eq(mldsaKeys.publicKeyHex, publicKeyHex), isNull(mldsaKeys.revokedAt)));
+    if (!row) return undefined;
+    await this.touch(row.id, () => this.db.update(mldsaKeys).set({ lastUsedAt: this.now() }).where(eq(mldsaKeys.id, row.id)));
+    return { id: row.id, kind: 'mldsa', permissions: row.permissions as Permission[], accountIds: row.accountIds ?? null };
+  }
+
+  /** Records last use at most once a minute per credential, so authentication stays a single read. */
+  private async touch(id: string, write: () => Promise<unknown>): Promise<void> {
+    const now = this.now().getTime();
+    if (now - (this.lastUsedWrites.get(id) ?? 0) < 60_000) return;
+    this.lastUsedWrites.set(id, now);
+    await write();
+  }
+}

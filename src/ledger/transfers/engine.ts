@@ -1,0 +1,134 @@
+/**
+ * POST /transfers behaviour (spec "Behaviour of POST /transfers"):
+ * 1. "The transfer is signed on the server with the account's encrypted private key";
+ * 2. "The transfer record is stored before the broadcast. If the broadcast fails the record is marked failed
+ *    and is not retried";
+ * 3. "When the recipient is on the platform, memo is encrypted with the recipient's ML-KEM-768 public key".
+ * Nonces: allocated under the account's row lock and an in-process per-account mutex held through the
+ * broadcast, so concurrent transfers never collide, and a failed broadcast gives its nonce back (no gaps).
+ */
+import { and, eq, gte, inArray, sum } from 'drizzle-orm';
+import { bytesToHex, getAddress, keccak256, toBytes, type Hex } from 'viem';
+import { memoEnvelope } from '../../crypto/index.ts';
+import { CHAIN_ID } from '../../chain/anvil.ts';
+import type { Upstream } from '../../chain/upstream.ts';
+import type { Database } from '../../storage/database.ts';
+import { accounts, transfers } from '../../storage/schema.ts';
+import { badRequest } from '../../server/http/errors.ts';
+import type { AccountRow, AccountStore } from '../accounts.ts';
+import { transferReference } from '../ids.ts';
+import { formatUnits } from '../money.ts';
+import { KeyedMutex } from './locks.ts';
+
+/** A transfer record. */
+export type TransferRow = typeof transfers.$inferSelect;
+
+/** A validated transfer request. */
+export type TransferInput = { accountId: string; to: Hex; amountWei: bigint; memo?: string };
+
+/** The UTC midnight before `now` (D-026: daily limits count UTC days). */
+const utcMidnight = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+
+/** Creates, signs and broadcasts transfers. */
+export class TransferEngine {
+  private readonly mutex = new KeyedMutex();
+
+  /** Wires the engine to storage and the chain node; `onAccepted` lets the chain seal a block (instant mode). */
+  constructor(
+    private readonly db: Database,
+    private readonly accountStore: AccountStore,
+    private readonly upstream: Upstream,
+    private readonly now: () => Date,
+    private readonly onAccepted: () => void = () => undefined,
+  ) {}
+
+  /** Runs the whole flow; returns the stored record (pending, or failed when the broadcast failed). */
+  async create(input: TransferInput): Promise<TransferRow> {
+    return this.mutex.run(input.accountId, async () => {
+      const row = await this.persistSigned(input);
+      const answer = await this.upstream.send('eth_sendRawTransaction', [row.signedTx]).catch((error: Error) => ({ error: { message: error.message } }));
+      if ('error' in answer && answer.error) return this.markBroadcastFailed(row, answer.error.message);
+      const [updated] = await this.db.update(transfers).set({ broadcast: true }).where(eq(transfers.txRef, row.txRef)).returning();
+      this.onAccepted();
+      return updated!;
+    });
+  }
+
+  /** Validates against the account (status, limits, balance), signs with the next nonce and stores the record. */
+  private async persistSigned(input: TransferInput): Promise<TransferRow> {
+    const now = this.now();
+    const recipient = await this.accountStore.findByAddress(input.to);
+    const data = this.memoData(input.memo, recipient, input.to);
+    return this.db.transaction(async (tx) => {
+      const [account] = await tx.select().from(accounts).where(eq(accounts.id, input.accountId)).for('update');
+      if (!account) throw badRequest(`"fromAccountId" ${input.accountId} does not exist`, 'UNKNOWN_ACCOUNT');
+      if (account.status !== 'approved') {
+        throw badRequest(`account ${account.id} is ${account.status}; only approved accounts may send`, 'ACCOUNT_NOT_APPROVED');
+      }
+      if (input.amountWei > BigInt(account.singleLimitWei)) {
+        throw badRequest(`"amount" ${formatUnits(input.amountWei, 2)} exceeds the account's singleLimit ${formatUnits(BigInt(account.singleLimitWei), 2)}`, 'SINGLE_LIMIT_EXCEEDED');
+      }
+      const outgoing = and(eq(transfers.accountId, account.id), inArray(transfers.status, ['pending', 'confirmed']));
+      const [{ today } = { today: null }] = await tx
+        .select({ today: sum(transfers.amountWei) })
+        .from(transfers)
+        .where(and(outgoing, gte(transfers.createdAt, utcMidnight(now))));
+      const spentToday = BigInt(today ?? 0);
+      if (spentToday + input.amountWei > BigInt(account.dailyLimitWei)) {
+        throw badRequest(
+          `"amount" ${formatUnits(input.amountWei, 2)} plus ${formatUnits(spentToday, 2)} already sent today exceeds the account's dailyLimit ${formatUnits(BigInt(account.dailyLimitWei), 2)}`,
+          'DAILY_LIMIT_EXCEEDED',
+        );
+      }
+      const [{ inFlight } = { inFlight: null }] = await tx
+        .select({ inFlight: sum(transfers.amountWei) })
+        .from(transfers)
+        .where(and(eq(transfers.accountId, account.id), eq(transfers.status, 'pending')));
+      const balance = BigInt(await this.upstream.call<string>('eth_getBalance', [account.address, 'latest']));
+      const spendable = balance - BigInt(inFlight ?? 0);
+      if (input.amountWei > spendable) {
+        throw badRequest(`"amount" ${formatUnits(input.amountWei, 2)} exceeds the spendable balance ${formatUnits(spendable, 2)}`, 'INSUFFICIENT_BALANCE');
+      }
+      const gas = BigInt(await this.upstream.call<string>('eth_estimateGas', [{ from: account.address, to: input.to, value: `0x${input.amountWei.toString(16)}`, data }]));
+      const signer = this.accountStore.signer(account);
+      const signedTx = await signer.signTransaction({
+        type: 'legacy', chainId: CHAIN_ID, nonce: account.nextNonce, to: getAddress(input.to), value: input.amountWei,
+        // spec: "The gas price is always 0"
+        gasPrice: 0n, gas, data,
+      });
+      const txHash = keccak256(signedTx);
+      const [row] = await tx
+        .insert(transfers)
+        .values({
+          txRef: transferReference(now), kind: 'transfer', accountId: account.id, fromAddress: account.address, toAddress: getAddress(input.to),
+          amountWei: input.amountWei.toString(), nonce: account.nextNonce, txHash, signedTx, status: 'pending', broadcast: false, createdAt: now,
+        })
+        .returning();
+      await tx.update(accounts).set({ nextNonce: account.nextNonce + 1 }).where(eq(accounts.id, account.id));
+      return row!;
+    });
+  }
+
+  /** D-032: an envelope to an on-platform recipient's ML-KEM-768 key; plain UTF-8 otherwise. */
+  private memoData(memo: string | undefined, recipient: AccountRow | undefined, to: Hex): Hex {
+    if (!memo) return '0x';
+    if (!recipient) return bytesToHex(toBytes(memo));
+    return bytesToHex(memoEnvelope.seal(recipient.mlkemPublicKey, memo, to));
+  }
+
+  /** spec: "the record is marked failed and is not retried"; the nonce goes back when it was the last one. */
+  private async markBroadcastFailed(row: TransferRow, reason: string): Promise<TransferRow> {
+    return this.db.transaction(async (tx) => {
+      const [failed] = await tx
+        .update(transfers)
+        .set({ status: 'failed', failReason: `broadcast failed: ${reason}` })
+        .where(eq(transfers.txRef, row.txRef))
+        .returning();
+      await tx
+        .update(accounts)
+        .set({ nextNonce: row.nonce })
+        .where(and(eq(accounts.id, row.accountId!), eq(accounts.nextNonce, row.nonce + 1)));
+      return failed!;
+    });
+  }
+}

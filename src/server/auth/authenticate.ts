@@ -1,0 +1,89 @@
+/**
+ * Authentication of institutional requests (spec "Authentication", A): `Authorization: Bearer svc_<API_KEY>`
+ * or `Authorization: SVC-MLDSA <pubkey_hex>.<timestamp_ms>.<sig_hex>` over `<timestamp_ms>:<METHOD>:<request_path>`.
+ * spec: "missing or invalid credentials give 401; a key without permission for the operation gives 403."
+ */
+import { fromHex, mlDsa65 } from '../../crypto/index.ts';
+import type { Clock } from '../../clock.ts';
+import type { Credential, CredentialStore, Permission } from '../../ledger/credentials.ts';
+import { forbidden, unauthenticated } from '../http/errors.ts';
+
+/** spec: "The timestamp must be within plus or minus 30 seconds of server time." */
+export const SIGNATURE_SKEW_MS = 30_000;
+
+const BEARER = /^Bearer (svc_[A-Za-z0-9_-]{43})$/;
+const MLDSA = /^SVC-MLDSA ([0-9a-fA-F]{3904})\.(\d{1,16})\.([0-9a-fA-F]{6618})$/;
+
+/** The request parts a signature covers. */
+export type SignedRequest = { method: string; target: string; authorization: string | undefined };
+
+/** Verifies credentials; keeps accepted ML-DSA signatures for the skew window to refuse replays (D-076). */
+export class Authenticator {
+  private readonly seenSignatures = new Map<string, number>();
+
+  /** Uses the credential store and the injectable clock. */
+  constructor(
+    private readonly credentials: CredentialStore,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Returns the caller's credential, or throws 401 saying what is wrong. */
+  async authenticate(request: SignedRequest): Promise<Credential> {
+    const header = request.authorization;
+    if (!header) throw unauthenticated('missing Authorization header: expected "Bearer svc_<API_KEY>" or "SVC-MLDSA <pubkey_hex>.<timestamp_ms>.<sig_hex>"');
+    if (header.startsWith('Bearer ')) {
+      const match = BEARER.exec(header);
+      if (!match) throw unauthenticated('"Authorization" expected "Bearer svc_" followed by 43 base64url characters');
+      const credential = await this.credentials.findApiKeyByToken(match[1]!);
+      if (!credential) throw unauthenticated('unknown or revoked API key');
+      return credential;
+    }
+    if (header.startsWith('SVC-MLDSA ')) return this.verifySignature(header, request);
+    throw unauthenticated('"Authorization" expected the Bearer or SVC-MLDSA scheme');
+  }
+
+  private async verifySignature(header: string, request: SignedRequest): Promise<Credential> {
+    const match = MLDSA.exec(header);
+    if (!match) {
+      throw unauthenticated('"Authorization" expected "SVC-MLDSA <pubkey_hex 3904>.<timestamp_ms>.<sig_hex 6618>" (ML-DSA-65 key and signature in hex)');
+    }
+    const [, publicKeyHex, timestamp, signatureHex] = match as unknown as [string, string, string, string];
+    const now = this.clock.now();
+    const skew = Number(timestamp) - now;
+    if (Math.abs(skew) > SIGNATURE_SKEW_MS) {
+      throw unauthenticated(`signature timestamp ${timestamp} is ${Math.round(skew / 1000)} s from server time ${now}; allowed ±30 s`, 'STALE_TIMESTAMP');
+    }
+    const credential = await this.credentials.findMldsaKey(publicKeyHex.toLowerCase());
+    if (!credential) throw unauthenticated('this ML-DSA-65 public key is not registered (or was revoked)');
+    const publicKey = fromHex(publicKeyHex);
+    const signature = fromHex(signatureHex);
+    // D-029: the target as sent, or the same target without the leading /wallet (the reference example's form).
+    const targets = [request.target, ...(request.target.startsWith('/wallet/') ? [request.target.slice('/wallet'.length)] : [])];
+    const valid = targets.some((target) =>
+      mlDsa65.verify(publicKey, new TextEncoder().encode(`${timestamp}:${request.method.toUpperCase()}:${target}`), signature),
+    );
+    if (!valid) throw unauthenticated(`the ML-DSA-65 signature does not verify over "${timestamp}:${request.method.toUpperCase()}:${request.target}"`, 'INVALID_SIGNATURE');
+    this.refuseReplay(signatureHex.toLowerCase(), now);
+    return credential;
+  }
+
+  /** D-076: a signature is accepted once; entries expire after the skew window on both sides. */
+  private refuseReplay(signature: string, now: number): void {
+    for (const [seen, at] of this.seenSignatures) {
+      if (now - at <= 2 * SIGNATURE_SKEW_MS) break;
+      this.seenSignatures.delete(seen);
+    }
+    if (this.seenSignatures.has(signature)) throw unauthenticated('this signature was already used; sign every request afresh', 'REPLAYED_SIGNATURE');
+    this.seenSignatures.set(signature, now);
+  }
+}
+
+/** Throws 403 unless the credential holds `permission` (and may use `accountId`, when given). D-015. */
+export function authorize(credential: Credential, permission: Permission, accountId?: string): void {
+  if (!credential.permissions.includes(permission)) {
+    throw forbidden(`this credential lacks the "${permission}" permission`);
+  }
+  if (accountId !== undefined && credential.accountIds !== null && !credential.accountIds.includes(accountId)) {
+    throw forbidden(`this credential may not use account ${accountId}`, 'ACCOUNT_NOT_PERMITTED');
+  }
+}

@@ -1,0 +1,177 @@
+/**
+ * Handlers of `{base_url}/wallet/api/v1` (spec "A. Institutional REST API"). Each checks the caller's
+ * permission (D-015), guards its input with the generated zod schemas, and answers the contract's objects.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { getAddress, type Hex } from 'viem';
+import type { RouteHandlers } from '../../../generated/institutional/fastify.gen';
+import type { Account } from '../../../generated/institutional/types.gen';
+import {
+  zConnectBankBody,
+  zCreateTransferBody,
+  zGetAccountPath,
+  zGetAccountStatementPath,
+  zGetAccountStatementQuery,
+  zGetTransferPath,
+  zListAccountsQuery,
+  zListTransfersQuery,
+} from '../../../generated/institutional/zod.gen';
+import type { Upstream } from '../../chain/upstream.ts';
+import type { AccountRow, AccountStore } from '../../ledger/accounts.ts';
+import type { Credential } from '../../ledger/credentials.ts';
+import { parseAmount } from '../../ledger/money.ts';
+import { integrationInstructions } from '../../ledger/pacs008.ts';
+import type { TransferEngine } from '../../ledger/transfers/engine.ts';
+import type { Database } from '../../storage/database.ts';
+import { authorize } from '../auth/authenticate.ts';
+import { badRequest, notFound } from '../http/errors.ts';
+import { guard } from '../http/guards.ts';
+import { claimKey, completeKey, releaseKey, requestDigest } from './idempotency.ts';
+import { findTransfer, statementPage, transferPage } from './store.ts';
+import { accountView, directionFor, statementView, transferView } from './views.ts';
+
+/** What the institutional handlers use. */
+export type InstitutionalDeps = {
+  db: Database;
+  accounts: AccountStore;
+  engine: TransferEngine;
+  upstream: Upstream;
+  now: () => Date;
+  platformBIC: string;
+};
+
+const ACCOUNT_ID = { id: 'an account id (acc_ + 26 Crockford base32) or reference (ACC- + 10 digits)' };
+const PAGING = { page: 'an integer of at least 1', limit: 'an integer from 1 to 200' };
+
+/** Query strings are text: page and limit become numbers only when they are plain integers (else zod refuses them). */
+function withIntegers(query: unknown): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries((query ?? {}) as Record<string, unknown>).map(([k, v]) => [k, (k === 'page' || k === 'limit') && typeof v === 'string' && /^-?\d{1,9}$/.test(v) ? Number(v) : v]),
+  );
+}
+
+/** The caller's credential, set by the plugin's authentication hook. */
+const credentialOf = (request: FastifyRequest) => (request as FastifyRequest & { credential: Credential }).credential;
+
+/** Builds the handlers. */
+export function institutionalHandlers(deps: InstitutionalDeps): Partial<RouteHandlers> {
+  const balances = async (rows: AccountRow[]) =>
+    (await deps.upstream.batchResults<Hex>(rows.map((r) => ({ method: 'eth_getBalance', params: [r.address, 'latest'] })))).map((b) => BigInt(b));
+  const views = async (rows: AccountRow[]): Promise<Account[]> => {
+    const wei = await balances(rows);
+    return rows.map((row, i) => accountView(row, wei[i]!));
+  };
+  /** 404 when the account does not exist, 403 when the credential may not use it. */
+  const readableAccount = async (request: FastifyRequest, id: string) => {
+    const account = await deps.accounts.find(id);
+    if (!account) throw notFound(`account ${id} does not exist`);
+    authorize(credentialOf(request), 'accounts:read', account.id);
+    return account;
+  };
+
+  return {
+    listAccounts: async (request, reply) => {
+      authorize(credentialOf(request), 'accounts:read');
+      const query = guard(zListAccountsQuery.strict(), withIntegers(request.query), PAGING);
+      const { total, rows } = await deps.accounts.page(query.page, query.limit, credentialOf(request).accountIds);
+      return reply.code(200).send({ total, page: query.page, limit: query.limit, accounts: await views(rows) });
+    },
+    getAccount: async (request, reply) => {
+      authorize(credentialOf(request), 'accounts:read');
+      const { id } = guard(zGetAccountPath, request.params, ACCOUNT_ID);
+      const [view] = await views([await readableAccount(request, id)]);
+      return reply.code(200).send(view!);
+    },
+    getAccountStatement: async (request, reply) => {
+      authorize(credentialOf(request), 'accounts:read');
+      const { id } = guard(zGetAccountStatementPath, request.params, ACCOUNT_ID);
+      const query = guard(zGetAccountStatementQuery.strict(), withIntegers(request.query), PAGING);
+      const account = await readableAccount(request, id);
+      const { total, rows } = await statementPage(deps.db, account, query.page, query.limit);
+      return reply.code(200).send({ total, page: query.page, limit: query.limit, transactions: rows.map((r) => statementView(r, account)) });
+    },
+    listTransfers: async (request, reply) => {
+      const credential = credentialOf(request);
+      authorize(credential, 'transfers:read');
+      const query = guard(zListTransfersQuery.strict(), withIntegers(request.query), { ...PAGING, accountId: 'an account id (acc_ + 26 Crockford base32)' });
+      if (query.accountId) {
+        const account = await deps.accounts.find(query.accountId);
+        if (!account) throw badRequest(`"accountId" ${query.accountId} does not exist`, 'UNKNOWN_ACCOUNT');
+        authorize(credential, 'transfers:read', account.id);
+        const { total, rows } = await transferPage(deps.db, [account.id], query.page, query.limit);
+        return reply.code(200).send({ total, page: query.page, limit: query.limit, transfers: rows.map((r) => transferView(r, directionFor(r, account))) });
+      }
+      const { total, rows } = await transferPage(deps.db, credential.accountIds, query.page, query.limit);
+      const own = (r: (typeof rows)[number]) => credential.accountIds === null || credential.accountIds.includes(r.accountId ?? '');
+      return reply.code(200).send({ total, page: query.page, limit: query.limit, transfers: rows.map((r) => transferView(r, own(r) ? 'out' : 'in')) });
+    },
+    createTransfer: async (request, reply) => createTransfer(deps, request, reply),
+    getTransfer: async (request, reply) => {
+      const credential = credentialOf(request);
+      authorize(credential, 'transfers:read');
+      const { reference } = guard(zGetTransferPath, request.params, { reference: 'a transfer reference TXNYYYYMMDD-XXXXXXXX' });
+      const row = await findTransfer(deps.db, reference);
+      if (!row) throw notFound(`transfer ${reference} does not exist`);
+      const recipient = await deps.accounts.findByAddress(row.toAddress as Hex);
+      const involved = [row.accountId, recipient?.id].filter((id): id is string => Boolean(id));
+      if (credential.accountIds !== null && !involved.some((id) => credential.accountIds!.includes(id))) {
+        authorize(credential, 'transfers:read', involved[0] ?? row.txRef);
+      }
+      const sentByCaller = row.accountId !== null && (credential.accountIds === null || credential.accountIds.includes(row.accountId));
+      return reply.code(200).send(transferView(row, sentByCaller ? 'out' : 'in'));
+    },
+    connectBank: async (request, reply) => {
+      authorize(credentialOf(request), 'bank:connect');
+      const body = guard(zConnectBankBody.strict(), request.body, {
+        institutionBIC: 'a bank identifier code: 4 letters, 2 letters, 2 letters or digits, optional 3 letters or digits',
+        accountId: 'an account id (acc_ + 26 Crockford base32)',
+      });
+      const account = await deps.accounts.find(body.accountId);
+      if (!account) throw badRequest(`"accountId" ${body.accountId} does not exist`, 'UNKNOWN_ACCOUNT');
+      authorize(credentialOf(request), 'bank:connect', account.id);
+      return reply.code(200).send(
+        integrationInstructions({ institutionBIC: body.institutionBIC, accountId: account.id, settlementAddress: account.address, platformBIC: deps.platformBIC }),
+      );
+    },
+  };
+}
+
+/** POST /transfers with the optional Idempotency-Key (D-046). */
+async function createTransfer(deps: InstitutionalDeps, request: FastifyRequest, reply: FastifyReply) {
+  const credential = credentialOf(request);
+  authorize(credential, 'transfers:write');
+  const body = guard(zCreateTransferBody.strict(), request.body, {
+    fromAccountId: 'an account id (acc_ + 26 Crockford base32)',
+    to: 'a 0x-prefixed 20-byte address',
+    memo: 'a string of at most 512 characters',
+  });
+  const amountWei = parseAmount('amount', body.amount);
+  let to: Hex;
+  try {
+    to = getAddress(body.to);
+  } catch {
+    throw badRequest(`"to" expected an EIP-55 checksummed or single-case address, got "${body.to}"`);
+  }
+  const account = await deps.accounts.find(body.fromAccountId);
+  if (!account) throw badRequest(`"fromAccountId" ${body.fromAccountId} does not exist`, 'UNKNOWN_ACCOUNT');
+  authorize(credential, 'transfers:write', account.id);
+  const key = request.headers['idempotency-key'];
+  if (key !== undefined && (typeof key !== 'string' || !/^[\x20-\x7E]{1,255}$/.test(key))) {
+    throw badRequest('"Idempotency-Key" expected 1 to 255 printable ASCII characters');
+  }
+  if (key) {
+    const replay = await claimKey(deps.db, credential.id, key, requestDigest(body), deps.now());
+    if (replay) return reply.code(replay.status as 201).header('location', location(replay.body)).send(replay.body as never);
+  }
+  try {
+    const row = await deps.engine.create({ accountId: account.id, to, amountWei, ...(body.memo ? { memo: body.memo } : {}) });
+    const answer = { ok: row.status === 'pending', txRef: row.txRef, txHash: row.txHash, status: row.status as 'pending' | 'failed' };
+    if (key) await completeKey(deps.db, credential.id, key, { status: 201, body: answer });
+    return reply.code(201).header('location', location(answer)).send(answer);
+  } catch (error) {
+    if (key) await releaseKey(deps.db, credential.id, key);
+    throw error;
+  }
+}
+
+const location = (body: unknown) => `/wallet/api/v1/transfers/${(body as { txRef: string }).txRef}`;
