@@ -83,7 +83,11 @@ async function unknownLookupsNull(ctx: CheckContext): Promise<CheckVerdict> {
   return verdictOf(problems, `${lookups.length} lookups of unknown blocks and transactions answer null`);
 }
 
-/** D-050: a sender the chain never funded gets -32007, and the transaction is not relayed. */
+/**
+ * D-050: a sender the chain never funded gets -32007, and the transaction is not relayed. The sender is a
+ * throwaway key and the transaction a zero-value, zero-fee transfer to itself, so a deployment that wrongly
+ * accepts it gains only that harmless transaction.
+ */
 async function unfundedSender(ctx: CheckContext): Promise<CheckVerdict> {
   const contract = await ChainContract.load(ctx);
   const stranger = privateKeyToAccount(generatePrivateKey());

@@ -47,15 +47,17 @@ export function chainValueChecks(): Check[] {
       needs: ['base'],
       run: async ({ target }) => {
         const problems: string[] = [];
-        const price = await result(target, 'eth_gasPrice');
+        const price = (await call(target, 'eth_gasPrice')).result;
         if (price !== '0x0') problems.push(`eth_gasPrice expected "0x0", got ${JSON.stringify(price)}`);
         // A London block's base fee is the floor of every transaction's price: it must be 0 as well.
-        const block = await result<{ baseFeePerGas?: string; transactions: { gasPrice?: string; hash: string }[] }>(target, 'eth_getBlockByNumber', ['latest', true]);
+        const x = await call(target, 'eth_getBlockByNumber', ['latest', true]);
+        const block = (x.result ?? { transactions: [] }) as { baseFeePerGas?: string; transactions: { gasPrice?: string; hash: string }[] };
+        if (x.error || !x.result) problems.push(`eth_getBlockByNumber("latest") expected a block, got ${x.http.text.slice(0, 200)}`);
         if (block.baseFeePerGas !== undefined && block.baseFeePerGas !== '0x0') problems.push(`latest block baseFeePerGas expected "0x0", got ${JSON.stringify(block.baseFeePerGas)}`);
-        for (const tx of block.transactions) {
+        for (const tx of block.transactions ?? []) {
           if (tx.gasPrice !== undefined && tx.gasPrice !== '0x0') problems.push(`transaction ${tx.hash} in the latest block has gasPrice ${tx.gasPrice}`);
         }
-        return verdictOf(problems, `eth_gasPrice 0x0; latest block base fee ${block.baseFeePerGas ?? 'absent (pre-London)'}`);
+        return verdictOf(problems, `eth_gasPrice 0x0; latest block base fee ${block.baseFeePerGas ?? 'absent (pre-London)'}`, { request: x.request });
       },
     },
     {

@@ -7,6 +7,7 @@ import {
   api,
   blocksByNumber,
   differences,
+  ensureHeight,
   expectedBlock,
   headNumber,
   minedTransaction,
@@ -69,6 +70,12 @@ function statsChecks(): Check[] {
       severity: 'SHOULD',
       needs: base,
       async run(ctx) {
+        if (ctx.target.reference) {
+          // The full 20-block window, and a second between its ends so the average is not trivially 0.
+          await ensureHeight(ctx.target, 25);
+          await new Promise((resolve) => setTimeout(resolve, 1_100));
+          await ctx.target.reference.mineBlock();
+        }
         const res = await api(ctx.target, 'stats');
         const problems = await responseProblems(ctx, '/stats', res, 200);
         if (problems.length) return verdict(problems, res);
@@ -109,7 +116,9 @@ function blocksChecks(): Check[] {
       severity: 'MUST',
       needs: base,
       async run(ctx) {
-        if (ctx.target.reference) await minedTransaction(ctx.target); // a block whose transaction list is not empty
+        // On the reference chain: more than 10 blocks, the newest holding a transaction.
+        await ensureHeight(ctx.target, 12);
+        if (ctx.target.reference) await minedTransaction(ctx.target);
         const before = await headNumber(ctx.target);
         const res = await api(ctx.target, 'blocks');
         const after = await headNumber(ctx.target);

@@ -106,6 +106,12 @@ export async function headNumber(target: Target): Promise<number> {
   return Number(BigInt(await rpcResult<Hex>(target, 'eth_blockNumber')));
 }
 
+/** On the reference target, seals empty blocks until the chain has at least `height` + 1 blocks. */
+export async function ensureHeight(target: Target, height: number): Promise<void> {
+  if (!target.reference) return;
+  for (let head = await headNumber(target); head < height; head++) await target.reference.mineBlock();
+}
+
 /** Blocks by number (transactions as hashes), in the order asked. */
 export function blocksByNumber(target: Target, numbers: readonly number[]): Promise<(RpcBlock | null)[]> {
   return rpcBatch<RpcBlock | null>(target, numbers.map((n) => ({ method: 'eth_getBlockByNumber', params: [`0x${n.toString(16)}`, false] })));

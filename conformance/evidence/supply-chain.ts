@@ -8,11 +8,10 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Package } from '../../generated/evidence/types.gen.ts';
+import { DEFAULT_REGISTRY } from '../../src/evidence/defaults.ts';
 
 const run = promisify(execFile);
 
-/** The default npm registry. */
-export const DEFAULT_REGISTRY = 'https://registry.npmjs.org/';
 
 /** A production dependency as the lockfile pins it. */
 export interface LockedPackage {
@@ -68,7 +67,9 @@ export interface SbomResult {
 
 /** Generates the CycloneDX 1.6 JSON SBOM from package-lock.json (production dependencies). */
 export async function generateSbom(repoRoot: string, outPath: string): Promise<SbomResult> {
-  const cli = join(dirname(createRequire(join(repoRoot, 'package.json')).resolve('@cyclonedx/cyclonedx-npm/package.json')), 'bin', 'cyclonedx-npm-cli.js');
+  // The package's "exports" give only its entry point, which sits at the package root.
+  const packageDir = dirname(createRequire(join(repoRoot, 'package.json')).resolve('@cyclonedx/cyclonedx-npm'));
+  const cli = join(packageDir, 'bin', 'cyclonedx-npm-cli.js');
   const args = [cli, '--package-lock-only', '--omit', 'dev', '--output-format', 'JSON', '--spec-version', '1.6', '--output-reproducible', '--output-file', outPath, join(repoRoot, 'package.json')];
   try {
     await run(process.execPath, args, { cwd: repoRoot, maxBuffer: 64 << 20 });
@@ -79,7 +80,7 @@ export async function generateSbom(repoRoot: string, outPath: string): Promise<S
   const bytes = readFileSync(outPath);
   const bom = JSON.parse(bytes.toString('utf8')) as { specVersion?: string; components?: unknown[] };
   if (bom.specVersion !== '1.6' || !Array.isArray(bom.components)) throw new Error(`${outPath} is not a CycloneDX 1.6 document`);
-  const tool = `@cyclonedx/cyclonedx-npm ${JSON.parse(readFileSync(join(dirname(cli), '..', 'package.json'), 'utf8')).version as string}`;
+  const tool = `@cyclonedx/cyclonedx-npm ${JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')).version as string}`;
   return {
     path: outPath,
     summary: {

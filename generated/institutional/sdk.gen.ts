@@ -101,7 +101,9 @@ export const listTransfers = <ThrowOnError extends boolean = false>(options?: Op
  *
  * Transfer states (D-006): `pending` when accepted; `confirmed` when the transaction receipt has
  * status 0x1 (the record then carries blockNumber and timestamp); `failed` when the broadcast fails or
- * the receipt has status 0x0. Failed transfers are never retried automatically.
+ * the receipt has status 0x0. Failed transfers are never retried automatically. After a restart, a
+ * stored transfer whose broadcast outcome was never recorded is looked up on the node and, if unknown
+ * there, its stored signed bytes are sent once (D-078).
  *
  * Checks (D-026): `amount` > 0 with at most 2 fraction and 15 integer digits; refused with 400 when
  * amount > singleLimit, when amount plus the account's pending and confirmed outgoing transfers since

@@ -51,6 +51,8 @@ export async function startAnvil(options: { stateFile?: string } = {}): Promise<
     blockBaseFeePerGas: 0n,
     disableMinPriorityFee: true,
     noMining: true,
+    // Genesis accounts hold 10^9 units each, enough for funding demos and benchmarks (D-061).
+    balance: 1_000_000_000,
     ...(options.stateFile ? { state: options.stateFile } : {}),
   } as Parameters<typeof Instance.anvil>[0]);
   await instance.start();

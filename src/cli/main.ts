@@ -1,8 +1,12 @@
 /** The `svckit` command line: one sub-command per job, each with `--help`. */
 import { Command } from 'commander';
+import { acvpCommand } from './commands/acvp.ts';
 import { conformanceCommand } from './commands/conformance.ts';
+import { evidenceCommand } from './commands/evidence.ts';
 import { generateCommand } from './commands/generate.ts';
+import { interopCommand } from './commands/interop.ts';
 import { serveCommand } from './commands/serve.ts';
+import { wycheproofCommand } from './commands/wycheproof.ts';
 
 const program = new Command('svckit')
   .description('Contract-first kit for the Ledger, Wallet and Chain Service: codegen, reference server, conformance.')
@@ -15,5 +19,9 @@ const program = new Command('svckit')
 program.addCommand(generateCommand());
 program.addCommand(conformanceCommand());
 program.addCommand(serveCommand());
+program.addCommand(acvpCommand());
+program.addCommand(wycheproofCommand());
+program.addCommand(interopCommand());
+program.addCommand(evidenceCommand());
 
 await program.parseAsync(process.argv);

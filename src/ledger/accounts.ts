@@ -4,7 +4,7 @@
  * data-encryption key (DEK), itself wrapped by the key-encryption key (KEK) of the keyring.
  */
 import { randomBytes } from 'node:crypto';
-import { and, asc, count, desc, eq, inArray, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { getAddress, toHex, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { aes256Gcm, mlKem768 } from '../crypto/index.ts';
@@ -12,6 +12,10 @@ import type { Database } from '../storage/database.ts';
 import { accounts } from '../storage/schema.ts';
 import { resourceId } from './ids.ts';
 import type { Keyring } from './keyring.ts';
+import { KeyedMutex } from './transfers/locks.ts';
+
+/** The human-readable reference of account number `n` (D-036: `ACC-` + 10 digits). */
+const accountReference = (n: number) => `ACC-${String(n).padStart(10, '0')}`;
 
 /** An account row. */
 export type AccountRow = typeof accounts.$inferSelect;
@@ -32,6 +36,9 @@ const open = (key: Uint8Array, sealed: Uint8Array, aad: string) =>
 
 /** Reads and writes accounts; decrypts keys only to sign. */
 export class AccountStore {
+  /** Creation wraps under the active KEK; rotation must not drop that KEK before the new row is committed. */
+  private readonly kekLock = new KeyedMutex();
+
   /** Uses `db` and the `keyring` for keys at rest. */
   constructor(
     private readonly db: Database,
@@ -40,6 +47,10 @@ export class AccountStore {
 
   /** Creates an approved account with fresh keys (issue: "a new account has status approved"). */
   async create(input: { email: string; dailyLimitWei: bigint; singleLimitWei: bigint; reference?: string }, now: Date): Promise<AccountRow> {
+    return this.kekLock.run('kek', () => this.insert(input, now));
+  }
+
+  private async insert(input: { email: string; dailyLimitWei: bigint; singleLimitWei: bigint; reference?: string }, now: Date): Promise<AccountRow> {
     const chainKey = generatePrivateKey();
     const memoKeys = mlKem768.keygen();
     const dek = randomBytes(32);
@@ -66,9 +77,17 @@ export class AccountStore {
         })
         .returning();
       if (input.reference) return row!;
+      // An administrator may have chosen ACC-<n> for an earlier account (optional reference): skip taken numbers.
+      let number = row!.number;
+      const taken = async (n: number) => (await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.reference, accountReference(n)))).length > 0;
+      while (await taken(number)) {
+        // PGlite and node-postgres both answer raw SQL with `{ rows }`.
+        const next = (await tx.execute(sql`select nextval(pg_get_serial_sequence('accounts', 'number'))::int as n`)) as unknown as { rows: { n: number }[] };
+        number = Number(next.rows[0]!.n);
+      }
       const [updated] = await tx
         .update(accounts)
-        .set({ reference: `ACC-${String(row!.number).padStart(10, '0')}` })
+        .set({ number, reference: accountReference(number) })
         .where(eq(accounts.id, id))
         .returning();
       return updated!;
@@ -90,9 +109,12 @@ export class AccountStore {
     return row;
   }
 
-  /** One page of accounts, newest first; `ids` limits it to a credential's accounts. */
-  async page(page: number, limit: number, ids: string[] | null): Promise<{ total: number; rows: AccountRow[] }> {
-    const where: SQL | undefined = ids === null ? undefined : inArray(accounts.id, ids.length ? ids : ['']);
+  /** One page of accounts, newest first; `ids` limits it to a credential's accounts, `status` to one status. */
+  async page(page: number, limit: number, ids: string[] | null, status?: string): Promise<{ total: number; rows: AccountRow[] }> {
+    const where: SQL | undefined = and(
+      ids === null ? undefined : inArray(accounts.id, ids.length ? ids : ['']),
+      status === undefined ? undefined : eq(accounts.status, status),
+    );
     const [{ total } = { total: 0 }] = await this.db.select({ total: count() }).from(accounts).where(where);
     const rows = await this.db
       .select()
@@ -104,8 +126,11 @@ export class AccountStore {
     return { total, rows };
   }
 
-  /** Applies a status change (D-008) or new limits; returns the updated row. */
-  async update(id: string, patch: { status?: string; dailyLimitWei?: bigint; singleLimitWei?: bigint }): Promise<AccountRow | undefined> {
+  /**
+   * Applies a status change (D-008) or new limits; returns the updated row. With `fromStatus` the row is only
+   * changed while it still has that status (undefined otherwise), so a checked transition cannot race another.
+   */
+  async update(id: string, patch: { status?: string; dailyLimitWei?: bigint; singleLimitWei?: bigint; fromStatus?: string }): Promise<AccountRow | undefined> {
     const [row] = await this.db
       .update(accounts)
       .set({
@@ -113,7 +138,7 @@ export class AccountStore {
         ...(patch.dailyLimitWei !== undefined ? { dailyLimitWei: patch.dailyLimitWei.toString() } : {}),
         ...(patch.singleLimitWei !== undefined ? { singleLimitWei: patch.singleLimitWei.toString() } : {}),
       })
-      .where(and(eq(accounts.id, id)))
+      .where(and(eq(accounts.id, id), patch.fromStatus === undefined ? undefined : eq(accounts.status, patch.fromStatus)))
       .returning();
     return row;
   }
@@ -135,6 +160,10 @@ export class AccountStore {
    * and only then is the old KEK dropped — a crash in between leaves both keys in the keyring.
    */
   async rotateKek(): Promise<{ previousKekId: string; kekId: string; rewrapped: number }> {
+    return this.kekLock.run('kek', () => this.rewrap());
+  }
+
+  private async rewrap(): Promise<{ previousKekId: string; kekId: string; rewrapped: number }> {
     const { previous, next } = this.keyring.addActive();
     const rewrapped = await this.db.transaction(async (tx) => {
       const rows = await tx.select({ id: accounts.id, kekId: accounts.kekId, wrappedDek: accounts.wrappedDek }).from(accounts).for('update');

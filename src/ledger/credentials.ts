@@ -3,7 +3,7 @@
  * hashes) and registered ML-DSA-65 public keys, each with permissions and an optional account list.
  */
 import { createHash } from 'node:crypto';
-import { and, desc, eq, isNull } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import { sha3_256, toHex } from '../crypto/index.ts';
 import type { Database } from '../storage/database.ts';
 import { apiKeys, mldsaKeys } from '../storage/schema.ts';
@@ -22,6 +22,10 @@ export type Credential = { id: string; kind: 'api_key' | 'mldsa'; permissions: P
 export type CredentialGrant = { name: string; permissions: Permission[]; accountIds: string[] | null };
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** Matches the key `publicKeyHex` (lower-case hex) through the unique index on its SHA-256 (schema.ts). */
+const publicKeyIs = (publicKeyHex: string) =>
+  and(sql`sha256(decode(${mldsaKeys.publicKeyHex}, 'hex')) = sha256(decode(${publicKeyHex}, 'hex'))`, eq(mldsaKeys.publicKeyHex, publicKeyHex));
 
 /** The fingerprint of an ML-DSA-65 public key, as svcId is derived (D-031). */
 export const mldsaFingerprint = (publicKey: Uint8Array) => toHex(sha3_256(publicKey).subarray(0, 8));
@@ -51,6 +55,12 @@ export class CredentialStore {
     return this.db.select().from(apiKeys).orderBy(desc(apiKeys.createdAt));
   }
 
+  /** The API key `id` (active or revoked). */
+  async findApiKey(id: string) {
+    const [row] = await this.db.select().from(apiKeys).where(eq(apiKeys.id, id));
+    return row;
+  }
+
   /** Replaces name, permissions or account list of an API key; undefined when it does not exist. */
   async updateApiKey(id: string, patch: Partial<CredentialGrant>) {
     const [row] = await this.db.update(apiKeys).set(patch).where(eq(apiKeys.id, id)).returning();
@@ -78,6 +88,18 @@ export class CredentialStore {
   /** Every ML-DSA key, newest first. */
   listMldsaKeys() {
     return this.db.select().from(mldsaKeys).orderBy(desc(mldsaKeys.createdAt));
+  }
+
+  /** The ML-DSA key `id` (active or revoked). */
+  async findMldsaKeyById(id: string) {
+    const [row] = await this.db.select().from(mldsaKeys).where(eq(mldsaKeys.id, id));
+    return row;
+  }
+
+  /** The registration of `publicKeyHex` (lower case), active or revoked: a public key is registered once. */
+  async findMldsaKeyByPublicKey(publicKeyHex: string) {
+    const [row] = await this.db.select().from(mldsaKeys).where(publicKeyIs(publicKeyHex));
+    return row;
   }
 
   /** Replaces name, permissions or account list of an ML-DSA key. */
@@ -110,7 +132,7 @@ export class CredentialStore {
     const [row] = await this.db
       .select()
       .from(mldsaKeys)
-      .where(and(eq(mldsaKeys.publicKeyHex, publicKeyHex), isNull(mldsaKeys.revokedAt)));
+      .where(and(publicKeyIs(publicKeyHex), isNull(mldsaKeys.revokedAt)));
     if (!row) return undefined;
     await this.touch(row.id, () => this.db.update(mldsaKeys).set({ lastUsedAt: this.now() }).where(eq(mldsaKeys.id, row.id)));
     return { id: row.id, kind: 'mldsa', permissions: row.permissions as Permission[], accountIds: row.accountIds ?? null };

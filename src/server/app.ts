@@ -18,6 +18,7 @@ import { explorerRoutes } from './explorer/routes.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { RpcDispatcher } from './rpc/dispatcher.ts';
 import { rpcRoutes } from './rpc/routes.ts';
+import { wsRoutes } from './ws/routes.ts';
 import { ensureDevCertificates, type TlsMaterial } from './tls/dev-certificates.ts';
 import { httpsOptions } from './tls/tls-options.ts';
 
@@ -82,8 +83,10 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
       permissions: chain.permissions,
       qbftRelay: chain.mode === 'external' ? qbftRelay(config, chain) : undefined,
     });
+    const authenticator = new Authenticator(ledger.credentials, clock);
     const base = origin(tls, config, logLevel);
     await base.register(rpcRoutes, { dispatcher });
+    await base.register(wsRoutes, { dispatcher, chain, authenticator });
     await base.register(explorerRoutes, { prefix: '/api', dispatcher, chain, clock });
     await base.register(adminRoutes, { prefix: '/admin/v1', db: database.db, chain, ledger, clock, version: SVCKIT_VERSION });
     await base.register(institutionalRoutes, {
@@ -94,7 +97,7 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
       upstream: chain.upstream,
       now: () => new Date(clock.now()),
       platformBIC: config.platformBic,
-      authenticator: new Authenticator(ledger.credentials, clock),
+      authenticator,
       requestsPerSecond: config.institutionalRateLimit,
     });
     const wallet = origin(tls, config, logLevel);

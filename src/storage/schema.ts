@@ -2,7 +2,8 @@
  * The database schema, one definition for PGlite and PostgreSQL (Drizzle). Migrations in
  * src/storage/migrations/ are generated from it by `npx drizzle-kit generate`.
  */
-import { bigint, boolean, customType, index, integer, jsonb, numeric, pgTable, primaryKey, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, customType, index, integer, jsonb, numeric, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 /** PostgreSQL bytea as Uint8Array (PGlite and node-postgres both return binary data for it). */
 const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });
@@ -88,17 +89,25 @@ export const apiKeys = pgTable('api_keys', {
   revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date', precision: 3 }),
 });
 
-/** Registered ML-DSA-65 public keys (spec: "The server stores no secret, only the public key"). */
-export const mldsaKeys = pgTable('mldsa_keys', {
-  id: text('id').primaryKey(),
-  name: text('name').notNull(),
-  publicKeyHex: text('public_key_hex').notNull().unique(),
-  permissions: jsonb('permissions').$type<string[]>().notNull(),
-  accountIds: jsonb('account_ids').$type<string[] | null>(),
-  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
-  lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date', precision: 3 }),
-  revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date', precision: 3 }),
-});
+/**
+ * Registered ML-DSA-65 public keys (spec: "The server stores no secret, only the public key"). A key is
+ * registered once; uniqueness is on its SHA-256, since 3,904 hex characters exceed PostgreSQL's B-tree
+ * entry limit (2,704 bytes).
+ */
+export const mldsaKeys = pgTable(
+  'mldsa_keys',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    publicKeyHex: text('public_key_hex').notNull(),
+    permissions: jsonb('permissions').$type<string[]>().notNull(),
+    accountIds: jsonb('account_ids').$type<string[] | null>(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date', precision: 3 }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date', precision: 3 }),
+  },
+  (t) => [uniqueIndex('mldsa_keys_public_key_sha256').on(sql`sha256(decode(${t.publicKeyHex}, 'hex'))`)],
+);
 
 /** Transfers (spec "Transfer (A)") and funding transactions; the record is stored before the broadcast. */
 export const transfers = pgTable(

@@ -27,6 +27,7 @@ function answer(req: Req): unknown {
     case 'net_version': return ok('1');
     case 'eth_gasPrice': return ok('0x3b9aca00');
     case 'eth_blockNumber': return ok('0x0');
+    case 'eth_getBlockByNumber': return ok({ number: '0x0', baseFeePerGas: '0x7', transactions: [] });
     case 'web3_sha3': return ok(bytesToHex(sha3_256(hexToBytes(String(req.params?.[0]) as `0x${string}`))));
     default: return fail(-32601, `the method ${String(req.method)} does not exist/is not available`);
   }
@@ -54,15 +55,20 @@ beforeAll(async () => {
       res.end(JSON.stringify(Array.isArray(body) ? body.map((r: Req) => answer(r)) : answer(body as Req)));
     });
   });
-  // One port for both: TLS records (first byte 0x16) go to HTTPS, anything else gets a plain 400.
+  await new Promise<void>((resolve) => tlsServer.listen(0, '127.0.0.1', resolve));
+  const inner = (tlsServer.address() as net.AddressInfo).port;
+  // One public port for both: TLS records (first byte 0x16) are piped to the HTTPS server, anything else
+  // gets a plain-HTTP 400, as some proxies answer.
   front = net.createServer((socket) => {
     socket.once('data', (first: Buffer) => {
-      if (first[0] === 0x16) {
-        socket.unshift(first);
-        tlsServer.emit('connection', socket);
-      } else {
+      if (first[0] !== 0x16) {
         socket.end('HTTP/1.1 400 Bad Request\r\nContent-Length: 47\r\n\r\nThe plain HTTP request was sent to HTTPS port\r\n');
+        return;
       }
+      const upstream = net.connect(inner, '127.0.0.1', () => upstream.write(first));
+      socket.pipe(upstream).pipe(socket);
+      upstream.on('error', () => socket.destroy());
+      socket.on('error', () => upstream.destroy());
     });
   });
   await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
@@ -85,7 +91,7 @@ describe('the checks against a non-conforming target', () => {
     expect(status('rpc.eth_chainid.value')).toBe('failed');
     expect(reason('rpc.eth_chainid.value')).toContain('eth_chainId expected "0x10f447"');
     expect(status('rpc.net_version')).toBe('failed');
-    expect(reason('rpc.gas_price_zero')).toContain('eth_gasPrice expected "0x0", got "0x3b9aca00"');
+    expect(reason('rpc.gas_price_zero')).toBe('eth_gasPrice expected "0x0", got "0x3b9aca00"; latest block baseFeePerGas expected "0x0", got "0x7"');
     expect(status('rpc.web3_sha3.value')).toBe('failed');
     expect(reason('rpc.web3_sha3.value')).toMatch(/web3_sha3\(0x68656c6c6f…\) expected 0x1c8aff95/);
   });

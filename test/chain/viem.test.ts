@@ -32,10 +32,9 @@ function makeClients(rpcUrl: string) {
 
 /** The round-robin proposer of block n: the sorted validator set's entry at n mod size. */
 async function proposerOf(blockNumber: bigint): Promise<string> {
-  const validators = (await publicClient.request({
-    method: 'qbft_getValidatorsByBlockNumber' as 'eth_chainId',
-    params: [toHex(blockNumber)] as never,
-  })) as unknown as Hex[];
+  // A method viem does not type: the client's EIP-1193 request function takes any method name.
+  const request = publicClient.request as unknown as (args: { method: string; params: unknown[] }) => Promise<Hex[]>;
+  const validators = await request({ method: 'qbft_getValidatorsByBlockNumber', params: [toHex(blockNumber)] });
   const sorted = validators.map((a) => a.toLowerCase()).sort();
   return sorted[Number(blockNumber % BigInt(sorted.length))]!;
 }

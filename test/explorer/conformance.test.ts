@@ -40,6 +40,17 @@ describe('explorer checks', () => {
     expect(summarise(results)).toEqual({ passed: explorerChecks().length, failed: 0, skipped: 0 });
   });
 
+  it('run against the same stack given by URL (as for svckit conformance --base): base checks pass, clock-driven ones skip', async () => {
+    const remote = remoteTarget({ base: target.base!, caCert: target.caCert! });
+    const catalogue = new Catalogue();
+    for (const check of explorerChecks()) catalogue.register(check);
+    const results = await runChecks(catalogue, remote);
+    const byStatus = (status: string) => results.filter((r) => r.status === status).map((r) => r.id);
+    expect(byStatus('failed')).toEqual([]);
+    expect(byStatus('skipped')).toEqual(explorerChecks().filter((c) => c.needs.includes('reference')).map((c) => c.id));
+    for (const r of results.filter((r) => r.status === 'skipped')) expect(r.reason).toContain("'reference'");
+  });
+
   it('need only the base origin except those that drive the reference clock or chain', () => {
     const remote = remoteTarget({ base: 'https://svc.example' });
     for (const check of explorerChecks()) {

@@ -68,6 +68,8 @@ export async function writeAcvpOutputs(run: AcvpRun, outDir: string, reproduce: 
   const written: string[] = [];
   for (const [impl, sets] of Object.entries(run.responses)) {
     for (const [set, response] of Object.entries(sets)) {
+      // A set this implementation answered nothing of (all skipped) has nothing to submit.
+      if (((response[1] as { testGroups?: unknown[] } | undefined)?.testGroups ?? []).length === 0) continue;
       const path = join(outDir, 'responses', impl, `${set}.json`);
       await writeJson(path, response);
       written.push(path);

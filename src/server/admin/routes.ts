@@ -10,7 +10,9 @@ import type { Clock } from '../../clock.ts';
 import type { Database } from '../../storage/database.ts';
 import type { LedgerRuntime } from '../../ledger/runtime.ts';
 import { registerOperations } from '../http/operations.ts';
+import { accountHandlers } from './accounts.ts';
 import { requireAdmin } from './auth.ts';
+import { credentialHandlers } from './credentials.ts';
 import { healthHandler } from './health.ts';
 import { qbftHandlers } from './qbft.ts';
 
@@ -25,6 +27,8 @@ export async function adminRoutes(app: FastifyInstance, deps: AdminDeps): Promis
   const handlers: Partial<RouteHandlers> = {
     ...healthHandler(deps.db, deps.chain, deps.version),
     ...qbftHandlers(deps.chain, deps.clock),
+    ...credentialHandlers(deps.ledger.credentials, deps.ledger.accounts),
+    ...accountHandlers(deps),
   };
   registerOperations(app, routes, handlers);
 }

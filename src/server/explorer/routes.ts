@@ -9,8 +9,6 @@ import { registerOperations } from '../http/operations.ts';
 import { parseAddress, parseBlockId, parseTxHash } from './params.ts';
 import { ExplorerService, type ExplorerDeps } from './service.ts';
 
-export type { ExplorerDeps } from './service.ts';
-
 /** The handlers of the eight operations, typed by the generated RouteHandlers. */
 export function explorerHandlers(service: ExplorerService): RouteHandlers {
   return {

@@ -6,13 +6,43 @@
 import type { z } from 'zod';
 import { badRequest } from './errors.ts';
 
-/** Parses `value` with `schema`, or throws a 400 whose message names the first bad field. */
+/** `permissions[0]`, `limits.daily`: the field as the contracts' error examples name it. */
+const fieldName = (path: readonly PropertyKey[]) =>
+  path.reduce<string>((name, key) => (typeof key === 'number' ? `${name}[${key}]` : name ? `${name}.${String(key)}` : String(key)), '');
+
+/**
+ * Parses `value` with `schema`, or throws a 400 whose message names the first bad field. `explain` gives
+ * the expectation per field; `accountIds[]` stands for every element of `accountIds`.
+ */
 export function guard<S extends z.ZodType>(schema: S, value: unknown, explain: Record<string, string> = {}): z.infer<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
-  const field = issue.path.join('.') || 'body';
-  const got = issue.path.reduce<unknown>((v, k) => (v as Record<PropertyKey, unknown> | undefined)?.[k as PropertyKey], value);
-  const expectation = explain[field] ?? issue.message;
+  const at = (path: readonly PropertyKey[]) => path.reduce<unknown>((v, k) => (v as Record<PropertyKey, unknown> | undefined)?.[k], value);
+  if (issue.code === 'unrecognized_keys') {
+    // A strict schema refuses fields the contract does not define (additionalProperties: false).
+    const field = fieldName([...issue.path, issue.keys[0]!]);
+    throw badRequest(`"${field}" expected nothing: not a field of this request, got ${JSON.stringify(at([...issue.path, issue.keys[0]!]))}`);
+  }
+  const field = fieldName(issue.path) || 'body';
+  const got = at(issue.path);
+  const expectation =
+    explain[field] ??
+    explain[field.replace(/\[\d+\]$/, '[]')] ??
+    (issue.code === 'invalid_value' ? `one of ${issue.values.map(String).join(', ')}` : issue.message);
   throw badRequest(`"${field}" expected ${expectation}, got ${got === undefined ? 'nothing' : JSON.stringify(got)}`);
+}
+
+/** The contracts' `minProperties: 1` on update bodies, which the generated schemas do not check. */
+export function requireSome(body: object, fields: readonly string[]): void {
+  if (!fields.some((f) => f in body)) throw badRequest(`body expected at least one of ${fields.join(', ')}, got ${JSON.stringify(body)}`);
+}
+
+/** The contracts' `uniqueItems: true`, which the generated schemas do not check. */
+export function requireUnique(field: string, items: readonly string[] | undefined): void {
+  const seen = new Set<string>();
+  for (const [i, item] of (items ?? []).entries()) {
+    if (seen.has(item)) throw badRequest(`"${field}[${i}]" expected no repeated entries, got "${item}" twice`);
+    seen.add(item);
+  }
 }

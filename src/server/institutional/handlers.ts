@@ -26,6 +26,7 @@ import type { Database } from '../../storage/database.ts';
 import { authorize } from '../auth/authenticate.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { guard } from '../http/guards.ts';
+import { withIntegers } from '../http/query.ts';
 import { claimKey, completeKey, releaseKey, requestDigest } from './idempotency.ts';
 import { findTransfer, statementPage, transferPage } from './store.ts';
 import { accountView, directionFor, statementView, transferView } from './views.ts';
@@ -42,13 +43,6 @@ export type InstitutionalDeps = {
 
 const ACCOUNT_ID = { id: 'an account id (acc_ + 26 Crockford base32) or reference (ACC- + 10 digits)' };
 const PAGING = { page: 'an integer of at least 1', limit: 'an integer from 1 to 200' };
-
-/** Query strings are text: page and limit become numbers only when they are plain integers (else zod refuses them). */
-function withIntegers(query: unknown): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries((query ?? {}) as Record<string, unknown>).map(([k, v]) => [k, (k === 'page' || k === 'limit') && typeof v === 'string' && /^-?\d{1,9}$/.test(v) ? Number(v) : v]),
-  );
-}
 
 /** The caller's credential, set by the plugin's authentication hook. */
 const credentialOf = (request: FastifyRequest) => (request as FastifyRequest & { credential: Credential }).credential;

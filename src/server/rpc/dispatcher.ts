@@ -43,6 +43,11 @@ export class RpcDispatcher {
     return answer!;
   }
 
+  /** Validates params of a contract method (used by the WebSocket endpoint for eth_subscribe). */
+  checkParams(method: string, params: unknown): unknown[] {
+    return this.params.check(method, params);
+  }
+
   /** Answers a batch; the caller has checked it is a non-empty array of at most MAX_BATCH entries. */
   async handleBatch(requests: unknown[], transport: 'http' | 'ws' = 'http'): Promise<RpcResponse[]> {
     return this.run(requests.map((r) => this.prepare(r, transport)));

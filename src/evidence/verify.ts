@@ -2,9 +2,10 @@
 // "counts are stated separately; a skipped or not-applicable case is not a pass", "provenance and
 // provenanceNote never both appear", and "a stale document is to be treated as unverified, not as
 // evidence" (D-045: older than 30 days, the limit an option).
-import { readFileSync } from 'node:fs';
-import type { ErrorObject, ValidateFunction } from 'ajv';
-import { strictEvidenceAjv } from '../checks/spec-examples/evidence.ts';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { pqcEvidenceSchema } from '../../generated/evidence/schema.gen.ts';
+import { DEFAULT_MAX_AGE_DAYS } from './defaults.ts';
 
 /** Rule ids a violation can carry. */
 export type EvidenceRule =
@@ -43,8 +44,6 @@ export interface VerifyOptions {
   now?: Date;
 }
 
-/** D-045: "a document older than 30 days is stale". */
-export const DEFAULT_MAX_AGE_DAYS = 30;
 // A clock a little ahead of the verifier's is not an error; a document from the future is.
 const FUTURE_TOLERANCE_MS = 5 * 60 * 1000;
 
@@ -52,7 +51,7 @@ let validator: ValidateFunction | undefined;
 
 /** Checks a parsed document against the schema and every rule; collects all violations. */
 export function verifyEvidence(document: unknown, options: VerifyOptions = {}): VerifyResult {
-  validator ??= strictEvidenceAjv().compile(JSON.parse(readFileSync(new URL('../../specs/pqc-evidence.schema.json', import.meta.url), 'utf8')));
+  validator ??= compileSchema();
   const violations: Violation[] = [];
   if (!validator(document)) {
     for (const e of validator.errors ?? []) violations.push({ rule: 'schema', path: e.instancePath || '/', message: schemaMessage(e) });
@@ -78,17 +77,34 @@ type Counted = Record<string, unknown>;
 
 function checkConformanceCounts(conformance: unknown, out: Violation[]): void {
   if (!conformance || typeof conformance !== 'object') return;
-  for (const [key, value] of Object.entries(conformance as Counted)) {
-    if (!value || typeof value !== 'object') continue;
-    const path = `/conformance/${key}`;
-    const v = value as Counted;
-    if ('total' in v) checkTotal(path, v, 'total', out);
-    else if ('checks' in v && 'passed' in v) checkTotal(path, v, 'checks', out);
-    else if ('checks' in v) checkInterop(path, v, out);
-    // Per-implementation breakdowns (e.g. acvpByImplementation) must add up too.
-    for (const [name, inner] of Object.entries(v)) {
-      if (inner && typeof inner === 'object' && !Array.isArray(inner) && 'total' in (inner as Counted)) checkTotal(`${path}/${name}`, inner as Counted, 'total', out);
-    }
+  walkCounts(conformance as Counted, '/conformance', out);
+  // A per-implementation breakdown must add up to the counts it breaks down.
+  const c = conformance as Counted;
+  checkBreakdown('/conformance/acvpByImplementation', c.acvp, c.acvpByImplementation, out);
+  for (const [key, value] of Object.entries(c)) {
+    if (value && typeof value === 'object') checkBreakdown(`/conformance/${key}/byImplementation`, value, (value as Counted).byImplementation, out);
+  }
+}
+
+// Every object under conformance that states counts: {total, passed, failed, skipped} (acvp and the
+// like), {checks, passed, failed, skipped} (protocol) or {checks, failed, ...} (interoperability).
+function walkCounts(node: Counted, path: string, out: Violation[]): void {
+  if ('total' in node) checkTotal(path, node, 'total', out);
+  else if ('checks' in node && 'passed' in node) checkTotal(path, node, 'checks', out);
+  else if ('checks' in node) checkInterop(path, node, out);
+  for (const [key, value] of Object.entries(node)) {
+    if (value && typeof value === 'object' && !Array.isArray(value)) walkCounts(value as Counted, `${path}/${key}`, out);
+  }
+}
+
+function checkBreakdown(path: string, whole: unknown, parts: unknown, out: Violation[]): void {
+  if (!whole || typeof whole !== 'object' || !parts || typeof parts !== 'object') return;
+  const w = whole as Counted;
+  for (const key of ['total', 'passed', 'failed', 'skipped'] as const) {
+    const values = Object.values(parts as Counted).map((p) => (p && typeof p === 'object' ? num((p as Counted)[key]) : undefined));
+    if (values.some((v) => v === undefined) || num(w[key]) === undefined) continue; // reported by walkCounts
+    const sum = (values as number[]).reduce((a, b) => a + b, 0);
+    if (sum !== w[key]) out.push({ rule: 'counts.consistent', path, message: `the implementations' ${key} add up to ${sum}, but the stated ${key} is ${String(w[key])}` });
   }
 }
 
@@ -150,6 +166,15 @@ function checkGenerated(generated: unknown, options: VerifyOptions, out: Violati
     out.push({ rule: 'generated.future', path: '/generated', message: `generated ${String(generated)} is in the future` });
   }
   return ageDays;
+}
+
+// The schema generated from specs/pqc-evidence.schema.json, compiled in ajv strict mode with its one
+// extension keyword (x-decision) registered, as the spec checks compile it.
+function compileSchema(): ValidateFunction {
+  const ajv = new Ajv2020({ strict: true, allErrors: true });
+  ajv.addKeyword('x-decision');
+  addFormats.default(ajv);
+  return ajv.compile(pqcEvidenceSchema);
 }
 
 function num(value: unknown): number | undefined {

@@ -1,0 +1,46 @@
+/** `svckit acvp`: runs NIST ACVP vector sets against OpenSSL and/or noble; writes responses and a results file. */
+import { relative, resolve } from 'node:path';
+import { Command } from 'commander';
+import { parseImplementations, type ImplementationId } from '../../../conformance/crypto/implementations.ts';
+import { DEFAULT_VECTORS_DIR, REPO_ROOT } from '../../../conformance/crypto/vectors.ts';
+
+type AcvpOptions = { vectors: string; impl: string; out: string; largeData?: boolean; only?: string[] };
+
+/** Builds the `acvp` sub-command. */
+export function acvpCommand(): Command {
+  return new Command('acvp')
+    .description(
+      'Run ACVP gen-val vector sets (ML-DSA keyGen/sigGen/sigVer, ML-KEM keyGen/encapDecap, HMAC-SHA2-256, AES-GCM, SHA3-256), gzipped or plain. ' +
+        'Parameter sets other than ML-DSA-65 and ML-KEM-768 count as skipped. Writes responses/<impl>/<set>.json and acvp-results.json.',
+    )
+    .option('--vectors <dir>', 'vectors directory (the shared root with acvp/, an acvp/ folder, or one set)', DEFAULT_VECTORS_DIR)
+    .option('--impl <impl>', 'implementation: openssl, noble or all', 'all')
+    .option('--out <dir>', 'folder for the responses and the results file', 'reports/acvp')
+    .option('--large-data', 'also run the SHA-3 large data tests (1 to 8 GiB each; about a minute with OpenSSL, ten with noble)')
+    .option('--only <names...>', 'only sets whose folder name contains one of these strings')
+    .action(async (options: AcvpOptions) => {
+      let implementations: ImplementationId[];
+      try {
+        implementations = parseImplementations(options.impl);
+      } catch (error) {
+        console.error(`svckit acvp: ${(error as Error).message}`);
+        process.exit(2);
+      }
+      // Loaded on use, so other commands start without the runners.
+      const { runAcvp } = await import('../../../conformance/crypto/acvp/run.ts');
+      const { formatAcvpConsole, writeAcvpOutputs } = await import('../../../conformance/crypto/acvp/output.ts');
+      const run = runAcvp({ vectorsDir: resolve(options.vectors), implementations, largeData: options.largeData ?? false, only: options.only });
+      const reproduce = [
+        'npx svckit acvp',
+        `--vectors ${relative(REPO_ROOT, resolve(options.vectors)) || '.'}`,
+        `--impl ${options.impl}`,
+        `--out ${options.out}`,
+        options.largeData ? '--large-data' : '',
+        options.only?.length ? `--only ${options.only.join(' ')}` : '',
+      ].filter(Boolean).join(' ');
+      const written = await writeAcvpOutputs(run, options.out, reproduce);
+      console.log(formatAcvpConsole(run));
+      console.log(`responses and results written under ${options.out} (${written.length} files); total ${(run.durationMs / 1000).toFixed(1)} s`);
+      process.exitCode = run.results.some((r) => r.counts.failed > 0) ? 1 : 0;
+    });
+}

@@ -1,0 +1,136 @@
+/**
+ * Funding an account on the local chain (D-061): a value transfer from the genesis account, waited for until
+ * mined, and recorded as a `transfers` row of kind `funding` so the account's statement shows the credit
+ * (direction `in`, D-003). Like a transfer, the record is stored before the broadcast (issue §4), so the
+ * confirmer's reconciliation covers a crash between the two; a transaction the node refuses never reached
+ * the chain, so its record is removed and the error answered.
+ */
+import { eq } from 'drizzle-orm';
+import { getAddress, keccak256, type Hex } from 'viem';
+import { CHAIN_ID } from '../../chain/anvil.ts';
+import { genesisAccount } from '../../chain/genesis.ts';
+import type { ChainRuntime } from '../../chain/runtime.ts';
+import type { AccountRow } from '../../ledger/accounts.ts';
+import { transferReference } from '../../ledger/ids.ts';
+import { formatUnits } from '../../ledger/money.ts';
+import type { TransferRow } from '../../ledger/transfers/engine.ts';
+import { KeyedMutex } from '../../ledger/transfers/locks.ts';
+import type { Database } from '../../storage/database.ts';
+import { transfers } from '../../storage/schema.ts';
+import { badRequest } from '../http/errors.ts';
+
+type Receipt = { status: Hex; blockNumber: Hex };
+
+/** How long a funding waits for its block before giving up (the spec's block period is 2 s). */
+const MINING_TIMEOUT_MS = 60_000;
+
+/** A funding that was mined: its record (confirmed) and the account's balance afterwards. */
+export type Funding = { row: TransferRow; balanceWei: bigint };
+
+/** Sends funding transactions from the genesis account of the embedded chain. */
+export class Faucet {
+  /** One genesis nonce at a time: concurrent fundings must neither collide nor leave gaps. */
+  private readonly mutex = new KeyedMutex();
+  /** The next sealed block, while someone waits for it. */
+  private sealed: Promise<void> | undefined;
+
+  /** Uses the database for the records and the embedded chain to send. */
+  constructor(
+    private readonly db: Database,
+    private readonly chain: ChainRuntime,
+    private readonly now: () => Date,
+  ) {}
+
+  /** Sends `amountWei` to the account, waits until mined and returns the confirmed record and new balance. */
+  async fund(account: AccountRow, amountWei: bigint): Promise<Funding> {
+    // D-050: "accounts created or funded through the admin API" may send.
+    await this.chain.permissions?.allow(account.address as Hex, 'funded');
+    const sent = await this.mutex.run(genesisAccount.address, () => this.send(account, amountWei));
+    // Instant mining (period 0) seals a block now; with a block period the next block includes it. The
+    // listener goes first so that a block sealed before the first receipt poll still wakes the wait.
+    void this.nextSealed();
+    this.chain.producer?.onTransaction();
+    const receipt = await this.receipt(sent.txHash as Hex);
+    const block = await this.chain.upstream.call<{ timestamp: Hex }>('eth_getBlockByNumber', [receipt.blockNumber, false]);
+    const confirmed = receipt.status === '0x1';
+    // The confirmer may have settled the row already (it watches every broadcast pending record): same values.
+    await this.db
+      .update(transfers)
+      .set({
+        status: confirmed ? 'confirmed' : 'failed',
+        failReason: confirmed ? null : 'the transaction was mined but reverted (receipt status 0x0)',
+        blockNumber: Number(BigInt(receipt.blockNumber)),
+        blockTimestamp: Number(BigInt(block.timestamp)),
+      })
+      .where(eq(transfers.txRef, sent.txRef));
+    const [row] = await this.db.select().from(transfers).where(eq(transfers.txRef, sent.txRef));
+    if (!confirmed) throw new Error(`funding ${sent.txRef} (${sent.txHash}) was mined but reverted`);
+    const balance = await this.chain.upstream.call<Hex>('eth_getBalance', [account.address, 'latest']);
+    return { row: row!, balanceWei: BigInt(balance) };
+  }
+
+  /** Signs with the genesis account's pending nonce, stores the record, then broadcasts. */
+  private async send(account: AccountRow, amountWei: bigint): Promise<TransferRow> {
+    const from = genesisAccount.address;
+    const [nonceHex, balanceHex] = await this.chain.upstream.batchResults<Hex>([
+      { method: 'eth_getTransactionCount', params: [from, 'pending'] },
+      { method: 'eth_getBalance', params: [from, 'pending'] },
+    ]);
+    if (amountWei > BigInt(balanceHex!)) {
+      // As POST /transfers refuses an amount above the spendable balance with a 400 (D-026).
+      throw badRequest(`"amount" ${formatUnits(amountWei, 2)} exceeds the local chain's genesis balance ${formatUnits(BigInt(balanceHex!), 2)}`, 'INSUFFICIENT_BALANCE');
+    }
+    const nonce = Number(BigInt(nonceHex!));
+    const signedTx = await genesisAccount.signTransaction({
+      type: 'legacy', chainId: CHAIN_ID, nonce, to: getAddress(account.address), value: amountWei,
+      // spec: "The gas price is always 0"; a value transfer to an account without code costs exactly 21,000 gas.
+      gasPrice: 0n, gas: 21_000n,
+    });
+    const now = this.now();
+    const [row] = await this.db
+      .insert(transfers)
+      .values({
+        txRef: transferReference(now), kind: 'funding', accountId: null, fromAddress: from, toAddress: getAddress(account.address),
+        amountWei: amountWei.toString(), nonce, txHash: keccak256(signedTx), signedTx, status: 'pending', broadcast: false, createdAt: now,
+      })
+      .returning();
+    const answer = await this.chain.upstream.send('eth_sendRawTransaction', [signedTx]).catch((error: Error) => ({ error: { message: error.message } }));
+    if ('error' in answer && answer.error) {
+      // Nothing reached the chain and the genesis nonce is still free: no credit to show in the statement.
+      // (Keeping the row would also block the identical signed bytes of a retry with the same amount.)
+      await this.db.delete(transfers).where(eq(transfers.txRef, row!.txRef));
+      throw new Error(`funding ${row!.txRef}: the chain refused the transaction: ${answer.error.message}`);
+    }
+    const [broadcast] = await this.db.update(transfers).set({ broadcast: true }).where(eq(transfers.txRef, row!.txRef)).returning();
+    return broadcast!;
+  }
+
+  /** Polls the receipt after every sealed block (and at least every 250 ms) until it is there. */
+  private async receipt(txHash: Hex): Promise<Receipt> {
+    const deadline = performance.now() + MINING_TIMEOUT_MS;
+    for (;;) {
+      const receipt = await this.chain.upstream.call<Receipt | null>('eth_getTransactionReceipt', [txHash]);
+      if (receipt) return receipt;
+      if (performance.now() > deadline) throw new Error(`funding transaction ${txHash} was not mined within ${MINING_TIMEOUT_MS / 1000} s`);
+      await this.nextBlock(250);
+    }
+  }
+
+  /** The next sealed block of the embedded producer; concurrent waiters share one listener. */
+  private nextSealed(): Promise<void> | undefined {
+    const producer = this.chain.producer;
+    if (producer && !this.sealed) {
+      this.sealed = new Promise((resolve) => producer.once('sealed', () => resolve()));
+      void this.sealed.then(() => (this.sealed = undefined));
+    }
+    return this.sealed;
+  }
+
+  /** Resolves on the next sealed block or after `ms`, whichever comes first. */
+  private nextBlock(ms: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const elapsed = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+    const sealed = this.nextSealed();
+    return Promise.race([elapsed, ...(sealed ? [sealed] : [])]).finally(() => clearTimeout(timer));
+  }
+}

@@ -1,0 +1,2 @@
+ALTER TABLE "mldsa_keys" DROP CONSTRAINT "mldsa_keys_public_key_hex_unique";--> statement-breakpoint
+CREATE UNIQUE INDEX "mldsa_keys_public_key_sha256" ON "mldsa_keys" USING btree (sha256(decode("public_key_hex", 'hex')));
