@@ -112,9 +112,22 @@ export async function runNpmAudit(repoRoot: string, now: Date): Promise<AuditRes
     stdout = String((error as { stdout?: string }).stdout ?? '');
     if (!stdout.trim().startsWith('{')) return { tool, performed: false, note: `npm audit did not run: ${(error as Error).message.split('\n')[0]}` };
   }
-  const report = JSON.parse(stdout) as { metadata?: { vulnerabilities?: Record<string, number> }; error?: { summary?: string } };
+  return parseNpmAudit(stdout, now);
+}
+
+/** Reads `npm audit --json` output: counts only when npm reported them, else why not (e.g. the registry refused). */
+export function parseNpmAudit(stdout: string, now: Date): AuditResult {
+  const tool = 'npm audit';
+  let report: { metadata?: { vulnerabilities?: Record<string, number> }; message?: string; error?: { summary?: string } };
+  try {
+    report = JSON.parse(stdout);
+  } catch {
+    return { tool, performed: false, note: 'npm audit printed no JSON' };
+  }
   const v = report.metadata?.vulnerabilities;
-  if (!v || typeof v.total !== 'number') return { tool, performed: false, note: `npm audit gave no counts: ${report.error?.summary ?? 'unexpected output'}` };
+  if (!v || typeof v.total !== 'number') {
+    return { tool, performed: false, note: `npm audit gave no counts: ${report.error?.summary || report.message || 'unexpected output'}` };
+  }
   const { total, ...bySeverity } = v;
   return { tool, performed: true, date: now.toISOString().slice(0, 10), scope: 'production dependencies in package-lock.json (--omit dev)', findings: total, bySeverity };
 }

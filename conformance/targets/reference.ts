@@ -1,18 +1,38 @@
 /**
  * The in-process reference stack as a target (DESIGN.md: "The default target is an in-process reference
- * stack"): a fresh data directory, ephemeral ports, instant mining, real TLS, real Anvil and PGlite.
+ * stack"): a fresh data directory, ephemeral ports, instant mining, real TLS, real Anvil and PGlite — or
+ * PostgreSQL when DATABASE_URL is set, in a fresh database of that server dropped on close (every target is a
+ * first start, so it gets the one-time admin token).
  */
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
+import { hexToBytes, type Hex } from 'viem';
 import { loadConfig } from '../../src/config.ts';
 import { OffsetClock } from '../../src/clock.ts';
-import { listen } from '../../src/server/main.ts';
-import type { Target } from './target.ts';
+import { memoEnvelope } from '../../src/crypto/index.ts';
+import type { TransferRow } from '../../src/ledger/transfers/engine.ts';
+import type { Stack } from '../../src/server/app.ts';
+import { listen, type ReadyEvent } from '../../src/server/main.ts';
+import type { ReferenceControl, Target } from './target.ts';
+
+/** Options of {@link referenceTarget}. */
+export type ReferenceOptions = {
+  /** Settings over the defaults (ports 0, SVC_BLOCK_TIME 0). */
+  env?: Record<string, string>;
+  /**
+   * Keep the database and Anvil's state in the data directory, as `svckit serve` does. It makes `restart()`,
+   * `stopChain()` and `crashAtNextBroadcast()` available (the checks of D-078 need them); startup is slower.
+   */
+  persist?: boolean;
+};
 
 /** Starts the stack and returns it as a target; call `close()` when done. */
-export async function referenceTarget(options: { env?: Record<string, string> } = {}): Promise<Target> {
+export async function referenceTarget(options: ReferenceOptions = {}): Promise<Target> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'svckit-ref-'));
+  const postgres = await freshDatabase(options.env?.DATABASE_URL ?? process.env.DATABASE_URL);
   const config = loadConfig({
     SVC_DATA_DIR: dataDir,
     SVC_BASE_PORT: '0',
@@ -20,26 +40,108 @@ export async function referenceTarget(options: { env?: Record<string, string> } 
     SVC_SITE_PORT: '0',
     SVC_BLOCK_TIME: '0',
     ...options.env,
+    ...(postgres ? { DATABASE_URL: postgres.url } : {}),
   });
   const clock = new OffsetClock();
-  const { stack, ready } = await listen(config, { clock, logLevel: 'silent' });
-  return {
+  const persist = options.persist ?? false;
+  const start = () => listen(config, { clock, logLevel: 'silent', persist });
+  let { stack, ready } = await start();
+  /** False after a crash or a stopped chain, until restart(). */
+  let running = true;
+  const target: Target = {
     kind: 'reference',
-    base: new URL(`${ready.base}/`),
-    wallet: new URL(`${ready.wallet}/`),
-    site: new URL(`${ready.site}/`),
     caCert: stack.tls.caCert,
     capabilities: new Set(['specs', 'base', 'wallet', 'site', 'admin', 'reference']),
     ...(ready.adminToken ? { adminToken: ready.adminToken } : {}),
-    reference: {
-      advanceClock: (ms) => clock.advance(ms),
-      mineBlock: async () => {
-        await stack.chain.producer?.requestBlock();
-      },
-    },
     close: async () => {
-      await stack.close();
+      if (running) await stack.close();
+      running = false;
+      await postgres?.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+  const point = (event: ReadyEvent) => {
+    target.base = new URL(`${event.base}/`);
+    target.wallet = new URL(`${event.wallet}/`);
+    target.site = new URL(`${event.site}/`);
+  };
+  point(ready);
+  /** Runs `hook` once, in the next transfer's window between its stored record and its broadcast. */
+  const atNextBroadcast = (hook: (row: TransferRow) => Promise<void>) => {
+    const engine = stack.ledger.engine;
+    engine.beforeBroadcast = async (row) => {
+      engine.beforeBroadcast = undefined;
+      await hook(row);
+    };
+  };
+  const control: ReferenceControl = {
+    advanceClock: (ms) => clock.advance(ms),
+    mineBlock: async () => {
+      await stack.chain.producer?.requestBlock();
+    },
+    now: () => clock.now(),
+    openMemo: (txHash) => openMemo(stack, txHash as Hex),
+    holdNextBroadcast: () => {
+      const reached = Promise.withResolvers<void>();
+      const released = Promise.withResolvers<void>();
+      atNextBroadcast(async () => {
+        reached.resolve();
+        await released.promise;
+      });
+      return { reached: reached.promise, release: () => released.resolve() };
+    },
+  };
+  if (persist) {
+    control.stopChain = async () => {
+      // prool stops Anvil with SIGTERM, on which Anvil writes its state file (--state) for the restart.
+      await stack.chain.stop();
+    };
+    control.crashAtNextBroadcast = () =>
+      new Promise<void>((resolve) =>
+        atNextBroadcast(async () => {
+          // The process dies here: the open request is cut, nothing after this line of the engine ever runs.
+          running = false;
+          await stack.close();
+          resolve();
+          await new Promise(() => undefined);
+        }),
+      );
+    control.restart = async () => {
+      if (running) await stack.close();
+      ({ stack, ready } = await start());
+      running = true;
+      point(ready);
+    };
+  }
+  target.reference = control;
+  return target;
+}
+
+/** Decrypts the D-032 envelope in a transaction's data with the recipient account's ML-KEM-768 secret key. */
+async function openMemo(stack: Stack, txHash: Hex): Promise<string> {
+  const tx = await stack.chain.upstream.call<{ to: Hex | null; input: Hex } | null>('eth_getTransactionByHash', [txHash]);
+  if (!tx?.to) throw new Error(`the node knows no transaction ${txHash} to an address`);
+  const recipient = await stack.ledger.accounts.findByAddress(tx.to);
+  if (!recipient) throw new Error(`transaction ${txHash} goes to ${tx.to}, which is not a platform account`);
+  const plaintext = memoEnvelope.open(stack.ledger.accounts.memoSecretKey(recipient), hexToBytes(tx.input), tx.to);
+  return new TextDecoder('utf-8', { fatal: true }).decode(plaintext);
+}
+
+/** A new database on the PostgreSQL server of `serverUrl`, and how to drop it; undefined without a URL. */
+async function freshDatabase(serverUrl: string | undefined): Promise<{ url: string; drop(): Promise<void> } | undefined> {
+  if (!serverUrl) return undefined;
+  const name = `svckit_ref_${randomBytes(6).toString('hex')}`;
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE "${name}"`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return { url: url.href, drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
 }

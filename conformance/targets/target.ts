@@ -45,6 +45,18 @@ export interface ReferenceControl {
   advanceClock(ms: number): void;
   /** Seals one block now (the stack runs with instant mining). */
   mineBlock(): Promise<void>;
+  /** The stack's clock (ms since the epoch): what SVC-MLDSA timestamps are compared with. */
+  now?(): number;
+  /** The UTF-8 memo in transaction `txHash`'s data, opened with the recipient account's ML-KEM-768 key (D-032). */
+  openMemo?(txHash: string): Promise<string>;
+  /** Holds the next transfer between its stored record and its broadcast until `release()` (D-078's window). */
+  holdNextBroadcast?(): { reached: Promise<void>; release(): void };
+  /** Stops the chain node now (its state is kept on disk when the target persists); `restart()` brings it back. */
+  stopChain?(): Promise<void>;
+  /** Kills the server once the next transfer is stored and before its broadcast; resolves when it is down (D-078). */
+  crashAtNextBroadcast?(): Promise<void>;
+  /** Starts the stack again on the same data directory (PGlite files or DATABASE_URL, Anvil state); URLs change. */
+  restart?(): Promise<void>;
 }
 
 /** A JSON-safe description of a target, for reports (never includes the CA text). */

@@ -1120,6 +1120,10 @@ export type AdminListAccountsErrors = {
      * Internal error; the body reveals nothing about the cause.
      */
     500: Error;
+    /**
+     * The chain node does not answer; nothing was changed and the request may be retried (D-NEW-F3).
+     */
+    503: Error;
 };
 
 export type AdminListAccountsError = AdminListAccountsErrors[keyof AdminListAccountsErrors];
@@ -1165,6 +1169,10 @@ export type AdminCreateAccountErrors = {
      * Internal error; the body reveals nothing about the cause.
      */
     500: Error;
+    /**
+     * The chain node does not answer; nothing was changed and the request may be retried (D-NEW-F3).
+     */
+    503: Error;
 };
 
 export type AdminCreateAccountError = AdminCreateAccountErrors[keyof AdminCreateAccountErrors];
@@ -1215,6 +1223,10 @@ export type AdminGetAccountErrors = {
      * Internal error; the body reveals nothing about the cause.
      */
     500: Error;
+    /**
+     * The chain node does not answer; nothing was changed and the request may be retried (D-NEW-F3).
+     */
+    503: Error;
 };
 
 export type AdminGetAccountError = AdminGetAccountErrors[keyof AdminGetAccountErrors];
@@ -1269,6 +1281,10 @@ export type AdminUpdateAccountErrors = {
      * Internal error; the body reveals nothing about the cause.
      */
     500: Error;
+    /**
+     * The chain node does not answer; nothing was changed and the request may be retried (D-NEW-F3).
+     */
+    503: Error;
 };
 
 export type AdminUpdateAccountError = AdminUpdateAccountErrors[keyof AdminUpdateAccountErrors];
@@ -1323,6 +1339,10 @@ export type AdminFundAccountErrors = {
      * Internal error; the body reveals nothing about the cause.
      */
     500: Error;
+    /**
+     * The chain node does not answer; nothing was changed and the request may be retried (D-NEW-F3).
+     */
+    503: Error;
 };
 
 export type AdminFundAccountError = AdminFundAccountErrors[keyof AdminFundAccountErrors];
@@ -1895,6 +1915,10 @@ export type AdminListValidatorVotesErrors = {
      * Internal error; the body reveals nothing about the cause.
      */
     500: Error;
+    /**
+     * The chain node does not answer; nothing was changed and the request may be retried (D-NEW-F3).
+     */
+    503: Error;
 };
 
 export type AdminListValidatorVotesError = AdminListValidatorVotesErrors[keyof AdminListValidatorVotesErrors];
@@ -1936,6 +1960,10 @@ export type AdminProposeValidatorVoteErrors = {
      * Internal error; the body reveals nothing about the cause.
      */
     500: Error;
+    /**
+     * The chain node does not answer; nothing was changed and the request may be retried (D-NEW-F3).
+     */
+    503: Error;
 };
 
 export type AdminProposeValidatorVoteError = AdminProposeValidatorVoteErrors[keyof AdminProposeValidatorVoteErrors];
@@ -1973,6 +2001,10 @@ export type AdminListValidatorsErrors = {
      * Internal error; the body reveals nothing about the cause.
      */
     500: Error;
+    /**
+     * The chain node does not answer; nothing was changed and the request may be retried (D-NEW-F3).
+     */
+    503: Error;
 };
 
 export type AdminListValidatorsError = AdminListValidatorsErrors[keyof AdminListValidatorsErrors];

@@ -318,9 +318,13 @@ export type ExplorerGetStatsErrors = {
      */
     429: Error;
     /**
-     * Internal error, including an observer node that does not answer. The body reveals no internal detail.
+     * Internal error. The body reveals no internal detail.
      */
     500: Error;
+    /**
+     * The observer node does not answer, or (on /validators and /governance) validator metadata is not available for an external chain. The request may be retried later; nothing was changed (D-NEW-F3).
+     */
+    503: Error;
 };
 
 export type ExplorerGetStatsError = ExplorerGetStatsErrors[keyof ExplorerGetStatsErrors];
@@ -347,9 +351,13 @@ export type ExplorerListBlocksErrors = {
      */
     429: Error;
     /**
-     * Internal error, including an observer node that does not answer. The body reveals no internal detail.
+     * Internal error. The body reveals no internal detail.
      */
     500: Error;
+    /**
+     * The observer node does not answer, or (on /validators and /governance) validator metadata is not available for an external chain. The request may be retried later; nothing was changed (D-NEW-F3).
+     */
+    503: Error;
 };
 
 export type ExplorerListBlocksError = ExplorerListBlocksErrors[keyof ExplorerListBlocksErrors];
@@ -389,9 +397,13 @@ export type ExplorerGetBlockErrors = {
      */
     429: Error;
     /**
-     * Internal error, including an observer node that does not answer. The body reveals no internal detail.
+     * Internal error. The body reveals no internal detail.
      */
     500: Error;
+    /**
+     * The observer node does not answer, or (on /validators and /governance) validator metadata is not available for an external chain. The request may be retried later; nothing was changed (D-NEW-F3).
+     */
+    503: Error;
 };
 
 export type ExplorerGetBlockError = ExplorerGetBlockErrors[keyof ExplorerGetBlockErrors];
@@ -418,9 +430,13 @@ export type ExplorerListTransactionsErrors = {
      */
     429: Error;
     /**
-     * Internal error, including an observer node that does not answer. The body reveals no internal detail.
+     * Internal error. The body reveals no internal detail.
      */
     500: Error;
+    /**
+     * The observer node does not answer, or (on /validators and /governance) validator metadata is not available for an external chain. The request may be retried later; nothing was changed (D-NEW-F3).
+     */
+    503: Error;
 };
 
 export type ExplorerListTransactionsError = ExplorerListTransactionsErrors[keyof ExplorerListTransactionsErrors];
@@ -460,9 +476,13 @@ export type ExplorerGetTransactionErrors = {
      */
     429: Error;
     /**
-     * Internal error, including an observer node that does not answer. The body reveals no internal detail.
+     * Internal error. The body reveals no internal detail.
      */
     500: Error;
+    /**
+     * The observer node does not answer, or (on /validators and /governance) validator metadata is not available for an external chain. The request may be retried later; nothing was changed (D-NEW-F3).
+     */
+    503: Error;
 };
 
 export type ExplorerGetTransactionError = ExplorerGetTransactionErrors[keyof ExplorerGetTransactionErrors];
@@ -498,9 +518,13 @@ export type ExplorerGetAddressBalanceErrors = {
      */
     429: Error;
     /**
-     * Internal error, including an observer node that does not answer. The body reveals no internal detail.
+     * Internal error. The body reveals no internal detail.
      */
     500: Error;
+    /**
+     * The observer node does not answer, or (on /validators and /governance) validator metadata is not available for an external chain. The request may be retried later; nothing was changed (D-NEW-F3).
+     */
+    503: Error;
 };
 
 export type ExplorerGetAddressBalanceError = ExplorerGetAddressBalanceErrors[keyof ExplorerGetAddressBalanceErrors];
@@ -527,9 +551,13 @@ export type ExplorerGetValidatorsErrors = {
      */
     429: Error;
     /**
-     * Internal error, including an observer node that does not answer. The body reveals no internal detail.
+     * Internal error. The body reveals no internal detail.
      */
     500: Error;
+    /**
+     * The observer node does not answer, or (on /validators and /governance) validator metadata is not available for an external chain. The request may be retried later; nothing was changed (D-NEW-F3).
+     */
+    503: Error;
 };
 
 export type ExplorerGetValidatorsError = ExplorerGetValidatorsErrors[keyof ExplorerGetValidatorsErrors];
@@ -556,9 +584,13 @@ export type ExplorerGetGovernanceErrors = {
      */
     429: Error;
     /**
-     * Internal error, including an observer node that does not answer. The body reveals no internal detail.
+     * Internal error. The body reveals no internal detail.
      */
     500: Error;
+    /**
+     * The observer node does not answer, or (on /validators and /governance) validator metadata is not available for an external chain. The request may be retried later; nothing was changed (D-NEW-F3).
+     */
+    503: Error;
 };
 
 export type ExplorerGetGovernanceError = ExplorerGetGovernanceErrors[keyof ExplorerGetGovernanceErrors];

@@ -511,6 +511,10 @@ export type ListAccountsErrors = {
      * Internal error; the body reveals nothing about the cause.
      */
     500: Error;
+    /**
+     * The chain node does not answer; nothing was changed and the request may be retried (D-NEW-F3).
+     */
+    503: Error;
 };
 
 export type ListAccountsError = ListAccountsErrors[keyof ListAccountsErrors];
@@ -567,6 +571,10 @@ export type GetAccountErrors = {
      * Internal error; the body reveals nothing about the cause.
      */
     500: Error;
+    /**
+     * The chain node does not answer; nothing was changed and the request may be retried (D-NEW-F3).
+     */
+    503: Error;
 };
 
 export type GetAccountError = GetAccountErrors[keyof GetAccountErrors];
@@ -636,6 +644,10 @@ export type GetAccountStatementErrors = {
      * Internal error; the body reveals nothing about the cause.
      */
     500: Error;
+    /**
+     * The chain node does not answer; nothing was changed and the request may be retried (D-NEW-F3).
+     */
+    503: Error;
 };
 
 export type GetAccountStatementError = GetAccountStatementErrors[keyof GetAccountStatementErrors];
@@ -698,6 +710,10 @@ export type ListTransfersErrors = {
      * Internal error; the body reveals nothing about the cause.
      */
     500: Error;
+    /**
+     * The chain node does not answer; nothing was changed and the request may be retried (D-NEW-F3).
+     */
+    503: Error;
 };
 
 export type ListTransfersError = ListTransfersErrors[keyof ListTransfersErrors];
@@ -764,6 +780,10 @@ export type CreateTransferErrors = {
      * Internal error; the body reveals nothing about the cause.
      */
     500: Error;
+    /**
+     * The chain node does not answer; nothing was changed and the request may be retried (D-NEW-F3).
+     */
+    503: Error;
 };
 
 export type CreateTransferError = CreateTransferErrors[keyof CreateTransferErrors];
@@ -820,6 +840,10 @@ export type GetTransferErrors = {
      * Internal error; the body reveals nothing about the cause.
      */
     500: Error;
+    /**
+     * The chain node does not answer; nothing was changed and the request may be retried (D-NEW-F3).
+     */
+    503: Error;
 };
 
 export type GetTransferError = GetTransferErrors[keyof GetTransferErrors];
@@ -865,6 +889,10 @@ export type ConnectBankErrors = {
      * Internal error; the body reveals nothing about the cause.
      */
     500: Error;
+    /**
+     * The chain node does not answer; nothing was changed and the request may be retried (D-NEW-F3).
+     */
+    503: Error;
 };
 
 export type ConnectBankError = ConnectBankErrors[keyof ConnectBankErrors];
@@ -914,6 +942,10 @@ export type SubmitPacs008PaymentErrors = {
      * Internal error; the body reveals nothing about the cause.
      */
     500: Error;
+    /**
+     * The chain node does not answer; nothing was changed and the request may be retried (D-NEW-F3).
+     */
+    503: Error;
 };
 
 export type SubmitPacs008PaymentError = SubmitPacs008PaymentErrors[keyof SubmitPacs008PaymentErrors];

@@ -33,7 +33,10 @@ export async function startLedger(
   const accounts = new AccountStore(db, keyring);
   const engine = new TransferEngine(db, accounts, chain.upstream, now, () => chain.producer?.onTransaction());
   const confirmer = new TransferConfirmer(db, chain.upstream, options.onSettled);
-  await confirmer.reconcile();
+  const { rebroadcast } = await confirmer.reconcile();
+  // With instant mining (SVC_BLOCK_TIME=0) a block is sealed only when a transaction is accepted: the
+  // re-sent ones must seal one too, or they wait in the pool for the next transfer.
+  if (rebroadcast > 0) chain.producer?.onTransaction();
   const onSealed = () => void confirmer.poke().catch(() => undefined);
   chain.producer?.on('sealed', onSealed);
   // An external chain seals blocks without telling us; the period poll also covers missed events.

@@ -3,7 +3,7 @@
  * database, the chain, and the three HTTPS origins — base (`/rpc`, `/ws`, `/api`, `/wallet/api/v1`,
  * `/admin/v1`), wallet (the wallet session API) and site (`/.well-known/pqc-evidence.json`).
  */
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Config } from '../config.ts';
 import { startChain, type ChainRuntime } from '../chain/runtime.ts';
 import { Upstream } from '../chain/upstream.ts';
@@ -55,6 +55,10 @@ function origin(tls: TlsMaterial, config: Config, logLevel: string): FastifyInst
     logger: { level: logLevel, stream: process.stderr },
     // Closing the stack must not wait for idle keep-alive connections.
     forceCloseConnections: true,
+    // Malformed URLs (bad percent-encoding, over-long parameters) are bad input: the surface's error shape, never Fastify's.
+    frameworkErrors: (error, _request, reply) => {
+      void (reply as FastifyReply).code(400).send({ error: `malformed request URL: ${error.message}`, code: 'INVALID_PARAMETER' });
+    },
   });
   installErrorHandling(app);
   return app;

@@ -105,7 +105,8 @@ describe('Catalogue.register', () => {
 describe('buildCatalogue', () => {
   it('registers one examples_validate check per contract, all needing only the specs', () => {
     const cat = buildCatalogue();
-    expect(cat.list().map((c) => c.id)).toEqual([
+    const specChecks = cat.list().filter((c) => c.surface === 'specs');
+    expect(specChecks.map((c) => c.id)).toEqual([
       'specs.institutional.examples_validate',
       'specs.explorer.examples_validate',
       'specs.wallet_session.examples_validate',
@@ -114,8 +115,16 @@ describe('buildCatalogue', () => {
       'specs.chain.examples_validate',
       'specs.evidence.examples_validate',
     ]);
-    for (const c of cat.list()) expect(c.needs).toEqual(['specs']);
+    for (const c of specChecks) expect(c.needs).toEqual(['specs']);
     expect(cat.get('specs.admin.examples_validate')?.severity).toBe('SHOULD');
     expect(cat.get('specs.evidence.examples_validate')?.severity).toBe('MUST');
+  });
+});
+
+describe('the whole catalogue', () => {
+  it('gives every check a surface, a source and the severity its source implies', () => {
+    const checks = buildCatalogue().list();
+    expect(checks.length).toBeGreaterThan(7);
+    for (const c of checks) expect(c.severity, c.id).toBe('quote' in c.source ? 'MUST' : 'SHOULD');
   });
 });

@@ -2,7 +2,7 @@
 // runs, the document validates against specs/pqc-evidence.schema.json and verifies, and what was not
 // measured (audit, attestations) is said, never invented. The online mode runs with a fake registry.
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Ajv } from 'ajv';
@@ -10,6 +10,10 @@ import addFormats from 'ajv-formats';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { strictEvidenceAjv } from '../../conformance/checks/spec-examples/evidence.ts';
 import { buildEvidence, type BuildEvidenceResult } from '../../conformance/evidence/build.ts';
+import { readProtocolReport } from '../../conformance/evidence/results-files.ts';
+import { parseNpmAudit } from '../../conformance/evidence/supply-chain.ts';
+import { buildJsonReport } from '../../conformance/report/json.ts';
+import type { CheckResult } from '../../conformance/runner.ts';
 import { verifyEvidence } from '../../src/evidence/verify.ts';
 import { haveVectors, SHARED_VECTORS } from '../crypto/vector-files.ts';
 
@@ -109,6 +113,8 @@ describe.skipIf(!haveVectors)('evidence build (offline)', () => {
     const schemas = join(repoRoot, 'node_modules/@cyclonedx/cyclonedx-library/res/schema');
     const ajv = new Ajv({ strict: false, allErrors: true });
     addFormats.default(ajv);
+    // CycloneDX uses two formats ajv-formats lacks; the CBOM has no such field, so accept them as they come.
+    ajv.addFormat('iri-reference', true).addFormat('idn-email', true);
     for (const f of ['spdx.SNAPSHOT.schema.json', 'jsf-0.82.SNAPSHOT.schema.json']) {
       // bom-1.6 refers to them relative to its $id, http://cyclonedx.org/schema/
       const { $id: _id, ...referenced } = JSON.parse(readFileSync(join(schemas, f), 'utf8'));
@@ -122,6 +128,10 @@ describe.skipIf(!haveVectors)('evidence build (offline)', () => {
 
   it('online: provenance only where the registry has an attestation, the audit counts as npm reported them', async () => {
     const lookups: string[] = [];
+    const check = (id: string, status: CheckResult['status']): CheckResult =>
+      ({ id, title: id, surface: 'F', severity: 'MUST', source: { quote: 'x' }, status, durationMs: 1, ...(status === 'passed' ? {} : { reason: 'r' }) }) as CheckResult;
+    const protocolResults = join(mkdtempSync(join(tmpdir(), 'svckit-protocol-')), 'conformance.json');
+    writeFileSync(protocolResults, JSON.stringify(buildJsonReport([check('a.b', 'passed'), check('a.c', 'passed'), check('a.d', 'failed'), check('a.e', 'skipped')])));
     const result = await buildEvidence({
       ...base,
       outDir: mkdtempSync(join(tmpdir(), 'svckit-evidence-online-')),
@@ -130,6 +140,7 @@ describe.skipIf(!haveVectors)('evidence build (offline)', () => {
       acvpResults: join(outDir, 'acvp', 'acvp-results.json'),
       wycheproofResults: join(outDir, 'wycheproof', 'wycheproof-results.json'),
       interopResults: join(outDir, 'interop', 'interop-results.json'),
+      protocolResults,
       fetch: async (url) => {
         lookups.push(url);
         if (url.includes('/fastify@')) return { status: 200, json: async () => ({ attestations: [{ predicateType: 'https://slsa.dev/provenance/v1' }] }) };
@@ -146,5 +157,27 @@ describe.skipIf(!haveVectors)('evidence build (offline)', () => {
     expect(result.document.packages.find((p) => p.name === 'commander')?.provenanceNote).toMatch(/^the registry publishes no attestation/);
     expect(result.document.supplyChain.dependencyAudit).toMatchObject({ performed: true, findings: 2 });
     expect(result.document.conformance.acvp).toEqual(built.document.conformance.acvp);
+    expect(result.document.conformance.protocol).toMatchObject({ checks: 4, passed: 2, failed: 1, skipped: 1, reproduce: 'npx svckit conformance --report json --out reports' });
+  });
+
+  it('refuses a results file whose summary does not match its results', () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'svckit-protocol-')), 'conformance.json');
+    writeFileSync(path, JSON.stringify({ generatedAt: now.toISOString(), target: null, summary: { passed: 2, failed: 0, skipped: 0 }, results: [{ id: 'a.b', status: 'skipped' }, { id: 'a.c', status: 'passed' }] }));
+    expect(() => readProtocolReport(path)).toThrow(/does not match its results \(1\/0\/1\)/);
+  });
+});
+
+describe('npm audit output', () => {
+  const now = new Date('2026-11-21T12:00:00.000Z');
+  it('gives counts only when npm reported them, and the reason otherwise', () => {
+    const ok = JSON.stringify({ auditReportVersion: 2, vulnerabilities: {}, metadata: { vulnerabilities: { info: 0, low: 1, moderate: 0, high: 2, critical: 0, total: 3 } } });
+    expect(parseNpmAudit(ok, now)).toEqual({
+      tool: 'npm audit', performed: true, date: '2026-11-21', scope: 'production dependencies in package-lock.json (--omit dev)', findings: 3,
+      bySeverity: { info: 0, low: 1, moderate: 0, high: 2, critical: 0 },
+    });
+    // What a registry that refuses the bulk advisory endpoint makes npm print.
+    const refused = JSON.stringify({ message: '405 Method Not Allowed - POST https://registry.npmjs.org/-/npm/v1/security/advisories/bulk', statusCode: 405, error: { summary: '', detail: '' } });
+    expect(parseNpmAudit(refused, now)).toEqual({ tool: 'npm audit', performed: false, note: 'npm audit gave no counts: 405 Method Not Allowed - POST https://registry.npmjs.org/-/npm/v1/security/advisories/bulk' });
+    expect(parseNpmAudit('npm error', now)).toMatchObject({ performed: false });
   });
 });

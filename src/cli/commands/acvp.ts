@@ -29,7 +29,13 @@ export function acvpCommand(): Command {
       // Loaded on use, so other commands start without the runners.
       const { runAcvp } = await import('../../../conformance/crypto/acvp/run.ts');
       const { formatAcvpConsole, writeAcvpOutputs } = await import('../../../conformance/crypto/acvp/output.ts');
-      const run = runAcvp({ vectorsDir: resolve(options.vectors), implementations, largeData: options.largeData ?? false, only: options.only });
+      let run;
+      try {
+        run = runAcvp({ vectorsDir: resolve(options.vectors), implementations, largeData: options.largeData ?? false, only: options.only });
+      } catch (error) {
+        console.error(`svckit acvp: ${(error as Error).message}`);
+        process.exit(2);
+      }
       const reproduce = [
         'npx svckit acvp',
         `--vectors ${relative(REPO_ROOT, resolve(options.vectors)) || '.'}`,

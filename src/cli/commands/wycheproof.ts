@@ -27,7 +27,13 @@ export function wycheproofCommand(): Command {
       // Loaded on use, so other commands start without the runners.
       const { runWycheproof } = await import('../../../conformance/crypto/wycheproof/run.ts');
       const { formatWycheproofConsole, writeWycheproofOutputs } = await import('../../../conformance/crypto/wycheproof/output.ts');
-      const run = runWycheproof({ vectorsDir: resolve(options.vectors), implementations });
+      let run;
+      try {
+        run = runWycheproof({ vectorsDir: resolve(options.vectors), implementations });
+      } catch (error) {
+        console.error(`svckit wycheproof: ${(error as Error).message}`);
+        process.exit(2);
+      }
       const reproduce = `npx svckit wycheproof --vectors ${relative(REPO_ROOT, resolve(options.vectors)) || '.'} --impl ${options.impl} --out ${options.out}`;
       const path = await writeWycheproofOutputs(run, options.out, reproduce);
       console.log(formatWycheproofConsole(run));

@@ -11,7 +11,7 @@ import { and, eq, gte, inArray, sum } from 'drizzle-orm';
 import { bytesToHex, getAddress, keccak256, toBytes, type Hex } from 'viem';
 import { memoEnvelope } from '../../crypto/index.ts';
 import { CHAIN_ID } from '../../chain/anvil.ts';
-import type { Upstream } from '../../chain/upstream.ts';
+import { UpstreamUnavailableError, type Upstream } from '../../chain/upstream.ts';
 import type { Database } from '../../storage/database.ts';
 import { accounts, transfers } from '../../storage/schema.ts';
 import { badRequest } from '../../server/http/errors.ts';
@@ -26,12 +26,25 @@ export type TransferRow = typeof transfers.$inferSelect;
 /** A validated transfer request. */
 export type TransferInput = { accountId: string; to: Hex; amountWei: bigint; memo?: string };
 
+/** Intrinsic gas of a call to an externally owned account: 21,000 plus 16 per non-zero and 4 per zero data byte (EIP-2028). */
+export function intrinsicGas(data: Hex): bigint {
+  let gas = 21_000n;
+  for (let i = 2; i < data.length; i += 2) gas += data.slice(i, i + 2) === '00' ? 4n : 16n;
+  return gas;
+}
+
 /** The UTC midnight before `now` (D-026: daily limits count UTC days). */
 const utcMidnight = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
 
 /** Creates, signs and broadcasts transfers. */
 export class TransferEngine {
   private readonly mutex = new KeyedMutex();
+  /**
+   * Test seam of the in-process reference target (conformance/targets/reference.ts) only: awaited between the
+   * stored record and its broadcast, the window D-078 reconciles (a crash, a stopped node). Never set in
+   * production, where it is undefined and costs one property read.
+   */
+  beforeBroadcast: ((row: TransferRow) => Promise<void>) | undefined = undefined;
 
   /** Wires the engine to storage and the chain node; `onAccepted` lets the chain seal a block (instant mode). */
   constructor(
@@ -46,6 +59,7 @@ export class TransferEngine {
   async create(input: TransferInput): Promise<TransferRow> {
     return this.mutex.run(input.accountId, async () => {
       const row = await this.persistSigned(input);
+      if (this.beforeBroadcast) await this.beforeBroadcast(row);
       const answer = await this.upstream.send('eth_sendRawTransaction', [row.signedTx]).catch((error: Error) => ({ error: { message: error.message } }));
       if ('error' in answer && answer.error) return this.markBroadcastFailed(row, answer.error.message);
       const [updated] = await this.db.update(transfers).set({ broadcast: true }).where(eq(transfers.txRef, row.txRef)).returning();
@@ -84,12 +98,17 @@ export class TransferEngine {
         .select({ inFlight: sum(transfers.amountWei) })
         .from(transfers)
         .where(and(eq(transfers.accountId, account.id), eq(transfers.status, 'pending')));
-      const balance = BigInt(await this.upstream.call<string>('eth_getBalance', [account.address, 'latest']));
-      const spendable = balance - BigInt(inFlight ?? 0);
-      if (input.amountWei > spendable) {
+      // When the node does not answer, the balance cannot be read: the record is still stored and its broadcast
+      // fails, which is the spec's "broadcast fails" path (the transfer is marked failed, never retried).
+      const balance = await this.unlessNodeDown(() => this.upstream.call<string>('eth_getBalance', [account.address, 'latest']));
+      const spendable = balance === undefined ? undefined : BigInt(balance) - BigInt(inFlight ?? 0);
+      if (spendable !== undefined && input.amountWei > spendable) {
         throw badRequest(`"amount" ${formatUnits(input.amountWei, 2)} exceeds the spendable balance ${formatUnits(spendable, 2)}`, 'INSUFFICIENT_BALANCE');
       }
-      const gas = BigInt(await this.upstream.call<string>('eth_estimateGas', [{ from: account.address, to: input.to, value: `0x${input.amountWei.toString(16)}`, data }]));
+      const estimate = await this.unlessNodeDown(() =>
+        this.upstream.call<string>('eth_estimateGas', [{ from: account.address, to: input.to, value: `0x${input.amountWei.toString(16)}`, data }]),
+      );
+      const gas = estimate === undefined ? intrinsicGas(data) : BigInt(estimate);
       const signer = this.accountStore.signer(account);
       const signedTx = await signer.signTransaction({
         type: 'legacy', chainId: CHAIN_ID, nonce: account.nextNonce, to: getAddress(input.to), value: input.amountWei,
@@ -107,6 +126,16 @@ export class TransferEngine {
       await tx.update(accounts).set({ nextNonce: account.nextNonce + 1 }).where(eq(accounts.id, account.id));
       return row!;
     });
+  }
+
+  /** Runs a node read; undefined when the node is unreachable (other errors propagate). */
+  private async unlessNodeDown<T>(read: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await read();
+    } catch (error) {
+      if (error instanceof UpstreamUnavailableError) return undefined;
+      throw error;
+    }
   }
 
   /** D-032: an envelope to an on-platform recipient's ML-KEM-768 key; plain UTF-8 otherwise. */

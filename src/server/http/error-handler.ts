@@ -5,6 +5,7 @@
  * bad input").
  */
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { UpstreamUnavailableError } from '../../chain/upstream.ts';
 import { ApiError } from './errors.ts';
 
 /** Installs the error and not-found handlers on `app` (an origin or a surface plugin). */
@@ -12,6 +13,11 @@ export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     if (error instanceof ApiError) {
       return reply.code(error.status).headers(error.headers).send({ error: error.message, code: error.code });
+    }
+    if (error instanceof UpstreamUnavailableError) {
+      // The chain node does not answer: nothing was changed, the caller may retry (D-NEW-F3). No internal address leaks.
+      request.log.warn({ err: error }, 'chain node unavailable');
+      return reply.code(503).send({ error: 'the chain node does not answer; try again later', code: 'CHAIN_UNAVAILABLE' });
     }
     const status = (error as FastifyError).statusCode;
     if (status && status >= 400 && status < 500) {
