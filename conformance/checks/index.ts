@@ -1,6 +1,7 @@
 // The catalogue of every check (house rule 7). Later issues add their checks here.
 import { Catalogue, type CatalogueOptions } from '../catalogue.ts';
 import { explorerChecks } from './explorer.ts';
+import { institutionalChecks } from './institutional.ts';
 import { chainErrorChecks } from './chain-errors.ts';
 import { chainMethodChecks } from './chain-methods.ts';
 import { chainQbftChecks } from './chain-qbft.ts';
@@ -15,5 +16,6 @@ export function buildCatalogue(options: CatalogueOptions = {}): Catalogue {
   for (const check of [...chainValueChecks(), ...chainMethodChecks(), ...chainErrorChecks(), ...chainQbftChecks()]) catalogue.register(check);
   for (const check of transportChecks()) catalogue.register(check);
   for (const check of explorerChecks()) catalogue.register(check);
+  for (const check of institutionalChecks()) catalogue.register(check);
   return catalogue;
 }

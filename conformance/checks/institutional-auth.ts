@@ -334,4 +334,4 @@ export function institutionalAuthChecks(): Check[] {
   return [...credentialChecks(), ...rateLimitChecks()];
 }
 
-export { unknownAccountId };
+

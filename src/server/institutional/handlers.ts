@@ -4,6 +4,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { getAddress, type Hex } from 'viem';
+import { z } from 'zod';
 import type { RouteHandlers } from '../../../generated/institutional/fastify.gen';
 import type { Account } from '../../../generated/institutional/types.gen';
 import {
@@ -134,7 +135,8 @@ export function institutionalHandlers(deps: InstitutionalDeps): Partial<RouteHan
 async function createTransfer(deps: InstitutionalDeps, request: FastifyRequest, reply: FastifyReply) {
   const credential = credentialOf(request);
   authorize(credential, 'transfers:write');
-  const body = guard(zCreateTransferBody.strict(), request.body, {
+  // The amount is left to parseAmount (D-026, D-033) so that "1.234" gets INVALID_AMOUNT and a message naming the rule.
+  const body = guard(zCreateTransferBody.extend({ amount: z.unknown() }).strict(), request.body, {
     fromAccountId: 'an account id (acc_ + 26 Crockford base32)',
     to: 'a 0x-prefixed 20-byte address',
     memo: 'a string of at most 512 characters',
