@@ -2,7 +2,9 @@
  * The service's settings: environment variables with documented defaults, validated at start
  * (DESIGN.md "How it starts": a bad value gets a clear message and exit code 2).
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { DEFAULT_FX_RATES, parseFxRates, type FxTable } from './ledger/payments/fx.ts';
 
 /** Validated settings of one svckit process. */
 export type Config = {
@@ -28,10 +30,24 @@ export type Config = {
   validatorRpcUrls: string[];
   /** SVC_RATE_LIMIT: institutional requests per second per IP (spec: 10); 0 lifts it (benchmarks only). */
   institutionalRateLimit: number;
+  /** SVC_RATE_LIMIT_RPC: JSON-RPC requests per second per IP on /rpc and /ws, batch entries counted (D-024). Default 100; 0 lifts it. */
+  rpcRateLimit: number;
+  /** SVC_RATE_LIMIT_EXPLORER: explorer requests per second per IP (D-024). Default 50; 0 lifts it. */
+  explorerRateLimit: number;
+  /** SVC_RATE_LIMIT_ADMIN: administrator console requests per second per IP (D-058). Default 10; 0 lifts it. */
+  adminRateLimit: number;
   /** SVC_PLATFORM_BIC: the platform's bank identifier code (D-049). Default SVCKGB2LXXX. */
   platformBic: string;
   /** SVC_KEK: an external key-encryption key (base64url, 32 bytes) instead of the data directory's keyring. */
   kek: string | undefined;
+  /** SVC_NATIVE_CCY: the native settlement unit's currency code (D-049). Default SVC. */
+  nativeCcy: string;
+  /** SVC_FX_RATES: the pacs.008 FX table, `CCY=rate,...` native units per unit (D-053). Default {@link DEFAULT_FX_RATES}. */
+  fxRates: FxTable;
+  /** SVC_WEBHOOK_CA_FILE: PEM file of extra CAs trusted for webhook receivers, besides the default store and the dev CA (D-NEW-W2). */
+  webhookCaFile: string | undefined;
+  /** SVC_WEBHOOK_CONCURRENCY: webhook attempts in flight at most per instance. Default 32. */
+  webhookConcurrency: number;
 };
 
 /** A setting that failed validation; the CLI prints its message and exits 2. */
@@ -103,9 +119,38 @@ export function loadConfig(env: Env = process.env): Config {
     validatorCount: integer(env, 'SVC_VALIDATORS', 4, 1, 64),
     validatorRpcUrls,
     institutionalRateLimit: integer(env, 'SVC_RATE_LIMIT', 10, 0, 1_000_000),
+    rpcRateLimit: integer(env, 'SVC_RATE_LIMIT_RPC', 100, 0, 1_000_000),
+    explorerRateLimit: integer(env, 'SVC_RATE_LIMIT_EXPLORER', 50, 0, 1_000_000),
+    adminRateLimit: integer(env, 'SVC_RATE_LIMIT_ADMIN', 10, 0, 1_000_000),
     platformBic: bic(env, 'SVC_PLATFORM_BIC', 'SVCKGB2LXXX'),
     kek: kek(env),
+    nativeCcy: currency(env, 'SVC_NATIVE_CCY', 'SVC'),
+    fxRates: fxRates(env),
+    webhookCaFile: file(env, 'SVC_WEBHOOK_CA_FILE'),
+    webhookConcurrency: integer(env, 'SVC_WEBHOOK_CONCURRENCY', 32, 1, 1024),
   };
+}
+
+function currency(env: Env, name: string, fallback: string): string {
+  const raw = env[name] || fallback;
+  if (!/^[A-Z]{3}$/.test(raw)) throw new ConfigError(`${name} expected a three-letter upper-case currency code such as SVC, got "${raw}"`);
+  return raw;
+}
+
+function fxRates(env: Env): FxTable {
+  try {
+    return parseFxRates(env.SVC_FX_RATES ?? DEFAULT_FX_RATES);
+  } catch (error) {
+    throw new ConfigError(`SVC_FX_RATES ${(error as Error).message}`);
+  }
+}
+
+function file(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  const resolved = path.resolve(raw);
+  if (!existsSync(resolved)) throw new ConfigError(`${name} expected a readable file, got "${raw}" (not found)`);
+  return resolved;
 }
 
 function bic(env: Env, name: string, fallback: string): string {

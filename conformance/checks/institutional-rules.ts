@@ -14,6 +14,7 @@ import {
   settled,
   smallAmount,
   verdict,
+  whileHeld,
   WITH_ADMIN,
   WITH_REFERENCE,
   type Created,
@@ -279,14 +280,11 @@ function idempotencyChecks(): Check[] {
       source: { decision: 'D-046' },
       needs: WITH_REFERENCE,
       async run(ctx) {
-        const hold = ctx.target.reference!.holdNextBroadcast?.();
-        if (!hold) return { status: 'skipped', reason: 'the reference target offers no holdNextBroadcast()' };
         const headers = { 'idempotency-key': key() };
         const amount = smallAmount();
-        const first = post(ctx, { amount }, headers);
-        await hold.reached;
-        const during = await post(ctx, { amount }, headers);
-        hold.release();
+        const hold = await whileHeld(ctx.target, () => post(ctx, { amount }, headers));
+        const first = hold.posting;
+        const during = await post(ctx, { amount }, headers).finally(hold.release);
         const problems = await contractProblems(ctx, 'POST /transfers', during, 409, 'while the first is in progress');
         if (during.status === 409 && codeOf(during) !== 'IDEMPOTENCY_IN_PROGRESS') problems.push(`expected code IDEMPOTENCY_IN_PROGRESS, got ${JSON.stringify(codeOf(during))}`);
         const done = await first;

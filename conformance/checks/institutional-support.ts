@@ -279,6 +279,26 @@ export async function settled(target: Target, credential: Credential, txRef: str
   }
 }
 
+/**
+ * Starts `post` while the reference stack holds the next transfer between its stored record and its broadcast;
+ * resolves once the transfer waits there. Throws (after releasing the hold) if `post` ends without reaching it.
+ */
+export async function whileHeld<T>(target: Target, post: () => Promise<T>): Promise<{ posting: Promise<T>; release(): void }> {
+  const hold = target.reference?.holdNextBroadcast?.();
+  if (!hold) throw new Unavailable('the reference target offers no holdNextBroadcast()');
+  const posting = post();
+  const ended = posting.then(
+    (value) => ({ ended: `answered ${JSON.stringify(value).slice(0, 200)}` }),
+    (error: Error) => ({ ended: `failed: ${error.message}` }),
+  );
+  const first = await Promise.race([hold.reached.then(() => undefined), ended]);
+  if (first) {
+    hold.release();
+    throw new Error(`the held request never reached the broadcast: it ${first.ended}`);
+  }
+  return { posting, release: hold.release };
+}
+
 /** Wei as units with two fraction digits, truncated toward zero (D-033), computed independently of the server. */
 export function twoDecimals(wei: bigint): string {
   const text = wei.toString().padStart(19, '0');

@@ -17,6 +17,7 @@ import {
   transferOf,
   verdict,
   weiOf,
+  whileHeld,
   WITH_ADMIN,
   WITH_REFERENCE,
   type AccountView,
@@ -91,11 +92,8 @@ function lifecycleChecks(): Check[] {
       needs: WITH_REFERENCE,
       async run(ctx) {
         const f = await fixture(ctx.target);
-        const hold = ctx.target.reference!.holdNextBroadcast?.();
-        if (!hold) return { status: 'skipped', reason: 'the reference target offers no holdNextBroadcast()' };
         const amount = smallAmount();
-        const posting = send(ctx, f.sender, f.recipient.address, amount);
-        await hold.reached;
+        const hold = await whileHeld(ctx.target, () => send(ctx, f.sender, f.recipient.address, amount));
         const problems: string[] = [];
         try {
           const listed = await inst(ctx.target, 'GET', `/transfers?accountId=${f.sender.id}&limit=1`, { bearer: f.full });
@@ -105,7 +103,7 @@ function lifecycleChecks(): Check[] {
         } finally {
           hold.release();
         }
-        const created = await posting;
+        const created = await hold.posting;
         const done = await settled(ctx.target, { bearer: f.full }, created.txRef);
         if (done.status !== 'confirmed') problems.push(`after the broadcast the transfer ended ${done.status}`);
         return verdict(problems);
@@ -118,10 +116,7 @@ function lifecycleChecks(): Check[] {
       needs: WITH_REFERENCE,
       async run(ctx) {
         const f = await fixture(ctx.target);
-        const hold = ctx.target.reference!.holdNextBroadcast?.();
-        if (!hold) return { status: 'skipped', reason: 'the reference target offers no holdNextBroadcast()' };
-        const posting = send(ctx, f.sender, f.recipient.address, smallAmount());
-        await hold.reached;
+        const hold = await whileHeld(ctx.target, () => send(ctx, f.sender, f.recipient.address, smallAmount()));
         const problems: string[] = [];
         try {
           const statement = await inst(ctx.target, 'GET', `/accounts/${f.sender.id}/statement?limit=1`, { bearer: f.full });
@@ -137,7 +132,7 @@ function lifecycleChecks(): Check[] {
         } finally {
           hold.release();
         }
-        await settled(ctx.target, { bearer: f.full }, (await posting).txRef);
+        await settled(ctx.target, { bearer: f.full }, (await hold.posting).txRef);
         return verdict(problems);
       },
     }),

@@ -39,6 +39,11 @@ export async function referenceTarget(options: ReferenceOptions = {}): Promise<T
     SVC_WALLET_PORT: '0',
     SVC_SITE_PORT: '0',
     SVC_BLOCK_TIME: '0',
+    // The harness drives the stack far harder than one client would: the D-024/D-058 limits of /rpc, /api and
+    // /admin are lifted here (test/ratelimits covers them); the institutional limit stays at the spec's 10/s.
+    SVC_RATE_LIMIT_RPC: '0',
+    SVC_RATE_LIMIT_EXPLORER: '0',
+    SVC_RATE_LIMIT_ADMIN: '0',
     ...options.env,
     ...(postgres ? { DATABASE_URL: postgres.url } : {}),
   });
@@ -88,7 +93,13 @@ export async function referenceTarget(options: ReferenceOptions = {}): Promise<T
         reached.resolve();
         await released.promise;
       });
-      return { reached: reached.promise, release: () => released.resolve() };
+      const hook = stack.ledger.engine.beforeBroadcast;
+      const release = () => {
+        // Released before any transfer reached it (the request was refused): the hold must not catch a later one.
+        if (stack.ledger.engine.beforeBroadcast === hook) stack.ledger.engine.beforeBroadcast = undefined;
+        released.resolve();
+      };
+      return { reached: reached.promise, release };
     },
   };
   if (persist) {
@@ -143,5 +154,18 @@ async function freshDatabase(serverUrl: string | undefined): Promise<{ url: stri
   await admin(`CREATE DATABASE "${name}"`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  return { url: url.href, drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
+  const drop = async () => {
+    // The stack's pool may still be closing its sockets: wait for them rather than cut them (FORCE would make
+    // their clients emit errors), and force only as a last resort.
+    for (let attempt = 0; attempt < 50; attempt++) {
+      try {
+        return await admin(`DROP DATABASE IF EXISTS "${name}"`);
+      } catch (error) {
+        if ((error as { code?: string }).code !== '55006') throw error; // object_in_use
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+    await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  };
+  return { url: url.href, drop };
 }

@@ -3,7 +3,7 @@
 
 import type { RouteHandler } from 'fastify';
 
-import type { WalletSessionCreateChallengeData, WalletSessionCreateChallengeErrors, WalletSessionCreateChallengeResponses, WalletSessionDownloadExtensionErrors, WalletSessionGetFeeConfigErrors, WalletSessionGetFeeConfigResponses, WalletSessionGetHistoryData, WalletSessionGetHistoryErrors, WalletSessionGetHistoryResponses, WalletSessionGetJwksErrors, WalletSessionGetJwksResponses, WalletSessionRegisterWalletData, WalletSessionRegisterWalletErrors, WalletSessionRegisterWalletResponses, WalletSessionVerifyData, WalletSessionVerifyErrors, WalletSessionVerifyResponses } from './types.gen';
+import type { WalletSessionAcceptBindingData, WalletSessionAcceptBindingErrors, WalletSessionAcceptBindingResponses, WalletSessionAuthorizeBankingData, WalletSessionAuthorizeBankingErrors, WalletSessionAuthorizeBankingResponses, WalletSessionCreateBindingData, WalletSessionCreateBindingErrors, WalletSessionCreateBindingResponses, WalletSessionCreateChallengeData, WalletSessionCreateChallengeErrors, WalletSessionCreateChallengeResponses, WalletSessionDeleteSyncDeviceData, WalletSessionDeleteSyncDeviceErrors, WalletSessionDeleteSyncDeviceResponses, WalletSessionDownloadExtensionErrors, WalletSessionGetAuthorizationRecordData, WalletSessionGetAuthorizationRecordErrors, WalletSessionGetAuthorizationRecordResponses, WalletSessionGetBindingActivityData, WalletSessionGetBindingActivityErrors, WalletSessionGetBindingActivityResponses, WalletSessionGetBindingData, WalletSessionGetBindingErrors, WalletSessionGetBindingResponses, WalletSessionGetFeeConfigErrors, WalletSessionGetFeeConfigResponses, WalletSessionGetHistoryData, WalletSessionGetHistoryErrors, WalletSessionGetHistoryResponses, WalletSessionGetJwksErrors, WalletSessionGetJwksResponses, WalletSessionListBindingsErrors, WalletSessionListBindingsResponses, WalletSessionListSyncDevicesErrors, WalletSessionListSyncDevicesResponses, WalletSessionListSyncEnvelopesData, WalletSessionListSyncEnvelopesErrors, WalletSessionListSyncEnvelopesResponses, WalletSessionPostSyncEnvelopesData, WalletSessionPostSyncEnvelopesErrors, WalletSessionPostSyncEnvelopesResponses, WalletSessionPutBindingLimitsData, WalletSessionPutBindingLimitsErrors, WalletSessionPutBindingLimitsResponses, WalletSessionPutOwnerData, WalletSessionPutOwnerErrors, WalletSessionPutOwnerResponses, WalletSessionPutSyncDeviceData, WalletSessionPutSyncDeviceErrors, WalletSessionPutSyncDeviceResponses, WalletSessionRegisterWalletData, WalletSessionRegisterWalletErrors, WalletSessionRegisterWalletResponses, WalletSessionRevokeBindingData, WalletSessionRevokeBindingErrors, WalletSessionRevokeBindingResponses, WalletSessionVerifyData, WalletSessionVerifyErrors, WalletSessionVerifyResponses } from './types.gen';
 
 export type RouteHandlers = {
     walletSessionCreateChallenge: RouteHandler<{
@@ -30,5 +30,66 @@ export type RouteHandlers = {
     }>;
     walletSessionGetJwks: RouteHandler<{
         Reply: WalletSessionGetJwksErrors & WalletSessionGetJwksResponses;
+    }>;
+    walletSessionGetAuthorizationRecord: RouteHandler<{
+        Params: WalletSessionGetAuthorizationRecordData['path'];
+        Reply: WalletSessionGetAuthorizationRecordErrors & WalletSessionGetAuthorizationRecordResponses;
+    }>;
+    walletSessionListSyncDevices: RouteHandler<{
+        Reply: WalletSessionListSyncDevicesErrors & WalletSessionListSyncDevicesResponses;
+    }>;
+    walletSessionDeleteSyncDevice: RouteHandler<{
+        Params: WalletSessionDeleteSyncDeviceData['path'];
+        Reply: WalletSessionDeleteSyncDeviceErrors & WalletSessionDeleteSyncDeviceResponses;
+    }>;
+    walletSessionPutSyncDevice: RouteHandler<{
+        Body: WalletSessionPutSyncDeviceData['body'];
+        Params: WalletSessionPutSyncDeviceData['path'];
+        Reply: WalletSessionPutSyncDeviceErrors & WalletSessionPutSyncDeviceResponses;
+    }>;
+    walletSessionListSyncEnvelopes: RouteHandler<{
+        Querystring: WalletSessionListSyncEnvelopesData['query'];
+        Reply: WalletSessionListSyncEnvelopesErrors & WalletSessionListSyncEnvelopesResponses;
+    }>;
+    walletSessionPostSyncEnvelopes: RouteHandler<{
+        Body: WalletSessionPostSyncEnvelopesData['body'];
+        Reply: WalletSessionPostSyncEnvelopesErrors & WalletSessionPostSyncEnvelopesResponses;
+    }>;
+    walletSessionPutOwner: RouteHandler<{
+        Body: WalletSessionPutOwnerData['body'];
+        Params: WalletSessionPutOwnerData['path'];
+        Reply: WalletSessionPutOwnerErrors & WalletSessionPutOwnerResponses;
+    }>;
+    walletSessionListBindings: RouteHandler<{
+        Reply: WalletSessionListBindingsErrors & WalletSessionListBindingsResponses;
+    }>;
+    walletSessionCreateBinding: RouteHandler<{
+        Body: WalletSessionCreateBindingData['body'];
+        Reply: WalletSessionCreateBindingErrors & WalletSessionCreateBindingResponses;
+    }>;
+    walletSessionGetBinding: RouteHandler<{
+        Params: WalletSessionGetBindingData['path'];
+        Reply: WalletSessionGetBindingErrors & WalletSessionGetBindingResponses;
+    }>;
+    walletSessionAcceptBinding: RouteHandler<{
+        Params: WalletSessionAcceptBindingData['path'];
+        Reply: WalletSessionAcceptBindingErrors & WalletSessionAcceptBindingResponses;
+    }>;
+    walletSessionPutBindingLimits: RouteHandler<{
+        Body: WalletSessionPutBindingLimitsData['body'];
+        Params: WalletSessionPutBindingLimitsData['path'];
+        Reply: WalletSessionPutBindingLimitsErrors & WalletSessionPutBindingLimitsResponses;
+    }>;
+    walletSessionRevokeBinding: RouteHandler<{
+        Params: WalletSessionRevokeBindingData['path'];
+        Reply: WalletSessionRevokeBindingErrors & WalletSessionRevokeBindingResponses;
+    }>;
+    walletSessionGetBindingActivity: RouteHandler<{
+        Params: WalletSessionGetBindingActivityData['path'];
+        Reply: WalletSessionGetBindingActivityErrors & WalletSessionGetBindingActivityResponses;
+    }>;
+    walletSessionAuthorizeBanking: RouteHandler<{
+        Body: WalletSessionAuthorizeBankingData['body'];
+        Reply: WalletSessionAuthorizeBankingErrors & WalletSessionAuthorizeBankingResponses;
     }>;
 };

@@ -3,7 +3,7 @@
 
 import { type DefaultBodyType, http, type HttpHandler, HttpResponse, type HttpResponseResolver, type RequestHandlerOptions as RequestHandlerOptions2 } from 'msw';
 
-import type { ClientOptions, WalletSessionCreateChallengeData, WalletSessionCreateChallengeResponses, WalletSessionGetFeeConfigResponses, WalletSessionGetHistoryResponses, WalletSessionGetJwksResponses, WalletSessionRegisterWalletData, WalletSessionRegisterWalletResponses, WalletSessionVerifyData, WalletSessionVerifyResponses } from './types.gen';
+import type { ClientOptions, WalletSessionAcceptBindingResponses, WalletSessionAuthorizeBankingData, WalletSessionAuthorizeBankingResponses, WalletSessionCreateBindingData, WalletSessionCreateBindingResponses, WalletSessionCreateChallengeData, WalletSessionCreateChallengeResponses, WalletSessionDeleteSyncDeviceResponses, WalletSessionGetAuthorizationRecordResponses, WalletSessionGetBindingActivityResponses, WalletSessionGetBindingResponses, WalletSessionGetFeeConfigResponses, WalletSessionGetHistoryResponses, WalletSessionGetJwksResponses, WalletSessionListBindingsResponses, WalletSessionListSyncDevicesResponses, WalletSessionListSyncEnvelopesResponses, WalletSessionPostSyncEnvelopesData, WalletSessionPostSyncEnvelopesResponses, WalletSessionPutBindingLimitsData, WalletSessionPutBindingLimitsResponses, WalletSessionPutOwnerData, WalletSessionPutOwnerResponses, WalletSessionPutSyncDeviceData, WalletSessionPutSyncDeviceResponses, WalletSessionRegisterWalletData, WalletSessionRegisterWalletResponses, WalletSessionRevokeBindingResponses, WalletSessionVerifyData, WalletSessionVerifyResponses } from './types.gen';
 
 export type RequestHandlerOptions = RequestHandlerOptions2 & {
     baseUrl?: ClientOptions['baseUrl'];
@@ -199,6 +199,447 @@ export function handleWalletSessionGetJwks(response?: HandleWalletSessionGetJwks
     }, options);
 }
 
+export type HandleWalletSessionGetAuthorizationRecordResponse = {
+    body: WalletSessionGetAuthorizationRecordResponses[200];
+    status?: 200;
+};
+
+/**
+ * Handler for the `GET /auth/records/{nonce}` operation.
+ */
+export function handleWalletSessionGetAuthorizationRecord(response?: HandleWalletSessionGetAuthorizationRecordResponse | HttpResponseResolver<{
+    nonce: string;
+}, never>, options?: RequestHandlerOptions): HttpHandler {
+    return http.get<{
+        nonce: string;
+    }, never>(`${options?.baseUrl ?? '*'}/auth/records/:nonce`, info => {
+        if (typeof response === 'function') {
+            return response(info);
+        }
+        const body = response?.body;
+        if (body !== undefined) {
+            return HttpResponse.json(body, { status: response?.status ?? 200 });
+        }
+        if (options?.responseFallback === 'passthrough') {
+            return;
+        }
+        return new Response('Not Implemented', {
+            status: 501,
+            statusText: 'Not Implemented'
+        });
+    }, options);
+}
+
+export type HandleWalletSessionListSyncDevicesResponse = {
+    body: WalletSessionListSyncDevicesResponses[200];
+    status?: 200;
+};
+
+/**
+ * Handler for the `GET /sync/devices` operation.
+ */
+export function handleWalletSessionListSyncDevices(response?: HandleWalletSessionListSyncDevicesResponse | HttpResponseResolver<never, never>, options?: RequestHandlerOptions): HttpHandler {
+    return http.get<never, never>(`${options?.baseUrl ?? '*'}/sync/devices`, info => {
+        if (typeof response === 'function') {
+            return response(info);
+        }
+        const body = response?.body;
+        if (body !== undefined) {
+            return HttpResponse.json(body, { status: response?.status ?? 200 });
+        }
+        if (options?.responseFallback === 'passthrough') {
+            return;
+        }
+        return new Response('Not Implemented', {
+            status: 501,
+            statusText: 'Not Implemented'
+        });
+    }, options);
+}
+
+export type HandleWalletSessionDeleteSyncDeviceResponse = {
+    body: WalletSessionDeleteSyncDeviceResponses[204];
+    status?: 204;
+};
+
+/**
+ * Handler for the `DELETE /sync/devices/{deviceId}` operation.
+ */
+export function handleWalletSessionDeleteSyncDevice(response?: HandleWalletSessionDeleteSyncDeviceResponse | HttpResponseResolver<{
+    deviceId: string;
+}, never>, options?: RequestHandlerOptions): HttpHandler {
+    return http.delete<{
+        deviceId: string;
+    }, never>(`${options?.baseUrl ?? '*'}/sync/devices/:deviceId`, info => {
+        if (typeof response === 'function') {
+            return response(info);
+        }
+        const body = response?.body;
+        if (body !== undefined) {
+            return new HttpResponse(body, { status: response?.status ?? 204 });
+        }
+        if (options?.responseFallback === 'passthrough') {
+            return;
+        }
+        return new Response('Not Implemented', {
+            status: 501,
+            statusText: 'Not Implemented'
+        });
+    }, options);
+}
+
+export type HandleWalletSessionPutSyncDeviceResponse = {
+    body: WalletSessionPutSyncDeviceResponses[200];
+    status?: 200;
+};
+
+/**
+ * Handler for the `PUT /sync/devices/{deviceId}` operation.
+ */
+export function handleWalletSessionPutSyncDevice(response?: HandleWalletSessionPutSyncDeviceResponse | HttpResponseResolver<{
+    deviceId: string;
+}, WalletSessionPutSyncDeviceData['body']>, options?: RequestHandlerOptions): HttpHandler {
+    return http.put<{
+        deviceId: string;
+    }, WalletSessionPutSyncDeviceData['body']>(`${options?.baseUrl ?? '*'}/sync/devices/:deviceId`, info => {
+        if (typeof response === 'function') {
+            return response(info);
+        }
+        const body = response?.body;
+        if (body !== undefined) {
+            return HttpResponse.json(body, { status: response?.status ?? 200 });
+        }
+        if (options?.responseFallback === 'passthrough') {
+            return;
+        }
+        return new Response('Not Implemented', {
+            status: 501,
+            statusText: 'Not Implemented'
+        });
+    }, options);
+}
+
+export type HandleWalletSessionListSyncEnvelopesResponse = {
+    body: WalletSessionListSyncEnvelopesResponses[200];
+    status?: 200;
+};
+
+/**
+ * Handler for the `GET /sync/envelopes` operation.
+ */
+export function handleWalletSessionListSyncEnvelopes(response?: HandleWalletSessionListSyncEnvelopesResponse | HttpResponseResolver<never, never>, options?: RequestHandlerOptions): HttpHandler {
+    return http.get<never, never>(`${options?.baseUrl ?? '*'}/sync/envelopes`, info => {
+        if (typeof response === 'function') {
+            return response(info);
+        }
+        const body = response?.body;
+        if (body !== undefined) {
+            return HttpResponse.json(body, { status: response?.status ?? 200 });
+        }
+        if (options?.responseFallback === 'passthrough') {
+            return;
+        }
+        return new Response('Not Implemented', {
+            status: 501,
+            statusText: 'Not Implemented'
+        });
+    }, options);
+}
+
+export type HandleWalletSessionPostSyncEnvelopesResponse = {
+    body: WalletSessionPostSyncEnvelopesResponses[200];
+    status?: 200;
+};
+
+/**
+ * Handler for the `POST /sync/envelopes` operation.
+ */
+export function handleWalletSessionPostSyncEnvelopes(response?: HandleWalletSessionPostSyncEnvelopesResponse | HttpResponseResolver<never, WalletSessionPostSyncEnvelopesData['body']>, options?: RequestHandlerOptions): HttpHandler {
+    return http.post<never, WalletSessionPostSyncEnvelopesData['body']>(`${options?.baseUrl ?? '*'}/sync/envelopes`, info => {
+        if (typeof response === 'function') {
+            return response(info);
+        }
+        const body = response?.body;
+        if (body !== undefined) {
+            return HttpResponse.json(body, { status: response?.status ?? 200 });
+        }
+        if (options?.responseFallback === 'passthrough') {
+            return;
+        }
+        return new Response('Not Implemented', {
+            status: 501,
+            statusText: 'Not Implemented'
+        });
+    }, options);
+}
+
+export type HandleWalletSessionPutOwnerResponse = {
+    body: WalletSessionPutOwnerResponses[200];
+    status?: 200;
+};
+
+/**
+ * Handler for the `PUT /owners/{svcId}` operation.
+ */
+export function handleWalletSessionPutOwner(response?: HandleWalletSessionPutOwnerResponse | HttpResponseResolver<{
+    svcId: string;
+}, WalletSessionPutOwnerData['body']>, options?: RequestHandlerOptions): HttpHandler {
+    return http.put<{
+        svcId: string;
+    }, WalletSessionPutOwnerData['body']>(`${options?.baseUrl ?? '*'}/owners/:svcId`, info => {
+        if (typeof response === 'function') {
+            return response(info);
+        }
+        const body = response?.body;
+        if (body !== undefined) {
+            return HttpResponse.json(body, { status: response?.status ?? 200 });
+        }
+        if (options?.responseFallback === 'passthrough') {
+            return;
+        }
+        return new Response('Not Implemented', {
+            status: 501,
+            statusText: 'Not Implemented'
+        });
+    }, options);
+}
+
+export type HandleWalletSessionListBindingsResponse = {
+    body: WalletSessionListBindingsResponses[200];
+    status?: 200;
+};
+
+/**
+ * Handler for the `GET /bindings` operation.
+ */
+export function handleWalletSessionListBindings(response?: HandleWalletSessionListBindingsResponse | HttpResponseResolver<never, never>, options?: RequestHandlerOptions): HttpHandler {
+    return http.get<never, never>(`${options?.baseUrl ?? '*'}/bindings`, info => {
+        if (typeof response === 'function') {
+            return response(info);
+        }
+        const body = response?.body;
+        if (body !== undefined) {
+            return HttpResponse.json(body, { status: response?.status ?? 200 });
+        }
+        if (options?.responseFallback === 'passthrough') {
+            return;
+        }
+        return new Response('Not Implemented', {
+            status: 501,
+            statusText: 'Not Implemented'
+        });
+    }, options);
+}
+
+export type HandleWalletSessionCreateBindingResponse = {
+    body: WalletSessionCreateBindingResponses[201];
+    status?: 201;
+};
+
+/**
+ * Handler for the `POST /bindings` operation.
+ */
+export function handleWalletSessionCreateBinding(response?: HandleWalletSessionCreateBindingResponse | HttpResponseResolver<never, WalletSessionCreateBindingData['body']>, options?: RequestHandlerOptions): HttpHandler {
+    return http.post<never, WalletSessionCreateBindingData['body']>(`${options?.baseUrl ?? '*'}/bindings`, info => {
+        if (typeof response === 'function') {
+            return response(info);
+        }
+        const body = response?.body;
+        if (body !== undefined) {
+            return HttpResponse.json(body, { status: response?.status ?? 201 });
+        }
+        if (options?.responseFallback === 'passthrough') {
+            return;
+        }
+        return new Response('Not Implemented', {
+            status: 501,
+            statusText: 'Not Implemented'
+        });
+    }, options);
+}
+
+export type HandleWalletSessionGetBindingResponse = {
+    body: WalletSessionGetBindingResponses[200];
+    status?: 200;
+};
+
+/**
+ * Handler for the `GET /bindings/{bindingId}` operation.
+ */
+export function handleWalletSessionGetBinding(response?: HandleWalletSessionGetBindingResponse | HttpResponseResolver<{
+    bindingId: string;
+}, never>, options?: RequestHandlerOptions): HttpHandler {
+    return http.get<{
+        bindingId: string;
+    }, never>(`${options?.baseUrl ?? '*'}/bindings/:bindingId`, info => {
+        if (typeof response === 'function') {
+            return response(info);
+        }
+        const body = response?.body;
+        if (body !== undefined) {
+            return HttpResponse.json(body, { status: response?.status ?? 200 });
+        }
+        if (options?.responseFallback === 'passthrough') {
+            return;
+        }
+        return new Response('Not Implemented', {
+            status: 501,
+            statusText: 'Not Implemented'
+        });
+    }, options);
+}
+
+export type HandleWalletSessionAcceptBindingResponse = {
+    body: WalletSessionAcceptBindingResponses[200];
+    status?: 200;
+};
+
+/**
+ * Handler for the `POST /bindings/{bindingId}/accept` operation.
+ */
+export function handleWalletSessionAcceptBinding(response?: HandleWalletSessionAcceptBindingResponse | HttpResponseResolver<{
+    bindingId: string;
+}, never>, options?: RequestHandlerOptions): HttpHandler {
+    return http.post<{
+        bindingId: string;
+    }, never>(`${options?.baseUrl ?? '*'}/bindings/:bindingId/accept`, info => {
+        if (typeof response === 'function') {
+            return response(info);
+        }
+        const body = response?.body;
+        if (body !== undefined) {
+            return HttpResponse.json(body, { status: response?.status ?? 200 });
+        }
+        if (options?.responseFallback === 'passthrough') {
+            return;
+        }
+        return new Response('Not Implemented', {
+            status: 501,
+            statusText: 'Not Implemented'
+        });
+    }, options);
+}
+
+export type HandleWalletSessionPutBindingLimitsResponse = {
+    body: WalletSessionPutBindingLimitsResponses[200];
+    status?: 200;
+};
+
+/**
+ * Handler for the `PUT /bindings/{bindingId}/limits` operation.
+ */
+export function handleWalletSessionPutBindingLimits(response?: HandleWalletSessionPutBindingLimitsResponse | HttpResponseResolver<{
+    bindingId: string;
+}, WalletSessionPutBindingLimitsData['body']>, options?: RequestHandlerOptions): HttpHandler {
+    return http.put<{
+        bindingId: string;
+    }, WalletSessionPutBindingLimitsData['body']>(`${options?.baseUrl ?? '*'}/bindings/:bindingId/limits`, info => {
+        if (typeof response === 'function') {
+            return response(info);
+        }
+        const body = response?.body;
+        if (body !== undefined) {
+            return HttpResponse.json(body, { status: response?.status ?? 200 });
+        }
+        if (options?.responseFallback === 'passthrough') {
+            return;
+        }
+        return new Response('Not Implemented', {
+            status: 501,
+            statusText: 'Not Implemented'
+        });
+    }, options);
+}
+
+export type HandleWalletSessionRevokeBindingResponse = {
+    body: WalletSessionRevokeBindingResponses[200];
+    status?: 200;
+};
+
+/**
+ * Handler for the `POST /bindings/{bindingId}/revoke` operation.
+ */
+export function handleWalletSessionRevokeBinding(response?: HandleWalletSessionRevokeBindingResponse | HttpResponseResolver<{
+    bindingId: string;
+}, never>, options?: RequestHandlerOptions): HttpHandler {
+    return http.post<{
+        bindingId: string;
+    }, never>(`${options?.baseUrl ?? '*'}/bindings/:bindingId/revoke`, info => {
+        if (typeof response === 'function') {
+            return response(info);
+        }
+        const body = response?.body;
+        if (body !== undefined) {
+            return HttpResponse.json(body, { status: response?.status ?? 200 });
+        }
+        if (options?.responseFallback === 'passthrough') {
+            return;
+        }
+        return new Response('Not Implemented', {
+            status: 501,
+            statusText: 'Not Implemented'
+        });
+    }, options);
+}
+
+export type HandleWalletSessionGetBindingActivityResponse = {
+    body: WalletSessionGetBindingActivityResponses[200];
+    status?: 200;
+};
+
+/**
+ * Handler for the `GET /bindings/{bindingId}/activity` operation.
+ */
+export function handleWalletSessionGetBindingActivity(response?: HandleWalletSessionGetBindingActivityResponse | HttpResponseResolver<{
+    bindingId: string;
+}, never>, options?: RequestHandlerOptions): HttpHandler {
+    return http.get<{
+        bindingId: string;
+    }, never>(`${options?.baseUrl ?? '*'}/bindings/:bindingId/activity`, info => {
+        if (typeof response === 'function') {
+            return response(info);
+        }
+        const body = response?.body;
+        if (body !== undefined) {
+            return HttpResponse.json(body, { status: response?.status ?? 200 });
+        }
+        if (options?.responseFallback === 'passthrough') {
+            return;
+        }
+        return new Response('Not Implemented', {
+            status: 501,
+            statusText: 'Not Implemented'
+        });
+    }, options);
+}
+
+export type HandleWalletSessionAuthorizeBankingResponse = {
+    body: WalletSessionAuthorizeBankingResponses[201];
+    status?: 201;
+};
+
+/**
+ * Handler for the `POST /banking/authorizations` operation.
+ */
+export function handleWalletSessionAuthorizeBanking(response?: HandleWalletSessionAuthorizeBankingResponse | HttpResponseResolver<never, WalletSessionAuthorizeBankingData['body']>, options?: RequestHandlerOptions): HttpHandler {
+    return http.post<never, WalletSessionAuthorizeBankingData['body']>(`${options?.baseUrl ?? '*'}/banking/authorizations`, info => {
+        if (typeof response === 'function') {
+            return response(info);
+        }
+        const body = response?.body;
+        if (body !== undefined) {
+            return HttpResponse.json(body, { status: response?.status ?? 201 });
+        }
+        if (options?.responseFallback === 'passthrough') {
+            return;
+        }
+        return new Response('Not Implemented', {
+            status: 501,
+            statusText: 'Not Implemented'
+        });
+    }, options);
+}
+
 export type MswHandlerFactories = {
     /**
      * Handler for the `POST /auth/challenge` operation.
@@ -228,6 +669,66 @@ export type MswHandlerFactories = {
      * Handler for the `GET /.well-known/jwks.json` operation.
      */
     walletSessionGetJwks: typeof handleWalletSessionGetJwks;
+    /**
+     * Handler for the `GET /auth/records/{nonce}` operation.
+     */
+    walletSessionGetAuthorizationRecord: typeof handleWalletSessionGetAuthorizationRecord;
+    /**
+     * Handler for the `GET /sync/devices` operation.
+     */
+    walletSessionListSyncDevices: typeof handleWalletSessionListSyncDevices;
+    /**
+     * Handler for the `DELETE /sync/devices/{deviceId}` operation.
+     */
+    walletSessionDeleteSyncDevice: typeof handleWalletSessionDeleteSyncDevice;
+    /**
+     * Handler for the `PUT /sync/devices/{deviceId}` operation.
+     */
+    walletSessionPutSyncDevice: typeof handleWalletSessionPutSyncDevice;
+    /**
+     * Handler for the `GET /sync/envelopes` operation.
+     */
+    walletSessionListSyncEnvelopes: typeof handleWalletSessionListSyncEnvelopes;
+    /**
+     * Handler for the `POST /sync/envelopes` operation.
+     */
+    walletSessionPostSyncEnvelopes: typeof handleWalletSessionPostSyncEnvelopes;
+    /**
+     * Handler for the `PUT /owners/{svcId}` operation.
+     */
+    walletSessionPutOwner: typeof handleWalletSessionPutOwner;
+    /**
+     * Handler for the `GET /bindings` operation.
+     */
+    walletSessionListBindings: typeof handleWalletSessionListBindings;
+    /**
+     * Handler for the `POST /bindings` operation.
+     */
+    walletSessionCreateBinding: typeof handleWalletSessionCreateBinding;
+    /**
+     * Handler for the `GET /bindings/{bindingId}` operation.
+     */
+    walletSessionGetBinding: typeof handleWalletSessionGetBinding;
+    /**
+     * Handler for the `POST /bindings/{bindingId}/accept` operation.
+     */
+    walletSessionAcceptBinding: typeof handleWalletSessionAcceptBinding;
+    /**
+     * Handler for the `PUT /bindings/{bindingId}/limits` operation.
+     */
+    walletSessionPutBindingLimits: typeof handleWalletSessionPutBindingLimits;
+    /**
+     * Handler for the `POST /bindings/{bindingId}/revoke` operation.
+     */
+    walletSessionRevokeBinding: typeof handleWalletSessionRevokeBinding;
+    /**
+     * Handler for the `GET /bindings/{bindingId}/activity` operation.
+     */
+    walletSessionGetBindingActivity: typeof handleWalletSessionGetBindingActivity;
+    /**
+     * Handler for the `POST /banking/authorizations` operation.
+     */
+    walletSessionAuthorizeBanking: typeof handleWalletSessionAuthorizeBanking;
 };
 
 export type CreateMswHandlersResult = {
@@ -251,7 +752,22 @@ export function createMswHandlers(config: RequestHandlerOptions = {}): CreateMsw
         walletSessionGetHistory: wrap(handleWalletSessionGetHistory),
         walletSessionGetFeeConfig: wrap(handleWalletSessionGetFeeConfig),
         walletSessionDownloadExtension: wrap(handleWalletSessionDownloadExtension),
-        walletSessionGetJwks: wrap(handleWalletSessionGetJwks)
+        walletSessionGetJwks: wrap(handleWalletSessionGetJwks),
+        walletSessionGetAuthorizationRecord: wrap(handleWalletSessionGetAuthorizationRecord),
+        walletSessionListSyncDevices: wrap(handleWalletSessionListSyncDevices),
+        walletSessionDeleteSyncDevice: wrap(handleWalletSessionDeleteSyncDevice),
+        walletSessionPutSyncDevice: wrap(handleWalletSessionPutSyncDevice),
+        walletSessionListSyncEnvelopes: wrap(handleWalletSessionListSyncEnvelopes),
+        walletSessionPostSyncEnvelopes: wrap(handleWalletSessionPostSyncEnvelopes),
+        walletSessionPutOwner: wrap(handleWalletSessionPutOwner),
+        walletSessionListBindings: wrap(handleWalletSessionListBindings),
+        walletSessionCreateBinding: wrap(handleWalletSessionCreateBinding),
+        walletSessionGetBinding: wrap(handleWalletSessionGetBinding),
+        walletSessionAcceptBinding: wrap(handleWalletSessionAcceptBinding),
+        walletSessionPutBindingLimits: wrap(handleWalletSessionPutBindingLimits),
+        walletSessionRevokeBinding: wrap(handleWalletSessionRevokeBinding),
+        walletSessionGetBindingActivity: wrap(handleWalletSessionGetBindingActivity),
+        walletSessionAuthorizeBanking: wrap(handleWalletSessionAuthorizeBanking)
     };
     const all: CreateMswHandlersResult['all'] = (options = {}) => {
         type OverrideValue<R> = R | [
@@ -263,13 +779,28 @@ export function createMswHandlers(config: RequestHandlerOptions = {}): CreateMsw
         }
         const overrides = options.pick ?? {};
         return [
+            invoke(pick.walletSessionGetAuthorizationRecord, overrides.walletSessionGetAuthorizationRecord),
+            invoke(pick.walletSessionDeleteSyncDevice, overrides.walletSessionDeleteSyncDevice),
+            invoke(pick.walletSessionPutSyncDevice, overrides.walletSessionPutSyncDevice),
+            invoke(pick.walletSessionAcceptBinding, overrides.walletSessionAcceptBinding),
+            invoke(pick.walletSessionPutBindingLimits, overrides.walletSessionPutBindingLimits),
+            invoke(pick.walletSessionRevokeBinding, overrides.walletSessionRevokeBinding),
+            invoke(pick.walletSessionGetBindingActivity, overrides.walletSessionGetBindingActivity),
             invoke(pick.walletSessionCreateChallenge, overrides.walletSessionCreateChallenge),
             invoke(pick.walletSessionVerify, overrides.walletSessionVerify),
             invoke(pick.walletSessionRegisterWallet, overrides.walletSessionRegisterWallet),
             invoke(pick.walletSessionGetFeeConfig, overrides.walletSessionGetFeeConfig),
             invoke(pick.walletSessionDownloadExtension, overrides.walletSessionDownloadExtension),
             invoke(pick.walletSessionGetJwks, overrides.walletSessionGetJwks),
-            invoke(pick.walletSessionGetHistory, overrides.walletSessionGetHistory)
+            invoke(pick.walletSessionListSyncDevices, overrides.walletSessionListSyncDevices),
+            invoke(pick.walletSessionListSyncEnvelopes, overrides.walletSessionListSyncEnvelopes),
+            invoke(pick.walletSessionPostSyncEnvelopes, overrides.walletSessionPostSyncEnvelopes),
+            invoke(pick.walletSessionAuthorizeBanking, overrides.walletSessionAuthorizeBanking),
+            invoke(pick.walletSessionPutOwner, overrides.walletSessionPutOwner),
+            invoke(pick.walletSessionGetBinding, overrides.walletSessionGetBinding),
+            invoke(pick.walletSessionGetHistory, overrides.walletSessionGetHistory),
+            invoke(pick.walletSessionListBindings, overrides.walletSessionListBindings),
+            invoke(pick.walletSessionCreateBinding, overrides.walletSessionCreateBinding)
         ];
     };
     return { all, pick };

@@ -626,3 +626,683 @@ export const JwksSchema = {
     },
     'x-decision': 'D-018'
 } as const;
+
+export const AuthorizationRecordSchema = {
+    type: 'object',
+    description: 'The signed challenge of a successful login, kept so a third party can re-verify it (spec: "a third party can verify that an action was authorised by the identity without trusting the service"). Self-contained: `svcId` is the fingerprint of `pqPublicKey` (D-031), `pqSig` verifies over `message` with `pqPublicKey` (D-044), `ecdsaSig` recovers `address` over `message` (D-035).',
+    required: [
+        'nonce',
+        'svcId',
+        'address',
+        'message',
+        'ecdsaSig',
+        'pqSig',
+        'pqPublicKey',
+        'verifiedAt'
+    ],
+    properties: {
+        nonce: {
+            $ref: '#/components/schemas/ChallengeNonce'
+        },
+        svcId: {
+            $ref: '#/components/schemas/SvcId'
+        },
+        address: {
+            $ref: '#/components/schemas/ChainAddress'
+        },
+        message: {
+            type: 'string',
+            minLength: 1,
+            description: 'The exact challenge message both keys signed (D-043).'
+        },
+        ecdsaSig: {
+            $ref: '#/components/schemas/ClassicalSignature'
+        },
+        pqSig: {
+            $ref: '#/components/schemas/MlDsaSignature'
+        },
+        pqPublicKey: {
+            $ref: '#/components/schemas/MlDsaPublicKey'
+        },
+        verifiedAt: {
+            type: 'string',
+            format: 'date-time',
+            description: 'When the service accepted both signatures, ISO 8601 UTC with milliseconds.',
+            example: {}
+        }
+    },
+    'x-decision': 'D-NEW-S1'
+} as const;
+
+export const SyncDeviceIdSchema = {
+    type: 'string',
+    pattern: '^[0-9a-f]{16}$',
+    description: 'A device: lower-case hex of the first 8 bytes of SHA3-256 of its raw 1,184-byte ML-KEM-768 encapsulation key (as svcId, D-031).',
+    example: '87726627e86a0764',
+    'x-decision': 'D-NEW-S2'
+} as const;
+
+export const MlKemPublicKeySchema = {
+    type: 'string',
+    pattern: '^[0-9a-fA-F]{2368}$',
+    description: 'Hex of a FIPS 203 ML-KEM-768 encapsulation key (1,184 bytes, 2,368 hex characters, no 0x prefix); either case accepted.'
+} as const;
+
+export const SyncDeviceRequestSchema = {
+    type: 'object',
+    description: 'A device\'s public ML-KEM-768 key and an optional label. Any other field is 400; a field named like private material is 400 with a message saying so (spec rule 1).',
+    required: [
+        'kemPublicKey'
+    ],
+    additionalProperties: false,
+    properties: {
+        kemPublicKey: {
+            $ref: '#/components/schemas/MlKemPublicKey'
+        },
+        label: {
+            type: 'string',
+            minLength: 1,
+            maxLength: 64,
+            description: 'A name the user gives the device, shown to its other devices.',
+            example: 'laptop'
+        }
+    }
+} as const;
+
+export const SyncDeviceSchema = {
+    type: 'object',
+    description: 'A registered sync device of an identity.',
+    required: [
+        'deviceId',
+        'kemPublicKey',
+        'label',
+        'createdAt'
+    ],
+    properties: {
+        deviceId: {
+            $ref: '#/components/schemas/SyncDeviceId'
+        },
+        kemPublicKey: {
+            $ref: '#/components/schemas/MlKemPublicKey'
+        },
+        label: {
+            type: [
+                'string',
+                'null'
+            ],
+            description: 'The device\'s label, null when none was given.',
+            example: 'laptop'
+        },
+        createdAt: {
+            type: 'string',
+            format: 'date-time',
+            description: 'First registration, ISO 8601 UTC with milliseconds.',
+            example: {}
+        }
+    }
+} as const;
+
+export const SyncDeviceRegisteredSchema = {
+    type: 'object',
+    description: 'Answer of `PUT /sync/devices/{deviceId}`.',
+    required: [
+        'isNew',
+        'device'
+    ],
+    properties: {
+        isNew: {
+            type: 'boolean',
+            description: 'True on the first registration of this device for this identity.',
+            example: true
+        },
+        device: {
+            $ref: '#/components/schemas/SyncDevice'
+        }
+    }
+} as const;
+
+export const SyncDeviceListSchema = {
+    type: 'object',
+    description: 'The identity\'s devices, oldest first.',
+    required: [
+        'devices'
+    ],
+    properties: {
+        devices: {
+            type: 'array',
+            maxItems: 32,
+            items: {
+                $ref: '#/components/schemas/SyncDevice'
+            },
+            description: 'At most 32 devices.'
+        }
+    }
+} as const;
+
+export const SyncEnvelopeDataSchema = {
+    type: 'string',
+    minLength: 1496,
+    maxLength: 88876,
+    pattern: '^[A-Za-z0-9+/]+={0,2}$',
+    description: 'Base64 (RFC 4648 §4, padded) of a sealed sync envelope, 1,120 to 66,656 bytes. The server checks only the header and the length and never opens it. Layout (the D-032 construction, its own header and binding):\ndata = "SVS" (0x53 0x56 0x53) || version 0x01 || kemCiphertext (1,088 bytes) || nonce (12 bytes) || AES-256-GCM ciphertext || tag (16 bytes);\nAES key = HKDF-SHA256(ikm = ML-KEM-768 shared secret, salt = kemCiphertext, info = "svckit/sync/v1" || svcId (8 bytes) || fromDevice (8 bytes) || toDevice (8 bytes)), 32 bytes;\nAAD = the 4-byte header; plaintext = the device\'s state in the client\'s own format, at most 65,536 bytes.\nBinding the identity and both devices stops the server replaying an envelope to another device or identity.',
+    'x-decision': 'D-NEW-S2'
+} as const;
+
+export const SyncEnvelopeInputSchema = {
+    type: 'object',
+    description: 'One sealed envelope for one recipient device.',
+    required: [
+        'toDevice',
+        'data'
+    ],
+    additionalProperties: false,
+    properties: {
+        toDevice: {
+            $ref: '#/components/schemas/SyncDeviceId'
+        },
+        data: {
+            $ref: '#/components/schemas/SyncEnvelopeData'
+        }
+    }
+} as const;
+
+export const SyncPostRequestSchema = {
+    type: 'object',
+    description: 'A device\'s state sealed to each of the other devices (one envelope per recipient, recipients distinct).',
+    required: [
+        'fromDevice',
+        'envelopes'
+    ],
+    additionalProperties: false,
+    properties: {
+        fromDevice: {
+            $ref: '#/components/schemas/SyncDeviceId'
+        },
+        envelopes: {
+            type: 'array',
+            minItems: 1,
+            maxItems: 32,
+            items: {
+                $ref: '#/components/schemas/SyncEnvelopeInput'
+            },
+            description: 'One envelope per recipient device.'
+        }
+    }
+} as const;
+
+export const SyncPostResponseSchema = {
+    type: 'object',
+    description: 'Answer of `POST /sync/envelopes`.',
+    required: [
+        'stored',
+        'updatedAt'
+    ],
+    properties: {
+        stored: {
+            type: 'integer',
+            minimum: 1,
+            description: 'Envelopes stored (each replaces the previous one of the same pair).',
+            example: 1
+        },
+        updatedAt: {
+            type: 'string',
+            format: 'date-time',
+            description: 'Time of storage, ISO 8601 UTC with milliseconds.',
+            example: {}
+        }
+    }
+} as const;
+
+export const SyncEnvelopeSchema = {
+    type: 'object',
+    description: 'The latest envelope one device sealed to another.',
+    required: [
+        'fromDevice',
+        'toDevice',
+        'data',
+        'version',
+        'updatedAt'
+    ],
+    properties: {
+        fromDevice: {
+            $ref: '#/components/schemas/SyncDeviceId'
+        },
+        toDevice: {
+            $ref: '#/components/schemas/SyncDeviceId'
+        },
+        data: {
+            $ref: '#/components/schemas/SyncEnvelopeData'
+        },
+        version: {
+            type: 'integer',
+            minimum: 1,
+            description: 'Counts the envelopes stored for this pair; grows by one on each replacement.',
+            example: 3
+        },
+        updatedAt: {
+            type: 'string',
+            format: 'date-time',
+            description: 'When this envelope was stored.',
+            example: {}
+        }
+    }
+} as const;
+
+export const SyncEnvelopeListSchema = {
+    type: 'object',
+    description: 'The envelopes sealed to one device, newest first.',
+    required: [
+        'device',
+        'items'
+    ],
+    properties: {
+        device: {
+            $ref: '#/components/schemas/SyncDeviceId'
+        },
+        items: {
+            type: 'array',
+            items: {
+                $ref: '#/components/schemas/SyncEnvelope'
+            },
+            description: 'One per sending device.'
+        }
+    }
+} as const;
+
+export const OwnerRequestSchema = {
+    type: 'object',
+    description: 'The operating institution\'s record of a completed KYC verification. No personal data, only the institution\'s own reference.',
+    required: [
+        'kycReference',
+        'kycVerifiedAt'
+    ],
+    additionalProperties: false,
+    properties: {
+        kycReference: {
+            type: 'string',
+            minLength: 1,
+            maxLength: 128,
+            pattern: '^[\\x21-\\x7E]+( [\\x21-\\x7E]+)*$',
+            description: 'The institution\'s reference for the verification (printable ASCII).',
+            example: 'KYC-2026-000417'
+        },
+        kycVerifiedAt: {
+            type: 'string',
+            format: 'date-time',
+            description: 'When the institution completed the verification; not in the future.',
+            example: {}
+        }
+    },
+    'x-decision': 'D-NEW-S3'
+} as const;
+
+export const OwnerSchema = {
+    type: 'object',
+    description: 'A KYC-verified owner, named by its own wallet identity.',
+    required: [
+        'svcId',
+        'kycReference',
+        'kycVerifiedAt',
+        'isNew'
+    ],
+    properties: {
+        svcId: {
+            $ref: '#/components/schemas/SvcId'
+        },
+        kycReference: {
+            type: 'string',
+            minLength: 1,
+            description: 'The institution\'s reference.',
+            example: 'KYC-2026-000417'
+        },
+        kycVerifiedAt: {
+            type: 'string',
+            format: 'date-time',
+            description: 'When the verification was completed.',
+            example: {}
+        },
+        isNew: {
+            type: 'boolean',
+            description: 'True when this call made the identity an owner.',
+            example: true
+        }
+    },
+    'x-decision': 'D-NEW-S3'
+} as const;
+
+export const MoneySchema = {
+    type: 'object',
+    description: 'A fiat amount. `amount` is a decimal string with at most 2 fraction digits (as D-033); `currency` an ISO 4217 code.',
+    required: [
+        'amount',
+        'currency'
+    ],
+    additionalProperties: false,
+    properties: {
+        amount: {
+            type: 'string',
+            pattern: '^(0|[1-9][0-9]{0,14})(\\.[0-9]{1,2})?$',
+            description: 'Decimal string, at most 2 fraction digits, below 10^15.',
+            example: '500.00'
+        },
+        currency: {
+            type: 'string',
+            pattern: '^[A-Z]{3}$',
+            description: 'ISO 4217 alphabetic code.',
+            example: 'EUR'
+        }
+    }
+} as const;
+
+export const BindingLimitsSchema = {
+    type: 'object',
+    description: 'spec rule 4: "within limits the owner sets (spending ceiling, allowed counterparties, expiry)". `spendingCeiling` caps the total approved over the life of the binding, in one currency; `allowedCounterparties` null means any counterparty, a list means only those (exact match); after `expiresAt` the binding reads `expired` and allows nothing.',
+    required: [
+        'spendingCeiling',
+        'allowedCounterparties',
+        'expiresAt'
+    ],
+    additionalProperties: false,
+    properties: {
+        spendingCeiling: {
+            $ref: '#/components/schemas/Money'
+        },
+        allowedCounterparties: {
+            type: [
+                'array',
+                'null'
+            ],
+            maxItems: 100,
+            uniqueItems: true,
+            items: {
+                type: 'string',
+                minLength: 1,
+                maxLength: 128,
+                pattern: '^[\\x21-\\x7E]+$'
+            },
+            description: 'Counterparty identifiers (IBAN, chain address, merchant id...), compared exactly; null: any counterparty.'
+        },
+        expiresAt: {
+            type: 'string',
+            format: 'date-time',
+            description: 'End of the binding; must be in the future when set.',
+            example: {}
+        }
+    },
+    'x-decision': 'D-NEW-S4'
+} as const;
+
+export const BindingOfferSchema = {
+    type: 'object',
+    description: 'An owner\'s offer to bind a wallet identity, with the limits the owner sets.',
+    required: [
+        'walletSvcId',
+        'limits'
+    ],
+    additionalProperties: false,
+    properties: {
+        walletSvcId: {
+            $ref: '#/components/schemas/SvcId'
+        },
+        limits: {
+            $ref: '#/components/schemas/BindingLimits'
+        }
+    }
+} as const;
+
+export const BindingStatusSchema = {
+    type: 'string',
+    enum: [
+        'pending',
+        'active',
+        'revoked',
+        'expired'
+    ],
+    description: '`pending`: offered, not yet accepted by the wallet; `active`: in force; `revoked`: ended by the owner; `expired`: past `limits.expiresAt` (read from the clock, never stored).',
+    example: 'active',
+    'x-decision': 'D-NEW-S4'
+} as const;
+
+export const BindingSchema = {
+    type: 'object',
+    description: 'A wallet identity bound to a KYC-verified owner (spec rule 4).',
+    required: [
+        'id',
+        'ownerSvcId',
+        'walletSvcId',
+        'status',
+        'limits',
+        'spent',
+        'createdAt',
+        'acceptedAt',
+        'revokedAt',
+        'updatedAt'
+    ],
+    properties: {
+        id: {
+            type: 'string',
+            format: 'uuid',
+            description: 'Binding id.',
+            example: '5f0c6a9e-2b7d-4e11-9c3a-8d4f1e2b7a60'
+        },
+        ownerSvcId: {
+            $ref: '#/components/schemas/SvcId'
+        },
+        walletSvcId: {
+            $ref: '#/components/schemas/SvcId'
+        },
+        status: {
+            $ref: '#/components/schemas/BindingStatus'
+        },
+        limits: {
+            $ref: '#/components/schemas/BindingLimits'
+        },
+        spent: {
+            $ref: '#/components/schemas/Money'
+        },
+        createdAt: {
+            type: 'string',
+            format: 'date-time',
+            description: 'When the owner offered it.',
+            example: {}
+        },
+        acceptedAt: {
+            type: [
+                'string',
+                'null'
+            ],
+            format: 'date-time',
+            description: 'When the wallet accepted it; null while pending.',
+            example: {}
+        },
+        revokedAt: {
+            type: [
+                'string',
+                'null'
+            ],
+            format: 'date-time',
+            description: 'When the owner revoked it; null unless revoked.',
+            example: null
+        },
+        updatedAt: {
+            type: 'string',
+            format: 'date-time',
+            description: 'Last change of status, limits or spent amount.',
+            example: {}
+        }
+    },
+    'x-decision': 'D-NEW-S4'
+} as const;
+
+export const BindingListSchema = {
+    type: 'object',
+    description: 'Bindings the token\'s identity is party to.',
+    required: [
+        'items'
+    ],
+    properties: {
+        items: {
+            type: 'array',
+            items: {
+                $ref: '#/components/schemas/Binding'
+            },
+            description: 'Newest first.'
+        }
+    }
+} as const;
+
+export const BankingKindSchema = {
+    type: 'string',
+    enum: [
+        'cash_account',
+        'card',
+        'on_ramp',
+        'off_ramp',
+        'remittance'
+    ],
+    description: 'spec rule 4: "Banking and fiat features (cash accounts, cards, on/off ramps, remittance)".',
+    example: 'card'
+} as const;
+
+export const BankingAuthorizationRequestSchema = {
+    type: 'object',
+    description: 'A banking or fiat operation the wallet identity wants to perform.',
+    required: [
+        'kind',
+        'amount',
+        'counterparty'
+    ],
+    additionalProperties: false,
+    properties: {
+        kind: {
+            $ref: '#/components/schemas/BankingKind'
+        },
+        amount: {
+            $ref: '#/components/schemas/Money'
+        },
+        counterparty: {
+            type: 'string',
+            minLength: 1,
+            maxLength: 128,
+            pattern: '^[\\x21-\\x7E]+$',
+            description: 'The counterparty identifier, compared exactly with the allowed list.',
+            example: 'merchant:acme-coffee'
+        },
+        reference: {
+            type: 'string',
+            minLength: 1,
+            maxLength: 140,
+            description: 'Free text for the owner\'s activity view.',
+            example: 'order 1182'
+        }
+    },
+    'x-decision': 'D-NEW-S5'
+} as const;
+
+export const BankingAuthorizationSchema = {
+    type: 'object',
+    description: 'One banking authorisation asked under a binding, approved or refused.',
+    required: [
+        'id',
+        'bindingId',
+        'walletSvcId',
+        'kind',
+        'amount',
+        'counterparty',
+        'reference',
+        'status',
+        'reason',
+        'createdAt'
+    ],
+    properties: {
+        id: {
+            type: 'string',
+            format: 'uuid',
+            description: 'Authorisation id.',
+            example: '3a4b5c6d-7e8f-4a0b-9c1d-2e3f4a5b6c7d'
+        },
+        bindingId: {
+            type: 'string',
+            format: 'uuid',
+            description: 'The binding it was checked against.',
+            example: '5f0c6a9e-2b7d-4e11-9c3a-8d4f1e2b7a60'
+        },
+        walletSvcId: {
+            $ref: '#/components/schemas/SvcId'
+        },
+        kind: {
+            $ref: '#/components/schemas/BankingKind'
+        },
+        amount: {
+            $ref: '#/components/schemas/Money'
+        },
+        counterparty: {
+            type: 'string',
+            minLength: 1,
+            description: 'The counterparty.',
+            example: 'merchant:acme-coffee'
+        },
+        reference: {
+            type: [
+                'string',
+                'null'
+            ],
+            description: 'The caller\'s reference, null when none.',
+            example: 'order 1182'
+        },
+        status: {
+            type: 'string',
+            enum: [
+                'approved',
+                'refused'
+            ],
+            description: 'Whether the binding\'s limits allowed it.',
+            example: 'approved'
+        },
+        reason: {
+            type: [
+                'string',
+                'null'
+            ],
+            enum: [
+                'SPENDING_CEILING_EXCEEDED',
+                'COUNTERPARTY_NOT_ALLOWED',
+                'CURRENCY_MISMATCH',
+                null
+            ],
+            description: 'The error code of a refusal; null when approved.',
+            example: null
+        },
+        createdAt: {
+            type: 'string',
+            format: 'date-time',
+            description: 'When it was asked.',
+            example: {}
+        }
+    },
+    'x-decision': 'D-NEW-S5'
+} as const;
+
+export const BindingActivitySchema = {
+    type: 'object',
+    description: 'The activity under one binding.',
+    required: [
+        'bindingId',
+        'items'
+    ],
+    properties: {
+        bindingId: {
+            type: 'string',
+            format: 'uuid',
+            description: 'The binding.',
+            example: '5f0c6a9e-2b7d-4e11-9c3a-8d4f1e2b7a60'
+        },
+        items: {
+            type: 'array',
+            items: {
+                $ref: '#/components/schemas/BankingAuthorization'
+            },
+            description: 'Newest first.'
+        }
+    }
+} as const;

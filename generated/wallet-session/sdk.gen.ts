@@ -3,8 +3,8 @@
 
 import type { Client, ClientMeta, Options as Options2, RequestResult, TDataShape } from './client';
 import { client } from './client.gen';
-import type { WalletSessionCreateChallengeData, WalletSessionCreateChallengeErrors, WalletSessionCreateChallengeResponses, WalletSessionDownloadExtensionData, WalletSessionDownloadExtensionErrors, WalletSessionDownloadExtensionResponses, WalletSessionGetFeeConfigData, WalletSessionGetFeeConfigErrors, WalletSessionGetFeeConfigResponses, WalletSessionGetHistoryData, WalletSessionGetHistoryErrors, WalletSessionGetHistoryResponses, WalletSessionGetJwksData, WalletSessionGetJwksErrors, WalletSessionGetJwksResponses, WalletSessionRegisterWalletData, WalletSessionRegisterWalletErrors, WalletSessionRegisterWalletResponses, WalletSessionVerifyData, WalletSessionVerifyErrors, WalletSessionVerifyResponses } from './types.gen';
-import { zWalletSessionCreateChallengeResponse, zWalletSessionDownloadExtensionResponse, zWalletSessionGetFeeConfigResponse, zWalletSessionGetHistoryResponse, zWalletSessionGetJwksResponse, zWalletSessionRegisterWalletResponse, zWalletSessionVerifyResponse } from './zod.gen';
+import type { WalletSessionAcceptBindingData, WalletSessionAcceptBindingErrors, WalletSessionAcceptBindingResponses, WalletSessionAuthorizeBankingData, WalletSessionAuthorizeBankingErrors, WalletSessionAuthorizeBankingResponses, WalletSessionCreateBindingData, WalletSessionCreateBindingErrors, WalletSessionCreateBindingResponses, WalletSessionCreateChallengeData, WalletSessionCreateChallengeErrors, WalletSessionCreateChallengeResponses, WalletSessionDeleteSyncDeviceData, WalletSessionDeleteSyncDeviceErrors, WalletSessionDeleteSyncDeviceResponses, WalletSessionDownloadExtensionData, WalletSessionDownloadExtensionErrors, WalletSessionDownloadExtensionResponses, WalletSessionGetAuthorizationRecordData, WalletSessionGetAuthorizationRecordErrors, WalletSessionGetAuthorizationRecordResponses, WalletSessionGetBindingActivityData, WalletSessionGetBindingActivityErrors, WalletSessionGetBindingActivityResponses, WalletSessionGetBindingData, WalletSessionGetBindingErrors, WalletSessionGetBindingResponses, WalletSessionGetFeeConfigData, WalletSessionGetFeeConfigErrors, WalletSessionGetFeeConfigResponses, WalletSessionGetHistoryData, WalletSessionGetHistoryErrors, WalletSessionGetHistoryResponses, WalletSessionGetJwksData, WalletSessionGetJwksErrors, WalletSessionGetJwksResponses, WalletSessionListBindingsData, WalletSessionListBindingsErrors, WalletSessionListBindingsResponses, WalletSessionListSyncDevicesData, WalletSessionListSyncDevicesErrors, WalletSessionListSyncDevicesResponses, WalletSessionListSyncEnvelopesData, WalletSessionListSyncEnvelopesErrors, WalletSessionListSyncEnvelopesResponses, WalletSessionPostSyncEnvelopesData, WalletSessionPostSyncEnvelopesErrors, WalletSessionPostSyncEnvelopesResponses, WalletSessionPutBindingLimitsData, WalletSessionPutBindingLimitsErrors, WalletSessionPutBindingLimitsResponses, WalletSessionPutOwnerData, WalletSessionPutOwnerErrors, WalletSessionPutOwnerResponses, WalletSessionPutSyncDeviceData, WalletSessionPutSyncDeviceErrors, WalletSessionPutSyncDeviceResponses, WalletSessionRegisterWalletData, WalletSessionRegisterWalletErrors, WalletSessionRegisterWalletResponses, WalletSessionRevokeBindingData, WalletSessionRevokeBindingErrors, WalletSessionRevokeBindingResponses, WalletSessionVerifyData, WalletSessionVerifyErrors, WalletSessionVerifyResponses } from './types.gen';
+import { zWalletSessionAcceptBindingResponse, zWalletSessionAuthorizeBankingResponse, zWalletSessionCreateBindingResponse, zWalletSessionCreateChallengeResponse, zWalletSessionDeleteSyncDeviceResponse, zWalletSessionDownloadExtensionResponse, zWalletSessionGetAuthorizationRecordResponse, zWalletSessionGetBindingActivityResponse, zWalletSessionGetBindingResponse, zWalletSessionGetFeeConfigResponse, zWalletSessionGetHistoryResponse, zWalletSessionGetJwksResponse, zWalletSessionListBindingsResponse, zWalletSessionListSyncDevicesResponse, zWalletSessionListSyncEnvelopesResponse, zWalletSessionPostSyncEnvelopesResponse, zWalletSessionPutBindingLimitsResponse, zWalletSessionPutOwnerResponse, zWalletSessionPutSyncDeviceResponse, zWalletSessionRegisterWalletResponse, zWalletSessionRevokeBindingResponse, zWalletSessionVerifyResponse } from './zod.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -72,7 +72,11 @@ export const walletSessionRegisterWallet = <ThrowOnError extends boolean = false
  */
 export const walletSessionGetHistory = <ThrowOnError extends boolean = false>(options: Options<WalletSessionGetHistoryData, ThrowOnError>): RequestResult<WalletSessionGetHistoryResponses, WalletSessionGetHistoryErrors, ThrowOnError> => (options.client ?? client).get<WalletSessionGetHistoryResponses, WalletSessionGetHistoryErrors, ThrowOnError>({
     responseValidator: async (data) => await zWalletSessionGetHistoryResponse.parseAsync(data),
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'sessionToken',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/history',
     ...options
 });
@@ -91,7 +95,7 @@ export const walletSessionGetFeeConfig = <ThrowOnError extends boolean = false>(
 /**
  * Download the browser extension
  *
- * spec: "HTTP 302 redirect to a signed .zip of the browser extension". The `Location` header points at the signed .zip on the site origin ({site_url}); the 302 has no body. spec: "The browser extension injects an EIP-1193 / EIP-6963 provider that coexists with other providers." Public.
+ * spec: "HTTP 302 redirect to a signed .zip of the browser extension". The `Location` header points at `{site_url}/downloads/svckit-wallet-extension-{version}.zip` on the site origin; the 302 has no body. Beside the .zip the site serves `{zip}.sig` (hex of the pure ML-DSA-65 signature over the .zip bytes, empty context, D-044), `{zip}.sha256` (`sha256sum` format: 64 hex, two spaces, file name) and `/downloads/svckit-wallet-extension.pub` (hex of the ML-DSA-65 release public key; pin it out of band). When the extension has not been built on this deployment the answer is 503 `EXTENSION_NOT_BUILT`, never a placeholder file. spec: "The browser extension injects an EIP-1193 / EIP-6963 provider that coexists with other providers." Public.
  */
 export const walletSessionDownloadExtension = <ThrowOnError extends boolean = false>(options?: Options<WalletSessionDownloadExtensionData, ThrowOnError>): RequestResult<WalletSessionDownloadExtensionResponses, WalletSessionDownloadExtensionErrors, ThrowOnError> => (options?.client ?? client).get<WalletSessionDownloadExtensionResponses, WalletSessionDownloadExtensionErrors, ThrowOnError>({
     responseValidator: async (data) => await zWalletSessionDownloadExtensionResponse.parseAsync(data),
@@ -108,4 +112,263 @@ export const walletSessionGetJwks = <ThrowOnError extends boolean = false>(optio
     responseValidator: async (data) => await zWalletSessionGetJwksResponse.parseAsync(data),
     url: '/.well-known/jwks.json',
     ...options
+});
+
+/**
+ * The authorisation record of a login (the signed challenge)
+ *
+ * Extension. spec: "a third party can verify that an action was authorised by the identity without trusting the service." Every successful `POST /auth/verify` keeps its signed challenge: the exact message, both signatures and the public values they verify against. The session token names it in its `chl` claim. A third party checks `svcId = hex(SHA3-256(pqPublicKey)[0..8])` (D-031), `pqSig` over `message` with `pqPublicKey` (D-044) and `ecdsaSig` over `message` against `address` (D-035), with no trust in the service. Only public values; no token needed (the nonce is an unguessable 128-bit name). Failed logins leave no record.
+ */
+export const walletSessionGetAuthorizationRecord = <ThrowOnError extends boolean = false>(options: Options<WalletSessionGetAuthorizationRecordData, ThrowOnError>): RequestResult<WalletSessionGetAuthorizationRecordResponses, WalletSessionGetAuthorizationRecordErrors, ThrowOnError> => (options.client ?? client).get<WalletSessionGetAuthorizationRecordResponses, WalletSessionGetAuthorizationRecordErrors, ThrowOnError>({
+    responseValidator: async (data) => await zWalletSessionGetAuthorizationRecordResponse.parseAsync(data),
+    url: '/auth/records/{nonce}',
+    ...options
+});
+
+/**
+ * List the identity's sync devices
+ *
+ * Extension (spec rule 6: "cross-device sync uses ML-KEM-768 (FIPS 203) key encapsulation with AES-256-GCM, so the server sees only ciphertext"). The devices registered for the token's identity (`sub`), each with the ML-KEM-768 public key the other devices seal their state to. Public keys only.
+ */
+export const walletSessionListSyncDevices = <ThrowOnError extends boolean = false>(options?: Options<WalletSessionListSyncDevicesData, ThrowOnError>): RequestResult<WalletSessionListSyncDevicesResponses, WalletSessionListSyncDevicesErrors, ThrowOnError> => (options?.client ?? client).get<WalletSessionListSyncDevicesResponses, WalletSessionListSyncDevicesErrors, ThrowOnError>({
+    responseValidator: async (data) => await zWalletSessionListSyncDevicesResponse.parseAsync(data),
+    security: [{
+            key: 'sessionToken',
+            scheme: 'bearer',
+            type: 'http'
+        }],
+    url: '/sync/devices',
+    ...options
+});
+
+/**
+ * Remove a device
+ *
+ * Extension. Removes a device of the token's identity (a lost or retired device) and every envelope it sent or was sent. The other devices stop sealing to it.
+ */
+export const walletSessionDeleteSyncDevice = <ThrowOnError extends boolean = false>(options: Options<WalletSessionDeleteSyncDeviceData, ThrowOnError>): RequestResult<WalletSessionDeleteSyncDeviceResponses, WalletSessionDeleteSyncDeviceErrors, ThrowOnError> => (options.client ?? client).delete<WalletSessionDeleteSyncDeviceResponses, WalletSessionDeleteSyncDeviceErrors, ThrowOnError>({
+    responseValidator: async (data) => await zWalletSessionDeleteSyncDeviceResponse.parseAsync(data),
+    security: [{
+            key: 'sessionToken',
+            scheme: 'bearer',
+            type: 'http'
+        }],
+    url: '/sync/devices/{deviceId}',
+    ...options
+});
+
+/**
+ * Register a device's ML-KEM-768 public key
+ *
+ * Extension. Registers a device of the token's identity by its ML-KEM-768 encapsulation key; `deviceId` must be its fingerprint, `hex(SHA3-256(kemPublicKey)[0..8])` (as D-031). Idempotent: registering the same key again answers `isNew: false` and updates `label`. Only the public key is accepted (spec rule 1); at most 32 devices per identity.
+ */
+export const walletSessionPutSyncDevice = <ThrowOnError extends boolean = false>(options: Options<WalletSessionPutSyncDeviceData, ThrowOnError>): RequestResult<WalletSessionPutSyncDeviceResponses, WalletSessionPutSyncDeviceErrors, ThrowOnError> => (options.client ?? client).put<WalletSessionPutSyncDeviceResponses, WalletSessionPutSyncDeviceErrors, ThrowOnError>({
+    responseValidator: async (data) => await zWalletSessionPutSyncDeviceResponse.parseAsync(data),
+    security: [{
+            key: 'sessionToken',
+            scheme: 'bearer',
+            type: 'http'
+        }],
+    url: '/sync/devices/{deviceId}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Fetch the envelopes sealed to a device
+ *
+ * Extension. The latest envelope from each other device to `device`, newest first. The client opens them with the device's ML-KEM-768 decapsulation key, which never leaves it.
+ */
+export const walletSessionListSyncEnvelopes = <ThrowOnError extends boolean = false>(options: Options<WalletSessionListSyncEnvelopesData, ThrowOnError>): RequestResult<WalletSessionListSyncEnvelopesResponses, WalletSessionListSyncEnvelopesErrors, ThrowOnError> => (options.client ?? client).get<WalletSessionListSyncEnvelopesResponses, WalletSessionListSyncEnvelopesErrors, ThrowOnError>({
+    responseValidator: async (data) => await zWalletSessionListSyncEnvelopesResponse.parseAsync(data),
+    security: [{
+            key: 'sessionToken',
+            scheme: 'bearer',
+            type: 'http'
+        }],
+    url: '/sync/envelopes',
+    ...options
+});
+
+/**
+ * Store a device's sealed state for the other devices
+ *
+ * Extension. `fromDevice` posts its state sealed separately to each recipient device (layout in `SyncEnvelopeData`). The server keeps only the latest envelope per (fromDevice, toDevice) pair and never opens it: spec: "the server sees only ciphertext". Anything that is not an envelope (wrong header or length) is 400, so plaintext is never stored. Both devices must be registered for the token's identity.
+ */
+export const walletSessionPostSyncEnvelopes = <ThrowOnError extends boolean = false>(options: Options<WalletSessionPostSyncEnvelopesData, ThrowOnError>): RequestResult<WalletSessionPostSyncEnvelopesResponses, WalletSessionPostSyncEnvelopesErrors, ThrowOnError> => (options.client ?? client).post<WalletSessionPostSyncEnvelopesResponses, WalletSessionPostSyncEnvelopesErrors, ThrowOnError>({
+    responseValidator: async (data) => await zWalletSessionPostSyncEnvelopesResponse.parseAsync(data),
+    security: [{
+            key: 'sessionToken',
+            scheme: 'bearer',
+            type: 'http'
+        }],
+    url: '/sync/envelopes',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Record a KYC-verified owner (operator)
+ *
+ * Extension (spec rule 4: "a verified owner who has completed know-your-customer verification with the operating institution"). The operating institution records that the registered identity `svcId` belongs to a person it has verified; the service keeps only the institution's reference, no personal data. Called by the operator with the administrator token (D-048). Idempotent: a second call updates the reference. The owner then signs in like any identity (challenge and verify) and manages bindings with its session token.
+ */
+export const walletSessionPutOwner = <ThrowOnError extends boolean = false>(options: Options<WalletSessionPutOwnerData, ThrowOnError>): RequestResult<WalletSessionPutOwnerResponses, WalletSessionPutOwnerErrors, ThrowOnError> => (options.client ?? client).put<WalletSessionPutOwnerResponses, WalletSessionPutOwnerErrors, ThrowOnError>({
+    responseValidator: async (data) => await zWalletSessionPutOwnerResponse.parseAsync(data),
+    security: [{
+            key: 'operatorToken',
+            scheme: 'bearer',
+            type: 'http'
+        }],
+    url: '/owners/{svcId}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * List the bindings the token's identity is party to
+ *
+ * Extension. Bindings where the token's identity is the owner or the wallet, newest first, with their current status (an expired binding reads `expired`).
+ */
+export const walletSessionListBindings = <ThrowOnError extends boolean = false>(options?: Options<WalletSessionListBindingsData, ThrowOnError>): RequestResult<WalletSessionListBindingsResponses, WalletSessionListBindingsErrors, ThrowOnError> => (options?.client ?? client).get<WalletSessionListBindingsResponses, WalletSessionListBindingsErrors, ThrowOnError>({
+    responseValidator: async (data) => await zWalletSessionListBindingsResponse.parseAsync(data),
+    security: [{
+            key: 'sessionToken',
+            scheme: 'bearer',
+            type: 'http'
+        }],
+    url: '/bindings',
+    ...options
+});
+
+/**
+ * Offer a binding to a wallet identity (owner)
+ *
+ * Extension (spec rule 4: "The wallet identity is then bound to the owner, within limits the owner sets (spending ceiling, allowed counterparties, expiry)."). The token's identity must be a KYC-verified owner (`PUT /owners/{svcId}`). The binding starts `pending` and becomes `active` when the wallet identity accepts it. A wallet identity has at most one live (pending or active, unexpired) binding. spec rule 3: the self-custodial wallet never needs one.
+ */
+export const walletSessionCreateBinding = <ThrowOnError extends boolean = false>(options: Options<WalletSessionCreateBindingData, ThrowOnError>): RequestResult<WalletSessionCreateBindingResponses, WalletSessionCreateBindingErrors, ThrowOnError> => (options.client ?? client).post<WalletSessionCreateBindingResponses, WalletSessionCreateBindingErrors, ThrowOnError>({
+    responseValidator: async (data) => await zWalletSessionCreateBindingResponse.parseAsync(data),
+    security: [{
+            key: 'sessionToken',
+            scheme: 'bearer',
+            type: 'http'
+        }],
+    url: '/bindings',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Read a binding (owner or wallet)
+ *
+ * Extension. A binding the token's identity is party to; any other binding is 404, whether it exists or not.
+ */
+export const walletSessionGetBinding = <ThrowOnError extends boolean = false>(options: Options<WalletSessionGetBindingData, ThrowOnError>): RequestResult<WalletSessionGetBindingResponses, WalletSessionGetBindingErrors, ThrowOnError> => (options.client ?? client).get<WalletSessionGetBindingResponses, WalletSessionGetBindingErrors, ThrowOnError>({
+    responseValidator: async (data) => await zWalletSessionGetBindingResponse.parseAsync(data),
+    security: [{
+            key: 'sessionToken',
+            scheme: 'bearer',
+            type: 'http'
+        }],
+    url: '/bindings/{bindingId}',
+    ...options
+});
+
+/**
+ * Accept a binding (wallet)
+ *
+ * Extension. The bound wallet identity consents with its own session token: `pending` becomes `active`. Only the wallet identity named in the binding may accept; an expired or revoked binding cannot be accepted (409).
+ */
+export const walletSessionAcceptBinding = <ThrowOnError extends boolean = false>(options: Options<WalletSessionAcceptBindingData, ThrowOnError>): RequestResult<WalletSessionAcceptBindingResponses, WalletSessionAcceptBindingErrors, ThrowOnError> => (options.client ?? client).post<WalletSessionAcceptBindingResponses, WalletSessionAcceptBindingErrors, ThrowOnError>({
+    responseValidator: async (data) => await zWalletSessionAcceptBindingResponse.parseAsync(data),
+    security: [{
+            key: 'sessionToken',
+            scheme: 'bearer',
+            type: 'http'
+        }],
+    url: '/bindings/{bindingId}/accept',
+    ...options
+});
+
+/**
+ * Change a binding's limits (owner)
+ *
+ * Extension. spec rule 4: "The owner can see activity, change limits and revoke." Replaces the limits of a pending or active binding; only its owner may. The currency of the spending ceiling cannot change (the amount already spent is counted in it).
+ */
+export const walletSessionPutBindingLimits = <ThrowOnError extends boolean = false>(options: Options<WalletSessionPutBindingLimitsData, ThrowOnError>): RequestResult<WalletSessionPutBindingLimitsResponses, WalletSessionPutBindingLimitsErrors, ThrowOnError> => (options.client ?? client).put<WalletSessionPutBindingLimitsResponses, WalletSessionPutBindingLimitsErrors, ThrowOnError>({
+    responseValidator: async (data) => await zWalletSessionPutBindingLimitsResponse.parseAsync(data),
+    security: [{
+            key: 'sessionToken',
+            scheme: 'bearer',
+            type: 'http'
+        }],
+    url: '/bindings/{bindingId}/limits',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Revoke a binding (owner)
+ *
+ * Extension. spec rule 4: the owner can "revoke". Ends a pending or active binding at once; banking operations of the wallet identity are refused from then on. Self-custodial features are unaffected (spec rule 3). Revoking a revoked binding answers it unchanged.
+ */
+export const walletSessionRevokeBinding = <ThrowOnError extends boolean = false>(options: Options<WalletSessionRevokeBindingData, ThrowOnError>): RequestResult<WalletSessionRevokeBindingResponses, WalletSessionRevokeBindingErrors, ThrowOnError> => (options.client ?? client).post<WalletSessionRevokeBindingResponses, WalletSessionRevokeBindingErrors, ThrowOnError>({
+    responseValidator: async (data) => await zWalletSessionRevokeBindingResponse.parseAsync(data),
+    security: [{
+            key: 'sessionToken',
+            scheme: 'bearer',
+            type: 'http'
+        }],
+    url: '/bindings/{bindingId}/revoke',
+    ...options
+});
+
+/**
+ * Banking activity under a binding (owner or wallet)
+ *
+ * Extension. spec rule 4: the owner can "see activity". Every banking authorisation asked under the binding, approved or refused, newest first.
+ */
+export const walletSessionGetBindingActivity = <ThrowOnError extends boolean = false>(options: Options<WalletSessionGetBindingActivityData, ThrowOnError>): RequestResult<WalletSessionGetBindingActivityResponses, WalletSessionGetBindingActivityErrors, ThrowOnError> => (options.client ?? client).get<WalletSessionGetBindingActivityResponses, WalletSessionGetBindingActivityErrors, ThrowOnError>({
+    responseValidator: async (data) => await zWalletSessionGetBindingActivityResponse.parseAsync(data),
+    security: [{
+            key: 'sessionToken',
+            scheme: 'bearer',
+            type: 'http'
+        }],
+    url: '/bindings/{bindingId}/activity',
+    ...options
+});
+
+/**
+ * Authorise a banking or fiat operation against the binding
+ *
+ * Extension, the enforcement point of spec rule 4: "Banking and fiat features (cash accounts, cards, on/off ramps, remittance) require a verified owner". Every banking feature asks here before it acts. Without an active, unexpired binding the answer is 403 `OWNER_BINDING_REQUIRED`; an amount over the remaining spending ceiling, a counterparty not allowed or another currency is 400 and is recorded as refused activity the owner sees. An approved operation counts against the ceiling. Nothing else in this API checks a binding (spec rule 3).
+ */
+export const walletSessionAuthorizeBanking = <ThrowOnError extends boolean = false>(options: Options<WalletSessionAuthorizeBankingData, ThrowOnError>): RequestResult<WalletSessionAuthorizeBankingResponses, WalletSessionAuthorizeBankingErrors, ThrowOnError> => (options.client ?? client).post<WalletSessionAuthorizeBankingResponses, WalletSessionAuthorizeBankingErrors, ThrowOnError>({
+    responseValidator: async (data) => await zWalletSessionAuthorizeBankingResponse.parseAsync(data),
+    security: [{
+            key: 'sessionToken',
+            scheme: 'bearer',
+            type: 'http'
+        }],
+    url: '/banking/authorizations',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
 });

@@ -320,6 +320,342 @@ export type Jwks = {
 };
 
 /**
+ * The signed challenge of a successful login, kept so a third party can re-verify it (spec: "a third party can verify that an action was authorised by the identity without trusting the service"). Self-contained: `svcId` is the fingerprint of `pqPublicKey` (D-031), `pqSig` verifies over `message` with `pqPublicKey` (D-044), `ecdsaSig` recovers `address` over `message` (D-035).
+ */
+export type AuthorizationRecord = {
+    nonce: ChallengeNonce;
+    svcId: SvcId;
+    address: ChainAddress;
+    /**
+     * The exact challenge message both keys signed (D-043).
+     */
+    message: string;
+    ecdsaSig: ClassicalSignature;
+    pqSig: MlDsaSignature;
+    pqPublicKey: MlDsaPublicKey;
+    /**
+     * When the service accepted both signatures, ISO 8601 UTC with milliseconds.
+     */
+    verifiedAt: string;
+};
+
+/**
+ * A device: lower-case hex of the first 8 bytes of SHA3-256 of its raw 1,184-byte ML-KEM-768 encapsulation key (as svcId, D-031).
+ */
+export type SyncDeviceId = string;
+
+/**
+ * Hex of a FIPS 203 ML-KEM-768 encapsulation key (1,184 bytes, 2,368 hex characters, no 0x prefix); either case accepted.
+ */
+export type MlKemPublicKey = string;
+
+/**
+ * A device's public ML-KEM-768 key and an optional label. Any other field is 400; a field named like private material is 400 with a message saying so (spec rule 1).
+ */
+export type SyncDeviceRequest = {
+    kemPublicKey: MlKemPublicKey;
+    /**
+     * A name the user gives the device, shown to its other devices.
+     */
+    label?: string;
+};
+
+/**
+ * A registered sync device of an identity.
+ */
+export type SyncDevice = {
+    deviceId: SyncDeviceId;
+    kemPublicKey: MlKemPublicKey;
+    /**
+     * The device's label, null when none was given.
+     */
+    label: string | null;
+    /**
+     * First registration, ISO 8601 UTC with milliseconds.
+     */
+    createdAt: string;
+};
+
+/**
+ * Answer of `PUT /sync/devices/{deviceId}`.
+ */
+export type SyncDeviceRegistered = {
+    /**
+     * True on the first registration of this device for this identity.
+     */
+    isNew: boolean;
+    device: SyncDevice;
+};
+
+/**
+ * The identity's devices, oldest first.
+ */
+export type SyncDeviceList = {
+    /**
+     * At most 32 devices.
+     */
+    devices: Array<SyncDevice>;
+};
+
+/**
+ * Base64 (RFC 4648 §4, padded) of a sealed sync envelope, 1,120 to 66,656 bytes. The server checks only the header and the length and never opens it. Layout (the D-032 construction, its own header and binding):
+ * data = "SVS" (0x53 0x56 0x53) || version 0x01 || kemCiphertext (1,088 bytes) || nonce (12 bytes) || AES-256-GCM ciphertext || tag (16 bytes);
+ * AES key = HKDF-SHA256(ikm = ML-KEM-768 shared secret, salt = kemCiphertext, info = "svckit/sync/v1" || svcId (8 bytes) || fromDevice (8 bytes) || toDevice (8 bytes)), 32 bytes;
+ * AAD = the 4-byte header; plaintext = the device's state in the client's own format, at most 65,536 bytes.
+ * Binding the identity and both devices stops the server replaying an envelope to another device or identity.
+ */
+export type SyncEnvelopeData = string;
+
+/**
+ * One sealed envelope for one recipient device.
+ */
+export type SyncEnvelopeInput = {
+    toDevice: SyncDeviceId;
+    data: SyncEnvelopeData;
+};
+
+/**
+ * A device's state sealed to each of the other devices (one envelope per recipient, recipients distinct).
+ */
+export type SyncPostRequest = {
+    fromDevice: SyncDeviceId;
+    /**
+     * One envelope per recipient device.
+     */
+    envelopes: Array<SyncEnvelopeInput>;
+};
+
+/**
+ * Answer of `POST /sync/envelopes`.
+ */
+export type SyncPostResponse = {
+    /**
+     * Envelopes stored (each replaces the previous one of the same pair).
+     */
+    stored: number;
+    /**
+     * Time of storage, ISO 8601 UTC with milliseconds.
+     */
+    updatedAt: string;
+};
+
+/**
+ * The latest envelope one device sealed to another.
+ */
+export type SyncEnvelope = {
+    fromDevice: SyncDeviceId;
+    toDevice: SyncDeviceId;
+    data: SyncEnvelopeData;
+    /**
+     * Counts the envelopes stored for this pair; grows by one on each replacement.
+     */
+    version: number;
+    /**
+     * When this envelope was stored.
+     */
+    updatedAt: string;
+};
+
+/**
+ * The envelopes sealed to one device, newest first.
+ */
+export type SyncEnvelopeList = {
+    device: SyncDeviceId;
+    /**
+     * One per sending device.
+     */
+    items: Array<SyncEnvelope>;
+};
+
+/**
+ * The operating institution's record of a completed KYC verification. No personal data, only the institution's own reference.
+ */
+export type OwnerRequest = {
+    /**
+     * The institution's reference for the verification (printable ASCII).
+     */
+    kycReference: string;
+    /**
+     * When the institution completed the verification; not in the future.
+     */
+    kycVerifiedAt: string;
+};
+
+/**
+ * A KYC-verified owner, named by its own wallet identity.
+ */
+export type Owner = {
+    svcId: SvcId;
+    /**
+     * The institution's reference.
+     */
+    kycReference: string;
+    /**
+     * When the verification was completed.
+     */
+    kycVerifiedAt: string;
+    /**
+     * True when this call made the identity an owner.
+     */
+    isNew: boolean;
+};
+
+/**
+ * A fiat amount. `amount` is a decimal string with at most 2 fraction digits (as D-033); `currency` an ISO 4217 code.
+ */
+export type Money = {
+    /**
+     * Decimal string, at most 2 fraction digits, below 10^15.
+     */
+    amount: string;
+    /**
+     * ISO 4217 alphabetic code.
+     */
+    currency: string;
+};
+
+/**
+ * spec rule 4: "within limits the owner sets (spending ceiling, allowed counterparties, expiry)". `spendingCeiling` caps the total approved over the life of the binding, in one currency; `allowedCounterparties` null means any counterparty, a list means only those (exact match); after `expiresAt` the binding reads `expired` and allows nothing.
+ */
+export type BindingLimits = {
+    spendingCeiling: Money;
+    /**
+     * Counterparty identifiers (IBAN, chain address, merchant id...), compared exactly; null: any counterparty.
+     */
+    allowedCounterparties: Array<string> | null;
+    /**
+     * End of the binding; must be in the future when set.
+     */
+    expiresAt: string;
+};
+
+/**
+ * An owner's offer to bind a wallet identity, with the limits the owner sets.
+ */
+export type BindingOffer = {
+    walletSvcId: SvcId;
+    limits: BindingLimits;
+};
+
+/**
+ * `pending`: offered, not yet accepted by the wallet; `active`: in force; `revoked`: ended by the owner; `expired`: past `limits.expiresAt` (read from the clock, never stored).
+ */
+export type BindingStatus = 'pending' | 'active' | 'revoked' | 'expired';
+
+/**
+ * A wallet identity bound to a KYC-verified owner (spec rule 4).
+ */
+export type Binding = {
+    /**
+     * Binding id.
+     */
+    id: string;
+    ownerSvcId: SvcId;
+    walletSvcId: SvcId;
+    status: BindingStatus;
+    limits: BindingLimits;
+    spent: Money;
+    /**
+     * When the owner offered it.
+     */
+    createdAt: string;
+    /**
+     * When the wallet accepted it; null while pending.
+     */
+    acceptedAt: string | null;
+    /**
+     * When the owner revoked it; null unless revoked.
+     */
+    revokedAt: string | null;
+    /**
+     * Last change of status, limits or spent amount.
+     */
+    updatedAt: string;
+};
+
+/**
+ * Bindings the token's identity is party to.
+ */
+export type BindingList = {
+    /**
+     * Newest first.
+     */
+    items: Array<Binding>;
+};
+
+/**
+ * spec rule 4: "Banking and fiat features (cash accounts, cards, on/off ramps, remittance)".
+ */
+export type BankingKind = 'cash_account' | 'card' | 'on_ramp' | 'off_ramp' | 'remittance';
+
+/**
+ * A banking or fiat operation the wallet identity wants to perform.
+ */
+export type BankingAuthorizationRequest = {
+    kind: BankingKind;
+    amount: Money;
+    /**
+     * The counterparty identifier, compared exactly with the allowed list.
+     */
+    counterparty: string;
+    /**
+     * Free text for the owner's activity view.
+     */
+    reference?: string;
+};
+
+/**
+ * One banking authorisation asked under a binding, approved or refused.
+ */
+export type BankingAuthorization = {
+    /**
+     * Authorisation id.
+     */
+    id: string;
+    /**
+     * The binding it was checked against.
+     */
+    bindingId: string;
+    walletSvcId: SvcId;
+    kind: BankingKind;
+    amount: Money;
+    /**
+     * The counterparty.
+     */
+    counterparty: string;
+    /**
+     * The caller's reference, null when none.
+     */
+    reference: string | null;
+    /**
+     * Whether the binding's limits allowed it.
+     */
+    status: 'approved' | 'refused';
+    /**
+     * The error code of a refusal; null when approved.
+     */
+    reason: 'SPENDING_CEILING_EXCEEDED' | 'COUNTERPARTY_NOT_ALLOWED' | 'CURRENCY_MISMATCH' | null;
+    /**
+     * When it was asked.
+     */
+    createdAt: string;
+};
+
+/**
+ * The activity under one binding.
+ */
+export type BindingActivity = {
+    /**
+     * The binding.
+     */
+    bindingId: string;
+    /**
+     * Newest first.
+     */
+    items: Array<BankingAuthorization>;
+};
+
+/**
  * spec: "chainId (chain identifier)". See `ChainId`: "1111111", an EVM chain id such as 1, 42161, 10, 8453, 137, 56, or "bitcoin" / "tron" (D-065).
  */
 export type HistoryChainId = ChainId;
@@ -328,6 +664,16 @@ export type HistoryChainId = ChainId;
  * spec: "address (account address)". An address of the chain named by `chainId` (see `ChainAddress`); an address of another chain's format is 400.
  */
 export type HistoryAddress = ChainAddress;
+
+/**
+ * A device of the token's identity.
+ */
+export type SyncDeviceIdPath = SyncDeviceId;
+
+/**
+ * A binding id.
+ */
+export type BindingIdPath = string;
 
 export type WalletSessionCreateChallengeData = {
     body: ChallengeRequest;
@@ -528,6 +874,10 @@ export type WalletSessionDownloadExtensionErrors = {
      */
     500: Error;
     /**
+     * The extension package is not available on this deployment (not built).
+     */
+    503: Error;
+    /**
      * Any other status: the `{error}` body (D-023). Declared so the operation, whose only success is a 302, still documents a fallback.
      */
     default: Error;
@@ -572,3 +922,648 @@ export type WalletSessionGetJwksResponses = {
 };
 
 export type WalletSessionGetJwksResponse = WalletSessionGetJwksResponses[keyof WalletSessionGetJwksResponses];
+
+export type WalletSessionGetAuthorizationRecordData = {
+    body?: never;
+    path: {
+        /**
+         * The consumed challenge nonce (the token's `chl` claim).
+         */
+        nonce: ChallengeNonce;
+    };
+    query?: never;
+    url: '/auth/records/{nonce}';
+};
+
+export type WalletSessionGetAuthorizationRecordErrors = {
+    /**
+     * The nonce is not 32 lower-case hex characters.
+     */
+    400: Error;
+    /**
+     * No successful login consumed this nonce.
+     */
+    404: Error;
+    /**
+     * Rate limit exceeded: more than 20 requests per second from this client IP, or 5 per second on /auth* (D-024). Carries Retry-After and x-ratelimit-* headers (D-022).
+     */
+    429: Error;
+    /**
+     * Internal error. The body reveals no internal detail.
+     */
+    500: Error;
+};
+
+export type WalletSessionGetAuthorizationRecordError = WalletSessionGetAuthorizationRecordErrors[keyof WalletSessionGetAuthorizationRecordErrors];
+
+export type WalletSessionGetAuthorizationRecordResponses = {
+    /**
+     * The authorisation record.
+     */
+    200: AuthorizationRecord;
+};
+
+export type WalletSessionGetAuthorizationRecordResponse = WalletSessionGetAuthorizationRecordResponses[keyof WalletSessionGetAuthorizationRecordResponses];
+
+export type WalletSessionListSyncDevicesData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/sync/devices';
+};
+
+export type WalletSessionListSyncDevicesErrors = {
+    /**
+     * Missing, malformed, expired or otherwise invalid session token (D-018).
+     */
+    401: Error;
+    /**
+     * Rate limit exceeded: more than 20 requests per second from this client IP, or 5 per second on /auth* (D-024). Carries Retry-After and x-ratelimit-* headers (D-022).
+     */
+    429: Error;
+    /**
+     * Internal error. The body reveals no internal detail.
+     */
+    500: Error;
+};
+
+export type WalletSessionListSyncDevicesError = WalletSessionListSyncDevicesErrors[keyof WalletSessionListSyncDevicesErrors];
+
+export type WalletSessionListSyncDevicesResponses = {
+    /**
+     * The identity's devices, oldest first.
+     */
+    200: SyncDeviceList;
+};
+
+export type WalletSessionListSyncDevicesResponse = WalletSessionListSyncDevicesResponses[keyof WalletSessionListSyncDevicesResponses];
+
+export type WalletSessionDeleteSyncDeviceData = {
+    body?: never;
+    path: {
+        /**
+         * A device of the token's identity.
+         */
+        deviceId: SyncDeviceId;
+    };
+    query?: never;
+    url: '/sync/devices/{deviceId}';
+};
+
+export type WalletSessionDeleteSyncDeviceErrors = {
+    /**
+     * Missing, malformed, expired or otherwise invalid session token (D-018).
+     */
+    401: Error;
+    /**
+     * The identity has no such device.
+     */
+    404: Error;
+    /**
+     * Rate limit exceeded: more than 20 requests per second from this client IP, or 5 per second on /auth* (D-024). Carries Retry-After and x-ratelimit-* headers (D-022).
+     */
+    429: Error;
+    /**
+     * Internal error. The body reveals no internal detail.
+     */
+    500: Error;
+};
+
+export type WalletSessionDeleteSyncDeviceError = WalletSessionDeleteSyncDeviceErrors[keyof WalletSessionDeleteSyncDeviceErrors];
+
+export type WalletSessionDeleteSyncDeviceResponses = {
+    /**
+     * Removed. No body.
+     */
+    204: void;
+};
+
+export type WalletSessionDeleteSyncDeviceResponse = WalletSessionDeleteSyncDeviceResponses[keyof WalletSessionDeleteSyncDeviceResponses];
+
+export type WalletSessionPutSyncDeviceData = {
+    body: SyncDeviceRequest;
+    path: {
+        /**
+         * A device of the token's identity.
+         */
+        deviceId: SyncDeviceId;
+    };
+    query?: never;
+    url: '/sync/devices/{deviceId}';
+};
+
+export type WalletSessionPutSyncDeviceErrors = {
+    /**
+     * Malformed key, a deviceId that is not its fingerprint, private material, an unknown field, or too many devices.
+     */
+    400: Error;
+    /**
+     * Missing, malformed, expired or otherwise invalid session token (D-018).
+     */
+    401: Error;
+    /**
+     * Rate limit exceeded: more than 20 requests per second from this client IP, or 5 per second on /auth* (D-024). Carries Retry-After and x-ratelimit-* headers (D-022).
+     */
+    429: Error;
+    /**
+     * Internal error. The body reveals no internal detail.
+     */
+    500: Error;
+};
+
+export type WalletSessionPutSyncDeviceError = WalletSessionPutSyncDeviceErrors[keyof WalletSessionPutSyncDeviceErrors];
+
+export type WalletSessionPutSyncDeviceResponses = {
+    /**
+     * The device, and whether it is new.
+     */
+    200: SyncDeviceRegistered;
+};
+
+export type WalletSessionPutSyncDeviceResponse = WalletSessionPutSyncDeviceResponses[keyof WalletSessionPutSyncDeviceResponses];
+
+export type WalletSessionListSyncEnvelopesData = {
+    body?: never;
+    path?: never;
+    query: {
+        /**
+         * The recipient device (a device of the token's identity).
+         */
+        device: SyncDeviceId;
+    };
+    url: '/sync/envelopes';
+};
+
+export type WalletSessionListSyncEnvelopesErrors = {
+    /**
+     * Missing or malformed device.
+     */
+    400: Error;
+    /**
+     * Missing, malformed, expired or otherwise invalid session token (D-018).
+     */
+    401: Error;
+    /**
+     * The identity has no such device.
+     */
+    404: Error;
+    /**
+     * Rate limit exceeded: more than 20 requests per second from this client IP, or 5 per second on /auth* (D-024). Carries Retry-After and x-ratelimit-* headers (D-022).
+     */
+    429: Error;
+    /**
+     * Internal error. The body reveals no internal detail.
+     */
+    500: Error;
+};
+
+export type WalletSessionListSyncEnvelopesError = WalletSessionListSyncEnvelopesErrors[keyof WalletSessionListSyncEnvelopesErrors];
+
+export type WalletSessionListSyncEnvelopesResponses = {
+    /**
+     * Envelopes addressed to the device.
+     */
+    200: SyncEnvelopeList;
+};
+
+export type WalletSessionListSyncEnvelopesResponse = WalletSessionListSyncEnvelopesResponses[keyof WalletSessionListSyncEnvelopesResponses];
+
+export type WalletSessionPostSyncEnvelopesData = {
+    body: SyncPostRequest;
+    path?: never;
+    query?: never;
+    url: '/sync/envelopes';
+};
+
+export type WalletSessionPostSyncEnvelopesErrors = {
+    /**
+     * Not a sealed envelope, an unknown device, a duplicate recipient or an unknown field.
+     */
+    400: Error;
+    /**
+     * Missing, malformed, expired or otherwise invalid session token (D-018).
+     */
+    401: Error;
+    /**
+     * Rate limit exceeded: more than 20 requests per second from this client IP, or 5 per second on /auth* (D-024). Carries Retry-After and x-ratelimit-* headers (D-022).
+     */
+    429: Error;
+    /**
+     * Internal error. The body reveals no internal detail.
+     */
+    500: Error;
+};
+
+export type WalletSessionPostSyncEnvelopesError = WalletSessionPostSyncEnvelopesErrors[keyof WalletSessionPostSyncEnvelopesErrors];
+
+export type WalletSessionPostSyncEnvelopesResponses = {
+    /**
+     * The envelopes were stored.
+     */
+    200: SyncPostResponse;
+};
+
+export type WalletSessionPostSyncEnvelopesResponse = WalletSessionPostSyncEnvelopesResponses[keyof WalletSessionPostSyncEnvelopesResponses];
+
+export type WalletSessionPutOwnerData = {
+    body: OwnerRequest;
+    path: {
+        /**
+         * The owner's own registered identity.
+         */
+        svcId: SvcId;
+    };
+    query?: never;
+    url: '/owners/{svcId}';
+};
+
+export type WalletSessionPutOwnerErrors = {
+    /**
+     * Malformed body or unknown field.
+     */
+    400: Error;
+    /**
+     * Missing, malformed, expired or otherwise invalid session token (D-018).
+     */
+    401: Error;
+    /**
+     * The svcId is not registered.
+     */
+    404: Error;
+    /**
+     * Rate limit exceeded: more than 20 requests per second from this client IP, or 5 per second on /auth* (D-024). Carries Retry-After and x-ratelimit-* headers (D-022).
+     */
+    429: Error;
+    /**
+     * Internal error. The body reveals no internal detail.
+     */
+    500: Error;
+};
+
+export type WalletSessionPutOwnerError = WalletSessionPutOwnerErrors[keyof WalletSessionPutOwnerErrors];
+
+export type WalletSessionPutOwnerResponses = {
+    /**
+     * The owner record.
+     */
+    200: Owner;
+};
+
+export type WalletSessionPutOwnerResponse = WalletSessionPutOwnerResponses[keyof WalletSessionPutOwnerResponses];
+
+export type WalletSessionListBindingsData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/bindings';
+};
+
+export type WalletSessionListBindingsErrors = {
+    /**
+     * Missing, malformed, expired or otherwise invalid session token (D-018).
+     */
+    401: Error;
+    /**
+     * Rate limit exceeded: more than 20 requests per second from this client IP, or 5 per second on /auth* (D-024). Carries Retry-After and x-ratelimit-* headers (D-022).
+     */
+    429: Error;
+    /**
+     * Internal error. The body reveals no internal detail.
+     */
+    500: Error;
+};
+
+export type WalletSessionListBindingsError = WalletSessionListBindingsErrors[keyof WalletSessionListBindingsErrors];
+
+export type WalletSessionListBindingsResponses = {
+    /**
+     * Bindings.
+     */
+    200: BindingList;
+};
+
+export type WalletSessionListBindingsResponse = WalletSessionListBindingsResponses[keyof WalletSessionListBindingsResponses];
+
+export type WalletSessionCreateBindingData = {
+    body: BindingOffer;
+    path?: never;
+    query?: never;
+    url: '/bindings';
+};
+
+export type WalletSessionCreateBindingErrors = {
+    /**
+     * Malformed limits, an expiry in the past, or an unknown field.
+     */
+    400: Error;
+    /**
+     * Missing, malformed, expired or otherwise invalid session token (D-018).
+     */
+    401: Error;
+    /**
+     * The token's identity is not a KYC-verified owner.
+     */
+    403: Error;
+    /**
+     * The wallet svcId is not registered.
+     */
+    404: Error;
+    /**
+     * The wallet identity already has a live binding.
+     */
+    409: Error;
+    /**
+     * Rate limit exceeded: more than 20 requests per second from this client IP, or 5 per second on /auth* (D-024). Carries Retry-After and x-ratelimit-* headers (D-022).
+     */
+    429: Error;
+    /**
+     * Internal error. The body reveals no internal detail.
+     */
+    500: Error;
+};
+
+export type WalletSessionCreateBindingError = WalletSessionCreateBindingErrors[keyof WalletSessionCreateBindingErrors];
+
+export type WalletSessionCreateBindingResponses = {
+    /**
+     * The binding, pending the wallet's acceptance.
+     */
+    201: Binding;
+};
+
+export type WalletSessionCreateBindingResponse = WalletSessionCreateBindingResponses[keyof WalletSessionCreateBindingResponses];
+
+export type WalletSessionGetBindingData = {
+    body?: never;
+    path: {
+        /**
+         * A binding id.
+         */
+        bindingId: string;
+    };
+    query?: never;
+    url: '/bindings/{bindingId}';
+};
+
+export type WalletSessionGetBindingErrors = {
+    /**
+     * Missing, malformed, expired or otherwise invalid session token (D-018).
+     */
+    401: Error;
+    /**
+     * No binding with this id that the token's identity is party to.
+     */
+    404: Error;
+    /**
+     * Rate limit exceeded: more than 20 requests per second from this client IP, or 5 per second on /auth* (D-024). Carries Retry-After and x-ratelimit-* headers (D-022).
+     */
+    429: Error;
+    /**
+     * Internal error. The body reveals no internal detail.
+     */
+    500: Error;
+};
+
+export type WalletSessionGetBindingError = WalletSessionGetBindingErrors[keyof WalletSessionGetBindingErrors];
+
+export type WalletSessionGetBindingResponses = {
+    /**
+     * The binding.
+     */
+    200: Binding;
+};
+
+export type WalletSessionGetBindingResponse = WalletSessionGetBindingResponses[keyof WalletSessionGetBindingResponses];
+
+export type WalletSessionAcceptBindingData = {
+    body?: never;
+    path: {
+        /**
+         * A binding id.
+         */
+        bindingId: string;
+    };
+    query?: never;
+    url: '/bindings/{bindingId}/accept';
+};
+
+export type WalletSessionAcceptBindingErrors = {
+    /**
+     * Missing, malformed, expired or otherwise invalid session token (D-018).
+     */
+    401: Error;
+    /**
+     * The token's identity is party to the binding but not in the role this action needs: the owner changes limits and revokes, the wallet accepts.
+     */
+    403: Error;
+    /**
+     * No binding with this id that the token's identity is party to.
+     */
+    404: Error;
+    /**
+     * The binding is not in a state that allows this action (for example accepting a revoked or expired binding).
+     */
+    409: Error;
+    /**
+     * Rate limit exceeded: more than 20 requests per second from this client IP, or 5 per second on /auth* (D-024). Carries Retry-After and x-ratelimit-* headers (D-022).
+     */
+    429: Error;
+    /**
+     * Internal error. The body reveals no internal detail.
+     */
+    500: Error;
+};
+
+export type WalletSessionAcceptBindingError = WalletSessionAcceptBindingErrors[keyof WalletSessionAcceptBindingErrors];
+
+export type WalletSessionAcceptBindingResponses = {
+    /**
+     * The active binding.
+     */
+    200: Binding;
+};
+
+export type WalletSessionAcceptBindingResponse = WalletSessionAcceptBindingResponses[keyof WalletSessionAcceptBindingResponses];
+
+export type WalletSessionPutBindingLimitsData = {
+    body: BindingLimits;
+    path: {
+        /**
+         * A binding id.
+         */
+        bindingId: string;
+    };
+    query?: never;
+    url: '/bindings/{bindingId}/limits';
+};
+
+export type WalletSessionPutBindingLimitsErrors = {
+    /**
+     * Malformed limits, an expiry in the past, a currency change, or an unknown field.
+     */
+    400: Error;
+    /**
+     * Missing, malformed, expired or otherwise invalid session token (D-018).
+     */
+    401: Error;
+    /**
+     * The token's identity is party to the binding but not in the role this action needs: the owner changes limits and revokes, the wallet accepts.
+     */
+    403: Error;
+    /**
+     * No binding with this id that the token's identity is party to.
+     */
+    404: Error;
+    /**
+     * The binding is not in a state that allows this action (for example accepting a revoked or expired binding).
+     */
+    409: Error;
+    /**
+     * Rate limit exceeded: more than 20 requests per second from this client IP, or 5 per second on /auth* (D-024). Carries Retry-After and x-ratelimit-* headers (D-022).
+     */
+    429: Error;
+    /**
+     * Internal error. The body reveals no internal detail.
+     */
+    500: Error;
+};
+
+export type WalletSessionPutBindingLimitsError = WalletSessionPutBindingLimitsErrors[keyof WalletSessionPutBindingLimitsErrors];
+
+export type WalletSessionPutBindingLimitsResponses = {
+    /**
+     * The binding with its new limits.
+     */
+    200: Binding;
+};
+
+export type WalletSessionPutBindingLimitsResponse = WalletSessionPutBindingLimitsResponses[keyof WalletSessionPutBindingLimitsResponses];
+
+export type WalletSessionRevokeBindingData = {
+    body?: never;
+    path: {
+        /**
+         * A binding id.
+         */
+        bindingId: string;
+    };
+    query?: never;
+    url: '/bindings/{bindingId}/revoke';
+};
+
+export type WalletSessionRevokeBindingErrors = {
+    /**
+     * Missing, malformed, expired or otherwise invalid session token (D-018).
+     */
+    401: Error;
+    /**
+     * The token's identity is party to the binding but not in the role this action needs: the owner changes limits and revokes, the wallet accepts.
+     */
+    403: Error;
+    /**
+     * No binding with this id that the token's identity is party to.
+     */
+    404: Error;
+    /**
+     * Rate limit exceeded: more than 20 requests per second from this client IP, or 5 per second on /auth* (D-024). Carries Retry-After and x-ratelimit-* headers (D-022).
+     */
+    429: Error;
+    /**
+     * Internal error. The body reveals no internal detail.
+     */
+    500: Error;
+};
+
+export type WalletSessionRevokeBindingError = WalletSessionRevokeBindingErrors[keyof WalletSessionRevokeBindingErrors];
+
+export type WalletSessionRevokeBindingResponses = {
+    /**
+     * The revoked binding.
+     */
+    200: Binding;
+};
+
+export type WalletSessionRevokeBindingResponse = WalletSessionRevokeBindingResponses[keyof WalletSessionRevokeBindingResponses];
+
+export type WalletSessionGetBindingActivityData = {
+    body?: never;
+    path: {
+        /**
+         * A binding id.
+         */
+        bindingId: string;
+    };
+    query?: never;
+    url: '/bindings/{bindingId}/activity';
+};
+
+export type WalletSessionGetBindingActivityErrors = {
+    /**
+     * Missing, malformed, expired or otherwise invalid session token (D-018).
+     */
+    401: Error;
+    /**
+     * No binding with this id that the token's identity is party to.
+     */
+    404: Error;
+    /**
+     * Rate limit exceeded: more than 20 requests per second from this client IP, or 5 per second on /auth* (D-024). Carries Retry-After and x-ratelimit-* headers (D-022).
+     */
+    429: Error;
+    /**
+     * Internal error. The body reveals no internal detail.
+     */
+    500: Error;
+};
+
+export type WalletSessionGetBindingActivityError = WalletSessionGetBindingActivityErrors[keyof WalletSessionGetBindingActivityErrors];
+
+export type WalletSessionGetBindingActivityResponses = {
+    /**
+     * Activity.
+     */
+    200: BindingActivity;
+};
+
+export type WalletSessionGetBindingActivityResponse = WalletSessionGetBindingActivityResponses[keyof WalletSessionGetBindingActivityResponses];
+
+export type WalletSessionAuthorizeBankingData = {
+    body: BankingAuthorizationRequest;
+    path?: never;
+    query?: never;
+    url: '/banking/authorizations';
+};
+
+export type WalletSessionAuthorizeBankingErrors = {
+    /**
+     * Malformed body, or outside the binding's limits (recorded as refused).
+     */
+    400: Error;
+    /**
+     * Missing, malformed, expired or otherwise invalid session token (D-018).
+     */
+    401: Error;
+    /**
+     * No active, unexpired binding to a KYC-verified owner.
+     */
+    403: Error;
+    /**
+     * Rate limit exceeded: more than 20 requests per second from this client IP, or 5 per second on /auth* (D-024). Carries Retry-After and x-ratelimit-* headers (D-022).
+     */
+    429: Error;
+    /**
+     * Internal error. The body reveals no internal detail.
+     */
+    500: Error;
+};
+
+export type WalletSessionAuthorizeBankingError = WalletSessionAuthorizeBankingErrors[keyof WalletSessionAuthorizeBankingErrors];
+
+export type WalletSessionAuthorizeBankingResponses = {
+    /**
+     * Approved and recorded.
+     */
+    201: BankingAuthorization;
+};
+
+export type WalletSessionAuthorizeBankingResponse = WalletSessionAuthorizeBankingResponses[keyof WalletSessionAuthorizeBankingResponses];

@@ -205,6 +205,240 @@ export const zJwks = z.object({
 });
 
 /**
+ * The signed challenge of a successful login, kept so a third party can re-verify it (spec: "a third party can verify that an action was authorised by the identity without trusting the service"). Self-contained: `svcId` is the fingerprint of `pqPublicKey` (D-031), `pqSig` verifies over `message` with `pqPublicKey` (D-044), `ecdsaSig` recovers `address` over `message` (D-035).
+ */
+export const zAuthorizationRecord = z.object({
+    nonce: zChallengeNonce,
+    svcId: zSvcId,
+    address: zChainAddress,
+    message: z.string().min(1),
+    ecdsaSig: zClassicalSignature,
+    pqSig: zMlDsaSignature,
+    pqPublicKey: zMlDsaPublicKey,
+    verifiedAt: z.iso.datetime()
+});
+
+/**
+ * A device: lower-case hex of the first 8 bytes of SHA3-256 of its raw 1,184-byte ML-KEM-768 encapsulation key (as svcId, D-031).
+ */
+export const zSyncDeviceId = z.string().regex(/^[0-9a-f]{16}$/);
+
+/**
+ * Hex of a FIPS 203 ML-KEM-768 encapsulation key (1,184 bytes, 2,368 hex characters, no 0x prefix); either case accepted.
+ */
+export const zMlKemPublicKey = z.string().regex(/^[0-9a-fA-F]{2368}$/);
+
+/**
+ * A device's public ML-KEM-768 key and an optional label. Any other field is 400; a field named like private material is 400 with a message saying so (spec rule 1).
+ */
+export const zSyncDeviceRequest = z.object({
+    kemPublicKey: zMlKemPublicKey,
+    label: z.string().min(1).max(64).optional()
+});
+
+/**
+ * A registered sync device of an identity.
+ */
+export const zSyncDevice = z.object({
+    deviceId: zSyncDeviceId,
+    kemPublicKey: zMlKemPublicKey,
+    label: z.string().nullable(),
+    createdAt: z.iso.datetime()
+});
+
+/**
+ * Answer of `PUT /sync/devices/{deviceId}`.
+ */
+export const zSyncDeviceRegistered = z.object({
+    isNew: z.boolean(),
+    device: zSyncDevice
+});
+
+/**
+ * The identity's devices, oldest first.
+ */
+export const zSyncDeviceList = z.object({
+    devices: z.array(zSyncDevice).max(32)
+});
+
+/**
+ * Base64 (RFC 4648 §4, padded) of a sealed sync envelope, 1,120 to 66,656 bytes. The server checks only the header and the length and never opens it. Layout (the D-032 construction, its own header and binding):
+ * data = "SVS" (0x53 0x56 0x53) || version 0x01 || kemCiphertext (1,088 bytes) || nonce (12 bytes) || AES-256-GCM ciphertext || tag (16 bytes);
+ * AES key = HKDF-SHA256(ikm = ML-KEM-768 shared secret, salt = kemCiphertext, info = "svckit/sync/v1" || svcId (8 bytes) || fromDevice (8 bytes) || toDevice (8 bytes)), 32 bytes;
+ * AAD = the 4-byte header; plaintext = the device's state in the client's own format, at most 65,536 bytes.
+ * Binding the identity and both devices stops the server replaying an envelope to another device or identity.
+ */
+export const zSyncEnvelopeData = z.string().min(1496).max(88876).regex(/^[A-Za-z0-9+\/]+={0,2}$/);
+
+/**
+ * One sealed envelope for one recipient device.
+ */
+export const zSyncEnvelopeInput = z.object({
+    toDevice: zSyncDeviceId,
+    data: zSyncEnvelopeData
+});
+
+/**
+ * A device's state sealed to each of the other devices (one envelope per recipient, recipients distinct).
+ */
+export const zSyncPostRequest = z.object({
+    fromDevice: zSyncDeviceId,
+    envelopes: z.array(zSyncEnvelopeInput).min(1).max(32)
+});
+
+/**
+ * Answer of `POST /sync/envelopes`.
+ */
+export const zSyncPostResponse = z.object({
+    stored: z.int().gte(1),
+    updatedAt: z.iso.datetime()
+});
+
+/**
+ * The latest envelope one device sealed to another.
+ */
+export const zSyncEnvelope = z.object({
+    fromDevice: zSyncDeviceId,
+    toDevice: zSyncDeviceId,
+    data: zSyncEnvelopeData,
+    version: z.int().gte(1),
+    updatedAt: z.iso.datetime()
+});
+
+/**
+ * The envelopes sealed to one device, newest first.
+ */
+export const zSyncEnvelopeList = z.object({
+    device: zSyncDeviceId,
+    items: z.array(zSyncEnvelope)
+});
+
+/**
+ * The operating institution's record of a completed KYC verification. No personal data, only the institution's own reference.
+ */
+export const zOwnerRequest = z.object({
+    kycReference: z.string().min(1).max(128).regex(/^[\x21-\x7E]+( [\x21-\x7E]+)*$/),
+    kycVerifiedAt: z.iso.datetime()
+});
+
+/**
+ * A KYC-verified owner, named by its own wallet identity.
+ */
+export const zOwner = z.object({
+    svcId: zSvcId,
+    kycReference: z.string().min(1),
+    kycVerifiedAt: z.iso.datetime(),
+    isNew: z.boolean()
+});
+
+/**
+ * A fiat amount. `amount` is a decimal string with at most 2 fraction digits (as D-033); `currency` an ISO 4217 code.
+ */
+export const zMoney = z.object({
+    amount: z.string().regex(/^(0|[1-9][0-9]{0,14})(\.[0-9]{1,2})?$/),
+    currency: z.string().regex(/^[A-Z]{3}$/)
+});
+
+/**
+ * spec rule 4: "within limits the owner sets (spending ceiling, allowed counterparties, expiry)". `spendingCeiling` caps the total approved over the life of the binding, in one currency; `allowedCounterparties` null means any counterparty, a list means only those (exact match); after `expiresAt` the binding reads `expired` and allows nothing.
+ */
+export const zBindingLimits = z.object({
+    spendingCeiling: zMoney,
+    allowedCounterparties: z.array(z.string().min(1).max(128).regex(/^[\x21-\x7E]+$/)).max(100).nullable(),
+    expiresAt: z.iso.datetime()
+});
+
+/**
+ * An owner's offer to bind a wallet identity, with the limits the owner sets.
+ */
+export const zBindingOffer = z.object({
+    walletSvcId: zSvcId,
+    limits: zBindingLimits
+});
+
+/**
+ * `pending`: offered, not yet accepted by the wallet; `active`: in force; `revoked`: ended by the owner; `expired`: past `limits.expiresAt` (read from the clock, never stored).
+ */
+export const zBindingStatus = z.enum([
+    'pending',
+    'active',
+    'revoked',
+    'expired'
+]);
+
+/**
+ * A wallet identity bound to a KYC-verified owner (spec rule 4).
+ */
+export const zBinding = z.object({
+    id: z.uuid(),
+    ownerSvcId: zSvcId,
+    walletSvcId: zSvcId,
+    status: zBindingStatus,
+    limits: zBindingLimits,
+    spent: zMoney,
+    createdAt: z.iso.datetime(),
+    acceptedAt: z.iso.datetime().nullable(),
+    revokedAt: z.iso.datetime().nullable(),
+    updatedAt: z.iso.datetime()
+});
+
+/**
+ * Bindings the token's identity is party to.
+ */
+export const zBindingList = z.object({
+    items: z.array(zBinding)
+});
+
+/**
+ * spec rule 4: "Banking and fiat features (cash accounts, cards, on/off ramps, remittance)".
+ */
+export const zBankingKind = z.enum([
+    'cash_account',
+    'card',
+    'on_ramp',
+    'off_ramp',
+    'remittance'
+]);
+
+/**
+ * A banking or fiat operation the wallet identity wants to perform.
+ */
+export const zBankingAuthorizationRequest = z.object({
+    kind: zBankingKind,
+    amount: zMoney,
+    counterparty: z.string().min(1).max(128).regex(/^[\x21-\x7E]+$/),
+    reference: z.string().min(1).max(140).optional()
+});
+
+/**
+ * One banking authorisation asked under a binding, approved or refused.
+ */
+export const zBankingAuthorization = z.object({
+    id: z.uuid(),
+    bindingId: z.uuid(),
+    walletSvcId: zSvcId,
+    kind: zBankingKind,
+    amount: zMoney,
+    counterparty: z.string().min(1),
+    reference: z.string().nullable(),
+    status: z.enum(['approved', 'refused']),
+    reason: z.enum([
+        'SPENDING_CEILING_EXCEEDED',
+        'COUNTERPARTY_NOT_ALLOWED',
+        'CURRENCY_MISMATCH'
+    ]).nullable(),
+    createdAt: z.iso.datetime()
+});
+
+/**
+ * The activity under one binding.
+ */
+export const zBindingActivity = z.object({
+    bindingId: z.uuid(),
+    items: z.array(zBankingAuthorization)
+});
+
+/**
  * spec: "chainId (chain identifier)". See `ChainId`: "1111111", an EVM chain id such as 1, 42161, 10, 8453, 137, 56, or "bitcoin" / "tron" (D-065).
  */
 export const zHistoryChainId = zChainId;
@@ -213,6 +447,16 @@ export const zHistoryChainId = zChainId;
  * spec: "address (account address)". An address of the chain named by `chainId` (see `ChainAddress`); an address of another chain's format is 400.
  */
 export const zHistoryAddress = zChainAddress;
+
+/**
+ * A device of the token's identity.
+ */
+export const zSyncDeviceIdPath = zSyncDeviceId;
+
+/**
+ * A binding id.
+ */
+export const zBindingIdPath = z.uuid();
 
 export const zWalletSessionCreateChallengeBody = zChallengeRequest;
 
@@ -259,3 +503,130 @@ export const zWalletSessionDownloadExtensionResponse = zError;
  * JWK Set.
  */
 export const zWalletSessionGetJwksResponse = zJwks;
+
+export const zWalletSessionGetAuthorizationRecordPath = z.object({
+    nonce: zChallengeNonce
+});
+
+/**
+ * The authorisation record.
+ */
+export const zWalletSessionGetAuthorizationRecordResponse = zAuthorizationRecord;
+
+/**
+ * The identity's devices, oldest first.
+ */
+export const zWalletSessionListSyncDevicesResponse = zSyncDeviceList;
+
+export const zWalletSessionDeleteSyncDevicePath = z.object({
+    deviceId: zSyncDeviceId
+});
+
+/**
+ * Removed. No body.
+ */
+export const zWalletSessionDeleteSyncDeviceResponse = z.void();
+
+export const zWalletSessionPutSyncDeviceBody = zSyncDeviceRequest;
+
+export const zWalletSessionPutSyncDevicePath = z.object({
+    deviceId: zSyncDeviceId
+});
+
+/**
+ * The device, and whether it is new.
+ */
+export const zWalletSessionPutSyncDeviceResponse = zSyncDeviceRegistered;
+
+export const zWalletSessionListSyncEnvelopesQuery = z.object({
+    device: zSyncDeviceId
+});
+
+/**
+ * Envelopes addressed to the device.
+ */
+export const zWalletSessionListSyncEnvelopesResponse = zSyncEnvelopeList;
+
+export const zWalletSessionPostSyncEnvelopesBody = zSyncPostRequest;
+
+/**
+ * The envelopes were stored.
+ */
+export const zWalletSessionPostSyncEnvelopesResponse = zSyncPostResponse;
+
+export const zWalletSessionPutOwnerBody = zOwnerRequest;
+
+export const zWalletSessionPutOwnerPath = z.object({
+    svcId: zSvcId
+});
+
+/**
+ * The owner record.
+ */
+export const zWalletSessionPutOwnerResponse = zOwner;
+
+/**
+ * Bindings.
+ */
+export const zWalletSessionListBindingsResponse = zBindingList;
+
+export const zWalletSessionCreateBindingBody = zBindingOffer;
+
+/**
+ * The binding, pending the wallet's acceptance.
+ */
+export const zWalletSessionCreateBindingResponse = zBinding;
+
+export const zWalletSessionGetBindingPath = z.object({
+    bindingId: z.uuid()
+});
+
+/**
+ * The binding.
+ */
+export const zWalletSessionGetBindingResponse = zBinding;
+
+export const zWalletSessionAcceptBindingPath = z.object({
+    bindingId: z.uuid()
+});
+
+/**
+ * The active binding.
+ */
+export const zWalletSessionAcceptBindingResponse = zBinding;
+
+export const zWalletSessionPutBindingLimitsBody = zBindingLimits;
+
+export const zWalletSessionPutBindingLimitsPath = z.object({
+    bindingId: z.uuid()
+});
+
+/**
+ * The binding with its new limits.
+ */
+export const zWalletSessionPutBindingLimitsResponse = zBinding;
+
+export const zWalletSessionRevokeBindingPath = z.object({
+    bindingId: z.uuid()
+});
+
+/**
+ * The revoked binding.
+ */
+export const zWalletSessionRevokeBindingResponse = zBinding;
+
+export const zWalletSessionGetBindingActivityPath = z.object({
+    bindingId: z.uuid()
+});
+
+/**
+ * Activity.
+ */
+export const zWalletSessionGetBindingActivityResponse = zBindingActivity;
+
+export const zWalletSessionAuthorizeBankingBody = zBankingAuthorizationRequest;
+
+/**
+ * Approved and recorded.
+ */
+export const zWalletSessionAuthorizeBankingResponse = zBankingAuthorization;

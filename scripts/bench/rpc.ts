@@ -29,6 +29,7 @@ import { loadConfig } from '../../src/config.ts';
 import { installErrorHandling } from '../../src/server/http/error-handler.ts';
 import { listen } from '../../src/server/main.ts';
 import { rpcRoutes } from '../../src/server/rpc/routes.ts';
+import { RateWindow } from '../../src/server/http/rate-window.ts';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
 const DEV_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
@@ -116,7 +117,7 @@ const rpcBody = (method: string, params: unknown[]) => JSON.stringify({ jsonrpc:
 /** Starts the stack (instant mining), and seeds 180 empty blocks then 40 blocks of one transfer each. */
 async function startStack() {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'svckit-bench-'));
-  const config = loadConfig({ ...process.env, SVC_DATA_DIR: dataDir, SVC_BASE_PORT: '0', SVC_WALLET_PORT: '0', SVC_SITE_PORT: '0', SVC_BLOCK_TIME: '0' });
+  const config = loadConfig({ ...process.env, SVC_DATA_DIR: dataDir, SVC_BASE_PORT: '0', SVC_WALLET_PORT: '0', SVC_SITE_PORT: '0', SVC_BLOCK_TIME: '0', SVC_RATE_LIMIT_RPC: '0', SVC_RATE_LIMIT_EXPLORER: '0' }); // limits lifted for the benchmark
   const clock = new OffsetClock();
   const { stack, ready } = await listen(config, { clock, logLevel: 'silent' });
   const producer = stack.chain.producer!;
@@ -135,7 +136,7 @@ async function startStack() {
 async function plainGateway(dispatcher: Parameters<typeof rpcRoutes>[1]['dispatcher']) {
   const app = Fastify({ logger: { level: 'silent' } });
   installErrorHandling(app);
-  await app.register(rpcRoutes, { dispatcher });
+  await app.register(rpcRoutes, { dispatcher, limiter: new RateWindow(0, 1000) });
   await app.listen({ host: '127.0.0.1', port: 0 });
   return { app, url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/rpc` };
 }
@@ -218,6 +219,9 @@ try {
       return `${m} ${(r.p50 / a.p50).toFixed(2)}x`;
     }).join(', ');
   console.log(`\ntarget p50 <= 1.2x anvil at concurrency 1: gateway-http (TLS removed) ${target('gateway-http')}; gateway-tls (handshake amortised) ${target('gateway-tls')}`);
+} catch (error) {
+  console.error('rpc benchmark failed:', error);
+  process.exitCode = 1;
 } finally {
   await worker.terminate();
   await plain.app.close();

@@ -9,6 +9,7 @@ import type { Database } from '../storage/database.ts';
 import { networkSeed } from '../storage/settings.ts';
 import { startAnvil, type AnvilNode } from './anvil.ts';
 import { BlockProducer } from './block-producer.ts';
+import { FinalBlockCache } from './final-blocks.ts';
 import { ChainPermissions } from './permissions.ts';
 import { QbftConsensus } from './qbft/consensus.ts';
 import { deriveValidators, observerNodeId, type ValidatorIdentity } from './qbft/validators.ts';
@@ -25,6 +26,8 @@ export type ChainRuntime = {
   producer: BlockProducer | undefined;
   /** Embedded only: who may send transactions (D-050). */
   permissions: ChainPermissions | undefined;
+  /** Embedded only: sealed blocks and the head, served by the gateway without asking the node. */
+  blockCache: FinalBlockCache | undefined;
   /** Embedded only: the genesis accounts (Anvil's funded development accounts). */
   genesisAccounts: Hex[];
   clientName: string;
@@ -50,16 +53,19 @@ export async function startChain(
   if (!anvil) {
     return {
       mode: 'external', upstream, consensus, validators, observerNodeId: observerNodeId(seed), producer: undefined,
-      permissions: undefined, genesisAccounts: [], clientName, stop: async () => undefined,
+      permissions: undefined, blockCache: undefined, genesisAccounts: [], clientName, stop: async () => undefined,
     };
   }
   const genesisAccounts = await upstream.call<Hex[]>('eth_accounts');
   const permissions = new ChainPermissions(db, [...genesisAccounts, ...consensus.allValidators()]);
   const producer = new BlockProducer(upstream, consensus, config.blockTimeSeconds);
+  const blockCache = new FinalBlockCache();
+  producer.on('sealed', (block) => blockCache.noteHead(block.number));
+  blockCache.noteHead(Number(BigInt(await upstream.call<string>('eth_blockNumber'))));
   producer.start();
   return {
     mode: 'embedded', upstream, consensus, validators, observerNodeId: observerNodeId(seed), producer, permissions,
-    genesisAccounts, clientName,
+    blockCache, genesisAccounts, clientName,
     stop: async () => {
       await producer.stop();
       await anvil.stop();

@@ -9,7 +9,10 @@ import { AccountStore } from './accounts.ts';
 import { CredentialStore } from './credentials.ts';
 import { Keyring } from './keyring.ts';
 import { TransferConfirmer } from './transfers/confirmer.ts';
-import { TransferEngine, type TransferRow } from './transfers/engine.ts';
+import { TransferEngine } from './transfers/engine.ts';
+import type { FxTable } from './payments/fx.ts';
+import { PaymentLifecycle, type PaymentSettings } from './payments/lifecycle.ts';
+import { PaymentService } from './payments/service.ts';
 
 /** The running ledger parts. */
 export type LedgerRuntime = {
@@ -18,38 +21,52 @@ export type LedgerRuntime = {
   keyring: Keyring;
   engine: TransferEngine;
   confirmer: TransferConfirmer;
+  /** pacs.008 payments and returns; transfers' payments come from the engine's hooks (issue 5). */
+  payments: PaymentService;
   stop(): Promise<void>;
 };
 
-/** Starts the ledger on `db` and `chain`; `onSettled` hears transfers leaving pending. */
+/** Payment settings (D-049, D-053) and who hears that events were committed (the webhook dispatcher). */
+export type LedgerPaymentOptions = PaymentSettings & { fx: FxTable; emitted: () => void };
+
+/** Starts the ledger on `db` and `chain`; payment events go to the outbox in the transfers' own transactions. */
 export async function startLedger(
   db: Database,
   chain: ChainRuntime,
   clock: Clock,
-  options: { dataDir: string | null; kek?: string | undefined; onSettled?: (row: TransferRow) => Promise<void> | void },
+  options: { dataDir: string | null; kek?: string | undefined; payments: LedgerPaymentOptions },
 ): Promise<LedgerRuntime> {
   const now = () => new Date(clock.now());
   const keyring = Keyring.open({ dataDir: options.dataDir, ...(options.kek ? { envKek: options.kek } : {}) });
   const accounts = new AccountStore(db, keyring);
-  const engine = new TransferEngine(db, accounts, chain.upstream, now, () => chain.producer?.onTransaction());
-  const confirmer = new TransferConfirmer(db, chain.upstream, options.onSettled);
+  const lifecycle = new PaymentLifecycle(now, { platformBic: options.payments.platformBic, nativeCcy: options.payments.nativeCcy });
+  const engine = new TransferEngine(db, accounts, chain.upstream, now, () => chain.producer?.onTransaction(), lifecycle);
+  const confirmer = new TransferConfirmer(db, chain.upstream, lifecycle);
+  const payments = new PaymentService({ db, lifecycle, engine, confirmer, accounts, fx: options.payments.fx, emitted: options.payments.emitted });
   const { rebroadcast } = await confirmer.reconcile();
   // With instant mining (SVC_BLOCK_TIME=0) a block is sealed only when a transaction is accepted: the
   // re-sent ones must seal one too, or they wait in the pool for the next transfer.
   if (rebroadcast > 0) chain.producer?.onTransaction();
-  const onSealed = () => void confirmer.poke().catch(() => undefined);
+  const onSealed = () =>
+    void confirmer
+      .poke()
+      .then(() => options.payments.emitted())
+      .catch(() => undefined);
   chain.producer?.on('sealed', onSealed);
   // An external chain seals blocks without telling us; the period poll also covers missed events.
   const poll = setInterval(onSealed, 1000);
   onSealed();
+  payments.start();
   return {
     credentials: new CredentialStore(db, now),
     accounts,
     keyring,
     engine,
     confirmer,
+    payments,
     stop: async () => {
       clearInterval(poll);
+      await payments.stop();
       chain.producer?.off('sealed', onSealed);
       await confirmer.idle();
     },

@@ -11,6 +11,8 @@ import { systemClock, type Clock } from '../clock.ts';
 import { openDatabase, type OpenDatabase } from '../storage/database.ts';
 import { ensureAdminToken } from '../storage/settings.ts';
 import { startLedger, type LedgerRuntime } from '../ledger/runtime.ts';
+import { pemCertificates, startWebhooks, type WebhookRuntime } from '../webhooks/runtime.ts';
+import { readFileSync } from 'node:fs';
 import { Authenticator } from './auth/authenticate.ts';
 import { institutionalRoutes } from './institutional/routes.ts';
 import { adminRoutes } from './admin/routes.ts';
@@ -18,7 +20,9 @@ import { explorerRoutes } from './explorer/routes.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { RpcDispatcher } from './rpc/dispatcher.ts';
 import { rpcRoutes } from './rpc/routes.ts';
+import { RateWindow } from './http/rate-window.ts';
 import { wsRoutes } from './ws/routes.ts';
+import { mountWallet } from './wallet/mount.ts';
 import { ensureDevCertificates, type TlsMaterial } from './tls/dev-certificates.ts';
 import { httpsOptions } from './tls/tls-options.ts';
 
@@ -41,6 +45,8 @@ export type Stack = {
   site: FastifyInstance;
   chain: ChainRuntime;
   ledger: LedgerRuntime;
+  /** Webhook endpoints, deliveries and the dispatcher (surface B). */
+  webhooks: WebhookRuntime;
   database: OpenDatabase;
   dispatcher: RpcDispatcher;
   tls: TlsMaterial;
@@ -53,6 +59,8 @@ function origin(tls: TlsMaterial, config: Config, logLevel: string): FastifyInst
   const app = Fastify({
     https: httpsOptions(tls, config.tlsAllowClassical),
     logger: { level: logLevel, stream: process.stderr },
+    // One log line per request would cost more than the relay itself on /rpc; errors are still logged.
+    disableRequestLogging: true,
     // Closing the stack must not wait for idle keep-alive connections.
     forceCloseConnections: true,
     // Malformed URLs (bad percent-encoding, over-long parameters) are bad input: the surface's error shape, never Fastify's.
@@ -71,11 +79,21 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: options.persist ? config.dataDir : null });
   let chain: ChainRuntime | undefined;
   let ledger: LedgerRuntime | undefined;
+  let webhooks: WebhookRuntime | undefined;
   try {
     const adminToken = await ensureAdminToken(database.db);
     chain = await startChain(config, database.db, { persistState: options.persist ?? false });
-    ledger = await startLedger(database.db, chain, clock, { dataDir: options.persist ? config.dataDir : null, kek: config.kek });
     const tls = await ensureDevCertificates(config.dataDir, [config.host]);
+    // D-NEW-W2: receivers are checked against the default CA store, the development CA (a receiver on this
+    // machine may use the dev server certificate) and SVC_WEBHOOK_CA_FILE.
+    const extraCa = [tls.caCert, ...(config.webhookCaFile ? pemCertificates(readFileSync(config.webhookCaFile, 'utf8')) : [])];
+    const hooks = startWebhooks(database.db, clock, { extraCa, concurrency: config.webhookConcurrency, userAgent: `svckit-webhooks/${SVCKIT_VERSION}` });
+    webhooks = hooks;
+    ledger = await startLedger(database.db, chain, clock, {
+      dataDir: options.persist ? config.dataDir : null,
+      kek: config.kek,
+      payments: { platformBic: config.platformBic, nativeCcy: config.nativeCcy, fx: config.fxRates, emitted: () => hooks.wake() },
+    });
     const dispatcher = new RpcDispatcher({
       upstream: chain.upstream,
       consensus: chain.consensus,
@@ -85,19 +103,22 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
       clientName: chain.clientName,
       producer: chain.producer,
       permissions: chain.permissions,
+      blockCache: chain.blockCache,
       qbftRelay: chain.mode === 'external' ? qbftRelay(config, chain) : undefined,
     });
     const authenticator = new Authenticator(ledger.credentials, clock);
     const base = origin(tls, config, logLevel);
-    await base.register(rpcRoutes, { dispatcher });
-    await base.register(wsRoutes, { dispatcher, chain, authenticator });
-    await base.register(explorerRoutes, { prefix: '/api', dispatcher, chain, clock });
-    await base.register(adminRoutes, { prefix: '/admin/v1', db: database.db, chain, ledger, clock, version: SVCKIT_VERSION });
+    const rpcLimiter = new RateWindow(config.rpcRateLimit, 1000, () => clock.now());
+    await base.register(rpcRoutes, { dispatcher, limiter: rpcLimiter });
+    await base.register(wsRoutes, { dispatcher, chain, authenticator, limiter: rpcLimiter });
+    await base.register(explorerRoutes, { prefix: '/api', dispatcher, chain, clock, requestsPerSecond: config.explorerRateLimit });
+    await base.register(adminRoutes, { prefix: '/admin/v1', db: database.db, chain, ledger, webhooks: hooks, clock, version: SVCKIT_VERSION, requestsPerSecond: config.adminRateLimit });
     await base.register(institutionalRoutes, {
       prefix: '/wallet/api/v1',
       db: database.db,
       accounts: ledger.accounts,
       engine: ledger.engine,
+      payments: ledger.payments,
       upstream: chain.upstream,
       now: () => new Date(clock.now()),
       platformBIC: config.platformBic,
@@ -106,18 +127,21 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
     });
     const wallet = origin(tls, config, logLevel);
     const site = origin(tls, config, logLevel);
+    await mountWallet({ wallet, site, config, db: database.db, dispatcher, chain, clock, persist: options.persist ?? false });
     const running = { chain, ledger };
     return {
-      base, wallet, site, chain, ledger, database, dispatcher, tls, adminToken,
+      base, wallet, site, chain, ledger, webhooks: hooks, database, dispatcher, tls, adminToken,
       close: async () => {
         await Promise.allSettled([base.close(), wallet.close(), site.close()]);
         await running.ledger.stop();
+        await hooks.stop();
         await running.chain.stop();
         await database.close();
       },
     };
   } catch (error) {
     await ledger?.stop().catch(() => undefined);
+    await webhooks?.stop().catch(() => undefined);
     await chain?.stop().catch(() => undefined);
     await database.close().catch(() => undefined);
     throw error;

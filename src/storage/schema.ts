@@ -147,3 +147,231 @@ export const idempotencyKeys = pgTable(
   },
   (t) => [primaryKey({ columns: [t.credentialId, t.key] })],
 );
+
+/**
+ * Payments (spec "Payment event payload (B)"): one per accepted POST /transfers and per pacs.008 instruction
+ * (D-021, D-053). Amounts are decimal strings (house rule 5: never floats inside); status per D-007.
+ */
+export const payments = pgTable(
+  'payments',
+  {
+    uetr: text('uetr').primaryKey(),
+    txRef: text('tx_ref').notNull().unique(),
+    source: text('source').$type<'transfer' | 'pacs008'>().notNull(),
+    status: text('status').$type<'INITIATED' | 'RATE_LOCKED' | 'SETTLED' | 'FAILED' | 'RETURNED'>().notNull(),
+    instrAmtCcy: text('instr_amt_ccy').notNull(),
+    instrAmt: text('instr_amt').notNull(),
+    settlAmtCcy: text('settl_amt_ccy'),
+    settlAmt: text('settl_amt'),
+    dbtrInst: text('dbtr_inst').notNull(),
+    cdtrInst: text('cdtr_inst').notNull(),
+    /** The account that pays (POST /transfers: the sender; pacs.008: sttlmAcct). */
+    debtorAccountId: text('debtor_account_id').notNull(),
+    /** The platform account credited, when the creditor is on the platform. */
+    creditorAccountId: text('creditor_account_id'),
+    /** The settling transfer (transfers.tx_ref); set in the transaction that stores it. */
+    transferTxRef: text('transfer_tx_ref').unique(),
+    onChainTxHash: text('on_chain_tx_hash'),
+    sttlmTm: text('sttlm_tm'),
+    failRsn: text('fail_rsn'),
+    /** The pacs.008 projection as received (D-056); null for POST /transfers. */
+    instruction: jsonb('instruction').$type<Record<string, unknown>>(),
+    /** The return transfer in progress or done (D-062). */
+    returnTxRef: text('return_tx_ref').unique(),
+    returnTxHash: text('return_tx_hash'),
+    returnReason: text('return_reason'),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
+  },
+  (t) => [index('payments_open').on(t.source, t.status)],
+);
+
+/** Registered webhook endpoints (D-019, D-060); secrets are never returned by the API (D-047). */
+export const webhookEndpoints = pgTable('webhook_endpoints', {
+  id: text('id').primaryKey(),
+  url: text('url').notNull(),
+  description: text('description').notNull(),
+  events: jsonb('events').$type<string[]>().notNull(),
+  enabled: boolean('enabled').notNull(),
+  secret: text('secret'),
+  previousSecret: text('previous_secret'),
+  previousSecretExpiresAt: timestamp('previous_secret_expires_at', { withTimezone: true, mode: 'date', precision: 3 }),
+  secretUpdatedAt: timestamp('secret_updated_at', { withTimezone: true, mode: 'date', precision: 3 }),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
+});
+
+/**
+ * The transactional outbox: one row per payment event, written in the transaction of the state change that
+ * causes it. `body` is the exact compact JSON that is signed and sent (text: jsonb would reorder the keys).
+ */
+export const webhookEvents = pgTable('webhook_events', {
+  id: text('id').primaryKey(),
+  type: text('type').notNull(),
+  uetr: text('uetr').notNull(),
+  body: text('body').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
+});
+
+/**
+ * One delivery job per (event, subscribed endpoint); `id` is X-SVC-Delivery (D-039). A dispatcher claims a
+ * due job with `FOR UPDATE SKIP LOCKED` and holds it by lease until its attempt is recorded.
+ */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: text('id').primaryKey(),
+    eventId: text('event_id').notNull(),
+    endpointId: text('endpoint_id').notNull(),
+    event: text('event').notNull(),
+    uetr: text('uetr').notNull(),
+    status: text('status').$type<'pending' | 'delivered' | 'dead'>().notNull(),
+    round: integer('round').notNull(),
+    /** Attempts made in the current round (0 to 5). */
+    attempts: integer('attempts').notNull(),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date', precision: 3 }),
+    leaseOwner: text('lease_owner'),
+    leaseUntil: timestamp('lease_until', { withTimezone: true, mode: 'date', precision: 3 }),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true, mode: 'date', precision: 3 }),
+  },
+  (t) => [
+    index('webhook_deliveries_due').on(t.status, t.nextAttemptAt),
+    index('webhook_deliveries_endpoint').on(t.endpointId, t.createdAt),
+    index('webhook_deliveries_created').on(t.createdAt),
+  ],
+);
+
+/** Every delivery attempt (D-052 timing; D-060 rounds). */
+export const webhookAttempts = pgTable(
+  'webhook_attempts',
+  {
+    deliveryId: text('delivery_id').notNull(),
+    round: integer('round').notNull(),
+    number: integer('number').notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
+    durationMs: integer('duration_ms').notNull(),
+    responseStatus: integer('response_status'),
+    error: text('error'),
+    outcome: text('outcome').$type<'success' | 'failure'>().notNull(),
+    /** The X-SVC-Timestamp the attempt was signed with (never reused: a fresh one per attempt). */
+    signedAt: bigint('signed_at', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.deliveryId, t.round, t.number] })],
+);
+
+// ---- Wallet session API (surface E). spec rule 2: "The service stores only public keys and ciphertext it
+// cannot read. It holds nothing that it can spend." Every column below is public or ciphertext.
+
+/** Registered wallet identities: the svcId and the ML-DSA-65 public key it is the fingerprint of (D-030, D-031). */
+export const walletIdentities = pgTable('wallet_identities', {
+  svcId: text('svc_id').primaryKey(),
+  pqPublicKey: bytea('pq_public_key').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
+});
+
+/** Public chain addresses an identity registered (D-030 `keys`, D-069: new ones are added). */
+export const walletIdentityKeys = pgTable(
+  'wallet_identity_keys',
+  { svcId: text('svc_id').notNull(), chainId: text('chain_id').notNull(), address: text('address').notNull() },
+  (t) => [primaryKey({ columns: [t.svcId, t.chainId, t.address] })],
+);
+
+/** The one outstanding challenge per (address, svcId) (D-070); deleted when verify consumes it. */
+export const walletChallenges = pgTable(
+  'wallet_challenges',
+  {
+    address: text('address').notNull(),
+    svcId: text('svc_id').notNull(),
+    nonce: text('nonce').notNull().unique(),
+    message: text('message').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.address, t.svcId] })],
+);
+
+/** Authorisation records: the signed challenge of every successful login (D-NEW-S1). */
+export const walletAuthRecords = pgTable('wallet_auth_records', {
+  nonce: text('nonce').primaryKey(),
+  svcId: text('svc_id').notNull(),
+  address: text('address').notNull(),
+  message: text('message').notNull(),
+  ecdsaSig: text('ecdsa_sig').notNull(),
+  pqSig: bytea('pq_sig').notNull(),
+  verifiedAt: timestamp('verified_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
+});
+
+/** Sync devices: public ML-KEM-768 keys only (D-NEW-S2). */
+export const walletSyncDevices = pgTable(
+  'wallet_sync_devices',
+  {
+    svcId: text('svc_id').notNull(),
+    deviceId: text('device_id').notNull(),
+    kemPublicKey: bytea('kem_public_key').notNull(),
+    label: text('label'),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.svcId, t.deviceId] })],
+);
+
+/** The latest sealed envelope per (sender, recipient) device pair: ciphertext the server cannot open (D-NEW-S2). */
+export const walletSyncEnvelopes = pgTable(
+  'wallet_sync_envelopes',
+  {
+    svcId: text('svc_id').notNull(),
+    fromDevice: text('from_device').notNull(),
+    toDevice: text('to_device').notNull(),
+    data: bytea('data').notNull(),
+    version: integer('version').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.svcId, t.fromDevice, t.toDevice] })],
+);
+
+/** KYC-verified owners recorded by the operating institution: its reference only, no personal data (D-NEW-S3). */
+export const walletOwners = pgTable('wallet_owners', {
+  svcId: text('svc_id').primaryKey(),
+  kycReference: text('kyc_reference').notNull(),
+  kycVerifiedAt: timestamp('kyc_verified_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
+});
+
+/** Owner bindings (spec rule 4; D-NEW-S4). Amounts in minor units of `currency` (house rule 5: never floats). */
+export const walletBindings = pgTable(
+  'wallet_bindings',
+  {
+    id: text('id').primaryKey(),
+    ownerSvcId: text('owner_svc_id').notNull(),
+    walletSvcId: text('wallet_svc_id').notNull(),
+    status: text('status').$type<'pending' | 'active' | 'revoked'>().notNull(),
+    currency: text('currency').notNull(),
+    ceilingMinor: bigint('ceiling_minor', { mode: 'bigint' }).notNull(),
+    spentMinor: bigint('spent_minor', { mode: 'bigint' }).notNull(),
+    allowedCounterparties: jsonb('allowed_counterparties').$type<string[] | null>(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
+    acceptedAt: timestamp('accepted_at', { withTimezone: true, mode: 'date', precision: 3 }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date', precision: 3 }),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
+  },
+  (t) => [index('wallet_bindings_wallet').on(t.walletSvcId, t.createdAt), index('wallet_bindings_owner').on(t.ownerSvcId, t.createdAt)],
+);
+
+/** Banking authorisations asked under a binding, approved or refused: the owner's activity view (D-NEW-S5). */
+export const walletBankingAuthorizations = pgTable(
+  'wallet_banking_authorizations',
+  {
+    id: text('id').primaryKey(),
+    bindingId: text('binding_id').notNull(),
+    walletSvcId: text('wallet_svc_id').notNull(),
+    kind: text('kind').notNull(),
+    amountMinor: bigint('amount_minor', { mode: 'bigint' }).notNull(),
+    currency: text('currency').notNull(),
+    counterparty: text('counterparty').notNull(),
+    reference: text('reference'),
+    status: text('status').$type<'approved' | 'refused'>().notNull(),
+    reason: text('reason'),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
+  },
+  (t) => [index('wallet_banking_authorizations_binding').on(t.bindingId, t.createdAt)],
+);

@@ -9,7 +9,7 @@ import type { Hex } from 'viem';
 import type { Upstream } from '../../chain/upstream.ts';
 import type { Database } from '../../storage/database.ts';
 import { transfers } from '../../storage/schema.ts';
-import type { TransferRow } from './engine.ts';
+import { NO_TRANSFER_HOOKS, type TransferHooks } from './engine.ts';
 
 type Receipt = { status: Hex; blockNumber: Hex; blockHash: Hex } | null;
 
@@ -18,11 +18,11 @@ export class TransferConfirmer {
   private running: Promise<void> | undefined;
   private again = false;
 
-  /** `onSettled` hears every transfer that left pending (webhook events, issue 5). */
+  /** `hooks.settled` runs in the transaction that moves a transfer out of pending (payment events, issue 5). */
   constructor(
     private readonly db: Database,
     private readonly upstream: Upstream,
-    private readonly onSettled: (row: TransferRow) => Promise<void> | void = () => undefined,
+    private readonly hooks: Pick<TransferHooks, 'settled'> = NO_TRANSFER_HOOKS,
   ) {}
 
   /** Checks the pending transfers now (coalesced: a call during a run schedules one more run). */
@@ -61,17 +61,19 @@ export class TransferConfirmer {
     const timestampOf = new Map(blockNumbers.map((n, i) => [n, Number(BigInt(blocks[i]!.timestamp))]));
     for (const { row, receipt } of mined) {
       const confirmed = receipt!.status === '0x1';
-      const [updated] = await this.db
-        .update(transfers)
-        .set({
-          status: confirmed ? 'confirmed' : 'failed',
-          failReason: confirmed ? null : 'the transaction was mined but reverted (receipt status 0x0)',
-          blockNumber: Number(BigInt(receipt!.blockNumber)),
-          blockTimestamp: timestampOf.get(receipt!.blockNumber)!,
-        })
-        .where(and(eq(transfers.txRef, row.txRef), eq(transfers.status, 'pending')))
-        .returning();
-      if (updated) await this.onSettled(updated);
+      await this.db.transaction(async (tx) => {
+        const [updated] = await tx
+          .update(transfers)
+          .set({
+            status: confirmed ? 'confirmed' : 'failed',
+            failReason: confirmed ? null : 'the transaction was mined but reverted (receipt status 0x0)',
+            blockNumber: Number(BigInt(receipt!.blockNumber)),
+            blockTimestamp: timestampOf.get(receipt!.blockNumber)!,
+          })
+          .where(and(eq(transfers.txRef, row.txRef), eq(transfers.status, 'pending')))
+          .returning();
+        if (updated) await this.hooks.settled(tx, updated);
+      });
     }
   }
 
@@ -91,7 +93,14 @@ export class TransferConfirmer {
         // "already known": the node has it after all. Anything else (nonce too low: another transaction took
         // the nonce) means this one will never be mined.
         if (answer.error && !/already known/i.test(answer.error.message)) {
-          await this.db.update(transfers).set({ status: 'failed', failReason: `broadcast failed: ${answer.error.message}` }).where(eq(transfers.txRef, row.txRef));
+          await this.db.transaction(async (tx) => {
+            const [failed] = await tx
+              .update(transfers)
+              .set({ status: 'failed', failReason: `broadcast failed: ${answer.error!.message}` })
+              .where(and(eq(transfers.txRef, row.txRef), eq(transfers.status, 'pending')))
+              .returning();
+            if (failed) await this.hooks.settled(tx, failed);
+          });
           continue;
         }
         rebroadcast++;

@@ -23,8 +23,26 @@ import { KeyedMutex } from './locks.ts';
 /** A transfer record. */
 export type TransferRow = typeof transfers.$inferSelect;
 
+/** What a transfer is for, beyond POST /transfers: settling a pacs.008 payment or returning a payment (issue 5). */
+export type TransferPurpose = { settles: string } | { returns: string; reason?: string };
+
 /** A validated transfer request. */
-export type TransferInput = { accountId: string; to: Hex; amountWei: bigint; memo?: string };
+export type TransferInput = { accountId: string; to: Hex; amountWei: bigint; memo?: string; purpose?: TransferPurpose };
+
+/**
+ * Work that must commit or roll back with the transfer's own state changes: the payment lifecycle's
+ * transactional outbox (issue 5: "an event is stored in the same database transaction as the change that
+ * causes it"). `tx` is the transaction; a throw rolls the change back.
+ */
+export type TransferHooks = {
+  /** In the transaction that stores the record (before the broadcast). */
+  stored(tx: Database, row: TransferRow, input: TransferInput): Promise<void>;
+  /** In the transaction that moves the record out of pending (confirmed or failed). */
+  settled(tx: Database, row: TransferRow): Promise<void>;
+};
+
+/** No hooks (funding, tests). */
+export const NO_TRANSFER_HOOKS: TransferHooks = { stored: async () => undefined, settled: async () => undefined };
 
 /** Intrinsic gas of a call to an externally owned account: 21,000 plus 16 per non-zero and 4 per zero data byte (EIP-2028). */
 export function intrinsicGas(data: Hex): bigint {
@@ -53,6 +71,7 @@ export class TransferEngine {
     private readonly upstream: Upstream,
     private readonly now: () => Date,
     private readonly onAccepted: () => void = () => undefined,
+    private readonly hooks: TransferHooks = NO_TRANSFER_HOOKS,
   ) {}
 
   /** Runs the whole flow; returns the stored record (pending, or failed when the broadcast failed). */
@@ -108,23 +127,32 @@ export class TransferEngine {
       const estimate = await this.unlessNodeDown(() =>
         this.upstream.call<string>('eth_estimateGas', [{ from: account.address, to: input.to, value: `0x${input.amountWei.toString(16)}`, data }]),
       );
-      const gas = estimate === undefined ? intrinsicGas(data) : BigInt(estimate);
+      let gas = estimate === undefined ? intrinsicGas(data) : BigInt(estimate);
       const signer = this.accountStore.signer(account);
-      const signedTx = await signer.signTransaction({
-        type: 'legacy', chainId: CHAIN_ID, nonce: account.nextNonce, to: getAddress(input.to), value: input.amountWei,
-        // spec: "The gas price is always 0"
-        gasPrice: 0n, gas, data,
-      });
-      const txHash = keccak256(signedTx);
-      const [row] = await tx
-        .insert(transfers)
-        .values({
-          txRef: transferReference(now), kind: 'transfer', accountId: account.id, fromAddress: account.address, toAddress: getAddress(input.to),
-          amountWei: input.amountWei.toString(), nonce: account.nextNonce, txHash, signedTx, status: 'pending', broadcast: false, createdAt: now,
-        })
-        .returning();
-      await tx.update(accounts).set({ nextNonce: account.nextNonce + 1 }).where(eq(accounts.id, account.id));
-      return row!;
+      for (;;) {
+        const signedTx = await signer.signTransaction({
+          type: 'legacy', chainId: CHAIN_ID, nonce: account.nextNonce, to: getAddress(input.to), value: input.amountWei,
+          // spec: "The gas price is always 0"
+          gasPrice: 0n, gas, data,
+        });
+        const [row] = await tx
+          .insert(transfers)
+          .values({
+            txRef: transferReference(now), kind: 'transfer', accountId: account.id, fromAddress: account.address, toAddress: getAddress(input.to),
+            amountWei: input.amountWei.toString(), nonce: account.nextNonce, txHash: keccak256(signedTx), signedTx, status: 'pending', broadcast: false, createdAt: now,
+          })
+          .onConflictDoNothing({ target: transfers.txHash })
+          .returning();
+        if (row) {
+          await tx.update(accounts).set({ nextNonce: account.nextNonce + 1 }).where(eq(accounts.id, account.id));
+          await this.hooks.stored(tx, row, input);
+          return row;
+        }
+        // D-078: a failed broadcast gave this nonce back, and the same recipient, amount and data sign to the very
+        // same bytes (RFC 6979 signatures are deterministic), whose hash the failed record holds. One more unit of
+        // gas limit (free at gas price 0) makes a distinct transaction.
+        gas += 1n;
+      }
     });
   }
 
@@ -157,6 +185,7 @@ export class TransferEngine {
         .update(accounts)
         .set({ nextNonce: row.nonce })
         .where(and(eq(accounts.id, row.accountId!), eq(accounts.nextNonce, row.nonce + 1)));
+      await this.hooks.settled(tx, failed!);
       return failed!;
     });
   }

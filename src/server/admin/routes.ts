@@ -9,18 +9,24 @@ import type { ChainRuntime } from '../../chain/runtime.ts';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../storage/database.ts';
 import type { LedgerRuntime } from '../../ledger/runtime.ts';
+import type { WebhookRuntime } from '../../webhooks/runtime.ts';
 import { registerOperations } from '../http/operations.ts';
+import { limitRequests } from '../http/rate-limit.ts';
 import { accountHandlers } from './accounts.ts';
 import { requireAdmin } from './auth.ts';
 import { credentialHandlers } from './credentials.ts';
 import { healthHandler } from './health.ts';
+import { paymentHandlers } from './payments.ts';
 import { qbftHandlers } from './qbft.ts';
+import { webhookHandlers } from './webhooks.ts';
 
 /** What the console needs. */
-export type AdminDeps = { db: Database; chain: ChainRuntime; ledger: LedgerRuntime; clock: Clock; version: string };
+export type AdminDeps = { db: Database; chain: ChainRuntime; ledger: LedgerRuntime; webhooks: WebhookRuntime; clock: Clock; version: string; requestsPerSecond: number };
 
 /** Registers the console's routes (mount with prefix /admin/v1). */
 export async function adminRoutes(app: FastifyInstance, deps: AdminDeps): Promise<void> {
+  // D-058: 10 requests per second per IP, as surface A.
+  await limitRequests(app, deps.requestsPerSecond);
   app.addHook('preHandler', async (request) => {
     if (request.routeOptions.url !== '/admin/v1/health') await requireAdmin(request, deps.db);
   });
@@ -29,6 +35,8 @@ export async function adminRoutes(app: FastifyInstance, deps: AdminDeps): Promis
     ...qbftHandlers(deps.chain, deps.clock),
     ...credentialHandlers(deps.ledger.credentials, deps.ledger.accounts),
     ...accountHandlers(deps),
+    ...webhookHandlers(deps.webhooks, deps.clock),
+    ...paymentHandlers(deps.ledger.payments),
   };
   registerOperations(app, routes, handlers);
 }

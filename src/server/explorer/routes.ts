@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { RouteHandlers } from '../../../generated/explorer/fastify.gen';
 import { routes } from '../../../generated/explorer/routes.gen';
 import { registerOperations } from '../http/operations.ts';
+import { limitRequests } from '../http/rate-limit.ts';
 import { parseAddress, parseBlockId, parseTxHash } from './params.ts';
 import { ExplorerService, type ExplorerDeps } from './service.ts';
 
@@ -24,7 +25,9 @@ export function explorerHandlers(service: ExplorerService): RouteHandlers {
 }
 
 /** Registers the explorer's eight GET endpoints (mount with prefix /api). */
-export async function explorerRoutes(app: FastifyInstance, deps: ExplorerDeps): Promise<void> {
+export async function explorerRoutes(app: FastifyInstance, deps: ExplorerDeps & { requestsPerSecond: number }): Promise<void> {
+  // D-024: 50 requests per second per IP by default.
+  await limitRequests(app, deps.requestsPerSecond);
   const service = new ExplorerService(deps);
   // Sealed blocks keep the head hint exact, so a cold /txns is one batch to the node.
   deps.chain.producer?.on('sealed', (block) => service.reader.noteHead(block.number));

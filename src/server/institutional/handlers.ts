@@ -23,12 +23,14 @@ import type { Credential } from '../../ledger/credentials.ts';
 import { parseAmount } from '../../ledger/money.ts';
 import { integrationInstructions } from '../../ledger/pacs008.ts';
 import type { TransferEngine } from '../../ledger/transfers/engine.ts';
+import type { PaymentService } from '../../ledger/payments/service.ts';
 import type { Database } from '../../storage/database.ts';
 import { authorize } from '../auth/authenticate.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { guard } from '../http/guards.ts';
 import { withIntegers } from '../http/query.ts';
 import { claimKey, completeKey, releaseKey, requestDigest } from './idempotency.ts';
+import { paymentHandlers } from './payments.ts';
 import { findTransfer, statementPage, transferPage } from './store.ts';
 import { accountView, directionFor, statementView, transferView } from './views.ts';
 
@@ -37,6 +39,8 @@ export type InstitutionalDeps = {
   db: Database;
   accounts: AccountStore;
   engine: TransferEngine;
+  /** The pacs.008 intake (D-053); absent in stacks without payments. */
+  payments?: PaymentService;
   upstream: Upstream;
   now: () => Date;
   platformBIC: string;
@@ -65,6 +69,7 @@ export function institutionalHandlers(deps: InstitutionalDeps): Partial<RouteHan
   };
 
   return {
+    ...(deps.payments ? paymentHandlers(deps.payments) : {}),
     listAccounts: async (request, reply) => {
       authorize(credentialOf(request), 'accounts:read');
       const query = guard(zListAccountsQuery.strict(), withIntegers(request.query), PAGING);

@@ -6,6 +6,7 @@
 import { parseTransaction, recoverTransactionAddress, type TransactionSerialized } from 'viem';
 import type { BlockProducer } from '../../chain/block-producer.ts';
 import type { ChainPermissions } from '../../chain/permissions.ts';
+import type { FinalBlockCache } from '../../chain/final-blocks.ts';
 import { UpstreamRpcError, UpstreamUnavailableError, type RpcCall, type RpcResponse } from '../../chain/upstream.ts';
 import { JsonRpcFailure } from './errors.ts';
 import { localMethods, type LocalContext } from './local-methods.ts';
@@ -26,6 +27,8 @@ export type DispatcherDeps = LocalContext & {
   /** Present when the chain is the embedded one: writes are permissioned (D-050) and trigger a block. */
   producer: BlockProducer | undefined;
   permissions: ChainPermissions | undefined;
+  /** Embedded chain only: sealed blocks and the head, answered without the node. */
+  blockCache: FinalBlockCache | undefined;
   /** Real QBFT upstream: qbft_* are relayed to the validators' RPC (issue) instead of emulated. */
   qbftRelay: ((method: string, params: unknown[]) => Promise<RpcResponse>) | undefined;
 };
@@ -92,12 +95,23 @@ export class RpcDispatcher {
         else relay.push({ index, call: { method: p.method, params: p.params } });
       }),
     );
-    if (relay.length) {
+    // Sealed blocks are final (QBFT): answers the cache holds never reach the node; the rest go in one batch.
+    const misses: { index: number; call: RpcCall; store?: (result: unknown) => void }[] = [];
+    for (const r of relay) {
+      const found = this.deps.blockCache?.lookup(r.call.method, r.call.params);
+      if (found?.hit) answers[r.index] = { jsonrpc: '2.0', id: (prepared[r.index] as { id: Id }).id, result: found.value };
+      else misses.push({ ...r, ...(found ? { store: found.store } : {}) });
+    }
+    if (misses.length) {
       try {
-        const responses = await this.deps.upstream.batch(relay.map((r) => r.call));
-        relay.forEach((r, i) => (answers[r.index] = { ...responses[i]!, id: (prepared[r.index] as { id: Id }).id }));
+        const responses = await this.deps.upstream.batch(misses.map((r) => r.call));
+        misses.forEach((r, i) => {
+          const response = responses[i]!;
+          if (!response.error) r.store?.(response.result);
+          answers[r.index] = { ...response, id: (prepared[r.index] as { id: Id }).id };
+        });
       } catch (error) {
-        relay.forEach((r) => (answers[r.index] = this.failure((prepared[r.index] as { id: Id }).id, error)));
+        misses.forEach((r) => (answers[r.index] = this.failure((prepared[r.index] as { id: Id }).id, error)));
       }
     }
     return answers as RpcResponse[];

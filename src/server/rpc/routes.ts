@@ -8,6 +8,7 @@ import type { RpcResponse } from '../../chain/upstream.ts';
 import type { RpcDispatcher } from './dispatcher.ts';
 import { MAX_BATCH } from './dispatcher.ts';
 import { JsonRpcFailure } from './errors.ts';
+import type { RateWindow } from '../http/rate-window.ts';
 
 /** A request without an `id` member is a notification: it gets no response (JSON-RPC 2.0 §4.1). */
 const isNotification = (request: unknown) => typeof request === 'object' && request !== null && !Array.isArray(request) && !('id' in request);
@@ -33,13 +34,32 @@ export async function answerRpcBody(text: string, dispatcher: RpcDispatcher, tra
   return kept.length ? kept : undefined;
 }
 
-/** Registers POST /rpc on the base origin. */
-export async function rpcRoutes(app: FastifyInstance, options: { dispatcher: RpcDispatcher }): Promise<void> {
+/** How many requests a body holds for the rate limit (D-024: one per batch entry). */
+export function requestCount(text: string): number {
+  const trimmed = text.trimStart();
+  if (!trimmed.startsWith('[')) return 1;
+  try {
+    const parsed: unknown = JSON.parse(trimmed);
+    return Array.isArray(parsed) ? Math.max(1, Math.min(parsed.length, MAX_BATCH)) : 1;
+  } catch {
+    return 1;
+  }
+}
+
+/** Registers POST /rpc on the base origin; `limiter` applies D-024 per client IP. */
+export async function rpcRoutes(app: FastifyInstance, options: { dispatcher: RpcDispatcher; limiter: RateWindow }): Promise<void> {
   // The raw text is needed to answer malformed JSON with -32700 rather than Fastify's 400.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 5 * 1024 * 1024 }, (_req, body, done) => done(null, body));
   app.post('/rpc', async (request, reply) => {
-    const answer = await answerRpcBody(String(request.body ?? ''), options.dispatcher, 'http');
+    const text = String(request.body ?? '');
+    const verdict = options.limiter.take(request.ip, requestCount(text));
+    if (!verdict.allowed) {
+      // D-024: JSON-RPC error -32005 "limit exceeded" inside an HTTP 429 with Retry-After.
+      const error = new JsonRpcFailure('LimitExceeded', `${options.limiter.limit} requests per second per IP`).toObject();
+      return reply.code(429).header('retry-after', String(verdict.retryAfterSeconds)).send({ jsonrpc: '2.0', id: null, error });
+    }
+    const answer = await answerRpcBody(text, options.dispatcher, 'http');
     if (answer === undefined) return reply.code(204).send();
     return reply.header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(answer));
   });

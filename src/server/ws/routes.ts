@@ -10,11 +10,12 @@ import type { RpcResponse } from '../../chain/upstream.ts';
 import { authorize, type Authenticator } from '../auth/authenticate.ts';
 import type { RpcDispatcher } from '../rpc/dispatcher.ts';
 import { JsonRpcFailure } from '../rpc/errors.ts';
-import { answerRpcBody } from '../rpc/routes.ts';
+import { answerRpcBody, requestCount } from '../rpc/routes.ts';
 import { SubscriptionSet } from './subscriptions.ts';
+import type { RateWindow } from '../http/rate-window.ts';
 
 /** What the endpoint needs. */
-export type WsOptions = { dispatcher: RpcDispatcher; chain: ChainRuntime; authenticator: Authenticator };
+export type WsOptions = { dispatcher: RpcDispatcher; chain: ChainRuntime; authenticator: Authenticator; limiter: RateWindow };
 
 type Request = { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown };
 
@@ -26,7 +27,7 @@ export async function wsRoutes(app: FastifyInstance, options: WsOptions): Promis
     const credential = await options.authenticator.authenticate({ method: 'GET', target: request.url, authorization: request.headers.authorization });
     authorize(credential, 'chain:subscribe');
   });
-  app.get('/ws', { websocket: true }, (socket) => {
+  app.get('/ws', { websocket: true }, (socket, request) => {
     const send = (frame: unknown) => socket.readyState === socket.OPEN && socket.send(JSON.stringify(frame));
     const subscriptions = new SubscriptionSet(options.chain.upstream, (subscription, result) =>
       send({ jsonrpc: '2.0', method: 'eth_subscription', params: { subscription, result } }),
@@ -36,6 +37,11 @@ export async function wsRoutes(app: FastifyInstance, options: WsOptions): Promis
     socket.on('close', () => options.chain.producer?.off('sealed', onSealed));
     socket.on('message', async (data: Buffer) => {
       const text = data.toString();
+      // D-024: /ws shares the /rpc limit; each frame counts once per request it holds.
+      if (!options.limiter.take(request.ip, requestCount(text)).allowed) {
+        send({ jsonrpc: '2.0', id: null, error: new JsonRpcFailure('LimitExceeded', `${options.limiter.limit} requests per second per IP`).toObject() });
+        return;
+      }
       const answer = await handleFrame(text, subscriptions, options.dispatcher);
       if (answer !== undefined) send(answer);
     });
@@ -64,3 +70,4 @@ async function handleFrame(text: string, subscriptions: SubscriptionSet, dispatc
     return { jsonrpc: '2.0', id, error: failure.toObject() };
   }
 }
+

@@ -1,0 +1,199 @@
+/**
+ * `npm run bench -- institutional`: the institutional REST API (issue 4 §8) over real TLS (X25519MLKEM768,
+ * keep-alive connections) on the in-process reference stack, the per-IP rate limit lifted (SVC_RATE_LIMIT=0).
+ *
+ * 1. GET /accounts/{id} with a bearer svc_ key against a per-request SVC-MLDSA signature: p50, p99 and
+ *    requests per second at concurrency 32 (and 1). Every ML-DSA request carries its own fresh signature
+ *    (D-076 refuses replays); they are signed before the run, so the client's signing time is not counted.
+ *    Target: ML-DSA p50 at most 1.15x bearer.
+ * 2. POST /transfers sustained from many accounts at once, through to confirmation on Anvil, then checked:
+ *    for each sending account the nonces of its transfers on the chain are exactly 0..n-1, and every
+ *    transfer is confirmed. Target: at least 200 transfers per second accepted, zero nonce gaps.
+ *
+ * The load generator runs in a worker thread (the server keeps the main thread). Settings: BENCH_REQUESTS
+ * (GET requests per run at concurrency 32, default 4000), BENCH_TRANSFERS (default 3000), BENCH_ACCOUNTS
+ * (sending accounts, default 32), BENCH_TRANSFER_CONCURRENCY (default 64), SVC_BLOCK_TIME (default 0: a
+ * block as soon as transactions arrive) and DATABASE_URL (PostgreSQL instead of PGlite).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Worker } from 'node:worker_threads';
+import { eq } from 'drizzle-orm';
+import type { Hex } from 'viem';
+import { mldsaAuthorization } from '../../src/client/mldsa-signer.ts';
+import { OffsetClock } from '../../src/clock.ts';
+import { loadConfig } from '../../src/config.ts';
+import { mlDsa65 } from '../../src/crypto/index.ts';
+import { parseAmount } from '../../src/ledger/money.ts';
+import { listen } from '../../src/server/main.ts';
+import { transfers } from '../../src/storage/schema.ts';
+
+const GETS = Number(process.env.BENCH_REQUESTS ?? 4000);
+const TRANSFERS = Number(process.env.BENCH_TRANSFERS ?? 3000);
+const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 32);
+const TRANSFER_CONCURRENCY = Number(process.env.BENCH_TRANSFER_CONCURRENCY ?? 64);
+const PERMISSIONS = ['accounts:read', 'transfers:read', 'transfers:write'] as const;
+
+type Stats = { p50: number; p99: number; rps: number; n: number; wallMs: number; answers?: string[] };
+/** One load job: `headers[i]` (or `header`) authorises request i; `bodies[i]` makes it a POST. */
+type Job = { url: string; ca: string; total: number; concurrency: number; header?: string; headers?: string[]; bodies?: string[]; expect: number; keepAnswers?: boolean };
+
+/** Plain JavaScript evaluated by the worker: node:https with a keep-alive agent, one request per slot. */
+const LOAD_GENERATOR = `
+const { parentPort } = require('node:worker_threads');
+const https = require('node:https'), { performance } = require('node:perf_hooks');
+let agent;
+function send(job, i) {
+  const headers = { authorization: job.headers ? job.headers[i] : job.header };
+  const body = job.bodies ? job.bodies[i % job.bodies.length] : undefined;
+  if (body !== undefined) { headers['content-type'] = 'application/json'; headers['content-length'] = Buffer.byteLength(body); }
+  return new Promise((resolve, reject) => {
+    const req = https.request(job.url, { method: body === undefined ? 'GET' : 'POST', agent, headers }, (res) => {
+      let text = ''; res.setEncoding('utf8'); res.on('data', (c) => (text += c));
+      res.on('end', () => res.statusCode === job.expect ? resolve(text) : reject(new Error('HTTP ' + res.statusCode + ' ' + text.slice(0, 300))));
+    });
+    req.on('error', reject); req.end(body);
+  });
+}
+async function measure(job) {
+  agent = agent || new https.Agent({ keepAlive: true, maxSockets: 128, ca: job.ca });
+  const latencies = [], answers = []; let next = 0; const started = performance.now();
+  await Promise.all(Array.from({ length: job.concurrency }, async () => {
+    while (next < job.total) { const i = next++; const t0 = performance.now(); const text = await send(job, i); latencies.push(performance.now() - t0); if (job.keepAnswers) answers.push(text); }
+  }));
+  const wallMs = performance.now() - started;
+  latencies.sort((a, b) => a - b);
+  const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
+  return { p50: at(0.5), p99: at(0.99), rps: (latencies.length / wallMs) * 1000, n: latencies.length, wallMs, answers: job.keepAnswers ? answers : undefined };
+}
+parentPort.on('message', (job) => measure(job).then((stats) => parentPort.postMessage({ stats }), (e) => parentPort.postMessage({ error: String(e && e.message || e) })));
+`;
+
+const worker = new Worker(LOAD_GENERATOR, { eval: true });
+
+function measure(job: Job): Promise<Stats> {
+  return new Promise((resolve, reject) => {
+    worker.once('message', (m: { stats?: Stats; error?: string }) => (m.stats ? resolve(m.stats) : reject(new Error(`benchmark request failed: ${m.error}`))));
+    worker.postMessage(job);
+  });
+}
+
+const dataDir = mkdtempSync(path.join(tmpdir(), 'svckit-bench-'));
+const config = loadConfig({ SVC_BLOCK_TIME: '0', ...process.env, SVC_DATA_DIR: dataDir, SVC_BASE_PORT: '0', SVC_WALLET_PORT: '0', SVC_SITE_PORT: '0', SVC_RATE_LIMIT: '0' });
+const clock = new OffsetClock();
+const { stack, ready } = await listen(config, { clock, logLevel: 'silent' });
+const { ledger } = stack;
+const ca = stack.tls.caCert;
+const base = `${ready.base}/wallet/api/v1`;
+const ms = (n: number) => n.toFixed(3);
+
+/** Accounts and credentials straight through the ledger (the admin API is not what is measured). */
+async function setup() {
+  const now = new Date(clock.now());
+  const accounts = [];
+  for (let i = 0; i < ACCOUNTS + 1; i++) {
+    accounts.push(await ledger.accounts.create({ email: `bench-${i}@bank.example`, dailyLimitWei: parseAmount('l', '100000000'), singleLimitWei: parseAmount('l', '1000000') }, now));
+  }
+  const { token } = await ledger.credentials.createApiKey({ name: 'bench', permissions: [...PERMISSIONS], accountIds: null });
+  const keys = mlDsa65.keygen();
+  await ledger.credentials.registerMldsaKey(keys.publicKey, { name: 'bench', permissions: [...PERMISSIONS], accountIds: null });
+  return { senders: accounts.slice(0, ACCOUNTS), recipient: accounts[ACCOUNTS]!, token, keys };
+}
+
+/** Funds the senders from Anvil's genesis accounts (anvil_setBalance: the faucet's path is not what is measured). */
+async function fund(addresses: string[], units: string) {
+  const wei = `0x${parseAmount('amount', units).toString(16)}`;
+  await stack.chain.upstream.batchResults(addresses.map((a) => ({ method: 'anvil_setBalance', params: [a, wei] })));
+  await stack.chain.producer?.requestBlock();
+}
+
+async function authBenchmark(accountId: string, token: string, keys: ReturnType<typeof mlDsa65.keygen>) {
+  const url = `${base}/accounts/${accountId}`;
+  const target = new URL(url).pathname;
+  const rows: string[] = [];
+  const ratios: number[] = [];
+  for (const concurrency of [32, 1]) {
+    const total = concurrency === 32 ? GETS : Math.ceil(GETS / 4);
+    // Warm-up: connections, JIT, caches.
+    await measure({ url, ca, total: 500, concurrency, header: `Bearer ${token}`, expect: 200 });
+    const bearer = await measure({ url, ca, total, concurrency, header: `Bearer ${token}`, expect: 200 });
+    const signed = (n: number) => Array.from({ length: n }, () => mldsaAuthorization(keys, 'GET', target, clock.now()));
+    await measure({ url, ca, total: 500, concurrency, headers: signed(500), expect: 200 });
+    const mldsa = await measure({ url, ca, total, concurrency, headers: signed(total), expect: 200 });
+    const ratio = mldsa.p50 / bearer.p50;
+    if (concurrency === 32) ratios.push(ratio);
+    rows.push(`| Bearer svc_ | ${concurrency} | ${bearer.n} | ${ms(bearer.p50)} | ${ms(bearer.p99)} | ${Math.round(bearer.rps)} | 1.00x |`);
+    rows.push(`| SVC-MLDSA | ${concurrency} | ${mldsa.n} | ${ms(mldsa.p50)} | ${ms(mldsa.p99)} | ${Math.round(mldsa.rps)} | ${ratio.toFixed(2)}x |`);
+  }
+  console.log('| GET /accounts/{id} | conc. | requests | p50 ms | p99 ms | req/s | p50 / bearer |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|');
+  for (const row of rows) console.log(row);
+  return ratios[0]!;
+}
+
+async function transferBenchmark(senders: { id: string; address: string }[], recipient: { address: string }, token: string) {
+  const bodies = Array.from({ length: TRANSFERS }, (_, i) => JSON.stringify({ fromAccountId: senders[i % senders.length]!.id, to: recipient.address, amount: '0.01' }));
+  const started = performance.now();
+  const accepted = await measure({ url: `${base}/transfers`, ca, total: TRANSFERS, concurrency: TRANSFER_CONCURRENCY, header: `Bearer ${token}`, bodies, expect: 201, keepAnswers: true });
+  const created = accepted.answers!.map((text) => JSON.parse(text) as { ok: boolean; txRef: string; txHash: Hex; status: string });
+  // Through to confirmation: the confirmer settles pending records as blocks are sealed.
+  for (;;) {
+    const pending = await stack.database.db.$count(transfers, eq(transfers.status, 'pending'));
+    if (pending === 0) break;
+    if (performance.now() - started > 600_000) throw new Error(`${pending} transfers still pending after 10 minutes`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const confirmedMs = performance.now() - started;
+  return { accepted, created, confirmedMs };
+}
+
+/** For each sender, the nonces of its transfers on the chain must be exactly 0..n-1 and every record confirmed. */
+async function verify(senders: { id: string; address: string }[], created: { txRef: string; txHash: Hex; ok: boolean }[]) {
+  const problems: string[] = [];
+  if (created.some((c) => !c.ok)) problems.push(`${created.filter((c) => !c.ok).length} transfers answered ok:false`);
+  const txs: { from: Hex; nonce: Hex }[] = [];
+  for (let i = 0; i < created.length; i += 500) {
+    txs.push(...(await stack.chain.upstream.batchResults<{ from: Hex; nonce: Hex }>(created.slice(i, i + 500).map((c) => ({ method: 'eth_getTransactionByHash', params: [c.txHash] })))));
+  }
+  const byAccount = new Map<string, number[]>();
+  for (const tx of txs) byAccount.set(tx.from.toLowerCase(), [...(byAccount.get(tx.from.toLowerCase()) ?? []), Number(BigInt(tx.nonce))]);
+  for (const sender of senders) {
+    const nonces = (byAccount.get(sender.address.toLowerCase()) ?? []).sort((a, b) => a - b);
+    const gap = nonces.findIndex((n, i) => n !== i);
+    if (gap !== -1) problems.push(`${sender.id}: nonces ${nonces.slice(Math.max(0, gap - 2), gap + 3).join(',')}… are not 0..${nonces.length - 1}`);
+    const count = Number(BigInt(await stack.chain.upstream.call<Hex>('eth_getTransactionCount', [sender.address, 'latest'])));
+    if (count !== nonces.length) problems.push(`${sender.id}: the chain counts ${count} transactions, the API created ${nonces.length}`);
+  }
+  const rows = await stack.database.db.select({ status: transfers.status }).from(transfers);
+  const statuses = new Map<string, number>();
+  for (const r of rows) statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
+  if (statuses.get('confirmed') !== created.length) problems.push(`records by status: ${JSON.stringify(Object.fromEntries(statuses))}; expected ${created.length} confirmed`);
+  return problems;
+}
+
+console.log(`svckit institutional benchmark: Node ${process.version}, OpenSSL ${process.versions.openssl}, ${stack.database.engine}, block time ${config.blockTimeSeconds} s, TLS X25519MLKEM768 keep-alive, rate limit lifted`);
+try {
+  const { senders, recipient, token, keys } = await setup();
+  await fund(senders.map((s) => s.address), '1000');
+  const ratio = await authBenchmark(senders[0]!.id, token, keys);
+  console.log('');
+  const { accepted, created, confirmedMs } = await transferBenchmark(senders, recipient, token);
+  const problems = await verify(senders, created);
+  console.log(`| POST /transfers | transfers | accounts | conc. | p50 ms | p99 ms | accepted/s | through confirmation/s | nonce gaps |`);
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log(`| bearer | ${created.length} | ${senders.length} | ${TRANSFER_CONCURRENCY} | ${ms(accepted.p50)} | ${ms(accepted.p99)} | ${Math.round(accepted.rps)} | ${Math.round((created.length / confirmedMs) * 1000)} | ${problems.length ? 'see below' : 0} |`);
+  for (const p of problems) console.log(`  problem: ${p}`);
+  const rateOk = accepted.rps >= 200;
+  console.log(`\ntargets: ML-DSA p50 / bearer p50 at concurrency 32 = ${ratio.toFixed(2)}x (<= 1.15x: ${ratio <= 1.15 ? 'met' : 'MISSED'}); ` +
+    `${Math.round(accepted.rps)} transfers/s accepted (>= 200: ${rateOk ? 'met' : 'MISSED'}); nonce gaps and unconfirmed: ${problems.length ? 'FOUND' : 'none'}`);
+  if (problems.length) process.exitCode = 1;
+} catch (error) {
+  console.error('institutional benchmark failed:', error);
+  process.exitCode = 1;
+} finally {
+  await worker.terminate();
+  await stack.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}

@@ -1,0 +1,132 @@
+/**
+ * Registration, challenge and verification (spec "E. Wallet session API", Authentication steps 1 to 4):
+ * "A session is obtained by proving control of two keys (one classical, one post-quantum) over a fresh
+ * challenge." Both signatures must pass; the nonce is consumed whatever the outcome (D-070); a successful
+ * login keeps its signed challenge as the authorisation record (D-NEW-S1).
+ */
+import { z } from 'zod';
+import {
+  zChallengeRequest,
+  zRegisterKey,
+  zRegisterRequest,
+  zVerifyRequest,
+} from '../../../generated/wallet-session/zod.gen';
+import type { AuthorizationRecord, ChallengeResponse, RegisterResponse } from '../../../generated/wallet-session/types.gen';
+import type { Clock } from '../../clock.ts';
+import { fromHex, sha3_256, toHex } from '../../crypto/index.ts';
+import type { Database } from '../../storage/database.ts';
+import { badRequest, notFound, unauthenticated } from '../http/errors.ts';
+import { guard } from '../http/guards.ts';
+import { canonicalAddress, messageChainId, type AddressKind } from './addresses.ts';
+import { authRecord, identityKey, purgeExpiredChallenges, putAuthRecord, putChallenge, registerIdentity, takeChallenge } from './auth-store.ts';
+import { CHALLENGE_LIFETIME_MS, challengeMessage, freshNonce } from './challenge.ts';
+import { verifyClassical, verifyPq } from './signatures.ts';
+import type { SessionTokens } from './tokens.ts';
+
+/** D-031: svcId = lower-case hex of the first 8 bytes of SHA3-256 of the raw public key. */
+export const fingerprint = (publicKey: Uint8Array) => toHex(sha3_256(publicKey).subarray(0, 8));
+
+const EXPLAIN = {
+  svcId: '16 lower-case hex characters',
+  address: 'an EVM (0x + 40 hex), Bitcoin (bc1q...) or Tron (T...) address',
+  pqPublicKey: '3904 hex characters (a 1952-byte ML-DSA-65 public key)',
+  pqSig: '6618 hex characters (a 3309-byte ML-DSA-65 signature)',
+  ecdsaSig: '65 bytes: 0x + 130 hex (EVM, Tron) or 88 base64 characters (Bitcoin BIP-137)',
+  'keys[].chainId': '1111111, an EVM chain id, "bitcoin" or "tron"',
+  'keys[].address': 'an EVM (0x + 40 hex), Bitcoin (bc1q...) or Tron (T...) address',
+};
+
+const registerBody = zRegisterRequest.extend({ keys: z.array(zRegisterKey.strict()).max(64).optional() }).strict();
+const challengeBody = zChallengeRequest.strict();
+const verifyBody = zVerifyRequest.strict();
+
+/** Which address family a chain id takes (D-065). */
+const familyOf = (chainId: string): AddressKind => (chainId === 'bitcoin' ? 'bitcoin' : chainId === 'tron' ? 'tron' : 'evm');
+
+/** The login flow over the store, the clock and the token issuer. */
+export class AuthService {
+  /** `origin()` is {wallet_api_url}, read per request (ports are known only once listening). */
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+    private readonly tokens: SessionTokens,
+    private readonly origin: () => string,
+  ) {}
+
+  /** POST /wallets/register (D-030, D-031, D-069). */
+  async register(body: unknown): Promise<RegisterResponse> {
+    const input = guard(registerBody, body, EXPLAIN);
+    const key = fromHex(input.pqPublicKey.toLowerCase());
+    if (fingerprint(key) !== input.svcId) {
+      throw badRequest(`"svcId" expected the fingerprint of pqPublicKey (first 8 bytes of SHA3-256, hex), got "${input.svcId}"`, 'SVC_ID_MISMATCH');
+    }
+    const keys = (input.keys ?? []).map((k, i) => ({
+      chainId: k.chainId,
+      address: canonicalAddress(`keys[${i}].address`, k.address, [familyOf(k.chainId)], k.chainId).address,
+    }));
+    const isNew = await registerIdentity(this.db, input.svcId, key, keys, new Date(this.clock.now()));
+    return { ok: true, isNew };
+  }
+
+  /** POST /auth/challenge (D-043, D-068, D-070, D-071). */
+  async challenge(body: unknown): Promise<ChallengeResponse> {
+    const input = guard(challengeBody, body, EXPLAIN);
+    const { kind, address } = canonicalAddress('address', input.address);
+    if (!(await identityKey(this.db, input.svcId))) {
+      throw notFound(`svcId ${input.svcId} is not registered: call POST /wallets/register first`, 'SVC_ID_NOT_REGISTERED');
+    }
+    const now = this.clock.now();
+    const nonce = freshNonce();
+    const message = challengeMessage({ origin: this.origin(), address, chainId: messageChainId(kind), nonce, issuedAt: now, svcId: input.svcId });
+    await purgeExpiredChallenges(this.db, new Date(now));
+    await putChallenge(this.db, { address, svcId: input.svcId, nonce, message, expiresAt: new Date(now + CHALLENGE_LIFETIME_MS) });
+    return { nonce, message };
+  }
+
+  /** POST /auth/verify: both signatures over the outstanding message, then a token (D-005, D-018, D-035, D-044). */
+  async verify(body: unknown): Promise<{ token: string }> {
+    const input = guard(verifyBody, body, EXPLAIN);
+    const { kind, address } = canonicalAddress('address', input.address);
+    // D-070: the outstanding challenge is taken (deleted) before anything is checked, so it is never tried twice.
+    const challenge = await takeChallenge(this.db, address, input.svcId);
+    if (!challenge || challenge.expiresAt.getTime() <= this.clock.now()) {
+      throw unauthenticated('no unused challenge for this address and svcId: the nonce was used or has expired; request a new challenge', 'CHALLENGE_EXPIRED');
+    }
+    const publicKey = await identityKey(this.db, input.svcId);
+    if (!publicKey) throw unauthenticated(`svcId ${input.svcId} is not registered`, 'INVALID_SIGNATURE');
+    // spec: "Both signatures must pass" — each is checked, and either failing is the same 401.
+    const classicalOk = await verifyClassical(kind, address, challenge.message, input.ecdsaSig);
+    const pqOk = verifyPq(publicKey, challenge.message, input.pqSig);
+    if (!classicalOk) throw unauthenticated(`"ecdsaSig" does not recover to address ${address}`, 'INVALID_SIGNATURE');
+    if (!pqOk) throw unauthenticated(`"pqSig" does not verify against the registered ML-DSA-65 public key of svcId ${input.svcId}`, 'INVALID_SIGNATURE');
+    const { token } = await this.tokens.issue(input.svcId, address, challenge.nonce);
+    await putAuthRecord(this.db, {
+      nonce: challenge.nonce,
+      svcId: input.svcId,
+      address,
+      message: challenge.message,
+      ecdsaSig: input.ecdsaSig,
+      pqSig: fromHex(input.pqSig.toLowerCase()),
+      verifiedAt: new Date(this.clock.now()),
+    });
+    return { token };
+  }
+
+  /** GET /auth/records/{nonce} (D-NEW-S1): everything a third party needs to re-verify the login. */
+  async record(params: { nonce?: unknown }): Promise<AuthorizationRecord> {
+    const nonce = String(params.nonce ?? '');
+    if (!/^[0-9a-f]{32}$/.test(nonce)) throw badRequest(`"nonce" expected 32 lower-case hex characters, got ${JSON.stringify(nonce)}`);
+    const row = await authRecord(this.db, nonce);
+    if (!row) throw notFound(`no authorisation record for nonce ${nonce}`);
+    return {
+      nonce: row.nonce,
+      svcId: row.svcId,
+      address: row.address,
+      message: row.message,
+      ecdsaSig: row.ecdsaSig,
+      pqSig: toHex(row.pqSig),
+      pqPublicKey: toHex(row.pqPublicKey),
+      verifiedAt: row.verifiedAt.toISOString(),
+    };
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * The signed browser-extension package. spec: "HTTP 302 redirect to a signed .zip of the browser extension";
+ * issue: "The signature is ML-DSA-65, and a SHA-256 digest sits beside it." The package is built from the
+ * extension directory the project's build writes (`dist/extension`, manifest.json inside), zipped
+ * deterministically and signed with the release key (D-NEW-S6). No build, no package: 503, never a stand-in.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { toHex } from '../../crypto/index.ts';
+import { notFound, unavailable } from '../http/errors.ts';
+import type { ServiceKey } from './keys.ts';
+import { zip } from './zip.ts';
+
+/** The file name stem of the package; the version comes from manifest.json. */
+export const PACKAGE_STEM = 'svckit-wallet-extension';
+
+/** A built, signed package. */
+export type ExtensionPackage = { fileName: string; version: string; zip: Buffer; sha256: string; signature: string };
+
+function walk(dir: string, base = dir): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((d) => {
+    const full = path.join(dir, d.name);
+    if (d.isDirectory()) return walk(full, base);
+    return d.isFile() ? [path.relative(base, full).split(path.sep).join('/')] : [];
+  });
+}
+
+/** Builds (and caches until a file changes) the signed package of the extension directory. */
+export class ExtensionPackager {
+  private cached: { stamp: string; pkg: ExtensionPackage } | undefined;
+
+  constructor(
+    private readonly dir: string,
+    /** The release key (D-NEW-S6); its public key is served beside the package. */
+    readonly key: ServiceKey,
+  ) {}
+
+  /** The current package, or a 503 EXTENSION_NOT_BUILT when the directory holds no manifest.json. */
+  current(): ExtensionPackage {
+    const manifestPath = path.join(this.dir, 'manifest.json');
+    if (!existsSync(manifestPath)) {
+      throw unavailable(`the browser extension has not been built on this deployment (no ${path.basename(path.dirname(manifestPath))}/manifest.json); build it, then try again`, 'EXTENSION_NOT_BUILT');
+    }
+    const files = walk(this.dir).sort();
+    const stamp = files.map((f) => {
+      const s = statSync(path.join(this.dir, f));
+      return `${f}:${s.size}:${s.mtimeMs}`;
+    }).join('|');
+    if (this.cached?.stamp === stamp) return this.cached.pkg;
+    let manifest: { manifest_version?: unknown; version?: unknown };
+    try {
+      manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+    } catch {
+      throw unavailable('the built extension has an unreadable manifest.json; rebuild it', 'EXTENSION_NOT_BUILT');
+    }
+    // A Manifest V3 extension (issue: "It is a real Manifest V3 extension"); Chrome's version is 1 to 4 dot-separated integers.
+    if (manifest.manifest_version !== 3 || typeof manifest.version !== 'string' || !/^\d+(\.\d+){0,3}$/.test(manifest.version)) {
+      throw unavailable('the built extension is not a Manifest V3 package with a numeric version; rebuild it', 'EXTENSION_NOT_BUILT');
+    }
+    const archive = zip(files.map((name) => ({ name, data: readFileSync(path.join(this.dir, name)) })));
+    const pkg: ExtensionPackage = {
+      fileName: `${PACKAGE_STEM}-${manifest.version}.zip`,
+      version: manifest.version,
+      zip: archive,
+      sha256: createHash('sha256').update(archive).digest('hex'),
+      signature: toHex(this.key.sign(archive)),
+    };
+    this.cached = { stamp, pkg };
+    return pkg;
+  }
+}
+
+/** The site-origin routes: the .zip, its `.sig`, its `.sha256` and the release public key (D-NEW-S6). */
+export async function extensionSiteRoutes(app: FastifyInstance, opts: { packager: ExtensionPackager }): Promise<void> {
+  app.get(`/downloads/${PACKAGE_STEM}.pub`, async (_request, reply) =>
+    reply.type('text/plain; charset=utf-8').send(`${toHex(opts.packager.key.publicBytes)}\n`),
+  );
+  app.get<{ Params: { file: string } }>('/downloads/:file', async (request, reply) => {
+    const pkg = opts.packager.current();
+    const file = request.params.file;
+    if (file === pkg.fileName) {
+      return reply.type('application/zip').header('content-disposition', `attachment; filename="${pkg.fileName}"`).send(pkg.zip);
+    }
+    // sha256sum format: digest, two spaces, file name (so `sha256sum -c` checks it).
+    if (file === `${pkg.fileName}.sha256`) return reply.type('text/plain; charset=utf-8').send(`${pkg.sha256}  ${pkg.fileName}\n`);
+    if (file === `${pkg.fileName}.sig`) return reply.type('text/plain; charset=utf-8').send(`${pkg.signature}\n`);
+    throw notFound(`no download ${file}; the current package is ${pkg.fileName}`);
+  });
+}

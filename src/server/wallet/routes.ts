@@ -1,0 +1,113 @@
+/**
+ * The wallet session API plugin, `{wallet_api_url}` (surface E): every operation of
+ * specs/wallet-session.openapi.yaml. D-024: 20 requests per second per IP, 5 on /auth/challenge and
+ * /auth/verify ("because each verify costs two signature checks"). spec rule 1: a body carrying private
+ * material is refused before any handler runs.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { RouteHandlers } from '../../../generated/wallet-session/fastify.gen';
+import { routes } from '../../../generated/wallet-session/routes.gen';
+import type { Clock } from '../../clock.ts';
+import type { Database } from '../../storage/database.ts';
+import { requireAdmin } from '../admin/auth.ts';
+import { registerOperations } from '../http/operations.ts';
+import { limitRequests } from '../http/rate-limit.ts';
+import type { RpcDispatcher } from '../rpc/dispatcher.ts';
+import { AuthService } from './auth-service.ts';
+import { BankingService } from './banking.ts';
+import { BindingService } from './bindings.ts';
+import type { ExtensionPackager } from './download.ts';
+import { HistoryService } from './history.ts';
+import { refusePrivateMaterial } from './private-material.ts';
+import type { WalletSettings } from './settings.ts';
+import { SyncService } from './sync.ts';
+import { SessionTokens } from './tokens.ts';
+import type { ServiceKey } from './keys.ts';
+
+/** What the plugin needs from the stack. */
+export type WalletOptions = {
+  db: Database;
+  dispatcher: RpcDispatcher;
+  clock: Clock;
+  settings: WalletSettings;
+  /** The token-signing key(s): the first signs, all verify (D-018). */
+  tokenKeys: ServiceKey[];
+  packager: ExtensionPackager;
+  /** {wallet_api_url} and {site_url}, read per request (listening ports are known only after listen). */
+  walletOrigin(): string;
+  siteOrigin(): string;
+  /** Collectors added when the settings name none for that chain (the native chain's default, D-NEW-S8). */
+  defaultCollectors?: { chainId: string; address: string }[];
+};
+
+const AUTH_OPERATIONS = new Set(['walletSessionCreateChallenge', 'walletSessionVerify']);
+
+/** The handlers of every operation, typed by the generated RouteHandlers. */
+export function walletHandlers(options: WalletOptions, tokens: SessionTokens): RouteHandlers {
+  const { db, clock, settings } = options;
+  const auth = new AuthService(db, clock, tokens, options.walletOrigin);
+  const history = new HistoryService(options.dispatcher, settings.historySources, settings.historyTimeoutMs);
+  const sync = new SyncService(db, clock);
+  const bindings = new BindingService(db, clock);
+  const banking = new BankingService(db, clock);
+  const collectors = [...settings.feeCollectors];
+  for (const c of options.defaultCollectors ?? []) if (!collectors.some((x) => x.chainId === c.chainId)) collectors.push(c);
+  const feesUpdatedAt = new Date(clock.now()).toISOString();
+  const session = (request: Parameters<SessionTokens['authenticate']>[0]) => tokens.authenticate(request).then((c) => c.sub);
+  return {
+    walletSessionCreateChallenge: async (request, reply) => reply.code(200).send(await auth.challenge(request.body)),
+    walletSessionVerify: async (request, reply) => reply.code(200).send(await auth.verify(request.body)),
+    walletSessionRegisterWallet: async (request, reply) => reply.code(200).send(await auth.register(request.body)),
+    walletSessionGetHistory: async (request, reply) => {
+      // D-066: any address may be queried with a valid token; none is 401.
+      await session(request);
+      return reply.code(200).send(await history.feed(request.query));
+    },
+    // spec rule 9: "The client must read the platform fee configuration and honour the fee (basis points) shown before signing."
+    walletSessionGetFeeConfig: async (_request, reply) => reply.code(200).send({ feeBps: settings.feeBps, collectors, updatedAt: feesUpdatedAt }),
+    walletSessionDownloadExtension: async (_request, reply) => {
+      const pkg = options.packager.current();
+      return reply.redirect(`${options.siteOrigin()}/downloads/${pkg.fileName}`, 302);
+    },
+    walletSessionGetJwks: async (_request, reply) => reply.code(200).send(tokens.jwks()),
+    walletSessionGetAuthorizationRecord: async (request, reply) => reply.code(200).send(await auth.record(request.params)),
+    walletSessionListSyncDevices: async (request, reply) => reply.code(200).send(await sync.list(await session(request))),
+    walletSessionPutSyncDevice: async (request, reply) => reply.code(200).send(await sync.put(await session(request), request.params, request.body)),
+    walletSessionDeleteSyncDevice: async (request, reply) => {
+      await sync.remove(await session(request), request.params);
+      return reply.code(204).send();
+    },
+    walletSessionListSyncEnvelopes: async (request, reply) => reply.code(200).send(await sync.fetch(await session(request), request.query)),
+    walletSessionPostSyncEnvelopes: async (request, reply) => reply.code(200).send(await sync.post(await session(request), request.body)),
+    walletSessionPutOwner: async (request, reply) => {
+      // D-NEW-S3: the operating institution (the administrator token, D-048) records KYC-verified owners.
+      await requireAdmin(request, db);
+      return reply.code(200).send(await bindings.putOwner(request.params, request.body));
+    },
+    walletSessionListBindings: async (request, reply) => reply.code(200).send(await bindings.list(await session(request))),
+    walletSessionCreateBinding: async (request, reply) => reply.code(201).send(await bindings.offer(await session(request), request.body)),
+    walletSessionGetBinding: async (request, reply) => reply.code(200).send(await bindings.get(await session(request), request.params)),
+    walletSessionAcceptBinding: async (request, reply) => reply.code(200).send(await bindings.accept(await session(request), request.params)),
+    walletSessionPutBindingLimits: async (request, reply) =>
+      reply.code(200).send(await bindings.changeLimits(await session(request), request.params, request.body)),
+    walletSessionRevokeBinding: async (request, reply) => reply.code(200).send(await bindings.revoke(await session(request), request.params)),
+    walletSessionGetBindingActivity: async (request, reply) => reply.code(200).send(await bindings.activity(await session(request), request.params)),
+    walletSessionAuthorizeBanking: async (request, reply) => reply.code(201).send(await banking.authorize(await session(request), request.body)),
+  };
+}
+
+/** Registers the surface on the wallet origin (no prefix: the paths carry no version segment, D-028). */
+export async function walletRoutes(app: FastifyInstance, options: WalletOptions): Promise<void> {
+  const tokens = new SessionTokens(options.tokenKeys, options.clock, options.walletOrigin);
+  const handlers = walletHandlers(options, tokens);
+  app.addHook('preValidation', async (request) => refusePrivateMaterial(request.body));
+  // Two sibling scopes, each with its own per-IP window: /auth/* at 5/s, everything else at 20/s (D-024).
+  await app.register(async (scope) => {
+    await limitRequests(scope, options.settings.authRequestsPerSecond);
+    registerOperations(scope, routes.filter((r) => AUTH_OPERATIONS.has(r.operationId)), handlers);
+  });
+  await app.register(async (scope) => {
+    await limitRequests(scope, options.settings.requestsPerSecond);
+    registerOperations(scope, routes.filter((r) => !AUTH_OPERATIONS.has(r.operationId)), handlers);
+  });
+}

@@ -1,0 +1,128 @@
+/**
+ * Cross-device sync (extension, D-NEW-S2). spec rule 6: "cross-device sync uses ML-KEM-768 (FIPS 203) key
+ * encapsulation with AES-256-GCM, so the server sees only ciphertext". Devices register their ML-KEM-768
+ * encapsulation keys; each device posts its state sealed to every other device. The server checks the
+ * envelope's header and length — so plaintext is refused, never stored — and cannot open it.
+ */
+import { z } from 'zod';
+import type { SyncDevice, SyncDeviceList, SyncDeviceRegistered, SyncEnvelopeList, SyncPostResponse } from '../../../generated/wallet-session/types.gen';
+import {
+  zSyncDeviceId,
+  zSyncDeviceRequest,
+  zSyncEnvelopeInput,
+  zSyncPostRequest,
+} from '../../../generated/wallet-session/zod.gen';
+import type { Clock } from '../../clock.ts';
+import { fromHex, mlKem768, sha3_256, toHex } from '../../crypto/index.ts';
+import type { Database } from '../../storage/database.ts';
+import { badRequest, notFound } from '../http/errors.ts';
+import { guard } from '../http/guards.ts';
+import { deleteDevice, devices, envelopesFor, putDevice, putEnvelopes, type DeviceRow } from './sync-store.ts';
+
+/** The envelope header "SVS" ‖ 0x01 (D-NEW-S2). */
+export const SYNC_HEADER = Uint8Array.of(0x53, 0x56, 0x53, 0x01);
+/** Header, ML-KEM-768 ciphertext, nonce and tag around an empty state. */
+export const SYNC_MIN_BYTES = 4 + 1088 + 12 + 16;
+/** Plaintext states up to 64 KiB. */
+export const SYNC_MAX_BYTES = SYNC_MIN_BYTES + 65_536;
+/** Devices per identity. */
+export const MAX_DEVICES = 32;
+
+const EXPLAIN = {
+  deviceId: '16 lower-case hex characters',
+  device: '16 lower-case hex characters',
+  fromDevice: '16 lower-case hex characters',
+  'envelopes[].toDevice': '16 lower-case hex characters',
+  kemPublicKey: '2368 hex characters (a 1184-byte ML-KEM-768 encapsulation key)',
+  'envelopes[].data': `base64 of a sealed sync envelope (${SYNC_MIN_BYTES} to ${SYNC_MAX_BYTES} bytes)`,
+};
+
+const deviceBody = zSyncDeviceRequest.strict();
+// `data` is checked by envelopeBytes, so that anything not an envelope gets the one NOT_AN_ENVELOPE answer.
+const envelopeInput = zSyncEnvelopeInput.extend({ data: z.string().max(Math.ceil(SYNC_MAX_BYTES / 3) * 4) }).strict();
+const postBody = zSyncPostRequest.extend({ envelopes: z.array(envelopeInput).min(1).max(MAX_DEVICES) }).strict();
+
+const deviceView = (row: DeviceRow): SyncDevice => ({ deviceId: row.deviceId, kemPublicKey: toHex(row.kemPublicKey), label: row.label, createdAt: row.createdAt.toISOString() });
+
+/** Sync devices and envelopes of the token's identity. */
+export class SyncService {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+  ) {}
+
+  /** GET /sync/devices. */
+  async list(svcId: string): Promise<SyncDeviceList> {
+    return { devices: (await devices(this.db, svcId)).map(deviceView) };
+  }
+
+  /** PUT /sync/devices/{deviceId}: deviceId must be the key's fingerprint (as D-031). */
+  async put(svcId: string, params: unknown, body: unknown): Promise<SyncDeviceRegistered> {
+    const { deviceId } = guard(z.object({ deviceId: zSyncDeviceId }), params, EXPLAIN);
+    const input = guard(deviceBody, body, EXPLAIN);
+    const key = fromHex(input.kemPublicKey.toLowerCase());
+    try {
+      // FIPS 203 §7.2 encapsulation-key check: an encapsulation succeeds only on a well-formed key.
+      mlKem768.encapsulate(key);
+    } catch {
+      throw badRequest('"kemPublicKey" expected a valid ML-KEM-768 encapsulation key (FIPS 203 modulus check failed)');
+    }
+    if (toHex(sha3_256(key).subarray(0, 8)) !== deviceId) {
+      throw badRequest(`"deviceId" expected the fingerprint of kemPublicKey (first 8 bytes of SHA3-256, hex), got "${deviceId}"`, 'DEVICE_ID_MISMATCH');
+    }
+    const row = { svcId, deviceId, kemPublicKey: key, label: input.label ?? null, createdAt: new Date(this.clock.now()) };
+    const result = await putDevice(this.db, row, MAX_DEVICES);
+    if (!result) throw badRequest(`svcId ${svcId} already has ${MAX_DEVICES} devices; remove one first (DELETE /sync/devices/{deviceId})`, 'TOO_MANY_DEVICES');
+    return { isNew: result.isNew, device: deviceView(result.device) };
+  }
+
+  /** DELETE /sync/devices/{deviceId}. */
+  async remove(svcId: string, params: unknown): Promise<void> {
+    const { deviceId } = guard(z.object({ deviceId: zSyncDeviceId }), params, EXPLAIN);
+    if (!(await deleteDevice(this.db, svcId, deviceId))) throw notFound(`device ${deviceId} is not registered for svcId ${svcId}`, 'DEVICE_NOT_FOUND');
+  }
+
+  /** POST /sync/envelopes: stores sealed envelopes after checking header, length and both devices. */
+  async post(svcId: string, body: unknown): Promise<SyncPostResponse> {
+    const input = guard(postBody, body, EXPLAIN);
+    const known = new Set((await devices(this.db, svcId)).map((d) => d.deviceId));
+    if (!known.has(input.fromDevice)) {
+      throw badRequest(`"fromDevice" expected a device registered for svcId ${svcId}, got "${input.fromDevice}"`, 'DEVICE_NOT_FOUND');
+    }
+    const seen = new Set<string>();
+    const items = input.envelopes.map((e, i) => {
+      if (!known.has(e.toDevice)) throw badRequest(`"envelopes[${i}].toDevice" expected a device registered for svcId ${svcId}, got "${e.toDevice}"`, 'DEVICE_NOT_FOUND');
+      if (seen.has(e.toDevice)) throw badRequest(`"envelopes[${i}].toDevice" expected each recipient once, got "${e.toDevice}" twice`);
+      seen.add(e.toDevice);
+      return { toDevice: e.toDevice, data: envelopeBytes(`envelopes[${i}].data`, e.data) };
+    });
+    const now = new Date(this.clock.now());
+    await putEnvelopes(this.db, svcId, input.fromDevice, items, now);
+    return { stored: items.length, updatedAt: now.toISOString() };
+  }
+
+  /** GET /sync/envelopes?device=…: the latest envelope from each device to `device`. */
+  async fetch(svcId: string, query: unknown): Promise<SyncEnvelopeList> {
+    const { device } = guard(z.object({ device: zSyncDeviceId }).strict(), query, EXPLAIN);
+    if (!(await devices(this.db, svcId)).some((d) => d.deviceId === device)) throw notFound(`device ${device} is not registered for svcId ${svcId}`, 'DEVICE_NOT_FOUND');
+    const rows = await envelopesFor(this.db, svcId, device);
+    return {
+      device,
+      items: rows.map((r) => ({ fromDevice: r.fromDevice, toDevice: r.toDevice, data: Buffer.from(r.data).toString('base64'), version: r.version, updatedAt: r.updatedAt.toISOString() })),
+    };
+  }
+}
+
+/** Decodes and checks one envelope: strict base64, the "SVS" 0x01 header and the length bounds. */
+function envelopeBytes(field: string, text: string): Uint8Array {
+  const bytes = new Uint8Array(Buffer.from(text, 'base64'));
+  const canonical = Buffer.from(bytes).toString('base64') === text;
+  const headerOk = SYNC_HEADER.every((b, i) => bytes[i] === b);
+  if (!canonical || !headerOk || bytes.length < SYNC_MIN_BYTES || bytes.length > SYNC_MAX_BYTES) {
+    throw badRequest(
+      `"${field}" expected a sealed sync envelope (base64 of "SVS" 0x01, ML-KEM-768 ciphertext, nonce, AES-256-GCM ciphertext and tag, ${SYNC_MIN_BYTES} to ${SYNC_MAX_BYTES} bytes), got ${bytes.length} bytes`,
+      'NOT_AN_ENVELOPE',
+    );
+  }
+  return bytes;
+}

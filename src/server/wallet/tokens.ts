@@ -1,0 +1,95 @@
+/**
+ * Session tokens: ML-DSA-65-signed JWTs through `jose` (house rule 9; jose 6 signs and verifies alg
+ * "ML-DSA-65" with Node 26 KeyObjects). Claims per D-005, lifetime 15 minutes with no refresh (D-018:
+ * spec "No long-lived bearer tokens are handed out."), presented as `Authorization: Bearer`. Verification
+ * allows exactly one algorithm, so `alg: none`, HS256 keyed with the public key and any other algorithm
+ * confusion fail before a signature is looked at.
+ */
+import { randomUUID } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import { errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import type { Clock } from '../../clock.ts';
+import { unauthenticated } from '../http/errors.ts';
+import type { ServiceKey } from './keys.ts';
+
+/** D-018: exp = iat + 900. */
+export const TOKEN_LIFETIME_SECONDS = 900;
+
+/** The D-005 claims set. */
+export type SessionClaims = { iss: string; aud: string; sub: string; addr: string; iat: number; nbf: number; exp: number; jti: string; chl: string };
+
+/** Issues and checks session tokens with the service's current key (and, during a rotation, the previous one). */
+export class SessionTokens {
+  /** `keys[0]` signs; every key in `keys` verifies (the JWKS lists them all). */
+  constructor(
+    private readonly keys: ServiceKey[],
+    private readonly clock: Clock,
+    private readonly issuer: () => string,
+  ) {}
+
+  /** The JWK Set of /.well-known/jwks.json (D-018). */
+  jwks() {
+    return { keys: this.keys.map((k) => k.jwk) };
+  }
+
+  /** Signs a token for `sub` at `addr`, tied to the consumed challenge nonce `chl` (D-005). */
+  async issue(sub: string, addr: string, chl: string): Promise<{ token: string; claims: SessionClaims }> {
+    const key = this.keys[0]!;
+    const iat = Math.floor(this.clock.now() / 1000);
+    const iss = this.issuer();
+    const claims: SessionClaims = { iss, aud: iss, sub, addr, iat, nbf: iat, exp: iat + TOKEN_LIFETIME_SECONDS, jti: randomUUID(), chl };
+    const token = await new SignJWT({ ...claims }).setProtectedHeader({ alg: 'ML-DSA-65', typ: 'JWT', kid: key.kid }).sign(key.privateKey);
+    return { token, claims };
+  }
+
+  /** Checks a compact JWS and returns its claims, or throws 401 (TOKEN_EXPIRED or INVALID_TOKEN). */
+  async verify(token: string): Promise<SessionClaims> {
+    const iss = this.issuer();
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(
+        token,
+        (header) => {
+          const key = this.keys.find((k) => k.kid === header.kid);
+          if (!key) throw new errors.JWKSNoMatchingKey();
+          return key.publicKey;
+        },
+        {
+          // The allow-list: only ML-DSA-65 (house rule 9 with jose's own checks; no "none", no HMAC).
+          algorithms: ['ML-DSA-65'],
+          issuer: iss,
+          audience: iss,
+          typ: 'JWT',
+          requiredClaims: ['sub', 'addr', 'iat', 'nbf', 'exp', 'jti', 'chl'],
+          currentDate: new Date(this.clock.now()),
+          clockTolerance: 0,
+        },
+      ));
+    } catch (error) {
+      if (error instanceof errors.JWTExpired) {
+        const exp = Number((error.payload as JWTPayload).exp);
+        throw unauthenticated(`session token expired at ${new Date(exp * 1000).toISOString()}; request a new challenge`, 'TOKEN_EXPIRED');
+      }
+      const why = error instanceof errors.JOSEError ? error.message : 'malformed token';
+      throw unauthenticated(`invalid session token: ${why}`, 'INVALID_TOKEN');
+    }
+    return claimsOf(payload);
+  }
+
+  /** The claims of the request's `Authorization: Bearer <jwt>` (D-018), or a 401. */
+  async authenticate(request: FastifyRequest): Promise<SessionClaims> {
+    const header = request.headers.authorization;
+    if (!header) throw unauthenticated('missing session token: send Authorization: Bearer <jwt> obtained from POST /auth/verify');
+    const match = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*)$/.exec(header);
+    if (!match) throw unauthenticated('malformed Authorization header: expected "Bearer <jwt>" with the session token from POST /auth/verify', 'INVALID_TOKEN');
+    return this.verify(match[1]!);
+  }
+}
+
+function claimsOf(payload: JWTPayload): SessionClaims {
+  const p = payload as Record<string, unknown>;
+  for (const name of ['sub', 'addr', 'jti', 'chl'] as const) {
+    if (typeof p[name] !== 'string') throw unauthenticated(`invalid session token: claim "${name}" expected a string`, 'INVALID_TOKEN');
+  }
+  return p as SessionClaims;
+}

@@ -1,0 +1,260 @@
+/**
+ * The webhook dispatcher: claims due delivery jobs, POSTs them signed, and records each attempt with the
+ * delivery's next state (spec "Webhook delivery (B)" state table, "Retry policy").
+ *
+ * - Safe as several instances on one PostgreSQL database: a job is claimed with `FOR UPDATE SKIP LOCKED`
+ *   and held by a lease (owner + expiry); the result is recorded only while the lease is still this
+ *   instance's, so a job is never attempted twice for one schedule slot and never recorded twice.
+ * - Durable: the whole schedule is in the database (`next_attempt_at`, `attempts`, `round`), so after a
+ *   restart the jobs continue from their stored state. A job whose attempt was cut by a crash is taken again
+ *   when its lease expires (at-least-once; receivers de-duplicate on X-SVC-Delivery, D-039).
+ * - A delivered or DEAD job is never claimed: only `pending` ones are.
+ */
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { Clock } from '../clock.ts';
+import type { Database } from '../storage/database.ts';
+import { afterAttempt, RESPONSE_TIMEOUT_MS } from './schedule.ts';
+import { deliveryHeaders } from './signature.ts';
+import type { AttemptResult, WebhookTransport } from './transport.ts';
+
+/** A claimed job with what its attempt needs. */
+type Job = {
+  id: string;
+  event: string;
+  round: number;
+  attempts: number;
+  body: string;
+  url: string;
+  secret: string;
+  previousSecret: string | null;
+  previousSecretExpiresAt: Date | null;
+};
+
+/** A finished attempt waiting to be recorded. */
+type Finished = { job: Job; result: AttemptResult; signedAt: number };
+
+/** Options of {@link WebhookDispatcher}. */
+export type DispatcherOptions = {
+  /** Attempts in flight at most (SVC_WEBHOOK_CONCURRENCY). */
+  concurrency: number;
+  /** Real ms between polls for due jobs when idle. */
+  pollMs?: number;
+  /** How long a claim holds a job; longer than the 10-second limit plus recording. */
+  leaseMs?: number;
+  /** Hears unexpected errors (database down); the loop carries on at the next poll. */
+  onError?: (error: unknown) => void;
+};
+
+/** Claims, sends and records webhook deliveries. */
+export class WebhookDispatcher {
+  /** This instance's lease owner id. */
+  readonly owner = randomUUID();
+  private readonly concurrency: number;
+  private readonly leaseMs: number;
+  private inFlight = 0;
+  private pumping = false;
+  private again = false;
+  private stopped = true;
+  private timer: NodeJS.Timeout | undefined;
+  private finished: Finished[] = [];
+  private flushing: Promise<void> | undefined;
+  private readonly running = new Set<Promise<void>>();
+  /** Set while stopping: attempts cut short are not results. */
+  private discard = false;
+
+  /** Works on `db`, reads every time from `clock`, sends through `transport`. */
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+    private readonly transport: WebhookTransport,
+    private readonly options: DispatcherOptions,
+  ) {
+    this.concurrency = Math.max(1, options.concurrency);
+    this.leaseMs = options.leaseMs ?? 6 * RESPONSE_TIMEOUT_MS;
+  }
+
+  /** Starts polling for due jobs. */
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.discard = false;
+    this.timer = setInterval(() => this.wake(), this.options.pollMs ?? 100);
+    this.timer.unref();
+    this.wake();
+  }
+
+  /** Looks for due jobs now (after an emit, or when a test moved the clock). */
+  wake(): void {
+    void this.pump();
+  }
+
+  /**
+   * Stops claiming; waits up to `graceMs` for attempts in flight, ends the rest as not made (their leases
+   * are released so another instance, or the next start, attempts them again) and records what finished.
+   */
+  async stop(graceMs = 2000): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    const all = Promise.allSettled([...this.running]);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([all, new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+    clearTimeout(timer);
+    const cut = this.inFlight > 0;
+    this.discard = true;
+    this.transport.close();
+    await all;
+    await this.flush();
+    if (cut) {
+      // The cut attempts are discarded, not failures: they did not get their chance (a restart, not the receiver).
+      await this.db.execute(sql`UPDATE webhook_deliveries SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = ${this.owner} AND status = 'pending'`).catch(() => undefined);
+    }
+  }
+
+  /** Resolves when nothing is in flight or waiting to be recorded (tests, benchmarks). */
+  async idle(): Promise<void> {
+    while (this.running.size > 0 || this.flushing || this.finished.length > 0 || this.pumping) {
+      await Promise.allSettled([...this.running, this.flushing]);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  private async pump(): Promise<void> {
+    if (this.stopped) return;
+    if (this.pumping) {
+      this.again = true;
+      return;
+    }
+    this.pumping = true;
+    try {
+      do {
+        this.again = false;
+        while (!this.stopped && this.inFlight < this.concurrency) {
+          const jobs = await this.claim(this.concurrency - this.inFlight);
+          if (jobs.length === 0) break;
+          for (const job of jobs) this.launch(job);
+        }
+      } while (this.again && !this.stopped);
+    } catch (error) {
+      this.options.onError?.(error);
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  /** Claims up to `limit` due jobs with a lease: `FOR UPDATE SKIP LOCKED` keeps instances off each other's rows. */
+  private async claim(limit: number): Promise<Job[]> {
+    const now = new Date(this.clock.now());
+    const leaseUntil = new Date(now.getTime() + this.leaseMs);
+    const result = await this.db.execute(sql`
+      UPDATE webhook_deliveries AS d
+         SET lease_owner = ${this.owner}, lease_until = ${leaseUntil.toISOString()}::timestamptz
+        FROM webhook_events AS e, webhook_endpoints AS w
+       WHERE d.id IN (
+               SELECT id FROM webhook_deliveries
+                WHERE status = 'pending'
+                  AND next_attempt_at <= ${now.toISOString()}::timestamptz
+                  AND (lease_until IS NULL OR lease_until < ${now.toISOString()}::timestamptz)
+                ORDER BY next_attempt_at
+                LIMIT ${limit}
+                  FOR UPDATE SKIP LOCKED)
+         AND e.id = d.event_id
+         AND w.id = d.endpoint_id
+      RETURNING d.id, d.event, d.round, d.attempts, e.body, w.url, w.secret,
+                w.previous_secret AS "previousSecret", w.previous_secret_expires_at AS "previousSecretExpiresAt"`);
+    return (result as unknown as { rows: Job[] }).rows.map((row) => ({
+      ...row,
+      previousSecretExpiresAt: row.previousSecretExpiresAt === null ? null : new Date(row.previousSecretExpiresAt),
+    }));
+  }
+
+  private launch(job: Job): void {
+    this.inFlight++;
+    const run = this.attempt(job)
+      .then((finished) => {
+        if (!this.discard) this.finished.push(finished);
+      })
+      .catch((error) => this.options.onError?.(error))
+      .finally(() => {
+        this.inFlight--;
+        this.running.delete(run);
+        this.flushSoon();
+      });
+    this.running.add(run);
+  }
+
+  /** One attempt: signed now, with the secrets valid now (D-047: both during a rotation's grace period). */
+  private async attempt(job: Job): Promise<Finished> {
+    const signedAt = this.clock.now();
+    const secrets = [job.secret];
+    if (job.previousSecret && job.previousSecretExpiresAt && job.previousSecretExpiresAt.getTime() > signedAt) secrets.push(job.previousSecret);
+    const headers = deliveryHeaders({ deliveryId: job.id, event: job.event, body: job.body, secrets, nowMs: signedAt });
+    const result = await this.transport.post(job.url, job.body, headers);
+    return { job, result, signedAt: Math.floor(signedAt / 1000) };
+  }
+
+  /** Records finished attempts in batches: one transaction per batch, started once the current one ends. */
+  private flushSoon(): void {
+    if (this.flushing) return;
+    this.flushing = this.flush().finally(() => {
+      this.flushing = undefined;
+      if (this.finished.length > 0) this.flushSoon();
+      else this.wake();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    while (this.finished.length > 0) {
+      const batch = this.finished.splice(0, 256);
+      try {
+        await this.record(batch);
+      } catch (error) {
+        // Not recorded: the leases expire and the jobs are attempted again (at-least-once).
+        this.options.onError?.(error);
+      }
+    }
+  }
+
+  /**
+   * Writes each attempt and the delivery's next state in one transaction, only for jobs whose lease is still
+   * ours (a job that outlived its lease may have been taken by another instance, whose record wins).
+   */
+  private async record(batch: Finished[]): Promise<void> {
+    const rows = batch.map(({ job, result, signedAt }) => {
+      const number = job.attempts + 1;
+      const next = afterAttempt(number, result.success, result.startedAt + result.durationMs);
+      return { job, result, signedAt, number, next };
+    });
+    const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+    const values = sql.join(
+      rows.map(
+        ({ job, number, next, result }) =>
+          sql`(${job.id}, ${job.round}::int, ${next.status}, ${number}::int, ${iso(next.status === 'pending' ? next.nextAttemptAt : null)}::timestamptz, ${iso(next.status === 'delivered' ? result.startedAt + result.durationMs : null)}::timestamptz)`,
+      ),
+      sql`, `,
+    );
+    await this.db.transaction(async (tx) => {
+      const updated = await tx.execute(sql`
+        UPDATE webhook_deliveries AS d
+           SET status = v.status, attempts = v.number, next_attempt_at = v.next, delivered_at = v.delivered,
+               lease_owner = NULL, lease_until = NULL
+          FROM (VALUES ${values}) AS v(id, round, status, number, next, delivered)
+         WHERE d.id = v.id AND d.round = v.round AND d.lease_owner = ${this.owner} AND d.status = 'pending'
+        RETURNING d.id`);
+      const mine = new Set((updated as unknown as { rows: { id: string }[] }).rows.map((r) => r.id));
+      const attempts = rows.filter((r) => mine.has(r.job.id));
+      if (attempts.length === 0) return;
+      const attemptValues = sql.join(
+        attempts.map(
+          ({ job, number, result, signedAt }) =>
+            sql`(${job.id}, ${job.round}::int, ${number}::int, ${new Date(result.startedAt).toISOString()}::timestamptz, ${Math.round(result.durationMs)}::int, ${result.responseStatus}::int, ${result.error}, ${result.success ? 'success' : 'failure'}, ${signedAt}::bigint)`,
+        ),
+        sql`, `,
+      );
+      await tx.execute(sql`
+        INSERT INTO webhook_attempts (delivery_id, round, number, started_at, duration_ms, response_status, error, outcome, signed_at)
+        VALUES ${attemptValues} ON CONFLICT DO NOTHING`);
+    });
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * Webhook endpoints and their signing secrets (D-019: registered by an administrator; D-047: rotation
+ * with a grace period; D-060: nothing is sent before a secret is set, a disabled endpoint gets no new
+ * deliveries, deleting one marks its pending deliveries dead and keeps their history).
+ */
+import { and, desc, eq } from 'drizzle-orm';
+import { resourceId } from '../ledger/ids.ts';
+import type { Database } from '../storage/database.ts';
+import { webhookDeliveries, webhookEndpoints } from '../storage/schema.ts';
+
+/** A stored endpoint (secrets included: never leaves the server). */
+export type EndpointRow = typeof webhookEndpoints.$inferSelect;
+
+/** The five event types (spec "Webhook events (B)"); D-019: the default subscription. */
+export const EVENT_TYPES = ['payment.initiated', 'payment.rate_locked', 'payment.settled', 'payment.failed', 'payment.returned'] as const;
+
+/** Endpoint storage. */
+export class EndpointStore {
+  /** Works on `db`; `now` is the injectable clock. */
+  constructor(
+    private readonly db: Database,
+    private readonly now: () => Date,
+  ) {}
+
+  /** Registers an endpoint, without a secret yet. */
+  async create(input: { url: string; events?: string[]; description?: string; enabled?: boolean }): Promise<EndpointRow> {
+    const now = this.now();
+    const [row] = await this.db
+      .insert(webhookEndpoints)
+      .values({
+        id: resourceId('whe'),
+        url: input.url,
+        description: input.description ?? '',
+        events: input.events ?? [...EVENT_TYPES],
+        enabled: input.enabled ?? true,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    return row!;
+  }
+
+  /** Every endpoint, newest first. */
+  list(): Promise<EndpointRow[]> {
+    return this.db.select().from(webhookEndpoints).orderBy(desc(webhookEndpoints.createdAt), desc(webhookEndpoints.id));
+  }
+
+  /** One endpoint, if it exists. */
+  async find(id: string): Promise<EndpointRow | undefined> {
+    const [row] = await this.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id));
+    return row;
+  }
+
+  /** Changes url, events, description or enabled; undefined when there is no such endpoint. */
+  async update(id: string, change: { url?: string; events?: string[]; description?: string; enabled?: boolean }): Promise<EndpointRow | undefined> {
+    const [row] = await this.db
+      .update(webhookEndpoints)
+      .set({ ...change, updatedAt: this.now() })
+      .where(eq(webhookEndpoints.id, id))
+      .returning();
+    return row;
+  }
+
+  /**
+   * Sets the secret. D-047: the previous one keeps signing for `graceSeconds` (0 drops it at once); a
+   * previous secret still in its grace period is replaced by the one being rotated out.
+   */
+  async setSecret(id: string, secret: string, graceSeconds: number): Promise<EndpointRow | undefined> {
+    return this.db.transaction(async (tx) => {
+      const [current] = await tx.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id)).for('update');
+      if (!current) return undefined;
+      const now = this.now();
+      const keepPrevious = current.secret !== null && graceSeconds > 0 && current.secret !== secret;
+      const [row] = await tx
+        .update(webhookEndpoints)
+        .set({
+          secret,
+          previousSecret: keepPrevious ? current.secret : null,
+          previousSecretExpiresAt: keepPrevious ? new Date(now.getTime() + graceSeconds * 1000) : null,
+          secretUpdatedAt: now,
+          updatedAt: now,
+        })
+        .where(eq(webhookEndpoints.id, id))
+        .returning();
+      return row;
+    });
+  }
+
+  /** Deletes the endpoint and its secrets; its pending deliveries become dead, history stays (D-060). */
+  async delete(id: string): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const deleted = await tx.delete(webhookEndpoints).where(eq(webhookEndpoints.id, id)).returning({ id: webhookEndpoints.id });
+      if (deleted.length === 0) return false;
+      await tx
+        .update(webhookDeliveries)
+        .set({ status: 'dead', nextAttemptAt: null, leaseOwner: null, leaseUntil: null })
+        .where(and(eq(webhookDeliveries.endpointId, id), eq(webhookDeliveries.status, 'pending')));
+      return true;
+    });
+  }
+}

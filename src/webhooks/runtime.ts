@@ -1,0 +1,64 @@
+/**
+ * The webhook side of the stack (surface B): endpoint and delivery stores for the admin API, and the
+ * dispatcher that sends what the payment lifecycle put in the outbox. Receivers are HTTPS only (D-019); the
+ * dispatcher trusts the default CA store, the stack's development CA and SVC_WEBHOOK_CA_FILE (D-NEW-W2).
+ */
+import tls from 'node:tls';
+import type { Clock } from '../clock.ts';
+import type { Database } from '../storage/database.ts';
+import { DeliveryStore } from './deliveries.ts';
+import { WebhookDispatcher } from './dispatcher.ts';
+import { EndpointStore } from './endpoints.ts';
+import { WebhookTransport } from './transport.ts';
+
+/** The running webhook parts. */
+export type WebhookRuntime = {
+  endpoints: EndpointStore;
+  deliveries: DeliveryStore;
+  dispatcher: WebhookDispatcher;
+  /** Looks for due deliveries now (after a commit that emitted events, or when a test moved the clock). */
+  wake(): void;
+  stop(): Promise<void>;
+};
+
+/** Options of {@link startWebhooks}. */
+export type WebhookOptions = {
+  /** Extra PEM certificates to trust for receivers (the development CA, SVC_WEBHOOK_CA_FILE). */
+  extraCa: string[];
+  /** Attempts in flight at most. */
+  concurrency: number;
+  /** Sent as User-Agent. */
+  userAgent?: string;
+  /** Hears unexpected dispatcher errors. */
+  onError?: (error: unknown) => void;
+};
+
+/** Every certificate Node trusts by default (its bundled roots, plus the system store when enabled). */
+const defaultCa = (): string[] => (typeof tls.getCACertificates === 'function' ? tls.getCACertificates('default') : [...tls.rootCertificates]);
+
+/** Starts the dispatcher on `db`; every schedule time comes from `clock`. */
+export function startWebhooks(db: Database, clock: Clock, options: WebhookOptions): WebhookRuntime {
+  const now = () => new Date(clock.now());
+  const transport = new WebhookTransport(clock, {
+    ca: [...defaultCa(), ...options.extraCa],
+    maxSockets: options.concurrency,
+    ...(options.userAgent ? { userAgent: options.userAgent } : {}),
+  });
+  const dispatcher = new WebhookDispatcher(db, clock, transport, {
+    concurrency: options.concurrency,
+    ...(options.onError ? { onError: options.onError } : {}),
+  });
+  dispatcher.start();
+  return {
+    endpoints: new EndpointStore(db, now),
+    deliveries: new DeliveryStore(db, now),
+    dispatcher,
+    wake: () => dispatcher.wake(),
+    stop: () => dispatcher.stop(),
+  };
+}
+
+/** Splits a PEM bundle into its certificates. */
+export function pemCertificates(text: string): string[] {
+  return text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+}
