@@ -16,6 +16,7 @@ import { memoEnvelope } from '../../src/crypto/index.ts';
 import type { TransferRow } from '../../src/ledger/transfers/engine.ts';
 import type { Stack } from '../../src/server/app.ts';
 import { listen, type ReadyEvent } from '../../src/server/main.ts';
+import { receiverTls } from '../webhooks/receiver-tls.ts';
 import type { ReferenceControl, Target } from './target.ts';
 
 /** Options of {@link referenceTarget}. */
@@ -33,12 +34,15 @@ export type ReferenceOptions = {
 export async function referenceTarget(options: ReferenceOptions = {}): Promise<Target> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'svckit-ref-'));
   const postgres = await freshDatabase(options.env?.DATABASE_URL ?? process.env.DATABASE_URL);
+  // D-NEW-W2: the stack trusts the harness's webhook receiver CA, as an institution's deployment would be told to.
+  const receiverCa = (await receiverTls()).caCertPath;
   const config = loadConfig({
     SVC_DATA_DIR: dataDir,
     SVC_BASE_PORT: '0',
     SVC_WALLET_PORT: '0',
     SVC_SITE_PORT: '0',
     SVC_BLOCK_TIME: '0',
+    SVC_WEBHOOK_CA_FILE: receiverCa,
     // The harness drives the stack far harder than one client would: the D-024/D-058 limits of /rpc, /api and
     // /admin are lifted here (test/ratelimits covers them); the institutional limit stays at the spec's 10/s.
     SVC_RATE_LIMIT_RPC: '0',
@@ -80,7 +84,11 @@ export async function referenceTarget(options: ReferenceOptions = {}): Promise<T
     };
   };
   const control: ReferenceControl = {
-    advanceClock: (ms) => clock.advance(ms),
+    advanceClock: (ms) => {
+      clock.advance(ms);
+      // The dispatcher polls in real time; moved time must make due deliveries go at once.
+      stack.webhooks.wake();
+    },
     mineBlock: async () => {
       await stack.chain.producer?.requestBlock();
     },

@@ -35,6 +35,12 @@ export interface Target {
   adminToken?: string;
   /** In-process control of the reference stack (capability 'reference'). */
   reference?: ReferenceControl;
+  /** Host name or IP at which the target can reach the harness's webhook receiver (default 127.0.0.1). */
+  receiverHost?: string;
+  /** Port of the harness's webhook receiver (default: ephemeral). */
+  receiverPort?: number;
+  /** The target's platform BIC (D-049) when it is not the default SVCKGB2LXXX. */
+  platformBic?: string;
   /** Stops what the target started (the in-process stack). */
   close?(): Promise<void>;
 }

@@ -15,7 +15,9 @@ import { pemCertificates, startWebhooks, type WebhookRuntime } from '../webhooks
 import { readFileSync } from 'node:fs';
 import { Authenticator } from './auth/authenticate.ts';
 import { institutionalRoutes } from './institutional/routes.ts';
+import path from 'node:path';
 import { adminRoutes } from './admin/routes.ts';
+import { evidenceSiteRoutes } from './site/routes.ts';
 import { explorerRoutes } from './explorer/routes.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { RpcDispatcher } from './rpc/dispatcher.ts';
@@ -127,6 +129,8 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
     });
     const wallet = origin(tls, config, logLevel);
     const site = origin(tls, config, logLevel);
+    // spec: "GET {site_url}/.well-known/pqc-evidence.json returns the Evidence document" (built by `svckit evidence build`).
+    await site.register(evidenceSiteRoutes, { evidenceDir: path.join(config.dataDir, 'evidence') });
     await mountWallet({ wallet, site, config, db: database.db, dispatcher, chain, clock, persist: options.persist ?? false });
     const running = { chain, ledger };
     return {

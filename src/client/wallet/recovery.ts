@@ -82,7 +82,7 @@ export async function recoverFromShares(shares: GuardianShare[], passphrase = ''
 }
 
 /** Seals the `service` share under the managed-account password before upload (the only share the service gets). */
-export function sealServiceShare(share: GuardianShare, accountPassword: string, options: SealOptions = {}): Promise<KeystoreFile> {
+export async function sealServiceShare(share: GuardianShare, accountPassword: string, options: SealOptions = {}): Promise<KeystoreFile> {
   if (share.holder !== 'service') throw new RecoveryError(`only the "service" share may be given to the service, got the "${share.holder}" share`);
   return sealKeystore(accountPassword, new TextEncoder().encode(JSON.stringify(share)), { ...options, label: `guardian-share:${share.svcId}` });
 }

@@ -28,13 +28,13 @@ function subjectAltNames(hosts: string[]) {
 }
 
 /** Creates a CA and a server certificate for `hosts` (DNS names or IP addresses). */
-async function createMaterial(hosts: string[]) {
+async function createMaterial(hosts: string[], caName = 'svckit development CA') {
   x509.cryptoProvider.set(webcrypto as unknown as Crypto);
   const now = Date.now();
   const caKeys = await webcrypto.subtle.generateKey(ALGORITHM, true, ['sign', 'verify']);
   const ca = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: '01',
-    name: 'CN=svckit development CA',
+    name: `CN=${caName}`,
     notBefore: new Date(now - DAY),
     notAfter: new Date(now + 3650 * DAY),
     keys: caKeys as CryptoKeyPair,
@@ -65,13 +65,16 @@ async function createMaterial(hosts: string[]) {
   return { caCert: ca.toString('pem') + '\n', cert: server.toString('pem') + '\n', key: pem('PRIVATE KEY', key) };
 }
 
-/** Loads `<dataDir>/tls/{ca,server,server-key}.pem`, creating them on first start. */
-export async function ensureDevCertificates(dataDir: string, hosts: string[]): Promise<TlsMaterial> {
+/**
+ * Loads `<dataDir>/tls/{ca,server,server-key}.pem`, creating them on first start. `caName` gives another CA a
+ * distinct subject (the harness's webhook receiver), so trust stores holding both never confuse the two.
+ */
+export async function ensureDevCertificates(dataDir: string, hosts: string[], caName?: string): Promise<TlsMaterial> {
   const dir = path.join(dataDir, 'tls');
   const files = { caCert: path.join(dir, 'ca.pem'), cert: path.join(dir, 'server.pem'), key: path.join(dir, 'server-key.pem') };
   if (!existsSync(files.caCert) || !existsSync(files.cert) || !existsSync(files.key)) {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const material = await createMaterial([...new Set(['localhost', '127.0.0.1', '::1', ...hosts])]);
+    const material = await createMaterial([...new Set(['localhost', '127.0.0.1', '::1', ...hosts])], caName);
     writeFileSync(files.caCert, material.caCert);
     writeFileSync(files.cert, material.cert);
     writeFileSync(files.key, material.key, { mode: 0o600 });

@@ -1,0 +1,113 @@
+/**
+ * Verifying a svckit webhook delivery on the receiver's side (spec "Signature rules"):
+ * 1. "hmac_hex is the lowercase hex HMAC-SHA256, keyed with the shared secret, of the string
+ *    <timestamp>.<raw_body>, where timestamp is the X-SVC-Timestamp value and raw_body is the unparsed request
+ *    body."
+ * 2. "The receiver compares the expected and received digests with a constant-time comparison, never string
+ *    equality."
+ * 3. "The receiver rejects a delivery whose timestamp is more than 5 minutes old (replay protection)." A
+ *    timestamp as far in the future is refused too (a clock that ran ahead would otherwise widen the window).
+ * During a secret rotation X-SVC-Signature carries `sha256=<hex_current>,sha256=<hex_previous>` (D-047); a
+ * delivery is accepted when any listed signature matches any secret the receiver holds.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/** Why a delivery was refused. */
+export type WebhookRejection =
+  | 'missing_header'
+  | 'malformed_timestamp'
+  | 'stale_timestamp'
+  | 'future_timestamp'
+  | 'malformed_signature'
+  | 'signature_mismatch'
+  | 'malformed_body';
+
+/** Thrown by {@link verifyWebhook}; `code` says why. Answer such a delivery with a 4xx and do not process it. */
+export class WebhookVerificationError extends Error {
+  override name = 'WebhookVerificationError';
+  /** Builds the error with its reason code. */
+  constructor(
+    readonly code: WebhookRejection,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A delivery that passed verification. */
+export type VerifiedWebhook = {
+  /** X-SVC-Event, equal to the payload's `event`. */
+  event: string;
+  /** X-SVC-Delivery: the same on every attempt; de-duplicate on it. */
+  deliveryId: string;
+  /** X-SVC-Timestamp in Unix seconds. */
+  timestamp: number;
+  /** The parsed Payment event payload. */
+  payload: Record<string, unknown>;
+};
+
+/** Request headers as fetch (`Headers`) or Node (`IncomingHttpHeaders`) give them. */
+export type WebhookHeaders = Headers | Record<string, string | string[] | undefined>;
+
+/** Options of {@link verifyWebhook}. */
+export type VerifyOptions = {
+  /** The replay window in seconds (spec: 5 minutes). Default 300. */
+  toleranceSeconds?: number;
+  /** The receiver's clock in ms since the epoch, or a function giving it. Default Date.now(). */
+  now?: number | (() => number);
+};
+
+const SIGNATURE = /^sha256=([0-9a-f]{64})$/;
+
+function header(headers: WebhookHeaders, name: string): string | undefined {
+  if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name) ?? undefined;
+  const record = headers as Record<string, string | string[] | undefined>;
+  const key = Object.keys(record).find((k) => k.toLowerCase() === name.toLowerCase());
+  const value = key === undefined ? undefined : record[key];
+  return Array.isArray(value) ? value.join(',') : value;
+}
+
+/**
+ * Verifies one delivery: the X-SVC-Signature against `secrets` (one, or several during a rotation) over
+ * `<X-SVC-Timestamp>.<rawBody>`, in constant time, and the timestamp against the replay window. `rawBody` must
+ * be the body exactly as received, before any JSON parsing. Returns the verified delivery; throws
+ * {@link WebhookVerificationError} otherwise.
+ */
+export function verifyWebhook(rawBody: string | Uint8Array, headers: WebhookHeaders, secrets: string | readonly string[], options: VerifyOptions = {}): VerifiedWebhook {
+  const tolerance = options.toleranceSeconds ?? 300;
+  const nowMs = typeof options.now === 'function' ? options.now() : (options.now ?? Date.now());
+  const signatureText = header(headers, 'x-svc-signature');
+  const timestampText = header(headers, 'x-svc-timestamp');
+  const event = header(headers, 'x-svc-event');
+  const deliveryId = header(headers, 'x-svc-delivery');
+  for (const [name, value] of [['X-SVC-Signature', signatureText], ['X-SVC-Timestamp', timestampText], ['X-SVC-Event', event], ['X-SVC-Delivery', deliveryId]] as const) {
+    if (!value) throw new WebhookVerificationError('missing_header', `${name} is missing`);
+  }
+  if (!/^\d{1,12}$/.test(timestampText!)) throw new WebhookVerificationError('malformed_timestamp', `X-SVC-Timestamp expected Unix seconds, got "${timestampText}"`);
+  const timestamp = Number(timestampText);
+  const age = Math.floor(nowMs / 1000) - timestamp;
+  if (age > tolerance) throw new WebhookVerificationError('stale_timestamp', `X-SVC-Timestamp is ${age} s old, more than ${tolerance} s`);
+  if (-age > tolerance) throw new WebhookVerificationError('future_timestamp', `X-SVC-Timestamp is ${-age} s ahead, more than ${tolerance} s`);
+  // D-047: one `sha256=<hex>`, or a comma-separated list during a rotation.
+  const given = signatureText!.split(',').map((part) => SIGNATURE.exec(part.trim())?.[1]);
+  if (given.length === 0 || given.some((hex) => hex === undefined)) {
+    throw new WebhookVerificationError('malformed_signature', 'X-SVC-Signature expected sha256=<64 lower-case hex digits>, optionally two separated by a comma');
+  }
+  const body = typeof rawBody === 'string' ? Buffer.from(rawBody, 'utf8') : Buffer.from(rawBody);
+  const signed = Buffer.concat([Buffer.from(`${timestampText}.`, 'utf8'), body]);
+  let matched = false;
+  // Every pair is compared, match or not, with timingSafeEqual: no early exit reveals which one matched.
+  for (const secret of typeof secrets === 'string' ? [secrets] : secrets) {
+    const expected = createHmac('sha256', secret).update(signed).digest();
+    for (const hex of given) matched = timingSafeEqual(expected, Buffer.from(hex!, 'hex')) || matched;
+  }
+  if (!matched) throw new WebhookVerificationError('signature_mismatch', 'no X-SVC-Signature matches a secret held by the receiver');
+  let payload: unknown;
+  try {
+    payload = JSON.parse(body.toString('utf8'));
+  } catch {
+    throw new WebhookVerificationError('malformed_body', 'the body is not JSON');
+  }
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) throw new WebhookVerificationError('malformed_body', 'the body is not a JSON object');
+  return { event: event!, deliveryId: deliveryId!, timestamp, payload: payload as Record<string, unknown> };
+}
