@@ -8,6 +8,7 @@ import { chainQbftChecks } from './chain-qbft.ts';
 import { chainValueChecks } from './chain-values.ts';
 import { specExampleChecks } from './specs.ts';
 import { transportChecks } from './transport.ts';
+import { walletChecks } from './wallet.ts';
 import { webhookChecks } from './webhooks.ts';
 
 /** Builds the full catalogue; throws if any check is invalid (bad id, source or severity). */
@@ -18,6 +19,7 @@ export function buildCatalogue(options: CatalogueOptions = {}): Catalogue {
   for (const check of transportChecks()) catalogue.register(check);
   for (const check of explorerChecks()) catalogue.register(check);
   for (const check of institutionalChecks()) catalogue.register(check);
+  for (const check of walletChecks()) catalogue.register(check);
   for (const check of webhookChecks()) catalogue.register(check);
   return catalogue;
 }

@@ -36,6 +36,8 @@ export interface LoginOptions {
   expectedDomain?: string;
   /** Verify the token's ML-DSA-65 signature and claims against the published JWKS. Default true. */
   verifyToken?: boolean;
+  /** Retries of a step answered 429 (after Retry-After, at most 5 s each; D-024: 5/s on /auth/*). Default 3. */
+  retries?: number;
   now?: () => Date;
 }
 
@@ -58,6 +60,7 @@ export interface Session {
 export async function login(options: LoginOptions): Promise<Session> {
   const { client, identity, key } = options;
   const now = options.now ?? (() => new Date());
+  const retries = options.retries ?? 3;
   const baseUrl = new URL(String(client.getConfig().baseUrl));
   const address = key.address;
   if (familyOfAddress(address) !== key.family) throw new SessionError(`the ${key.family} key cannot sign for address ${address}`);
@@ -66,18 +69,19 @@ export async function login(options: LoginOptions): Promise<Session> {
   let isNew: boolean | undefined;
   if (options.register ?? true) {
     const keys = options.registerKeys ?? [{ chainId: key.family === 'evm' ? '1111111' : key.family, address }];
-    const reg = await sdk.walletSessionRegisterWallet({ client, body: { svcId: identity.svcId, pqPublicKey: toHex(identity.publicKey), keys } });
+    const reg = await patient(retries, () => sdk.walletSessionRegisterWallet({ client, body: { svcId: identity.svcId, pqPublicKey: toHex(identity.publicKey), keys } }));
     if (!reg.data) throw new SessionError(`POST /wallets/register failed: ${describe(reg)}`, reg.response?.status, reg.error);
     isNew = reg.data.isNew;
   }
-  const challenge = await sdk.walletSessionCreateChallenge({ client, body: { address, svcId: identity.svcId } });
+  const challenge = await patient(retries, () => sdk.walletSessionCreateChallenge({ client, body: { address, svcId: identity.svcId } }));
   if (!challenge.data) throw new SessionError(`POST /auth/challenge failed: ${describe(challenge)}`, challenge.response?.status, challenge.error);
   const { nonce, message } = challenge.data;
   checkChallengeMessage(message, { domain: options.expectedDomain ?? baseUrl.host, address, svcId: identity.svcId, nonce, now: now() });
 
   const ecdsaSig = signChainMessage(key, message);
   const pqSig = toHex(signWithIdentity(identity, message));
-  const verified = await sdk.walletSessionVerify({ client, body: { address, svcId: identity.svcId, ecdsaSig, pqSig } });
+  // A 429 is answered before the handler runs, so the nonce is still unused and the retry may reuse it.
+  const verified = await patient(retries, () => sdk.walletSessionVerify({ client, body: { address, svcId: identity.svcId, ecdsaSig, pqSig } }));
   if (!verified.data) throw new SessionError(`POST /auth/verify failed: ${describe(verified)}`, verified.response?.status, verified.error);
   const { token } = verified.data;
   const claims = options.verifyToken === false ? decodeClaims(token) : await verifySessionToken(client, token, { svcId: identity.svcId, address, nonce });
@@ -139,6 +143,16 @@ export function verifyAuthorizationRecord(record: AuthorizationRecord): boolean 
 /** A client for the same origin that presents the session token as `Authorization: Bearer` (D-018). */
 export function authorizedClient(client: Client, session: Pick<Session, 'token'>): Client {
   return createClient({ ...client.getConfig(), auth: () => session.token });
+}
+
+/** Runs `call` again after Retry-After while it is answered 429, at most `retries` times. */
+async function patient<T extends { response?: Response }>(retries: number, call: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    const result = await call();
+    if (result.response?.status !== 429 || attempt >= retries) return result;
+    const wait = Math.min(5, Math.max(1, Number(result.response.headers.get('retry-after')) || 1));
+    await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+  }
 }
 
 function decodeClaims(token: string): SessionTokenClaims {
