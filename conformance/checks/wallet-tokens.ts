@@ -44,7 +44,7 @@ export function walletTokenChecks(): Check[] {
         const [h, p, s] = token.split('.') as [string, string, string];
         const claims = jwtPart(token, 1);
         const sig = Buffer.from(s, 'base64url');
-        sig[10] ^= 0x01;
+        sig[10] = sig[10]! ^ 0x01;
         const stranger = mlDsa65.keygen();
         const privateKey = createPrivateKey({ key: Buffer.from(stranger.secretKey), format: 'raw-seed', asymmetricKeyType: 'ml-dsa-65' });
         const foreign = await new SignJWT(claims).setProtectedHeader(jwtPart(token, 0) as { alg: string }).sign(privateKey);

@@ -38,6 +38,9 @@ async function nextAttempt(ctx: CheckContext, endpoint: Endpoint, id: string, de
   const count = attemptsOf(endpoint, id).length;
   let early = false;
   if (ctx.target.reference) {
+    // The delay runs from the end of the failed attempt (D-052): the clock moves only once the target has
+    // recorded that end, or the jump would count as the attempt's own duration.
+    await recorded(ctx.target, id, count);
     advance(ctx.target, delayMs - 1000);
     await sleep(400);
     early = attemptsOf(endpoint, id).length > count;
@@ -48,9 +51,20 @@ async function nextAttempt(ctx: CheckContext, endpoint: Endpoint, id: string, de
   return { attempt: attemptsOf(endpoint, id)[count]!, early };
 }
 
+/** Waits until the admin API lists `count` attempts of delivery `id`. */
+async function recorded(target: Target, id: string, count: number): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while ((await deliveryView(target, id)).attempts.length < count) {
+    if (Date.now() > deadline) throw new Error(`attempt ${count} of ${id} was not recorded within 15 s`);
+    await sleep(25);
+  }
+}
+
 /** Problems with a retry: same X-SVC-Delivery, a fresh timestamp and a valid signature (issue 5: "Every attempt gets a fresh timestamp and signature"). */
 function retryProblems(previous: Received, next: Received, secret: string, target: Target): string[] {
-  const problems = signatureProblems(next, [secret], targetNow(target));
+  // The replay window is judged at the attempt's arrival (spec: "more than 5 minutes old").
+  const problems = signatureProblems(next, [secret], next.receivedAt);
+  void target;
   if (next.headers['x-svc-delivery'] !== previous.headers['x-svc-delivery']) problems.push('X-SVC-Delivery changed between attempts (D-039: "the same on every attempt")');
   if (Number(next.headers['x-svc-timestamp']) <= Number(previous.headers['x-svc-timestamp'])) problems.push(`attempt ${next.nth} reused timestamp ${next.headers['x-svc-timestamp']}`);
   if (next.rawBody !== previous.rawBody) problems.push('the body changed between attempts');
@@ -60,6 +74,7 @@ function retryProblems(previous: Received, next: Received, secret: string, targe
 /** Nothing more arrives for `id` (reference: 3 hours of clock; external: a few seconds). */
 async function noMoreAttempts(ctx: CheckContext, endpoint: Endpoint, id: string): Promise<string[]> {
   const count = attemptsOf(endpoint, id).length;
+  if (ctx.target.reference) await recorded(ctx.target, id, count);
   advance(ctx.target, 3 * 3600_000);
   await sleep(ctx.target.reference ? 600 : 3000);
   const now = attemptsOf(endpoint, id).length;

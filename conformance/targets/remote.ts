@@ -10,6 +10,12 @@ export interface RemoteTargetOptions {
   site?: string | URL;
   /** PEM text of an extra CA certificate to trust (e.g. the reference stack's dev certificate). */
   caCert?: string;
+  /** The deployment's administrator token (D-048): enables the checks that need the admin API ('admin'). */
+  adminToken?: string;
+  /** Host name or IP at which the deployment can reach the harness's webhook receiver (webhook checks). */
+  receiverHost?: string;
+  /** Fixed port of the harness's webhook receiver (default: ephemeral). */
+  receiverPort?: number;
 }
 
 const ORIGINS = ['base', 'wallet', 'site'] as const;
@@ -29,6 +35,13 @@ export function remoteTarget(options: RemoteTargetOptions): Target {
   if (!ORIGINS.some((name) => target[name])) {
     throw new Error('a remote target needs at least one of "base", "wallet", "site" (https URLs)');
   }
+  if (options.adminToken !== undefined) {
+    if (!/^svcadm_[A-Za-z0-9_-]{43}$/.test(options.adminToken)) throw new Error('"adminToken" expected svcadm_ followed by 43 base64url characters (D-039)');
+    target.adminToken = options.adminToken;
+    target.capabilities.add('admin');
+  }
+  if (options.receiverHost !== undefined) target.receiverHost = options.receiverHost;
+  if (options.receiverPort !== undefined) target.receiverPort = options.receiverPort;
   if (options.caCert !== undefined) {
     if (!options.caCert.includes('-----BEGIN CERTIFICATE-----')) {
       throw new Error('"caCert" expected PEM text containing -----BEGIN CERTIFICATE-----');

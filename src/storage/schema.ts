@@ -236,7 +236,8 @@ export const webhookDeliveries = pgTable(
     deliveredAt: timestamp('delivered_at', { withTimezone: true, mode: 'date', precision: 3 }),
   },
   (t) => [
-    index('webhook_deliveries_due').on(t.status, t.nextAttemptAt),
+    // Partial: the claim reads pending jobs in due order and stops after its LIMIT, whatever the backlog.
+    index('webhook_deliveries_due').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
     index('webhook_deliveries_endpoint').on(t.endpointId, t.createdAt),
     index('webhook_deliveries_created').on(t.createdAt),
   ],

@@ -130,7 +130,8 @@ export class WebhookDispatcher {
     try {
       do {
         this.again = false;
-        while (!this.stopped && this.inFlight < this.concurrency) {
+        // Claims go in batches: with attempts in flight, wait until a quarter of the slots are free.
+        while (!this.stopped && this.concurrency - this.inFlight >= (this.inFlight === 0 ? 1 : Math.ceil(this.concurrency / 4))) {
           const jobs = await this.claim(this.concurrency - this.inFlight);
           if (jobs.length === 0) break;
           for (const job of jobs) this.launch(job);
@@ -197,7 +198,8 @@ export class WebhookDispatcher {
   /** Records finished attempts in batches: one transaction per batch, started once the current one ends. */
   private flushSoon(): void {
     if (this.flushing) return;
-    this.flushing = this.flush().finally(() => {
+    // A short pause lets attempts finishing together share one write (PGlite and PostgreSQL alike pay per statement).
+    this.flushing = new Promise((resolve) => setTimeout(resolve, this.inFlight > 0 ? 2 : 0)).then(() => this.flush()).finally(() => {
       this.flushing = undefined;
       if (this.finished.length > 0) this.flushSoon();
       else this.wake();
@@ -218,43 +220,38 @@ export class WebhookDispatcher {
 
   /**
    * Writes each attempt and the delivery's next state in one transaction, only for jobs whose lease is still
-   * ours (a job that outlived its lease may have been taken by another instance, whose record wins).
+   * ours (a job that outlived its lease may have been taken by another instance, whose record wins). Every
+   * status change clears the lease (recording, DELETE of the endpoint, redelivery), so a lease held by this
+   * instance also means the job is still pending; matching on the primary key keeps the write independent of
+   * the backlog.
    */
   private async record(batch: Finished[]): Promise<void> {
-    const rows = batch.map(({ job, result, signedAt }) => {
-      const number = job.attempts + 1;
-      const next = afterAttempt(number, result.success, result.startedAt + result.durationMs);
-      return { job, result, signedAt, number, next };
-    });
     const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
     const values = sql.join(
-      rows.map(
-        ({ job, number, next, result }) =>
-          sql`(${job.id}, ${job.round}::int, ${next.status}, ${number}::int, ${iso(next.status === 'pending' ? next.nextAttemptAt : null)}::timestamptz, ${iso(next.status === 'delivered' ? result.startedAt + result.durationMs : null)}::timestamptz)`,
-      ),
+      batch.map(({ job, result, signedAt }) => {
+        const number = job.attempts + 1;
+        const ended = result.startedAt + result.durationMs;
+        const next = afterAttempt(number, result.success, ended);
+        return sql`(${job.id}, ${job.round}::int, ${next.status}, ${number}::int,
+          ${iso(next.status === 'pending' ? next.nextAttemptAt : null)}::timestamptz, ${iso(next.status === 'delivered' ? ended : null)}::timestamptz,
+          ${new Date(result.startedAt).toISOString()}::timestamptz, ${Math.round(result.durationMs)}::int, ${result.responseStatus}::int,
+          ${result.error}::text, ${result.success ? 'success' : 'failure'}, ${signedAt}::bigint)`;
+      }),
       sql`, `,
     );
-    await this.db.transaction(async (tx) => {
-      const updated = await tx.execute(sql`
+    // One statement, so one atomic write: the delivery's next state and, only where that update happened,
+    // the attempt row.
+    await this.db.execute(sql`
+      WITH v(id, round, status, number, next, delivered, started, duration, response, error, outcome, signed) AS (VALUES ${values}),
+      updated AS (
         UPDATE webhook_deliveries AS d
            SET status = v.status, attempts = v.number, next_attempt_at = v.next, delivered_at = v.delivered,
                lease_owner = NULL, lease_until = NULL
-          FROM (VALUES ${values}) AS v(id, round, status, number, next, delivered)
-         WHERE d.id = v.id AND d.round = v.round AND d.lease_owner = ${this.owner} AND d.status = 'pending'
-        RETURNING d.id`);
-      const mine = new Set((updated as unknown as { rows: { id: string }[] }).rows.map((r) => r.id));
-      const attempts = rows.filter((r) => mine.has(r.job.id));
-      if (attempts.length === 0) return;
-      const attemptValues = sql.join(
-        attempts.map(
-          ({ job, number, result, signedAt }) =>
-            sql`(${job.id}, ${job.round}::int, ${number}::int, ${new Date(result.startedAt).toISOString()}::timestamptz, ${Math.round(result.durationMs)}::int, ${result.responseStatus}::int, ${result.error}, ${result.success ? 'success' : 'failure'}, ${signedAt}::bigint)`,
-        ),
-        sql`, `,
-      );
-      await tx.execute(sql`
-        INSERT INTO webhook_attempts (delivery_id, round, number, started_at, duration_ms, response_status, error, outcome, signed_at)
-        VALUES ${attemptValues} ON CONFLICT DO NOTHING`);
-    });
+          FROM v
+         WHERE d.id = v.id AND d.round = v.round AND d.lease_owner = ${this.owner}
+        RETURNING d.id)
+      INSERT INTO webhook_attempts (delivery_id, round, number, started_at, duration_ms, response_status, error, outcome, signed_at)
+      SELECT v.id, v.round, v.number, v.started, v.duration, v.response, v.error, v.outcome, v.signed FROM v JOIN updated ON updated.id = v.id
+      ON CONFLICT DO NOTHING`);
   }
 }

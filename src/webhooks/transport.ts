@@ -110,6 +110,8 @@ export class WebhookTransport {
         },
       };
       request.on('error', (error: NodeJS.ErrnoException) => finish(null, describe(error)));
+      // Headers and body leave at once (no Nagle wait on a reused connection).
+      request.setNoDelay(true);
       this.inFlight.add(watched);
       this.watch();
       request.end(body);

@@ -1,6 +1,7 @@
 // Rule 9: the client applies the fee, signs on the client and broadcasts to each chain's RPC. EVM against a
 // real Anvil node; Bitcoin and Tron against in-test doubles of their HTTP APIs (no network), with the
 // transaction encodings pinned by published vectors (BIP-143; a Tron transfer signed by the test mnemonic).
+import net from 'node:net';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { createBase58check } from '@scure/base';
@@ -15,6 +16,9 @@ import { sendBitcoin } from '../../src/client/wallet/send-bitcoin.ts';
 import { sendEvm } from '../../src/client/wallet/send-evm.ts';
 import { sendTron } from '../../src/client/wallet/send-tron.ts';
 import { encodeTransferRaw, signTronRaw } from '../../src/client/wallet/tron-tx.ts';
+import { createClient } from '../../generated/wallet-session/client/index.ts';
+import { NetworkRegistry } from '../../src/client/wallet/networks.ts';
+import { Wallet } from '../../src/client/wallet/wallet.ts';
 import { TEST_MNEMONIC } from './support.ts';
 
 const seed = mnemonicToSeed(TEST_MNEMONIC);
@@ -82,7 +86,12 @@ describe('EVM send on a real node (Anvil, chain 1111111)', () => {
   let anvil: ReturnType<typeof Instance.anvil>;
   let rpcUrl: string;
   beforeAll(async () => {
-    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    const port = await new Promise<number>((resolve) => {
+      const probe = net.createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as net.AddressInfo;
+        probe.close(() => resolve(free));
+      });
+    });
     anvil = Instance.anvil({ binary: anvilBinary(), host: '127.0.0.1', port, chainId: 1111111 } as Parameters<typeof Instance.anvil>[0]);
     await anvil.start();
     rpcUrl = `http://127.0.0.1:${port}`;
@@ -108,6 +117,20 @@ describe('EVM send on a real node (Anvil, chain 1111111)', () => {
     }
     expect(await client.getBalance({ address: to })).toBe(amount);
     expect(await client.getBalance({ address: COLLECTOR_EVM })).toBe(result.quote.fee);
+  });
+
+  it('Wallet.send reads GET /fees/config through the generated client right before signing', async () => {
+    const wallet = Wallet.fromMnemonic(TEST_MNEMONIC, { networks: new NetworkRegistry({ '1111111': rpcUrl }) });
+    await createPublicClient({ transport: http(rpcUrl) }).request({ method: 'anvil_setBalance' as never, params: [wallet.address('1111111'), '0x8ac7230489e80000'] as never });
+    let feeReads = 0;
+    const client = createClient({
+      baseUrl: 'https://wallet.test',
+      fetch: (async () => (feeReads++, Response.json({ ...fees, feeBps: 100 }))) as unknown as typeof fetch,
+    });
+    const result = (await wallet.send({ chainId: '1111111', to: COLLECTOR_EVM, amount: 1_000n, client, dryRun: true })) as Awaited<ReturnType<typeof sendEvm>>;
+    expect(feeReads).toBe(1);
+    expect(result.quote).toMatchObject({ feeBps: 100, fee: 10n, total: 1_010n });
+    expect(result.broadcast).toEqual([]); // dry run: signed, not sent
   });
 
   it('refuses to sign for a node of another chain, or beyond the balance', async () => {

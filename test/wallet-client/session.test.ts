@@ -20,7 +20,7 @@ beforeAll(async () => {
   client = createClient({ baseUrl: target.wallet!.origin, fetch: tlsFetch(target.caCert!) });
 });
 afterAll(async () => {
-  await target?.close();
+  await target?.close?.();
 });
 
 describe('session login against the reference stack', () => {

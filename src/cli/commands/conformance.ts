@@ -9,12 +9,17 @@ import { referenceTarget } from '../../../conformance/targets/reference.ts';
 import { remoteTarget } from '../../../conformance/targets/remote.ts';
 import { specsOnlyTarget } from '../../../conformance/targets/specs-only.ts';
 import type { Target } from '../../../conformance/targets/target.ts';
+import { useReceiverTlsDir } from '../../../conformance/webhooks/receiver-tls.ts';
 
 type ConformanceOptions = {
   base?: string;
   wallet?: string;
   site?: string;
   caCert?: string;
+  adminToken?: string;
+  receiverHost?: string;
+  receiverPort?: string;
+  receiverTlsDir?: string;
   target: 'reference' | 'specs';
   report?: string;
   out: string;
@@ -38,7 +43,15 @@ function parseFormats(value: string | undefined): ReportFormat[] {
 async function chooseTarget(options: ConformanceOptions): Promise<Target> {
   if (options.base || options.wallet || options.site) {
     const caCert = options.caCert ? readFileSync(options.caCert, 'utf8') : undefined;
-    return remoteTarget({ base: options.base, wallet: options.wallet, site: options.site, caCert });
+    if (options.receiverTlsDir) useReceiverTlsDir(options.receiverTlsDir, options.receiverHost ? [options.receiverHost] : []);
+    const adminToken = options.adminToken ?? process.env.SVC_ADMIN_TOKEN;
+    if (options.receiverPort !== undefined && !/^\d{1,5}$/.test(options.receiverPort)) throw new Error(`"--receiver-port" expected a port number, got "${options.receiverPort}"`);
+    return remoteTarget({
+      base: options.base, wallet: options.wallet, site: options.site, caCert,
+      ...(adminToken ? { adminToken } : {}),
+      ...(options.receiverHost ? { receiverHost: options.receiverHost } : {}),
+      ...(options.receiverPort ? { receiverPort: Number(options.receiverPort) } : {}),
+    });
   }
   return options.target === 'specs' ? specsOnlyTarget() : referenceTarget();
 }
@@ -51,6 +64,10 @@ export function conformanceCommand(): Command {
     .option('--wallet <url>', 'HTTPS base of the wallet session API ({wallet_api_url})')
     .option('--site <url>', 'HTTPS root of the vendor site serving the evidence document ({site_url})')
     .option('--ca-cert <file>', 'PEM file of an extra CA to trust (e.g. the reference stack development CA)')
+    .option('--admin-token <token>', 'the deployment\'s administrator token (or SVC_ADMIN_TOKEN); enables checks that use the admin API')
+    .option('--receiver-host <host>', 'host name or IP at which the deployment reaches the harness\'s HTTPS webhook receiver (webhook.* checks)')
+    .option('--receiver-port <port>', 'fixed port for the webhook receiver (default: ephemeral)')
+    .option('--receiver-tls-dir <dir>', 'folder keeping the receiver\'s CA and certificate between runs (the deployment must trust <dir>/tls/ca.pem)')
     .addOption(new Option('--target <kind>', 'target when no URL is given').choices(['reference', 'specs']).default('reference'))
     .option('--report <formats>', 'reports to write besides the console summary: junit,json')
     .option('--out <dir>', 'folder for the reports', 'reports')

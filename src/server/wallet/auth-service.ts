@@ -45,6 +45,8 @@ const familyOf = (chainId: string): AddressKind => (chainId === 'bitcoin' ? 'bit
 
 /** The login flow over the store, the clock and the token issuer. */
 export class AuthService {
+  private lastPurge = 0;
+
   /** `origin()` is {wallet_api_url}, read per request (ports are known only once listening). */
   constructor(
     private readonly db: Database,
@@ -78,7 +80,11 @@ export class AuthService {
     const now = this.clock.now();
     const nonce = freshNonce();
     const message = challengeMessage({ origin: this.origin(), address, chainId: messageChainId(kind), nonce, issuedAt: now, svcId: input.svcId });
-    await purgeExpiredChallenges(this.db, new Date(now));
+    // Expired challenges can never be used; sweep them at most once a minute rather than on every request.
+    if (now - this.lastPurge >= 60_000) {
+      this.lastPurge = now;
+      await purgeExpiredChallenges(this.db, new Date(now));
+    }
     await putChallenge(this.db, { address, svcId: input.svcId, nonce, message, expiresAt: new Date(now + CHALLENGE_LIFETIME_MS) });
     return { nonce, message };
   }

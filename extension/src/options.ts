@@ -1,0 +1,65 @@
+/**
+ * The options page: create or import a wallet. The phrase is checked, the first EVM account derived
+ * (m/44'/60'/0'/0/0), the phrase sealed under the password (keystore-web.ts) and only the sealed file and
+ * public values are stored. Generating a phrase happens here, on the device.
+ */
+import { deriveChainKey, generateMnemonic, isValidMnemonic, mnemonicToSeed } from '../../src/client/wallet/keys.ts';
+import { chromeApi } from './chrome.ts';
+import { svcIdOfSeed } from './identity-web.ts';
+import { sealKeystoreWeb } from './keystore-web.ts';
+import { DEFAULT_GATEWAY, initialState, KEYS, type WalletState } from './state.ts';
+
+const chrome = chromeApi();
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+const status = (text: string) => {
+  $('status').textContent = text;
+};
+
+async function show(): Promise<void> {
+  const state = (await chrome.storage.local.get(KEYS.wallet))[KEYS.wallet] as WalletState | undefined;
+  $<HTMLInputElement>('gateway-url').value = state?.rpcUrls['1111111'] ?? DEFAULT_GATEWAY;
+  if (!state) return;
+  $('current').hidden = false;
+  $('account').textContent = state.accounts[0] ?? '';
+  $('svcid').textContent = state.svcId ?? '';
+  $('gateway').textContent = state.rpcUrls['1111111'] ?? '';
+  $('setup-title').textContent = 'Replace with another phrase';
+}
+
+$('generate').addEventListener('click', () => {
+  $<HTMLTextAreaElement>('mnemonic').value = generateMnemonic(256);
+  status('Write this phrase down and keep it offline: it is the only backup.');
+});
+
+$('setup').addEventListener('submit', (event) => {
+  event.preventDefault();
+  void save();
+});
+
+async function save(): Promise<void> {
+  const mnemonic = $<HTMLTextAreaElement>('mnemonic').value.trim().toLowerCase().split(/\s+/).join(' ');
+  const password = $<HTMLInputElement>('password').value;
+  const gateway = $<HTMLInputElement>('gateway-url').value.trim();
+  if (!isValidMnemonic(mnemonic)) return status('That is not a valid BIP-39 phrase (a word is unknown or the checksum is wrong).');
+  if (password.length < 8) return status('Choose a password of at least 8 characters.');
+  try {
+    if (!['https:', 'http:'].includes(new URL(gateway).protocol)) throw new Error();
+  } catch {
+    return status('The gateway must be an http(s) URL, for example https://localhost:8443/rpc.');
+  }
+  status('Sealing the phrase (Argon2id, 64 MiB)...');
+  const seed = mnemonicToSeed(mnemonic);
+  const account = deriveChainKey(seed, 'evm', 0);
+  account.privateKey.fill(0);
+  const svcId = svcIdOfSeed(seed);
+  seed.fill(0);
+  const keystore = await sealKeystoreWeb(password, new TextEncoder().encode(JSON.stringify({ mnemonic })), { label: svcId });
+  await chrome.storage.local.set({ [KEYS.wallet]: initialState(keystore, account.address, gateway, svcId) });
+  await chrome.runtime.sendMessage({ type: 'wallet:changed' });
+  $<HTMLTextAreaElement>('mnemonic').value = '';
+  $<HTMLInputElement>('password').value = '';
+  status(`Saved: ${account.address}`);
+  await show();
+}
+
+void show();

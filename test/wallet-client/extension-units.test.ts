@@ -1,0 +1,144 @@
+// The extension's parts that need no browser: the deterministic build and its manifest, the request router,
+// the EIP-1193 provider, and the browser keystore and identity agreeing with the Node library.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildExtension } from '../../scripts/build-extension.ts';
+import { deriveIdentity, IDENTITY_INFO } from '../../src/client/wallet/identity.ts';
+import { openKeystore, sealKeystore } from '../../src/client/wallet/keystore.ts';
+import { mnemonicToSeed } from '../../src/client/wallet/keys.ts';
+import { IDENTITY_INFO_WEB, svcIdOfSeed } from '../../extension/src/identity-web.ts';
+import { openKeystoreWeb, sealKeystoreWeb } from '../../extension/src/keystore-web.ts';
+import { ProviderRpcError } from '../../extension/src/protocol.ts';
+import { SvckitProvider } from '../../extension/src/provider.ts';
+import { READ_METHODS, route, type ApprovalRequest, type RouterDeps } from '../../extension/src/router.ts';
+import type { WalletState } from '../../extension/src/state.ts';
+// The entry points touch chrome.* at load; importing their types has the root tsc check them too.
+import type * as _background from '../../extension/src/background.ts';
+import type * as _content from '../../extension/src/content.ts';
+import type * as _inpage from '../../extension/src/inpage.ts';
+import type * as _options from '../../extension/src/options.ts';
+import type * as _approve from '../../extension/src/approve.ts';
+import { FAST_ARGON2, TEST_MNEMONIC } from './support.ts';
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+describe('build (scripts/build-extension.ts)', () => {
+  it('is deterministic and yields a Manifest V3 extension with a MAIN-world provider', async () => {
+    const [a, b] = [mkdtempSync(path.join(tmpdir(), 'ext-a-')), mkdtempSync(path.join(tmpdir(), 'ext-b-'))];
+    dirs.push(a, b);
+    const first = await buildExtension(a);
+    const second = await buildExtension(b);
+    expect(second.treeSha256).toBe(first.treeSha256);
+    expect(first.files.map((f) => f.path)).toEqual(['approve.html', 'approve.js', 'background.js', 'content.js', 'inpage.js', 'manifest.json', 'options.html', 'options.js', 'wallet.css']);
+    const manifest = JSON.parse(readFileSync(path.join(a, 'manifest.json'), 'utf8'));
+    expect(manifest).toMatchObject({ manifest_version: 3, version: '1.0.0', background: { service_worker: 'background.js', type: 'module' } });
+    expect(manifest.content_scripts[0]).toMatchObject({ js: ['inpage.js'], world: 'MAIN', run_at: 'document_start' });
+    for (const file of first.files.filter((f) => f.path.endsWith('.js'))) {
+      const text = readFileSync(path.join(a, file.path), 'utf8');
+      expect(text, file.path).not.toContain(process.cwd()); // no absolute paths
+      expect(text, file.path).not.toMatch(/from ["']node:/); // no Node built-ins in browser bundles
+    }
+  });
+});
+
+function fakeDeps(overrides: Partial<RouterDeps> = {}, state?: WalletState) {
+  const connected = new Set<string>();
+  const approvals: ApprovalRequest[] = [];
+  const emitted: unknown[] = [];
+  const forwarded: unknown[] = [];
+  let current = state;
+  const deps: RouterDeps = {
+    state: async () => current,
+    connected: async () => [...connected],
+    setConnected: async (o, c) => void (c ? connected.add(o) : connected.delete(o)),
+    saveState: async (s) => void (current = s),
+    approve: async (r) => (approvals.push(r), { approved: true, password: 'pw' }),
+    forward: async (url, method, params) => (forwarded.push({ url, method, params }), '0x2a'),
+    personalSign: async () => '0xsig',
+    emit: (event, data, origin) => void emitted.push({ event, data, origin }),
+    ...overrides,
+  };
+  return { deps, approvals, emitted, forwarded, connected };
+}
+
+const STATE = { keystore: {} as WalletState['keystore'], accounts: ['0x9858EfFD232B4033E47d90003D41EC34EcaEda94'], chainId: '1111111', rpcUrls: { '1111111': 'https://gw.test/rpc', '1': 'https://eth.test' } } satisfies WalletState;
+
+describe('router', () => {
+  it('answers eth_chainId from the wallet, even before setup, and never forwards it', async () => {
+    const { deps, forwarded } = fakeDeps();
+    expect(await route('http://a.test', 'eth_chainId', undefined, deps)).toBe('0x10f447');
+    expect(forwarded).toEqual([]);
+  });
+
+  it('gives accounts only to connected origins, after approval', async () => {
+    const { deps, approvals, emitted } = fakeDeps({}, STATE);
+    expect(await route('http://a.test', 'eth_accounts', [], deps)).toEqual([]);
+    expect(await route('http://a.test', 'eth_requestAccounts', [], deps)).toEqual(STATE.accounts);
+    expect(approvals).toEqual([{ kind: 'connect', origin: 'http://a.test', accounts: STATE.accounts }]);
+    expect(emitted).toEqual([{ event: 'accountsChanged', data: STATE.accounts, origin: 'http://a.test' }]);
+    expect(await route('http://b.test', 'eth_accounts', [], deps)).toEqual([]);
+    const rejecting = fakeDeps({ approve: async () => ({ approved: false }) }, STATE);
+    await expect(route('http://a.test', 'eth_requestAccounts', [], rejecting.deps)).rejects.toMatchObject({ code: 4001 });
+    await expect(route('http://a.test', 'eth_requestAccounts', [], fakeDeps().deps)).rejects.toMatchObject({ code: 4100 });
+  });
+
+  it('forwards reads to the selected chain\'s endpoint and refuses writes and unknown methods', async () => {
+    const { deps, forwarded } = fakeDeps({}, STATE);
+    expect(await route('http://a.test', 'eth_blockNumber', undefined, deps)).toBe('0x2a');
+    expect(forwarded).toEqual([{ url: 'https://gw.test/rpc', method: 'eth_blockNumber', params: [] }]);
+    for (const m of ['eth_sendTransaction', 'eth_sendRawTransaction', 'eth_sign', 'admin_peers', 'eth_signTypedData_v4']) {
+      expect(READ_METHODS.has(m)).toBe(false);
+      await expect(route('http://a.test', m, [], deps)).rejects.toMatchObject({ code: 4200 });
+    }
+    expect(await route('http://a.test', 'wallet_switchEthereumChain', [{ chainId: '0x1' }], deps)).toBeNull();
+    expect(await route('http://a.test', 'eth_chainId', [], deps)).toBe('0x1');
+    await expect(route('http://a.test', 'wallet_switchEthereumChain', [{ chainId: '0x89' }], deps)).rejects.toMatchObject({ code: 4902 });
+  });
+
+  it('personal_sign needs a connected origin, one of its accounts and an approval', async () => {
+    const { deps, connected } = fakeDeps({}, STATE);
+    await expect(route('http://a.test', 'personal_sign', ['0x68690a', STATE.accounts[0]], deps)).rejects.toMatchObject({ code: 4100 });
+    connected.add('http://a.test');
+    await expect(route('http://a.test', 'personal_sign', ['hi', '0x0000000000000000000000000000000000000001'], deps)).rejects.toMatchObject({ code: 4100 });
+    expect(await route('http://a.test', 'personal_sign', ['0x68690a', STATE.accounts[0]!.toLowerCase()], deps)).toBe('0xsig');
+  });
+});
+
+describe('EIP-1193 provider', () => {
+  it('relays requests, emits connect once and delivers events', async () => {
+    const provider = new SvckitProvider({ send: async (method) => (method === 'eth_chainId' ? '0x10f447' : Promise.reject(new ProviderRpcError(4200, 'no'))) });
+    const events: unknown[] = [];
+    provider.on('connect', (info) => events.push(info));
+    expect(await provider.request({ method: 'eth_chainId' })).toBe('0x10f447');
+    await provider.request({ method: 'eth_chainId' });
+    expect(events).toEqual([{ chainId: '0x10f447' }]);
+    await expect(provider.request({ method: 'eth_sign' })).rejects.toMatchObject({ code: 4200 });
+    const listener = (a: unknown) => events.push(a);
+    provider.on('accountsChanged', listener);
+    provider.emit('accountsChanged', ['0x1']);
+    provider.removeListener('accountsChanged', listener);
+    provider.emit('accountsChanged', ['0x2']);
+    expect(events).toEqual([{ chainId: '0x10f447' }, ['0x1']]);
+  });
+});
+
+describe('browser keystore and identity agree with the Node library', () => {
+  it('a file sealed in the browser opens in Node and the other way round', async () => {
+    const fromWeb = await sealKeystoreWeb('pw', new TextEncoder().encode('web'), { params: FAST_ARGON2, label: 'x' });
+    expect(new TextDecoder().decode(await openKeystore('pw', fromWeb))).toBe('web');
+    const fromNode = await sealKeystore('pw', new TextEncoder().encode('node'), { params: FAST_ARGON2 });
+    expect(new TextDecoder().decode(await openKeystoreWeb('pw', fromNode))).toBe('node');
+    await expect(openKeystoreWeb('nope', fromNode)).rejects.toMatchObject({ code: 'wrong_password_or_tampered' });
+  });
+
+  it('the browser svcId is the Node svcId', () => {
+    expect(IDENTITY_INFO_WEB).toBe(IDENTITY_INFO);
+    const seed = mnemonicToSeed(TEST_MNEMONIC);
+    expect(svcIdOfSeed(seed)).toBe(deriveIdentity(seed).svcId);
+  });
+});
+
+export type Entries = [typeof _background, typeof _content, typeof _inpage, typeof _options, typeof _approve];
