@@ -1187,6 +1187,10 @@ export type WalletSessionPutOwnerErrors = {
      */
     401: Error;
     /**
+     * An institutional credential (an `svc_` API key or an SVC-MLDSA signature) was presented instead of the administrator token (D-058).
+     */
+    403: Error;
+    /**
      * The svcId is not registered.
      */
     404: Error;

@@ -48,7 +48,8 @@ server.listen(0, '127.0.0.1', () => parentPort.postMessage(server.address().port
 const tls = await receiverTls();
 const worker = new Worker(RECEIVER, { eval: true, workerData: { cert: tls.cert, key: tls.key } });
 const port = await new Promise<number>((resolve) => worker.once('message', resolve));
-const database = await openDatabase({ dataDir: null });
+// DATABASE_URL: the same on PostgreSQL (a throw-away database: the benchmark leaves its rows).
+const database = await openDatabase({ dataDir: null, ...(process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL } : {}) });
 const db = database.db;
 const clock = new OffsetClock();
 const endpoints = new EndpointStore(db, () => new Date(clock.now()));

@@ -89,7 +89,15 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
     // D-NEW-W2: receivers are checked against the default CA store, the development CA (a receiver on this
     // machine may use the dev server certificate) and SVC_WEBHOOK_CA_FILE.
     const extraCa = [tls.caCert, ...(config.webhookCaFile ? pemCertificates(readFileSync(config.webhookCaFile, 'utf8')) : [])];
-    const hooks = startWebhooks(database.db, clock, { extraCa, concurrency: config.webhookConcurrency, userAgent: `svckit-webhooks/${SVCKIT_VERSION}` });
+    const hooks = startWebhooks(database.db, clock, {
+      extraCa,
+      concurrency: config.webhookConcurrency,
+      userAgent: `svckit-webhooks/${SVCKIT_VERSION}`,
+      // The dispatcher carries on at its next poll (e.g. the database was briefly unreachable); say so unless silenced.
+      onError: (error) => {
+        if (logLevel !== 'silent') process.stderr.write(`svckit webhooks: ${(error as Error).message}\n`);
+      },
+    });
     webhooks = hooks;
     ledger = await startLedger(database.db, chain, clock, {
       dataDir: options.persist ? config.dataDir : null,

@@ -13,6 +13,7 @@ import { emitEvent } from '../../src/webhooks/outbox.ts';
 import { RETRY_DELAYS_MS } from '../../src/webhooks/schedule.ts';
 import { WebhookTransport } from '../../src/webhooks/transport.ts';
 import { eq, sql } from 'drizzle-orm';
+import pg from 'pg';
 import { webhookDeliveries } from '../../src/storage/schema.ts';
 
 const SECRET = 'test-signing-secret-0123456789abcdef';
@@ -38,7 +39,7 @@ afterEach(async () => {
 
 /** A fresh database, clock, endpoint (scripted by `answer`) and dispatcher. */
 async function setup(answer: (r: Received) => Answer = () => 200) {
-  database = await openDatabase({ dataDir: null });
+  database = await freshDatabase();
   clock = new ManualClock();
   const now = () => new Date(clock.now());
   const path = `/t/${crypto.randomUUID()}`;
@@ -47,6 +48,33 @@ async function setup(answer: (r: Received) => Answer = () => 200) {
   const endpoint = await endpoints.create({ url: receiver.url(path) });
   await endpoints.setSecret(endpoint.id, SECRET, 0);
   return { path, endpoints, endpoint, deliveries: new DeliveryStore(database.db, now), start: () => dispatcher() };
+}
+
+/**
+ * PGlite in memory, or with DATABASE_URL a new database on that PostgreSQL server (CI's PostgreSQL pass), where
+ * several dispatchers really run concurrently over the pool's connections and SKIP LOCKED is what keeps them apart.
+ */
+async function freshDatabase(): Promise<OpenDatabase> {
+  const server = process.env.DATABASE_URL;
+  if (!server) return openDatabase({ dataDir: null });
+  const name = `svckit_wh_${crypto.randomUUID().replace(/-/g, '').slice(0, 12)}`;
+  const admin = new pg.Client({ connectionString: server });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  const opened = await openDatabase({ databaseUrl: url.href, dataDir: null });
+  return {
+    ...opened,
+    close: async () => {
+      await opened.close();
+      const drop = new pg.Client({ connectionString: server });
+      await drop.connect();
+      await drop.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await drop.end();
+    },
+  };
 }
 
 function dispatcher(concurrency = 8): WebhookDispatcher {
