@@ -4,6 +4,8 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { ConfigError } from './config-error.ts';
+import { loadWalletSettings, type WalletSettings } from './server/wallet/settings.ts';
 import { DEFAULT_FX_RATES, parseFxRates, type FxTable } from './ledger/payments/fx.ts';
 
 /** Validated settings of one svckit process. */
@@ -40,6 +42,8 @@ export type Config = {
   platformBic: string;
   /** SVC_KEK: an external key-encryption key (base64url, 32 bytes) instead of the data directory's keyring. */
   kek: string | undefined;
+  /** The wallet session API's settings (SVC_WALLET_*, SVC_RATE_LIMIT_WALLET*; see src/server/wallet/settings.ts). */
+  wallet: WalletSettings;
   /** SVC_NATIVE_CCY: the native settlement unit's currency code (D-049). Default SVC. */
   nativeCcy: string;
   /** SVC_FX_RATES: the pacs.008 FX table, `CCY=rate,...` native units per unit (D-053). Default {@link DEFAULT_FX_RATES}. */
@@ -50,10 +54,7 @@ export type Config = {
   webhookConcurrency: number;
 };
 
-/** A setting that failed validation; the CLI prints its message and exits 2. */
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
+export { ConfigError } from './config-error.ts';
 
 type Env = Record<string, string | undefined>;
 
@@ -124,6 +125,7 @@ export function loadConfig(env: Env = process.env): Config {
     adminRateLimit: integer(env, 'SVC_RATE_LIMIT_ADMIN', 10, 0, 1_000_000),
     platformBic: bic(env, 'SVC_PLATFORM_BIC', 'SVCKGB2LXXX'),
     kek: kek(env),
+    wallet: loadWalletSettings(env),
     nativeCcy: currency(env, 'SVC_NATIVE_CCY', 'SVC'),
     fxRates: fxRates(env),
     webhookCaFile: file(env, 'SVC_WEBHOOK_CA_FILE'),

@@ -5,8 +5,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { and, asc, count, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
-import { getAddress, toHex, type Hex } from 'viem';
-import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { getAddress, toHex, type Hex, type TransactionSerializableLegacy } from 'viem';
+import { generatePrivateKey, privateKeyToAccount, signTransaction, type PrivateKeyAccount } from 'viem/accounts';
 import { aes256Gcm, mlKem768 } from '../crypto/index.ts';
 import type { Database } from '../storage/database.ts';
 import { accounts } from '../storage/schema.ts';
@@ -147,6 +147,15 @@ export class AccountStore {
   signer(row: AccountRow): PrivateKeyAccount {
     const dek = this.keyring.unwrap(row.kekId, row.wrappedDek);
     return privateKeyToAccount(toHex(open(dek, row.chainKeyCiphertext, `${row.id}/chain`)));
+  }
+
+  /**
+   * Signs `transaction` with the account's chain key, decrypted for this one signature. Cheaper than
+   * {@link signer}: the address is known, so the public key is not derived again.
+   */
+  signTransaction(row: AccountRow, transaction: TransactionSerializableLegacy): Promise<Hex> {
+    const dek = this.keyring.unwrap(row.kekId, row.wrappedDek);
+    return signTransaction({ privateKey: toHex(open(dek, row.chainKeyCiphertext, `${row.id}/chain`)), transaction });
   }
 
   /** The account's ML-KEM-768 decapsulation key, to open memo envelopes sent to it (D-032). */

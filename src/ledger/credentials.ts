@@ -119,7 +119,7 @@ export class CredentialStore {
   /** The active API key whose token is `token`. */
   async findApiKeyByToken(token: string): Promise<Credential | undefined> {
     const [row] = await this.db
-      .select()
+      .select({ id: apiKeys.id, permissions: apiKeys.permissions, accountIds: apiKeys.accountIds })
       .from(apiKeys)
       .where(and(eq(apiKeys.tokenSha256, sha256(token)), isNull(apiKeys.revokedAt)));
     if (!row) return undefined;
@@ -129,10 +129,14 @@ export class CredentialStore {
 
   /** The active ML-DSA key registered as `publicKeyHex` (lower case). */
   async findMldsaKey(publicKeyHex: string): Promise<Credential | undefined> {
+    // Per request: the SHA-256 is computed here and matched on the unique index (32 bytes sent, not the 3,904
+    // hex characters twice), and only the grant comes back. A second preimage of SHA-256 is out of reach, so
+    // the digest identifies the key as the index already assumes.
+    const digest = createHash('sha256').update(Buffer.from(publicKeyHex, 'hex')).digest();
     const [row] = await this.db
-      .select()
+      .select({ id: mldsaKeys.id, permissions: mldsaKeys.permissions, accountIds: mldsaKeys.accountIds })
       .from(mldsaKeys)
-      .where(and(publicKeyIs(publicKeyHex), isNull(mldsaKeys.revokedAt)));
+      .where(and(sql`sha256(decode(${mldsaKeys.publicKeyHex}, 'hex')) = ${digest}`, isNull(mldsaKeys.revokedAt)));
     if (!row) return undefined;
     await this.touch(row.id, () => this.db.update(mldsaKeys).set({ lastUsedAt: this.now() }).where(eq(mldsaKeys.id, row.id)));
     return { id: row.id, kind: 'mldsa', permissions: row.permissions as Permission[], accountIds: row.accountIds ?? null };

@@ -72,11 +72,11 @@ describe('a generated SDK client against the reference stack', () => {
 
   it('is refused (401) without the helper, and with a key the server does not know', async () => {
     const bare = await sdk.getAccount({ client: createClient({ baseUrl: baseUrl() }), path: { id: sender.id } });
-    expect(bare.response.status).toBe(401);
+    expect(bare.response?.status).toBe(401);
     const stranger = createClient({ baseUrl: baseUrl() });
     signRequestsWithMldsa(stranger, mlDsa65.keygen());
     const refused = await sdk.getAccount({ client: stranger, path: { id: sender.id } });
-    expect(refused.response.status).toBe(401);
+    expect(refused.response?.status).toBe(401);
     expect(refused.error).toMatchObject({ error: expect.any(String) });
   });
 });

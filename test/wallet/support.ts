@@ -10,13 +10,9 @@ import { runChecks, type CheckResult } from '../../conformance/runner.ts';
 import { referenceTarget } from '../../conformance/targets/reference.ts';
 import type { Target } from '../../conformance/targets/target.ts';
 
-/**
- * Starts the reference stack; `wallet` are SVC_WALLET_* / SVC_RATE_LIMIT_WALLET* settings, read from the
- * environment by the wallet plugin at build time (this test file runs in its own process).
- */
+/** Starts the reference stack; `wallet` are SVC_WALLET_* / SVC_RATE_LIMIT_WALLET* settings (src/config.ts). */
 export async function startTarget(wallet: Record<string, string> = {}): Promise<Target> {
-  Object.assign(process.env, wallet);
-  return referenceTarget({});
+  return referenceTarget({ env: wallet });
 }
 
 /** A loopback URL on a port that was free a moment ago: connecting is refused, no network involved. */

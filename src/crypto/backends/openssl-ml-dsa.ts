@@ -24,16 +24,28 @@ export function importMlDsa65SecretKey(secretKey: Uint8Array): KeyObject {
   throw new CryptoError('bad_length', `ML-DSA-65 secret key expected 32 (seed) or 4032 (expanded) bytes, got ${secretKey.length}`);
 }
 
-/** Imports a 1,952-byte FIPS 204 public key; OpenSSL refuses other lengths. */
+/** Parsed public keys by their bytes (issue 4: "parsed public keys are cached"); KeyObjects are immutable. */
+const publicKeys = new Map<string, KeyObject>();
+/** At most this many parsed keys are kept; the oldest goes first. */
+const PUBLIC_KEY_CACHE_SIZE = 1024;
+
+/** Imports a 1,952-byte FIPS 204 public key (cached); OpenSSL refuses other lengths. */
 export function importMlDsa65PublicKey(publicKey: Uint8Array): KeyObject {
   if (publicKey.length !== ML_DSA_65_SIZES.publicKey) {
     throw new CryptoError('bad_length', `ML-DSA-65 public key expected 1952 bytes, got ${publicKey.length}`);
   }
+  const id = Buffer.from(publicKey.buffer, publicKey.byteOffset, publicKey.byteLength).toString('base64');
+  const cached = publicKeys.get(id);
+  if (cached) return cached;
+  let key: KeyObject;
   try {
-    return createPublicKey({ key: publicKey, format: 'raw-public', asymmetricKeyType: 'ml-dsa-65' });
+    key = createPublicKey({ key: publicKey, format: 'raw-public', asymmetricKeyType: 'ml-dsa-65' });
   } catch (error) {
     throw new CryptoError('bad_key', `OpenSSL refused the ML-DSA-65 public key: ${(error as Error).message}`, { cause: error });
   }
+  if (publicKeys.size >= PUBLIC_KEY_CACHE_SIZE) publicKeys.delete(publicKeys.keys().next().value!);
+  publicKeys.set(id, key);
+  return key;
 }
 
 /** FIPS 204 ML-DSA.KeyGen_internal(ξ): the public key and the seed OpenSSL keeps as the secret key. */

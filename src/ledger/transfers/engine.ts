@@ -7,11 +7,11 @@
  * Nonces: allocated under the account's row lock and an in-process per-account mutex held through the
  * broadcast, so concurrent transfers never collide, and a failed broadcast gives its nonce back (no gaps).
  */
-import { and, eq, gte, inArray, sum } from 'drizzle-orm';
+import { and, eq, gte, or, sql } from 'drizzle-orm';
 import { bytesToHex, getAddress, keccak256, toBytes, type Hex } from 'viem';
 import { memoEnvelope } from '../../crypto/index.ts';
 import { CHAIN_ID } from '../../chain/anvil.ts';
-import { UpstreamUnavailableError, type Upstream } from '../../chain/upstream.ts';
+import { UpstreamRpcError, UpstreamUnavailableError, type Upstream } from '../../chain/upstream.ts';
 import type { Database } from '../../storage/database.ts';
 import { accounts, transfers } from '../../storage/schema.ts';
 import { badRequest } from '../../server/http/errors.ts';
@@ -90,7 +90,8 @@ export class TransferEngine {
   /** Validates against the account (status, limits, balance), signs with the next nonce and stores the record. */
   private async persistSigned(input: TransferInput): Promise<TransferRow> {
     const now = this.now();
-    const recipient = await this.accountStore.findByAddress(input.to);
+    // Only a memo needs the recipient (D-032: sealed to an on-platform recipient's key).
+    const recipient = input.memo ? await this.accountStore.findByAddress(input.to) : undefined;
     const data = this.memoData(input.memo, recipient, input.to);
     return this.db.transaction(async (tx) => {
       const [account] = await tx.select().from(accounts).where(eq(accounts.id, input.accountId)).for('update');
@@ -101,11 +102,15 @@ export class TransferEngine {
       if (input.amountWei > BigInt(account.singleLimitWei)) {
         throw badRequest(`"amount" ${formatUnits(input.amountWei, 2)} exceeds the account's singleLimit ${formatUnits(BigInt(account.singleLimitWei), 2)}`, 'SINGLE_LIMIT_EXCEEDED');
       }
-      const outgoing = and(eq(transfers.accountId, account.id), inArray(transfers.status, ['pending', 'confirmed']));
-      const [{ today } = { today: null }] = await tx
-        .select({ today: sum(transfers.amountWei) })
+      // One statement for both sums (the account's row lock is held: fewer statements, a shorter lock).
+      const midnight = utcMidnight(now);
+      const [{ today, inFlight } = { today: null, inFlight: null }] = await tx
+        .select({
+          today: sql<string | null>`sum(${transfers.amountWei}) filter (where ${transfers.status} in ('pending', 'confirmed') and ${transfers.createdAt} >= ${midnight})`,
+          inFlight: sql<string | null>`sum(${transfers.amountWei}) filter (where ${transfers.status} = 'pending')`,
+        })
         .from(transfers)
-        .where(and(outgoing, gte(transfers.createdAt, utcMidnight(now))));
+        .where(and(eq(transfers.accountId, account.id), or(eq(transfers.status, 'pending'), gte(transfers.createdAt, midnight))));
       const spentToday = BigInt(today ?? 0);
       if (spentToday + input.amountWei > BigInt(account.dailyLimitWei)) {
         throw badRequest(
@@ -113,24 +118,25 @@ export class TransferEngine {
           'DAILY_LIMIT_EXCEEDED',
         );
       }
-      const [{ inFlight } = { inFlight: null }] = await tx
-        .select({ inFlight: sum(transfers.amountWei) })
-        .from(transfers)
-        .where(and(eq(transfers.accountId, account.id), eq(transfers.status, 'pending')));
       // When the node does not answer, the balance cannot be read: the record is still stored and its broadcast
       // fails, which is the spec's "broadcast fails" path (the transfer is marked failed, never retried).
-      const balance = await this.unlessNodeDown(() => this.upstream.call<string>('eth_getBalance', [account.address, 'latest']));
-      const spendable = balance === undefined ? undefined : BigInt(balance) - BigInt(inFlight ?? 0);
+      // Balance and gas estimate go in one JSON-RPC batch: one round trip while the row lock is held.
+      const [balance, estimate] =
+        (await this.unlessNodeDown(() =>
+          this.upstream.batch([
+            { method: 'eth_getBalance', params: [account.address, 'latest'] },
+            { method: 'eth_estimateGas', params: [{ from: account.address, to: input.to, value: `0x${input.amountWei.toString(16)}`, data }] },
+          ]),
+        )) ?? [];
+      if (balance?.error) throw new UpstreamRpcError(balance.error);
+      const spendable = balance === undefined ? undefined : BigInt(balance.result as string) - BigInt(inFlight ?? 0);
       if (spendable !== undefined && input.amountWei > spendable) {
         throw badRequest(`"amount" ${formatUnits(input.amountWei, 2)} exceeds the spendable balance ${formatUnits(spendable, 2)}`, 'INSUFFICIENT_BALANCE');
       }
-      const estimate = await this.unlessNodeDown(() =>
-        this.upstream.call<string>('eth_estimateGas', [{ from: account.address, to: input.to, value: `0x${input.amountWei.toString(16)}`, data }]),
-      );
-      let gas = estimate === undefined ? intrinsicGas(data) : BigInt(estimate);
-      const signer = this.accountStore.signer(account);
+      if (estimate?.error) throw new UpstreamRpcError(estimate.error);
+      let gas = estimate === undefined ? intrinsicGas(data) : BigInt(estimate.result as string);
       for (;;) {
-        const signedTx = await signer.signTransaction({
+        const signedTx = await this.accountStore.signTransaction(account, {
           type: 'legacy', chainId: CHAIN_ID, nonce: account.nextNonce, to: getAddress(input.to), value: input.amountWei,
           // spec: "The gas price is always 0"
           gasPrice: 0n, gas, data,

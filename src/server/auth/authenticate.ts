@@ -3,6 +3,7 @@
  * or `Authorization: SVC-MLDSA <pubkey_hex>.<timestamp_ms>.<sig_hex>` over `<timestamp_ms>:<METHOD>:<request_path>`.
  * spec: "missing or invalid credentials give 401; a key without permission for the operation gives 403."
  */
+import { createHash } from 'node:crypto';
 import { fromHex, mlDsa65 } from '../../crypto/index.ts';
 import type { Clock } from '../../clock.ts';
 import type { Credential, CredentialStore, Permission } from '../../ledger/credentials.ts';
@@ -63,7 +64,8 @@ export class Authenticator {
       mlDsa65.verify(publicKey, new TextEncoder().encode(`${timestamp}:${request.method.toUpperCase()}:${target}`), signature),
     );
     if (!valid) throw unauthenticated(`the ML-DSA-65 signature does not verify over "${timestamp}:${request.method.toUpperCase()}:${request.target}"`, 'INVALID_SIGNATURE');
-    this.refuseReplay(signatureHex.toLowerCase(), now);
+    // Remembered by digest: 32 bytes per signature instead of 6,618 hex characters (D-076 keeps them 60 s).
+    this.refuseReplay(createHash('sha256').update(signature).digest('base64'), now);
     return credential;
   }
 

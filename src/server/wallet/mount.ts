@@ -13,13 +13,13 @@ import type { RpcDispatcher } from '../rpc/dispatcher.ts';
 import { ExtensionPackager, extensionSiteRoutes } from './download.ts';
 import { loadServiceKey } from './keys.ts';
 import { walletRoutes } from './routes.ts';
-import { loadWalletSettings, type WalletSettings } from './settings.ts';
+import type { WalletSettings } from './settings.ts';
 
 /** What {@link mountWallet} needs from buildStack. */
 export type MountOptions = {
   wallet: FastifyInstance;
   site: FastifyInstance;
-  config: Pick<Config, 'host' | 'walletPort' | 'sitePort' | 'dataDir'>;
+  config: Pick<Config, 'host' | 'walletPort' | 'sitePort' | 'dataDir' | 'wallet'>;
   db: Database;
   dispatcher: RpcDispatcher;
   chain: Pick<ChainRuntime, 'genesisAccounts'>;
@@ -39,7 +39,7 @@ function originOf(app: FastifyInstance, host: string, port: number): string {
 
 /** Registers the wallet session API and the extension downloads. */
 export async function mountWallet(options: MountOptions): Promise<void> {
-  const settings = options.settings ?? loadWalletSettings();
+  const settings = options.settings ?? options.config.wallet;
   const dataDir = options.persist ? options.config.dataDir : null;
   const [tokenKey, releaseKey] = await Promise.all([loadServiceKey(dataDir, 'token-signing'), loadServiceKey(dataDir, 'release-signing')]);
   const packager = new ExtensionPackager(settings.extensionDir, releaseKey);

@@ -5,7 +5,7 @@
  * "For other chains, it comes from the RPC or indexer URLs configured for them").
  */
 import path from 'node:path';
-import { ConfigError } from '../../config.ts';
+import { ConfigError } from '../../config-error.ts';
 import { addressKind, checksumOk } from './addresses.ts';
 
 /** How a history source is queried. */
