@@ -49,19 +49,23 @@ export function decisionCarriers(): Map<string, string[]> {
   return carriers;
 }
 
-/** The "Carried by" line for an entry, from the specs. */
-export function carriedByLine(id: string, carriers = decisionCarriers()): string {
+/**
+ * The "Carried by" line for an entry, from the specs; undefined when no spec element carries it (such an
+ * entry is decided in code only and its line says `code only: <where>`, written by hand).
+ */
+export function carriedByLine(id: string, carriers = decisionCarriers()): string | undefined {
   const list = carriers.get(id) ?? [];
-  return `- **Carried by:** ${list.length ? list.map((c) => `\`${c}\``).join(', ') : '(no spec element)'}`;
+  return list.length ? `- **Carried by:** ${list.map((c) => `\`${c}\``).join(', ')}` : undefined;
 }
 
 /** Rewrites every entry's "Carried by" line from the specs. */
 export function syncCarriedBy(): void {
   const carriers = decisionCarriers();
   const text = readFileSync(REGISTER, 'utf8');
-  const updated = text.replace(/^### (D-\d{3}) [^\n]*\n[\s\S]*?^- \*\*Carried by:\*\*[^\n]*(\n {2}[^\n]*)*/gm, (block, id: string) =>
-    block.replace(/^- \*\*Carried by:\*\*[^\n]*(\n {2}[^\n]*)*/m, carriedByLine(id, carriers)),
-  );
+  const updated = text.replace(/^### (D-\d{3}) [^\n]*\n[\s\S]*?^- \*\*Carried by:\*\*[^\n]*(\n {2}[^\n]*)*/gm, (block, id: string) => {
+    const line = carriedByLine(id, carriers);
+    return line ? block.replace(/^- \*\*Carried by:\*\*[^\n]*(\n {2}[^\n]*)*/m, line) : block;
+  });
   writeFileSync(REGISTER, updated);
 }
 

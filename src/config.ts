@@ -48,7 +48,7 @@ export type Config = {
   nativeCcy: string;
   /** SVC_FX_RATES: the pacs.008 FX table, `CCY=rate,...` native units per unit (D-053). Default {@link DEFAULT_FX_RATES}. */
   fxRates: FxTable;
-  /** SVC_WEBHOOK_CA_FILE: PEM file of extra CAs trusted for webhook receivers, besides the default store and the dev CA (D-NEW-W2). */
+  /** SVC_WEBHOOK_CA_FILE: PEM file of extra CAs trusted for webhook receivers, besides the default store and the dev CA (D-102). */
   webhookCaFile: string | undefined;
   /** SVC_WEBHOOK_CONCURRENCY: webhook attempts in flight at most per instance. Default 32. */
   webhookConcurrency: number;

@@ -1,6 +1,6 @@
 // Surface E owner bindings (spec rule 4) and their absence (spec rule 3): a self-custodial identity uses every
 // wallet feature with no owner but is refused banking features; a KYC-verified owner (recorded with the
-// administrator token, D-NEW-S3) binds a wallet within limits — spending ceiling, allowed counterparties,
+// administrator token, D-083) binds a wallet within limits — spending ceiling, allowed counterparties,
 // expiry — which the enforcement point applies; the owner sees activity, changes limits and revokes.
 import type { Check, CheckContext } from '../catalogue.ts';
 import type { HttpResult } from '../http.ts';

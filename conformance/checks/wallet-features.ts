@@ -26,7 +26,7 @@ function fetchBytes(target: Target, url: string): Promise<{ status: number; head
 const SYNC_HEADER = Uint8Array.of(0x53, 0x56, 0x53, 0x01);
 const syncInfo = (svcId: string, from: string, to: string) => concatBytes(new TextEncoder().encode('svckit/sync/v1'), fromHex(svcId), fromHex(from), fromHex(to));
 
-/** Seals `state` to the recipient device with the layout of `SyncEnvelopeData` (D-NEW-S2), built from the crypto façade. */
+/** Seals `state` to the recipient device with the layout of `SyncEnvelopeData` (D-082), built from the crypto façade. */
 export function sealSync(recipient: Uint8Array, state: Uint8Array, svcId: string, from: string, to: string): Uint8Array {
   const { ciphertext, sharedSecret } = mlKem768.encapsulate(recipient);
   const nonce = new Uint8Array(randomBytes(12));

@@ -24,7 +24,7 @@ export { verdict, skip };
 export const WALLET: readonly Capability[] = ['wallet'];
 /** Checks that also drive the reference stack's clock. */
 export const WALLET_REF: readonly Capability[] = ['wallet', 'reference'];
-/** Checks that record a KYC-verified owner with the administrator token (D-NEW-S3). */
+/** Checks that record a KYC-verified owner with the administrator token (D-083). */
 export const WALLET_ADMIN: readonly Capability[] = ['wallet', 'admin'];
 
 /** A precondition the target cannot meet: the check is skipped, never passed. */

@@ -226,7 +226,7 @@ function payloadChecks(): Check[] {
         const created = s.detail.transfer as { txHash: string };
         const settled = payloadsOf(s).find((b) => b.event === 'payment.settled')!;
         const problems: string[] = [];
-        // Deliveries are independent jobs: their arrival order is not promised (D-NEW-W4); each carries its status.
+        // Deliveries are independent jobs: their arrival order is not promised (D-104); each carries its status.
         if (!events.includes('payment.initiated') || !events.includes('payment.settled')) problems.push(`events arrived as ${events.join(', ')}`);
         if (settled.onChainTxHash !== created.txHash) problems.push(`onChainTxHash ${String(settled.onChainTxHash)}, the transfer's txHash is ${created.txHash}`);
         if (settled.instrAmt !== 2.5 || settled.settlAmt !== 2.5) problems.push(`amounts ${String(settled.instrAmt)}/${String(settled.settlAmt)}, expected 2.5 (same currency, D-049)`);

@@ -34,7 +34,7 @@ export type ReferenceOptions = {
 export async function referenceTarget(options: ReferenceOptions = {}): Promise<Target> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'svckit-ref-'));
   const postgres = await freshDatabase(options.env?.DATABASE_URL ?? process.env.DATABASE_URL);
-  // D-NEW-W2: the stack trusts the harness's webhook receiver CA, as an institution's deployment would be told to.
+  // D-102: the stack trusts the harness's webhook receiver CA, as an institution's deployment would be told to.
   const receiverCa = (await receiverTls()).caCertPath;
   const config = loadConfig({
     SVC_DATA_DIR: dataDir,

@@ -2,7 +2,7 @@
  * The receiver's TLS material: its own CA and server certificate, made with the same generator as the
  * stack's development certificates. One set per harness process, in a fresh temporary folder, unless a
  * folder is named (`svckit conformance --receiver-tls-dir`), so that an external target can be set up once to
- * trust its CA (SVC_WEBHOOK_CA_FILE on svckit; D-NEW-W2).
+ * trust its CA (SVC_WEBHOOK_CA_FILE on svckit; D-102).
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';

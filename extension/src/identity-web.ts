@@ -1,6 +1,6 @@
 /**
  * The identity's svcId computed in the browser with @noble libraries, by the same derivation as the Node
- * library (src/client/wallet/identity.ts, D-NEW-C1): ξ = HKDF-SHA256(seed, "", IDENTITY_INFO, 32),
+ * library (src/client/wallet/identity.ts, D-119): ξ = HKDF-SHA256(seed, "", IDENTITY_INFO, 32),
  * pk = ML-DSA-65.KeyGen_internal(ξ), svcId = hex(SHA3-256(pk)[0..8]). The test suite checks both agree.
  */
 import { ml_dsa65 } from '@noble/post-quantum/ml-dsa.js';

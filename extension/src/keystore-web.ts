@@ -1,6 +1,6 @@
 /**
  * The keystore in the browser: the same file format as the Node library (src/client/wallet/keystore-format.ts,
- * D-NEW-C2), with Argon2id from @noble/hashes (argon2idAsync, so the page stays responsive) and AES-256-GCM
+ * D-120), with Argon2id from @noble/hashes (argon2idAsync, so the page stays responsive) and AES-256-GCM
  * from WebCrypto. A file sealed by either side opens on the other (test/wallet-client/extension-units.test.ts).
  */
 import { argon2idAsync } from '@noble/hashes/argon2.js';

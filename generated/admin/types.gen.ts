@@ -1121,7 +1121,7 @@ export type AdminListAccountsErrors = {
      */
     500: Error;
     /**
-     * The chain node does not answer; nothing was changed and the request may be retried (D-NEW-F3).
+     * The chain node does not answer; nothing was changed and the request may be retried (D-079).
      */
     503: Error;
 };
@@ -1170,7 +1170,7 @@ export type AdminCreateAccountErrors = {
      */
     500: Error;
     /**
-     * The chain node does not answer; nothing was changed and the request may be retried (D-NEW-F3).
+     * The chain node does not answer; nothing was changed and the request may be retried (D-079).
      */
     503: Error;
 };
@@ -1224,7 +1224,7 @@ export type AdminGetAccountErrors = {
      */
     500: Error;
     /**
-     * The chain node does not answer; nothing was changed and the request may be retried (D-NEW-F3).
+     * The chain node does not answer; nothing was changed and the request may be retried (D-079).
      */
     503: Error;
 };
@@ -1282,7 +1282,7 @@ export type AdminUpdateAccountErrors = {
      */
     500: Error;
     /**
-     * The chain node does not answer; nothing was changed and the request may be retried (D-NEW-F3).
+     * The chain node does not answer; nothing was changed and the request may be retried (D-079).
      */
     503: Error;
 };
@@ -1340,7 +1340,7 @@ export type AdminFundAccountErrors = {
      */
     500: Error;
     /**
-     * The chain node does not answer; nothing was changed and the request may be retried (D-NEW-F3).
+     * The chain node does not answer; nothing was changed and the request may be retried (D-079).
      */
     503: Error;
 };
@@ -1916,7 +1916,7 @@ export type AdminListValidatorVotesErrors = {
      */
     500: Error;
     /**
-     * The chain node does not answer; nothing was changed and the request may be retried (D-NEW-F3).
+     * The chain node does not answer; nothing was changed and the request may be retried (D-079).
      */
     503: Error;
 };
@@ -1961,7 +1961,7 @@ export type AdminProposeValidatorVoteErrors = {
      */
     500: Error;
     /**
-     * The chain node does not answer; nothing was changed and the request may be retried (D-NEW-F3).
+     * The chain node does not answer; nothing was changed and the request may be retried (D-079).
      */
     503: Error;
 };
@@ -2002,7 +2002,7 @@ export type AdminListValidatorsErrors = {
      */
     500: Error;
     /**
-     * The chain node does not answer; nothing was changed and the request may be retried (D-NEW-F3).
+     * The chain node does not answer; nothing was changed and the request may be retried (D-079).
      */
     503: Error;
 };

@@ -322,7 +322,7 @@ export type ExplorerGetStatsErrors = {
      */
     500: Error;
     /**
-     * The observer node does not answer, or (on /validators and /governance) validator metadata is not available for an external chain. The request may be retried later; nothing was changed (D-NEW-F3).
+     * The observer node does not answer, or (on /validators and /governance) validator metadata is not available for an external chain. The request may be retried later; nothing was changed (D-079).
      */
     503: Error;
 };
@@ -355,7 +355,7 @@ export type ExplorerListBlocksErrors = {
      */
     500: Error;
     /**
-     * The observer node does not answer, or (on /validators and /governance) validator metadata is not available for an external chain. The request may be retried later; nothing was changed (D-NEW-F3).
+     * The observer node does not answer, or (on /validators and /governance) validator metadata is not available for an external chain. The request may be retried later; nothing was changed (D-079).
      */
     503: Error;
 };
@@ -401,7 +401,7 @@ export type ExplorerGetBlockErrors = {
      */
     500: Error;
     /**
-     * The observer node does not answer, or (on /validators and /governance) validator metadata is not available for an external chain. The request may be retried later; nothing was changed (D-NEW-F3).
+     * The observer node does not answer, or (on /validators and /governance) validator metadata is not available for an external chain. The request may be retried later; nothing was changed (D-079).
      */
     503: Error;
 };
@@ -434,7 +434,7 @@ export type ExplorerListTransactionsErrors = {
      */
     500: Error;
     /**
-     * The observer node does not answer, or (on /validators and /governance) validator metadata is not available for an external chain. The request may be retried later; nothing was changed (D-NEW-F3).
+     * The observer node does not answer, or (on /validators and /governance) validator metadata is not available for an external chain. The request may be retried later; nothing was changed (D-079).
      */
     503: Error;
 };
@@ -480,7 +480,7 @@ export type ExplorerGetTransactionErrors = {
      */
     500: Error;
     /**
-     * The observer node does not answer, or (on /validators and /governance) validator metadata is not available for an external chain. The request may be retried later; nothing was changed (D-NEW-F3).
+     * The observer node does not answer, or (on /validators and /governance) validator metadata is not available for an external chain. The request may be retried later; nothing was changed (D-079).
      */
     503: Error;
 };
@@ -522,7 +522,7 @@ export type ExplorerGetAddressBalanceErrors = {
      */
     500: Error;
     /**
-     * The observer node does not answer, or (on /validators and /governance) validator metadata is not available for an external chain. The request may be retried later; nothing was changed (D-NEW-F3).
+     * The observer node does not answer, or (on /validators and /governance) validator metadata is not available for an external chain. The request may be retried later; nothing was changed (D-079).
      */
     503: Error;
 };
@@ -555,7 +555,7 @@ export type ExplorerGetValidatorsErrors = {
      */
     500: Error;
     /**
-     * The observer node does not answer, or (on /validators and /governance) validator metadata is not available for an external chain. The request may be retried later; nothing was changed (D-NEW-F3).
+     * The observer node does not answer, or (on /validators and /governance) validator metadata is not available for an external chain. The request may be retried later; nothing was changed (D-079).
      */
     503: Error;
 };
@@ -588,7 +588,7 @@ export type ExplorerGetGovernanceErrors = {
      */
     500: Error;
     /**
-     * The observer node does not answer, or (on /validators and /governance) validator metadata is not available for an external chain. The request may be retried later; nothing was changed (D-NEW-F3).
+     * The observer node does not answer, or (on /validators and /governance) validator metadata is not available for an external chain. The request may be retried later; nothing was changed (D-079).
      */
     503: Error;
 };

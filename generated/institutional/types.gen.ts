@@ -512,7 +512,7 @@ export type ListAccountsErrors = {
      */
     500: Error;
     /**
-     * The chain node does not answer; nothing was changed and the request may be retried (D-NEW-F3).
+     * The chain node does not answer; nothing was changed and the request may be retried (D-079).
      */
     503: Error;
 };
@@ -572,7 +572,7 @@ export type GetAccountErrors = {
      */
     500: Error;
     /**
-     * The chain node does not answer; nothing was changed and the request may be retried (D-NEW-F3).
+     * The chain node does not answer; nothing was changed and the request may be retried (D-079).
      */
     503: Error;
 };
@@ -645,7 +645,7 @@ export type GetAccountStatementErrors = {
      */
     500: Error;
     /**
-     * The chain node does not answer; nothing was changed and the request may be retried (D-NEW-F3).
+     * The chain node does not answer; nothing was changed and the request may be retried (D-079).
      */
     503: Error;
 };
@@ -711,7 +711,7 @@ export type ListTransfersErrors = {
      */
     500: Error;
     /**
-     * The chain node does not answer; nothing was changed and the request may be retried (D-NEW-F3).
+     * The chain node does not answer; nothing was changed and the request may be retried (D-079).
      */
     503: Error;
 };
@@ -781,7 +781,7 @@ export type CreateTransferErrors = {
      */
     500: Error;
     /**
-     * The chain node does not answer; nothing was changed and the request may be retried (D-NEW-F3).
+     * The chain node does not answer; nothing was changed and the request may be retried (D-079).
      */
     503: Error;
 };
@@ -841,7 +841,7 @@ export type GetTransferErrors = {
      */
     500: Error;
     /**
-     * The chain node does not answer; nothing was changed and the request may be retried (D-NEW-F3).
+     * The chain node does not answer; nothing was changed and the request may be retried (D-079).
      */
     503: Error;
 };
@@ -890,7 +890,7 @@ export type ConnectBankErrors = {
      */
     500: Error;
     /**
-     * The chain node does not answer; nothing was changed and the request may be retried (D-NEW-F3).
+     * The chain node does not answer; nothing was changed and the request may be retried (D-079).
      */
     503: Error;
 };
@@ -943,7 +943,7 @@ export type SubmitPacs008PaymentErrors = {
      */
     500: Error;
     /**
-     * The chain node does not answer; nothing was changed and the request may be retried (D-NEW-F3).
+     * The chain node does not answer; nothing was changed and the request may be retried (D-079).
      */
     503: Error;
 };

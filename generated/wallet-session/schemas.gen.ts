@@ -671,7 +671,7 @@ export const AuthorizationRecordSchema = {
             example: {}
         }
     },
-    'x-decision': 'D-NEW-S1'
+    'x-decision': 'D-081'
 } as const;
 
 export const SyncDeviceIdSchema = {
@@ -679,7 +679,7 @@ export const SyncDeviceIdSchema = {
     pattern: '^[0-9a-f]{16}$',
     description: 'A device: lower-case hex of the first 8 bytes of SHA3-256 of its raw 1,184-byte ML-KEM-768 encapsulation key (as svcId, D-031).',
     example: '87726627e86a0764',
-    'x-decision': 'D-NEW-S2'
+    'x-decision': 'D-082'
 } as const;
 
 export const MlKemPublicKeySchema = {
@@ -785,7 +785,7 @@ export const SyncEnvelopeDataSchema = {
     maxLength: 88876,
     pattern: '^[A-Za-z0-9+/]+={0,2}$',
     description: 'Base64 (RFC 4648 §4, padded) of a sealed sync envelope, 1,120 to 66,656 bytes. The server checks only the header and the length and never opens it. Layout (the D-032 construction, its own header and binding):\ndata = "SVS" (0x53 0x56 0x53) || version 0x01 || kemCiphertext (1,088 bytes) || nonce (12 bytes) || AES-256-GCM ciphertext || tag (16 bytes);\nAES key = HKDF-SHA256(ikm = ML-KEM-768 shared secret, salt = kemCiphertext, info = "svckit/sync/v1" || svcId (8 bytes) || fromDevice (8 bytes) || toDevice (8 bytes)), 32 bytes;\nAAD = the 4-byte header; plaintext = the device\'s state in the client\'s own format, at most 65,536 bytes.\nBinding the identity and both devices stops the server replaying an envelope to another device or identity.',
-    'x-decision': 'D-NEW-S2'
+    'x-decision': 'D-082'
 } as const;
 
 export const SyncEnvelopeInputSchema = {
@@ -933,7 +933,7 @@ export const OwnerRequestSchema = {
             example: {}
         }
     },
-    'x-decision': 'D-NEW-S3'
+    'x-decision': 'D-083'
 } as const;
 
 export const OwnerSchema = {
@@ -967,7 +967,7 @@ export const OwnerSchema = {
             example: true
         }
     },
-    'x-decision': 'D-NEW-S3'
+    'x-decision': 'D-083'
 } as const;
 
 export const MoneySchema = {
@@ -1029,7 +1029,7 @@ export const BindingLimitsSchema = {
             example: {}
         }
     },
-    'x-decision': 'D-NEW-S4'
+    'x-decision': 'D-084'
 } as const;
 
 export const BindingOfferSchema = {
@@ -1060,7 +1060,7 @@ export const BindingStatusSchema = {
     ],
     description: '`pending`: offered, not yet accepted by the wallet; `active`: in force; `revoked`: ended by the owner; `expired`: past `limits.expiresAt` (read from the clock, never stored).',
     example: 'active',
-    'x-decision': 'D-NEW-S4'
+    'x-decision': 'D-084'
 } as const;
 
 export const BindingSchema = {
@@ -1131,7 +1131,7 @@ export const BindingSchema = {
             example: {}
         }
     },
-    'x-decision': 'D-NEW-S4'
+    'x-decision': 'D-084'
 } as const;
 
 export const BindingListSchema = {
@@ -1196,7 +1196,7 @@ export const BankingAuthorizationRequestSchema = {
             example: 'order 1182'
         }
     },
-    'x-decision': 'D-NEW-S5'
+    'x-decision': 'D-085'
 } as const;
 
 export const BankingAuthorizationSchema = {
@@ -1280,7 +1280,7 @@ export const BankingAuthorizationSchema = {
             example: {}
         }
     },
-    'x-decision': 'D-NEW-S5'
+    'x-decision': 'D-085'
 } as const;
 
 export const BindingActivitySchema = {

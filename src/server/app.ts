@@ -86,7 +86,7 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
     const adminToken = await ensureAdminToken(database.db);
     chain = await startChain(config, database.db, { persistState: options.persist ?? false });
     const tls = await ensureDevCertificates(config.dataDir, [config.host]);
-    // D-NEW-W2: receivers are checked against the default CA store, the development CA (a receiver on this
+    // D-102: receivers are checked against the default CA store, the development CA (a receiver on this
     // machine may use the dev server certificate) and SVC_WEBHOOK_CA_FILE.
     const extraCa = [tls.caCert, ...(config.webhookCaFile ? pemCertificates(readFileSync(config.webhookCaFile, 'utf8')) : [])];
     const hooks = startWebhooks(database.db, clock, {

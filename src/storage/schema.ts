@@ -291,7 +291,7 @@ export const walletChallenges = pgTable(
   (t) => [primaryKey({ columns: [t.address, t.svcId] })],
 );
 
-/** Authorisation records: the signed challenge of every successful login (D-NEW-S1). */
+/** Authorisation records: the signed challenge of every successful login (D-081). */
 export const walletAuthRecords = pgTable('wallet_auth_records', {
   nonce: text('nonce').primaryKey(),
   svcId: text('svc_id').notNull(),
@@ -302,7 +302,7 @@ export const walletAuthRecords = pgTable('wallet_auth_records', {
   verifiedAt: timestamp('verified_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
 });
 
-/** Sync devices: public ML-KEM-768 keys only (D-NEW-S2). */
+/** Sync devices: public ML-KEM-768 keys only (D-082). */
 export const walletSyncDevices = pgTable(
   'wallet_sync_devices',
   {
@@ -315,7 +315,7 @@ export const walletSyncDevices = pgTable(
   (t) => [primaryKey({ columns: [t.svcId, t.deviceId] })],
 );
 
-/** The latest sealed envelope per (sender, recipient) device pair: ciphertext the server cannot open (D-NEW-S2). */
+/** The latest sealed envelope per (sender, recipient) device pair: ciphertext the server cannot open (D-082). */
 export const walletSyncEnvelopes = pgTable(
   'wallet_sync_envelopes',
   {
@@ -329,7 +329,7 @@ export const walletSyncEnvelopes = pgTable(
   (t) => [primaryKey({ columns: [t.svcId, t.fromDevice, t.toDevice] })],
 );
 
-/** KYC-verified owners recorded by the operating institution: its reference only, no personal data (D-NEW-S3). */
+/** KYC-verified owners recorded by the operating institution: its reference only, no personal data (D-083). */
 export const walletOwners = pgTable('wallet_owners', {
   svcId: text('svc_id').primaryKey(),
   kycReference: text('kyc_reference').notNull(),
@@ -337,7 +337,7 @@ export const walletOwners = pgTable('wallet_owners', {
   updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
 });
 
-/** Owner bindings (spec rule 4; D-NEW-S4). Amounts in minor units of `currency` (house rule 5: never floats). */
+/** Owner bindings (spec rule 4; D-084). Amounts in minor units of `currency` (house rule 5: never floats). */
 export const walletBindings = pgTable(
   'wallet_bindings',
   {
@@ -358,7 +358,7 @@ export const walletBindings = pgTable(
   (t) => [index('wallet_bindings_wallet').on(t.walletSvcId, t.createdAt), index('wallet_bindings_owner').on(t.ownerSvcId, t.createdAt)],
 );
 
-/** Banking authorisations asked under a binding, approved or refused: the owner's activity view (D-NEW-S5). */
+/** Banking authorisations asked under a binding, approved or refused: the owner's activity view (D-085). */
 export const walletBankingAuthorizations = pgTable(
   'wallet_banking_authorizations',
   {

@@ -1,7 +1,7 @@
 /**
  * The webhook side of the stack (surface B): endpoint and delivery stores for the admin API, and the
  * dispatcher that sends what the payment lifecycle put in the outbox. Receivers are HTTPS only (D-019); the
- * dispatcher trusts the default CA store, the stack's development CA and SVC_WEBHOOK_CA_FILE (D-NEW-W2).
+ * dispatcher trusts the default CA store, the stack's development CA and SVC_WEBHOOK_CA_FILE (D-102).
  */
 import tls from 'node:tls';
 import type { Clock } from '../clock.ts';

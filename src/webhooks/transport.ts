@@ -2,7 +2,7 @@
  * One HTTPS POST of a delivery, timed on the injectable clock (D-052: "The 10-second clock starts when the
  * connection attempt starts and stops when the response status line and headers arrive. Connection errors,
  * TLS errors, 3xx, 4xx, 5xx and time-outs are failures"). Redirects are never followed (D-020). Receivers
- * are HTTPS only (D-019); trust is the default CA store plus the CAs the stack is given (D-NEW-W2).
+ * are HTTPS only (D-019); trust is the default CA store plus the CAs the stack is given (D-102).
  */
 import https from 'node:https';
 import type { Clock } from '../clock.ts';

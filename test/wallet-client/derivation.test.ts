@@ -58,7 +58,7 @@ describe('chain keys of the BIP-39 test mnemonic (published values)', () => {
   });
 });
 
-describe('ML-DSA-65 identity and svcId (D-031, D-NEW-C1)', () => {
+describe('ML-DSA-65 identity and svcId (D-031, D-119)', () => {
   it('the same seed always gives the same svcId, and it is the fingerprint of the public key', () => {
     const a = deriveIdentity(mnemonicToSeed(TEST_MNEMONIC));
     const b = deriveIdentity(mnemonicToSeed(` ${TEST_MNEMONIC.toUpperCase()} `));

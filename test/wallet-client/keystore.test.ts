@@ -1,4 +1,4 @@
-// Rule 8: the AES-256-GCM keystore with an Argon2id key (D-NEW-C2). node:crypto's argon2 is checked against
+// Rule 8: the AES-256-GCM keystore with an Argon2id key (D-120). node:crypto's argon2 is checked against
 // the RFC 9106 §5.3 test vector and against @noble/hashes; the file round-trips, and a wrong password or a
 // changed parameter fails.
 import { argon2id } from '@noble/hashes/argon2.js';

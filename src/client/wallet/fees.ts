@@ -1,6 +1,6 @@
 /**
  * The platform fee (specs/wallet-session.openapi.yaml rule 9: "The client must read `GET /fees/config` and
- * honour the fee (basis points) before signing"; `FeeConfig`, D-014). D-NEW-C6:
+ * honour the fee (basis points) before signing"; `FeeConfig`, D-014). D-123:
  *   fee   = ceil(amount x feeBps / 10000), in the chain's base unit (wei, satoshi, sun), bigint arithmetic;
  *           rounding up so the collector never receives less than the advertised rate;
  *   the recipient receives `amount` exactly; the sender pays amount + fee (+ the network's own fee);
@@ -16,7 +16,7 @@ export class FeeError extends Error {
   override name = 'FeeError';
 }
 
-/** The fee of an amount at a rate in basis points, rounded up (D-NEW-C6). */
+/** The fee of an amount at a rate in basis points, rounded up (D-123). */
 export function computeFee(amount: bigint, feeBps: number): bigint {
   if (typeof amount !== 'bigint' || amount < 0n) throw new FeeError(`"amount" expected a non-negative bigint in the base unit, got ${String(amount)}`);
   checkBps(feeBps);

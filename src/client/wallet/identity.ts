@@ -3,7 +3,7 @@
  * deterministically from the BIP-39 seed, and its fingerprint `svcId` (D-031).
  *
  *   ξ      = HKDF-SHA256(ikm = 64-byte BIP-39 seed, salt = "" (RFC 5869: 32 zero bytes),
- *                        info = "svckit/wallet/identity/ml-dsa-65/v1", L = 32)          (D-NEW-C1)
+ *                        info = "svckit/wallet/identity/ml-dsa-65/v1", L = 32)          (D-119)
  *   (pk, sk) = ML-DSA.KeyGen_internal(ξ)   (FIPS 204 Algorithm 6; pk 1,952 bytes)
  *   svcId  = lower-case hex of SHA3-256(pk)[0..8]   (16 hex characters, D-031)
  *
@@ -11,7 +11,7 @@
  */
 import { hkdfSha256, mlDsa65, sha3_256, toHex } from '../../crypto/index.ts';
 
-/** The HKDF info string of the identity derivation (D-NEW-C1). Changing it changes every svcId. */
+/** The HKDF info string of the identity derivation (D-119). Changing it changes every svcId. */
 export const IDENTITY_INFO = 'svckit/wallet/identity/ml-dsa-65/v1';
 
 /** A wallet identity: the ML-DSA-65 key pair and its svcId. `secretKey` (the seed ξ) never leaves the device. */
@@ -24,7 +24,7 @@ export interface WalletIdentity {
   secretKey: Uint8Array;
 }
 
-/** Derives the identity of a 64-byte BIP-39 seed (D-NEW-C1); the same seed always gives the same svcId. */
+/** Derives the identity of a 64-byte BIP-39 seed (D-119); the same seed always gives the same svcId. */
 export function deriveIdentity(seed: Uint8Array): WalletIdentity {
   if (!(seed instanceof Uint8Array) || seed.length !== 64) throw new TypeError(`"seed" expected the 64-byte BIP-39 seed, got ${seed instanceof Uint8Array ? `${seed.length} bytes` : typeof seed}`);
   const xi = hkdfSha256(seed, new Uint8Array(0), new TextEncoder().encode(IDENTITY_INFO), 32);

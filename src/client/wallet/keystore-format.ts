@@ -1,7 +1,7 @@
 /**
  * The keystore file format (specs/wallet-session.openapi.yaml rule 8: "Client-side keys live in an
  * AES-256-GCM keystore protected by Argon2id"), shared by the Node library (keystore.ts, node:crypto) and the
- * browser extension (WebCrypto + @noble/hashes), so a file written by one opens in the other. D-NEW-C2.
+ * browser extension (WebCrypto + @noble/hashes), so a file written by one opens in the other. D-120.
  *
  *   { "format": "svckit-wallet-keystore", "version": 1,
  *     "kdf":    { "name": "argon2id", "v": 19, "memoryKiB": 65536, "passes": 3, "parallelism": 4, "salt": b64url(16) },
@@ -28,7 +28,7 @@ export interface Argon2idParams {
   parallelism: number;
 }
 
-/** RFC 9106 §4 second recommended option: 64 MiB, 3 passes, 4 lanes (D-NEW-C2). */
+/** RFC 9106 §4 second recommended option: 64 MiB, 3 passes, 4 lanes (D-120). */
 export const DEFAULT_ARGON2ID: Readonly<Argon2idParams> = Object.freeze({ memoryKiB: 64 * 1024, passes: 3, parallelism: 4 });
 
 /** Bounds accepted when opening a file: below the floor a file is refused as too weak, above the ceiling as a memory bomb. */

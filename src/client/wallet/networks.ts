@@ -20,7 +20,7 @@ export interface Network {
   decimals: number;
   /**
    * Where the client signs against and broadcasts (rule 9): EVM JSON-RPC, an Esplora-compatible REST API
-   * for Bitcoin, a TronGrid-compatible HTTP API for Tron. Unset until configured (D-NEW-C9).
+   * for Bitcoin, a TronGrid-compatible HTTP API for Tron. Unset until configured (D-124).
    */
   rpcUrl?: string;
   /** True for networks added at run time. */

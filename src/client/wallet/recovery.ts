@@ -1,7 +1,7 @@
 /**
  * Managed-account tier, 2-of-3 guardian recovery (specs/wallet-session.openapi.yaml rule 8: "the optional
  * managed-account tier stays non-custodial through 2-of-3 guardian recovery (shares split on the device; the
- * service holds at most one share)"). D-NEW-C5.
+ * service holds at most one share)"). D-122.
  *
  * - The secret split is the BIP-39 entropy (16 to 32 uniformly random bytes), on the device, with the audited
  *   `shamir-secret-sharing` library (GF(2^8), threshold 2 of 3). A BIP-39 passphrase is not part of it.

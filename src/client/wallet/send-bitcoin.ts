@@ -1,8 +1,8 @@
 /**
  * Bitcoin sends from a BIP-84 P2WPKH address, signed on the client and broadcast to an Esplora-compatible
- * REST API (rule 9; D-NEW-C8: `GET /address/:a/utxo`, `GET /fee-estimates`, `POST /tx` as served by
+ * REST API (rule 9; D-124: `GET /address/:a/utxo`, `GET /fee-estimates`, `POST /tx` as served by
  * Blockstream Esplora and mempool.space). The platform fee is one more output, to the collector, in the same
- * transaction (D-NEW-C6), so it is paid atomically with the transfer. Change returns to the sender's address.
+ * transaction (D-123), so it is paid atomically with the transfer. Change returns to the sender's address.
  */
 import { applyFee, FeeError, type FeeConfig, type FeeQuote } from './fees.ts';
 import { estimateP2wpkhVsize, P2WPKH_DUST, p2wpkhScript, serializeTransaction, signP2wpkhInputs, txidOf, type BtcInput, type BtcOutput } from './bitcoin-tx.ts';

@@ -1,6 +1,6 @@
 /**
  * Native-asset sends on EVM chains (the native settlement network included): read the fee configuration,
- * apply it, sign on the client and broadcast to the chain's own JSON-RPC (rule 9). D-NEW-C6/C7:
+ * apply it, sign on the client and broadcast to the chain's own JSON-RPC (rule 9). D-123/C7:
  * two EIP-1559 transactions (legacy when the node reports no base fee) signed before either is sent, the
  * transfer at nonce n and the platform fee to the chain's collector at nonce n + 1; the transfer is broadcast
  * first. The client checks eth_chainId and the balance before signing.

@@ -1,7 +1,7 @@
 /**
  * TRX sends, built and signed on the client and broadcast to a TronGrid-compatible HTTP API (rule 9;
- * D-NEW-C8: `POST /wallet/getnowblock` for the reference block, `POST /wallet/broadcasthex`). The platform
- * fee is a second transfer to the collector, signed together with the first and broadcast after it (D-NEW-C6).
+ * D-124: `POST /wallet/getnowblock` for the reference block, `POST /wallet/broadcasthex`). The platform
+ * fee is a second transfer to the collector, signed together with the first and broadcast after it (D-123).
  */
 import { applyFee, type FeeConfig, type FeeQuote } from './fees.ts';
 import { KeyError, tronAddressBytes, type ChainKey } from './keys.ts';

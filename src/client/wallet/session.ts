@@ -132,7 +132,7 @@ export async function verifySessionToken(client: Client, token: string, expected
   return claims;
 }
 
-/** Re-checks an authorisation record with no trust in the service: svcId fingerprint, pqSig and ecdsaSig (D-NEW-S1). */
+/** Re-checks an authorisation record with no trust in the service: svcId fingerprint, pqSig and ecdsaSig (D-081). */
 export function verifyAuthorizationRecord(record: AuthorizationRecord): boolean {
   const publicKey = fromHex(record.pqPublicKey);
   if (svcIdOf(publicKey) !== record.svcId) return false;

@@ -1,6 +1,6 @@
 /**
- * Cross-device sync over the contract's `/sync/*` extension (specs/wallet-session.openapi.yaml, D-NEW-S2),
- * with the sealing of sync.ts. A device seals only to peers it trusts (D-NEW-C4): the device list comes from
+ * Cross-device sync over the contract's `/sync/*` extension (specs/wallet-session.openapi.yaml, D-082),
+ * with the sealing of sync.ts. A device seals only to peers it trusts (D-121): the device list comes from
  * the server, which could add a key of its own, so the caller decides through `trust` (by default: devices
  * whose id the user confirmed, kept in `trustedDevices`). Received states are checked for the identity's
  * signature and for rollback (`seq` must grow per sender).

@@ -1,5 +1,5 @@
 /**
- * Cross-device sync sealing (specs/wallet-session.openapi.yaml rule 6 and `SyncEnvelopeData`, D-NEW-S2):
+ * Cross-device sync sealing (specs/wallet-session.openapi.yaml rule 6 and `SyncEnvelopeData`, D-082):
  * each device has its own ML-KEM-768 key pair; a device's state is sealed separately to every other device
  * of the identity, so the server sees only ciphertext.
  *
@@ -8,7 +8,7 @@
  *   key  = HKDF-SHA256(ikm = ML-KEM-768 shared secret, salt = kemCiphertext,
  *                      info = "svckit/sync/v1" || svcId (8) || fromDevice (8) || toDevice (8)), 32 bytes
  *   AAD  = the 4-byte header; plaintext at most 65,536 bytes.
- * Inner plaintext, the client's own format (D-NEW-C4): the state signed by the identity, so a recipient
+ * Inner plaintext, the client's own format (D-121): the state signed by the identity, so a recipient
  * knows it came from a holder of the seed and not from a device the server slipped into the list:
  *   plaintext = "SVP" 0x01 || pqSig (3,309) || u16 headerLength || header JSON || state
  *   header    = {"svcId","fromDevice","toDevice","seq","createdAt"}
@@ -65,7 +65,7 @@ export function deviceIdOf(kemPublicKey: Uint8Array): string {
   return toHex(sha3_256(kemPublicKey).subarray(0, 8));
 }
 
-/** A fresh device key pair (random, not derived from the seed: D-NEW-C3), or the one of a stored 64-byte seed. */
+/** A fresh device key pair (random, not derived from the seed: D-121), or the one of a stored 64-byte seed. */
 export function createSyncDevice(kemSeed?: Uint8Array): SyncDeviceKeys {
   const pair = kemSeed ? mlKem768.keygenFromSeed(kemSeed) : mlKem768.keygen();
   return { ...pair, deviceId: deviceIdOf(pair.publicKey) };

@@ -98,7 +98,7 @@ export class Wallet {
     return this.key(chain, index).address;
   }
 
-  /** This device's sync key pair, created on first use (random per device, D-NEW-C3). */
+  /** This device's sync key pair, created on first use (random per device, D-121). */
   get syncDevice(): SyncDeviceKeys {
     this.#device ??= createSyncDevice();
     return this.#device;

@@ -192,7 +192,7 @@ export class PaymentService {
     if (!payment) throw notFound(`payment ${uetr} not found`);
     if (payment.status !== 'SETTLED') throw conflict(`payment ${uetr} is ${payment.status}, only SETTLED payments can be returned`, 'NOT_SETTLED');
     if (!payment.creditorAccountId) {
-      // D-NEW-W5: the creditor is an address outside the platform; there is no key to send the return with.
+      // D-105: the creditor is an address outside the platform; there is no key to send the return with.
       throw badRequest(`payment ${uetr} was credited to an address outside the platform; there is no creditor account to return it from`, 'CREDITOR_NOT_ON_PLATFORM');
     }
     const debtor = await this.deps.accounts.find(payment.debtorAccountId);

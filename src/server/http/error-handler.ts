@@ -15,7 +15,7 @@ export function installErrorHandling(app: FastifyInstance): void {
       return reply.code(error.status).headers(error.headers).send({ error: error.message, code: error.code });
     }
     if (error instanceof UpstreamUnavailableError) {
-      // The chain node does not answer: nothing was changed, the caller may retry (D-NEW-F3). No internal address leaks.
+      // The chain node does not answer: nothing was changed, the caller may retry (D-079). No internal address leaks.
       request.log.warn({ err: error }, 'chain node unavailable');
       return reply.code(503).send({ error: 'the chain node does not answer; try again later', code: 'CHAIN_UNAVAILABLE' });
     }

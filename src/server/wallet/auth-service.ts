@@ -2,7 +2,7 @@
  * Registration, challenge and verification (spec "E. Wallet session API", Authentication steps 1 to 4):
  * "A session is obtained by proving control of two keys (one classical, one post-quantum) over a fresh
  * challenge." Both signatures must pass; the nonce is consumed whatever the outcome (D-070); a successful
- * login keeps its signed challenge as the authorisation record (D-NEW-S1).
+ * login keeps its signed challenge as the authorisation record (D-081).
  */
 import { z } from 'zod';
 import {
@@ -118,7 +118,7 @@ export class AuthService {
     return { token };
   }
 
-  /** GET /auth/records/{nonce} (D-NEW-S1): everything a third party needs to re-verify the login. */
+  /** GET /auth/records/{nonce} (D-081): everything a third party needs to re-verify the login. */
   async record(params: { nonce?: unknown }): Promise<AuthorizationRecord> {
     const nonce = String(params.nonce ?? '');
     if (!/^[0-9a-f]{32}$/.test(nonce)) throw badRequest(`"nonce" expected 32 lower-case hex characters, got ${JSON.stringify(nonce)}`);

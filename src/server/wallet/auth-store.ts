@@ -45,7 +45,7 @@ export async function purgeExpiredChallenges(db: Database, now: Date): Promise<v
   await db.delete(walletChallenges).where(sql`${walletChallenges.expiresAt} < ${now.toISOString()}`);
 }
 
-/** Keeps the signed challenge of a successful login (D-NEW-S1). */
+/** Keeps the signed challenge of a successful login (D-081). */
 export async function putAuthRecord(db: Database, row: typeof walletAuthRecords.$inferInsert): Promise<void> {
   await db.insert(walletAuthRecords).values(row);
 }

@@ -1,5 +1,5 @@
 /**
- * The enforcement point of owner bindings (D-NEW-S5). spec rule 4: "Banking and fiat features (cash
+ * The enforcement point of owner bindings (D-085). spec rule 4: "Banking and fiat features (cash
  * accounts, cards, on/off ramps, remittance) require a verified owner"; every such feature asks here first.
  * spec rule 3: "The self-custodial wallet ... needs no identity verification and no owner" — nothing else in
  * this API looks at a binding. Refusals under a binding are recorded, so the owner sees them as activity.

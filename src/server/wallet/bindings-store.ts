@@ -1,4 +1,4 @@
-/** Queries of owners, bindings and banking authorisations (spec rule 4; D-NEW-S3 to D-NEW-S5). */
+/** Queries of owners, bindings and banking authorisations (spec rule 4; D-083 to D-085). */
 import { and, desc, eq, inArray, or } from 'drizzle-orm';
 import type { Database } from '../../storage/database.ts';
 import { walletBankingAuthorizations, walletBindings, walletIdentities, walletOwners } from '../../storage/schema.ts';

@@ -2,7 +2,7 @@
  * Owner bindings (extension). spec rule 4: "Banking and fiat features ... require a verified owner who has
  * completed know-your-customer verification with the operating institution. The wallet identity is then
  * bound to the owner, within limits the owner sets (spending ceiling, allowed counterparties, expiry). The
- * owner can see activity, change limits and revoke." D-NEW-S3: the institution records owners; D-NEW-S4:
+ * owner can see activity, change limits and revoke." D-083: the institution records owners; D-084:
  * the owner offers, the wallet accepts, one live binding per wallet; status `expired` comes from the clock.
  */
 import { randomUUID } from 'node:crypto';
@@ -92,7 +92,7 @@ export class BindingService {
     private readonly clock: Clock,
   ) {}
 
-  /** PUT /owners/{svcId} (operator): D-NEW-S3. */
+  /** PUT /owners/{svcId} (operator): D-083. */
   async putOwner(params: unknown, body: unknown): Promise<Owner> {
     const { svcId } = guard(z.object({ svcId: zSvcId }), params, { svcId: '16 lower-case hex characters' });
     const input = guard(zOwnerRequest.strict(), body, EXPLAIN);

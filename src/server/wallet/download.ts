@@ -2,7 +2,7 @@
  * The signed browser-extension package. spec: "HTTP 302 redirect to a signed .zip of the browser extension";
  * issue: "The signature is ML-DSA-65, and a SHA-256 digest sits beside it." The package is built from the
  * extension directory the project's build writes (`dist/extension`, manifest.json inside), zipped
- * deterministically and signed with the release key (D-NEW-S6). No build, no package: 503, never a stand-in.
+ * deterministically and signed with the release key (D-086). No build, no package: 503, never a stand-in.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -33,7 +33,7 @@ export class ExtensionPackager {
 
   constructor(
     private readonly dir: string,
-    /** The release key (D-NEW-S6); its public key is served beside the package. */
+    /** The release key (D-086); its public key is served beside the package. */
     readonly key: ServiceKey,
   ) {}
 
@@ -72,7 +72,7 @@ export class ExtensionPackager {
   }
 }
 
-/** The site-origin routes: the .zip, its `.sig`, its `.sha256` and the release public key (D-NEW-S6). */
+/** The site-origin routes: the .zip, its `.sig`, its `.sha256` and the release public key (D-086). */
 export async function extensionSiteRoutes(app: FastifyInstance, opts: { packager: ExtensionPackager }): Promise<void> {
   app.get(`/downloads/${PACKAGE_STEM}.pub`, async (_request, reply) =>
     reply.type('text/plain; charset=utf-8').send(`${toHex(opts.packager.key.publicBytes)}\n`),

@@ -2,13 +2,13 @@
  * Native-chain activity for /history, read through the gateway (issue: "For the native chain, it comes from
  * the gateway"): the same dispatcher that answers `/rpc`, so the feed shows what any JSON-RPC client would
  * see. The observer keeps no address index, so the feed covers the last NATIVE_WINDOW blocks plus the
- * pending block (D-NEW-S7); items carry D-067's values.
+ * pending block (D-087); items carry D-067's values.
  */
 import { getAddress, type Hex } from 'viem';
 import type { HistoryItem } from '../../../generated/wallet-session/types.gen';
 import type { RpcDispatcher } from '../rpc/dispatcher.ts';
 
-/** Blocks scanned back from the head (D-NEW-S7). */
+/** Blocks scanned back from the head (D-087). */
 export const NATIVE_WINDOW = 1000;
 const BATCH = 100;
 

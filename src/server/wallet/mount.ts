@@ -55,7 +55,7 @@ export async function mountWallet(options: MountOptions): Promise<void> {
     packager,
     walletOrigin,
     siteOrigin,
-    // D-NEW-S8: by default the native chain's fee goes to the first genesis (operator) account.
+    // D-088: by default the native chain's fee goes to the first genesis (operator) account.
     defaultCollectors: collector ? [{ chainId: '1111111', address: getAddress(collector) }] : [],
   });
   await options.site.register(extensionSiteRoutes, { packager });

@@ -36,7 +36,7 @@ export type WalletOptions = {
   /** {wallet_api_url} and {site_url}, read per request (listening ports are known only after listen). */
   walletOrigin(): string;
   siteOrigin(): string;
-  /** Collectors added when the settings name none for that chain (the native chain's default, D-NEW-S8). */
+  /** Collectors added when the settings name none for that chain (the native chain's default, D-088). */
   defaultCollectors?: { chainId: string; address: string }[];
 };
 
@@ -80,7 +80,7 @@ export function walletHandlers(options: WalletOptions, tokens: SessionTokens): R
     walletSessionListSyncEnvelopes: async (request, reply) => reply.code(200).send(await sync.fetch(await session(request), request.query)),
     walletSessionPostSyncEnvelopes: async (request, reply) => reply.code(200).send(await sync.post(await session(request), request.body)),
     walletSessionPutOwner: async (request, reply) => {
-      // D-NEW-S3: the operating institution (the administrator token, D-048) records KYC-verified owners.
+      // D-083: the operating institution (the administrator token, D-048) records KYC-verified owners.
       await requireAdmin(request, db);
       return reply.code(200).send(await bindings.putOwner(request.params, request.body));
     },

@@ -1,4 +1,4 @@
-/** Queries of cross-device sync (D-NEW-S2): public ML-KEM-768 keys and ciphertext only (spec rule 2). */
+/** Queries of cross-device sync (D-082): public ML-KEM-768 keys and ciphertext only (spec rule 2). */
 import { and, count, desc, eq, or, sql } from 'drizzle-orm';
 import type { Database } from '../../storage/database.ts';
 import { walletSyncDevices, walletSyncEnvelopes } from '../../storage/schema.ts';

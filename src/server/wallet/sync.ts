@@ -1,5 +1,5 @@
 /**
- * Cross-device sync (extension, D-NEW-S2). spec rule 6: "cross-device sync uses ML-KEM-768 (FIPS 203) key
+ * Cross-device sync (extension, D-082). spec rule 6: "cross-device sync uses ML-KEM-768 (FIPS 203) key
  * encapsulation with AES-256-GCM, so the server sees only ciphertext". Devices register their ML-KEM-768
  * encapsulation keys; each device posts its state sealed to every other device. The server checks the
  * envelope's header and length — so plaintext is refused, never stored — and cannot open it.
@@ -19,7 +19,7 @@ import { badRequest, notFound } from '../http/errors.ts';
 import { guard } from '../http/guards.ts';
 import { deleteDevice, devices, envelopesFor, putDevice, putEnvelopes, type DeviceRow } from './sync-store.ts';
 
-/** The envelope header "SVS" ‖ 0x01 (D-NEW-S2). */
+/** The envelope header "SVS" ‖ 0x01 (D-082). */
 export const SYNC_HEADER = Uint8Array.of(0x53, 0x56, 0x53, 0x01);
 /** Header, ML-KEM-768 ciphertext, nonce and tag around an empty state. */
 export const SYNC_MIN_BYTES = 4 + 1088 + 12 + 16;
