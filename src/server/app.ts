@@ -3,7 +3,7 @@
  * database, the chain, and the three HTTPS origins — base (`/rpc`, `/ws`, `/api`, `/wallet/api/v1`,
  * `/admin/v1`), wallet (the wallet session API) and site (`/.well-known/pqc-evidence.json`).
  */
-import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Config } from '../config.ts';
 import { startChain, type ChainRuntime } from '../chain/runtime.ts';
 import { Upstream } from '../chain/upstream.ts';
@@ -62,7 +62,7 @@ function origin(tls: TlsMaterial, config: Config, logLevel: string): FastifyInst
     https: httpsOptions(tls, config.tlsAllowClassical),
     logger: { level: logLevel, stream: process.stderr },
     // One log line per request would cost more than the relay itself on /rpc; errors are still logged.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     // Closing the stack must not wait for idle keep-alive connections.
     forceCloseConnections: true,
     // Malformed URLs (bad percent-encoding, over-long parameters) are bad input: the surface's error shape, never Fastify's.

@@ -46,14 +46,15 @@ describe('the webhook schedule across a restart', () => {
     await target.reference!.restart!();
 
     // Attempt 3 is due 5 minutes after attempt 2 ended, as stored: not a second early, and then at once.
-    target.reference!.advanceClock(300_000 - 1500);
+    // The restart itself took real time on the stack's clock, so the advance is measured from now.
+    const end2 = Date.parse(before.attempts[1]!.startedAt) + before.attempts[1]!.durationMs;
+    target.reference!.advanceClock(end2 + 300_000 - target.reference!.now!() - 5000);
     await sleep(500);
     expect(failing.receiver.deliveries(failing.path)).toHaveLength(2);
     hangThird = true;
-    target.reference!.advanceClock(1600);
+    target.reference!.advanceClock(5100);
     const third = (await failing.receiver.waitFor(failing.path, (all) => all.length >= 3))[2]!;
     expect(third.headers['x-svc-delivery']).toBe(id);
-    const end2 = Date.parse(before.attempts[1]!.startedAt) + before.attempts[1]!.durationMs;
     expect(third.receivedAt - end2).toBeGreaterThanOrEqual(300_000);
     expect(third.receivedAt - end2).toBeLessThan(300_000 + 3000);
     expect(() => verifyWebhook(third.rawBody, third.headers, failing.secret, { now: third.receivedAt })).not.toThrow();
