@@ -17,7 +17,6 @@ import {
   retryAfterMs,
   serverNow,
   sleep,
-  unknownAccountId,
   verdict,
   wireTarget,
   WITH_ADMIN,
@@ -333,5 +332,3 @@ function rateLimitChecks(): Check[] {
 export function institutionalAuthChecks(): Check[] {
   return [...credentialChecks(), ...rateLimitChecks()];
 }
-
-

@@ -42,7 +42,7 @@ export function targetFetch(target: Target): typeof fetch {
 }
 
 /** Reads the sender and its statement and sends a transfer that confirms, through `client`; returns problems. */
-async function integratorFlow(target: Target, f: Fixture, client: ReturnType<typeof createClient>): Promise<string[]> {
+async function integratorFlow(f: Fixture, client: ReturnType<typeof createClient>): Promise<string[]> {
   const problems: string[] = [];
   const account = await sdk.getAccount({ client, path: { id: f.sender.id } });
   if (account.error || account.data?.id !== f.sender.id) problems.push(`getAccount: HTTP ${account.response?.status} ${JSON.stringify(account.error ?? account.data)}`);
@@ -76,7 +76,7 @@ export function institutionalSdkChecks(): Check[] {
         const f = await fixture(ctx.target);
         const client = createClient({ baseUrl: baseUrl(ctx.target), fetch: targetFetch(ctx.target) });
         signRequestsWithMldsa(client, f.keys, () => serverNow(ctx.target));
-        return verdict(await integratorFlow(ctx.target, f, client));
+        return verdict(await integratorFlow(f, client));
       },
     }),
     defineCheck({
@@ -87,7 +87,7 @@ export function institutionalSdkChecks(): Check[] {
       async run(ctx) {
         const f = await fixture(ctx.target);
         const client = createClient({ baseUrl: baseUrl(ctx.target), fetch: targetFetch(ctx.target), headers: { Authorization: `Bearer ${f.full}` } });
-        return verdict(await integratorFlow(ctx.target, f, client));
+        return verdict(await integratorFlow(f, client));
       },
     }),
   ];
