@@ -8,12 +8,16 @@ import {
   type HandleWalletSessionAuthorizeBankingResponse,
   type HandleWalletSessionCreateBindingResponse,
   type HandleWalletSessionCreateChallengeResponse,
+  type HandleWalletSessionCreateManagedAccountResponse,
+  type HandleWalletSessionCreateManagedSessionResponse,
   type HandleWalletSessionGetAuthorizationRecordResponse,
   type HandleWalletSessionGetBindingActivityResponse,
   type HandleWalletSessionGetBindingResponse,
   type HandleWalletSessionGetFeeConfigResponse,
   type HandleWalletSessionGetHistoryResponse,
   type HandleWalletSessionGetJwksResponse,
+  type HandleWalletSessionGetManagedSaltResponse,
+  type HandleWalletSessionGetManagedShareResponse,
   type HandleWalletSessionListBindingsResponse,
   type HandleWalletSessionListSyncDevicesResponse,
   type HandleWalletSessionListSyncEnvelopesResponse,
@@ -49,6 +53,10 @@ export const exampleResponses = {
   walletSessionRevokeBinding: { status: 200, body: {"id":"5f0c6a9e-2b7d-4e11-9c3a-8d4f1e2b7a60","ownerSvcId":"9c1e5d7a3b2f4e60","walletSvcId":"53354aa95a511425","status":"revoked","limits":{"spendingCeiling":{"amount":"500.00","currency":"EUR"},"allowedCounterparties":["DE89370400440532013000","merchant:acme-coffee"],"expiresAt":"2026-12-31T23:59:59.000Z"},"spent":{"amount":"4.20","currency":"EUR"},"createdAt":"2026-11-21T10:00:00.000Z","acceptedAt":"2026-11-21T10:05:00.000Z","revokedAt":"2026-11-21T13:00:00.000Z","updatedAt":"2026-11-21T13:00:00.000Z"} } satisfies HandleWalletSessionRevokeBindingResponse,
   walletSessionGetBindingActivity: { status: 200, body: {"bindingId":"5f0c6a9e-2b7d-4e11-9c3a-8d4f1e2b7a60","items":[{"id":"7d2b9c1e-4a5f-4f60-8e3d-1c2b3a4d5e6f","bindingId":"5f0c6a9e-2b7d-4e11-9c3a-8d4f1e2b7a60","walletSvcId":"53354aa95a511425","kind":"remittance","amount":{"amount":"900.00","currency":"EUR"},"counterparty":"DE89370400440532013000","reference":null,"status":"refused","reason":"SPENDING_CEILING_EXCEEDED","createdAt":"2026-11-21T11:00:00.000Z"},{"id":"3a4b5c6d-7e8f-4a0b-9c1d-2e3f4a5b6c7d","bindingId":"5f0c6a9e-2b7d-4e11-9c3a-8d4f1e2b7a60","walletSvcId":"53354aa95a511425","kind":"card","amount":{"amount":"4.20","currency":"EUR"},"counterparty":"merchant:acme-coffee","reference":"order 1182","status":"approved","reason":null,"createdAt":"2026-11-21T10:30:00.000Z"}]} } satisfies HandleWalletSessionGetBindingActivityResponse,
   walletSessionAuthorizeBanking: { status: 201, body: {"id":"3a4b5c6d-7e8f-4a0b-9c1d-2e3f4a5b6c7d","bindingId":"5f0c6a9e-2b7d-4e11-9c3a-8d4f1e2b7a60","walletSvcId":"53354aa95a511425","kind":"card","amount":{"amount":"4.20","currency":"EUR"},"counterparty":"merchant:acme-coffee","reference":"order 1182","status":"approved","reason":null,"createdAt":"2026-11-21T10:30:00.000Z"} } satisfies HandleWalletSessionAuthorizeBankingResponse,
+  walletSessionGetManagedSalt: { status: 200, body: {"email":"alice@example.com","authKdf":{"name":"argon2id","v":19,"memoryKiB":65536,"passes":3,"parallelism":4,"salt":"q3Xl0Rk9V1bXb7wS2aZr5A"}} } satisfies HandleWalletSessionGetManagedSaltResponse,
+  walletSessionCreateManagedAccount: { status: 201, body: {"svcId":"780b9aefce695a5f","email":"alice@example.com","createdAt":"2026-11-21T09:40:00.000Z"} } satisfies HandleWalletSessionCreateManagedAccountResponse,
+  walletSessionCreateManagedSession: { status: 200, body: {"token":"eyJhbGciOiJNTC1EU0EtNjUiLCJ0eXAiOiJzdmNraXQtbWFuYWdlZCtqd3QifQ.eyJzdWIiOiI3ODBiOWFlZmNlNjk1YTVmIiwic2NvcGUiOiJtYW5hZ2VkIn0.c2lnbmF0dXJl","svcId":"780b9aefce695a5f","expiresAt":"2026-11-21T09:45:00.000Z"} } satisfies HandleWalletSessionCreateManagedSessionResponse,
+  walletSessionGetManagedShare: { status: 200, body: {"svcId":"780b9aefce695a5f","sealedShare":{"format":"svckit-wallet-keystore","version":1,"kdf":{"name":"argon2id","v":19,"memoryKiB":65536,"passes":3,"parallelism":4,"salt":"Ixs19ki8rerSnAqjP5PmMQ"},"cipher":{"name":"aes-256-gcm","nonce":"i700VzeVH2J1Klry"},"label":"guardian-share:780b9aefce695a5f","ciphertext":"xrF3E4xCEASz42x-n8OcKPIjnHXGDOuOoXJR8amFWNGxFHAHzcl2vL2bPD_y0YkqDXEUBbW5ECZpdFyH1Jgzjv98m_9rdUiOEfhlhs_e3pcdEFnNnN_yAR3RcwO_Mm38CENO51lj-fmVwQQnRMpBe2cFwTfvBiANWzhUo4utlA"},"createdAt":"2026-11-21T09:40:00.000Z"} } satisfies HandleWalletSessionGetManagedShareResponse,
 };
 
 /** MSW handlers that answer every operation of the contract with its example response and headers. */
@@ -77,6 +85,11 @@ export function exampleHandlers(options: RequestHandlerOptions = {}): ReadonlyAr
       walletSessionRevokeBinding: exampleResponses.walletSessionRevokeBinding,
       walletSessionGetBindingActivity: exampleResponses.walletSessionGetBindingActivity,
       walletSessionAuthorizeBanking: exampleResponses.walletSessionAuthorizeBanking,
+      walletSessionGetManagedSalt: exampleResponses.walletSessionGetManagedSalt,
+      walletSessionCreateManagedAccount: exampleResponses.walletSessionCreateManagedAccount,
+      walletSessionDeleteManagedAccount: () => new HttpResponse(null, {"status":204,"headers":{}}),
+      walletSessionCreateManagedSession: exampleResponses.walletSessionCreateManagedSession,
+      walletSessionGetManagedShare: exampleResponses.walletSessionGetManagedShare,
     },
   });
 }

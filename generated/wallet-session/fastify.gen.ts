@@ -3,7 +3,7 @@
 
 import type { RouteHandler } from 'fastify';
 
-import type { WalletSessionAcceptBindingData, WalletSessionAcceptBindingErrors, WalletSessionAcceptBindingResponses, WalletSessionAuthorizeBankingData, WalletSessionAuthorizeBankingErrors, WalletSessionAuthorizeBankingResponses, WalletSessionCreateBindingData, WalletSessionCreateBindingErrors, WalletSessionCreateBindingResponses, WalletSessionCreateChallengeData, WalletSessionCreateChallengeErrors, WalletSessionCreateChallengeResponses, WalletSessionDeleteSyncDeviceData, WalletSessionDeleteSyncDeviceErrors, WalletSessionDeleteSyncDeviceResponses, WalletSessionDownloadExtensionErrors, WalletSessionGetAuthorizationRecordData, WalletSessionGetAuthorizationRecordErrors, WalletSessionGetAuthorizationRecordResponses, WalletSessionGetBindingActivityData, WalletSessionGetBindingActivityErrors, WalletSessionGetBindingActivityResponses, WalletSessionGetBindingData, WalletSessionGetBindingErrors, WalletSessionGetBindingResponses, WalletSessionGetFeeConfigErrors, WalletSessionGetFeeConfigResponses, WalletSessionGetHistoryData, WalletSessionGetHistoryErrors, WalletSessionGetHistoryResponses, WalletSessionGetJwksErrors, WalletSessionGetJwksResponses, WalletSessionListBindingsErrors, WalletSessionListBindingsResponses, WalletSessionListSyncDevicesErrors, WalletSessionListSyncDevicesResponses, WalletSessionListSyncEnvelopesData, WalletSessionListSyncEnvelopesErrors, WalletSessionListSyncEnvelopesResponses, WalletSessionPostSyncEnvelopesData, WalletSessionPostSyncEnvelopesErrors, WalletSessionPostSyncEnvelopesResponses, WalletSessionPutBindingLimitsData, WalletSessionPutBindingLimitsErrors, WalletSessionPutBindingLimitsResponses, WalletSessionPutOwnerData, WalletSessionPutOwnerErrors, WalletSessionPutOwnerResponses, WalletSessionPutSyncDeviceData, WalletSessionPutSyncDeviceErrors, WalletSessionPutSyncDeviceResponses, WalletSessionRegisterWalletData, WalletSessionRegisterWalletErrors, WalletSessionRegisterWalletResponses, WalletSessionRevokeBindingData, WalletSessionRevokeBindingErrors, WalletSessionRevokeBindingResponses, WalletSessionVerifyData, WalletSessionVerifyErrors, WalletSessionVerifyResponses } from './types.gen';
+import type { WalletSessionAcceptBindingData, WalletSessionAcceptBindingErrors, WalletSessionAcceptBindingResponses, WalletSessionAuthorizeBankingData, WalletSessionAuthorizeBankingErrors, WalletSessionAuthorizeBankingResponses, WalletSessionCreateBindingData, WalletSessionCreateBindingErrors, WalletSessionCreateBindingResponses, WalletSessionCreateChallengeData, WalletSessionCreateChallengeErrors, WalletSessionCreateChallengeResponses, WalletSessionCreateManagedAccountData, WalletSessionCreateManagedAccountErrors, WalletSessionCreateManagedAccountResponses, WalletSessionCreateManagedSessionData, WalletSessionCreateManagedSessionErrors, WalletSessionCreateManagedSessionResponses, WalletSessionDeleteManagedAccountErrors, WalletSessionDeleteManagedAccountResponses, WalletSessionDeleteSyncDeviceData, WalletSessionDeleteSyncDeviceErrors, WalletSessionDeleteSyncDeviceResponses, WalletSessionDownloadExtensionErrors, WalletSessionGetAuthorizationRecordData, WalletSessionGetAuthorizationRecordErrors, WalletSessionGetAuthorizationRecordResponses, WalletSessionGetBindingActivityData, WalletSessionGetBindingActivityErrors, WalletSessionGetBindingActivityResponses, WalletSessionGetBindingData, WalletSessionGetBindingErrors, WalletSessionGetBindingResponses, WalletSessionGetFeeConfigErrors, WalletSessionGetFeeConfigResponses, WalletSessionGetHistoryData, WalletSessionGetHistoryErrors, WalletSessionGetHistoryResponses, WalletSessionGetJwksErrors, WalletSessionGetJwksResponses, WalletSessionGetManagedSaltData, WalletSessionGetManagedSaltErrors, WalletSessionGetManagedSaltResponses, WalletSessionGetManagedShareErrors, WalletSessionGetManagedShareResponses, WalletSessionListBindingsErrors, WalletSessionListBindingsResponses, WalletSessionListSyncDevicesErrors, WalletSessionListSyncDevicesResponses, WalletSessionListSyncEnvelopesData, WalletSessionListSyncEnvelopesErrors, WalletSessionListSyncEnvelopesResponses, WalletSessionPostSyncEnvelopesData, WalletSessionPostSyncEnvelopesErrors, WalletSessionPostSyncEnvelopesResponses, WalletSessionPutBindingLimitsData, WalletSessionPutBindingLimitsErrors, WalletSessionPutBindingLimitsResponses, WalletSessionPutOwnerData, WalletSessionPutOwnerErrors, WalletSessionPutOwnerResponses, WalletSessionPutSyncDeviceData, WalletSessionPutSyncDeviceErrors, WalletSessionPutSyncDeviceResponses, WalletSessionRegisterWalletData, WalletSessionRegisterWalletErrors, WalletSessionRegisterWalletResponses, WalletSessionRevokeBindingData, WalletSessionRevokeBindingErrors, WalletSessionRevokeBindingResponses, WalletSessionVerifyData, WalletSessionVerifyErrors, WalletSessionVerifyResponses } from './types.gen';
 
 export type RouteHandlers = {
     walletSessionCreateChallenge: RouteHandler<{
@@ -91,5 +91,23 @@ export type RouteHandlers = {
     walletSessionAuthorizeBanking: RouteHandler<{
         Body: WalletSessionAuthorizeBankingData['body'];
         Reply: WalletSessionAuthorizeBankingErrors & WalletSessionAuthorizeBankingResponses;
+    }>;
+    walletSessionGetManagedSalt: RouteHandler<{
+        Querystring: WalletSessionGetManagedSaltData['query'];
+        Reply: WalletSessionGetManagedSaltErrors & WalletSessionGetManagedSaltResponses;
+    }>;
+    walletSessionDeleteManagedAccount: RouteHandler<{
+        Reply: WalletSessionDeleteManagedAccountErrors & WalletSessionDeleteManagedAccountResponses;
+    }>;
+    walletSessionCreateManagedAccount: RouteHandler<{
+        Body: WalletSessionCreateManagedAccountData['body'];
+        Reply: WalletSessionCreateManagedAccountErrors & WalletSessionCreateManagedAccountResponses;
+    }>;
+    walletSessionCreateManagedSession: RouteHandler<{
+        Body: WalletSessionCreateManagedSessionData['body'];
+        Reply: WalletSessionCreateManagedSessionErrors & WalletSessionCreateManagedSessionResponses;
+    }>;
+    walletSessionGetManagedShare: RouteHandler<{
+        Reply: WalletSessionGetManagedShareErrors & WalletSessionGetManagedShareResponses;
     }>;
 };

@@ -3,7 +3,7 @@
 
 import { type DefaultBodyType, http, type HttpHandler, HttpResponse, type HttpResponseResolver, type RequestHandlerOptions as RequestHandlerOptions2 } from 'msw';
 
-import type { ClientOptions, WalletSessionAcceptBindingResponses, WalletSessionAuthorizeBankingData, WalletSessionAuthorizeBankingResponses, WalletSessionCreateBindingData, WalletSessionCreateBindingResponses, WalletSessionCreateChallengeData, WalletSessionCreateChallengeResponses, WalletSessionDeleteSyncDeviceResponses, WalletSessionGetAuthorizationRecordResponses, WalletSessionGetBindingActivityResponses, WalletSessionGetBindingResponses, WalletSessionGetFeeConfigResponses, WalletSessionGetHistoryResponses, WalletSessionGetJwksResponses, WalletSessionListBindingsResponses, WalletSessionListSyncDevicesResponses, WalletSessionListSyncEnvelopesResponses, WalletSessionPostSyncEnvelopesData, WalletSessionPostSyncEnvelopesResponses, WalletSessionPutBindingLimitsData, WalletSessionPutBindingLimitsResponses, WalletSessionPutOwnerData, WalletSessionPutOwnerResponses, WalletSessionPutSyncDeviceData, WalletSessionPutSyncDeviceResponses, WalletSessionRegisterWalletData, WalletSessionRegisterWalletResponses, WalletSessionRevokeBindingResponses, WalletSessionVerifyData, WalletSessionVerifyResponses } from './types.gen';
+import type { ClientOptions, WalletSessionAcceptBindingResponses, WalletSessionAuthorizeBankingData, WalletSessionAuthorizeBankingResponses, WalletSessionCreateBindingData, WalletSessionCreateBindingResponses, WalletSessionCreateChallengeData, WalletSessionCreateChallengeResponses, WalletSessionCreateManagedAccountData, WalletSessionCreateManagedAccountResponses, WalletSessionCreateManagedSessionData, WalletSessionCreateManagedSessionResponses, WalletSessionDeleteManagedAccountResponses, WalletSessionDeleteSyncDeviceResponses, WalletSessionGetAuthorizationRecordResponses, WalletSessionGetBindingActivityResponses, WalletSessionGetBindingResponses, WalletSessionGetFeeConfigResponses, WalletSessionGetHistoryResponses, WalletSessionGetJwksResponses, WalletSessionGetManagedSaltResponses, WalletSessionGetManagedShareResponses, WalletSessionListBindingsResponses, WalletSessionListSyncDevicesResponses, WalletSessionListSyncEnvelopesResponses, WalletSessionPostSyncEnvelopesData, WalletSessionPostSyncEnvelopesResponses, WalletSessionPutBindingLimitsData, WalletSessionPutBindingLimitsResponses, WalletSessionPutOwnerData, WalletSessionPutOwnerResponses, WalletSessionPutSyncDeviceData, WalletSessionPutSyncDeviceResponses, WalletSessionRegisterWalletData, WalletSessionRegisterWalletResponses, WalletSessionRevokeBindingResponses, WalletSessionVerifyData, WalletSessionVerifyResponses } from './types.gen';
 
 export type RequestHandlerOptions = RequestHandlerOptions2 & {
     baseUrl?: ClientOptions['baseUrl'];
@@ -640,6 +640,141 @@ export function handleWalletSessionAuthorizeBanking(response?: HandleWalletSessi
     }, options);
 }
 
+export type HandleWalletSessionGetManagedSaltResponse = {
+    body: WalletSessionGetManagedSaltResponses[200];
+    status?: 200;
+};
+
+/**
+ * Handler for the `GET /managed/salt` operation.
+ */
+export function handleWalletSessionGetManagedSalt(response?: HandleWalletSessionGetManagedSaltResponse | HttpResponseResolver<never, never>, options?: RequestHandlerOptions): HttpHandler {
+    return http.get<never, never>(`${options?.baseUrl ?? '*'}/managed/salt`, info => {
+        if (typeof response === 'function') {
+            return response(info);
+        }
+        const body = response?.body;
+        if (body !== undefined) {
+            return HttpResponse.json(body, { status: response?.status ?? 200 });
+        }
+        if (options?.responseFallback === 'passthrough') {
+            return;
+        }
+        return new Response('Not Implemented', {
+            status: 501,
+            statusText: 'Not Implemented'
+        });
+    }, options);
+}
+
+export type HandleWalletSessionDeleteManagedAccountResponse = {
+    body: WalletSessionDeleteManagedAccountResponses[204];
+    status?: 204;
+};
+
+/**
+ * Handler for the `DELETE /managed/accounts` operation.
+ */
+export function handleWalletSessionDeleteManagedAccount(response?: HandleWalletSessionDeleteManagedAccountResponse | HttpResponseResolver<never, never>, options?: RequestHandlerOptions): HttpHandler {
+    return http.delete<never, never>(`${options?.baseUrl ?? '*'}/managed/accounts`, info => {
+        if (typeof response === 'function') {
+            return response(info);
+        }
+        const body = response?.body;
+        if (body !== undefined) {
+            return new HttpResponse(body, { status: response?.status ?? 204 });
+        }
+        if (options?.responseFallback === 'passthrough') {
+            return;
+        }
+        return new Response('Not Implemented', {
+            status: 501,
+            statusText: 'Not Implemented'
+        });
+    }, options);
+}
+
+export type HandleWalletSessionCreateManagedAccountResponse = {
+    body: WalletSessionCreateManagedAccountResponses[201];
+    status?: 201;
+};
+
+/**
+ * Handler for the `POST /managed/accounts` operation.
+ */
+export function handleWalletSessionCreateManagedAccount(response?: HandleWalletSessionCreateManagedAccountResponse | HttpResponseResolver<never, WalletSessionCreateManagedAccountData['body']>, options?: RequestHandlerOptions): HttpHandler {
+    return http.post<never, WalletSessionCreateManagedAccountData['body']>(`${options?.baseUrl ?? '*'}/managed/accounts`, info => {
+        if (typeof response === 'function') {
+            return response(info);
+        }
+        const body = response?.body;
+        if (body !== undefined) {
+            return HttpResponse.json(body, { status: response?.status ?? 201 });
+        }
+        if (options?.responseFallback === 'passthrough') {
+            return;
+        }
+        return new Response('Not Implemented', {
+            status: 501,
+            statusText: 'Not Implemented'
+        });
+    }, options);
+}
+
+export type HandleWalletSessionCreateManagedSessionResponse = {
+    body: WalletSessionCreateManagedSessionResponses[200];
+    status?: 200;
+};
+
+/**
+ * Handler for the `POST /managed/sessions` operation.
+ */
+export function handleWalletSessionCreateManagedSession(response?: HandleWalletSessionCreateManagedSessionResponse | HttpResponseResolver<never, WalletSessionCreateManagedSessionData['body']>, options?: RequestHandlerOptions): HttpHandler {
+    return http.post<never, WalletSessionCreateManagedSessionData['body']>(`${options?.baseUrl ?? '*'}/managed/sessions`, info => {
+        if (typeof response === 'function') {
+            return response(info);
+        }
+        const body = response?.body;
+        if (body !== undefined) {
+            return HttpResponse.json(body, { status: response?.status ?? 200 });
+        }
+        if (options?.responseFallback === 'passthrough') {
+            return;
+        }
+        return new Response('Not Implemented', {
+            status: 501,
+            statusText: 'Not Implemented'
+        });
+    }, options);
+}
+
+export type HandleWalletSessionGetManagedShareResponse = {
+    body: WalletSessionGetManagedShareResponses[200];
+    status?: 200;
+};
+
+/**
+ * Handler for the `GET /managed/share` operation.
+ */
+export function handleWalletSessionGetManagedShare(response?: HandleWalletSessionGetManagedShareResponse | HttpResponseResolver<never, never>, options?: RequestHandlerOptions): HttpHandler {
+    return http.get<never, never>(`${options?.baseUrl ?? '*'}/managed/share`, info => {
+        if (typeof response === 'function') {
+            return response(info);
+        }
+        const body = response?.body;
+        if (body !== undefined) {
+            return HttpResponse.json(body, { status: response?.status ?? 200 });
+        }
+        if (options?.responseFallback === 'passthrough') {
+            return;
+        }
+        return new Response('Not Implemented', {
+            status: 501,
+            statusText: 'Not Implemented'
+        });
+    }, options);
+}
+
 export type MswHandlerFactories = {
     /**
      * Handler for the `POST /auth/challenge` operation.
@@ -729,6 +864,26 @@ export type MswHandlerFactories = {
      * Handler for the `POST /banking/authorizations` operation.
      */
     walletSessionAuthorizeBanking: typeof handleWalletSessionAuthorizeBanking;
+    /**
+     * Handler for the `GET /managed/salt` operation.
+     */
+    walletSessionGetManagedSalt: typeof handleWalletSessionGetManagedSalt;
+    /**
+     * Handler for the `DELETE /managed/accounts` operation.
+     */
+    walletSessionDeleteManagedAccount: typeof handleWalletSessionDeleteManagedAccount;
+    /**
+     * Handler for the `POST /managed/accounts` operation.
+     */
+    walletSessionCreateManagedAccount: typeof handleWalletSessionCreateManagedAccount;
+    /**
+     * Handler for the `POST /managed/sessions` operation.
+     */
+    walletSessionCreateManagedSession: typeof handleWalletSessionCreateManagedSession;
+    /**
+     * Handler for the `GET /managed/share` operation.
+     */
+    walletSessionGetManagedShare: typeof handleWalletSessionGetManagedShare;
 };
 
 export type CreateMswHandlersResult = {
@@ -767,7 +922,12 @@ export function createMswHandlers(config: RequestHandlerOptions = {}): CreateMsw
         walletSessionPutBindingLimits: wrap(handleWalletSessionPutBindingLimits),
         walletSessionRevokeBinding: wrap(handleWalletSessionRevokeBinding),
         walletSessionGetBindingActivity: wrap(handleWalletSessionGetBindingActivity),
-        walletSessionAuthorizeBanking: wrap(handleWalletSessionAuthorizeBanking)
+        walletSessionAuthorizeBanking: wrap(handleWalletSessionAuthorizeBanking),
+        walletSessionGetManagedSalt: wrap(handleWalletSessionGetManagedSalt),
+        walletSessionDeleteManagedAccount: wrap(handleWalletSessionDeleteManagedAccount),
+        walletSessionCreateManagedAccount: wrap(handleWalletSessionCreateManagedAccount),
+        walletSessionCreateManagedSession: wrap(handleWalletSessionCreateManagedSession),
+        walletSessionGetManagedShare: wrap(handleWalletSessionGetManagedShare)
     };
     const all: CreateMswHandlersResult['all'] = (options = {}) => {
         type OverrideValue<R> = R | [
@@ -796,6 +956,11 @@ export function createMswHandlers(config: RequestHandlerOptions = {}): CreateMsw
             invoke(pick.walletSessionListSyncEnvelopes, overrides.walletSessionListSyncEnvelopes),
             invoke(pick.walletSessionPostSyncEnvelopes, overrides.walletSessionPostSyncEnvelopes),
             invoke(pick.walletSessionAuthorizeBanking, overrides.walletSessionAuthorizeBanking),
+            invoke(pick.walletSessionGetManagedSalt, overrides.walletSessionGetManagedSalt),
+            invoke(pick.walletSessionDeleteManagedAccount, overrides.walletSessionDeleteManagedAccount),
+            invoke(pick.walletSessionCreateManagedAccount, overrides.walletSessionCreateManagedAccount),
+            invoke(pick.walletSessionCreateManagedSession, overrides.walletSessionCreateManagedSession),
+            invoke(pick.walletSessionGetManagedShare, overrides.walletSessionGetManagedShare),
             invoke(pick.walletSessionPutOwner, overrides.walletSessionPutOwner),
             invoke(pick.walletSessionGetBinding, overrides.walletSessionGetBinding),
             invoke(pick.walletSessionGetHistory, overrides.walletSessionGetHistory),

@@ -30,4 +30,9 @@ export const routes: readonly { method: string; url: string; operationId: keyof 
   { method: 'POST', url: '/bindings/:bindingId/revoke', operationId: 'walletSessionRevokeBinding' },
   { method: 'GET', url: '/bindings/:bindingId/activity', operationId: 'walletSessionGetBindingActivity' },
   { method: 'POST', url: '/banking/authorizations', operationId: 'walletSessionAuthorizeBanking' },
+  { method: 'GET', url: '/managed/salt', operationId: 'walletSessionGetManagedSalt' },
+  { method: 'POST', url: '/managed/accounts', operationId: 'walletSessionCreateManagedAccount' },
+  { method: 'DELETE', url: '/managed/accounts', operationId: 'walletSessionDeleteManagedAccount' },
+  { method: 'POST', url: '/managed/sessions', operationId: 'walletSessionCreateManagedSession' },
+  { method: 'GET', url: '/managed/share', operationId: 'walletSessionGetManagedShare' },
 ];

@@ -1306,3 +1306,282 @@ export const BindingActivitySchema = {
         }
     }
 } as const;
+
+export const ManagedEmailSchema = {
+    type: 'string',
+    minLength: 3,
+    maxLength: 254,
+    pattern: '^[^\\s@]+@[^\\s@]+$',
+    description: 'An email address (local@domain). Stored and compared normalised (trimmed, NFKC, lower case).',
+    example: 'alice@example.com',
+    'x-decision': 'D-127'
+} as const;
+
+export const ManagedAuthKdfSchema = {
+    type: 'object',
+    description: 'Argon2id (RFC 9106, version 0x13) parameters and salt the client derives its auth key with; the bounds are those of the keystore (D-120).',
+    required: [
+        'name',
+        'v',
+        'memoryKiB',
+        'passes',
+        'parallelism',
+        'salt'
+    ],
+    additionalProperties: false,
+    properties: {
+        name: {
+            type: 'string',
+            const: 'argon2id',
+            description: 'Always argon2id.',
+            example: 'argon2id'
+        },
+        v: {
+            type: 'integer',
+            const: 19,
+            description: 'Argon2 version 0x13.',
+            example: 19
+        },
+        memoryKiB: {
+            type: 'integer',
+            minimum: 8192,
+            maximum: 4194304,
+            description: 'Memory in KiB (Argon2 m).',
+            example: 65536
+        },
+        passes: {
+            type: 'integer',
+            minimum: 1,
+            maximum: 64,
+            description: 'Iterations (Argon2 t).',
+            example: 3
+        },
+        parallelism: {
+            type: 'integer',
+            minimum: 1,
+            maximum: 16,
+            description: 'Lanes (Argon2 p).',
+            example: 4
+        },
+        salt: {
+            type: 'string',
+            pattern: '^[A-Za-z0-9_-]{22,86}$',
+            description: 'base64url (no padding) of a random salt of 16 to 64 bytes.',
+            example: 'q3Xl0Rk9V1bXb7wS2aZr5A'
+        }
+    },
+    'x-decision': 'D-127'
+} as const;
+
+export const ManagedAuthKeySchema = {
+    type: 'string',
+    pattern: '^[0-9a-f]{64}$',
+    description: 'Hex of the 32-byte auth key: Argon2id(NFKC password, authKdf.salt, authKdf parameters, associated data "svckit/managed/auth/v1"). Not the password, and not the key that seals the share (that one comes from the keystore\'s own salt). The server keeps only scrypt(authKey, per-account salt).',
+    example: '6c0f5a2e9b7d4c31a8e2f06b5d9c4a7e1f3b8d2c6a0e5f4b9c7d1a3e8f2b6c40',
+    'x-decision': 'D-127'
+} as const;
+
+export const SealedShareSchema = {
+    type: 'object',
+    description: 'The service share of the 2-of-3 split (D-122), sealed on the device under the account password in the keystore format of D-120 (Argon2id + AES-256-GCM, header as AAD), labelled `guardian-share:{svcId}`. The server checks the shape, the bounds and the label; it cannot open it.',
+    required: [
+        'format',
+        'version',
+        'kdf',
+        'cipher',
+        'ciphertext',
+        'label'
+    ],
+    additionalProperties: false,
+    properties: {
+        format: {
+            type: 'string',
+            const: 'svckit-wallet-keystore',
+            description: 'The keystore format name.',
+            example: 'svckit-wallet-keystore'
+        },
+        version: {
+            type: 'integer',
+            const: 1,
+            description: 'Format version.',
+            example: 1
+        },
+        kdf: {
+            $ref: '#/components/schemas/ManagedAuthKdf'
+        },
+        cipher: {
+            type: 'object',
+            description: 'AES-256-GCM and its 12-byte nonce.',
+            required: [
+                'name',
+                'nonce'
+            ],
+            additionalProperties: false,
+            properties: {
+                name: {
+                    type: 'string',
+                    const: 'aes-256-gcm',
+                    description: 'Always aes-256-gcm.',
+                    example: 'aes-256-gcm'
+                },
+                nonce: {
+                    type: 'string',
+                    pattern: '^[A-Za-z0-9_-]{16}$',
+                    description: 'base64url of the 12-byte nonce.',
+                    example: 'i700VzeVH2J1Klry'
+                }
+            }
+        },
+        ciphertext: {
+            type: 'string',
+            minLength: 22,
+            maxLength: 2048,
+            pattern: '^[A-Za-z0-9_-]+$',
+            description: 'base64url of the AES-256-GCM ciphertext and its 16-byte tag.',
+            example: 'xrF3E4xCEASz42x-n8OcKPIjnHXGDOuOoXJR8amFWNGxFHAHzcl2vL2bPD_y0YkqDXEUBbW5ECZpdFyH1Jgzjv98m_9rdUiOEfhlhs_e3pcdEFnNnN_yAR3RcwO_Mm38CENO51lj-fmVwQQnRMpBe2cFwTfvBiANWzhUo4utlA'
+        },
+        label: {
+            type: 'string',
+            pattern: '^guardian-share:[0-9a-f]{16}$',
+            description: '`guardian-share:` and the svcId of the share; it must be the token\'s svcId.',
+            example: 'guardian-share:780b9aefce695a5f'
+        }
+    },
+    'x-decision': 'D-127'
+} as const;
+
+export const ManagedSaltSchema = {
+    type: 'object',
+    description: 'Answer of `GET /managed/salt`.',
+    required: [
+        'email',
+        'authKdf'
+    ],
+    properties: {
+        email: {
+            $ref: '#/components/schemas/ManagedEmail'
+        },
+        authKdf: {
+            $ref: '#/components/schemas/ManagedAuthKdf'
+        }
+    }
+} as const;
+
+export const ManagedAccountRequestSchema = {
+    type: 'object',
+    description: 'Opens a managed account. Any other field is 400; a field named like private material (`password`, `seed`, `mnemonic`...) is 400 with a message saying so.',
+    required: [
+        'email',
+        'authKdf',
+        'authKey',
+        'sealedShare'
+    ],
+    additionalProperties: false,
+    properties: {
+        email: {
+            $ref: '#/components/schemas/ManagedEmail'
+        },
+        authKdf: {
+            $ref: '#/components/schemas/ManagedAuthKdf'
+        },
+        authKey: {
+            $ref: '#/components/schemas/ManagedAuthKey'
+        },
+        sealedShare: {
+            $ref: '#/components/schemas/SealedShare'
+        }
+    }
+} as const;
+
+export const ManagedAccountSchema = {
+    type: 'object',
+    description: 'A managed account.',
+    required: [
+        'svcId',
+        'email',
+        'createdAt'
+    ],
+    properties: {
+        svcId: {
+            $ref: '#/components/schemas/SvcId'
+        },
+        email: {
+            $ref: '#/components/schemas/ManagedEmail'
+        },
+        createdAt: {
+            type: 'string',
+            format: 'date-time',
+            description: 'When the account was opened, ISO 8601 UTC with milliseconds.',
+            example: {}
+        }
+    }
+} as const;
+
+export const ManagedSessionRequestSchema = {
+    type: 'object',
+    description: 'Managed sign-in.',
+    required: [
+        'email',
+        'authKey'
+    ],
+    additionalProperties: false,
+    properties: {
+        email: {
+            $ref: '#/components/schemas/ManagedEmail'
+        },
+        authKey: {
+            $ref: '#/components/schemas/ManagedAuthKey'
+        }
+    }
+} as const;
+
+export const ManagedSessionSchema = {
+    type: 'object',
+    description: 'A managed token (security scheme `managedToken`).',
+    required: [
+        'token',
+        'svcId',
+        'expiresAt'
+    ],
+    properties: {
+        token: {
+            type: 'string',
+            pattern: '^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$',
+            description: 'A compact JWS signed with ML-DSA-65, header `typ: "svckit-managed+jwt"`, valid 5 minutes; present it as `Authorization: Bearer`.',
+            example: 'eyJhbGciOiJNTC1EU0EtNjUiLCJ0eXAiOiJzdmNraXQtbWFuYWdlZCtqd3QifQ.eyJzdWIiOiI3ODBiOWFlZmNlNjk1YTVmIiwic2NvcGUiOiJtYW5hZ2VkIn0.c2lnbmF0dXJl'
+        },
+        svcId: {
+            $ref: '#/components/schemas/SvcId'
+        },
+        expiresAt: {
+            type: 'string',
+            format: 'date-time',
+            description: 'The token\'s exp, ISO 8601 UTC.',
+            example: {}
+        }
+    }
+} as const;
+
+export const ManagedShareSchema = {
+    type: 'object',
+    description: 'Answer of `GET /managed/share`.',
+    required: [
+        'svcId',
+        'sealedShare',
+        'createdAt'
+    ],
+    properties: {
+        svcId: {
+            $ref: '#/components/schemas/SvcId'
+        },
+        sealedShare: {
+            $ref: '#/components/schemas/SealedShare'
+        },
+        createdAt: {
+            type: 'string',
+            format: 'date-time',
+            description: 'When the share was deposited.',
+            example: {}
+        }
+    }
+} as const;

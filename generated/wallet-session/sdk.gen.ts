@@ -3,8 +3,8 @@
 
 import type { Client, ClientMeta, Options as Options2, RequestResult, TDataShape } from './client';
 import { client } from './client.gen';
-import type { WalletSessionAcceptBindingData, WalletSessionAcceptBindingErrors, WalletSessionAcceptBindingResponses, WalletSessionAuthorizeBankingData, WalletSessionAuthorizeBankingErrors, WalletSessionAuthorizeBankingResponses, WalletSessionCreateBindingData, WalletSessionCreateBindingErrors, WalletSessionCreateBindingResponses, WalletSessionCreateChallengeData, WalletSessionCreateChallengeErrors, WalletSessionCreateChallengeResponses, WalletSessionDeleteSyncDeviceData, WalletSessionDeleteSyncDeviceErrors, WalletSessionDeleteSyncDeviceResponses, WalletSessionDownloadExtensionData, WalletSessionDownloadExtensionErrors, WalletSessionDownloadExtensionResponses, WalletSessionGetAuthorizationRecordData, WalletSessionGetAuthorizationRecordErrors, WalletSessionGetAuthorizationRecordResponses, WalletSessionGetBindingActivityData, WalletSessionGetBindingActivityErrors, WalletSessionGetBindingActivityResponses, WalletSessionGetBindingData, WalletSessionGetBindingErrors, WalletSessionGetBindingResponses, WalletSessionGetFeeConfigData, WalletSessionGetFeeConfigErrors, WalletSessionGetFeeConfigResponses, WalletSessionGetHistoryData, WalletSessionGetHistoryErrors, WalletSessionGetHistoryResponses, WalletSessionGetJwksData, WalletSessionGetJwksErrors, WalletSessionGetJwksResponses, WalletSessionListBindingsData, WalletSessionListBindingsErrors, WalletSessionListBindingsResponses, WalletSessionListSyncDevicesData, WalletSessionListSyncDevicesErrors, WalletSessionListSyncDevicesResponses, WalletSessionListSyncEnvelopesData, WalletSessionListSyncEnvelopesErrors, WalletSessionListSyncEnvelopesResponses, WalletSessionPostSyncEnvelopesData, WalletSessionPostSyncEnvelopesErrors, WalletSessionPostSyncEnvelopesResponses, WalletSessionPutBindingLimitsData, WalletSessionPutBindingLimitsErrors, WalletSessionPutBindingLimitsResponses, WalletSessionPutOwnerData, WalletSessionPutOwnerErrors, WalletSessionPutOwnerResponses, WalletSessionPutSyncDeviceData, WalletSessionPutSyncDeviceErrors, WalletSessionPutSyncDeviceResponses, WalletSessionRegisterWalletData, WalletSessionRegisterWalletErrors, WalletSessionRegisterWalletResponses, WalletSessionRevokeBindingData, WalletSessionRevokeBindingErrors, WalletSessionRevokeBindingResponses, WalletSessionVerifyData, WalletSessionVerifyErrors, WalletSessionVerifyResponses } from './types.gen';
-import { zWalletSessionAcceptBindingResponse, zWalletSessionAuthorizeBankingResponse, zWalletSessionCreateBindingResponse, zWalletSessionCreateChallengeResponse, zWalletSessionDeleteSyncDeviceResponse, zWalletSessionDownloadExtensionResponse, zWalletSessionGetAuthorizationRecordResponse, zWalletSessionGetBindingActivityResponse, zWalletSessionGetBindingResponse, zWalletSessionGetFeeConfigResponse, zWalletSessionGetHistoryResponse, zWalletSessionGetJwksResponse, zWalletSessionListBindingsResponse, zWalletSessionListSyncDevicesResponse, zWalletSessionListSyncEnvelopesResponse, zWalletSessionPostSyncEnvelopesResponse, zWalletSessionPutBindingLimitsResponse, zWalletSessionPutOwnerResponse, zWalletSessionPutSyncDeviceResponse, zWalletSessionRegisterWalletResponse, zWalletSessionRevokeBindingResponse, zWalletSessionVerifyResponse } from './zod.gen';
+import type { WalletSessionAcceptBindingData, WalletSessionAcceptBindingErrors, WalletSessionAcceptBindingResponses, WalletSessionAuthorizeBankingData, WalletSessionAuthorizeBankingErrors, WalletSessionAuthorizeBankingResponses, WalletSessionCreateBindingData, WalletSessionCreateBindingErrors, WalletSessionCreateBindingResponses, WalletSessionCreateChallengeData, WalletSessionCreateChallengeErrors, WalletSessionCreateChallengeResponses, WalletSessionCreateManagedAccountData, WalletSessionCreateManagedAccountErrors, WalletSessionCreateManagedAccountResponses, WalletSessionCreateManagedSessionData, WalletSessionCreateManagedSessionErrors, WalletSessionCreateManagedSessionResponses, WalletSessionDeleteManagedAccountData, WalletSessionDeleteManagedAccountErrors, WalletSessionDeleteManagedAccountResponses, WalletSessionDeleteSyncDeviceData, WalletSessionDeleteSyncDeviceErrors, WalletSessionDeleteSyncDeviceResponses, WalletSessionDownloadExtensionData, WalletSessionDownloadExtensionErrors, WalletSessionDownloadExtensionResponses, WalletSessionGetAuthorizationRecordData, WalletSessionGetAuthorizationRecordErrors, WalletSessionGetAuthorizationRecordResponses, WalletSessionGetBindingActivityData, WalletSessionGetBindingActivityErrors, WalletSessionGetBindingActivityResponses, WalletSessionGetBindingData, WalletSessionGetBindingErrors, WalletSessionGetBindingResponses, WalletSessionGetFeeConfigData, WalletSessionGetFeeConfigErrors, WalletSessionGetFeeConfigResponses, WalletSessionGetHistoryData, WalletSessionGetHistoryErrors, WalletSessionGetHistoryResponses, WalletSessionGetJwksData, WalletSessionGetJwksErrors, WalletSessionGetJwksResponses, WalletSessionGetManagedSaltData, WalletSessionGetManagedSaltErrors, WalletSessionGetManagedSaltResponses, WalletSessionGetManagedShareData, WalletSessionGetManagedShareErrors, WalletSessionGetManagedShareResponses, WalletSessionListBindingsData, WalletSessionListBindingsErrors, WalletSessionListBindingsResponses, WalletSessionListSyncDevicesData, WalletSessionListSyncDevicesErrors, WalletSessionListSyncDevicesResponses, WalletSessionListSyncEnvelopesData, WalletSessionListSyncEnvelopesErrors, WalletSessionListSyncEnvelopesResponses, WalletSessionPostSyncEnvelopesData, WalletSessionPostSyncEnvelopesErrors, WalletSessionPostSyncEnvelopesResponses, WalletSessionPutBindingLimitsData, WalletSessionPutBindingLimitsErrors, WalletSessionPutBindingLimitsResponses, WalletSessionPutOwnerData, WalletSessionPutOwnerErrors, WalletSessionPutOwnerResponses, WalletSessionPutSyncDeviceData, WalletSessionPutSyncDeviceErrors, WalletSessionPutSyncDeviceResponses, WalletSessionRegisterWalletData, WalletSessionRegisterWalletErrors, WalletSessionRegisterWalletResponses, WalletSessionRevokeBindingData, WalletSessionRevokeBindingErrors, WalletSessionRevokeBindingResponses, WalletSessionVerifyData, WalletSessionVerifyErrors, WalletSessionVerifyResponses } from './types.gen';
+import { zWalletSessionAcceptBindingResponse, zWalletSessionAuthorizeBankingResponse, zWalletSessionCreateBindingResponse, zWalletSessionCreateChallengeResponse, zWalletSessionCreateManagedAccountResponse, zWalletSessionCreateManagedSessionResponse, zWalletSessionDeleteManagedAccountResponse, zWalletSessionDeleteSyncDeviceResponse, zWalletSessionDownloadExtensionResponse, zWalletSessionGetAuthorizationRecordResponse, zWalletSessionGetBindingActivityResponse, zWalletSessionGetBindingResponse, zWalletSessionGetFeeConfigResponse, zWalletSessionGetHistoryResponse, zWalletSessionGetJwksResponse, zWalletSessionGetManagedSaltResponse, zWalletSessionGetManagedShareResponse, zWalletSessionListBindingsResponse, zWalletSessionListSyncDevicesResponse, zWalletSessionListSyncEnvelopesResponse, zWalletSessionPostSyncEnvelopesResponse, zWalletSessionPutBindingLimitsResponse, zWalletSessionPutOwnerResponse, zWalletSessionPutSyncDeviceResponse, zWalletSessionRegisterWalletResponse, zWalletSessionRevokeBindingResponse, zWalletSessionVerifyResponse } from './zod.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -371,4 +371,90 @@ export const walletSessionAuthorizeBanking = <ThrowOnError extends boolean = fal
         'Content-Type': 'application/json',
         ...options.headers
     }
+});
+
+/**
+ * The Argon2id salt and parameters of a managed account
+ *
+ * Extension (spec rule 8: "An optional managed-account tier (email and password sign-in) stays non-custodial through 2-of-3 guardian recovery"). Step 1 of the managed sign-in: the client fetches the account's Argon2id salt and parameters, derives `authKey = Argon2id(NFKC password, salt, params, associated data "svckit/managed/auth/v1")` and sends only that to `POST /managed/sessions`. An email with no account gets a salt that looks the same (an HMAC of the email under a service key) and the default parameters, so the answer never tells whether an account exists. Public; rate limit 5 requests per second per IP, as /auth* (D-024).
+ */
+export const walletSessionGetManagedSalt = <ThrowOnError extends boolean = false>(options: Options<WalletSessionGetManagedSaltData, ThrowOnError>): RequestResult<WalletSessionGetManagedSaltResponses, WalletSessionGetManagedSaltErrors, ThrowOnError> => (options.client ?? client).get<WalletSessionGetManagedSaltResponses, WalletSessionGetManagedSaltErrors, ThrowOnError>({
+    responseValidator: async (data) => await zWalletSessionGetManagedSaltResponse.parseAsync(data),
+    url: '/managed/salt',
+    ...options
+});
+
+/**
+ * Close the managed account and remove the share
+ *
+ * Extension (D-127). Removes the account of the token's identity: the email, the verifier and the sealed share. Either token works: the identity's session token or a managed token from `POST /managed/sessions`.
+ */
+export const walletSessionDeleteManagedAccount = <ThrowOnError extends boolean = false>(options?: Options<WalletSessionDeleteManagedAccountData, ThrowOnError>): RequestResult<WalletSessionDeleteManagedAccountResponses, WalletSessionDeleteManagedAccountErrors, ThrowOnError> => (options?.client ?? client).delete<WalletSessionDeleteManagedAccountResponses, WalletSessionDeleteManagedAccountErrors, ThrowOnError>({
+    responseValidator: async (data) => await zWalletSessionDeleteManagedAccountResponse.parseAsync(data),
+    security: [{
+            key: 'sessionToken',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'managedToken',
+            scheme: 'bearer',
+            type: 'http'
+        }],
+    url: '/managed/accounts',
+    ...options
+});
+
+/**
+ * Open a managed account and deposit the sealed service share
+ *
+ * Extension (spec rule 8; D-127). The identity, signed in with its two keys (`sessionToken`, whose `sub` is the svcId bound to the account), opens its managed account: the email, the Argon2id salt and parameters the client derived its auth key with, the auth key itself (32 bytes, which the server stores only as a scrypt hash) and the service share of the 2-of-3 split (D-122), already sealed on the device under the password in a keystore file (D-120) whose label is `guardian-share:{svcId}`. The sealing key comes from the keystore's own random salt: the server never sees the password, nor anything that opens the share. The service holds at most one share per identity: a second account for the same svcId, or an email already used, is 409 (delete the account first to replace the share). A body carrying private material is 400 (D-090).
+ */
+export const walletSessionCreateManagedAccount = <ThrowOnError extends boolean = false>(options: Options<WalletSessionCreateManagedAccountData, ThrowOnError>): RequestResult<WalletSessionCreateManagedAccountResponses, WalletSessionCreateManagedAccountErrors, ThrowOnError> => (options.client ?? client).post<WalletSessionCreateManagedAccountResponses, WalletSessionCreateManagedAccountErrors, ThrowOnError>({
+    responseValidator: async (data) => await zWalletSessionCreateManagedAccountResponse.parseAsync(data),
+    security: [{
+            key: 'sessionToken',
+            scheme: 'bearer',
+            type: 'http'
+        }],
+    url: '/managed/accounts',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Sign in with email and auth key
+ *
+ * Extension (D-127). Step 2 of the managed sign-in: the email and the auth key derived from the password with the salt of `GET /managed/salt`. The server compares scrypt(authKey) with the stored verifier in constant time and answers a managed token: a JWT signed with the service's ML-DSA-65 key, header `typ: "svckit-managed+jwt"`, claim `scope: "managed"`, valid 5 minutes. It opens only `GET /managed/share` and `DELETE /managed/accounts`; it is never a session token (a session still needs both key signatures). An unknown email and a wrong auth key get the same 401, after the same work. Rate limit 5 requests per second per IP, as /auth* (D-024).
+ */
+export const walletSessionCreateManagedSession = <ThrowOnError extends boolean = false>(options: Options<WalletSessionCreateManagedSessionData, ThrowOnError>): RequestResult<WalletSessionCreateManagedSessionResponses, WalletSessionCreateManagedSessionErrors, ThrowOnError> => (options.client ?? client).post<WalletSessionCreateManagedSessionResponses, WalletSessionCreateManagedSessionErrors, ThrowOnError>({
+    responseValidator: async (data) => await zWalletSessionCreateManagedSessionResponse.parseAsync(data),
+    url: '/managed/sessions',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Download the sealed service share
+ *
+ * Extension (D-127). The sealed service share of the token's identity, exactly as deposited. Only the password opens it (D-120), and it is one share of a 2-of-3 split: recovery also needs the guardian's or the device's share (D-122). Either token works: a managed token or the identity's session token.
+ */
+export const walletSessionGetManagedShare = <ThrowOnError extends boolean = false>(options?: Options<WalletSessionGetManagedShareData, ThrowOnError>): RequestResult<WalletSessionGetManagedShareResponses, WalletSessionGetManagedShareErrors, ThrowOnError> => (options?.client ?? client).get<WalletSessionGetManagedShareResponses, WalletSessionGetManagedShareErrors, ThrowOnError>({
+    responseValidator: async (data) => await zWalletSessionGetManagedShareResponse.parseAsync(data),
+    security: [{
+            key: 'managedToken',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'sessionToken',
+            scheme: 'bearer',
+            type: 'http'
+        }],
+    url: '/managed/share',
+    ...options
 });

@@ -656,6 +656,147 @@ export type BindingActivity = {
 };
 
 /**
+ * An email address (local@domain). Stored and compared normalised (trimmed, NFKC, lower case).
+ */
+export type ManagedEmail = string;
+
+/**
+ * Argon2id (RFC 9106, version 0x13) parameters and salt the client derives its auth key with; the bounds are those of the keystore (D-120).
+ */
+export type ManagedAuthKdf = {
+    /**
+     * Always argon2id.
+     */
+    name: 'argon2id';
+    /**
+     * Argon2 version 0x13.
+     */
+    v: 19;
+    /**
+     * Memory in KiB (Argon2 m).
+     */
+    memoryKiB: number;
+    /**
+     * Iterations (Argon2 t).
+     */
+    passes: number;
+    /**
+     * Lanes (Argon2 p).
+     */
+    parallelism: number;
+    /**
+     * base64url (no padding) of a random salt of 16 to 64 bytes.
+     */
+    salt: string;
+};
+
+/**
+ * Hex of the 32-byte auth key: Argon2id(NFKC password, authKdf.salt, authKdf parameters, associated data "svckit/managed/auth/v1"). Not the password, and not the key that seals the share (that one comes from the keystore's own salt). The server keeps only scrypt(authKey, per-account salt).
+ */
+export type ManagedAuthKey = string;
+
+/**
+ * The service share of the 2-of-3 split (D-122), sealed on the device under the account password in the keystore format of D-120 (Argon2id + AES-256-GCM, header as AAD), labelled `guardian-share:{svcId}`. The server checks the shape, the bounds and the label; it cannot open it.
+ */
+export type SealedShare = {
+    /**
+     * The keystore format name.
+     */
+    format: 'svckit-wallet-keystore';
+    /**
+     * Format version.
+     */
+    version: 1;
+    kdf: ManagedAuthKdf;
+    /**
+     * AES-256-GCM and its 12-byte nonce.
+     */
+    cipher: {
+        /**
+         * Always aes-256-gcm.
+         */
+        name: 'aes-256-gcm';
+        /**
+         * base64url of the 12-byte nonce.
+         */
+        nonce: string;
+    };
+    /**
+     * base64url of the AES-256-GCM ciphertext and its 16-byte tag.
+     */
+    ciphertext: string;
+    /**
+     * `guardian-share:` and the svcId of the share; it must be the token's svcId.
+     */
+    label: string;
+};
+
+/**
+ * Answer of `GET /managed/salt`.
+ */
+export type ManagedSalt = {
+    email: ManagedEmail;
+    authKdf: ManagedAuthKdf;
+};
+
+/**
+ * Opens a managed account. Any other field is 400; a field named like private material (`password`, `seed`, `mnemonic`...) is 400 with a message saying so.
+ */
+export type ManagedAccountRequest = {
+    email: ManagedEmail;
+    authKdf: ManagedAuthKdf;
+    authKey: ManagedAuthKey;
+    sealedShare: SealedShare;
+};
+
+/**
+ * A managed account.
+ */
+export type ManagedAccount = {
+    svcId: SvcId;
+    email: ManagedEmail;
+    /**
+     * When the account was opened, ISO 8601 UTC with milliseconds.
+     */
+    createdAt: string;
+};
+
+/**
+ * Managed sign-in.
+ */
+export type ManagedSessionRequest = {
+    email: ManagedEmail;
+    authKey: ManagedAuthKey;
+};
+
+/**
+ * A managed token (security scheme `managedToken`).
+ */
+export type ManagedSession = {
+    /**
+     * A compact JWS signed with ML-DSA-65, header `typ: "svckit-managed+jwt"`, valid 5 minutes; present it as `Authorization: Bearer`.
+     */
+    token: string;
+    svcId: SvcId;
+    /**
+     * The token's exp, ISO 8601 UTC.
+     */
+    expiresAt: string;
+};
+
+/**
+ * Answer of `GET /managed/share`.
+ */
+export type ManagedShare = {
+    svcId: SvcId;
+    sealedShare: SealedShare;
+    /**
+     * When the share was deposited.
+     */
+    createdAt: string;
+};
+
+/**
  * spec: "chainId (chain identifier)". See `ChainId`: "1111111", an EVM chain id such as 1, 42161, 10, 8453, 137, 56, or "bitcoin" / "tron" (D-065).
  */
 export type HistoryChainId = ChainId;
@@ -1571,3 +1712,193 @@ export type WalletSessionAuthorizeBankingResponses = {
 };
 
 export type WalletSessionAuthorizeBankingResponse = WalletSessionAuthorizeBankingResponses[keyof WalletSessionAuthorizeBankingResponses];
+
+export type WalletSessionGetManagedSaltData = {
+    body?: never;
+    path?: never;
+    query: {
+        /**
+         * The account's email; compared after trimming, NFKC and lower-casing.
+         */
+        email: ManagedEmail;
+    };
+    url: '/managed/salt';
+};
+
+export type WalletSessionGetManagedSaltErrors = {
+    /**
+     * Missing or malformed email.
+     */
+    400: Error;
+    /**
+     * Rate limit exceeded: more than 20 requests per second from this client IP, or 5 per second on /auth* (D-024). Carries Retry-After and x-ratelimit-* headers (D-022).
+     */
+    429: Error;
+    /**
+     * Internal error. The body reveals no internal detail.
+     */
+    500: Error;
+};
+
+export type WalletSessionGetManagedSaltError = WalletSessionGetManagedSaltErrors[keyof WalletSessionGetManagedSaltErrors];
+
+export type WalletSessionGetManagedSaltResponses = {
+    /**
+     * The salt and Argon2id parameters to derive the auth key with.
+     */
+    200: ManagedSalt;
+};
+
+export type WalletSessionGetManagedSaltResponse = WalletSessionGetManagedSaltResponses[keyof WalletSessionGetManagedSaltResponses];
+
+export type WalletSessionDeleteManagedAccountData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/managed/accounts';
+};
+
+export type WalletSessionDeleteManagedAccountErrors = {
+    /**
+     * Missing, malformed, expired or otherwise invalid session token (D-018).
+     */
+    401: Error;
+    /**
+     * The token's identity has no managed account.
+     */
+    404: Error;
+    /**
+     * Rate limit exceeded: more than 20 requests per second from this client IP, or 5 per second on /auth* (D-024). Carries Retry-After and x-ratelimit-* headers (D-022).
+     */
+    429: Error;
+    /**
+     * Internal error. The body reveals no internal detail.
+     */
+    500: Error;
+};
+
+export type WalletSessionDeleteManagedAccountError = WalletSessionDeleteManagedAccountErrors[keyof WalletSessionDeleteManagedAccountErrors];
+
+export type WalletSessionDeleteManagedAccountResponses = {
+    /**
+     * Removed. No body.
+     */
+    204: void;
+};
+
+export type WalletSessionDeleteManagedAccountResponse = WalletSessionDeleteManagedAccountResponses[keyof WalletSessionDeleteManagedAccountResponses];
+
+export type WalletSessionCreateManagedAccountData = {
+    body: ManagedAccountRequest;
+    path?: never;
+    query?: never;
+    url: '/managed/accounts';
+};
+
+export type WalletSessionCreateManagedAccountErrors = {
+    /**
+     * Malformed body, weak Argon2id parameters, a sealed share that is not a keystore file labelled for this svcId, or private material.
+     */
+    400: Error;
+    /**
+     * Missing, malformed, expired or otherwise invalid session token (D-018).
+     */
+    401: Error;
+    /**
+     * The identity already has a managed account (the service holds at most one share), or the email is taken.
+     */
+    409: Error;
+    /**
+     * Rate limit exceeded: more than 20 requests per second from this client IP, or 5 per second on /auth* (D-024). Carries Retry-After and x-ratelimit-* headers (D-022).
+     */
+    429: Error;
+    /**
+     * Internal error. The body reveals no internal detail.
+     */
+    500: Error;
+};
+
+export type WalletSessionCreateManagedAccountError = WalletSessionCreateManagedAccountErrors[keyof WalletSessionCreateManagedAccountErrors];
+
+export type WalletSessionCreateManagedAccountResponses = {
+    /**
+     * The account is open and holds the sealed share.
+     */
+    201: ManagedAccount;
+};
+
+export type WalletSessionCreateManagedAccountResponse = WalletSessionCreateManagedAccountResponses[keyof WalletSessionCreateManagedAccountResponses];
+
+export type WalletSessionCreateManagedSessionData = {
+    body: ManagedSessionRequest;
+    path?: never;
+    query?: never;
+    url: '/managed/sessions';
+};
+
+export type WalletSessionCreateManagedSessionErrors = {
+    /**
+     * Malformed body.
+     */
+    400: Error;
+    /**
+     * Unknown email or wrong auth key (one answer for both).
+     */
+    401: Error;
+    /**
+     * Rate limit exceeded: more than 20 requests per second from this client IP, or 5 per second on /auth* (D-024). Carries Retry-After and x-ratelimit-* headers (D-022).
+     */
+    429: Error;
+    /**
+     * Internal error. The body reveals no internal detail.
+     */
+    500: Error;
+};
+
+export type WalletSessionCreateManagedSessionError = WalletSessionCreateManagedSessionErrors[keyof WalletSessionCreateManagedSessionErrors];
+
+export type WalletSessionCreateManagedSessionResponses = {
+    /**
+     * Signed in.
+     */
+    200: ManagedSession;
+};
+
+export type WalletSessionCreateManagedSessionResponse = WalletSessionCreateManagedSessionResponses[keyof WalletSessionCreateManagedSessionResponses];
+
+export type WalletSessionGetManagedShareData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/managed/share';
+};
+
+export type WalletSessionGetManagedShareErrors = {
+    /**
+     * Missing, malformed, expired or otherwise invalid session token (D-018).
+     */
+    401: Error;
+    /**
+     * The token's identity has no managed account.
+     */
+    404: Error;
+    /**
+     * Rate limit exceeded: more than 20 requests per second from this client IP, or 5 per second on /auth* (D-024). Carries Retry-After and x-ratelimit-* headers (D-022).
+     */
+    429: Error;
+    /**
+     * Internal error. The body reveals no internal detail.
+     */
+    500: Error;
+};
+
+export type WalletSessionGetManagedShareError = WalletSessionGetManagedShareErrors[keyof WalletSessionGetManagedShareErrors];
+
+export type WalletSessionGetManagedShareResponses = {
+    /**
+     * The sealed share.
+     */
+    200: ManagedShare;
+};
+
+export type WalletSessionGetManagedShareResponse = WalletSessionGetManagedShareResponses[keyof WalletSessionGetManagedShareResponses];

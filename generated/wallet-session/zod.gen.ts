@@ -439,6 +439,96 @@ export const zBindingActivity = z.object({
 });
 
 /**
+ * An email address (local@domain). Stored and compared normalised (trimmed, NFKC, lower case).
+ */
+export const zManagedEmail = z.string().min(3).max(254).regex(/^[^\s@]+@[^\s@]+$/);
+
+/**
+ * Argon2id (RFC 9106, version 0x13) parameters and salt the client derives its auth key with; the bounds are those of the keystore (D-120).
+ */
+export const zManagedAuthKdf = z.object({
+    name: z.literal('argon2id'),
+    v: z.literal(19),
+    memoryKiB: z.int().gte(8192).lte(4194304),
+    passes: z.int().gte(1).lte(64),
+    parallelism: z.int().gte(1).lte(16),
+    salt: z.string().regex(/^[A-Za-z0-9_-]{22,86}$/)
+});
+
+/**
+ * Hex of the 32-byte auth key: Argon2id(NFKC password, authKdf.salt, authKdf parameters, associated data "svckit/managed/auth/v1"). Not the password, and not the key that seals the share (that one comes from the keystore's own salt). The server keeps only scrypt(authKey, per-account salt).
+ */
+export const zManagedAuthKey = z.string().regex(/^[0-9a-f]{64}$/);
+
+/**
+ * The service share of the 2-of-3 split (D-122), sealed on the device under the account password in the keystore format of D-120 (Argon2id + AES-256-GCM, header as AAD), labelled `guardian-share:{svcId}`. The server checks the shape, the bounds and the label; it cannot open it.
+ */
+export const zSealedShare = z.object({
+    format: z.literal('svckit-wallet-keystore'),
+    version: z.literal(1),
+    kdf: zManagedAuthKdf,
+    cipher: z.object({
+        name: z.literal('aes-256-gcm'),
+        nonce: z.string().regex(/^[A-Za-z0-9_-]{16}$/)
+    }),
+    ciphertext: z.string().min(22).max(2048).regex(/^[A-Za-z0-9_-]+$/),
+    label: z.string().regex(/^guardian-share:[0-9a-f]{16}$/)
+});
+
+/**
+ * Answer of `GET /managed/salt`.
+ */
+export const zManagedSalt = z.object({
+    email: zManagedEmail,
+    authKdf: zManagedAuthKdf
+});
+
+/**
+ * Opens a managed account. Any other field is 400; a field named like private material (`password`, `seed`, `mnemonic`...) is 400 with a message saying so.
+ */
+export const zManagedAccountRequest = z.object({
+    email: zManagedEmail,
+    authKdf: zManagedAuthKdf,
+    authKey: zManagedAuthKey,
+    sealedShare: zSealedShare
+});
+
+/**
+ * A managed account.
+ */
+export const zManagedAccount = z.object({
+    svcId: zSvcId,
+    email: zManagedEmail,
+    createdAt: z.iso.datetime()
+});
+
+/**
+ * Managed sign-in.
+ */
+export const zManagedSessionRequest = z.object({
+    email: zManagedEmail,
+    authKey: zManagedAuthKey
+});
+
+/**
+ * A managed token (security scheme `managedToken`).
+ */
+export const zManagedSession = z.object({
+    token: z.string().regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/),
+    svcId: zSvcId,
+    expiresAt: z.iso.datetime()
+});
+
+/**
+ * Answer of `GET /managed/share`.
+ */
+export const zManagedShare = z.object({
+    svcId: zSvcId,
+    sealedShare: zSealedShare,
+    createdAt: z.iso.datetime()
+});
+
+/**
  * spec: "chainId (chain identifier)". See `ChainId`: "1111111", an EVM chain id such as 1, 42161, 10, 8453, 137, 56, or "bitcoin" / "tron" (D-065).
  */
 export const zHistoryChainId = zChainId;
@@ -630,3 +720,36 @@ export const zWalletSessionAuthorizeBankingBody = zBankingAuthorizationRequest;
  * Approved and recorded.
  */
 export const zWalletSessionAuthorizeBankingResponse = zBankingAuthorization;
+
+export const zWalletSessionGetManagedSaltQuery = z.object({
+    email: zManagedEmail
+});
+
+/**
+ * The salt and Argon2id parameters to derive the auth key with.
+ */
+export const zWalletSessionGetManagedSaltResponse = zManagedSalt;
+
+/**
+ * Removed. No body.
+ */
+export const zWalletSessionDeleteManagedAccountResponse = z.void();
+
+export const zWalletSessionCreateManagedAccountBody = zManagedAccountRequest;
+
+/**
+ * The account is open and holds the sealed share.
+ */
+export const zWalletSessionCreateManagedAccountResponse = zManagedAccount;
+
+export const zWalletSessionCreateManagedSessionBody = zManagedSessionRequest;
+
+/**
+ * Signed in.
+ */
+export const zWalletSessionCreateManagedSessionResponse = zManagedSession;
+
+/**
+ * The sealed share.
+ */
+export const zWalletSessionGetManagedShareResponse = zManagedShare;

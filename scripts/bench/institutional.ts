@@ -10,10 +10,12 @@
  *    for each sending account the nonces of its transfers on the chain are exactly 0..n-1, and every
  *    transfer is confirmed. Target: at least 200 transfers per second accepted, zero nonce gaps.
  *
- * The load generator runs in a worker thread (the server keeps the main thread). Settings: BENCH_REQUESTS
- * (GET requests per run at concurrency 32, default 3000), BENCH_ROUNDS (alternating bearer/ML-DSA runs, default 3), BENCH_TRANSFERS (default 3000), BENCH_ACCOUNTS
- * (sending accounts, default 32), BENCH_TRANSFER_CONCURRENCY (default 64), SVC_BLOCK_TIME (default 0: a
- * block as soon as transactions arrive) and DATABASE_URL (PostgreSQL instead of PGlite).
+ * The load generator runs in a worker thread (the server keeps the main thread). Bearer and ML-DSA runs
+ * alternate and the median run of each is reported, since the machine may be shared. Settings:
+ * BENCH_REQUESTS (GET requests per run at concurrency 32, default 3000), BENCH_ROUNDS (alternating runs,
+ * default 3), BENCH_TRANSFERS (default 3000), BENCH_ACCOUNTS (sending accounts, default 32),
+ * BENCH_TRANSFER_CONCURRENCY (default 64), SVC_BLOCK_TIME (default 0: a block as soon as transactions
+ * arrive) and DATABASE_URL (PostgreSQL instead of PGlite).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -376,3 +376,18 @@ export const walletBankingAuthorizations = pgTable(
   },
   (t) => [index('wallet_banking_authorizations_binding').on(t.bindingId, t.createdAt)],
 );
+
+/**
+ * Managed accounts (spec rule 8, D-127): at most one per identity (the primary key) and per normalised email.
+ * The service holds the password-sealed service share (a keystore file it cannot open), the client's
+ * Argon2id salt and parameters (public), and a scrypt hash of the client's auth key — never the password.
+ */
+export const walletManagedAccounts = pgTable('wallet_managed_accounts', {
+  svcId: text('svc_id').primaryKey(),
+  email: text('email').notNull().unique(),
+  authKdf: jsonb('auth_kdf').$type<{ memoryKiB: number; passes: number; parallelism: number; salt: string }>().notNull(),
+  verifierSalt: bytea('verifier_salt').notNull(),
+  verifier: bytea('verifier').notNull(),
+  sealedShare: jsonb('sealed_share').$type<Record<string, unknown>>().notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
+});

@@ -1,7 +1,7 @@
 /**
  * The wallet session API plugin, `{wallet_api_url}` (surface E): every operation of
  * specs/wallet-session.openapi.yaml. D-024: 20 requests per second per IP, 5 on /auth/challenge and
- * /auth/verify ("because each verify costs two signature checks"). spec rule 1: a body carrying private
+ * /auth/verify ("because each verify costs two signature checks") and on the managed sign-in (D-127). spec rule 1: a body carrying private
  * material is refused before any handler runs.
  */
 import type { FastifyInstance } from 'fastify';
@@ -18,6 +18,7 @@ import { BankingService } from './banking.ts';
 import { BindingService } from './bindings.ts';
 import type { ExtensionPackager } from './download.ts';
 import { HistoryService } from './history.ts';
+import { ManagedService } from './managed.ts';
 import { refusePrivateMaterial } from './private-material.ts';
 import type { WalletSettings } from './settings.ts';
 import { SyncService } from './sync.ts';
@@ -40,7 +41,8 @@ export type WalletOptions = {
   defaultCollectors?: { chainId: string; address: string }[];
 };
 
-const AUTH_OPERATIONS = new Set(['walletSessionCreateChallenge', 'walletSessionVerify']);
+// D-127: the managed sign-in (salt and password proof) shares the 5/s window of /auth/*.
+const AUTH_OPERATIONS = new Set(['walletSessionCreateChallenge', 'walletSessionVerify', 'walletSessionGetManagedSalt', 'walletSessionCreateManagedSession']);
 
 /** The handlers of every operation, typed by the generated RouteHandlers. */
 export function walletHandlers(options: WalletOptions, tokens: SessionTokens): RouteHandlers {
@@ -50,6 +52,7 @@ export function walletHandlers(options: WalletOptions, tokens: SessionTokens): R
   const sync = new SyncService(db, clock);
   const bindings = new BindingService(db, clock);
   const banking = new BankingService(db, clock);
+  const managed = new ManagedService(db, clock, tokens, options.tokenKeys[0]!.privateKey);
   const collectors = [...settings.feeCollectors];
   for (const c of options.defaultCollectors ?? []) if (!collectors.some((x) => x.chainId === c.chainId)) collectors.push(c);
   const feesUpdatedAt = new Date(clock.now()).toISOString();
@@ -93,6 +96,14 @@ export function walletHandlers(options: WalletOptions, tokens: SessionTokens): R
     walletSessionRevokeBinding: async (request, reply) => reply.code(200).send(await bindings.revoke(await session(request), request.params)),
     walletSessionGetBindingActivity: async (request, reply) => reply.code(200).send(await bindings.activity(await session(request), request.params)),
     walletSessionAuthorizeBanking: async (request, reply) => reply.code(201).send(await banking.authorize(await session(request), request.body)),
+    walletSessionGetManagedSalt: async (request, reply) => reply.code(200).send(await managed.salt(request.query)),
+    walletSessionCreateManagedAccount: async (request, reply) => reply.code(201).send(await managed.create(await session(request), request.body)),
+    walletSessionCreateManagedSession: async (request, reply) => reply.code(200).send(await managed.signIn(request.body)),
+    walletSessionGetManagedShare: async (request, reply) => reply.code(200).send(await managed.share(await tokens.authenticateManaged(request))),
+    walletSessionDeleteManagedAccount: async (request, reply) => {
+      await managed.remove(await tokens.authenticateManaged(request));
+      return reply.code(204).send();
+    },
   };
 }
 

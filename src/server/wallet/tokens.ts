@@ -15,6 +15,11 @@ import type { ServiceKey } from './keys.ts';
 /** D-018: exp = iat + 900. */
 export const TOKEN_LIFETIME_SECONDS = 900;
 
+/** D-127: a managed token (email and password sign-in) lives 5 minutes. */
+export const MANAGED_TOKEN_LIFETIME_SECONDS = 300;
+/** D-127: the JWS `typ` of a managed token; a session token's is "JWT", so neither passes for the other. */
+export const MANAGED_TOKEN_TYPE = 'svckit-managed+jwt';
+
 /** The D-005 claims set. */
 export type SessionClaims = { iss: string; aud: string; sub: string; addr: string; iat: number; nbf: number; exp: number; jti: string; chl: string };
 
@@ -42,8 +47,35 @@ export class SessionTokens {
     return { token, claims };
   }
 
+  /** Signs a managed token for `sub` (D-127): scope "managed", typ {@link MANAGED_TOKEN_TYPE}, 5 minutes. */
+  async issueManaged(sub: string): Promise<{ token: string; exp: number }> {
+    const key = this.keys[0]!;
+    const iat = Math.floor(this.clock.now() / 1000);
+    const iss = this.issuer();
+    const exp = iat + MANAGED_TOKEN_LIFETIME_SECONDS;
+    const claims = { iss, aud: iss, sub, scope: 'managed', iat, nbf: iat, exp, jti: randomUUID() };
+    const token = await new SignJWT(claims).setProtectedHeader({ alg: 'ML-DSA-65', typ: MANAGED_TOKEN_TYPE, kid: key.kid }).sign(key.privateKey);
+    return { token, exp };
+  }
+
+  /** The svcId of the request's bearer token, a session token or a managed token (D-127), or a 401. */
+  async authenticateManaged(request: FastifyRequest): Promise<string> {
+    const header = request.headers.authorization ?? '';
+    const match = /^Bearer ([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]*)\.([A-Za-z0-9_-]*)$/.exec(header);
+    if (match && headerType(match[1]!) === MANAGED_TOKEN_TYPE) {
+      const payload = await this.check(match.slice(1).join('.'), MANAGED_TOKEN_TYPE, ['sub', 'scope', 'iat', 'nbf', 'exp', 'jti']);
+      if (payload.scope !== 'managed' || typeof payload.sub !== 'string') throw unauthenticated('invalid managed token: expected scope "managed"', 'INVALID_TOKEN');
+      return payload.sub;
+    }
+    return (await this.authenticate(request)).sub;
+  }
+
   /** Checks a compact JWS and returns its claims, or throws 401 (TOKEN_EXPIRED or INVALID_TOKEN). */
   async verify(token: string): Promise<SessionClaims> {
+    return claimsOf(await this.check(token, 'JWT', ['sub', 'addr', 'iat', 'nbf', 'exp', 'jti', 'chl']));
+  }
+
+  private async check(token: string, typ: string, requiredClaims: string[]): Promise<JWTPayload> {
     const iss = this.issuer();
     let payload: JWTPayload;
     try {
@@ -59,8 +91,8 @@ export class SessionTokens {
           algorithms: ['ML-DSA-65'],
           issuer: iss,
           audience: iss,
-          typ: 'JWT',
-          requiredClaims: ['sub', 'addr', 'iat', 'nbf', 'exp', 'jti', 'chl'],
+          typ,
+          requiredClaims,
           currentDate: new Date(this.clock.now()),
           clockTolerance: 0,
         },
@@ -73,7 +105,7 @@ export class SessionTokens {
       const why = error instanceof errors.JOSEError ? error.message : 'malformed token';
       throw unauthenticated(`invalid session token: ${why}`, 'INVALID_TOKEN');
     }
-    return claimsOf(payload);
+    return payload;
   }
 
   /** The claims of the request's `Authorization: Bearer <jwt>` (D-018), or a 401. */
@@ -83,6 +115,14 @@ export class SessionTokens {
     const match = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*)$/.exec(header);
     if (!match) throw unauthenticated('malformed Authorization header: expected "Bearer <jwt>" with the session token from POST /auth/verify', 'INVALID_TOKEN');
     return this.verify(match[1]!);
+  }
+}
+
+function headerType(encoded: string): unknown {
+  try {
+    return (JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8')) as { typ?: unknown }).typ;
+  } catch {
+    return undefined;
   }
 }
 
