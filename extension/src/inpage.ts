@@ -6,7 +6,7 @@
 import { FROM_PAGE, TO_PAGE, type ProviderEventMessage, type RpcResponseMessage } from './protocol.ts';
 import { SvckitProvider, toProviderError } from './provider.ts';
 
-/** EIP-6963 reverse-DNS id of the wallet (D-NEW-C11). */
+/** EIP-6963 reverse-DNS id of the wallet (D-126). */
 export const RDNS = 'dev.svckit.wallet';
 
 const ICON =

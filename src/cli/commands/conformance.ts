@@ -53,7 +53,8 @@ async function chooseTarget(options: ConformanceOptions): Promise<Target> {
       ...(options.receiverPort ? { receiverPort: Number(options.receiverPort) } : {}),
     });
   }
-  return options.target === 'specs' ? specsOnlyTarget() : referenceTarget();
+  // Persisted, so the crash-recovery and stopped-chain checks (D-078) can restart it on the same data.
+  return options.target === 'specs' ? specsOnlyTarget() : referenceTarget({ persist: true });
 }
 
 /** Builds the `conformance` sub-command. */
