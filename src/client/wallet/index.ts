@@ -33,4 +33,5 @@ export { computeFee, applyFee, fetchFeeConfig, FeeError, type FeeQuote } from '.
 export { sendEvm, type EvmSendRequest, type EvmSendResult } from './send-evm.ts';
 export { sendBitcoin, type BitcoinSendRequest, type BitcoinSendResult } from './send-bitcoin.ts';
 export { sendTron, type TronSendRequest, type TronSendResult } from './send-tron.ts';
+export { signUp, recover, signIn, closeAccount, managedAuthKey, normaliseEmail, ManagedError, MANAGED_AUTH_CONTEXT, type SignUpOptions, type SignUpResult, type RecoverOptions } from './managed.ts';
 export { login, checkChallengeMessage, verifySessionToken, verifyAuthorizationRecord, authorizedClient, SessionError, type LoginOptions, type Session } from './session.ts';
