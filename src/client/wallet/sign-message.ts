@@ -13,6 +13,7 @@ import { base64 } from '@scure/base';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
+import { concatBytes } from '@noble/hashes/utils.js';
 import { addressOf, bytesToHex, hexToBytes, KeyError, type ChainKey } from './keys.ts';
 import type { ChainFamily } from './networks.ts';
 
@@ -106,13 +107,5 @@ export function compactSize(n: number): Uint8Array {
   throw new KeyError(`length ${n} too large`);
 }
 
-/** Concatenation of byte arrays. */
-export function concat(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
-}
+/** Concatenation of byte arrays (noble's, browser-safe for the extension bundle). */
+export const concat = concatBytes;
