@@ -27,6 +27,9 @@ const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url))
 export async function openDatabase(options: { databaseUrl?: string; dataDir: string | null }): Promise<OpenDatabase> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // The server may end idle connections (restart, failover, a dropped database). pg reports that on the
+    // pool; without a listener Node would treat it as an uncaught error and stop. The next query reconnects.
+    pool.on('error', (error) => console.warn(`svckit: idle PostgreSQL connection closed by the server: ${error.message}`));
     const db = drizzlePostgres(pool, { schema });
     await migratePostgres(db, { migrationsFolder });
     return { db: db as unknown as Database, engine: 'postgres', close: () => pool.end() };
