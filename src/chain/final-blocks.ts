@@ -19,6 +19,11 @@ export class FinalBlockCache {
   /** Keeps at most `capacity` blocks. */
   constructor(private readonly capacity = 2048) {}
 
+  /** The newest sealed block number, when the producer has reported one. */
+  get latest(): number | undefined {
+    return this.head;
+  }
+
   /** Records the newest sealed block number. */
   noteHead(number: number): void {
     if (this.head === undefined || number > this.head) this.head = number;

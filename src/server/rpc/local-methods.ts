@@ -6,11 +6,14 @@
 import { toHex, type Hex } from 'viem';
 import type { QbftConsensus } from '../../chain/qbft/consensus.ts';
 import type { ValidatorIdentity } from '../../chain/qbft/validators.ts';
+import type { FinalBlockCache } from '../../chain/final-blocks.ts';
 import type { Upstream } from '../../chain/upstream.ts';
 
 /** What the local methods read. */
 export type LocalContext = {
   upstream: Upstream;
+  /** Embedded chain only: sealed blocks and the head (see FinalBlockCache). */
+  blockCache?: FinalBlockCache | undefined;
   consensus: QbftConsensus;
   validators: ValidatorIdentity[];
   observerNodeId: string;
@@ -21,7 +24,9 @@ export type LocalContext = {
 
 type LocalMethod = (params: unknown[], ctx: LocalContext) => Promise<unknown>;
 
-const latestNumber = async (ctx: LocalContext) => Number(BigInt(await ctx.upstream.call<string>('eth_blockNumber')));
+/** The head: known without a round trip on the embedded chain (the producer reports each sealed block). */
+const latestNumber = async (ctx: LocalContext) =>
+  ctx.blockCache?.latest ?? Number(BigInt(await ctx.upstream.call<string>('eth_blockNumber')));
 
 /** Resolves QUANTITY or TAG to a block number, or null when the block does not exist yet. */
 async function resolveBlock(tag: string, ctx: LocalContext): Promise<number | null> {
