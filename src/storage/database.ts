@@ -5,13 +5,14 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
 import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { drizzleClientOf, openPglite } from './pglite-client.ts';
 import { migratedTemplate } from './pglite-template.ts';
 import * as schema from './schema.ts';
 
@@ -36,14 +37,14 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
   }
   let client: PGlite;
   if (options.dataDir === null) {
-    const template = await migratedTemplate(migrationsFolder, (fresh) => migratePglite(drizzlePglite(fresh, { schema }), { migrationsFolder }));
-    client = new PGlite({ loadDataDir: template });
+    const template = await migratedTemplate(migrationsFolder, (fresh) => migratePglite(drizzlePglite({ client: drizzleClientOf(fresh) as PGlite, schema }), { migrationsFolder }));
+    client = await openPglite({ loadDataDir: template });
   } else {
     const dir = path.join(options.dataDir, 'pglite');
     mkdirSync(dir, { recursive: true });
-    client = new PGlite(dir);
+    client = await openPglite({ dataDir: dir });
   }
-  const db = drizzlePglite(client, { schema });
+  const db = drizzlePglite({ client: drizzleClientOf(client) as PGlite, schema });
   await migratePglite(db, { migrationsFolder });
   return { db: db as unknown as Database, engine: 'pglite', close: () => client.close() };
 }

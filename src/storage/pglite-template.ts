@@ -7,7 +7,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
+import { openPglite } from './pglite-client.ts';
 
 /** The migrated template's dump, built on first use. */
 export async function migratedTemplate(migrationsFolder: string, migrate: (client: PGlite) => Promise<void>): Promise<Blob> {
@@ -18,7 +19,7 @@ export async function migratedTemplate(migrationsFolder: string, migrate: (clien
   }
   const cached = path.join(tmpdir(), `svckit-pglite-template-${hash.digest('hex').slice(0, 16)}.tar`);
   if (existsSync(cached)) return new Blob([readFileSync(cached)]);
-  const client = new PGlite();
+  const client = await openPglite();
   await migrate(client);
   const dump = await client.dumpDataDir('none');
   await client.close();
