@@ -11,6 +11,7 @@ import {
   opensslMlDsa65PublicKey,
   opensslMlDsa65Sign,
   opensslMlDsa65Verify,
+  opensslMlDsa65VerifyAsync,
 } from './backends/openssl-ml-dsa.ts';
 import {
   nobleMlDsa65ExpandedSecretKey,
@@ -100,6 +101,15 @@ export const mlDsa65 = Object.freeze({
     assertBytes('signature', signature);
     if (options.context !== undefined) assertBytes('context', options.context);
     return opensslMlDsa65Verify(publicKey, message, signature, options.context);
+  },
+
+  /** ML-DSA.Verify as above, run on libuv's thread pool instead of the calling thread (servers, issue 4 §5). */
+  verifyAsync(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array, options: { context?: Uint8Array } = {}): Promise<boolean> {
+    assertBytes('publicKey', publicKey);
+    assertBytes('message', message);
+    assertBytes('signature', signature);
+    if (options.context !== undefined) assertBytes('context', options.context);
+    return opensslMlDsa65VerifyAsync(publicKey, message, signature, options.context);
   },
 
   /** FIPS 204 ML-DSA.Sign_internal on M' (or on mu with externalMu), via @noble/post-quantum. */

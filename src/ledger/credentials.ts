@@ -127,12 +127,12 @@ export class CredentialStore {
     return { id: row.id, kind: 'api_key', permissions: row.permissions as Permission[], accountIds: row.accountIds ?? null };
   }
 
-  /** The active ML-DSA key registered as `publicKeyHex` (lower case). */
-  async findMldsaKey(publicKeyHex: string): Promise<Credential | undefined> {
+  /** The active ML-DSA key registered as `publicKey` (its 1,952 bytes). */
+  async findMldsaKey(publicKey: Uint8Array): Promise<Credential | undefined> {
     // Per request: the SHA-256 is computed here and matched on the unique index (32 bytes sent, not the 3,904
     // hex characters twice), and only the grant comes back. A second preimage of SHA-256 is out of reach, so
     // the digest identifies the key as the index already assumes.
-    const digest = createHash('sha256').update(Buffer.from(publicKeyHex, 'hex')).digest();
+    const digest = createHash('sha256').update(publicKey).digest();
     const [row] = await this.db
       .select({ id: mldsaKeys.id, permissions: mldsaKeys.permissions, accountIds: mldsaKeys.accountIds })
       .from(mldsaKeys)

@@ -41,6 +41,23 @@ describe('mlDsa65', () => {
     expect(mlDsa65.verify(publicKey, message, signature, { context: text('svckiT') })).toBe(false);
   });
 
+  it('verifies on the thread pool with the same answers as the synchronous verify', async () => {
+    const context = text('svckit');
+    const signature = mlDsa65.sign(secretKey, message, { context });
+    const tampered = Uint8Array.from(signature, (b, i) => (i === 100 ? b ^ 1 : b));
+    const cases: [Uint8Array, Uint8Array, Uint8Array, { context?: Uint8Array }][] = [
+      [publicKey, message, signature, { context }],
+      [publicKey, message, signature, {}],
+      [publicKey, message, tampered, { context }],
+      [publicKey, text('other'), signature, { context }],
+      [publicKey.subarray(1), message, signature, { context }], // malformed key: false, not a throw
+      [publicKey, message, signature.subarray(1), { context }], // malformed signature
+    ];
+    const answers = await Promise.all(cases.map(([pk, m, sig, o]) => mlDsa65.verifyAsync(pk, m, sig, o)));
+    expect(answers).toEqual(cases.map(([pk, m, sig, o]) => mlDsa65.verify(pk, m, sig, o)));
+    expect(answers).toEqual([true, false, false, false, false, false]);
+  });
+
   it('signs deterministically or with a given rnd via noble, matching noble on the expanded key', () => {
     const expanded = mlDsa65.expandSecretKey(secretKey);
     expect(expanded.length).toBe(4032);
