@@ -17,6 +17,9 @@ import { KeyedMutex } from './transfers/locks.ts';
 /** The human-readable reference of account number `n` (D-036: `ACC-` + 10 digits). */
 const accountReference = (n: number) => `ACC-${String(n).padStart(10, '0')}`;
 
+/** How many account addresses {@link AccountStore.addressOf} remembers; the oldest goes first. */
+const ADDRESS_CACHE_SIZE = 10_000;
+
 /** An account row. */
 export type AccountRow = typeof accounts.$inferSelect;
 
@@ -38,6 +41,8 @@ const open = (key: Uint8Array, sealed: Uint8Array, aad: string) =>
 export class AccountStore {
   /** Creation wraps under the active KEK; rotation must not drop that KEK before the new row is committed. */
   private readonly kekLock = new KeyedMutex();
+  /** Account id to chain address, see {@link addressOf}. */
+  private readonly addresses = new Map<string, Hex>();
 
   /** Uses `db` and the `keyring` for keys at rest. */
   constructor(
@@ -101,6 +106,21 @@ export class AccountStore {
       .from(accounts)
       .where(or(eq(accounts.id, idOrReference), eq(accounts.reference, idOrReference)));
     return row;
+  }
+
+  /**
+   * The chain address of account `id` (an id, not a reference), or undefined when there is no such account.
+   * An address never changes once the account exists, so it is remembered (POST /transfers reads the node
+   * with it before taking the account's row lock).
+   */
+  async addressOf(id: string): Promise<Hex | undefined> {
+    const known = this.addresses.get(id);
+    if (known) return known;
+    const [row] = await this.db.select({ address: accounts.address }).from(accounts).where(eq(accounts.id, id));
+    if (!row) return undefined;
+    if (this.addresses.size >= ADDRESS_CACHE_SIZE) this.addresses.delete(this.addresses.keys().next().value!);
+    this.addresses.set(id, row.address as Hex);
+    return row.address as Hex;
   }
 
   /** The account that owns `address`, if it is on the platform. */

@@ -40,7 +40,11 @@ export async function startLedger(
   const keyring = Keyring.open({ dataDir: options.dataDir, ...(options.kek ? { envKek: options.kek } : {}) });
   const accounts = new AccountStore(db, keyring);
   const lifecycle = new PaymentLifecycle(now, { platformBic: options.payments.platformBic, nativeCcy: options.payments.nativeCcy });
-  const engine = new TransferEngine(db, accounts, chain.upstream, now, () => chain.producer?.onTransaction(), lifecycle);
+  const engine = new TransferEngine({
+    db, accounts, upstream: chain.upstream, now, hooks: lifecycle,
+    onAccepted: () => chain.producer?.onTransaction(),
+    sealedHead: () => chain.blockCache?.latest,
+  });
   const confirmer = new TransferConfirmer(db, chain.upstream, lifecycle);
   const payments = new PaymentService({ db, lifecycle, engine, confirmer, accounts, fx: options.payments.fx, emitted: options.payments.emitted });
   const { rebroadcast } = await confirmer.reconcile();

@@ -127,8 +127,6 @@ export const transfers = pgTable(
     failReason: text('fail_reason'),
     blockNumber: bigint('block_number', { mode: 'number' }),
     blockTimestamp: bigint('block_timestamp', { mode: 'number' }),
-    /** Whether the node accepted the transaction; false until the broadcast succeeded. */
-    broadcast: boolean('broadcast').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
   },
   (t) => [index('transfers_account_created').on(t.accountId, t.createdAt), index('transfers_to_created').on(t.toAddress, t.createdAt), index('transfers_status').on(t.status)],

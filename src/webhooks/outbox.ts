@@ -5,7 +5,7 @@
  * an event is never sent for a change that rolled back, and never lost for one that committed.
  */
 import { randomUUID } from 'node:crypto';
-import { and, eq, isNotNull, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { PaymentEventPayload, PaymentEventType } from '../../generated/webhooks/types.gen';
 import type { Database } from '../storage/database.ts';
 import { webhookDeliveries, webhookEndpoints, webhookEvents } from '../storage/schema.ts';
@@ -29,28 +29,18 @@ export function compactBody(payload: PaymentEventPayload): string {
  */
 export async function emitEvent(tx: Database, payload: PaymentEventPayload & { event: PaymentEventType; uetr: string }, now: Date): Promise<{ eventId: string; deliveries: number }> {
   const eventId = randomUUID();
-  await tx.insert(webhookEvents).values({ id: eventId, type: payload.event, uetr: payload.uetr, body: compactBody(payload), createdAt: now });
-  const endpoints = await tx
-    .select({ id: webhookEndpoints.id })
-    .from(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.enabled, true), isNotNull(webhookEndpoints.secret), sql`${webhookEndpoints.events} @> ${JSON.stringify([payload.event])}::jsonb`));
-  if (endpoints.length > 0) {
-    await tx.insert(webhookDeliveries).values(
-      endpoints.map((endpoint) => ({
-        // D-039: X-SVC-Delivery is a UUID, "the same on every attempt of one delivery".
-        id: randomUUID(),
-        eventId,
-        endpointId: endpoint.id,
-        event: payload.event,
-        uetr: payload.uetr,
-        status: 'pending' as const,
-        round: 1,
-        attempts: 0,
-        // spec: "| 1 | immediate |"
-        nextAttemptAt: now,
-        createdAt: now,
-      })),
-    );
-  }
-  return { eventId, deliveries: endpoints.length };
+  const at = now.toISOString();
+  // One statement: the event and its fan-out (a data-modifying WITH runs once, whether or not it is read).
+  // D-039: X-SVC-Delivery is a UUID, "the same on every attempt of one delivery"; spec: "| 1 | immediate |".
+  const result = (await tx.execute(sql`
+    with stored_event as (
+      insert into ${webhookEvents} (id, type, uetr, body, created_at)
+      values (${eventId}, ${payload.event}, ${payload.uetr}, ${compactBody(payload)}, ${at})
+    )
+    insert into ${webhookDeliveries} (id, event_id, endpoint_id, event, uetr, status, round, attempts, next_attempt_at, created_at)
+    select gen_random_uuid()::text, ${eventId}, endpoint.id, ${payload.event}, ${payload.uetr}, 'pending', 1, 0, ${at}, ${at}
+    from ${webhookEndpoints} as endpoint
+    where endpoint.enabled and endpoint.secret is not null and endpoint.events @> ${JSON.stringify([payload.event])}::jsonb
+    returning id`)) as unknown as { rows: unknown[] };
+  return { eventId, deliveries: result.rows.length };
 }

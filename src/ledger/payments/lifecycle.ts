@@ -5,7 +5,7 @@
  * writes its event to the outbox there (issue 5: "An event is stored in the same database transaction as the
  * change that causes it").
  */
-import { and, eq, inArray, isNull, or } from 'drizzle-orm';
+import { and, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { PaymentEventType, PaymentStatus } from '../../../generated/webhooks/types.gen';
 import { conflict } from '../../server/http/errors.ts';
 import type { Database } from '../../storage/database.ts';
@@ -30,7 +30,10 @@ export class SettlementTaken extends Error {
 }
 
 /** The new row's values when a payment is taken in. */
-export type NewPayment = Omit<typeof payments.$inferInsert, 'txRef' | 'status' | 'createdAt' | 'updatedAt'>;
+export type NewPayment = Omit<typeof payments.$inferInsert, 'txRef' | 'status' | 'createdAt' | 'updatedAt' | 'creditorAccountId'> & {
+  /** The creditor's account id, or a subquery that finds it. */
+  creditorAccountId?: string | null | SQL;
+};
 
 /** Payment transitions with their events; also the transfer engine's and confirmer's hooks. */
 export class PaymentLifecycle implements TransferHooks {
@@ -92,7 +95,6 @@ export class PaymentLifecycle implements TransferHooks {
     }
     // D-049: a same-currency payment in the native unit between platform institutions.
     const amount = formatUnits(BigInt(row.amountWei), 2);
-    const [creditor] = await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.address, row.toAddress));
     const { nativeCcy, platformBic } = this.settings;
     await this.initiate(tx, {
       // spec: "uetr | string | UUID-format end-to-end payment identifier"
@@ -105,7 +107,8 @@ export class PaymentLifecycle implements TransferHooks {
       dbtrInst: platformBic,
       cdtrInst: platformBic,
       debtorAccountId: row.accountId!,
-      creditorAccountId: creditor?.id ?? null,
+      // Read inside the insert: one statement fewer per transfer.
+      creditorAccountId: sql`(select ${accounts.id} from ${accounts} where ${accounts.address} = ${row.toAddress})`,
       transferTxRef: row.txRef,
     });
   };

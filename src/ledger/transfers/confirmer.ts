@@ -1,8 +1,8 @@
 /**
- * Moves broadcast transfers from pending to confirmed or failed (D-006: a receipt with status 0x1 confirms,
+ * Moves transfers from pending to confirmed or failed (D-006: a receipt with status 0x1 confirms,
  * 0x0 fails; "A confirmed transfer carries blockNumber and timestamp"), and reconciles after a crash: a
- * pending record whose broadcast outcome was never stored is looked up on the node and, if the node does not
- * know it, its stored signed bytes are sent (the same hash: it cannot be duplicated). D-078.
+ * pending record the node does not know is sent again from its stored signed bytes (the same hash: it
+ * cannot be duplicated). D-078.
  */
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Hex } from 'viem';
@@ -47,48 +47,63 @@ export class TransferConfirmer {
   }
 
   private async checkPending(): Promise<void> {
+    // Every pending record, broadcast or not yet: one not yet broadcast simply has no receipt.
     const pending = await this.db
-      .select()
+      .select({ txRef: transfers.txRef, txHash: transfers.txHash })
       .from(transfers)
-      .where(and(eq(transfers.status, 'pending'), eq(transfers.broadcast, true)))
+      .where(eq(transfers.status, 'pending'))
+      .orderBy(transfers.createdAt)
       .limit(500);
     if (pending.length === 0) return;
     const receipts = await this.upstream.batchResults<Receipt>(pending.map((t) => ({ method: 'eth_getTransactionReceipt', params: [t.txHash] })));
-    const mined = pending.map((row, i) => ({ row, receipt: receipts[i]! })).filter((m) => m.receipt !== null);
+    const mined = pending.map((row, i) => ({ row, receipt: receipts[i]! })).filter((m): m is { row: (typeof pending)[number]; receipt: NonNullable<Receipt> } => m.receipt !== null);
     if (mined.length === 0) return;
-    const blockNumbers = [...new Set(mined.map((m) => m.receipt!.blockNumber))];
+    const blockNumbers = [...new Set(mined.map((m) => m.receipt.blockNumber))];
     const blocks = await this.upstream.batchResults<{ timestamp: Hex }>(blockNumbers.map((n) => ({ method: 'eth_getBlockByNumber', params: [n, false] })));
     const timestampOf = new Map(blockNumbers.map((n, i) => [n, Number(BigInt(blocks[i]!.timestamp))]));
+    // One update per block and outcome (with instant mining, usually one in all), in one transaction with the
+    // payment events of every record it settles (issue 5's outbox).
+    const groups = new Map<string, { blockNumber: Hex; confirmed: boolean; txRefs: string[] }>();
     for (const { row, receipt } of mined) {
-      const confirmed = receipt!.status === '0x1';
-      await this.db.transaction(async (tx) => {
-        const [updated] = await tx
+      const confirmed = receipt.status === '0x1';
+      const key = `${receipt.blockNumber}/${confirmed}`;
+      const group = groups.get(key) ?? { blockNumber: receipt.blockNumber, confirmed, txRefs: [] };
+      group.txRefs.push(row.txRef);
+      groups.set(key, group);
+    }
+    await this.db.transaction(async (tx) => {
+      for (const { blockNumber, confirmed, txRefs } of groups.values()) {
+        const settled = await tx
           .update(transfers)
           .set({
             status: confirmed ? 'confirmed' : 'failed',
             failReason: confirmed ? null : 'the transaction was mined but reverted (receipt status 0x0)',
-            blockNumber: Number(BigInt(receipt!.blockNumber)),
-            blockTimestamp: timestampOf.get(receipt!.blockNumber)!,
+            blockNumber: Number(BigInt(blockNumber)),
+            blockTimestamp: timestampOf.get(blockNumber)!,
           })
-          .where(and(eq(transfers.txRef, row.txRef), eq(transfers.status, 'pending')))
+          .where(and(inArray(transfers.txRef, txRefs), eq(transfers.status, 'pending')))
           .returning();
-        if (updated) await this.hooks.settled(tx, updated);
-      });
-    }
+        for (const row of settled) await this.hooks.settled(tx, row);
+      }
+    });
   }
 
-  /** After a restart: settles every pending record whose broadcast outcome was not stored (D-078). */
+  /**
+   * After a restart (D-078): every pending record is looked up on the node in one batch; one the node does
+   * not know is sent again from its stored signed bytes (the same hash: it cannot be duplicated).
+   */
   async reconcile(): Promise<{ rebroadcast: number; found: number }> {
-    const unknown = await this.db
-      .select()
-      .from(transfers)
-      .where(and(eq(transfers.status, 'pending'), eq(transfers.broadcast, false)))
-      .orderBy(transfers.nonce);
+    const pending = await this.db.select().from(transfers).where(eq(transfers.status, 'pending')).orderBy(transfers.nonce);
     let rebroadcast = 0;
     let found = 0;
-    for (const row of unknown) {
-      const onChain = await this.upstream.call<unknown>('eth_getTransactionByHash', [row.txHash]);
-      if (!onChain) {
+    for (let i = 0; i < pending.length; i += 500) {
+      const chunk = pending.slice(i, i + 500);
+      const known = await this.upstream.batchResults<unknown>(chunk.map((row) => ({ method: 'eth_getTransactionByHash', params: [row.txHash] })));
+      for (const [j, row] of chunk.entries()) {
+        if (known[j]) {
+          found++;
+          continue;
+        }
         const answer = await this.upstream.send('eth_sendRawTransaction', [row.signedTx]);
         // "already known": the node has it after all. Anything else (nonce too low: another transaction took
         // the nonce) means this one will never be mined.
@@ -104,8 +119,7 @@ export class TransferConfirmer {
           continue;
         }
         rebroadcast++;
-      } else found++;
-      await this.db.update(transfers).set({ broadcast: true }).where(inArray(transfers.txRef, [row.txRef]));
+      }
     }
     return { rebroadcast, found };
   }

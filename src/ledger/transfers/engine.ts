@@ -54,9 +54,30 @@ export function intrinsicGas(data: Hex): bigint {
 /** The UTC midnight before `now` (D-026: daily limits count UTC days). */
 const utcMidnight = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
 
+/** What the engine works with. */
+export type TransferEngineDeps = {
+  db: Database;
+  accounts: AccountStore;
+  upstream: Upstream;
+  now: () => Date;
+  /** Called after a successful broadcast, so the chain can seal a block (instant mode). */
+  onAccepted?: () => void;
+  hooks?: TransferHooks;
+  /** The newest sealed block the stack knows without asking the node (embedded chain); undefined: ask it. */
+  sealedHead?: () => number | undefined;
+};
+
+/**
+ * The sender's state at one sealed block, read from the node before the account's row lock is taken (no
+ * node round trip is made while the lock is held). Balance and nonce come from the same block, so the
+ * transfers the block does not contain yet are exactly those with a nonce at or above `nonce` (D-026).
+ */
+type NodeView = { balance: bigint; nonce: number; gas: { error: UpstreamRpcError } | { limit: bigint } };
+
 /** Creates, signs and broadcasts transfers. */
 export class TransferEngine {
   private readonly mutex = new KeyedMutex();
+  private readonly hooks: TransferHooks;
   /**
    * Test seam of the in-process reference target (conformance/targets/reference.ts) only: awaited between the
    * stored record and its broadcast, the window D-078 reconciles (a crash, a stopped node). Never set in
@@ -64,53 +85,83 @@ export class TransferEngine {
    */
   beforeBroadcast: ((row: TransferRow) => Promise<void>) | undefined = undefined;
 
-  /** Wires the engine to storage and the chain node; `onAccepted` lets the chain seal a block (instant mode). */
-  constructor(
-    private readonly db: Database,
-    private readonly accountStore: AccountStore,
-    private readonly upstream: Upstream,
-    private readonly now: () => Date,
-    private readonly onAccepted: () => void = () => undefined,
-    private readonly hooks: TransferHooks = NO_TRANSFER_HOOKS,
-  ) {}
+  /** Wires the engine to storage and the chain node. */
+  constructor(private readonly deps: TransferEngineDeps) {
+    this.hooks = deps.hooks ?? NO_TRANSFER_HOOKS;
+  }
 
   /** Runs the whole flow; returns the stored record (pending, or failed when the broadcast failed). */
   async create(input: TransferInput): Promise<TransferRow> {
     return this.mutex.run(input.accountId, async () => {
-      const row = await this.persistSigned(input);
+      const address = await this.deps.accounts.addressOf(input.accountId);
+      if (!address) throw badRequest(`"fromAccountId" ${input.accountId} does not exist`, 'UNKNOWN_ACCOUNT');
+      // Only a memo needs the recipient (D-032: sealed to an on-platform recipient's key).
+      const recipient = input.memo ? await this.deps.accounts.findByAddress(input.to) : undefined;
+      const data = this.memoData(input.memo, recipient, input.to);
+      // When the node does not answer, nothing can be read: the record is still stored and its broadcast
+      // fails, which is the spec's "broadcast fails" path (the transfer is marked failed, never retried).
+      const view = await this.unlessNodeDown(() => this.readNode(address, input, data));
+      const row = await this.persistSigned(input, data, view);
       if (this.beforeBroadcast) await this.beforeBroadcast(row);
-      const answer = await this.upstream.send('eth_sendRawTransaction', [row.signedTx]).catch((error: Error) => ({ error: { message: error.message } }));
-      if ('error' in answer && answer.error) return this.markBroadcastFailed(row, answer.error.message);
-      const [updated] = await this.db.update(transfers).set({ broadcast: true }).where(eq(transfers.txRef, row.txRef)).returning();
-      this.onAccepted();
-      return updated!;
+      const answer = await this.deps.upstream.send('eth_sendRawTransaction', [row.signedTx]).catch((error: Error) => ({ error: { message: error.message } }));
+      // "already known": the node holds these very bytes already (D-078's reconciliation by another instance).
+      if ('error' in answer && answer.error && !/already known/i.test(answer.error.message)) return this.markBroadcastFailed(row, answer.error.message);
+      // Nothing more is written: the confirmer settles the record from its receipt, and after a crash D-078
+      // looks every pending record up on the node.
+      this.deps.onAccepted?.();
+      return row;
     });
   }
 
-  /** Validates against the account (status, limits, balance), signs with the next nonce and stores the record. */
-  private async persistSigned(input: TransferInput): Promise<TransferRow> {
-    const now = this.now();
-    // Only a memo needs the recipient (D-032: sealed to an on-platform recipient's key).
-    const recipient = input.memo ? await this.accountStore.findByAddress(input.to) : undefined;
-    const data = this.memoData(input.memo, recipient, input.to);
-    return this.db.transaction(async (tx) => {
-      const [account] = await tx.select().from(accounts).where(eq(accounts.id, input.accountId)).for('update');
+  /** One JSON-RPC batch at one sealed block: the sender's balance and nonce, and the gas the transfer needs. */
+  private async readNode(address: Hex, input: TransferInput, data: Hex): Promise<NodeView> {
+    const head = this.deps.sealedHead?.() ?? Number(BigInt(await this.deps.upstream.call<Hex>('eth_blockNumber')));
+    const block = `0x${head.toString(16)}`;
+    const [balance, nonce, estimate] = await this.deps.upstream.batch([
+      { method: 'eth_getBalance', params: [address, block] },
+      { method: 'eth_getTransactionCount', params: [address, block] },
+      { method: 'eth_estimateGas', params: [{ from: address, to: input.to, value: `0x${input.amountWei.toString(16)}`, data }] },
+    ]);
+    if (balance!.error) throw new UpstreamRpcError(balance!.error);
+    if (nonce!.error) throw new UpstreamRpcError(nonce!.error);
+    return {
+      balance: BigInt(balance!.result as string),
+      nonce: Number(BigInt(nonce!.result as string)),
+      gas: estimate!.error ? { error: new UpstreamRpcError(estimate!.error) } : { limit: BigInt(estimate!.result as string) },
+    };
+  }
+
+  /**
+   * Allocates the next nonce under the account's row lock, validates against the account (status, limits,
+   * balance), signs and stores the record, all in one transaction: a refusal rolls the nonce back.
+   */
+  private async persistSigned(input: TransferInput, data: Hex, view: NodeView | undefined): Promise<TransferRow> {
+    const now = this.deps.now();
+    return this.deps.db.transaction(async (tx) => {
+      // The increment takes the row lock and allocates the nonce in one statement.
+      const [account] = await tx
+        .update(accounts)
+        .set({ nextNonce: sql`${accounts.nextNonce} + 1` })
+        .where(eq(accounts.id, input.accountId))
+        .returning();
       if (!account) throw badRequest(`"fromAccountId" ${input.accountId} does not exist`, 'UNKNOWN_ACCOUNT');
+      const nonce = account.nextNonce - 1;
       if (account.status !== 'approved') {
         throw badRequest(`account ${account.id} is ${account.status}; only approved accounts may send`, 'ACCOUNT_NOT_APPROVED');
       }
       if (input.amountWei > BigInt(account.singleLimitWei)) {
         throw badRequest(`"amount" ${formatUnits(input.amountWei, 2)} exceeds the account's singleLimit ${formatUnits(BigInt(account.singleLimitWei), 2)}`, 'SINGLE_LIMIT_EXCEEDED');
       }
-      // One statement for both sums (the account's row lock is held: fewer statements, a shorter lock).
+      // One statement for both sums, read after the lock is held so that no concurrent transfer is missed.
       const midnight = utcMidnight(now);
-      const [{ today, inFlight } = { today: null, inFlight: null }] = await tx
+      const unminedFrom = view?.nonce ?? Number.MAX_SAFE_INTEGER;
+      const [{ today, unmined } = { today: null, unmined: null }] = await tx
         .select({
           today: sql<string | null>`sum(${transfers.amountWei}) filter (where ${transfers.status} in ('pending', 'confirmed') and ${transfers.createdAt} >= ${midnight})`,
-          inFlight: sql<string | null>`sum(${transfers.amountWei}) filter (where ${transfers.status} = 'pending')`,
+          unmined: sql<string | null>`sum(${transfers.amountWei}) filter (where ${transfers.status} in ('pending', 'confirmed') and ${transfers.nonce} >= ${unminedFrom})`,
         })
         .from(transfers)
-        .where(and(eq(transfers.accountId, account.id), or(eq(transfers.status, 'pending'), gte(transfers.createdAt, midnight))));
+        .where(and(eq(transfers.accountId, account.id), or(gte(transfers.createdAt, midnight), gte(transfers.nonce, unminedFrom))));
       const spentToday = BigInt(today ?? 0);
       if (spentToday + input.amountWei > BigInt(account.dailyLimitWei)) {
         throw badRequest(
@@ -118,26 +169,16 @@ export class TransferEngine {
           'DAILY_LIMIT_EXCEEDED',
         );
       }
-      // When the node does not answer, the balance cannot be read: the record is still stored and its broadcast
-      // fails, which is the spec's "broadcast fails" path (the transfer is marked failed, never retried).
-      // Balance and gas estimate go in one JSON-RPC batch: one round trip while the row lock is held.
-      const [balance, estimate] =
-        (await this.unlessNodeDown(() =>
-          this.upstream.batch([
-            { method: 'eth_getBalance', params: [account.address, 'latest'] },
-            { method: 'eth_estimateGas', params: [{ from: account.address, to: input.to, value: `0x${input.amountWei.toString(16)}`, data }] },
-          ]),
-        )) ?? [];
-      if (balance?.error) throw new UpstreamRpcError(balance.error);
-      const spendable = balance === undefined ? undefined : BigInt(balance.result as string) - BigInt(inFlight ?? 0);
+      // D-026: spendable = the balance at the sealed block, less the transfers that block does not contain yet.
+      const spendable = view === undefined ? undefined : view.balance - BigInt(unmined ?? 0);
       if (spendable !== undefined && input.amountWei > spendable) {
         throw badRequest(`"amount" ${formatUnits(input.amountWei, 2)} exceeds the spendable balance ${formatUnits(spendable, 2)}`, 'INSUFFICIENT_BALANCE');
       }
-      if (estimate?.error) throw new UpstreamRpcError(estimate.error);
-      let gas = estimate === undefined ? intrinsicGas(data) : BigInt(estimate.result as string);
+      if (view && 'error' in view.gas) throw view.gas.error;
+      let gas = view && 'limit' in view.gas ? view.gas.limit : intrinsicGas(data);
       for (;;) {
-        const signedTx = await this.accountStore.signTransaction(account, {
-          type: 'legacy', chainId: CHAIN_ID, nonce: account.nextNonce, to: getAddress(input.to), value: input.amountWei,
+        const signedTx = await this.deps.accounts.signTransaction(account, {
+          type: 'legacy', chainId: CHAIN_ID, nonce, to: getAddress(input.to), value: input.amountWei,
           // spec: "The gas price is always 0"
           gasPrice: 0n, gas, data,
         });
@@ -145,12 +186,11 @@ export class TransferEngine {
           .insert(transfers)
           .values({
             txRef: transferReference(now), kind: 'transfer', accountId: account.id, fromAddress: account.address, toAddress: getAddress(input.to),
-            amountWei: input.amountWei.toString(), nonce: account.nextNonce, txHash: keccak256(signedTx), signedTx, status: 'pending', broadcast: false, createdAt: now,
+            amountWei: input.amountWei.toString(), nonce, txHash: keccak256(signedTx), signedTx, status: 'pending', createdAt: now,
           })
           .onConflictDoNothing({ target: transfers.txHash })
           .returning();
         if (row) {
-          await tx.update(accounts).set({ nextNonce: account.nextNonce + 1 }).where(eq(accounts.id, account.id));
           await this.hooks.stored(tx, row, input);
           return row;
         }
@@ -181,7 +221,7 @@ export class TransferEngine {
 
   /** spec: "the record is marked failed and is not retried"; the nonce goes back when it was the last one. */
   private async markBroadcastFailed(row: TransferRow, reason: string): Promise<TransferRow> {
-    return this.db.transaction(async (tx) => {
+    return this.deps.db.transaction(async (tx) => {
       const [failed] = await tx
         .update(transfers)
         .set({ status: 'failed', failReason: `broadcast failed: ${reason}` })

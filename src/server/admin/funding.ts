@@ -53,7 +53,7 @@ export class Faucet {
     const receipt = await this.receipt(sent.txHash as Hex);
     const block = await this.chain.upstream.call<{ timestamp: Hex }>('eth_getBlockByNumber', [receipt.blockNumber, false]);
     const confirmed = receipt.status === '0x1';
-    // The confirmer may have settled the row already (it watches every broadcast pending record): same values.
+    // The confirmer may have settled the row already (it watches every pending record): same values.
     await this.db
       .update(transfers)
       .set({
@@ -91,7 +91,7 @@ export class Faucet {
       .insert(transfers)
       .values({
         txRef: transferReference(now), kind: 'funding', accountId: null, fromAddress: from, toAddress: getAddress(account.address),
-        amountWei: amountWei.toString(), nonce, txHash: keccak256(signedTx), signedTx, status: 'pending', broadcast: false, createdAt: now,
+        amountWei: amountWei.toString(), nonce, txHash: keccak256(signedTx), signedTx, status: 'pending', createdAt: now,
       })
       .returning();
     const answer = await this.chain.upstream.send('eth_sendRawTransaction', [signedTx]).catch((error: Error) => ({ error: { message: error.message } }));
@@ -101,8 +101,7 @@ export class Faucet {
       await this.db.delete(transfers).where(eq(transfers.txRef, row!.txRef));
       throw new Error(`funding ${row!.txRef}: the chain refused the transaction: ${answer.error.message}`);
     }
-    const [broadcast] = await this.db.update(transfers).set({ broadcast: true }).where(eq(transfers.txRef, row!.txRef)).returning();
-    return broadcast!;
+    return row!;
   }
 
   /** Polls the receipt after every sealed block (and at least every 250 ms) until it is there. */
