@@ -22,25 +22,41 @@ export function compactBody(payload: PaymentEventPayload): string {
   return JSON.stringify(ordered);
 }
 
+/** An event's payload: the contract's Payment event payload with its type and uetr. */
+export type EventPayload = PaymentEventPayload & { event: PaymentEventType; uetr: string };
+
 /**
  * Stores `payload` as an event and fans it out to every endpoint that is enabled, has a secret (D-060:
  * "an endpoint receives nothing until its secret is set") and subscribes to its type. Call it with the
  * transaction of the state change. Returns the event id and the number of delivery jobs created.
  */
-export async function emitEvent(tx: Database, payload: PaymentEventPayload & { event: PaymentEventType; uetr: string }, now: Date): Promise<{ eventId: string; deliveries: number }> {
-  const eventId = randomUUID();
+export async function emitEvent(tx: Database, payload: EventPayload, now: Date): Promise<{ eventId: string; deliveries: number }> {
+  const [emitted] = await emitEvents(tx, [payload], now);
+  return emitted!;
+}
+
+/** {@link emitEvent} for several events at once, in one statement (the confirmer settles blocks at a time). */
+export async function emitEvents(tx: Database, payloads: EventPayload[], now: Date): Promise<{ eventId: string; deliveries: number }[]> {
+  if (payloads.length === 0) return [];
+  const ids = payloads.map(() => randomUUID());
   const at = now.toISOString();
-  // One statement: the event and its fan-out (a data-modifying WITH runs once, whether or not it is read).
+  const values = sql.join(
+    payloads.map((payload, i) => sql`(${ids[i]}, ${payload.event}, ${payload.uetr}, ${compactBody(payload)}, ${at}::timestamptz)`),
+    sql`, `,
+  );
+  // A data-modifying WITH runs once, whether or not it is read: the events and their fan-out in one statement.
   // D-039: X-SVC-Delivery is a UUID, "the same on every attempt of one delivery"; spec: "| 1 | immediate |".
   const result = (await tx.execute(sql`
     with stored_event as (
-      insert into ${webhookEvents} (id, type, uetr, body, created_at)
-      values (${eventId}, ${payload.event}, ${payload.uetr}, ${compactBody(payload)}, ${at})
+      insert into ${webhookEvents} (id, type, uetr, body, created_at) values ${values}
+      returning id, type, uetr
     )
     insert into ${webhookDeliveries} (id, event_id, endpoint_id, event, uetr, status, round, attempts, next_attempt_at, created_at)
-    select gen_random_uuid()::text, ${eventId}, endpoint.id, ${payload.event}, ${payload.uetr}, 'pending', 1, 0, ${at}, ${at}
-    from ${webhookEndpoints} as endpoint
-    where endpoint.enabled and endpoint.secret is not null and endpoint.events @> ${JSON.stringify([payload.event])}::jsonb
-    returning id`)) as unknown as { rows: unknown[] };
-  return { eventId, deliveries: result.rows.length };
+    select gen_random_uuid()::text, stored_event.id, endpoint.id, stored_event.type, stored_event.uetr, 'pending', 1, 0, ${at}::timestamptz, ${at}::timestamptz
+    from stored_event join ${webhookEndpoints} as endpoint
+      on endpoint.enabled and endpoint.secret is not null and endpoint.events @> jsonb_build_array(stored_event.type)
+    returning event_id`)) as unknown as { rows: { event_id: string }[] };
+  const deliveries = new Map<string, number>();
+  for (const { event_id } of result.rows) deliveries.set(event_id, (deliveries.get(event_id) ?? 0) + 1);
+  return ids.map((eventId) => ({ eventId, deliveries: deliveries.get(eventId) ?? 0 }));
 }

@@ -10,7 +10,7 @@ import type { PaymentEventType, PaymentStatus } from '../../../generated/webhook
 import { conflict } from '../../server/http/errors.ts';
 import type { Database } from '../../storage/database.ts';
 import { accounts, payments } from '../../storage/schema.ts';
-import { emitEvent } from '../../webhooks/outbox.ts';
+import { emitEvent, emitEvents } from '../../webhooks/outbox.ts';
 import { paymentReference } from '../ids.ts';
 import { formatUnits } from '../money.ts';
 import type { TransferHooks, TransferInput, TransferRow } from '../transfers/engine.ts';
@@ -113,37 +113,68 @@ export class PaymentLifecycle implements TransferHooks {
     });
   };
 
-  /** Hook: a transfer left pending. Its payment settles or fails; a return completes (or is undone when it failed). */
-  settled = async (tx: Database, row: TransferRow): Promise<void> => {
-    if (row.kind !== 'transfer') return;
-    const [payment] = await tx
+  /**
+   * Hook: transfers left pending. Each one's payment settles or fails; a return completes (or is undone when
+   * it failed). The payments are locked, changed and their events written in three statements for the whole
+   * batch, however many transfers a block settled.
+   */
+  settled = async (tx: Database, rows: TransferRow[]): Promise<void> => {
+    const byRef = new Map(rows.filter((r) => r.kind === 'transfer').map((r) => [r.txRef, r]));
+    if (byRef.size === 0) return;
+    const refs = [...byRef.keys()];
+    const linked = await tx
       .select()
       .from(payments)
-      .where(or(eq(payments.transferTxRef, row.txRef), eq(payments.returnTxRef, row.txRef)))
+      .where(or(inArray(payments.transferTxRef, refs), inArray(payments.returnTxRef, refs)))
       .for('update');
-    if (!payment) return;
-    const confirmed = row.status === 'confirmed';
-    if (payment.transferTxRef === row.txRef) {
-      if (confirmed) {
-        // spec: "onChainTxHash | 0x-prefixed hash of the settling transaction", "sttlmTm | ISO 8601 UTC settlement time"
-        const sttlmTm = new Date((row.blockTimestamp ?? Math.floor(this.now().getTime() / 1000)) * 1000).toISOString();
-        await this.transition(tx, payment.uetr, ['INITIATED', 'RATE_LOCKED'], 'payment.settled', { onChainTxHash: row.txHash, sttlmTm });
-      } else {
-        // D-072: the hash only when the transaction was mined (and failed); a broadcast failure has none.
-        const mined = row.blockNumber !== null;
-        await this.transition(tx, payment.uetr, ['INITIATED', 'RATE_LOCKED'], 'payment.failed', {
-          failRsn: row.failReason ?? 'the settling transaction failed',
-          onChainTxHash: mined ? row.txHash : null,
-        });
-      }
-      return;
+    const now = this.now();
+    const changed: PaymentRow[] = [];
+    const events: ReturnType<typeof paymentPayload>[] = [];
+    for (const payment of linked) {
+      const next = this.afterTransfer(payment, byRef);
+      if (!next) continue;
+      const row = { ...payment, ...next.change, status: next.event ? STATUS_OF_EVENT[next.event] : payment.status, updatedAt: now };
+      changed.push(row);
+      if (next.event) events.push(paymentPayload(next.event, row));
     }
-    if (confirmed) {
-      // D-073: onChainTxHash and sttlmTm keep naming the original settlement; the return's hash is D-062's returnTxHash.
-      await this.transition(tx, payment.uetr, ['SETTLED'], 'payment.returned', { returnTxHash: row.txHash });
-    } else {
-      // The return did not happen: the payment stays SETTLED and may be returned again.
-      await tx.update(payments).set({ returnTxRef: null, updatedAt: this.now() }).where(eq(payments.uetr, payment.uetr));
-    }
+    if (changed.length === 0) return;
+    // The rows are locked above, so writing them back whole cannot lose a concurrent change.
+    const fromInsert = (column: { name: string }) => sql.raw(`excluded."${column.name}"`);
+    await tx
+      .insert(payments)
+      .values(changed)
+      .onConflictDoUpdate({
+        target: payments.uetr,
+        set: {
+          status: fromInsert(payments.status), onChainTxHash: fromInsert(payments.onChainTxHash), sttlmTm: fromInsert(payments.sttlmTm),
+          failRsn: fromInsert(payments.failRsn), returnTxHash: fromInsert(payments.returnTxHash), returnTxRef: fromInsert(payments.returnTxRef),
+          updatedAt: fromInsert(payments.updatedAt),
+        },
+      });
+    await emitEvents(tx, events, now);
   };
+
+  /** What a settled transfer does to its payment (the event, and the change), or undefined for nothing. */
+  private afterTransfer(payment: PaymentRow, byRef: Map<string, TransferRow>): { event?: PaymentEventType; change: Partial<PaymentRow> } | undefined {
+    const settling = payment.transferTxRef ? byRef.get(payment.transferTxRef) : undefined;
+    if (settling) {
+      if (payment.status !== 'INITIATED' && payment.status !== 'RATE_LOCKED') return undefined;
+      if (settling.status === 'confirmed') {
+        // spec: "onChainTxHash | 0x-prefixed hash of the settling transaction", "sttlmTm | ISO 8601 UTC settlement time"
+        const sttlmTm = new Date((settling.blockTimestamp ?? Math.floor(this.now().getTime() / 1000)) * 1000).toISOString();
+        return { event: 'payment.settled', change: { onChainTxHash: settling.txHash, sttlmTm } };
+      }
+      // D-072: the hash only when the transaction was mined (and failed); a broadcast failure has none.
+      const mined = settling.blockNumber !== null;
+      return { event: 'payment.failed', change: { failRsn: settling.failReason ?? 'the settling transaction failed', onChainTxHash: mined ? settling.txHash : null } };
+    }
+    const returning = payment.returnTxRef ? byRef.get(payment.returnTxRef) : undefined;
+    if (!returning) return undefined;
+    if (returning.status === 'confirmed') {
+      // D-073: onChainTxHash and sttlmTm keep naming the original settlement; the return's hash is D-062's returnTxHash.
+      return payment.status === 'SETTLED' ? { event: 'payment.returned', change: { returnTxHash: returning.txHash } } : undefined;
+    }
+    // The return did not happen: the payment stays SETTLED and may be returned again.
+    return { change: { returnTxRef: null } };
+  }
 }

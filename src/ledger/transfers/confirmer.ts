@@ -83,7 +83,7 @@ export class TransferConfirmer {
           })
           .where(and(inArray(transfers.txRef, txRefs), eq(transfers.status, 'pending')))
           .returning();
-        for (const row of settled) await this.hooks.settled(tx, row);
+        await this.hooks.settled(tx, settled);
       }
     });
   }
@@ -114,7 +114,7 @@ export class TransferConfirmer {
               .set({ status: 'failed', failReason: `broadcast failed: ${answer.error!.message}` })
               .where(and(eq(transfers.txRef, row.txRef), eq(transfers.status, 'pending')))
               .returning();
-            if (failed) await this.hooks.settled(tx, failed);
+            if (failed) await this.hooks.settled(tx, [failed]);
           });
           continue;
         }

@@ -37,8 +37,8 @@ export type TransferInput = { accountId: string; to: Hex; amountWei: bigint; mem
 export type TransferHooks = {
   /** In the transaction that stores the record (before the broadcast). */
   stored(tx: Database, row: TransferRow, input: TransferInput): Promise<void>;
-  /** In the transaction that moves the record out of pending (confirmed or failed). */
-  settled(tx: Database, row: TransferRow): Promise<void>;
+  /** In the transaction that moves records out of pending (confirmed or failed); a block's worth at a time. */
+  settled(tx: Database, rows: TransferRow[]): Promise<void>;
 };
 
 /** No hooks (funding, tests). */
@@ -231,7 +231,7 @@ export class TransferEngine {
         .update(accounts)
         .set({ nextNonce: row.nonce })
         .where(and(eq(accounts.id, row.accountId!), eq(accounts.nextNonce, row.nonce + 1)));
-      await this.hooks.settled(tx, failed!);
+      await this.hooks.settled(tx, [failed!]);
       return failed!;
     });
   }
