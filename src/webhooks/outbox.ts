@@ -60,3 +60,23 @@ export async function emitEvents(tx: Database, payloads: EventPayload[], now: Da
   for (const { event_id } of result.rows) deliveries.set(event_id, (deliveries.get(event_id) ?? 0) + 1);
   return ids.map((eventId) => ({ eventId, deliveries: deliveries.get(eventId) ?? 0 }));
 }
+
+/**
+ * The outbox writes of one event as two common table expressions, for a statement that also makes the
+ * change itself: the event is stored once for each row of `guard` (a CTE's name), so only when that change
+ * happened. Data-modifying CTEs must sit at the top level, hence two of them rather than one nested.
+ */
+export function eventCtes(tx: Database, payload: EventPayload, now: Date, guard: string) {
+  const at = now.toISOString();
+  const storedEvent = tx.$with('stored_event', { id: sql<string>`id` }).as(sql`
+    insert into ${webhookEvents} (id, type, uetr, body, created_at)
+    select ${randomUUID()}, ${payload.event}, ${payload.uetr}, ${compactBody(payload)}, ${at}::timestamptz from ${sql.identifier(guard)}
+    returning id`);
+  const fanOut = tx.$with('fan_out', { id: sql<string>`id` }).as(sql`
+    insert into ${webhookDeliveries} (id, event_id, endpoint_id, event, uetr, status, round, attempts, next_attempt_at, created_at)
+    select gen_random_uuid()::text, stored_event.id, endpoint.id, ${payload.event}, ${payload.uetr}, 'pending', 1, 0, ${at}::timestamptz, ${at}::timestamptz
+    from stored_event join ${webhookEndpoints} as endpoint
+      on endpoint.enabled and endpoint.secret is not null and endpoint.events @> ${JSON.stringify([payload.event])}::jsonb
+    returning id`);
+  return [storedEvent, fanOut] as const;
+}

@@ -10,7 +10,7 @@ import type { PaymentEventType, PaymentStatus } from '../../../generated/webhook
 import { conflict } from '../../server/http/errors.ts';
 import type { Database } from '../../storage/database.ts';
 import { accounts, payments } from '../../storage/schema.ts';
-import { emitEvent, emitEvents } from '../../webhooks/outbox.ts';
+import { emitEvent, emitEvents, eventCtes } from '../../webhooks/outbox.ts';
 import { paymentReference } from '../ids.ts';
 import { formatUnits } from '../money.ts';
 import type { TransferHooks, TransferInput, TransferRow } from '../transfers/engine.ts';
@@ -46,12 +46,12 @@ export class PaymentLifecycle implements TransferHooks {
   /** Stores a payment as INITIATED and emits payment.initiated (in `tx`); undefined when the uetr exists. */
   async initiate(tx: Database, values: NewPayment): Promise<PaymentRow | undefined> {
     const now = this.now();
-    const [row] = await tx
-      .insert(payments)
-      .values({ ...values, txRef: paymentReference(now), status: 'INITIATED', createdAt: now, updatedAt: now })
-      .onConflictDoNothing({ target: payments.uetr })
-      .returning();
-    if (row) await emitEvent(tx, paymentPayload('payment.initiated', row), now);
+    const stored = { ...values, txRef: paymentReference(now), status: 'INITIATED' as const, createdAt: now, updatedAt: now };
+    // An initiated payment has nothing the database fills in that its payload shows, so the payload is built
+    // from the values, and the payment, its event and the event's deliveries go in one statement.
+    const payload = paymentPayload('payment.initiated', { settlAmtCcy: null, settlAmt: null, onChainTxHash: null, sttlmTm: null, failRsn: null, ...stored } as PaymentRow);
+    const storedPayment = tx.$with('stored_payment').as(tx.insert(payments).values(stored).onConflictDoNothing({ target: payments.uetr }).returning());
+    const [row] = await tx.with(storedPayment, ...eventCtes(tx, payload, now, 'stored_payment')).select().from(storedPayment);
     return row;
   }
 
