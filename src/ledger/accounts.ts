@@ -104,7 +104,9 @@ export class AccountStore {
     const [row] = await this.db
       .select()
       .from(accounts)
-      .where(or(eq(accounts.id, idOrReference), eq(accounts.reference, idOrReference)));
+      .where(or(eq(accounts.id, idOrReference), eq(accounts.reference, idOrReference)))
+      .prepare('account_by_id_or_reference')
+      .execute();
     return row;
   }
 

@@ -121,7 +121,9 @@ export class CredentialStore {
     const [row] = await this.db
       .select({ id: apiKeys.id, permissions: apiKeys.permissions, accountIds: apiKeys.accountIds })
       .from(apiKeys)
-      .where(and(eq(apiKeys.tokenSha256, sha256(token)), isNull(apiKeys.revokedAt)));
+      .where(and(eq(apiKeys.tokenSha256, sha256(token)), isNull(apiKeys.revokedAt)))
+      .prepare('credential_by_token')
+      .execute();
     if (!row) return undefined;
     await this.touch(row.id, () => this.db.update(apiKeys).set({ lastUsedAt: this.now() }).where(eq(apiKeys.id, row.id)));
     return { id: row.id, kind: 'api_key', permissions: row.permissions as Permission[], accountIds: row.accountIds ?? null };
@@ -136,7 +138,9 @@ export class CredentialStore {
     const [row] = await this.db
       .select({ id: mldsaKeys.id, permissions: mldsaKeys.permissions, accountIds: mldsaKeys.accountIds })
       .from(mldsaKeys)
-      .where(and(sql`sha256(decode(${mldsaKeys.publicKeyHex}, 'hex')) = ${digest}`, isNull(mldsaKeys.revokedAt)));
+      .where(and(sql`sha256(decode(${mldsaKeys.publicKeyHex}, 'hex')) = ${digest}`, isNull(mldsaKeys.revokedAt)))
+      .prepare('credential_by_mldsa_key')
+      .execute();
     if (!row) return undefined;
     await this.touch(row.id, () => this.db.update(mldsaKeys).set({ lastUsedAt: this.now() }).where(eq(mldsaKeys.id, row.id)));
     return { id: row.id, kind: 'mldsa', permissions: row.permissions as Permission[], accountIds: row.accountIds ?? null };

@@ -51,7 +51,10 @@ export class PaymentLifecycle implements TransferHooks {
     // from the values, and the payment, its event and the event's deliveries go in one statement.
     const payload = paymentPayload('payment.initiated', { settlAmtCcy: null, settlAmt: null, onChainTxHash: null, sttlmTm: null, failRsn: null, ...stored } as PaymentRow);
     const storedPayment = tx.$with('stored_payment').as(tx.insert(payments).values(stored).onConflictDoNothing({ target: payments.uetr }).returning());
-    const [row] = await tx.with(storedPayment, ...eventCtes(tx, payload, now, 'stored_payment')).select().from(storedPayment);
+    const query = tx.with(storedPayment, ...eventCtes(tx, payload, now, 'stored_payment')).select().from(storedPayment);
+    // A transfer's payment always has the same columns, so PostgreSQL may keep its plan under one name (the
+    // pacs.008 intake's columns vary with the instruction, so its statements are planned each time).
+    const [row] = await (values.source === 'transfer' ? query.prepare('payment_initiate_for_transfer').execute() : query);
     return row;
   }
 

@@ -138,12 +138,16 @@ export class TransferEngine {
   private async persistSigned(input: TransferInput, data: Hex, view: NodeView | undefined): Promise<TransferRow> {
     const now = this.deps.now();
     return this.deps.db.transaction(async (tx) => {
-      // The increment takes the row lock and allocates the nonce in one statement.
+      // The increment takes the row lock and allocates the nonce in one statement. The statements of this
+      // transaction are named: PostgreSQL parses and plans each once per connection (PGlite ignores names).
+      // A name must always carry the same SQL text, which these do.
       const [account] = await tx
         .update(accounts)
         .set({ nextNonce: sql`${accounts.nextNonce} + 1` })
         .where(eq(accounts.id, input.accountId))
-        .returning();
+        .returning()
+        .prepare('transfer_allocate_nonce')
+        .execute();
       if (!account) throw badRequest(`"fromAccountId" ${input.accountId} does not exist`, 'UNKNOWN_ACCOUNT');
       const nonce = account.nextNonce - 1;
       if (account.status !== 'approved') {
@@ -161,7 +165,9 @@ export class TransferEngine {
           unmined: sql<string | null>`sum(${transfers.amountWei}) filter (where ${transfers.status} in ('pending', 'confirmed') and ${transfers.nonce} >= ${unminedFrom})`,
         })
         .from(transfers)
-        .where(and(eq(transfers.accountId, account.id), or(gte(transfers.createdAt, midnight), gte(transfers.nonce, unminedFrom))));
+        .where(and(eq(transfers.accountId, account.id), or(gte(transfers.createdAt, midnight), gte(transfers.nonce, unminedFrom))))
+        .prepare('transfer_sums')
+        .execute();
       const spentToday = BigInt(today ?? 0);
       if (spentToday + input.amountWei > BigInt(account.dailyLimitWei)) {
         throw badRequest(
@@ -189,7 +195,9 @@ export class TransferEngine {
             amountWei: input.amountWei.toString(), nonce, txHash: keccak256(signedTx), signedTx, status: 'pending', createdAt: now,
           })
           .onConflictDoNothing({ target: transfers.txHash })
-          .returning();
+          .returning()
+          .prepare('transfer_insert')
+          .execute();
         if (row) {
           await this.hooks.stored(tx, row, input);
           return row;
