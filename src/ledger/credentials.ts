@@ -30,9 +30,21 @@ const publicKeyIs = (publicKeyHex: string) =>
 /** The fingerprint of an ML-DSA-65 public key, as svcId is derived (D-031). */
 export const mldsaFingerprint = (publicKey: Uint8Array) => toHex(sha3_256(publicKey).subarray(0, 8));
 
+/**
+ * D-129: how long an active credential found by authentication is remembered. A change made through this
+ * store (revoke, new permissions) takes effect at once; one made by another instance within this time.
+ */
+export const CREDENTIAL_CACHE_MS = 1_000;
+/** At most this many remembered credentials; the oldest goes first. */
+const CREDENTIAL_CACHE_SIZE = 10_000;
+
 /** Stores and looks up credentials. */
 export class CredentialStore {
   private readonly lastUsedWrites = new Map<string, number>();
+  /** Active credentials by lookup key (token hash or public-key digest), with the time they expire here. */
+  private readonly recent = new Map<string, { credential: Credential; until: number }>();
+  /** Bumped by every change, so a read that started before the change is not remembered after it. */
+  private generation = 0;
 
   /** Uses `db`; `now` is the injectable clock's reading. */
   constructor(
@@ -63,12 +75,14 @@ export class CredentialStore {
 
   /** Replaces name, permissions or account list of an API key; undefined when it does not exist. */
   async updateApiKey(id: string, patch: Partial<CredentialGrant>) {
+    this.forgetRecent();
     const [row] = await this.db.update(apiKeys).set(patch).where(eq(apiKeys.id, id)).returning();
     return row;
   }
 
   /** Revokes an API key (D-059: kept, with revokedAt); undefined when it does not exist. */
   async revokeApiKey(id: string) {
+    this.forgetRecent();
     const [existing] = await this.db.select().from(apiKeys).where(eq(apiKeys.id, id));
     if (!existing || existing.revokedAt) return existing;
     const [row] = await this.db.update(apiKeys).set({ revokedAt: this.now() }).where(eq(apiKeys.id, id)).returning();
@@ -104,12 +118,14 @@ export class CredentialStore {
 
   /** Replaces name, permissions or account list of an ML-DSA key. */
   async updateMldsaKey(id: string, patch: Partial<CredentialGrant>) {
+    this.forgetRecent();
     const [row] = await this.db.update(mldsaKeys).set(patch).where(eq(mldsaKeys.id, id)).returning();
     return row;
   }
 
   /** Revokes an ML-DSA key (D-059). */
   async revokeMldsaKey(id: string) {
+    this.forgetRecent();
     const [existing] = await this.db.select().from(mldsaKeys).where(eq(mldsaKeys.id, id));
     if (!existing || existing.revokedAt) return existing;
     const [row] = await this.db.update(mldsaKeys).set({ revokedAt: this.now() }).where(eq(mldsaKeys.id, id)).returning();
@@ -118,10 +134,15 @@ export class CredentialStore {
 
   /** The active API key whose token is `token`. */
   async findApiKeyByToken(token: string): Promise<Credential | undefined> {
+    const tokenSha256 = sha256(token);
+    return this.remembered(`key:${tokenSha256}`, () => this.readApiKey(tokenSha256));
+  }
+
+  private async readApiKey(tokenSha256: string): Promise<Credential | undefined> {
     const [row] = await this.db
       .select({ id: apiKeys.id, permissions: apiKeys.permissions, accountIds: apiKeys.accountIds })
       .from(apiKeys)
-      .where(and(eq(apiKeys.tokenSha256, sha256(token)), isNull(apiKeys.revokedAt)))
+      .where(and(eq(apiKeys.tokenSha256, tokenSha256), isNull(apiKeys.revokedAt)))
       .prepare('credential_by_token')
       .execute();
     if (!row) return undefined;
@@ -135,6 +156,10 @@ export class CredentialStore {
     // hex characters twice), and only the grant comes back. A second preimage of SHA-256 is out of reach, so
     // the digest identifies the key as the index already assumes.
     const digest = createHash('sha256').update(publicKey).digest();
+    return this.remembered(`mldsa:${digest.toString('base64')}`, () => this.readMldsaKey(digest));
+  }
+
+  private async readMldsaKey(digest: Buffer): Promise<Credential | undefined> {
     const [row] = await this.db
       .select({ id: mldsaKeys.id, permissions: mldsaKeys.permissions, accountIds: mldsaKeys.accountIds })
       .from(mldsaKeys)
@@ -144,6 +169,27 @@ export class CredentialStore {
     if (!row) return undefined;
     await this.touch(row.id, () => this.db.update(mldsaKeys).set({ lastUsedAt: this.now() }).where(eq(mldsaKeys.id, row.id)));
     return { id: row.id, kind: 'mldsa', permissions: row.permissions as Permission[], accountIds: row.accountIds ?? null };
+  }
+
+  /** A credential looked up within CREDENTIAL_CACHE_MS, or `read` (only active credentials are remembered). */
+  private async remembered(key: string, read: () => Promise<Credential | undefined>): Promise<Credential | undefined> {
+    const now = Date.now();
+    const hit = this.recent.get(key);
+    if (hit && hit.until > now) return hit.credential;
+    const generation = this.generation;
+    const credential = await read();
+    this.recent.delete(key);
+    if (credential && generation === this.generation) {
+      if (this.recent.size >= CREDENTIAL_CACHE_SIZE) this.recent.delete(this.recent.keys().next().value!);
+      this.recent.set(key, { credential, until: now + CREDENTIAL_CACHE_MS });
+    }
+    return credential;
+  }
+
+  /** Called by every change to a credential: nothing remembered outlives it in this process. */
+  private forgetRecent(): void {
+    this.generation++;
+    this.recent.clear();
   }
 
   /** Records last use at most once a minute per credential, so authentication stays a single read. */

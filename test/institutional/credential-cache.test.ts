@@ -1,0 +1,74 @@
+// D-129: authentication remembers an active credential for CREDENTIAL_CACHE_MS. A change made through the
+// same store takes effect at once; one made elsewhere (another instance on the same database) within
+// CREDENTIAL_CACHE_MS. Run on PGlite by `npm test` and on PostgreSQL by `npm run test:postgres`.
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mlDsa65 } from '../../src/crypto/index.ts';
+import { CREDENTIAL_CACHE_MS, CredentialStore } from '../../src/ledger/credentials.ts';
+import { openDatabase, type OpenDatabase } from '../../src/storage/database.ts';
+
+const serverUrl = process.env.DATABASE_URL;
+const dbName = `svckit_credcache_${randomBytes(4).toString('hex')}`;
+let database: OpenDatabase;
+const now = () => new Date();
+
+async function admin(statement: string) {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  await client.query(statement).finally(() => client.end());
+}
+
+beforeAll(async () => {
+  if (serverUrl) {
+    await admin(`CREATE DATABASE "${dbName}"`);
+    const url = new URL(serverUrl);
+    url.pathname = `/${dbName}`;
+    database = await openDatabase({ databaseUrl: url.href, dataDir: null });
+  } else database = await openDatabase({ dataDir: null });
+});
+afterAll(async () => {
+  await database?.close();
+  if (serverUrl) await admin(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
+});
+
+describe('remembered credentials (D-129)', () => {
+  it('a revocation or a permission change through the same store takes effect on the next request', async () => {
+    const store = new CredentialStore(database.db, now);
+    const { row, token } = await store.createApiKey({ name: 'a', permissions: ['accounts:read'], accountIds: null });
+    expect((await store.findApiKeyByToken(token))?.permissions).toEqual(['accounts:read']);
+    await store.updateApiKey(row.id, { permissions: ['transfers:read'] });
+    expect((await store.findApiKeyByToken(token))?.permissions).toEqual(['transfers:read']);
+    await store.revokeApiKey(row.id);
+    expect(await store.findApiKeyByToken(token)).toBeUndefined();
+
+    const keys = mlDsa65.keygen();
+    const mldsa = (await store.registerMldsaKey(keys.publicKey, { name: 'm', permissions: ['accounts:read'], accountIds: null }))!;
+    expect((await store.findMldsaKey(keys.publicKey))?.id).toBe(mldsa.id);
+    await store.revokeMldsaKey(mldsa.id);
+    expect(await store.findMldsaKey(keys.publicKey)).toBeUndefined();
+  });
+
+  it('a revocation by another instance takes effect within CREDENTIAL_CACHE_MS, and an unknown key is never remembered', async () => {
+    const serving = new CredentialStore(database.db, now);
+    const elsewhere = new CredentialStore(database.db, now);
+    const { row, token } = await elsewhere.createApiKey({ name: 'b', permissions: ['accounts:read'], accountIds: null });
+    expect(await serving.findApiKeyByToken(token)).toBeDefined();
+    await elsewhere.revokeApiKey(row.id);
+    const revokedAt = Date.now();
+    // Still remembered by the serving instance, for at most CREDENTIAL_CACHE_MS.
+    let refusedAfter: number | undefined;
+    while (refusedAfter === undefined) {
+      if (!(await serving.findApiKeyByToken(token))) refusedAfter = Date.now() - revokedAt;
+      else await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(Date.now() - revokedAt).toBeLessThan(CREDENTIAL_CACHE_MS + 2_000);
+    }
+    expect(refusedAfter).toBeLessThanOrEqual(CREDENTIAL_CACHE_MS + 500);
+
+    // A key registered after a failed lookup is accepted at once: failures are not remembered.
+    const keys = mlDsa65.keygen();
+    expect(await serving.findMldsaKey(keys.publicKey)).toBeUndefined();
+    await elsewhere.registerMldsaKey(keys.publicKey, { name: 'late', permissions: ['accounts:read'], accountIds: null });
+    expect(await serving.findMldsaKey(keys.publicKey)).toBeDefined();
+  });
+});
