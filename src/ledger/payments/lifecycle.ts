@@ -13,7 +13,8 @@ import { accounts, payments } from '../../storage/schema.ts';
 import { emitEvent, emitEvents, eventCtes } from '../../webhooks/outbox.ts';
 import { paymentReference } from '../ids.ts';
 import { formatUnits } from '../money.ts';
-import type { TransferHooks, TransferInput, TransferRow } from '../transfers/engine.ts';
+import type { WithSubquery } from 'drizzle-orm/subquery';
+import type { NewTransfer, TransferHooks, TransferInput, TransferRow } from '../transfers/engine.ts';
 import { paymentPayload, STATUS_OF_EVENT, type PaymentRow } from './payload.ts';
 
 /** Settings of the lifecycle. */
@@ -35,6 +36,10 @@ export type NewPayment = Omit<typeof payments.$inferInsert, 'txRef' | 'status' |
   creditorAccountId?: string | null | SQL;
 };
 
+/** An initiated payment as it will read back, for its event's payload: nothing the payload shows is filled in by the database. */
+const initiatedRow = (values: NewPayment & { txRef: string; status: 'INITIATED' }) =>
+  ({ settlAmtCcy: null, settlAmt: null, onChainTxHash: null, sttlmTm: null, failRsn: null, ...values }) as PaymentRow;
+
 /** Payment transitions with their events; also the transfer engine's and confirmer's hooks. */
 export class PaymentLifecycle implements TransferHooks {
   /** `now` is the injectable clock. */
@@ -49,7 +54,7 @@ export class PaymentLifecycle implements TransferHooks {
     const stored = { ...values, txRef: paymentReference(now), status: 'INITIATED' as const, createdAt: now, updatedAt: now };
     // An initiated payment has nothing the database fills in that its payload shows, so the payload is built
     // from the values, and the payment, its event and the event's deliveries go in one statement.
-    const payload = paymentPayload('payment.initiated', { settlAmtCcy: null, settlAmt: null, onChainTxHash: null, sttlmTm: null, failRsn: null, ...stored } as PaymentRow);
+    const payload = paymentPayload('payment.initiated', initiatedRow(stored));
     const storedPayment = tx.$with('stored_payment').as(tx.insert(payments).values(stored).onConflictDoNothing({ target: payments.uetr }).returning());
     const query = tx.with(storedPayment, ...eventCtes(tx, payload, now, 'stored_payment')).select().from(storedPayment);
     // A transfer's payment always has the same columns, so PostgreSQL may keep its plan under one name (the
@@ -96,25 +101,49 @@ export class PaymentLifecycle implements TransferHooks {
       if (!linked) throw conflict(`payment ${purpose.returns} is already being returned or is no longer SETTLED`, 'NOT_SETTLED');
       return;
     }
-    // D-049: a same-currency payment in the native unit between platform institutions.
-    const amount = formatUnits(BigInt(row.amountWei), 2);
+    await this.initiate(tx, this.paymentOfTransfer(row));
+  };
+
+  /**
+   * Hook: `stored` for a plain transfer (POST /transfers), as CTEs of the transfer's own insert: the payment
+   * reads the transfer's CTE, and the event reads the payment's, so nothing is written unless the transfer is.
+   */
+  storedWith = (tx: Database, transfer: NewTransfer, input: TransferInput, transferCte: string): WithSubquery[] | undefined => {
+    if (transfer.kind !== 'transfer' || input.purpose) return undefined;
+    const now = this.now();
+    const values = { ...this.paymentOfTransfer(transfer), txRef: paymentReference(now), status: 'INITIATED' as const, createdAt: now, updatedAt: now };
+    const at = now.toISOString();
+    const storedPayment = tx.$with('stored_payment', { uetr: sql<string>`uetr` }).as(sql`
+      insert into ${payments} (uetr, tx_ref, source, status, instr_amt_ccy, instr_amt, settl_amt_ccy, settl_amt, dbtr_inst, cdtr_inst,
+        debtor_account_id, creditor_account_id, transfer_tx_ref, created_at, updated_at)
+      select ${values.uetr}, ${values.txRef}, ${values.source}, ${values.status}, ${values.instrAmtCcy}, ${values.instrAmt}, ${values.settlAmtCcy},
+        ${values.settlAmt}, ${values.dbtrInst}, ${values.cdtrInst}, ${values.debtorAccountId}, ${values.creditorAccountId}, ${values.transferTxRef},
+        ${at}::timestamptz, ${at}::timestamptz
+      from ${sql.identifier(transferCte)}
+      returning uetr`);
+    return [storedPayment, ...eventCtes(tx, paymentPayload('payment.initiated', initiatedRow(values)), now, 'stored_payment')];
+  };
+
+  /** D-049: the payment of a POST /transfers transfer, a same-currency payment in the native unit between platform institutions. */
+  private paymentOfTransfer(transfer: Pick<NewTransfer, 'amountWei' | 'accountId' | 'toAddress' | 'txRef'>) {
+    const amount = formatUnits(BigInt(transfer.amountWei), 2);
     const { nativeCcy, platformBic } = this.settings;
-    await this.initiate(tx, {
+    return {
       // spec: "uetr | string | UUID-format end-to-end payment identifier"
       uetr: crypto.randomUUID(),
-      source: 'transfer',
+      source: 'transfer' as const,
       instrAmtCcy: nativeCcy,
       instrAmt: amount,
       settlAmtCcy: nativeCcy,
       settlAmt: amount,
       dbtrInst: platformBic,
       cdtrInst: platformBic,
-      debtorAccountId: row.accountId!,
+      debtorAccountId: transfer.accountId!,
       // Read inside the insert: one statement fewer per transfer.
-      creditorAccountId: sql`(select ${accounts.id} from ${accounts} where ${accounts.address} = ${row.toAddress})`,
-      transferTxRef: row.txRef,
-    });
-  };
+      creditorAccountId: sql`(select ${accounts.id} from ${accounts} where ${accounts.address} = ${transfer.toAddress})`,
+      transferTxRef: transfer.txRef,
+    };
+  }
 
   /**
    * Hook: transfers left pending. Each one's payment settles or fails; a return completes (or is undone when

@@ -8,6 +8,7 @@
  * broadcast, so concurrent transfers never collide, and a failed broadcast gives its nonce back (no gaps).
  */
 import { and, eq, gte, or, sql } from 'drizzle-orm';
+import type { WithSubquery } from 'drizzle-orm/subquery';
 import { bytesToHex, getAddress, keccak256, toBytes, type Hex } from 'viem';
 import { memoEnvelope } from '../../crypto/index.ts';
 import { CHAIN_ID } from '../../chain/anvil.ts';
@@ -39,7 +40,18 @@ export type TransferHooks = {
   stored(tx: Database, row: TransferRow, input: TransferInput): Promise<void>;
   /** In the transaction that moves records out of pending (confirmed or failed); a block's worth at a time. */
   settled(tx: Database, rows: TransferRow[]): Promise<void>;
+  storedWith?: StoredWith;
 };
+
+/** What is inserted for a transfer, before the database has seen it. */
+export type NewTransfer = typeof transfers.$inferInsert;
+
+/**
+ * Optional: the work of `stored` for `transfer` as common table expressions of the very statement that
+ * inserts it (named `transferCte`), reading from that CTE so that they happen only if the insert does: one
+ * statement fewer per transfer. Undefined means "not for this one": `stored` then runs after the insert.
+ */
+export type StoredWith = (tx: Database, transfer: NewTransfer, input: TransferInput, transferCte: string) => WithSubquery[] | undefined;
 
 /** No hooks (funding, tests). */
 export const NO_TRANSFER_HOOKS: TransferHooks = { stored: async () => undefined, settled: async () => undefined };
@@ -188,18 +200,20 @@ export class TransferEngine {
           // spec: "The gas price is always 0"
           gasPrice: 0n, gas, data,
         });
+        const values: NewTransfer = {
+          txRef: transferReference(now), kind: 'transfer', accountId: account.id, fromAddress: account.address, toAddress: getAddress(input.to),
+          amountWei: input.amountWei.toString(), nonce, txHash: keccak256(signedTx), signedTx, status: 'pending', createdAt: now,
+        };
+        const storedTransfer = tx.$with('stored_transfer').as(tx.insert(transfers).values(values).onConflictDoNothing({ target: transfers.txHash }).returning());
+        const alongside = this.hooks.storedWith?.(tx, values, input, 'stored_transfer');
         const [row] = await tx
-          .insert(transfers)
-          .values({
-            txRef: transferReference(now), kind: 'transfer', accountId: account.id, fromAddress: account.address, toAddress: getAddress(input.to),
-            amountWei: input.amountWei.toString(), nonce, txHash: keccak256(signedTx), signedTx, status: 'pending', createdAt: now,
-          })
-          .onConflictDoNothing({ target: transfers.txHash })
-          .returning()
-          .prepare('transfer_insert')
+          .with(storedTransfer, ...(alongside ?? []))
+          .select()
+          .from(storedTransfer)
+          .prepare(alongside ? 'transfer_insert_with_hooks' : 'transfer_insert')
           .execute();
         if (row) {
-          await this.hooks.stored(tx, row, input);
+          if (!alongside) await this.hooks.stored(tx, row, input);
           return row;
         }
         // D-078: a failed broadcast gave this nonce back, and the same recipient, amount and data sign to the very
