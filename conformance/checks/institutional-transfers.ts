@@ -253,7 +253,7 @@ function recoveryChecks(): Check[] {
     }),
     defineCheck({
       id: 'inst.transfer.crash_recovery',
-      title: 'A server killed between the stored record and the broadcast sends that transfer exactly once after restart; nothing is lost or duplicated',
+      title: 'A server killed between the stored record and the broadcast sends that transfer exactly once after restart; nothing is lost or duplicated, and its Idempotency-Key replays it',
       source: { decision: 'D-078' },
       needs: WITH_REFERENCE,
       async run(ctx) {
@@ -278,8 +278,9 @@ function recoveryChecks(): Check[] {
         const done = await settled(ctx.target, { bearer: f.full }, transfers[0]!.txRef);
         if (done.status !== 'confirmed') problems.push(`the recovered transfer ended ${done.status}, expected confirmed`);
         const retry = await inst(ctx.target, 'POST', '/transfers', { bearer: f.full }, { body, headers: key });
-        if (retry.status === 201 && (retry.json as Created).txRef !== done.txRef) problems.push(`a retry with the same Idempotency-Key created ${(retry.json as Created).txRef}`);
-        else if (retry.status !== 201 && retry.status !== 409) problems.push(`a retry with the same Idempotency-Key answered ${retry.status}`);
+        // D-046: the response was stored with the transfer, so the retry replays it.
+        if (retry.status !== 201) problems.push(`a retry with the same Idempotency-Key answered ${retry.status}; expected 201 replaying ${done.txRef}`);
+        else if ((retry.json as Created).txRef !== done.txRef) problems.push(`a retry with the same Idempotency-Key answered ${(retry.json as Created).txRef}, expected ${done.txRef}`);
         const after = BigInt(await rpcResult<Hex>(ctx.target, 'eth_getBalance', [f.recipient.address, 'latest']));
         if (after - before !== weiOf('1.23')) problems.push(`the recipient received ${after - before} wei, expected exactly ${weiOf('1.23')} (once)`);
         if ((await nonceOf(ctx, account.address)) !== 1) problems.push(`the account sent ${await nonceOf(ctx, account.address)} transactions, expected 1`);

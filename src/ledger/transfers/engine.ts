@@ -102,8 +102,11 @@ export class TransferEngine {
     this.hooks = deps.hooks ?? NO_TRANSFER_HOOKS;
   }
 
-  /** Runs the whole flow; returns the stored record (pending, or failed when the broadcast failed). */
-  async create(input: TransferInput): Promise<TransferRow> {
+  /**
+   * Runs the whole flow; returns the stored record (pending, or failed when the broadcast failed).
+   * `alsoInTransaction` runs in the transaction that stores the record (the Idempotency-Key's response, D-046).
+   */
+  async create(input: TransferInput, alsoInTransaction?: (tx: Database, row: TransferRow) => Promise<void>): Promise<TransferRow> {
     return this.mutex.run(input.accountId, async () => {
       const address = await this.deps.accounts.addressOf(input.accountId);
       if (!address) throw badRequest(`"fromAccountId" ${input.accountId} does not exist`, 'UNKNOWN_ACCOUNT');
@@ -113,7 +116,7 @@ export class TransferEngine {
       // When the node does not answer, nothing can be read: the record is still stored and its broadcast
       // fails, which is the spec's "broadcast fails" path (the transfer is marked failed, never retried).
       const view = await this.unlessNodeDown(() => this.readNode(address, input, data));
-      const row = await this.persistSigned(input, data, view);
+      const row = await this.persistSigned(input, data, view, alsoInTransaction);
       if (this.beforeBroadcast) await this.beforeBroadcast(row);
       const answer = await this.deps.upstream.send('eth_sendRawTransaction', [row.signedTx]).catch((error: Error) => ({ error: { message: error.message } }));
       // "already known": the node holds these very bytes already (D-078's reconciliation by another instance).
@@ -147,7 +150,7 @@ export class TransferEngine {
    * Allocates the next nonce under the account's row lock, validates against the account (status, limits,
    * balance), signs and stores the record, all in one transaction: a refusal rolls the nonce back.
    */
-  private async persistSigned(input: TransferInput, data: Hex, view: NodeView | undefined): Promise<TransferRow> {
+  private async persistSigned(input: TransferInput, data: Hex, view: NodeView | undefined, alsoInTransaction?: (tx: Database, row: TransferRow) => Promise<void>): Promise<TransferRow> {
     const now = this.deps.now();
     return this.deps.db.transaction(async (tx) => {
       // The increment takes the row lock and allocates the nonce in one statement. The statements of this
@@ -214,6 +217,7 @@ export class TransferEngine {
           .execute();
         if (row) {
           if (!alongside) await this.hooks.stored(tx, row, input);
+          await alsoInTransaction?.(tx, row);
           return row;
         }
         // D-078: a failed broadcast gave this nonce back, and the same recipient, amount and data sign to the very

@@ -22,14 +22,14 @@ import type { AccountRow, AccountStore } from '../../ledger/accounts.ts';
 import type { Credential } from '../../ledger/credentials.ts';
 import { parseAmount } from '../../ledger/money.ts';
 import { integrationInstructions } from '../../ledger/pacs008.ts';
-import type { TransferEngine } from '../../ledger/transfers/engine.ts';
+import type { TransferEngine, TransferRow } from '../../ledger/transfers/engine.ts';
 import type { PaymentService } from '../../ledger/payments/service.ts';
 import type { Database } from '../../storage/database.ts';
 import { authorize } from '../auth/authenticate.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { guard } from '../http/guards.ts';
 import { withIntegers } from '../http/query.ts';
-import { claimKey, completeKey, releaseKey, requestDigest } from './idempotency.ts';
+import { claimKey, completeKeyWith, releaseKey, requestDigest } from './idempotency.ts';
 import { paymentHandlers } from './payments.ts';
 import { findTransfer, statementPage, transferPage } from './store.ts';
 import { accountView, directionFor, statementView, transferView } from './views.ts';
@@ -160,19 +160,21 @@ async function createTransfer(deps: InstitutionalDeps, request: FastifyRequest, 
   if (key !== undefined && (typeof key !== 'string' || !/^[\x20-\x7E]{1,255}$/.test(key))) {
     throw badRequest('"Idempotency-Key" expected 1 to 255 printable ASCII characters');
   }
-  if (key) {
-    const replay = await claimKey(deps.db, credential.id, key, requestDigest(body), deps.now());
-    if (replay) return reply.code(replay.status as 201).header('location', location(replay.body)).send(replay.body as never);
-  }
+  const claim = key ? await claimKey(deps.db, credential.id, key, requestDigest(body), deps.now()) : undefined;
+  if (claim && 'replay' in claim) return reply.code(claim.replay.status as 201).header('location', location(claim.replay.body)).send(claim.replay.body as never);
+  const answerOf = (row: TransferRow) => ({ ok: row.status === 'pending', txRef: row.txRef, txHash: row.txHash, status: row.status as 'pending' | 'failed' });
+  // D-046: the response is stored with the transfer, in its transaction; a failed broadcast then changes it.
+  const storeResponse = key && claim ? (tx: Database, row: TransferRow) => completeKeyWith(tx, credential.id, key, claim.claimedAt, { status: 201, body: answerOf(row) }) : undefined;
+  let row: TransferRow;
   try {
-    const row = await deps.engine.create({ accountId: body.fromAccountId, to, amountWei, ...(body.memo ? { memo: body.memo } : {}) });
-    const answer = { ok: row.status === 'pending', txRef: row.txRef, txHash: row.txHash, status: row.status as 'pending' | 'failed' };
-    if (key) await completeKey(deps.db, credential.id, key, { status: 201, body: answer });
-    return reply.code(201).header('location', location(answer)).send(answer);
+    row = await deps.engine.create({ accountId: body.fromAccountId, to, amountWei, ...(body.memo ? { memo: body.memo } : {}) }, storeResponse);
   } catch (error) {
-    if (key) await releaseKey(deps.db, credential.id, key);
+    if (key && claim) await releaseKey(deps.db, credential.id, key, claim.claimedAt);
     throw error;
   }
+  const answer = answerOf(row);
+  if (key && claim && row.status !== 'pending') await completeKeyWith(deps.db, credential.id, key, claim.claimedAt, { status: 201, body: answer });
+  return reply.code(201).header('location', location(answer)).send(answer);
 }
 
 const location = (body: unknown) => `/wallet/api/v1/transfers/${(body as { txRef: string }).txRef}`;

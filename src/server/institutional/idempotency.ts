@@ -1,7 +1,9 @@
 /**
  * Idempotency-Key on POST /transfers (D-046, after the IETF httpapi draft): the same key and body within 24
  * hours replays the first response; another body is a 422; a request still in progress is a 409. A request
- * that failed before creating anything releases its key, so the caller can correct it and retry.
+ * that failed before creating anything releases its key, so the caller can correct it and retry. The
+ * response is stored in the same transaction as the transfer, so a crash can never leave a transfer whose
+ * key cannot replay it.
  */
 import { createHash } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
@@ -10,6 +12,8 @@ import { idempotencyKeys } from '../../storage/schema.ts';
 import { conflict, unprocessable } from '../http/errors.ts';
 
 const RETENTION_MS = 24 * 60 * 60 * 1000;
+/** D-046: a claim still without a response after this long belonged to a request that died with its process. */
+export const ABANDONED_AFTER_MS = 60_000;
 
 /** A stored response to replay. */
 export type StoredResponse = { status: number; body: unknown };
@@ -17,37 +21,53 @@ export type StoredResponse = { status: number; body: unknown };
 /** Canonical digest of a request body. */
 export const requestDigest = (body: unknown) => createHash('sha256').update(JSON.stringify(body)).digest('hex');
 
-/** Claims `key` for this request; returns a stored response to replay, or undefined to go ahead. */
-export async function claimKey(db: Database, credentialId: string, key: string, digest: string, now: Date): Promise<StoredResponse | undefined> {
+/** What a claim found: a stored response to replay, or the claim this request now holds. */
+export type Claim = { replay: StoredResponse } | { claimedAt: Date };
+
+/**
+ * Claims `key` for this request. A claim without a response that is older than ABANDONED_AFTER_MS belonged
+ * to a request that died with its process before its transfer was stored (the response is stored in the
+ * transfer's own transaction, see completeKeyWith), so it is taken over.
+ */
+export async function claimKey(db: Database, credentialId: string, key: string, digest: string, now: Date): Promise<Claim> {
   const where = and(eq(idempotencyKeys.credentialId, credentialId), eq(idempotencyKeys.key, key));
   const inserted = await db
     .insert(idempotencyKeys)
     .values({ credentialId, key, requestSha256: digest, createdAt: now })
     .onConflictDoNothing()
     .returning();
-  if (inserted.length) return undefined;
+  if (inserted.length) return { claimedAt: now };
   const [existing] = await db.select().from(idempotencyKeys).where(where);
   if (!existing) return claimKey(db, credentialId, key, digest, now);
-  if (now.getTime() - existing.createdAt.getTime() > RETENTION_MS) {
-    await db.delete(idempotencyKeys).where(where);
+  const age = now.getTime() - existing.createdAt.getTime();
+  if (age > RETENTION_MS || (existing.responseStatus === null && age > ABANDONED_AFTER_MS)) {
+    await db.delete(idempotencyKeys).where(and(where, eq(idempotencyKeys.createdAt, existing.createdAt)));
     return claimKey(db, credentialId, key, digest, now);
   }
   if (existing.requestSha256 !== digest) {
     throw unprocessable('this Idempotency-Key was used with a different request body', 'IDEMPOTENCY_KEY_REUSED');
   }
   if (existing.responseStatus === null) throw conflict('a request with this Idempotency-Key is still in progress', 'IDEMPOTENCY_IN_PROGRESS');
-  return { status: existing.responseStatus, body: existing.responseBody };
+  return { replay: { status: existing.responseStatus, body: existing.responseBody } };
 }
 
-/** Stores the response of a claimed key. */
-export async function completeKey(db: Database, credentialId: string, key: string, response: StoredResponse): Promise<void> {
-  await db
+/**
+ * Stores the response of the claim made at `claimedAt`, in `db` (the transfer's own transaction, so that
+ * the transfer and its replayable response commit together). Throws 409 when the claim is no longer this
+ * request's (taken over as abandoned): the transaction then rolls back and nothing is created twice.
+ */
+export async function completeKeyWith(db: Database, credentialId: string, key: string, claimedAt: Date, response: StoredResponse): Promise<void> {
+  const updated = await db
     .update(idempotencyKeys)
     .set({ responseStatus: response.status, responseBody: response.body })
-    .where(and(eq(idempotencyKeys.credentialId, credentialId), eq(idempotencyKeys.key, key)));
+    .where(and(eq(idempotencyKeys.credentialId, credentialId), eq(idempotencyKeys.key, key), eq(idempotencyKeys.createdAt, claimedAt)))
+    .returning({ key: idempotencyKeys.key });
+  if (updated.length === 0) throw conflict('this Idempotency-Key was taken over by a later request', 'IDEMPOTENCY_IN_PROGRESS');
 }
 
 /** Releases a claimed key after a request that created nothing. */
-export async function releaseKey(db: Database, credentialId: string, key: string): Promise<void> {
-  await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.credentialId, credentialId), eq(idempotencyKeys.key, key)));
+export async function releaseKey(db: Database, credentialId: string, key: string, claimedAt: Date): Promise<void> {
+  await db
+    .delete(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.credentialId, credentialId), eq(idempotencyKeys.key, key), eq(idempotencyKeys.createdAt, claimedAt)));
 }
