@@ -253,7 +253,7 @@ function recoveryChecks(): Check[] {
     }),
     defineCheck({
       id: 'inst.transfer.crash_recovery',
-      title: 'A server killed between the stored record and the broadcast sends that transfer exactly once after restart; nothing is lost or duplicated, and its Idempotency-Key replays it',
+      title: 'A server stopped dead between the stored record and the broadcast (in process: the engine never resumes) sends that transfer exactly once after restart; nothing is lost or duplicated, and its Idempotency-Key replays it',
       source: { decision: 'D-078' },
       needs: WITH_REFERENCE,
       async run(ctx) {
@@ -277,8 +277,12 @@ function recoveryChecks(): Check[] {
         if (transfers.length !== 1 || transfers[0]!.amount !== '1.23') return verdict([...problems, `after restart the account has ${JSON.stringify(transfers)}; expected the one transfer of 1.23`], list);
         const done = await settled(ctx.target, { bearer: f.full }, transfers[0]!.txRef);
         if (done.status !== 'confirmed') problems.push(`the recovered transfer ended ${done.status}, expected confirmed`);
+        // D-046: the body was stored with the transfer; once the dead request's claim is older than 60 s it is
+        // replayed (before that the key reads as still in progress, 409).
+        const early = await inst(ctx.target, 'POST', '/transfers', { bearer: f.full }, { body, headers: key });
+        if (early.status !== 409) problems.push(`a retry with the same Idempotency-Key within 60 s of the crash answered ${early.status}, expected 409 (in progress)`);
+        ref.advanceClock(61_000);
         const retry = await inst(ctx.target, 'POST', '/transfers', { bearer: f.full }, { body, headers: key });
-        // D-046: the response was stored with the transfer, so the retry replays it.
         if (retry.status !== 201) problems.push(`a retry with the same Idempotency-Key answered ${retry.status}; expected 201 replaying ${done.txRef}`);
         else if ((retry.json as Created).txRef !== done.txRef) problems.push(`a retry with the same Idempotency-Key answered ${(retry.json as Created).txRef}, expected ${done.txRef}`);
         const after = BigInt(await rpcResult<Hex>(ctx.target, 'eth_getBalance', [f.recipient.address, 'latest']));

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/server/http/errors.ts';
-import { ABANDONED_AFTER_MS, claimKey, completeKeyWith } from '../../src/server/institutional/idempotency.ts';
+import { ABANDONED_AFTER_MS, claimKey, storeResponse } from '../../src/server/institutional/idempotency.ts';
 import { openDatabase, type OpenDatabase } from '../../src/storage/database.ts';
 
 const serverUrl = process.env.DATABASE_URL;
@@ -46,11 +46,24 @@ describe('Idempotency-Key claims (D-046)', () => {
     const retry = await claimKey(database.db, 'key_a', 'k1', 'digest', at(ABANDONED_AFTER_MS + 1));
     expect(retry).toEqual({ claimedAt: at(ABANDONED_AFTER_MS + 1) });
     // Had the first request been alive after all, its transaction could not store a response now.
-    expect(await codeOf(database.db.transaction((tx) => completeKeyWith(tx, 'key_a', 'k1', t0, { status: 201, body: { txRef: 'first' } })))).toBe('409 IDEMPOTENCY_IN_PROGRESS');
-    await database.db.transaction((tx) => completeKeyWith(tx, 'key_a', 'k1', at(ABANDONED_AFTER_MS + 1), { status: 201, body: { txRef: 'retry' } }));
+    expect(await codeOf(database.db.transaction((tx) => storeResponse(tx, 'key_a', 'k1', t0, { status: null, body: { txRef: 'first' } })))).toBe('409 IDEMPOTENCY_IN_PROGRESS');
+    await database.db.transaction((tx) => storeResponse(tx, 'key_a', 'k1', at(ABANDONED_AFTER_MS + 1), { status: 201, body: { txRef: 'retry' } }));
+    expect(await claimKey(database.db, 'key_a', 'k1', 'digest', at(ABANDONED_AFTER_MS + 2))).toEqual({ replay: { status: 201, body: { txRef: 'retry' } } });
     expect(await claimKey(database.db, 'key_a', 'k1', 'digest', at(ABANDONED_AFTER_MS + 2000))).toEqual({ replay: { status: 201, body: { txRef: 'retry' } } });
     // A completed key is never taken over as abandoned, only after the 24-hour retention.
     expect(await claimKey(database.db, 'key_a', 'k1', 'digest', at(3_600_000))).toEqual({ replay: { status: 201, body: { txRef: 'retry' } } });
     expect(await claimKey(database.db, 'key_a', 'k1', 'digest', at(24 * 3_600_000 + ABANDONED_AFTER_MS + 2))).toEqual({ claimedAt: at(24 * 3_600_000 + ABANDONED_AFTER_MS + 2) });
+  });
+
+  it('answers 409 while a stored transfer is being broadcast, and replays it once its request has died', async () => {
+    const t0 = new Date(Date.UTC(2026, 10, 22, 12));
+    const at = (ms: number) => new Date(t0.getTime() + ms);
+    expect(await claimKey(database.db, 'key_b', 'k2', 'digest', t0)).toEqual({ claimedAt: t0 });
+    // The transfer's transaction stores the body; the status follows when the request answers.
+    await database.db.transaction((tx) => storeResponse(tx, 'key_b', 'k2', t0, { status: null, body: { txRef: 'stored' } }));
+    expect(await codeOf(claimKey(database.db, 'key_b', 'k2', 'digest', at(1000)))).toBe('409 IDEMPOTENCY_IN_PROGRESS');
+    // The process died before answering (a crash between the stored record and the broadcast, D-078).
+    expect(await claimKey(database.db, 'key_b', 'k2', 'digest', at(ABANDONED_AFTER_MS + 1))).toEqual({ replay: { status: 201, body: { txRef: 'stored' } } });
+    expect(await codeOf(claimKey(database.db, 'key_b', 'k2', 'other', at(ABANDONED_AFTER_MS + 1)))).toBe('422 IDEMPOTENCY_KEY_REUSED');
   });
 });

@@ -29,7 +29,7 @@ import { authorize } from '../auth/authenticate.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { guard } from '../http/guards.ts';
 import { withIntegers } from '../http/query.ts';
-import { claimKey, completeKeyWith, releaseKey, requestDigest } from './idempotency.ts';
+import { claimKey, releaseKey, requestDigest, storeResponse } from './idempotency.ts';
 import { paymentHandlers } from './payments.ts';
 import { findTransfer, statementPage, transferPage } from './store.ts';
 import { accountView, directionFor, statementView, transferView } from './views.ts';
@@ -164,16 +164,16 @@ async function createTransfer(deps: InstitutionalDeps, request: FastifyRequest, 
   if (claim && 'replay' in claim) return reply.code(claim.replay.status as 201).header('location', location(claim.replay.body)).send(claim.replay.body as never);
   const answerOf = (row: TransferRow) => ({ ok: row.status === 'pending', txRef: row.txRef, txHash: row.txHash, status: row.status as 'pending' | 'failed' });
   // D-046: the response is stored with the transfer, in its transaction; a failed broadcast then changes it.
-  const storeResponse = key && claim ? (tx: Database, row: TransferRow) => completeKeyWith(tx, credential.id, key, claim.claimedAt, { status: 201, body: answerOf(row) }) : undefined;
+  const storeBody = key && claim ? (tx: Database, row: TransferRow) => storeResponse(tx, credential.id, key, claim.claimedAt, { status: null, body: answerOf(row) }) : undefined;
   let row: TransferRow;
   try {
-    row = await deps.engine.create({ accountId: body.fromAccountId, to, amountWei, ...(body.memo ? { memo: body.memo } : {}) }, storeResponse);
+    row = await deps.engine.create({ accountId: body.fromAccountId, to, amountWei, ...(body.memo ? { memo: body.memo } : {}) }, storeBody);
   } catch (error) {
     if (key && claim) await releaseKey(deps.db, credential.id, key, claim.claimedAt);
     throw error;
   }
   const answer = answerOf(row);
-  if (key && claim && row.status !== 'pending') await completeKeyWith(deps.db, credential.id, key, claim.claimedAt, { status: 201, body: answer });
+  if (key && claim) await storeResponse(deps.db, credential.id, key, claim.claimedAt, { status: 201, body: answer });
   return reply.code(201).header('location', location(answer)).send(answer);
 }
 

@@ -25,9 +25,9 @@ export const requestDigest = (body: unknown) => createHash('sha256').update(JSON
 export type Claim = { replay: StoredResponse } | { claimedAt: Date };
 
 /**
- * Claims `key` for this request. A claim without a response that is older than ABANDONED_AFTER_MS belonged
- * to a request that died with its process before its transfer was stored (the response is stored in the
- * transfer's own transaction, see completeKeyWith), so it is taken over.
+ * Claims `key` for this request. A claim still in progress after ABANDONED_AFTER_MS belonged to a request
+ * that died with its process: if it had stored its transfer (the response body is written in the transfer's
+ * own transaction, see storeResponse), that response is replayed; if not, the claim is taken over.
  */
 export async function claimKey(db: Database, credentialId: string, key: string, digest: string, now: Date): Promise<Claim> {
   const where = and(eq(idempotencyKeys.credentialId, credentialId), eq(idempotencyKeys.key, key));
@@ -40,23 +40,26 @@ export async function claimKey(db: Database, credentialId: string, key: string, 
   const [existing] = await db.select().from(idempotencyKeys).where(where);
   if (!existing) return claimKey(db, credentialId, key, digest, now);
   const age = now.getTime() - existing.createdAt.getTime();
-  if (age > RETENTION_MS || (existing.responseStatus === null && age > ABANDONED_AFTER_MS)) {
+  const abandoned = existing.responseStatus === null && age > ABANDONED_AFTER_MS;
+  if (age > RETENTION_MS || (abandoned && existing.responseBody === null)) {
     await db.delete(idempotencyKeys).where(and(where, eq(idempotencyKeys.createdAt, existing.createdAt)));
     return claimKey(db, credentialId, key, digest, now);
   }
   if (existing.requestSha256 !== digest) {
     throw unprocessable('this Idempotency-Key was used with a different request body', 'IDEMPOTENCY_KEY_REUSED');
   }
+  if (abandoned) return { replay: { status: 201, body: existing.responseBody } };
   if (existing.responseStatus === null) throw conflict('a request with this Idempotency-Key is still in progress', 'IDEMPOTENCY_IN_PROGRESS');
   return { replay: { status: existing.responseStatus, body: existing.responseBody } };
 }
 
 /**
- * Stores the response of the claim made at `claimedAt`, in `db` (the transfer's own transaction, so that
- * the transfer and its replayable response commit together). Throws 409 when the claim is no longer this
- * request's (taken over as abandoned): the transaction then rolls back and nothing is created twice.
+ * Stores the response of the claim made at `claimedAt`: in the transfer's own transaction with `status`
+ * null (the transfer and its replayable body commit together; the request is still in progress until its
+ * broadcast ends), then with the status once the request answers. Throws 409 when the claim is no longer
+ * this request's (taken over as abandoned): the transaction then rolls back and nothing is created twice.
  */
-export async function completeKeyWith(db: Database, credentialId: string, key: string, claimedAt: Date, response: StoredResponse): Promise<void> {
+export async function storeResponse(db: Database, credentialId: string, key: string, claimedAt: Date, response: { status: number | null; body: unknown }): Promise<void> {
   const updated = await db
     .update(idempotencyKeys)
     .set({ responseStatus: response.status, responseBody: response.body })
