@@ -1,40 +1,17 @@
 // D-129: authentication remembers an active credential for CREDENTIAL_CACHE_MS. A change made through the
 // same store takes effect at once; one made elsewhere (another instance on the same database) within
 // CREDENTIAL_CACHE_MS. Run on PGlite by `npm test` and on PostgreSQL by `npm run test:postgres`.
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mlDsa65 } from '../../src/crypto/index.ts';
 import { CREDENTIAL_CACHE_MS, CredentialStore } from '../../src/ledger/credentials.ts';
-import { openDatabase, type OpenDatabase } from '../../src/storage/database.ts';
+import { useFreshDatabase } from '../storage/fresh-database.ts';
 
-const serverUrl = process.env.DATABASE_URL;
-const dbName = `svckit_credcache_${randomBytes(4).toString('hex')}`;
-let database: OpenDatabase;
+const fresh = useFreshDatabase('svckit_credcache');
 const now = () => new Date();
-
-async function admin(statement: string) {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  await client.query(statement).finally(() => client.end());
-}
-
-beforeAll(async () => {
-  if (serverUrl) {
-    await admin(`CREATE DATABASE "${dbName}"`);
-    const url = new URL(serverUrl);
-    url.pathname = `/${dbName}`;
-    database = await openDatabase({ databaseUrl: url.href, dataDir: null });
-  } else database = await openDatabase({ dataDir: null });
-});
-afterAll(async () => {
-  await database?.close();
-  if (serverUrl) await admin(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
-});
 
 describe('remembered credentials (D-129)', () => {
   it('a revocation or a permission change through the same store takes effect on the next request', async () => {
-    const store = new CredentialStore(database.db, now);
+    const store = new CredentialStore(fresh.database.db, now);
     const { row, token } = await store.createApiKey({ name: 'a', permissions: ['accounts:read'], accountIds: null });
     expect((await store.findApiKeyByToken(token))?.permissions).toEqual(['accounts:read']);
     await store.updateApiKey(row.id, { permissions: ['transfers:read'] });
@@ -50,8 +27,8 @@ describe('remembered credentials (D-129)', () => {
   });
 
   it('a revocation by another instance takes effect within CREDENTIAL_CACHE_MS, and an unknown key is never remembered', async () => {
-    const serving = new CredentialStore(database.db, now);
-    const elsewhere = new CredentialStore(database.db, now);
+    const serving = new CredentialStore(fresh.database.db, now);
+    const elsewhere = new CredentialStore(fresh.database.db, now);
     const { row, token } = await elsewhere.createApiKey({ name: 'b', permissions: ['accounts:read'], accountIds: null });
     expect(await serving.findApiKeyByToken(token)).toBeDefined();
     await elsewhere.revokeApiKey(row.id);
