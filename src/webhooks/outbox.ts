@@ -35,6 +35,17 @@ export async function emitEvent(tx: Database, payload: EventPayload, now: Date):
   return emitted!;
 }
 
+/**
+ * The delivery jobs of the events in the common table expression `stored_event` (id, type, uetr): one per
+ * endpoint that is enabled, has a secret (D-060) and subscribes to the event's type. D-039: X-SVC-Delivery
+ * is a UUID, "the same on every attempt of one delivery"; spec: "| 1 | immediate |".
+ */
+const deliveriesOfStoredEvents = (at: string) => sql`
+  insert into ${webhookDeliveries} (id, event_id, endpoint_id, event, uetr, status, round, attempts, next_attempt_at, created_at)
+  select gen_random_uuid()::text, stored_event.id, endpoint.id, stored_event.type, stored_event.uetr, 'pending', 1, 0, ${at}::timestamptz, ${at}::timestamptz
+  from stored_event join ${webhookEndpoints} as endpoint
+    on endpoint.enabled and endpoint.secret is not null and endpoint.events @> jsonb_build_array(stored_event.type)`;
+
 /** {@link emitEvent} for several events at once, in one statement (the confirmer settles blocks at a time). */
 export async function emitEvents(tx: Database, payloads: EventPayload[], now: Date): Promise<{ eventId: string; deliveries: number }[]> {
   if (payloads.length === 0) return [];
@@ -45,16 +56,12 @@ export async function emitEvents(tx: Database, payloads: EventPayload[], now: Da
     sql`, `,
   );
   // A data-modifying WITH runs once, whether or not it is read: the events and their fan-out in one statement.
-  // D-039: X-SVC-Delivery is a UUID, "the same on every attempt of one delivery"; spec: "| 1 | immediate |".
   const result = (await tx.execute(sql`
     with stored_event as (
       insert into ${webhookEvents} (id, type, uetr, body, created_at) values ${values}
       returning id, type, uetr
     )
-    insert into ${webhookDeliveries} (id, event_id, endpoint_id, event, uetr, status, round, attempts, next_attempt_at, created_at)
-    select gen_random_uuid()::text, stored_event.id, endpoint.id, stored_event.type, stored_event.uetr, 'pending', 1, 0, ${at}::timestamptz, ${at}::timestamptz
-    from stored_event join ${webhookEndpoints} as endpoint
-      on endpoint.enabled and endpoint.secret is not null and endpoint.events @> jsonb_build_array(stored_event.type)
+    ${deliveriesOfStoredEvents(at)}
     returning event_id`)) as unknown as { rows: { event_id: string }[] };
   const deliveries = new Map<string, number>();
   for (const { event_id } of result.rows) deliveries.set(event_id, (deliveries.get(event_id) ?? 0) + 1);
@@ -71,12 +78,7 @@ export function eventCtes(tx: Database, payload: EventPayload, now: Date, guard:
   const storedEvent = tx.$with('stored_event', { id: sql<string>`id` }).as(sql`
     insert into ${webhookEvents} (id, type, uetr, body, created_at)
     select ${randomUUID()}, ${payload.event}, ${payload.uetr}, ${compactBody(payload)}, ${at}::timestamptz from ${sql.identifier(guard)}
-    returning id`);
-  const fanOut = tx.$with('fan_out', { id: sql<string>`id` }).as(sql`
-    insert into ${webhookDeliveries} (id, event_id, endpoint_id, event, uetr, status, round, attempts, next_attempt_at, created_at)
-    select gen_random_uuid()::text, stored_event.id, endpoint.id, ${payload.event}, ${payload.uetr}, 'pending', 1, 0, ${at}::timestamptz, ${at}::timestamptz
-    from stored_event join ${webhookEndpoints} as endpoint
-      on endpoint.enabled and endpoint.secret is not null and endpoint.events @> ${JSON.stringify([payload.event])}::jsonb
-    returning id`);
+    returning id, type, uetr`);
+  const fanOut = tx.$with('fan_out', { id: sql<string>`id` }).as(sql`${deliveriesOfStoredEvents(at)} returning id`);
   return [storedEvent, fanOut] as const;
 }
