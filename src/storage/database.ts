@@ -12,7 +12,8 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
 import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
-import { drizzleClientOf, openPglite } from './pglite-client.ts';
+import { drizzleClientOf } from './pglite-client.ts';
+import { PgliteThread } from './pglite-thread.ts';
 import { migratedTemplate } from './pglite-template.ts';
 import * as schema from './schema.ts';
 
@@ -35,16 +36,17 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
     await migratePostgres(db, { migrationsFolder });
     return { db: db as unknown as Database, engine: 'postgres', close: () => pool.end() };
   }
-  let client: PGlite;
+  // PGlite runs on a worker thread of its own (pglite-thread.ts): off the thread that serves requests.
+  let client: PgliteThread;
   if (options.dataDir === null) {
     const template = await migratedTemplate(migrationsFolder, (fresh) => migratePglite(drizzlePglite({ client: drizzleClientOf(fresh) as PGlite, schema }), { migrationsFolder }));
-    client = await openPglite({ loadDataDir: template });
+    client = await PgliteThread.open({ loadDataDir: template });
   } else {
     const dir = path.join(options.dataDir, 'pglite');
     mkdirSync(dir, { recursive: true });
-    client = await openPglite({ dataDir: dir });
+    client = await PgliteThread.open({ dataDir: dir });
   }
-  const db = drizzlePglite({ client: drizzleClientOf(client) as PGlite, schema });
+  const db = drizzlePglite({ client: client as unknown as PGlite, schema });
   await migratePglite(db, { migrationsFolder });
   return { db: db as unknown as Database, engine: 'pglite', close: () => client.close() };
 }
