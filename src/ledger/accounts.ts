@@ -175,6 +175,14 @@ export class AccountStore {
    * Signs `transaction` with the account's chain key, decrypted for this one signature. Cheaper than
    * {@link signer}: the address is known, so the public key is not derived again.
    */
+  /**
+   * Whether `row`'s keys can still be opened: false when it was read before a KEK rotation that has since
+   * re-wrapped its DEK and dropped the old KEK (D-061); reading the row again gives the current wrap.
+   */
+  keysReadable(row: Pick<AccountRow, 'kekId'>): boolean {
+    return this.keyring.holds(row.kekId);
+  }
+
   signTransaction(row: AccountRow, transaction: TransactionSerializableLegacy): Promise<Hex> {
     const dek = this.keyring.unwrap(row.kekId, row.wrappedDek);
     return signTransaction({ privateKey: toHex(open(dek, row.chainKeyCiphertext, `${row.id}/chain`)), transaction });

@@ -52,6 +52,11 @@ export class Keyring {
     return Buffer.from(key, 'base64url');
   }
 
+  /** Whether KEK `id` is in the keyring (a rotation drops the previous one once every DEK is re-wrapped). */
+  holds(id: string): boolean {
+    return Object.hasOwn(this.state.keys, id);
+  }
+
   /** Wraps a data-encryption key under the active KEK: nonce (12) || ciphertext || tag. */
   wrap(dek: Uint8Array): { kekId: string; wrapped: Uint8Array } {
     const nonce = randomBytes(12);

@@ -5,7 +5,7 @@
  * an event is never sent for a change that rolled back, and never lost for one that committed.
  */
 import { randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { sql, type Placeholder } from 'drizzle-orm';
 import type { PaymentEventPayload, PaymentEventType } from '../../generated/webhooks/types.gen';
 import type { Database } from '../storage/database.ts';
 import { webhookDeliveries, webhookEndpoints, webhookEvents } from '../storage/schema.ts';
@@ -40,7 +40,7 @@ export async function emitEvent(tx: Database, payload: EventPayload, now: Date):
  * endpoint that is enabled, has a secret (D-060) and subscribes to the event's type. D-039: X-SVC-Delivery
  * is a UUID, "the same on every attempt of one delivery"; spec: "| 1 | immediate |".
  */
-const deliveriesOfStoredEvents = (at: string) => sql`
+const deliveriesOfStoredEvents = (at: string | Placeholder) => sql`
   insert into ${webhookDeliveries} (id, event_id, endpoint_id, event, uetr, status, round, attempts, next_attempt_at, created_at)
   select gen_random_uuid()::text, stored_event.id, endpoint.id, stored_event.type, stored_event.uetr, 'pending', 1, 0, ${at}::timestamptz, ${at}::timestamptz
   from stored_event join ${webhookEndpoints} as endpoint
@@ -72,13 +72,22 @@ export async function emitEvents(tx: Database, payloads: EventPayload[], now: Da
  * The outbox writes of one event as two common table expressions, for a statement that also makes the
  * change itself: the event is stored once for each row of `guard` (a CTE's name), so only when that change
  * happened. Data-modifying CTEs must sit at the top level, hence two of them rather than one nested.
+ * Without `values` they hold placeholders (a statement built and prepared once), filled per event with
+ * {@link eventCteValues}.
  */
-export function eventCtes(tx: Database, payload: EventPayload, now: Date, guard: string) {
-  const at = now.toISOString();
-  const storedEvent = tx.$with('stored_event', { id: sql<string>`id` }).as(sql`
+export function eventCtes(db: Database, guard: string, values?: EventCteValues) {
+  const v = (name: keyof EventCteValues) => (values ? values[name] : sql.placeholder(name));
+  const storedEvent = db.$with('stored_event', { id: sql<string>`id` }).as(sql`
     insert into ${webhookEvents} (id, type, uetr, body, created_at)
-    select ${randomUUID()}, ${payload.event}, ${payload.uetr}, ${compactBody(payload)}, ${at}::timestamptz from ${sql.identifier(guard)}
+    select ${v('event_id')}, ${v('event_type')}, ${v('event_uetr')}, ${v('event_body')}, ${v('event_at')}::timestamptz from ${sql.identifier(guard)}
     returning id, type, uetr`);
-  const fanOut = tx.$with('fan_out', { id: sql<string>`id` }).as(sql`${deliveriesOfStoredEvents(at)} returning id`);
+  const fanOut = db.$with('fan_out', { id: sql<string>`id` }).as(sql`${deliveriesOfStoredEvents(v('event_at'))} returning id`);
   return [storedEvent, fanOut] as const;
 }
+
+/** The values of {@link eventCtes} for one event (a new event id each time). */
+export function eventCteValues(payload: EventPayload, now: Date) {
+  return { event_id: randomUUID(), event_type: payload.event, event_uetr: payload.uetr, event_body: compactBody(payload), event_at: now.toISOString() };
+}
+
+type EventCteValues = ReturnType<typeof eventCteValues>;

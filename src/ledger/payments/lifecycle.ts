@@ -10,11 +10,11 @@ import type { PaymentEventType, PaymentStatus } from '../../../generated/webhook
 import { conflict } from '../../server/http/errors.ts';
 import type { Database } from '../../storage/database.ts';
 import { accounts, payments } from '../../storage/schema.ts';
-import { emitEvent, emitEvents, eventCtes } from '../../webhooks/outbox.ts';
+import { emitEvent, emitEvents, eventCteValues, eventCtes } from '../../webhooks/outbox.ts';
 import { paymentReference } from '../ids.ts';
 import { formatUnits } from '../money.ts';
 import type { WithSubquery } from 'drizzle-orm/subquery';
-import type { NewTransfer, TransferHooks, TransferInput, TransferRow } from '../transfers/engine.ts';
+import type { NewTransfer, StoredWith, TransferHooks, TransferInput, TransferRow } from '../transfers/engine.ts';
 import { paymentPayload, STATUS_OF_EVENT, type PaymentRow } from './payload.ts';
 
 /** Settings of the lifecycle. */
@@ -56,7 +56,7 @@ export class PaymentLifecycle implements TransferHooks {
     // from the values, and the payment, its event and the event's deliveries go in one statement.
     const payload = paymentPayload('payment.initiated', initiatedRow(stored));
     const storedPayment = tx.$with('stored_payment').as(tx.insert(payments).values(stored).onConflictDoNothing({ target: payments.uetr }).returning());
-    const query = tx.with(storedPayment, ...eventCtes(tx, payload, now, 'stored_payment')).select().from(storedPayment);
+    const query = tx.with(storedPayment, ...eventCtes(tx, 'stored_payment', eventCteValues(payload, now))).select().from(storedPayment);
     // A transfer's payment always has the same columns, so PostgreSQL may keep its plan under one name (the
     // pacs.008 intake's columns vary with the instruction, so its statements are planned each time).
     const [row] = await (values.source === 'transfer' ? query.prepare('payment_initiate_for_transfer').execute() : query);
@@ -107,21 +107,34 @@ export class PaymentLifecycle implements TransferHooks {
   /**
    * Hook: `stored` for a plain transfer (POST /transfers), as CTEs of the transfer's own insert: the payment
    * reads the transfer's CTE, and the event reads the payment's, so nothing is written unless the transfer is.
+   * The CTEs hold placeholders (built and prepared once); `values` fills them for one transfer.
    */
-  storedWith = (tx: Database, transfer: NewTransfer, input: TransferInput, transferCte: string): WithSubquery[] | undefined => {
-    if (transfer.kind !== 'transfer' || input.purpose) return undefined;
-    const now = this.now();
-    const values = { ...this.paymentOfTransfer(transfer), txRef: paymentReference(now), status: 'INITIATED' as const, createdAt: now, updatedAt: now };
-    const at = now.toISOString();
-    const storedPayment = tx.$with('stored_payment', { uetr: sql<string>`uetr` }).as(sql`
-      insert into ${payments} (uetr, tx_ref, source, status, instr_amt_ccy, instr_amt, settl_amt_ccy, settl_amt, dbtr_inst, cdtr_inst,
-        debtor_account_id, creditor_account_id, transfer_tx_ref, created_at, updated_at)
-      select ${values.uetr}, ${values.txRef}, ${values.source}, ${values.status}, ${values.instrAmtCcy}, ${values.instrAmt}, ${values.settlAmtCcy},
-        ${values.settlAmt}, ${values.dbtrInst}, ${values.cdtrInst}, ${values.debtorAccountId}, ${values.creditorAccountId}, ${values.transferTxRef},
-        ${at}::timestamptz, ${at}::timestamptz
-      from ${sql.identifier(transferCte)}
-      returning uetr`);
-    return [storedPayment, ...eventCtes(tx, paymentPayload('payment.initiated', initiatedRow(values)), now, 'stored_payment')];
+  storedWith: StoredWith = {
+    ctes: (db: Database, transferCte: string): WithSubquery[] => {
+      const p = sql.placeholder;
+      const transfer = sql.identifier(transferCte);
+      // D-049: the creditor is the platform account that owns the recipient address, read inside the insert.
+      const storedPayment = db.$with('stored_payment', { uetr: sql<string>`uetr` }).as(sql`
+        insert into ${payments} (uetr, tx_ref, source, status, instr_amt_ccy, instr_amt, settl_amt_ccy, settl_amt, dbtr_inst, cdtr_inst,
+          debtor_account_id, creditor_account_id, transfer_tx_ref, created_at, updated_at)
+        select ${p('payment_uetr')}, ${p('payment_tx_ref')}, 'transfer', 'INITIATED', ${p('payment_ccy')}, ${p('payment_amount')}, ${p('payment_ccy')},
+          ${p('payment_amount')}, ${p('payment_bic')}, ${p('payment_bic')}, ${transfer}.account_id,
+          (select ${accounts.id} from ${accounts} where ${accounts.address} = ${transfer}.to_address), ${transfer}.tx_ref,
+          ${p('payment_at')}::timestamptz, ${p('payment_at')}::timestamptz
+        from ${transfer}
+        returning uetr`);
+      return [storedPayment, ...eventCtes(db, 'stored_payment')];
+    },
+    values: (transfer: NewTransfer, input: TransferInput): Record<string, unknown> | undefined => {
+      if (transfer.kind !== 'transfer' || input.purpose) return undefined;
+      const now = this.now();
+      const payment = { ...this.paymentOfTransfer(transfer), txRef: paymentReference(now), status: 'INITIATED' as const, createdAt: now, updatedAt: now };
+      return {
+        payment_uetr: payment.uetr, payment_tx_ref: payment.txRef, payment_ccy: payment.instrAmtCcy, payment_amount: payment.instrAmt,
+        payment_bic: payment.dbtrInst, payment_at: now.toISOString(),
+        ...eventCteValues(paymentPayload('payment.initiated', initiatedRow(payment)), now),
+      };
+    },
   };
 
   /** D-049: the payment of a POST /transfers transfer, a same-currency payment in the native unit between platform institutions. */

@@ -4,22 +4,33 @@
  * 2. "The transfer record is stored before the broadcast. If the broadcast fails the record is marked failed
  *    and is not retried";
  * 3. "When the recipient is on the platform, memo is encrypted with the recipient's ML-KEM-768 public key".
- * Nonces: allocated under the account's row lock and an in-process per-account mutex held through the
- * broadcast, so concurrent transfers never collide, and a failed broadcast gives its nonce back (no gaps).
+ * Nonces: allocated by a compare-and-increment on the account row in the statement that stores the record
+ * (guarded-insert.ts), under an in-process per-account mutex held through the broadcast, so concurrent
+ * transfers never collide, and a failed broadcast gives its nonce back (no gaps).
  */
-import { and, eq, gte, or, sql } from 'drizzle-orm';
-import type { WithSubquery } from 'drizzle-orm/subquery';
+import { and, eq } from 'drizzle-orm';
 import { bytesToHex, getAddress, keccak256, toBytes, type Hex } from 'viem';
 import { memoEnvelope } from '../../crypto/index.ts';
 import { CHAIN_ID } from '../../chain/anvil.ts';
 import { UpstreamRpcError, UpstreamUnavailableError, type Upstream } from '../../chain/upstream.ts';
 import type { Database } from '../../storage/database.ts';
 import { accounts, transfers } from '../../storage/schema.ts';
-import { badRequest } from '../../server/http/errors.ts';
+import { isUniqueViolation } from '../../storage/errors.ts';
+import { badRequest, unavailable } from '../../server/http/errors.ts';
 import type { AccountRow, AccountStore } from '../accounts.ts';
 import { transferReference } from '../ids.ts';
 import { formatUnits } from '../money.ts';
+import { TransferStatements, type HookCtes, type LimitWindow, type NewTransfer, type SenderState } from './guarded-insert.ts';
 import { KeyedMutex } from './locks.ts';
+
+export type { NewTransfer } from './guarded-insert.ts';
+
+/**
+ * How often the engine reads, signs and tries to store one transfer before it gives up with a 503. Each
+ * retry means the account changed between the read and the guarded insert (another instance, an
+ * administrator); the next read sees the change, so one retry almost always suffices.
+ */
+const MAX_STORE_ATTEMPTS = 8;
 
 /** A transfer record. */
 export type TransferRow = typeof transfers.$inferSelect;
@@ -43,15 +54,13 @@ export type TransferHooks = {
   storedWith?: StoredWith;
 };
 
-/** What is inserted for a transfer, before the database has seen it. */
-export type NewTransfer = typeof transfers.$inferInsert;
-
 /**
- * Optional: the work of `stored` for `transfer` as common table expressions of the very statement that
- * inserts it (named `transferCte`), reading from that CTE so that they happen only if the insert does: one
- * statement fewer per transfer. Undefined means "not for this one": `stored` then runs after the insert.
+ * Optional: the work of `stored` as common table expressions of the very statement that inserts the
+ * transfer, reading from it so that they happen only if the insert does: one statement fewer per transfer.
+ * `ctes` are built once with `sql.placeholder`s (the statement is prepared once per connection); `values`
+ * fills them for one transfer, or is undefined when the transfer is not for them (then `stored` runs).
  */
-export type StoredWith = (tx: Database, transfer: NewTransfer, input: TransferInput, transferCte: string) => WithSubquery[] | undefined;
+export type StoredWith = { ctes: HookCtes; values(transfer: NewTransfer, input: TransferInput): Record<string, unknown> | undefined };
 
 /** No hooks (funding, tests). */
 export const NO_TRANSFER_HOOKS: TransferHooks = { stored: async () => undefined, settled: async () => undefined };
@@ -61,6 +70,30 @@ export function intrinsicGas(data: Hex): bigint {
   let gas = 21_000n;
   for (let i = 2; i < data.length; i += 2) gas += data.slice(i, i + 2) === '00' ? 4n : 16n;
   return gas;
+}
+
+/**
+ * D-026, checked against the read state (the guarded insert checks the same again, atomically): status,
+ * singleLimit, dailyLimit, and the spendable balance when the node answered.
+ */
+function checkLimits(input: TransferInput, { account, spentToday, unmined }: SenderState, view: NodeView | undefined): void {
+  if (account.status !== 'approved') {
+    throw badRequest(`account ${account.id} is ${account.status}; only approved accounts may send`, 'ACCOUNT_NOT_APPROVED');
+  }
+  if (input.amountWei > BigInt(account.singleLimitWei)) {
+    throw badRequest(`"amount" ${formatUnits(input.amountWei, 2)} exceeds the account's singleLimit ${formatUnits(BigInt(account.singleLimitWei), 2)}`, 'SINGLE_LIMIT_EXCEEDED');
+  }
+  if (spentToday + input.amountWei > BigInt(account.dailyLimitWei)) {
+    throw badRequest(
+      `"amount" ${formatUnits(input.amountWei, 2)} plus ${formatUnits(spentToday, 2)} already sent today exceeds the account's dailyLimit ${formatUnits(BigInt(account.dailyLimitWei), 2)}`,
+      'DAILY_LIMIT_EXCEEDED',
+    );
+  }
+  // D-026: spendable = the balance at the sealed block, less the transfers that block does not contain yet.
+  const spendable = view === undefined ? undefined : view.balance - unmined;
+  if (spendable !== undefined && input.amountWei > spendable) {
+    throw badRequest(`"amount" ${formatUnits(input.amountWei, 2)} exceeds the spendable balance ${formatUnits(spendable, 2)}`, 'INSUFFICIENT_BALANCE');
+  }
 }
 
 /** The UTC midnight before `now` (D-026: daily limits count UTC days). */
@@ -90,6 +123,7 @@ type NodeView = { balance: bigint; nonce: number; gas: { error: UpstreamRpcError
 export class TransferEngine {
   private readonly mutex = new KeyedMutex();
   private readonly hooks: TransferHooks;
+  private readonly statements: TransferStatements;
   /**
    * Test seam of the in-process reference target (conformance/targets/reference.ts) only: awaited between the
    * stored record and its broadcast, the window D-078 reconciles (a crash, a stopped node). Never set in
@@ -100,6 +134,7 @@ export class TransferEngine {
   /** Wires the engine to storage and the chain node. */
   constructor(private readonly deps: TransferEngineDeps) {
     this.hooks = deps.hooks ?? NO_TRANSFER_HOOKS;
+    this.statements = new TransferStatements(deps.db, this.hooks.storedWith?.ctes);
   }
 
   /**
@@ -147,85 +182,55 @@ export class TransferEngine {
   }
 
   /**
-   * Allocates the next nonce under the account's row lock, validates against the account (status, limits,
-   * balance), signs and stores the record, all in one transaction: a refusal rolls the nonce back.
+   * Validates against the account (status, limits, balance: D-026), signs with its next nonce, and stores
+   * the record with one guarded statement (guarded-insert.ts) that allocates that nonce only if nothing
+   * changed since the read. When something did, it reads and signs again.
    */
   private async persistSigned(input: TransferInput, data: Hex, view: NodeView | undefined, alsoInTransaction?: (tx: Database, row: TransferRow) => Promise<void>): Promise<TransferRow> {
     const now = this.deps.now();
-    return this.deps.db.transaction(async (tx) => {
-      // The increment takes the row lock and allocates the nonce in one statement. The statements of this
-      // transaction are named: PostgreSQL parses and plans each once per connection (PGlite ignores names).
-      // A name must always carry the same SQL text, which these do.
-      const [account] = await tx
-        .update(accounts)
-        .set({ nextNonce: sql`${accounts.nextNonce} + 1` })
-        .where(eq(accounts.id, input.accountId))
-        .returning()
-        .prepare('transfer_allocate_nonce')
-        .execute();
-      if (!account) throw badRequest(`"fromAccountId" ${input.accountId} does not exist`, 'UNKNOWN_ACCOUNT');
-      const nonce = account.nextNonce - 1;
-      if (account.status !== 'approved') {
-        throw badRequest(`account ${account.id} is ${account.status}; only approved accounts may send`, 'ACCOUNT_NOT_APPROVED');
-      }
-      if (input.amountWei > BigInt(account.singleLimitWei)) {
-        throw badRequest(`"amount" ${formatUnits(input.amountWei, 2)} exceeds the account's singleLimit ${formatUnits(BigInt(account.singleLimitWei), 2)}`, 'SINGLE_LIMIT_EXCEEDED');
-      }
-      // One statement for both sums, read after the lock is held so that no concurrent transfer is missed.
-      const midnight = utcMidnight(now);
-      const unminedFrom = view?.nonce ?? Number.MAX_SAFE_INTEGER;
-      const [{ today, unmined } = { today: null, unmined: null }] = await tx
-        .select({
-          today: sql<string | null>`sum(${transfers.amountWei}) filter (where ${transfers.status} in ('pending', 'confirmed') and ${transfers.createdAt} >= ${midnight})`,
-          unmined: sql<string | null>`sum(${transfers.amountWei}) filter (where ${transfers.status} in ('pending', 'confirmed') and ${transfers.nonce} >= ${unminedFrom})`,
-        })
-        .from(transfers)
-        .where(and(eq(transfers.accountId, account.id), or(gte(transfers.createdAt, midnight), gte(transfers.nonce, unminedFrom))))
-        .prepare('transfer_sums')
-        .execute();
-      const spentToday = BigInt(today ?? 0);
-      if (spentToday + input.amountWei > BigInt(account.dailyLimitWei)) {
-        throw badRequest(
-          `"amount" ${formatUnits(input.amountWei, 2)} plus ${formatUnits(spentToday, 2)} already sent today exceeds the account's dailyLimit ${formatUnits(BigInt(account.dailyLimitWei), 2)}`,
-          'DAILY_LIMIT_EXCEEDED',
-        );
-      }
-      // D-026: spendable = the balance at the sealed block, less the transfers that block does not contain yet.
-      const spendable = view === undefined ? undefined : view.balance - BigInt(unmined ?? 0);
-      if (spendable !== undefined && input.amountWei > spendable) {
-        throw badRequest(`"amount" ${formatUnits(input.amountWei, 2)} exceeds the spendable balance ${formatUnits(spendable, 2)}`, 'INSUFFICIENT_BALANCE');
-      }
+    const window: LimitWindow = { midnight: utcMidnight(now), unminedFrom: view?.nonce ?? Number.MAX_SAFE_INTEGER };
+    let gas = view && 'limit' in view.gas ? view.gas.limit : intrinsicGas(data);
+    for (let attempt = 1; attempt <= MAX_STORE_ATTEMPTS; attempt++) {
+      const state = await this.statements.readSenderState(input.accountId, window);
+      if (!state) throw badRequest(`"fromAccountId" ${input.accountId} does not exist`, 'UNKNOWN_ACCOUNT');
+      checkLimits(input, state, view);
       if (view && 'error' in view.gas) throw view.gas.error;
-      let gas = view && 'limit' in view.gas ? view.gas.limit : intrinsicGas(data);
-      for (;;) {
-        const signedTx = await this.deps.accounts.signTransaction(account, {
-          type: 'legacy', chainId: CHAIN_ID, nonce, to: getAddress(input.to), value: input.amountWei,
-          // spec: "The gas price is always 0"
-          gasPrice: 0n, gas, data,
-        });
-        const values: NewTransfer = {
-          txRef: transferReference(now), kind: 'transfer', accountId: account.id, fromAddress: account.address, toAddress: getAddress(input.to),
-          amountWei: input.amountWei.toString(), nonce, txHash: keccak256(signedTx), signedTx, status: 'pending', createdAt: now,
-        };
-        const storedTransfer = tx.$with('stored_transfer').as(tx.insert(transfers).values(values).onConflictDoNothing({ target: transfers.txHash }).returning());
-        const alongside = this.hooks.storedWith?.(tx, values, input, 'stored_transfer');
-        const [row] = await tx
-          .with(storedTransfer, ...(alongside ?? []))
-          .select()
-          .from(storedTransfer)
-          .prepare(alongside ? 'transfer_insert_with_hooks' : 'transfer_insert')
-          .execute();
-        if (row) {
-          if (!alongside) await this.hooks.stored(tx, row, input);
-          await alsoInTransaction?.(tx, row);
-          return row;
-        }
-        // D-078: a failed broadcast gave this nonce back, and the same recipient, amount and data sign to the very
-        // same bytes (RFC 6979 signatures are deterministic), whose hash the failed record holds. One more unit of
-        // gas limit (free at gas price 0) makes a distinct transaction.
+      const { account } = state;
+      // Read before a KEK rotation finished (D-061): the row's old wrap can no longer be opened; read it again.
+      if (!this.deps.accounts.keysReadable(account)) continue;
+      const nonce = account.nextNonce;
+      const signedTx = await this.deps.accounts.signTransaction(account, {
+        type: 'legacy', chainId: CHAIN_ID, nonce, to: getAddress(input.to), value: input.amountWei,
+        // spec: "The gas price is always 0"
+        gasPrice: 0n, gas, data,
+      });
+      const values = {
+        txRef: transferReference(now), kind: 'transfer' as const, accountId: account.id, fromAddress: account.address, toAddress: getAddress(input.to),
+        amountWei: input.amountWei.toString(), nonce, txHash: keccak256(signedTx), signedTx, status: 'pending' as const, createdAt: now,
+      };
+      const guard = { amountWei: input.amountWei, window, balanceWei: view?.balance };
+      const hookValues = this.hooks.storedWith?.values(values, input);
+      try {
+        // Work that needs statements of its own (the Idempotency-Key's response, hooks without CTEs) shares one
+        // transaction with the insert; otherwise the single statement is its own transaction.
+        const row = alsoInTransaction || !hookValues
+          ? await this.deps.db.transaction(async (tx) => {
+            const stored = await this.statements.insertGuarded(values, guard, hookValues, tx);
+            if (stored && !hookValues) await this.hooks.stored(tx, stored, input);
+            if (stored) await alsoInTransaction?.(tx, stored);
+            return stored;
+          })
+          : await this.statements.insertGuarded(values, guard, hookValues);
+        if (row) return row;
+      } catch (error) {
+        // D-078: a failed broadcast gave this nonce back, and the same recipient, amount and data sign to the
+        // very same bytes (RFC 6979 signatures are deterministic), whose hash the failed record holds. One more
+        // unit of gas limit (free at gas price 0) makes a distinct transaction.
+        if (!isUniqueViolation(error, 'tx_hash')) throw error;
         gas += 1n;
       }
-    });
+    }
+    throw unavailable(`the account ${input.accountId} changed during ${MAX_STORE_ATTEMPTS} attempts to store the transfer; try again`);
   }
 
   /** Runs a node read; undefined when the node is unreachable (other errors propagate). */

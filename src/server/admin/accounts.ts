@@ -22,6 +22,7 @@ import { ACCOUNT_TRANSITIONS, type AccountRow } from '../../ledger/accounts.ts';
 import { formatUnits, parseAmount, parseLimit } from '../../ledger/money.ts';
 import type { LedgerRuntime } from '../../ledger/runtime.ts';
 import type { Database } from '../../storage/database.ts';
+import { isUniqueViolation } from '../../storage/errors.ts';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
 import { guard, requireSome } from '../http/guards.ts';
 import { withIntegers } from '../http/query.ts';
@@ -167,12 +168,4 @@ function invalidTransition(from: string, to: string) {
   const allowed = ACCOUNT_TRANSITIONS[from] ?? [];
   const why = allowed.length === 0 ? `${from} is terminal` : `from ${from} only ${allowed.join(' or ')} is allowed`;
   return conflict(`"status" cannot change from ${from} to ${to}; ${why}`, 'INVALID_TRANSITION');
-}
-
-/** A PostgreSQL unique violation (SQLSTATE 23505) on a constraint of `column`; Drizzle wraps driver errors in `cause`. */
-function isUniqueViolation(error: unknown, column: string): boolean {
-  for (let e = error as { code?: string; constraint?: string; message?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
-    if (e.code === '23505') return `${e.constraint ?? ''} ${e.message ?? ''}`.includes(column);
-  }
-  return false;
 }
