@@ -113,7 +113,7 @@ export class AccountStore {
   /**
    * The chain address of account `id` (an id, not a reference), or undefined when there is no such account.
    * An address never changes once the account exists, so it is remembered (POST /transfers reads the node
-   * with it before taking the account's row lock).
+   * with it before it reads and stores the transfer).
    */
   async addressOf(id: string): Promise<Hex | undefined> {
     const known = this.addresses.get(id);

@@ -71,7 +71,7 @@ export const accounts = pgTable('accounts', {
   /** The data-encryption key wrapped (AES-256-GCM) by the key-encryption key `kekId`. */
   wrappedDek: bytea('wrapped_dek').notNull(),
   kekId: text('kek_id').notNull(),
-  /** The next transaction nonce; allocated under a row lock so concurrent transfers never collide. */
+  /** The next transaction nonce; allocated by compare-and-increment in the statement that stores a transfer, so concurrent transfers never collide. */
   nextNonce: bigint('next_nonce', { mode: 'number' }).notNull(),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
 });

@@ -113,8 +113,8 @@ export type TransferEngineDeps = {
 };
 
 /**
- * The sender's state at one sealed block, read from the node before the account's row lock is taken (no
- * node round trip is made while the lock is held). Balance and nonce come from the same block, so the
+ * The sender's state at one sealed block, read from the node before the transfer is stored (no node round
+ * trip is made inside the store). Balance and nonce come from the same block, so the
  * transfers the block does not contain yet are exactly those with a nonce at or above `nonce` (D-026).
  */
 type NodeView = { balance: bigint; nonce: number; gas: { error: UpstreamRpcError } | { limit: bigint } };

@@ -154,7 +154,7 @@ async function createTransfer(deps: InstitutionalDeps, request: FastifyRequest, 
     throw badRequest(`"to" expected an EIP-55 checksummed or single-case address, got "${body.to}"`);
   }
   // fromAccountId is an account id (never a reference), so the grant is checked on it as given; the engine
-  // refuses an unknown account (400 UNKNOWN_ACCOUNT) under its row lock, which saves a read per transfer.
+  // refuses an unknown account (400 UNKNOWN_ACCOUNT) when it reads the sender, which saves a read per transfer.
   authorize(credential, 'transfers:write', body.fromAccountId);
   const key = request.headers['idempotency-key'];
   if (key !== undefined && (typeof key !== 'string' || !/^[\x20-\x7E]{1,255}$/.test(key))) {
