@@ -24,7 +24,7 @@ import type { LedgerRuntime } from '../../ledger/runtime.ts';
 import type { Database } from '../../storage/database.ts';
 import { isUniqueViolation } from '../../storage/errors.ts';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
-import { guard, requireSome } from '../http/guards.ts';
+import { guard, strict, requireSome } from '../http/guards.ts';
 import { withIntegers } from '../http/query.ts';
 import { accountView } from '../institutional/views.ts';
 import { Faucet } from './funding.ts';
@@ -34,6 +34,8 @@ type Handlers = Pick<
   'adminCreateAccount' | 'adminListAccounts' | 'adminGetAccount' | 'adminUpdateAccount' | 'adminFundAccount' | 'adminRotateKek'
 >;
 
+/** The amount is left to parseAmount; built once (zod compiles each new schema). */
+const fundAccountBody = zAdminFundAccountBody.extend({ amount: z.unknown() }).strict();
 const ACCOUNT_ID = { id: 'an account id (acc_ + 26 Crockford base32) or reference (ACC- + 10 digits)' };
 // D-002: JSON numbers from 0 with at most 2 fraction digits (parseLimit checks the digits exactly).
 const LIMIT = 'a number from 0 with at most 2 fraction digits';
@@ -64,7 +66,7 @@ export function accountHandlers(deps: { db: Database; chain: ChainRuntime; ledge
 
   return {
     adminCreateAccount: async (request, reply) => {
-      const body = guard(zAdminCreateAccountBody.strict(), request.body, ACCOUNT_FIELDS);
+      const body = guard(strict(zAdminCreateAccountBody), request.body, ACCOUNT_FIELDS);
       const dailyLimitWei = parseLimit('dailyLimit', body.dailyLimit);
       const singleLimitWei = parseLimit('singleLimit', body.singleLimit);
       const taken = () => conflict(`"reference" ${body.reference} is already in use`, 'DUPLICATE_REFERENCE');
@@ -85,7 +87,7 @@ export function accountHandlers(deps: { db: Database; chain: ChainRuntime; ledge
       return reply.code(201).send(view!);
     },
     adminListAccounts: async (request, reply) => {
-      const query = guard(zAdminListAccountsQuery.strict(), withIntegers(request.query), {
+      const query = guard(strict(zAdminListAccountsQuery), withIntegers(request.query), {
         page: 'an integer of at least 1',
         limit: 'an integer from 1 to 200',
       });
@@ -99,7 +101,7 @@ export function accountHandlers(deps: { db: Database; chain: ChainRuntime; ledge
     },
     adminUpdateAccount: async (request, reply) => {
       const { id } = guard(zAdminUpdateAccountPath, request.params, ACCOUNT_ID);
-      const body = guard(zAdminUpdateAccountBody.strict(), request.body, ACCOUNT_FIELDS);
+      const body = guard(strict(zAdminUpdateAccountBody), request.body, ACCOUNT_FIELDS);
       requireSome(body, ['status', 'dailyLimit', 'singleLimit']);
       const limits = {
         ...(body.dailyLimit !== undefined ? { dailyLimitWei: parseLimit('dailyLimit', body.dailyLimit) } : {}),
@@ -125,7 +127,7 @@ export function accountHandlers(deps: { db: Database; chain: ChainRuntime; ledge
     adminFundAccount: async (request, reply) => {
       const { id } = guard(zAdminFundAccountPath, request.params, ACCOUNT_ID);
       // The amount is left to parseAmount (the same DecimalAmount rule, D-026) for the contract's INVALID_AMOUNT code.
-      const body = guard(zAdminFundAccountBody.extend({ amount: z.unknown() }).strict(), request.body);
+      const body = guard(fundAccountBody, request.body);
       const amountWei = parseAmount('amount', body.amount);
       const account = await existing(id);
       if (account.status === 'closed') throw badRequest(`account ${account.id} is closed; a closed account cannot be funded`, 'ACCOUNT_CLOSED');

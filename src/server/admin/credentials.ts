@@ -21,7 +21,7 @@ import type { AccountStore } from '../../ledger/accounts.ts';
 import { mldsaFingerprint, type CredentialGrant, type CredentialStore, type Permission } from '../../ledger/credentials.ts';
 import type { apiKeys, mldsaKeys } from '../../storage/schema.ts';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
-import { guard, requireSome, requireUnique } from '../http/guards.ts';
+import { guard, strict, requireSome, requireUnique } from '../http/guards.ts';
 
 type Handlers = Pick<
   RouteHandlers,
@@ -95,7 +95,7 @@ export function credentialHandlers(credentials: CredentialStore, accounts: Accou
 
   return {
     adminCreateApiKey: async (request, reply) => {
-      const body = guard(zAdminCreateApiKeyBody.strict(), request.body, GRANT);
+      const body = guard(strict(zAdminCreateApiKeyBody), request.body, GRANT);
       const grant = await grantOf({ ...body, accountIds: body.accountIds ?? null });
       const { row, token } = await credentials.createApiKey(grant as CredentialGrant);
       // spec: "the raw token is displayed once at creation and cannot be recovered"
@@ -106,7 +106,7 @@ export function credentialHandlers(credentials: CredentialStore, accounts: Accou
     },
     adminUpdateApiKey: async (request, reply) => {
       const { id } = guard(zAdminUpdateApiKeyPath, request.params, { id: 'an API key id (key_ + 26 Crockford base32)' });
-      const body = guard(zAdminUpdateApiKeyBody.strict(), request.body, GRANT);
+      const body = guard(strict(zAdminUpdateApiKeyBody), request.body, GRANT);
       requireSome(body, ['name', 'permissions', 'accountIds']);
       const existing = await credentials.findApiKey(id);
       if (!existing) throw notFound(`api key ${id} not found`);
@@ -122,7 +122,7 @@ export function credentialHandlers(credentials: CredentialStore, accounts: Accou
     },
     adminRegisterMldsaKey: async (request, reply) => {
       checkPublicKeyText((request.body as { publicKey?: unknown } | null)?.publicKey);
-      const body = guard(zAdminRegisterMldsaKeyBody.strict(), request.body, { ...GRANT, publicKey: PUBLIC_KEY });
+      const body = guard(strict(zAdminRegisterMldsaKeyBody), request.body, { ...GRANT, publicKey: PUBLIC_KEY });
       const publicKey = fromHex(body.publicKey);
       const grant = await grantOf({ ...body, accountIds: body.accountIds ?? null });
       const row = await credentials.registerMldsaKey(publicKey, grant as CredentialGrant);
@@ -147,7 +147,7 @@ export function credentialHandlers(credentials: CredentialStore, accounts: Accou
         // D-059: "A registered public key cannot be changed."
         throw badRequest('"publicKey" cannot be changed; register a new key instead');
       }
-      const body = guard(zAdminUpdateMldsaKeyBody.strict(), request.body, GRANT);
+      const body = guard(strict(zAdminUpdateMldsaKeyBody), request.body, GRANT);
       requireSome(body, ['name', 'permissions', 'accountIds']);
       const existing = await credentials.findMldsaKeyById(id);
       if (!existing) throw notFound(`ml-dsa key ${id} not found`);

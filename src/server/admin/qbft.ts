@@ -5,7 +5,7 @@ import { ProposalRejected, quorums } from '../../chain/qbft/consensus.ts';
 import type { ChainRuntime } from '../../chain/runtime.ts';
 import type { Clock } from '../../clock.ts';
 import { badRequest, conflict } from '../http/errors.ts';
-import { guard } from '../http/guards.ts';
+import { guard, strict } from '../http/guards.ts';
 
 type Handlers = Pick<RouteHandlers, 'adminProposeValidatorVote' | 'adminListValidatorVotes' | 'adminListValidators'>;
 
@@ -14,7 +14,7 @@ export function qbftHandlers(chain: ChainRuntime, clock: Clock): Handlers {
   const latest = async () => Number(BigInt(await chain.upstream.call<string>('eth_blockNumber')));
   return {
     adminProposeValidatorVote: async (request, reply) => {
-      const body = guard(zAdminProposeValidatorVoteBody.strict(), request.body, { validator: 'a 0x-prefixed 20-byte address' });
+      const body = guard(strict(zAdminProposeValidatorVoteBody), request.body, { validator: 'a 0x-prefixed 20-byte address' });
       if (chain.mode === 'external') {
         throw conflict('validator votes are proposed on the validator nodes of an external chain, not through this console', 'EXTERNAL_CHAIN');
       }

@@ -21,7 +21,7 @@ import type { DeliveryRecord } from '../../webhooks/deliveries.ts';
 import type { EndpointRow } from '../../webhooks/endpoints.ts';
 import type { WebhookRuntime } from '../../webhooks/runtime.ts';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
-import { guard, requireSome, requireUnique } from '../http/guards.ts';
+import { guard, strict, requireSome, requireUnique } from '../http/guards.ts';
 import { withIntegers } from '../http/query.ts';
 
 type Handlers = Pick<
@@ -103,7 +103,7 @@ export function webhookHandlers(webhooks: WebhookRuntime, clock: Clock): Handler
   };
   return {
     adminCreateWebhookEndpoint: async (request, reply) => {
-      const body = guard(zAdminCreateWebhookEndpointBody.strict(), request.body, ENDPOINT_FIELDS);
+      const body = guard(strict(zAdminCreateWebhookEndpointBody), request.body, ENDPOINT_FIELDS);
       requireUnique('events', body.events);
       const row = await endpoints.create(body);
       return reply.code(201).send(endpointView(row, clock.now()));
@@ -117,7 +117,7 @@ export function webhookHandlers(webhooks: WebhookRuntime, clock: Clock): Handler
     },
     adminUpdateWebhookEndpoint: async (request, reply) => {
       const { id } = guard(zAdminUpdateWebhookEndpointPath, request.params, ENDPOINT_ID);
-      const body = guard(zAdminUpdateWebhookEndpointBody.strict(), request.body, ENDPOINT_FIELDS);
+      const body = guard(strict(zAdminUpdateWebhookEndpointBody), request.body, ENDPOINT_FIELDS);
       requireSome(body, ['url', 'events', 'description', 'enabled']);
       requireUnique('events', body.events);
       const row = await endpoints.update(id, body);
@@ -132,13 +132,13 @@ export function webhookHandlers(webhooks: WebhookRuntime, clock: Clock): Handler
     adminSetWebhookSecret: async (request, reply) => {
       const { id } = guard(zAdminSetWebhookSecretPath, request.params, ENDPOINT_ID);
       checkSecretText((request.body as { secret?: unknown } | null)?.secret);
-      const body = guard(zAdminSetWebhookSecretBody.strict(), request.body, { secret: 'a string of 32 to 256 printable characters', gracePeriodSeconds: 'an integer from 0 to 604800' });
+      const body = guard(strict(zAdminSetWebhookSecretBody), request.body, { secret: 'a string of 32 to 256 printable characters', gracePeriodSeconds: 'an integer from 0 to 604800' });
       const row = await endpoints.setSecret(id, body.secret, body.gracePeriodSeconds);
       if (!row) throw notFound(`webhook endpoint ${id} not found`);
       return reply.code(200).send(endpointView(row, clock.now()));
     },
     adminListWebhookDeliveries: async (request, reply) => {
-      const query = guard(zAdminListWebhookDeliveriesQuery.strict(), withIntegers(request.query), {
+      const query = guard(strict(zAdminListWebhookDeliveriesQuery), withIntegers(request.query), {
         page: 'an integer of at least 1',
         limit: 'an integer from 1 to 200',
         endpointId: 'a webhook endpoint id (whe_ + 26 Crockford base32)',

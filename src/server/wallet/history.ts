@@ -7,7 +7,7 @@ import type { Hex } from 'viem';
 import type { HistoryItem, HistoryResponse, HistorySource } from '../../../generated/wallet-session/types.gen';
 import { zWalletSessionGetHistoryQuery } from '../../../generated/wallet-session/zod.gen';
 import { badRequest } from '../http/errors.ts';
-import { guard } from '../http/guards.ts';
+import { guard, strict } from '../http/guards.ts';
 import type { RpcDispatcher } from '../rpc/dispatcher.ts';
 import { canonicalAddress, type AddressKind } from './addresses.ts';
 import { nativeHistory } from './history-native.ts';
@@ -33,7 +33,7 @@ export class HistoryService {
 
   /** Validates the query and collects every source's answer. */
   async feed(query: unknown): Promise<HistoryResponse> {
-    const input = guard(zWalletSessionGetHistoryQuery.strict(), query, {
+    const input = guard(strict(zWalletSessionGetHistoryQuery), query, {
       chainId: '1111111, an EVM chain id, "bitcoin" or "tron"',
       address: 'an EVM (0x + 40 hex), Bitcoin (bc1q...) or Tron (T...) address',
     });

@@ -38,6 +38,8 @@ const EXPLAIN = {
 };
 
 const deviceBody = zSyncDeviceRequest.strict();
+const deviceIdParams = z.object({ deviceId: zSyncDeviceId });
+const deviceQuery = z.object({ device: zSyncDeviceId }).strict();
 // `data` is checked by envelopeBytes, so that anything not an envelope gets the one NOT_AN_ENVELOPE answer.
 const envelopeInput = zSyncEnvelopeInput.extend({ data: z.string().max(Math.ceil(SYNC_MAX_BYTES / 3) * 4) }).strict();
 const postBody = zSyncPostRequest.extend({ envelopes: z.array(envelopeInput).min(1).max(MAX_DEVICES) }).strict();
@@ -58,7 +60,7 @@ export class SyncService {
 
   /** PUT /sync/devices/{deviceId}: deviceId must be the key's fingerprint (as D-031). */
   async put(svcId: string, params: unknown, body: unknown): Promise<SyncDeviceRegistered> {
-    const { deviceId } = guard(z.object({ deviceId: zSyncDeviceId }), params, EXPLAIN);
+    const { deviceId } = guard(deviceIdParams, params, EXPLAIN);
     const input = guard(deviceBody, body, EXPLAIN);
     const key = fromHex(input.kemPublicKey.toLowerCase());
     try {
@@ -78,7 +80,7 @@ export class SyncService {
 
   /** DELETE /sync/devices/{deviceId}. */
   async remove(svcId: string, params: unknown): Promise<void> {
-    const { deviceId } = guard(z.object({ deviceId: zSyncDeviceId }), params, EXPLAIN);
+    const { deviceId } = guard(deviceIdParams, params, EXPLAIN);
     if (!(await deleteDevice(this.db, svcId, deviceId))) throw notFound(`device ${deviceId} is not registered for svcId ${svcId}`, 'DEVICE_NOT_FOUND');
   }
 
@@ -103,7 +105,7 @@ export class SyncService {
 
   /** GET /sync/envelopes?device=…: the latest envelope from each device to `device`. */
   async fetch(svcId: string, query: unknown): Promise<SyncEnvelopeList> {
-    const { device } = guard(z.object({ device: zSyncDeviceId }).strict(), query, EXPLAIN);
+    const { device } = guard(deviceQuery, query, EXPLAIN);
     if (!(await devices(this.db, svcId)).some((d) => d.deviceId === device)) throw notFound(`device ${device} is not registered for svcId ${svcId}`, 'DEVICE_NOT_FOUND');
     const rows = await envelopesFor(this.db, svcId, device);
     return {
