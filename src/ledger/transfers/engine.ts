@@ -142,15 +142,18 @@ export class TransferEngine {
    * `alsoInTransaction` runs in the transaction that stores the record (the Idempotency-Key's response, D-046).
    */
   async create(input: TransferInput, alsoInTransaction?: (tx: Database, row: TransferRow) => Promise<void>): Promise<TransferRow> {
+    const address = await this.deps.accounts.addressOf(input.accountId);
+    if (!address) throw badRequest(`"fromAccountId" ${input.accountId} does not exist`, 'UNKNOWN_ACCOUNT');
+    // Only a memo needs the recipient (D-032: sealed to an on-platform recipient's key).
+    const recipient = input.memo ? await this.deps.accounts.findByAddress(input.to) : undefined;
+    const data = this.memoData(input.memo, recipient, input.to);
+    // When the node does not answer, nothing can be read: the record is still stored and its broadcast
+    // fails, which is the spec's "broadcast fails" path (the transfer is marked failed, never retried).
+    // Read before the account's turn: balance and count come from one sealed block, which D-026 accounts
+    // for whichever block it is, so the read need not be ordered with the account's other transfers.
+    const view = await this.unlessNodeDown(() => this.readNode(address, input, data));
+    // The account's turn: its nonce is allocated, stored and broadcast in order, one transfer at a time.
     return this.mutex.run(input.accountId, async () => {
-      const address = await this.deps.accounts.addressOf(input.accountId);
-      if (!address) throw badRequest(`"fromAccountId" ${input.accountId} does not exist`, 'UNKNOWN_ACCOUNT');
-      // Only a memo needs the recipient (D-032: sealed to an on-platform recipient's key).
-      const recipient = input.memo ? await this.deps.accounts.findByAddress(input.to) : undefined;
-      const data = this.memoData(input.memo, recipient, input.to);
-      // When the node does not answer, nothing can be read: the record is still stored and its broadcast
-      // fails, which is the spec's "broadcast fails" path (the transfer is marked failed, never retried).
-      const view = await this.unlessNodeDown(() => this.readNode(address, input, data));
       const row = await this.persistSigned(input, data, view, alsoInTransaction);
       if (this.beforeBroadcast) await this.beforeBroadcast(row);
       const answer = await this.deps.upstream.send('eth_sendRawTransaction', [row.signedTx]).catch((error: Error) => ({ error: { message: error.message } }));
