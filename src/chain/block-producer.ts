@@ -7,6 +7,7 @@
 import { EventEmitter } from 'node:events';
 import type { Hex } from 'viem';
 import type { QbftConsensus } from './qbft/consensus.ts';
+import { readmitStuckTransactions } from './stuck-transactions.ts';
 import type { Upstream } from './upstream.ts';
 
 /** A sealed block, as announced to subscribers (newHeads). */
@@ -72,6 +73,13 @@ export class BlockProducer extends EventEmitter<{ sealed: [SealedBlock]; error: 
     const sealed = { number: Number(BigInt(block.number)), hash: block.hash, proposer };
     await this.consensus.onBlockSealed(sealed.number, proposer);
     this.emit('sealed', sealed);
+    // A transaction Anvil wrongly holds back (stuck-transactions.ts) is sent again: in instant mode it gets a
+    // block of its own now, otherwise the next period's block takes it. The block itself is sealed either way.
+    const readmitted = await readmitStuckTransactions(this.upstream).catch((error: Error) => {
+      console.warn(`svckit: looking for transactions the node holds back failed (the next block tries again): ${error.message}`);
+      return 0;
+    });
+    if (readmitted > 0 && this.blockTimeSeconds === 0) this.wanted = true;
     return sealed;
   }
 }
