@@ -79,7 +79,10 @@ export class BlockProducer extends EventEmitter<{ sealed: [SealedBlock]; error: 
       console.warn(`svckit: looking for transactions the node holds back failed (the next block tries again): ${error.message}`);
       return 0;
     });
-    if (readmitted > 0 && this.blockTimeSeconds === 0) this.wanted = true;
+    if (readmitted > 0) {
+      console.warn(`svckit: the node held back ${readmitted} transaction(s) that were next in line (an Anvil pool race); sent again`);
+      if (this.blockTimeSeconds === 0) this.wanted = true;
+    }
     return sealed;
   }
 }
