@@ -29,6 +29,22 @@ export class FinalBlockCache {
     if (this.head === undefined || number > this.head) this.head = number;
   }
 
+  /**
+   * Raises the head to a block the node has shown to exist. The node makes a block visible (receipts,
+   * transactions, the block itself) a moment before the producer reports it sealed; without this a client
+   * that has just read a receipt in block N could be told the head is N - 1 (and the explorer would read
+   * balances there). Sealed blocks are final, so a block the node has returned is part of the chain.
+   */
+  observe(method: string, params: unknown[], result: unknown): void {
+    if (this.head === undefined || result === null || typeof result !== 'object') return;
+    const seen = result as { blockNumber?: unknown; number?: unknown; hash?: unknown };
+    let number: unknown;
+    if (method === 'eth_getTransactionReceipt' || method === 'eth_getTransactionByHash') number = seen.blockNumber;
+    // "pending" is the node's block under construction (Anvil gives it a hash), not a sealed one.
+    else if (method === 'eth_getBlockByHash' || (method === 'eth_getBlockByNumber' && params[0] !== 'pending')) number = seen.number;
+    if (typeof number === 'string' && /^0x[0-9a-f]+$/i.test(number)) this.noteHead(Number(BigInt(number)));
+  }
+
   /** Answers eth_blockNumber, eth_getBlockByNumber and eth_getBlockByHash when it can; undefined when not cacheable. */
   lookup(method: string, params: unknown[]): CacheLookup | undefined {
     if (this.head === undefined) return undefined;

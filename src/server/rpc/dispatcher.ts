@@ -107,7 +107,10 @@ export class RpcDispatcher {
         const responses = await this.deps.upstream.batch(misses.map((r) => r.call));
         misses.forEach((r, i) => {
           const response = responses[i]!;
-          if (!response.error) r.store?.(response.result);
+          if (!response.error) {
+            this.deps.blockCache?.observe(r.call.method, r.call.params, response.result);
+            r.store?.(response.result);
+          }
           answers[r.index] = { ...response, id: (prepared[r.index] as { id: Id }).id };
         });
       } catch (error) {
