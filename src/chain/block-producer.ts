@@ -14,10 +14,12 @@ import type { Upstream } from './upstream.ts';
 export type SealedBlock = { number: number; hash: Hex; proposer: Hex };
 
 /** Drives block production on a node started with `--no-mining`. */
-export class BlockProducer extends EventEmitter<{ sealed: [SealedBlock]; error: [Error] }> {
+export class BlockProducer extends EventEmitter<{ sealed: [SealedBlock] }> {
   private timer: NodeJS.Timeout | undefined;
   private sealing: Promise<SealedBlock> | undefined;
   private wanted = false;
+  /** Seals in a row that failed in the background (period timer, instant mode); 0 while sealing works. */
+  private failedInARow = 0;
 
   /** Creates a producer; call start() to begin the block period. */
   constructor(
@@ -31,7 +33,7 @@ export class BlockProducer extends EventEmitter<{ sealed: [SealedBlock]; error: 
   /** Starts sealing on the block period (no-op for period 0). */
   start(): void {
     if (this.blockTimeSeconds > 0 && !this.timer) {
-      this.timer = setInterval(() => void this.requestBlock().catch((e: Error) => this.emit('error', e)), this.blockTimeSeconds * 1000);
+      this.timer = setInterval(() => this.sealInBackground(), this.blockTimeSeconds * 1000);
     }
   }
 
@@ -52,7 +54,7 @@ export class BlockProducer extends EventEmitter<{ sealed: [SealedBlock]; error: 
       this.sealing = undefined;
       if (this.wanted) {
         this.wanted = false;
-        void this.requestBlock().catch((e: Error) => this.emit('error', e));
+        this.sealInBackground();
       }
     });
     return this.sealing;
@@ -60,7 +62,24 @@ export class BlockProducer extends EventEmitter<{ sealed: [SealedBlock]; error: 
 
   /** Called after a transaction was accepted: in instant mode (period 0) it seals a block. */
   onTransaction(): void {
-    if (this.blockTimeSeconds === 0) void this.requestBlock().catch((e: Error) => this.emit('error', e));
+    if (this.blockTimeSeconds === 0) this.sealInBackground();
+  }
+
+  /**
+   * Seals with no caller waiting. A failure (the node stopped or unreachable) must not end the process: the
+   * gateway already answers ResourceUnavailable while the node is away, and the next period or transaction
+   * tries again. It is said once when sealing stops working and once when it works again.
+   */
+  private sealInBackground(): void {
+    this.requestBlock().then(
+      (block) => {
+        if (this.failedInARow > 0) console.warn(`svckit: sealing works again (block ${block.number})`);
+        this.failedInARow = 0;
+      },
+      (error: Error) => {
+        if (this.failedInARow++ === 0) console.warn(`svckit: sealing a block failed; retrying on the next period or transaction: ${error.message}`);
+      },
+    );
   }
 
   private async sealOne(): Promise<SealedBlock> {
