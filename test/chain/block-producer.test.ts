@@ -43,7 +43,7 @@ async function relay() {
 }
 
 const nextSeal = (producer: BlockProducer) => new Promise<SealedBlock>((resolve) => producer.once('sealed', resolve));
-const warnings = (spy: ReturnType<typeof vi.spyOn>) => spy.mock.calls.map((c) => String(c[0]));
+const warnings = (spy: { mock: { calls: unknown[][] } }): string[] => spy.mock.calls.map((c) => String(c[0]));
 
 describe('the block producer', () => {
   it('survives the node going away, says so once, and seals again when it is back', async () => {
