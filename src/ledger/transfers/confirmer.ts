@@ -4,7 +4,7 @@
  * pending record the node does not know is sent again from its stored signed bytes (the same hash: it
  * cannot be duplicated). D-078.
  */
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, gt, inArray, or } from 'drizzle-orm';
 import type { Hex } from 'viem';
 import type { Upstream } from '../../chain/upstream.ts';
 import type { Database } from '../../storage/database.ts';
@@ -12,6 +12,10 @@ import { transfers } from '../../storage/schema.ts';
 import { NO_TRANSFER_HOOKS, type TransferHooks } from './engine.ts';
 
 type Receipt = { status: Hex; blockNumber: Hex; blockHash: Hex } | null;
+type PendingRow = { txRef: string; txHash: string; createdAt: Date };
+
+/** Pending records are checked in pages of this many, one JSON-RPC batch of receipts per page. */
+export const CONFIRM_PAGE = 500;
 
 /** Tracks pending transfers until their receipts arrive. */
 export class TransferConfirmer {
@@ -46,15 +50,28 @@ export class TransferConfirmer {
     while (this.running) await this.running.catch(() => undefined);
   }
 
+  /**
+   * Every pending record, oldest first, page by page: records that stay pending for good (a transaction the
+   * node dropped or holds back) never keep newer ones from being confirmed.
+   */
   private async checkPending(): Promise<void> {
-    // Every pending record, broadcast or not yet: one not yet broadcast simply has no receipt.
-    const pending = await this.db
-      .select({ txRef: transfers.txRef, txHash: transfers.txHash })
-      .from(transfers)
-      .where(eq(transfers.status, 'pending'))
-      .orderBy(transfers.createdAt)
-      .limit(500);
-    if (pending.length === 0) return;
+    let after: PendingRow | undefined;
+    for (;;) {
+      const stillPending = eq(transfers.status, 'pending');
+      const page = await this.db
+        .select({ txRef: transfers.txRef, txHash: transfers.txHash, createdAt: transfers.createdAt })
+        .from(transfers)
+        .where(after ? and(stillPending, or(gt(transfers.createdAt, after.createdAt), and(eq(transfers.createdAt, after.createdAt), gt(transfers.txRef, after.txRef)))) : stillPending)
+        .orderBy(transfers.createdAt, transfers.txRef)
+        .limit(CONFIRM_PAGE);
+      if (page.length > 0) await this.settleMined(page);
+      if (page.length < CONFIRM_PAGE) return;
+      after = page.at(-1);
+    }
+  }
+
+  /** Settles the records of `pending` whose receipts the node has (one not yet broadcast simply has none). */
+  private async settleMined(pending: PendingRow[]): Promise<void> {
     const receipts = await this.upstream.batchResults<Receipt>(pending.map((t) => ({ method: 'eth_getTransactionReceipt', params: [t.txHash] })));
     const mined = pending.map((row, i) => ({ row, receipt: receipts[i]! })).filter((m): m is { row: (typeof pending)[number]; receipt: NonNullable<Receipt> } => m.receipt !== null);
     if (mined.length === 0) return;
