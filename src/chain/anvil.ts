@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
 import { Instance } from 'prool';
+import { endPreviousAnvil, guardAnvil } from './anvil-guardian.ts';
 
 /** The chain ID of the permissioned network (spec: "Chain ID is 1111111 (hex 0x10F447)"). */
 export const CHAIN_ID = 1111111;
@@ -41,6 +42,8 @@ async function freePort(): Promise<number> {
 
 /** Starts Anvil at chain 1111111 with gas price 0 (DESIGN.md: `--disable-min-priority-fee`, else eth_gasPrice is 1 gwei). */
 export async function startAnvil(options: { stateFile?: string } = {}): Promise<AnvilNode> {
+  // A persisted chain must not lose blocks to a crash of this process (anvil-guardian.ts).
+  if (options.stateFile) await endPreviousAnvil(options.stateFile);
   const port = await freePort();
   const instance = Instance.anvil({
     binary: anvilBinary(),
@@ -56,5 +59,13 @@ export async function startAnvil(options: { stateFile?: string } = {}): Promise<
     ...(options.stateFile ? { state: options.stateFile } : {}),
   } as Parameters<typeof Instance.anvil>[0]);
   await instance.start();
-  return { url: `http://127.0.0.1:${port}`, stop: () => instance.stop() };
+  const pid = (instance._internal as { process?: { pid?: number } }).process?.pid;
+  const guard = options.stateFile && pid ? guardAnvil(pid, options.stateFile) : undefined;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: async () => {
+      await instance.stop(); // SIGTERM: Anvil writes its state file
+      guard?.release();
+    },
+  };
 }
