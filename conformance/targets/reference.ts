@@ -147,7 +147,7 @@ async function openMemo(stack: Stack, txHash: Hex): Promise<string> {
 }
 
 /** A new database on the PostgreSQL server of `serverUrl`, and how to drop it; undefined without a URL. */
-async function freshDatabase(serverUrl: string | undefined): Promise<{ url: string; drop(): Promise<void> } | undefined> {
+export async function freshDatabase(serverUrl: string | undefined): Promise<{ url: string; drop(): Promise<void> } | undefined> {
   if (!serverUrl) return undefined;
   const name = `svckit_ref_${randomBytes(6).toString('hex')}`;
   const admin = async (sql: string) => {
