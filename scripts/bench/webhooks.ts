@@ -23,6 +23,8 @@ import { EndpointStore } from '../../src/webhooks/endpoints.ts';
 import { emitEvent } from '../../src/webhooks/outbox.ts';
 import { RETRY_DELAYS_MS } from '../../src/webhooks/schedule.ts';
 import { WebhookTransport } from '../../src/webhooks/transport.ts';
+import { Keyring } from '../../src/ledger/keyring.ts';
+import { WebhookSecretBox } from '../../src/webhooks/secret-box.ts';
 
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 3000);
 const RETRIES = Number(process.env.BENCH_RETRIES ?? 200);
@@ -52,7 +54,9 @@ const port = await new Promise<number>((resolve) => worker.once('message', resol
 const database = await openDatabase({ dataDir: null, ...(process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL } : {}) });
 const db = database.db;
 const clock = new OffsetClock();
-const endpoints = new EndpointStore(db, () => new Date(clock.now()));
+// Secrets are sealed under a KEK as in the stack (D-130): an in-memory keyring.
+const secrets = new WebhookSecretBox(Keyring.open({ dataDir: null }));
+const endpoints = new EndpointStore(db, () => new Date(clock.now()), secrets);
 
 async function endpointFor(path: string): Promise<string> {
   const endpoint = await endpoints.create({ url: `https://127.0.0.1:${port}${path}`, events: ['payment.settled'] });
@@ -83,7 +87,7 @@ const pending = async () => (await db.select({ n: count() }).from(webhookDeliver
 function dispatcher(concurrency: number): WebhookDispatcher {
   const transport = new WebhookTransport(clock, { ca: [tls.caCert], maxSockets: concurrency });
   // The production poll interval (100 ms): an idle dispatcher notices a job falling due within it.
-  return new WebhookDispatcher(db, clock, transport, { concurrency, onError: (e) => console.error(e) });
+  return new WebhookDispatcher(db, clock, transport, { concurrency, secrets, onError: (e) => console.error(e) });
 }
 
 async function throughput(concurrency: number, n: number): Promise<{ concurrency: number; deliveries: number; seconds: number; perSecond: number }> {

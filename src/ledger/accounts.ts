@@ -48,6 +48,8 @@ export class AccountStore {
   constructor(
     private readonly db: Database,
     private readonly keyring: Keyring,
+    /** Other KEK-sealed data that a rotation re-seals in the same transaction (webhook secrets, D-130). */
+    private readonly rewrapWithKek?: (tx: Database) => Promise<unknown>,
   ) {}
 
   /** Creates an approved account with fresh keys (issue: "a new account has status approved"). */
@@ -195,8 +197,9 @@ export class AccountStore {
   }
 
   /**
-   * Rotates the KEK (D-061): a new KEK becomes active, every DEK is re-wrapped in one database transaction,
-   * and only then is the old KEK dropped — a crash in between leaves both keys in the keyring.
+   * Rotates the KEK (D-061): a new KEK becomes active, every DEK (and every webhook secret, D-130) is
+   * re-wrapped in one database transaction, and only then is the old KEK dropped — a crash in between
+   * leaves both keys in the keyring.
    */
   async rotateKek(): Promise<{ previousKekId: string; kekId: string; rewrapped: number }> {
     return this.kekLock.run('kek', () => this.rewrap());
@@ -210,6 +213,7 @@ export class AccountStore {
         const { kekId, wrapped } = this.keyring.wrap(this.keyring.unwrap(row.kekId, row.wrappedDek));
         await tx.update(accounts).set({ kekId, wrappedDek: wrapped }).where(eq(accounts.id, row.id));
       }
+      await this.rewrapWithKek?.(tx as unknown as Database);
       return rows.length;
     });
     this.keyring.retainActiveOnly();

@@ -1,7 +1,8 @@
 /**
  * Key-encryption keys (KEKs) for account keys at rest (issue: "encrypted at rest with AES-256-GCM under a
- * key-encryption key, configurable and rotatable"). The keyring lives in `<dataDir>/keks.json` (mode 0600),
- * or in memory for tests; SVC_KEK (base64url, 32 bytes) supplies the active key from outside instead.
+ * key-encryption key, configurable and rotatable"), and for webhook signing secrets (D-130). The keyring
+ * lives in `<dataDir>/keks.json` (mode 0600), or in memory for tests; SVC_KEK (base64url, 32 bytes)
+ * supplies the active key from outside instead.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -67,6 +68,21 @@ export class Keyring {
   /** Unwraps a data-encryption key wrapped by `kekId`. */
   unwrap(kekId: string, wrapped: Uint8Array): Uint8Array {
     return aes256Gcm.decrypt(this.key(kekId), wrapped.subarray(0, 12), wrapped.subarray(12), new TextEncoder().encode(kekId));
+  }
+
+  /**
+   * Seals a small secret under the active KEK, bound to `context` (what it is and whose), so that a sealed
+   * value moved to another row does not open: nonce (12) || ciphertext || tag, AAD `<kekId>|<context>`.
+   */
+  seal(data: Uint8Array, context: string): { kekId: string; sealed: Uint8Array } {
+    const nonce = randomBytes(12);
+    const sealed = aes256Gcm.encrypt(this.key(this.activeId), nonce, data, new TextEncoder().encode(`${this.activeId}|${context}`));
+    return { kekId: this.activeId, sealed: Buffer.concat([nonce, sealed]) };
+  }
+
+  /** Opens what {@link seal} sealed under `kekId` for `context`; throws when the context or bytes differ. */
+  open(kekId: string, sealed: Uint8Array, context: string): Uint8Array {
+    return aes256Gcm.decrypt(this.key(kekId), sealed.subarray(0, 12), sealed.subarray(12), new TextEncoder().encode(`${kekId}|${context}`));
   }
 
   /** Adds a new KEK and makes it active; the old ones stay until {@link retain} drops them. */

@@ -7,7 +7,7 @@ import type { Clock } from '../clock.ts';
 import type { Database } from '../storage/database.ts';
 import { AccountStore } from './accounts.ts';
 import { CredentialStore } from './credentials.ts';
-import { Keyring } from './keyring.ts';
+import type { Keyring } from './keyring.ts';
 import { TransferConfirmer } from './transfers/confirmer.ts';
 import { TransferEngine } from './transfers/engine.ts';
 import type { FxTable } from './payments/fx.ts';
@@ -34,11 +34,17 @@ export async function startLedger(
   db: Database,
   chain: ChainRuntime,
   clock: Clock,
-  options: { dataDir: string | null; kek?: string | undefined; payments: LedgerPaymentOptions },
+  options: {
+    /** The stack's key-encryption keys (account keys; webhook secrets too, D-130). */
+    keyring: Keyring;
+    /** Other KEK-sealed data the rotation re-seals in its transaction (the webhook secrets). */
+    rewrapWithKek?: (tx: Database) => Promise<unknown>;
+    payments: LedgerPaymentOptions;
+  },
 ): Promise<LedgerRuntime> {
   const now = () => new Date(clock.now());
-  const keyring = Keyring.open({ dataDir: options.dataDir, ...(options.kek ? { envKek: options.kek } : {}) });
-  const accounts = new AccountStore(db, keyring);
+  const { keyring } = options;
+  const accounts = new AccountStore(db, keyring, options.rewrapWithKek);
   const lifecycle = new PaymentLifecycle(now, { platformBic: options.payments.platformBic, nativeCcy: options.payments.nativeCcy });
   const engine = new TransferEngine({
     db, accounts, upstream: chain.upstream, now, hooks: lifecycle,

@@ -10,6 +10,7 @@ import { Upstream } from '../chain/upstream.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import { openDatabase, type OpenDatabase } from '../storage/database.ts';
 import { ensureAdminToken } from '../storage/settings.ts';
+import { Keyring } from '../ledger/keyring.ts';
 import { startLedger, type LedgerRuntime } from '../ledger/runtime.ts';
 import { pemCertificates, startWebhooks, type WebhookRuntime } from '../webhooks/runtime.ts';
 import { readFileSync } from 'node:fs';
@@ -89,7 +90,8 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
     // D-102: receivers are checked against the default CA store, the development CA (a receiver on this
     // machine may use the dev server certificate) and SVC_WEBHOOK_CA_FILE.
     const extraCa = [tls.caCert, ...(config.webhookCaFile ? pemCertificates(readFileSync(config.webhookCaFile, 'utf8')) : [])];
-    const hooks = startWebhooks(database.db, clock, {
+    const keyring = Keyring.open({ dataDir: options.persist ? config.dataDir : null, ...(config.kek ? { envKek: config.kek } : {}) });
+    const hooks = await startWebhooks(database.db, clock, keyring, {
       extraCa,
       concurrency: config.webhookConcurrency,
       userAgent: `svckit-webhooks/${SVCKIT_VERSION}`,
@@ -100,8 +102,8 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
     });
     webhooks = hooks;
     ledger = await startLedger(database.db, chain, clock, {
-      dataDir: options.persist ? config.dataDir : null,
-      kek: config.kek,
+      keyring,
+      rewrapWithKek: (tx) => hooks.secrets.resealAll(tx),
       payments: { platformBic: config.platformBic, nativeCcy: config.nativeCcy, fx: config.fxRates, emitted: () => hooks.wake() },
     });
     const dispatcher = new RpcDispatcher({

@@ -17,6 +17,7 @@ import type { Database } from '../storage/database.ts';
 import { afterAttempt, RESPONSE_TIMEOUT_MS } from './schedule.ts';
 import { deliveryHeaders } from './signature.ts';
 import type { AttemptResult, WebhookTransport } from './transport.ts';
+import type { WebhookSecretBox } from './secret-box.ts';
 
 /** A claimed job with what its attempt needs. */
 type Job = {
@@ -26,6 +27,8 @@ type Job = {
   attempts: number;
   body: string;
   url: string;
+  endpointId: string;
+  /** Sealed (D-130): opened only for the attempt's signature. */
   secret: string;
   previousSecret: string | null;
   previousSecretExpiresAt: Date | null;
@@ -44,6 +47,8 @@ export type DispatcherOptions = {
   leaseMs?: number;
   /** Hears unexpected errors (database down); the loop carries on at the next poll. */
   onError?: (error: unknown) => void;
+  /** Opens the endpoints' sealed secrets (D-130). */
+  secrets: WebhookSecretBox;
 };
 
 /** Claims, sends and records webhook deliveries. */
@@ -162,7 +167,7 @@ export class WebhookDispatcher {
                   FOR UPDATE SKIP LOCKED)
          AND e.id = d.event_id
          AND w.id = d.endpoint_id
-      RETURNING d.id, d.event, d.round, d.attempts, e.body, w.url, w.secret,
+      RETURNING d.id, d.event, d.round, d.attempts, e.body, w.url, w.id AS "endpointId", w.secret,
                 w.previous_secret AS "previousSecret", w.previous_secret_expires_at AS "previousSecretExpiresAt"`);
     return (result as unknown as { rows: Job[] }).rows.map((row) => ({
       ...row,
@@ -188,8 +193,9 @@ export class WebhookDispatcher {
   /** One attempt: signed now, with the secrets valid now (D-047: both during a rotation's grace period). */
   private async attempt(job: Job): Promise<Finished> {
     const signedAt = this.clock.now();
-    const secrets = [job.secret];
-    if (job.previousSecret && job.previousSecretExpiresAt && job.previousSecretExpiresAt.getTime() > signedAt) secrets.push(job.previousSecret);
+    const box = this.options.secrets;
+    const secrets = [box.open(job.endpointId, job.secret)];
+    if (job.previousSecret && job.previousSecretExpiresAt && job.previousSecretExpiresAt.getTime() > signedAt) secrets.push(box.open(job.endpointId, job.previousSecret));
     const headers = deliveryHeaders({ deliveryId: job.id, event: job.event, body: job.body, secrets, nowMs: signedAt });
     const result = await this.transport.post(job.url, job.body, headers);
     return { job, result, signedAt: Math.floor(signedAt / 1000) };

@@ -7,8 +7,9 @@ import { and, desc, eq } from 'drizzle-orm';
 import { resourceId } from '../ledger/ids.ts';
 import type { Database } from '../storage/database.ts';
 import { webhookDeliveries, webhookEndpoints } from '../storage/schema.ts';
+import type { WebhookSecretBox } from './secret-box.ts';
 
-/** A stored endpoint (secrets included: never leaves the server). */
+/** A stored endpoint (secrets included, sealed (D-130): never leaves the server). */
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 
 /** The five event types (spec "Webhook events (B)"); D-019: the default subscription. */
@@ -16,10 +17,11 @@ export const EVENT_TYPES = ['payment.initiated', 'payment.rate_locked', 'payment
 
 /** Endpoint storage. */
 export class EndpointStore {
-  /** Works on `db`; `now` is the injectable clock. */
+  /** Works on `db`; `now` is the injectable clock; `secrets` seals what {@link setSecret} stores (D-130). */
   constructor(
     private readonly db: Database,
     private readonly now: () => Date,
+    private readonly secrets: WebhookSecretBox,
   ) {}
 
   /** Registers an endpoint, without a secret yet. */
@@ -70,11 +72,11 @@ export class EndpointStore {
       const [current] = await tx.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id)).for('update');
       if (!current) return undefined;
       const now = this.now();
-      const keepPrevious = current.secret !== null && graceSeconds > 0 && current.secret !== secret;
+      const keepPrevious = current.secret !== null && graceSeconds > 0 && this.secrets.open(id, current.secret) !== secret;
       const [row] = await tx
         .update(webhookEndpoints)
         .set({
-          secret,
+          secret: this.secrets.seal(id, secret),
           previousSecret: keepPrevious ? current.secret : null,
           previousSecretExpiresAt: keepPrevious ? new Date(now.getTime() + graceSeconds * 1000) : null,
           secretUpdatedAt: now,

@@ -5,10 +5,12 @@
  */
 import tls from 'node:tls';
 import type { Clock } from '../clock.ts';
+import type { Keyring } from '../ledger/keyring.ts';
 import type { Database } from '../storage/database.ts';
 import { DeliveryStore } from './deliveries.ts';
 import { WebhookDispatcher } from './dispatcher.ts';
 import { EndpointStore } from './endpoints.ts';
+import { WebhookSecretBox } from './secret-box.ts';
 import { WebhookTransport } from './transport.ts';
 
 /** The running webhook parts. */
@@ -16,6 +18,8 @@ export type WebhookRuntime = {
   endpoints: EndpointStore;
   deliveries: DeliveryStore;
   dispatcher: WebhookDispatcher;
+  /** Seals the endpoints' secrets under the KEK (D-130); the KEK rotation re-seals them. */
+  secrets: WebhookSecretBox;
   /** Looks for due deliveries now (after a commit that emitted events, or when a test moved the clock). */
   wake(): void;
   stop(): Promise<void>;
@@ -36,9 +40,14 @@ export type WebhookOptions = {
 /** Every certificate Node trusts by default (its bundled roots, plus the system store when enabled). */
 const defaultCa = (): string[] => (typeof tls.getCACertificates === 'function' ? tls.getCACertificates('default') : [...tls.rootCertificates]);
 
-/** Starts the dispatcher on `db`; every schedule time comes from `clock`. */
-export function startWebhooks(db: Database, clock: Clock, options: WebhookOptions): WebhookRuntime {
+/**
+ * Starts the dispatcher on `db`; every schedule time comes from `clock`; secrets are sealed with `keyring`.
+ * Secrets an svckit before D-130 stored in clear are sealed first.
+ */
+export async function startWebhooks(db: Database, clock: Clock, keyring: Keyring, options: WebhookOptions): Promise<WebhookRuntime> {
   const now = () => new Date(clock.now());
+  const secrets = new WebhookSecretBox(keyring);
+  await db.transaction((tx) => secrets.sealClear(tx));
   const transport = new WebhookTransport(clock, {
     ca: [...defaultCa(), ...options.extraCa],
     maxSockets: options.concurrency,
@@ -46,13 +55,15 @@ export function startWebhooks(db: Database, clock: Clock, options: WebhookOption
   });
   const dispatcher = new WebhookDispatcher(db, clock, transport, {
     concurrency: options.concurrency,
+    secrets,
     ...(options.onError ? { onError: options.onError } : {}),
   });
   dispatcher.start();
   return {
-    endpoints: new EndpointStore(db, now),
+    endpoints: new EndpointStore(db, now, secrets),
     deliveries: new DeliveryStore(db, now),
     dispatcher,
+    secrets,
     wake: () => dispatcher.wake(),
     stop: () => dispatcher.stop(),
   };

@@ -15,6 +15,11 @@ import { WebhookTransport } from '../../src/webhooks/transport.ts';
 import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { webhookDeliveries } from '../../src/storage/schema.ts';
+import { Keyring } from '../../src/ledger/keyring.ts';
+import { WebhookSecretBox } from '../../src/webhooks/secret-box.ts';
+
+/** The endpoints' secrets are sealed (D-130) with one in-memory keyring shared by the store and the dispatchers. */
+const secrets = new WebhookSecretBox(Keyring.open({ dataDir: null }));
 
 const SECRET = 'test-signing-secret-0123456789abcdef';
 let receiver: WebhookReceiver;
@@ -44,7 +49,7 @@ async function setup(answer: (r: Received) => Answer = () => 200) {
   const now = () => new Date(clock.now());
   const path = `/t/${crypto.randomUUID()}`;
   receiver.respond(path, answer);
-  const endpoints = new EndpointStore(database.db, now);
+  const endpoints = new EndpointStore(database.db, now, secrets);
   const endpoint = await endpoints.create({ url: receiver.url(path) });
   await endpoints.setSecret(endpoint.id, SECRET, 0);
   return { path, endpoints, endpoint, deliveries: new DeliveryStore(database.db, now), start: () => dispatcher() };
@@ -78,7 +83,7 @@ async function freshDatabase(): Promise<OpenDatabase> {
 }
 
 function dispatcher(concurrency = 8): WebhookDispatcher {
-  const d = new WebhookDispatcher(database.db, clock, new WebhookTransport(clock, { ca: [ca], maxSockets: concurrency, watchMs: 5 }), { concurrency, pollMs: 20 });
+  const d = new WebhookDispatcher(database.db, clock, new WebhookTransport(clock, { ca: [ca], maxSockets: concurrency, watchMs: 5 }), { concurrency, pollMs: 20, secrets });
   d.start();
   running.push(d);
   return d;
