@@ -1,15 +1,11 @@
-/** `svckit conformance`: runs the check catalogue against a target and writes the reports. */
+/**
+ * `svckit conformance`: runs the check catalogue against a target and writes the reports. The harness is
+ * loaded when the command runs, not when the CLI starts (it takes seconds; `svckit --help` should not).
+ */
 import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
-import { buildCatalogue } from '../../../conformance/checks/index.ts';
-import { formatConsole } from '../../../conformance/report/console.ts';
-import { writeReports, type ReportFormat } from '../../../conformance/report/write.ts';
-import { runChecks, summarise } from '../../../conformance/runner.ts';
-import { referenceTarget } from '../../../conformance/targets/reference.ts';
-import { remoteTarget } from '../../../conformance/targets/remote.ts';
-import { specsOnlyTarget } from '../../../conformance/targets/specs-only.ts';
+import type { ReportFormat } from '../../../conformance/report/write.ts';
 import type { Target } from '../../../conformance/targets/target.ts';
-import { useReceiverTlsDir } from '../../../conformance/webhooks/receiver-tls.ts';
 
 type ConformanceOptions = {
   base?: string;
@@ -43,6 +39,7 @@ function parseFormats(value: string | undefined): ReportFormat[] {
 async function chooseTarget(options: ConformanceOptions): Promise<Target> {
   if (options.base || options.wallet || options.site) {
     const caCert = options.caCert ? readFileSync(options.caCert, 'utf8') : undefined;
+    const [{ useReceiverTlsDir }, { remoteTarget }] = await Promise.all([import('../../../conformance/webhooks/receiver-tls.ts'), import('../../../conformance/targets/remote.ts')]);
     if (options.receiverTlsDir) useReceiverTlsDir(options.receiverTlsDir, options.receiverHost ? [options.receiverHost] : []);
     const adminToken = options.adminToken ?? process.env.SVC_ADMIN_TOKEN;
     if (options.receiverPort !== undefined && !/^\d{1,5}$/.test(options.receiverPort)) throw new Error(`"--receiver-port" expected a port number, got "${options.receiverPort}"`);
@@ -54,7 +51,8 @@ async function chooseTarget(options: ConformanceOptions): Promise<Target> {
     });
   }
   // Persisted, so the crash-recovery and stopped-chain checks (D-078) can restart it on the same data.
-  return options.target === 'specs' ? specsOnlyTarget() : referenceTarget({ persist: true });
+  if (options.target === 'specs') return (await import('../../../conformance/targets/specs-only.ts')).specsOnlyTarget();
+  return (await import('../../../conformance/targets/reference.ts')).referenceTarget({ persist: true });
 }
 
 /** Builds the `conformance` sub-command. */
@@ -83,6 +81,12 @@ export function conformanceCommand(): Command {
         console.error(`svckit conformance: ${(error as Error).message}`);
         process.exit(2);
       }
+      const [{ buildCatalogue }, { formatConsole }, { writeReports }, { runChecks, summarise }] = await Promise.all([
+        import('../../../conformance/checks/index.ts'),
+        import('../../../conformance/report/console.ts'),
+        import('../../../conformance/report/write.ts'),
+        import('../../../conformance/runner.ts'),
+      ]);
       const results = await runChecks(buildCatalogue(), target, { only: options.only }).finally(() => target.close?.());
       console.log(formatConsole(results));
       if (formats.length) {

@@ -1,6 +1,5 @@
 /** `svckit serve`: the reference stack (see src/server/main.ts). */
 import { Command } from 'commander';
-import { serve } from '../../server/main.ts';
 
 /** Builds the `serve` sub-command. */
 export function serveCommand(): Command {
@@ -28,6 +27,8 @@ Settings (environment variables):
   SVC_NATIVE_CCY      currency code of the native settlement unit (D-049)    default SVC`,
     )
     .action(async () => {
+      // Loaded when the command runs: the server takes seconds to import, which `svckit --help` should not.
+      const { serve } = await import('../../server/main.ts');
       await serve();
     });
 }
