@@ -46,11 +46,14 @@ const isAlive = (pid: number) => {
   }
 };
 
-/** Whether process `pid` is an Anvil started with `stateFile` (where /proc can tell; elsewhere: alive). */
+/**
+ * Whether process `pid` is an Anvil started with `stateFile`. Without /proc (not Linux) it cannot be told
+ * from an unrelated process that reused the pid, so it is never signalled; the guardian covers that case.
+ */
 function isAnvilOf(pid: number, stateFile: string): boolean {
   if (!isAlive(pid)) return false;
   const cmdline = `/proc/${pid}/cmdline`;
-  if (!existsSync(cmdline)) return true;
+  if (!existsSync(cmdline)) return false;
   const argv = readFileSync(cmdline, 'utf8').split('\0');
   return argv.some((a) => a.endsWith('anvil') || a.endsWith('anvil.exe')) && argv.includes(stateFile);
 }
