@@ -18,8 +18,8 @@ export class BlockProducer extends EventEmitter<{ sealed: [SealedBlock] }> {
   private timer: NodeJS.Timeout | undefined;
   private sealing: Promise<SealedBlock> | undefined;
   private wanted = false;
-  /** Seals in a row that failed in the background (period timer, instant mode); 0 while sealing works. */
-  private failedInARow = 0;
+  /** True from a failed background seal (period timer, instant mode) until one succeeds again. */
+  private failing = false;
 
   /** Creates a producer; call start() to begin the block period. */
   constructor(
@@ -73,11 +73,12 @@ export class BlockProducer extends EventEmitter<{ sealed: [SealedBlock] }> {
   private sealInBackground(): void {
     this.requestBlock().then(
       (block) => {
-        if (this.failedInARow > 0) console.warn(`svckit: sealing works again (block ${block.number})`);
-        this.failedInARow = 0;
+        if (this.failing) console.warn(`svckit: sealing works again (block ${block.number})`);
+        this.failing = false;
       },
       (error: Error) => {
-        if (this.failedInARow++ === 0) console.warn(`svckit: sealing a block failed; retrying on the next period or transaction: ${error.message}`);
+        if (!this.failing) console.warn(`svckit: sealing a block failed; retrying on the next period or transaction: ${error.message}`);
+        this.failing = true;
       },
     );
   }

@@ -58,31 +58,37 @@ export class Keyring {
     return Object.hasOwn(this.state.keys, id);
   }
 
-  /** Wraps a data-encryption key under the active KEK: nonce (12) || ciphertext || tag. */
+  /** Wraps a data-encryption key under the active KEK: nonce (12) || ciphertext || tag, AAD the KEK id. */
   wrap(dek: Uint8Array): { kekId: string; wrapped: Uint8Array } {
-    const nonce = randomBytes(12);
-    const sealed = aes256Gcm.encrypt(this.key(this.activeId), nonce, dek, new TextEncoder().encode(this.activeId));
-    return { kekId: this.activeId, wrapped: Buffer.concat([nonce, sealed]) };
+    return { kekId: this.activeId, wrapped: this.encrypt(dek, this.activeId) };
   }
 
   /** Unwraps a data-encryption key wrapped by `kekId`. */
   unwrap(kekId: string, wrapped: Uint8Array): Uint8Array {
-    return aes256Gcm.decrypt(this.key(kekId), wrapped.subarray(0, 12), wrapped.subarray(12), new TextEncoder().encode(kekId));
+    return this.decrypt(kekId, wrapped, kekId);
   }
 
   /**
    * Seals a small secret under the active KEK, bound to `context` (what it is and whose), so that a sealed
-   * value moved to another row does not open: nonce (12) || ciphertext || tag, AAD `<kekId>|<context>`.
+   * value moved to another row does not open: the same layout as {@link wrap}, AAD `<kekId>|<context>`.
    */
   seal(data: Uint8Array, context: string): { kekId: string; sealed: Uint8Array } {
-    const nonce = randomBytes(12);
-    const sealed = aes256Gcm.encrypt(this.key(this.activeId), nonce, data, new TextEncoder().encode(`${this.activeId}|${context}`));
-    return { kekId: this.activeId, sealed: Buffer.concat([nonce, sealed]) };
+    return { kekId: this.activeId, sealed: this.encrypt(data, `${this.activeId}|${context}`) };
   }
 
   /** Opens what {@link seal} sealed under `kekId` for `context`; throws when the context or bytes differ. */
   open(kekId: string, sealed: Uint8Array, context: string): Uint8Array {
-    return aes256Gcm.decrypt(this.key(kekId), sealed.subarray(0, 12), sealed.subarray(12), new TextEncoder().encode(`${kekId}|${context}`));
+    return this.decrypt(kekId, sealed, `${kekId}|${context}`);
+  }
+
+  /** AES-256-GCM under the active KEK with a fresh nonce: nonce (12) || ciphertext || tag. */
+  private encrypt(data: Uint8Array, aad: string): Uint8Array {
+    const nonce = randomBytes(12);
+    return Buffer.concat([nonce, aes256Gcm.encrypt(this.key(this.activeId), nonce, data, new TextEncoder().encode(aad))]);
+  }
+
+  private decrypt(kekId: string, sealed: Uint8Array, aad: string): Uint8Array {
+    return aes256Gcm.decrypt(this.key(kekId), sealed.subarray(0, 12), sealed.subarray(12), new TextEncoder().encode(aad));
   }
 
   /** Adds a new KEK and makes it active; the old ones stay until {@link retain} drops them. */

@@ -29,31 +29,37 @@ afterAll(async () => {
 
 type Ready = { base: string; caCert: string; adminToken?: string };
 
-/** `svckit serve` on the data directory (instant mining, limits lifted); resolves at its ready line. */
+/** `svckit serve` on the data directory (instant mining, limits lifted, warnings only); resolves at its ready line. */
 async function serve(): Promise<{ child: ChildProcess; ready: Ready }> {
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>), SVC_DATA_DIR: dataDir, SVC_BASE_PORT: '0', SVC_WALLET_PORT: '0', SVC_SITE_PORT: '0',
-    SVC_BLOCK_TIME: '0', SVC_RATE_LIMIT: '0', SVC_RATE_LIMIT_ADMIN: '0', SVC_RATE_LIMIT_RPC: '0',
+    SVC_BLOCK_TIME: '0', SVC_RATE_LIMIT: '0', SVC_RATE_LIMIT_ADMIN: '0', SVC_RATE_LIMIT_RPC: '0', SVC_LOG_LEVEL: 'warn',
   };
   delete env.DATABASE_URL;
   if (postgres) env.DATABASE_URL = postgres.url;
   const child = spawn(process.execPath, [path.resolve('bin/svckit.js'), 'serve'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   running.add(child);
   child.once('exit', () => running.delete(child));
+  let ready: Ready | undefined;
   for await (const line of createInterface({ input: child.stdout! })) {
-    const event = (() => {
-      try {
-        return JSON.parse(line) as { event?: string } & Ready;
-      } catch {
-        return undefined;
-      }
-    })();
+    const event = parseLine(line);
     if (event?.event === 'ready') {
-      child.stdout!.resume(); // keep draining the log
-      return { child, ready: event };
+      ready = event;
+      break;
     }
   }
-  throw new Error('svckit serve exited before it was ready');
+  if (!ready) throw new Error('svckit serve exited before it was ready');
+  child.stdout!.resume(); // leaving the loop paused the stream: keep draining it
+  return { child, ready };
+}
+
+/** A JSON line of the server's stdout, or undefined for any other line. */
+function parseLine(line: string): ({ event?: string } & Ready) | undefined {
+  try {
+    return JSON.parse(line) as { event?: string } & Ready;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The running server as a target; its ready line names the CA certificate's file. */
