@@ -731,7 +731,7 @@ export const chainOpenRpcDocument = {
         },
         {
           "name": "blockNumber",
-          "description": "QUANTITY or TAG, or a block hash or EIP-1898 block object (D-180).",
+          "description": "QUANTITY or TAG, or a block hash or EIP-1898 block object (D-131).",
           "required": true,
           "schema": {
             "$ref": "#/components/schemas/BlockNumberOrTagOrHash"
@@ -798,7 +798,7 @@ export const chainOpenRpcDocument = {
         },
         {
           "name": "blockNumber",
-          "description": "QUANTITY or TAG, or a block hash or EIP-1898 block object (D-180).",
+          "description": "QUANTITY or TAG, or a block hash or EIP-1898 block object (D-131).",
           "required": true,
           "schema": {
             "$ref": "#/components/schemas/BlockNumberOrTagOrHash"
@@ -890,7 +890,7 @@ export const chainOpenRpcDocument = {
         },
         {
           "name": "blockNumber",
-          "description": "QUANTITY or TAG, or a block hash or EIP-1898 block object (D-180).",
+          "description": "QUANTITY or TAG, or a block hash or EIP-1898 block object (D-131).",
           "required": true,
           "schema": {
             "$ref": "#/components/schemas/BlockNumberOrTagOrHash"
@@ -960,7 +960,7 @@ export const chainOpenRpcDocument = {
         },
         {
           "name": "blockNumber",
-          "description": "QUANTITY or TAG, or a block hash or EIP-1898 block object (D-180).",
+          "description": "QUANTITY or TAG, or a block hash or EIP-1898 block object (D-131).",
           "required": true,
           "schema": {
             "$ref": "#/components/schemas/BlockNumberOrTagOrHash"
@@ -1026,7 +1026,7 @@ export const chainOpenRpcDocument = {
         },
         {
           "name": "blockNumber",
-          "description": "QUANTITY or TAG, or a block hash or EIP-1898 block object (D-180).",
+          "description": "QUANTITY or TAG, or a block hash or EIP-1898 block object (D-131).",
           "required": true,
           "schema": {
             "$ref": "#/components/schemas/BlockNumberOrTagOrHash"
@@ -1102,7 +1102,7 @@ export const chainOpenRpcDocument = {
         },
         {
           "name": "blockNumber",
-          "description": "Optional block to estimate against, as Besu and execution-apis take it; the node uses the latest block when it is omitted (D-180).",
+          "description": "Optional block to estimate against, as Besu and execution-apis take it; the node uses the latest block when it is omitted (D-131).",
           "required": false,
           "schema": {
             "$ref": "#/components/schemas/BlockNumberOrTagOrHash"
@@ -2172,9 +2172,9 @@ export const chainOpenRpcDocument = {
       "QUANTITYInput": {
         "title": "QUANTITYInput",
         "type": "string",
-        "description": "A QUANTITY in a request, read as Besu and Anvil read it (D-180): 0x-prefixed hex of 1 to 64 digits (at most 256 bits), either case, leading zeros allowed (`0x01`, `0x0186A0`). Results keep the strict QUANTITY form.",
+        "description": "A QUANTITY in a request, read as Besu and Anvil read it (D-131): 0x-prefixed hex of 1 to 64 digits (at most 256 bits), either case, leading zeros allowed (`0x01`, `0x0186A0`). Results keep the strict QUANTITY form.",
         "pattern": "^0x[0-9a-fA-F]{1,64}$",
-        "x-decision": "D-180",
+        "x-decision": "D-131",
         "examples": [
           "0x4d2",
           "0x01"
@@ -2192,9 +2192,9 @@ export const chainOpenRpcDocument = {
       "DATAInput": {
         "title": "DATAInput",
         "type": "string",
-        "description": "DATA in a request (D-180): 0x-prefixed, two hex digits per byte in either case, as Besu and Anvil accept; empty data is `0x`. Results keep the lower-case DATA form.",
+        "description": "DATA in a request (D-131): 0x-prefixed, two hex digits per byte in either case, as Besu and Anvil accept; empty data is `0x`. Results keep the lower-case DATA form.",
         "pattern": "^0x([0-9a-fA-F]{2})*$",
-        "x-decision": "D-180",
+        "x-decision": "D-131",
         "examples": [
           "0x",
           "0xA9059CBB"
@@ -2228,9 +2228,9 @@ export const chainOpenRpcDocument = {
       "DATA32Input": {
         "title": "DATA32Input",
         "type": "string",
-        "description": "A 32-byte hash in a request (D-180): exactly 64 hex digits in either case, as Besu and Anvil accept. Results keep the lower-case DATA32 form.",
+        "description": "A 32-byte hash in a request (D-131): exactly 64 hex digits in either case, as Besu and Anvil accept. Results keep the lower-case DATA32 form.",
         "pattern": "^0x[0-9a-fA-F]{64}$",
-        "x-decision": "D-180",
+        "x-decision": "D-131",
         "examples": [
           "0x88df016429689c079f3b2f6ad39fa052532c56795b733da78a91ebe6a713944b"
         ]
@@ -2238,9 +2238,9 @@ export const chainOpenRpcDocument = {
       "StorageSlot": {
         "title": "StorageSlot",
         "type": "string",
-        "description": "spec: \"QUANTITY, 32-byte slot\". Read as Besu and Anvil read it and as execution-apis types it (bytesMax32) (D-180): 0x-prefixed hex of 1 to 64 digits, either case, so a minimal quantity (`0x1`) and the 32-byte zero-padded word a stock client sends (`0x00…01`) name the same slot; more than 32 bytes is refused.",
+        "description": "spec: \"QUANTITY, 32-byte slot\". Read as Besu and Anvil read it and as execution-apis types it (bytesMax32) (D-131): 0x-prefixed hex of 1 to 64 digits, either case, so a minimal quantity (`0x1`) and the 32-byte zero-padded word a stock client sends (`0x00…01`) name the same slot; more than 32 bytes is refused.",
         "pattern": "^0x[0-9a-fA-F]{1,64}$",
-        "x-decision": "D-180",
+        "x-decision": "D-131",
         "examples": [
           "0x2",
           "0x0000000000000000000000000000000000000000000000000000000000000002"
@@ -2255,9 +2255,9 @@ export const chainOpenRpcDocument = {
       "BlockTag": {
         "title": "BlockTag",
         "type": "string",
-        "description": "spec: \"TAG = latest, earliest or pending\". Also `finalized` and `safe`, which Besu and the execution-apis schema accept; QBFT blocks are final once sealed, so both name the latest block (D-180). Tags are read in any letter case, as Besu reads them, and sent to the node in lower case.",
+        "description": "spec: \"TAG = latest, earliest or pending\". Also `finalized` and `safe`, which Besu and the execution-apis schema accept; QBFT blocks are final once sealed, so both name the latest block (D-131). Tags are read in any letter case, as Besu reads them, and sent to the node in lower case.",
         "pattern": "^([Ll][Aa][Tt][Ee][Ss][Tt]|[Ee][Aa][Rr][Ll][Ii][Ee][Ss][Tt]|[Pp][Ee][Nn][Dd][Ii][Nn][Gg]|[Ff][Ii][Nn][Aa][Ll][Ii][Zz][Ee][Dd]|[Ss][Aa][Ff][Ee])$",
-        "x-decision": "D-180",
+        "x-decision": "D-131",
         "examples": [
           "latest",
           "finalized"
@@ -2265,7 +2265,7 @@ export const chainOpenRpcDocument = {
       },
       "BlockNumberOrTag": {
         "title": "BlockNumberOrTag",
-        "description": "spec: \"QUANTITY or TAG\". The number is read as a request QUANTITY (leading zeros allowed) (D-180).",
+        "description": "spec: \"QUANTITY or TAG\". The number is read as a request QUANTITY (leading zeros allowed) (D-131).",
         "anyOf": [
           {
             "$ref": "#/components/schemas/QUANTITYInput"
@@ -2274,11 +2274,11 @@ export const chainOpenRpcDocument = {
             "$ref": "#/components/schemas/BlockTag"
           }
         ],
-        "x-decision": "D-180"
+        "x-decision": "D-131"
       },
       "BlockNumberOrTagOrHash": {
         "title": "BlockNumberOrTagOrHash",
-        "description": "The block of a state read (D-180): a QUANTITY or TAG as the spec writes it, or what Besu, Anvil and execution-apis also take: a bare 32-byte block hash, or an EIP-1898 object `{blockNumber}` or `{blockHash, requireCanonical?}`. A 66-character string is a block hash.",
+        "description": "The block of a state read (D-131): a QUANTITY or TAG as the spec writes it, or what Besu, Anvil and execution-apis also take: a bare 32-byte block hash, or an EIP-1898 object `{blockNumber}` or `{blockHash, requireCanonical?}`. A 66-character string is a block hash.",
         "anyOf": [
           {
             "$ref": "#/components/schemas/BlockNumberOrTag"
@@ -2316,7 +2316,7 @@ export const chainOpenRpcDocument = {
             }
           }
         ],
-        "x-decision": "D-180",
+        "x-decision": "D-131",
         "examples": [
           "latest",
           {
@@ -2869,7 +2869,7 @@ export const chainOpenRpcDocument = {
             }
           ]
         },
-        "x-decision": "D-180"
+        "x-decision": "D-131"
       },
       "AddressFilter": {
         "title": "AddressFilter",
@@ -2889,7 +2889,7 @@ export const chainOpenRpcDocument = {
       "Filter": {
         "title": "Filter",
         "type": "object",
-        "description": "spec: \"filter {fromBlock, toBlock, address?, topics?}\". fromBlock and toBlock default to \"latest\" when omitted, as in EIP-1474 and every Ethereum client (D-077); address and topics are optional. `blockHash` (EIP-234, which Besu and Anvil accept) selects one block instead of a range and excludes fromBlock and toBlock (D-180).",
+        "description": "spec: \"filter {fromBlock, toBlock, address?, topics?}\". fromBlock and toBlock default to \"latest\" when omitted, as in EIP-1474 and every Ethereum client (D-077); address and topics are optional. `blockHash` (EIP-234, which Besu and Anvil accept) selects one block instead of a range and excludes fromBlock and toBlock (D-131).",
         "required": [],
         "properties": {
           "fromBlock": {
@@ -2910,7 +2910,7 @@ export const chainOpenRpcDocument = {
         },
         "x-decision": [
           "D-077",
-          "D-180"
+          "D-131"
         ],
         "dependencies": {
           "blockHash": {
@@ -2934,7 +2934,7 @@ export const chainOpenRpcDocument = {
       "CallObject": {
         "title": "CallObject",
         "type": "object",
-        "description": "spec: \"callObject {to, data, from?, value?, gas?, gasPrice?}\" of eth_call. `to` is required; `data` may be omitted (a call with no input), as EIP-1474 and stock clients do (D-077). The call data may come as `data` or as `input`, the execution-apis name, which Besu and Anvil accept; when both are sent they must be equal (D-180). Quantities are read as request QUANTITYs (leading zeros allowed).",
+        "description": "spec: \"callObject {to, data, from?, value?, gas?, gasPrice?}\" of eth_call. `to` is required; `data` may be omitted (a call with no input), as EIP-1474 and stock clients do (D-077). The call data may come as `data` or as `input`, the execution-apis name, which Besu and Anvil accept; when both are sent they must be equal (D-131). Quantities are read as request QUANTITYs (leading zeros allowed).",
         "required": [
           "to"
         ],
@@ -2963,13 +2963,13 @@ export const chainOpenRpcDocument = {
         },
         "x-decision": [
           "D-077",
-          "D-180"
+          "D-131"
         ]
       },
       "EstimateGasCallObject": {
         "title": "EstimateGasCallObject",
         "type": "object",
-        "description": "spec: \"callObject {from, to, data, value?}\" of eth_estimateGas. Every member may be omitted, as in EIP-1474: stock clients (viem, ethers) leave out `data` for a plain transfer and `to` for a contract creation (D-077). The call data may come as `data` or as `input`, the execution-apis name, which Besu and Anvil accept; when both are sent they must be equal (D-180). Quantities are read as request QUANTITYs (leading zeros allowed).",
+        "description": "spec: \"callObject {from, to, data, value?}\" of eth_estimateGas. Every member may be omitted, as in EIP-1474: stock clients (viem, ethers) leave out `data` for a plain transfer and `to` for a contract creation (D-077). The call data may come as `data` or as `input`, the execution-apis name, which Besu and Anvil accept; when both are sent they must be equal (D-131). Quantities are read as request QUANTITYs (leading zeros allowed).",
         "required": [],
         "properties": {
           "from": {
@@ -2990,7 +2990,7 @@ export const chainOpenRpcDocument = {
         },
         "x-decision": [
           "D-077",
-          "D-180"
+          "D-131"
         ]
       },
       "SyncStatus": {

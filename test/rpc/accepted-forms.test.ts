@@ -1,4 +1,4 @@
-// D-180: the gateway reads each request form Besu reads (and Anvil, the node behind it, also reads), and stays
+// D-131: the gateway reads each request form Besu reads (and Anvil, the node behind it, also reads), and stays
 // strict where the specification is. Every accepted form is sent to Anvil directly too, so the test shows the
 // node takes it, and the gateway's answer is compared with the node's answer for the canonical form.
 import { keccak256, toHex, type Hex } from 'viem';

@@ -21,7 +21,7 @@ let gw: Gateway;
 /** Checks on answers whose value depends on the chain: their shape, or agreement with the gateway's head. */
 const SHAPES: Record<string, (answer: RpcAnswer) => Promise<void>> = {
   'eth_blockNumber/simple-test.io': async (answer) => expect(answer.result).toMatch(/^0x(0|[1-9a-f][0-9a-f]*)$/),
-  // D-180: QBFT blocks are final once sealed, so finalized and safe are the latest block.
+  // D-131: QBFT blocks are final once sealed, so finalized and safe are the latest block.
   'eth_getBlockByNumber/get-finalized.io': async (answer) => expect((answer.result as { hash: string }).hash).toBe(await latestHash()),
   'eth_getBlockByNumber/get-safe.io': async (answer) => expect((answer.result as { hash: string }).hash).toBe(await latestHash()),
 };

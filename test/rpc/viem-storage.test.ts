@@ -1,5 +1,5 @@
 // A stock viem public client (its `http` transport over real TLS) reads a storage slot through the gateway
-// with the 32-byte zero-padded slot stock clients send (D-180), and gets what Anvil answers directly.
+// with the 32-byte zero-padded slot stock clients send (D-131), and gets what Anvil answers directly.
 import { createPublicClient, http, pad, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, startGateway, type Gateway } from './support.ts';

@@ -103,7 +103,7 @@ describe('C: chain JSON-RPC', () => {
       expect(method, row.Method).toBeDefined();
       const params = method!.params.map((p) => deref<{ name: string; required?: boolean }>(rpc, p));
       expect(params.slice(0, expected.length).map((p) => p.name), `${row.Method} params`).toEqual(expected);
-      // D-180: a trailing param the spec does not list (eth_estimateGas's block) may only be optional.
+      // D-131: a trailing param the spec does not list (eth_estimateGas's block) may only be optional.
       for (const extra of params.slice(expected.length)) expect(extra.required, `${row.Method} ${extra.name}`).not.toBe(true);
     }
   });

@@ -49,7 +49,7 @@ export class ParamsValidator {
 
   /**
    * Throws InvalidParams naming the parameter and the expectation, or returns the params as an array, with
-   * block parameters in the one form every node reads (D-180).
+   * block parameters in the one form every node reads (D-131).
    */
   check(method: string, params: unknown): unknown[] {
     const entry = this.validators.get(method)!;
@@ -61,7 +61,7 @@ export class ParamsValidator {
 }
 
 /**
- * D-180: a block number or tag as the node is sent it. Tags go in lower case (Besu reads any case; Anvil and
+ * D-131: a block number or tag as the node is sent it. Tags go in lower case (Besu reads any case; Anvil and
  * Geth only lower case); `finalized` and `safe` name the latest block, because QBFT blocks are final once
  * sealed (an Anvil node would otherwise answer a block 32 or 64 behind the head). A number goes as a
  * canonical QUANTITY, so `0x01` and `0x1` reach the node, the block cache and the local methods alike.
@@ -73,7 +73,7 @@ function canonicalBlock(value: string): string {
   return `0x${BigInt(tag).toString(16)}`;
 }
 
-/** D-180: a validated parameter in its canonical form; other parameters go to the node unchanged. */
+/** D-131: a validated parameter in its canonical form; other parameters go to the node unchanged. */
 function normalise(kind: string | undefined, name: string, value: unknown): unknown {
   if (kind === 'BlockNumberOrTag') return canonicalBlock(value as string);
   if (kind === 'BlockNumberOrTagOrHash') {
@@ -91,7 +91,7 @@ function normalise(kind: string | undefined, name: string, value: unknown): unkn
   }
   if (kind === 'CallObject' || kind === 'EstimateGasCallObject') {
     const call = value as { data?: string; input?: string };
-    // D-180: Besu and Geth refuse a call whose `data` and `input` differ; Anvil would pick one silently.
+    // D-131: Besu and Geth refuse a call whose `data` and `input` differ; Anvil would pick one silently.
     if (call.data !== undefined && call.input !== undefined && call.data.toLowerCase() !== call.input.toLowerCase()) {
       throw new JsonRpcFailure('InvalidParams', `"${name}.input" and "${name}.data" are both set and differ; send one of them`);
     }
