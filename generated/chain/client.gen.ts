@@ -12,33 +12,33 @@ export interface ChainRpcMethods {
   /** Returns the number of the latest block. */
   eth_blockNumber: { params: []; result: T.QUANTITY };
   /** Executes a call without creating a transaction. */
-  eth_call: { params: [callObject: T.CallObject, blockNumber: T.BlockNumberOrTag]; result: T.DATA };
+  eth_call: { params: [callObject: T.CallObject, blockNumber: T.BlockNumberOrTagOrHash]; result: T.DATA };
   /** Returns the chain ID. */
   eth_chainId: { params: []; result: T.EthChainIdResult };
   /** Estimates the gas a transaction needs. */
-  eth_estimateGas: { params: [callObject: T.EstimateGasCallObject]; result: T.QUANTITY };
+  eth_estimateGas: { params: [callObject: T.EstimateGasCallObject, blockNumber?: T.BlockNumberOrTagOrHash]; result: T.QUANTITY };
   /** Returns the gas price, always 0. */
   eth_gasPrice: { params: []; result: T.EthGasPriceResult };
   /** Returns the balance of an address in wei. */
-  eth_getBalance: { params: [address: T.DATA20, blockNumber: T.BlockNumberOrTag]; result: T.QUANTITY };
+  eth_getBalance: { params: [address: T.DATA20, blockNumber: T.BlockNumberOrTagOrHash]; result: T.QUANTITY };
   /** Returns a block by hash. */
-  eth_getBlockByHash: { params: [blockHash: T.DATA32, fullTxs: T.EthGetBlockByHashParamFullTxs]; result: T.BlockOrNull };
+  eth_getBlockByHash: { params: [blockHash: T.DATA32Input, fullTxs: T.EthGetBlockByHashParamFullTxs]; result: T.BlockOrNull };
   /** Returns a block by number or tag. */
   eth_getBlockByNumber: { params: [blockNumber: T.BlockNumberOrTag, fullTxs: T.EthGetBlockByNumberParamFullTxs]; result: T.BlockOrNull };
   /** Returns the code at an address. */
-  eth_getCode: { params: [address: T.DATA20, blockNumber: T.BlockNumberOrTag]; result: T.DATA };
+  eth_getCode: { params: [address: T.DATA20, blockNumber: T.BlockNumberOrTagOrHash]; result: T.DATA };
   /** Returns the logs matching a filter. */
   eth_getLogs: { params: [filter: T.Filter]; result: T.EthGetLogsResult };
   /** Returns the value of a storage slot. */
-  eth_getStorageAt: { params: [address: T.DATA20, slot: T.QUANTITY, blockNumber: T.BlockNumberOrTag]; result: T.DATA32 };
+  eth_getStorageAt: { params: [address: T.DATA20, slot: T.StorageSlot, blockNumber: T.BlockNumberOrTagOrHash]; result: T.DATA32 };
   /** Returns a transaction by hash. */
-  eth_getTransactionByHash: { params: [txHash: T.DATA32]; result: T.TransactionOrNull };
+  eth_getTransactionByHash: { params: [txHash: T.DATA32Input]; result: T.TransactionOrNull };
   /** Returns the nonce of an address. */
-  eth_getTransactionCount: { params: [address: T.DATA20, blockNumber: T.BlockNumberOrTag]; result: T.QUANTITY };
+  eth_getTransactionCount: { params: [address: T.DATA20, blockNumber: T.BlockNumberOrTagOrHash]; result: T.QUANTITY };
   /** Returns the receipt of a transaction. */
-  eth_getTransactionReceipt: { params: [txHash: T.DATA32]; result: T.ReceiptOrNull };
+  eth_getTransactionReceipt: { params: [txHash: T.DATA32Input]; result: T.ReceiptOrNull };
   /** Submits a signed transaction. */
-  eth_sendRawTransaction: { params: [signedTx: T.DATA]; result: T.DATA32 };
+  eth_sendRawTransaction: { params: [signedTx: T.DATAInput]; result: T.DATA32 };
   /** Starts a subscription (WebSocket only). */
   eth_subscribe: { params: [subscriptionType: T.SubscriptionType, filter?: T.LogSubscriptionFilter]; result: T.SubscriptionId };
   /** Returns the sync status. */
@@ -54,7 +54,7 @@ export interface ChainRpcMethods {
   /** Returns the pending validator votes. */
   qbft_getPendingVotes: { params: []; result: T.PendingVotes };
   /** Returns the validators at a block given by hash. */
-  qbft_getValidatorsByBlockHash: { params: [blockHash: T.DATA32]; result: T.ValidatorAddressesOrNull };
+  qbft_getValidatorsByBlockHash: { params: [blockHash: T.DATA32Input]; result: T.ValidatorAddressesOrNull };
   /** Returns the validators at a block. */
   qbft_getValidatorsByBlockNumber: { params: [blockNumber: T.BlockNumberOrTag]; result: T.ValidatorAddressesOrNull };
   /** Returns transaction pool statistics (Besu). */
@@ -64,7 +64,7 @@ export interface ChainRpcMethods {
   /** Returns the client version. */
   web3_clientVersion: { params: []; result: T.Web3ClientVersionResult };
   /** Returns the Keccak-256 hash of the data. */
-  web3_sha3: { params: [data: T.DATA]; result: T.DATA32 };
+  web3_sha3: { params: [data: T.DATAInput]; result: T.DATA32 };
 }
 
 /** A method name of the chain JSON-RPC contract. */

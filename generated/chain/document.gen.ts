@@ -449,7 +449,7 @@ export const chainOpenRpcDocument = {
           "description": "spec: \"DATA(32)\".",
           "required": true,
           "schema": {
-            "$ref": "#/components/schemas/DATA32"
+            "$ref": "#/components/schemas/DATA32Input"
           }
         },
         {
@@ -557,7 +557,7 @@ export const chainOpenRpcDocument = {
           "description": "spec: \"DATA(32)\".",
           "required": true,
           "schema": {
-            "$ref": "#/components/schemas/DATA32"
+            "$ref": "#/components/schemas/DATA32Input"
           }
         }
       ],
@@ -642,7 +642,7 @@ export const chainOpenRpcDocument = {
           "description": "spec: \"DATA(32)\".",
           "required": true,
           "schema": {
-            "$ref": "#/components/schemas/DATA32"
+            "$ref": "#/components/schemas/DATA32Input"
           }
         }
       ],
@@ -731,10 +731,10 @@ export const chainOpenRpcDocument = {
         },
         {
           "name": "blockNumber",
-          "description": "spec: \"QUANTITY or TAG\".",
+          "description": "QUANTITY or TAG, or a block hash or EIP-1898 block object (D-131).",
           "required": true,
           "schema": {
-            "$ref": "#/components/schemas/BlockNumberOrTag"
+            "$ref": "#/components/schemas/BlockNumberOrTagOrHash"
           }
         }
       ],
@@ -798,10 +798,10 @@ export const chainOpenRpcDocument = {
         },
         {
           "name": "blockNumber",
-          "description": "QUANTITY or TAG.",
+          "description": "QUANTITY or TAG, or a block hash or EIP-1898 block object (D-131).",
           "required": true,
           "schema": {
-            "$ref": "#/components/schemas/BlockNumberOrTag"
+            "$ref": "#/components/schemas/BlockNumberOrTagOrHash"
           }
         }
       ],
@@ -885,15 +885,15 @@ export const chainOpenRpcDocument = {
           "description": "spec: \"QUANTITY, 32-byte slot\".",
           "required": true,
           "schema": {
-            "$ref": "#/components/schemas/QUANTITY"
+            "$ref": "#/components/schemas/StorageSlot"
           }
         },
         {
           "name": "blockNumber",
-          "description": "QUANTITY or TAG.",
+          "description": "QUANTITY or TAG, or a block hash or EIP-1898 block object (D-131).",
           "required": true,
           "schema": {
-            "$ref": "#/components/schemas/BlockNumberOrTag"
+            "$ref": "#/components/schemas/BlockNumberOrTagOrHash"
           }
         }
       ],
@@ -960,10 +960,10 @@ export const chainOpenRpcDocument = {
         },
         {
           "name": "blockNumber",
-          "description": "QUANTITY or TAG.",
+          "description": "QUANTITY or TAG, or a block hash or EIP-1898 block object (D-131).",
           "required": true,
           "schema": {
-            "$ref": "#/components/schemas/BlockNumberOrTag"
+            "$ref": "#/components/schemas/BlockNumberOrTagOrHash"
           }
         }
       ],
@@ -1026,10 +1026,10 @@ export const chainOpenRpcDocument = {
         },
         {
           "name": "blockNumber",
-          "description": "QUANTITY or TAG.",
+          "description": "QUANTITY or TAG, or a block hash or EIP-1898 block object (D-131).",
           "required": true,
           "schema": {
-            "$ref": "#/components/schemas/BlockNumberOrTag"
+            "$ref": "#/components/schemas/BlockNumberOrTagOrHash"
           }
         }
       ],
@@ -1099,6 +1099,14 @@ export const chainOpenRpcDocument = {
           "schema": {
             "$ref": "#/components/schemas/EstimateGasCallObject"
           }
+        },
+        {
+          "name": "blockNumber",
+          "description": "Optional block to estimate against, as Besu and execution-apis take it; the node uses the latest block when it is omitted (D-131).",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/BlockNumberOrTagOrHash"
+          }
         }
       ],
       "result": {
@@ -1162,7 +1170,7 @@ export const chainOpenRpcDocument = {
           "description": "spec: \"DATA, RLP-encoded signed transaction\".",
           "required": true,
           "schema": {
-            "$ref": "#/components/schemas/DATA"
+            "$ref": "#/components/schemas/DATAInput"
           }
         }
       ],
@@ -1461,7 +1469,7 @@ export const chainOpenRpcDocument = {
           "description": "spec: \"DATA(32)\".",
           "required": true,
           "schema": {
-            "$ref": "#/components/schemas/DATA32"
+            "$ref": "#/components/schemas/DATA32Input"
           }
         }
       ],
@@ -1730,7 +1738,7 @@ export const chainOpenRpcDocument = {
           "description": "spec: \"DATA, hex input\".",
           "required": true,
           "schema": {
-            "$ref": "#/components/schemas/DATA"
+            "$ref": "#/components/schemas/DATAInput"
           }
         }
       ],
@@ -2161,6 +2169,17 @@ export const chainOpenRpcDocument = {
           "0x4d2"
         ]
       },
+      "QUANTITYInput": {
+        "title": "QUANTITYInput",
+        "type": "string",
+        "description": "A QUANTITY in a request, read as Besu and Anvil read it (D-131): 0x-prefixed hex of 1 to 64 digits (at most 256 bits), either case, leading zeros allowed (`0x01`, `0x0186A0`). Results keep the strict QUANTITY form.",
+        "pattern": "^0x[0-9a-fA-F]{1,64}$",
+        "x-decision": "D-131",
+        "examples": [
+          "0x4d2",
+          "0x01"
+        ]
+      },
       "DATA": {
         "title": "DATA",
         "type": "string",
@@ -2168,6 +2187,17 @@ export const chainOpenRpcDocument = {
         "pattern": "^0x([0-9a-f]{2})*$",
         "examples": [
           "0x"
+        ]
+      },
+      "DATAInput": {
+        "title": "DATAInput",
+        "type": "string",
+        "description": "DATA in a request (D-131): 0x-prefixed, two hex digits per byte in either case, as Besu and Anvil accept; empty data is `0x`. Results keep the lower-case DATA form.",
+        "pattern": "^0x([0-9a-fA-F]{2})*$",
+        "x-decision": "D-131",
+        "examples": [
+          "0x",
+          "0xA9059CBB"
         ]
       },
       "DATA8": {
@@ -2195,6 +2225,27 @@ export const chainOpenRpcDocument = {
           "0x88df016429689c079f3b2f6ad39fa052532c56795b733da78a91ebe6a713944b"
         ]
       },
+      "DATA32Input": {
+        "title": "DATA32Input",
+        "type": "string",
+        "description": "A 32-byte hash in a request (D-131): exactly 64 hex digits in either case, as Besu and Anvil accept. Results keep the lower-case DATA32 form.",
+        "pattern": "^0x[0-9a-fA-F]{64}$",
+        "x-decision": "D-131",
+        "examples": [
+          "0x88df016429689c079f3b2f6ad39fa052532c56795b733da78a91ebe6a713944b"
+        ]
+      },
+      "StorageSlot": {
+        "title": "StorageSlot",
+        "type": "string",
+        "description": "spec: \"QUANTITY, 32-byte slot\". Read as Besu and Anvil read it and as execution-apis types it (bytesMax32) (D-131): 0x-prefixed hex of 1 to 64 digits, either case, so a minimal quantity (`0x1`) and the 32-byte zero-padded word a stock client sends (`0x00…01`) name the same slot; more than 32 bytes is refused.",
+        "pattern": "^0x[0-9a-fA-F]{1,64}$",
+        "x-decision": "D-131",
+        "examples": [
+          "0x2",
+          "0x0000000000000000000000000000000000000000000000000000000000000002"
+        ]
+      },
       "DATA256": {
         "title": "DATA256",
         "type": "string",
@@ -2204,22 +2255,73 @@ export const chainOpenRpcDocument = {
       "BlockTag": {
         "title": "BlockTag",
         "type": "string",
-        "description": "spec: \"TAG = latest, earliest or pending\".",
-        "enum": [
+        "description": "spec: \"TAG = latest, earliest or pending\". Also `finalized` and `safe`, which Besu and the execution-apis schema accept; QBFT blocks are final once sealed, so both name the latest block (D-131). Tags are read in any letter case, as Besu reads them, and sent to the node in lower case.",
+        "pattern": "^([Ll][Aa][Tt][Ee][Ss][Tt]|[Ee][Aa][Rr][Ll][Ii][Ee][Ss][Tt]|[Pp][Ee][Nn][Dd][Ii][Nn][Gg]|[Ff][Ii][Nn][Aa][Ll][Ii][Zz][Ee][Dd]|[Ss][Aa][Ff][Ee])$",
+        "x-decision": "D-131",
+        "examples": [
           "latest",
-          "earliest",
-          "pending"
+          "finalized"
         ]
       },
       "BlockNumberOrTag": {
         "title": "BlockNumberOrTag",
-        "description": "spec: \"QUANTITY or TAG\".",
-        "oneOf": [
+        "description": "spec: \"QUANTITY or TAG\". The number is read as a request QUANTITY (leading zeros allowed) (D-131).",
+        "anyOf": [
           {
-            "$ref": "#/components/schemas/QUANTITY"
+            "$ref": "#/components/schemas/QUANTITYInput"
           },
           {
             "$ref": "#/components/schemas/BlockTag"
+          }
+        ],
+        "x-decision": "D-131"
+      },
+      "BlockNumberOrTagOrHash": {
+        "title": "BlockNumberOrTagOrHash",
+        "description": "The block of a state read (D-131): a QUANTITY or TAG as the spec writes it, or what Besu, Anvil and execution-apis also take: a bare 32-byte block hash, or an EIP-1898 object `{blockNumber}` or `{blockHash, requireCanonical?}`. A 66-character string is a block hash.",
+        "anyOf": [
+          {
+            "$ref": "#/components/schemas/BlockNumberOrTag"
+          },
+          {
+            "$ref": "#/components/schemas/DATA32Input"
+          },
+          {
+            "title": "BlockNumberObject",
+            "type": "object",
+            "required": [
+              "blockNumber"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "blockNumber": {
+                "$ref": "#/components/schemas/BlockNumberOrTag"
+              }
+            }
+          },
+          {
+            "title": "BlockHashObject",
+            "type": "object",
+            "required": [
+              "blockHash"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "blockHash": {
+                "$ref": "#/components/schemas/DATA32Input"
+              },
+              "requireCanonical": {
+                "type": "boolean"
+              }
+            }
+          }
+        ],
+        "x-decision": "D-131",
+        "examples": [
+          "latest",
+          {
+            "blockHash": "0x88df016429689c079f3b2f6ad39fa052532c56795b733da78a91ebe6a713944b",
+            "requireCanonical": true
           }
         ]
       },
@@ -2757,16 +2859,17 @@ export const chainOpenRpcDocument = {
               "type": "null"
             },
             {
-              "$ref": "#/components/schemas/DATA32"
+              "$ref": "#/components/schemas/DATA32Input"
             },
             {
               "type": "array",
               "items": {
-                "$ref": "#/components/schemas/DATA32"
+                "$ref": "#/components/schemas/DATA32Input"
               }
             }
           ]
-        }
+        },
+        "x-decision": "D-131"
       },
       "AddressFilter": {
         "title": "AddressFilter",
@@ -2786,7 +2889,7 @@ export const chainOpenRpcDocument = {
       "Filter": {
         "title": "Filter",
         "type": "object",
-        "description": "spec: \"filter {fromBlock, toBlock, address?, topics?}\". fromBlock and toBlock default to \"latest\" when omitted, as in EIP-1474 and every Ethereum client (D-077); address and topics are optional.",
+        "description": "spec: \"filter {fromBlock, toBlock, address?, topics?}\". fromBlock and toBlock default to \"latest\" when omitted, as in EIP-1474 and every Ethereum client (D-077); address and topics are optional. `blockHash` (EIP-234, which Besu and Anvil accept) selects one block instead of a range and excludes fromBlock and toBlock (D-131).",
         "required": [],
         "properties": {
           "fromBlock": {
@@ -2795,6 +2898,9 @@ export const chainOpenRpcDocument = {
           "toBlock": {
             "$ref": "#/components/schemas/BlockNumberOrTag"
           },
+          "blockHash": {
+            "$ref": "#/components/schemas/DATA32Input"
+          },
           "address": {
             "$ref": "#/components/schemas/AddressFilter"
           },
@@ -2802,12 +2908,33 @@ export const chainOpenRpcDocument = {
             "$ref": "#/components/schemas/TopicFilter"
           }
         },
-        "x-decision": "D-077"
+        "x-decision": [
+          "D-077",
+          "D-131"
+        ],
+        "dependencies": {
+          "blockHash": {
+            "not": {
+              "anyOf": [
+                {
+                  "required": [
+                    "fromBlock"
+                  ]
+                },
+                {
+                  "required": [
+                    "toBlock"
+                  ]
+                }
+              ]
+            }
+          }
+        }
       },
       "CallObject": {
         "title": "CallObject",
         "type": "object",
-        "description": "spec: \"callObject {to, data, from?, value?, gas?, gasPrice?}\" of eth_call. `to` is required; `data` may be omitted (a call with no input), as EIP-1474 and stock clients do (D-077).",
+        "description": "spec: \"callObject {to, data, from?, value?, gas?, gasPrice?}\" of eth_call. `to` is required; `data` may be omitted (a call with no input), as EIP-1474 and stock clients do (D-077). The call data may come as `data` or as `input`, the execution-apis name, which Besu and Anvil accept; when both are sent they must be equal (D-131). Quantities are read as request QUANTITYs (leading zeros allowed).",
         "required": [
           "to"
         ],
@@ -2816,27 +2943,33 @@ export const chainOpenRpcDocument = {
             "$ref": "#/components/schemas/DATA20"
           },
           "data": {
-            "$ref": "#/components/schemas/DATA"
+            "$ref": "#/components/schemas/DATAInput"
           },
           "from": {
             "$ref": "#/components/schemas/DATA20"
           },
           "value": {
-            "$ref": "#/components/schemas/QUANTITY"
+            "$ref": "#/components/schemas/QUANTITYInput"
           },
           "gas": {
-            "$ref": "#/components/schemas/QUANTITY"
+            "$ref": "#/components/schemas/QUANTITYInput"
           },
           "gasPrice": {
-            "$ref": "#/components/schemas/QUANTITY"
+            "$ref": "#/components/schemas/QUANTITYInput"
+          },
+          "input": {
+            "$ref": "#/components/schemas/DATAInput"
           }
         },
-        "x-decision": "D-077"
+        "x-decision": [
+          "D-077",
+          "D-131"
+        ]
       },
       "EstimateGasCallObject": {
         "title": "EstimateGasCallObject",
         "type": "object",
-        "description": "spec: \"callObject {from, to, data, value?}\" of eth_estimateGas. Every member may be omitted, as in EIP-1474: stock clients (viem, ethers) leave out `data` for a plain transfer and `to` for a contract creation (D-077).",
+        "description": "spec: \"callObject {from, to, data, value?}\" of eth_estimateGas. Every member may be omitted, as in EIP-1474: stock clients (viem, ethers) leave out `data` for a plain transfer and `to` for a contract creation (D-077). The call data may come as `data` or as `input`, the execution-apis name, which Besu and Anvil accept; when both are sent they must be equal (D-131). Quantities are read as request QUANTITYs (leading zeros allowed).",
         "required": [],
         "properties": {
           "from": {
@@ -2846,13 +2979,19 @@ export const chainOpenRpcDocument = {
             "$ref": "#/components/schemas/DATA20"
           },
           "data": {
-            "$ref": "#/components/schemas/DATA"
+            "$ref": "#/components/schemas/DATAInput"
           },
           "value": {
-            "$ref": "#/components/schemas/QUANTITY"
+            "$ref": "#/components/schemas/QUANTITYInput"
+          },
+          "input": {
+            "$ref": "#/components/schemas/DATAInput"
           }
         },
-        "x-decision": "D-077"
+        "x-decision": [
+          "D-077",
+          "D-131"
+        ]
       },
       "SyncStatus": {
         "title": "SyncStatus",

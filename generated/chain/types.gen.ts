@@ -87,19 +87,40 @@ export type TransactionHashes = DATA32[];
 export type DATA20OrNull = DATA20 | null;
 export type TransactionObjects = Transaction[];
 /**
- * spec: "QUANTITY or TAG".
+ * spec: "QUANTITY or TAG". The number is read as a request QUANTITY (leading zeros allowed) (D-131).
  *
  * This interface was referenced by `__Root`'s JSON-Schema
  * via the `definition` "BlockNumberOrTag".
  */
-export type BlockNumberOrTag = QUANTITY | BlockTag;
+export type BlockNumberOrTag = QUANTITYInput | BlockTag;
 /**
- * spec: "TAG = latest, earliest or pending".
+ * A QUANTITY in a request, read as Besu and Anvil read it (D-131): 0x-prefixed hex of 1 to 64 digits (at most 256 bits), either case, leading zeros allowed (`0x01`, `0x0186A0`). Results keep the strict QUANTITY form.
+ *
+ * This interface was referenced by `__Root`'s JSON-Schema
+ * via the `definition` "QUANTITYInput".
+ */
+export type QUANTITYInput = string;
+/**
+ * spec: "TAG = latest, earliest or pending". Also `finalized` and `safe`, which Besu and the execution-apis schema accept; QBFT blocks are final once sealed, so both name the latest block (D-131). Tags are read in any letter case, as Besu reads them, and sent to the node in lower case.
  *
  * This interface was referenced by `__Root`'s JSON-Schema
  * via the `definition` "BlockTag".
  */
-export type BlockTag = 'latest' | 'earliest' | 'pending';
+export type BlockTag = string;
+/**
+ * The block of a state read (D-131): a QUANTITY or TAG as the spec writes it, or what Besu, Anvil and execution-apis also take: a bare 32-byte block hash, or an EIP-1898 object `{blockNumber}` or `{blockHash, requireCanonical?}`. A 66-character string is a block hash.
+ *
+ * This interface was referenced by `__Root`'s JSON-Schema
+ * via the `definition` "BlockNumberOrTagOrHash".
+ */
+export type BlockNumberOrTagOrHash = BlockNumberOrTag | DATA32Input | BlockNumberObject | BlockHashObject;
+/**
+ * A 32-byte hash in a request (D-131): exactly 64 hex digits in either case, as Besu and Anvil accept. Results keep the lower-case DATA32 form.
+ *
+ * This interface was referenced by `__Root`'s JSON-Schema
+ * via the `definition` "DATA32Input".
+ */
+export type DATA32Input = string;
 /**
  * A block, or null when the chain has no such block (D-074).
  *
@@ -107,6 +128,13 @@ export type BlockTag = 'latest' | 'earliest' | 'pending';
  * via the `definition` "BlockOrNull".
  */
 export type BlockOrNull = Block | null;
+/**
+ * DATA in a request (D-131): 0x-prefixed, two hex digits per byte in either case, as Besu and Anvil accept; empty data is `0x`. Results keep the lower-case DATA form.
+ *
+ * This interface was referenced by `__Root`'s JSON-Schema
+ * via the `definition` "DATAInput".
+ */
+export type DATAInput = string;
 /**
  * This interface was referenced by `__Root`'s JSON-Schema
  * via the `definition` "EthChainIdResult".
@@ -151,7 +179,7 @@ export type TopicFilter =
   | [TopicFilterItem, TopicFilterItem]
   | [TopicFilterItem, TopicFilterItem, TopicFilterItem]
   | [TopicFilterItem, TopicFilterItem, TopicFilterItem, TopicFilterItem];
-export type TopicFilterItem = null | DATA32 | DATA32[];
+export type TopicFilterItem = null | DATA32Input | DATA32Input[];
 /**
  * This interface was referenced by `__Root`'s JSON-Schema
  * via the `definition` "NetListeningResult".
@@ -173,6 +201,13 @@ export type ReceiptStatus = '0x1' | '0x0';
  * via the `definition` "ReceiptOrNull".
  */
 export type ReceiptOrNull = Receipt | null;
+/**
+ * spec: "QUANTITY, 32-byte slot". Read as Besu and Anvil read it and as execution-apis types it (bytesMax32) (D-131): 0x-prefixed hex of 1 to 64 digits, either case, so a minimal quantity (`0x1`) and the 32-byte zero-padded word a stock client sends (`0x00…01`) name the same slot; more than 32 bytes is refused.
+ *
+ * This interface was referenced by `__Root`'s JSON-Schema
+ * via the `definition` "StorageSlot".
+ */
+export type StorageSlot = string;
 /**
  * Hex subscription id.
  *
@@ -360,23 +395,31 @@ export interface BlockHeader {
   baseFeePerGas?: QUANTITY;
   [k: string]: unknown | undefined;
 }
+export interface BlockNumberObject {
+  blockNumber: BlockNumberOrTag;
+}
+export interface BlockHashObject {
+  blockHash: DATA32Input;
+  requireCanonical?: boolean;
+}
 /**
- * spec: "callObject {to, data, from?, value?, gas?, gasPrice?}" of eth_call. `to` is required; `data` may be omitted (a call with no input), as EIP-1474 and stock clients do (D-077).
+ * spec: "callObject {to, data, from?, value?, gas?, gasPrice?}" of eth_call. `to` is required; `data` may be omitted (a call with no input), as EIP-1474 and stock clients do (D-077). The call data may come as `data` or as `input`, the execution-apis name, which Besu and Anvil accept; when both are sent they must be equal (D-131). Quantities are read as request QUANTITYs (leading zeros allowed).
  *
  * This interface was referenced by `__Root`'s JSON-Schema
  * via the `definition` "CallObject".
  */
 export interface CallObject {
   to: DATA20;
-  data?: DATA;
+  data?: DATAInput;
   from?: DATA20;
-  value?: QUANTITY;
-  gas?: QUANTITY;
-  gasPrice?: QUANTITY;
+  value?: QUANTITYInput;
+  gas?: QUANTITYInput;
+  gasPrice?: QUANTITYInput;
+  input?: DATAInput;
   [k: string]: unknown | undefined;
 }
 /**
- * spec: "callObject {from, to, data, value?}" of eth_estimateGas. Every member may be omitted, as in EIP-1474: stock clients (viem, ethers) leave out `data` for a plain transfer and `to` for a contract creation (D-077).
+ * spec: "callObject {from, to, data, value?}" of eth_estimateGas. Every member may be omitted, as in EIP-1474: stock clients (viem, ethers) leave out `data` for a plain transfer and `to` for a contract creation (D-077). The call data may come as `data` or as `input`, the execution-apis name, which Besu and Anvil accept; when both are sent they must be equal (D-131). Quantities are read as request QUANTITYs (leading zeros allowed).
  *
  * This interface was referenced by `__Root`'s JSON-Schema
  * via the `definition` "EstimateGasCallObject".
@@ -384,8 +427,9 @@ export interface CallObject {
 export interface EstimateGasCallObject {
   from?: DATA20;
   to?: DATA20;
-  data?: DATA;
-  value?: QUANTITY;
+  data?: DATAInput;
+  value?: QUANTITYInput;
+  input?: DATAInput;
   [k: string]: unknown | undefined;
 }
 /**
@@ -413,7 +457,7 @@ export interface Log {
   [k: string]: unknown | undefined;
 }
 /**
- * spec: "filter {fromBlock, toBlock, address?, topics?}". fromBlock and toBlock default to "latest" when omitted, as in EIP-1474 and every Ethereum client (D-077); address and topics are optional.
+ * spec: "filter {fromBlock, toBlock, address?, topics?}". fromBlock and toBlock default to "latest" when omitted, as in EIP-1474 and every Ethereum client (D-077); address and topics are optional. `blockHash` (EIP-234, which Besu and Anvil accept) selects one block instead of a range and excludes fromBlock and toBlock (D-131).
  *
  * This interface was referenced by `__Root`'s JSON-Schema
  * via the `definition` "Filter".
@@ -421,6 +465,7 @@ export interface Log {
 export interface Filter {
   fromBlock?: BlockNumberOrTag;
   toBlock?: BlockNumberOrTag;
+  blockHash?: DATA32Input;
   address?: AddressFilter;
   topics?: TopicFilter;
   [k: string]: unknown | undefined;

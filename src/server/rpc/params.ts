@@ -8,7 +8,7 @@ import addFormats from 'ajv-formats';
 import { chainOpenRpcDocument } from '../../../generated/chain/document.gen';
 import { JsonRpcFailure } from './errors.ts';
 
-type Descriptor = { name: string; required?: boolean; schema: unknown };
+type Descriptor = { name: string; required?: boolean; schema: { $ref?: string } };
 type MethodDoc = { name: string; params: Descriptor[]; 'x-transport'?: string };
 
 /** Rewrites local refs so each method's params schema can point into the shared components. */
@@ -22,7 +22,7 @@ function rebase(node: unknown): unknown {
 
 /** The contract's methods and a params validator for each. */
 export class ParamsValidator {
-  private readonly validators = new Map<string, { names: string[]; required: number; validate: ValidateFunction }>();
+  private readonly validators = new Map<string, { names: string[]; kinds: (string | undefined)[]; required: number; validate: ValidateFunction }>();
   /** Methods the contract marks `x-transport: websocket` (served on /ws only). */
   readonly websocketOnly = new Set<string>();
 
@@ -37,7 +37,8 @@ export class ParamsValidator {
       const schema = method.params.length
         ? { type: 'array', items: method.params.map((p) => rebase(p.schema)), additionalItems: false, minItems: required }
         : { type: 'array', maxItems: 0 };
-      this.validators.set(method.name, { names: method.params.map((p) => p.name), required, validate: ajv.compile(schema) });
+      const kinds = method.params.map((p) => p.schema.$ref?.split('/').pop());
+      this.validators.set(method.name, { names: method.params.map((p) => p.name), kinds, required, validate: ajv.compile(schema) });
     }
   }
 
@@ -46,14 +47,56 @@ export class ParamsValidator {
     return this.validators.has(method);
   }
 
-  /** Throws InvalidParams naming the parameter and the expectation, or returns the params as an array. */
+  /**
+   * Throws InvalidParams naming the parameter and the expectation, or returns the params as an array, with
+   * block parameters in the one form every node reads (D-131).
+   */
   check(method: string, params: unknown): unknown[] {
     const entry = this.validators.get(method)!;
     const list = params === undefined ? [] : params;
     if (!Array.isArray(list)) throw new JsonRpcFailure('InvalidParams', `${method} expects params as an array (by position)`);
-    if (entry.validate(list)) return list;
-    throw new JsonRpcFailure('InvalidParams', describe(entry.validate.errors?.[0], entry.names, list, method));
+    if (!entry.validate(list)) throw new JsonRpcFailure('InvalidParams', describe(entry.validate.errors?.[0], entry.names, list, method));
+    return list.map((value, i) => normalise(entry.kinds[i], entry.names[i]!, value));
   }
+}
+
+/**
+ * D-131: a block number or tag as the node is sent it. Tags go in lower case (Besu reads any case; Anvil and
+ * Geth only lower case); `finalized` and `safe` name the latest block, because QBFT blocks are final once
+ * sealed (an Anvil node would otherwise answer a block 32 or 64 behind the head). A number goes as a
+ * canonical QUANTITY, so `0x01` and `0x1` reach the node, the block cache and the local methods alike.
+ */
+function canonicalBlock(value: string): string {
+  const tag = value.toLowerCase();
+  if (tag === 'finalized' || tag === 'safe') return 'latest';
+  if (!tag.startsWith('0x')) return tag;
+  return `0x${BigInt(tag).toString(16)}`;
+}
+
+/** D-131: a validated parameter in its canonical form; other parameters go to the node unchanged. */
+function normalise(kind: string | undefined, name: string, value: unknown): unknown {
+  if (kind === 'BlockNumberOrTag') return canonicalBlock(value as string);
+  if (kind === 'BlockNumberOrTagOrHash') {
+    // A 66-character string is a block hash, as Besu, Anvil and execution-apis read it.
+    if (typeof value === 'string') return value.length === 66 ? value.toLowerCase() : canonicalBlock(value);
+    const block = value as { blockNumber?: string; blockHash?: string; requireCanonical?: boolean };
+    if (block.blockNumber !== undefined) return { blockNumber: canonicalBlock(block.blockNumber) };
+    return { ...block, blockHash: block.blockHash!.toLowerCase() };
+  }
+  if (kind === 'Filter') {
+    const filter = { ...(value as { fromBlock?: string; toBlock?: string }) };
+    if (filter.fromBlock !== undefined) filter.fromBlock = canonicalBlock(filter.fromBlock);
+    if (filter.toBlock !== undefined) filter.toBlock = canonicalBlock(filter.toBlock);
+    return filter;
+  }
+  if (kind === 'CallObject' || kind === 'EstimateGasCallObject') {
+    const call = value as { data?: string; input?: string };
+    // D-131: Besu and Geth refuse a call whose `data` and `input` differ; Anvil would pick one silently.
+    if (call.data !== undefined && call.input !== undefined && call.data.toLowerCase() !== call.input.toLowerCase()) {
+      throw new JsonRpcFailure('InvalidParams', `"${name}.input" and "${name}.data" are both set and differ; send one of them`);
+    }
+  }
+  return value;
 }
 
 /** Renders an ajv error as `"blockNumber" expected …, got …` (house rule 4). */
