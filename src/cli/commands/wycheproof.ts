@@ -2,7 +2,7 @@
 import { relative, resolve } from 'node:path';
 import { Command } from 'commander';
 import { parseImplementations, type ImplementationId } from '../../../conformance/crypto/implementations.ts';
-import { DEFAULT_VECTORS_DIR, REPO_ROOT } from '../../../conformance/crypto/vectors.ts';
+import { REPO_ROOT, repoPath } from '../../../conformance/paths.ts';
 
 type WycheproofOptions = { vectors: string; impl: string; out: string };
 
@@ -13,7 +13,7 @@ export function wycheproofCommand(): Command {
       'Run Wycheproof vectors (ML-DSA-65 verify, ML-KEM-768, HMAC-SHA256, AES-GCM, ECDSA secp256k1): valid cases must be accepted, ' +
         'invalid ones rejected, acceptable ones may go either way. Writes wycheproof-results.json.',
     )
-    .option('--vectors <dir>', 'vectors directory (the shared root with wycheproof/, a folder of files, or one file)', DEFAULT_VECTORS_DIR)
+    .option('--vectors <dir>', 'vectors directory (default: the repository's vectors/; a root with wycheproof/, a folder of files, or one file)', repoPath('vectors'))
     .option('--impl <impl>', 'implementation: openssl, noble or all', 'all')
     .option('--out <dir>', 'folder for the results file', 'reports/wycheproof')
     .action(async (options: WycheproofOptions) => {
