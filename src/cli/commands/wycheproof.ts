@@ -13,7 +13,7 @@ export function wycheproofCommand(): Command {
       'Run Wycheproof vectors (ML-DSA-65 verify, ML-KEM-768, HMAC-SHA256, AES-GCM, ECDSA secp256k1): valid cases must be accepted, ' +
         'invalid ones rejected, acceptable ones may go either way. Writes wycheproof-results.json.',
     )
-    .option('--vectors <dir>', 'vectors directory (default: the repository's vectors/; a root with wycheproof/, a folder of files, or one file)', repoPath('vectors'))
+    .option('--vectors <dir>', 'vectors directory (default: vectors/ in the repository; a root with wycheproof/, a folder of files, or one file)', repoPath('vectors'))
     .option('--impl <impl>', 'implementation: openssl, noble or all', 'all')
     .option('--out <dir>', 'folder for the results file', 'reports/wycheproof')
     .action(async (options: WycheproofOptions) => {
