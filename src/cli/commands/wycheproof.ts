@@ -10,7 +10,7 @@ type WycheproofOptions = { vectors: string; impl: string; out: string };
 export function wycheproofCommand(): Command {
   return new Command('wycheproof')
     .description(
-      'Run Wycheproof vectors (ML-DSA-65 verify, ML-KEM-768, HMAC-SHA256, AES-GCM, ECDSA secp256k1): valid cases must be accepted, ' +
+      'Run Wycheproof vectors (ML-DSA-65 sign and verify; ML-KEM-768 keygen, encaps, decaps; HMAC-SHA256, AES-GCM, ECDSA secp256k1): valid cases must be accepted, ' +
         'invalid ones rejected, acceptable ones may go either way. Writes wycheproof-results.json.',
     )
     .option('--vectors <dir>', 'vectors directory (default: vectors/ in the repository; a root with wycheproof/, a folder of files, or one file)', repoPath('vectors'))
