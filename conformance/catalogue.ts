@@ -85,7 +85,7 @@ export interface Check {
 export interface CatalogueOptions {
   /**
    * An interface specification to match quotes against. By default quotes are matched against
-   * conformance/spec-quotes.json, the committed quotes (D-191): nothing at run time reads the
+   * conformance/spec-quotes.json, the committed quotes (D-133): nothing at run time reads the
    * specification, which is not part of the kit.
    */
   specPath?: string | URL;
@@ -105,7 +105,7 @@ export class CatalogueError extends Error {
   }
 }
 
-/** conformance/spec-quotes.json: the verbatim interface-specification quotes the checks cite (D-191). */
+/** conformance/spec-quotes.json: the verbatim interface-specification quotes the checks cite (D-133). */
 export const SPEC_QUOTES_URL = new URL('./spec-quotes.json', import.meta.url);
 
 /** The committed quotes, whitespace-normalised. */

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 /** The repository root (this file is conformance/paths.ts). */
 export const REPO_ROOT = resolve(fileURLToPath(new URL('../', import.meta.url)));
 
-// D-190: the default vectors directory is repoPath('vectors').
+// D-132: the default vectors directory is repoPath('vectors').
 /** An absolute path inside the repository, e.g. `repoPath('vectors')`. */
 export function repoPath(...parts: string[]): string {
   return resolve(REPO_ROOT, ...parts);

@@ -4,7 +4,7 @@
  *   npx tsx scripts/filter-vectors.ts --acvp <ACVP-Server gen-val/json-files or a copy> \
  *     --wycheproof <C2SP testvectors_v1> [--wycheproof <another folder>] --out vectors
  *
- * D-190. ACVP: the in-scope sets are copied; in the ML-DSA and ML-KEM sets the test groups of parameter sets
+ * D-132. ACVP: the in-scope sets are copied; in the ML-DSA and ML-KEM sets the test groups of parameter sets
  * svckit does not implement (anything but ML-DSA-65 and ML-KEM-768) are dropped, consistently in
  * prompt, expectedResults, internalProjection, registration and validation. Every other field is kept as
  * parsed JSON. Files that need no filtering are copied byte for byte. Wycheproof: the in-scope files are

@@ -1,6 +1,6 @@
 /**
  * `npx tsx scripts/spec-quotes.ts [--write]`: collects the interface-specification quotes the
- * conformance checks cite into conformance/spec-quotes.json (D-191), checking each against the
+ * conformance checks cite into conformance/spec-quotes.json (D-133), checking each against the
  * specification beside the clone (../shared/spec/interface-specification.md, or the path in SVCKIT_SPEC).
  * Without --write it only reports whether the committed file is up to date (exit 1 when not).
  */
@@ -22,7 +22,7 @@ export function collectSpecQuotes(specPath: string = SPEC_PATH): string[] {
 
 /** The file's text for a list of quotes. */
 export function specQuotesFile(quotes: string[]): string {
-  return `${JSON.stringify({ source: 'interface-specification.md', decision: 'D-191', quotes }, null, 2)}\n`;
+  return `${JSON.stringify({ source: 'interface-specification.md', decision: 'D-133', quotes }, null, 2)}\n`;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

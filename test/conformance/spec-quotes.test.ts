@@ -1,4 +1,4 @@
-// D-191: the checks' spec quotes are committed data (conformance/spec-quotes.json), so the catalogue
+// D-133: the checks' spec quotes are committed data (conformance/spec-quotes.json), so the catalogue
 // reads no file outside the repository; they are checked verbatim against the interface specification
 // whenever it is beside the clone.
 import { existsSync, readFileSync } from 'node:fs';

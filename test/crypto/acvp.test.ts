@@ -1,5 +1,5 @@
 // The ACVP runner against the NIST vectors the repository carries (vectors/, filtered to ML-DSA-65 and
-// ML-KEM-768, D-190): expected counts per set and implementation, checked against the vector files
+// ML-KEM-768, D-132): expected counts per set and implementation, checked against the vector files
 // themselves; failures named by tgId and tcId; responses as an ACVP client submits them; full upstream
 // files with other parameter sets; other layouts of the same format (plain, array-wrapped, group-level
 // keys, tr1 key formats).
@@ -57,7 +57,7 @@ describe('ACVP runner on the repository\'s vectors', () => {
       expect(byImpl.openssl.total, set).toBe(total);
       expect(byImpl.noble.total, set).toBe(total);
     }
-    // Only the in-scope parameter sets are carried (vectors/README.md, D-190).
+    // Only the in-scope parameter sets are carried (vectors/README.md, D-132).
     for (const set of ['ML-DSA-keyGen-FIPS204', 'ML-DSA-sigGen-FIPS204', 'ML-DSA-sigVer-FIPS204', 'ML-KEM-keyGen-FIPS203', 'ML-KEM-encapDecap-FIPS203']) {
       expect(promptGroups(set).filter((g) => !inScope(g)), set).toEqual([]);
     }

@@ -51,7 +51,7 @@ describe('evidence build (offline)', () => {
     const { conformance } = built.document;
     expect(conformance.acvp).toMatchObject({ total: 3388, passed: 2061, failed: 0, skipped: 1327 });
     expect(conformance.acvp).toMatchObject(acvp.summary.total);
-    // vectors/ carries only the parameter sets svckit implements (D-190).
+    // vectors/ carries only the parameter sets svckit implements (D-132).
     expect(conformance.acvp?.skippedReason).not.toContain('out of scope');
     expect(conformance.acvp?.reproduce).toBe(`npx svckit acvp --vectors vectors --impl all --out ${join(outDir, 'acvp')}`);
     expect(conformance.acvpByImplementation).toEqual(acvp.summary.byImplementation);

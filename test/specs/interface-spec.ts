@@ -1,6 +1,6 @@
 // Reads the interface specification's tables and field lists, so tests can compare the contracts
 // with the specification itself rather than with a copy typed by hand. The sections come from the
-// committed extract (spec-extract.json, D-191), checked against the specification when it is present.
+// committed extract (spec-extract.json, D-133), checked against the specification when it is present.
 import { readSpecExtract } from './spec-extract.ts';
 
 const sections = readSpecExtract().sections;

@@ -1,4 +1,4 @@
-// D-191: the committed extract of the interface specification equals what the specification says now,
+// D-133: the committed extract of the interface specification equals what the specification says now,
 // whenever it is beside the clone (a user's clone has no ../shared; the other spec tests read the extract).
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';

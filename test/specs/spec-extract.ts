@@ -1,5 +1,5 @@
 // The parts of the interface specification the spec tests compare the contracts with, extracted into
-// committed data (test/specs/spec-extract.json, D-191): the specification is not part of the kit, so
+// committed data (test/specs/spec-extract.json, D-133): the specification is not part of the kit, so
 // the tests read the extract, and spec-extract.test.ts checks it against the specification whenever
 // it is beside the clone. Regenerate with `npx tsx test/specs/spec-extract.ts --write`.
 import { readFileSync, writeFileSync } from 'node:fs';
