@@ -83,7 +83,11 @@ export interface Check {
 
 /** Where the catalogue finds the texts it validates sources against. */
 export interface CatalogueOptions {
-  /** The interface specification (default: ../shared/spec/interface-specification.md from the repo root). */
+  /**
+   * An interface specification to match quotes against. By default quotes are matched against
+   * conformance/spec-quotes.json, the committed quotes (D-133): nothing at run time reads the
+   * specification, which is not part of the kit.
+   */
   specPath?: string | URL;
   /** The decision register (default: specs/DECISIONS.md). */
   decisionsPath?: string | URL;
@@ -101,6 +105,15 @@ export class CatalogueError extends Error {
   }
 }
 
+/** conformance/spec-quotes.json: the verbatim interface-specification quotes the checks cite (D-133). */
+export const SPEC_QUOTES_URL = new URL('./spec-quotes.json', import.meta.url);
+
+/** The committed quotes, whitespace-normalised. */
+export function readSpecQuotes(): string[] {
+  const data = JSON.parse(readFileSync(SPEC_QUOTES_URL, 'utf8')) as { quotes: string[] };
+  return data.quotes.map(normaliseWhitespace);
+}
+
 /** Collapses runs of whitespace, so quotes survive line wrapping and table padding. */
 export function normaliseWhitespace(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
@@ -116,7 +129,7 @@ export class Catalogue {
 
   /** Creates an empty catalogue; the spec and decision files are read on first use. */
   constructor(options: CatalogueOptions = {}) {
-    this.#specPath = options.specPath ?? new URL('../../shared/spec/interface-specification.md', import.meta.url);
+    this.#specPath = options.specPath ?? SPEC_QUOTES_URL;
     this.#decisionsPath = options.decisionsPath ?? new URL('../specs/DECISIONS.md', import.meta.url);
   }
 
@@ -182,10 +195,8 @@ export class Catalogue {
     if ('quote' in source) {
       const quote = normaliseWhitespace(String(source.quote));
       if (quote === '' || !this.#spec().includes(quote)) {
-        throw new CatalogueError(
-          'unknown_quote',
-          `check "${id}": quote not found in the interface specification (${String(this.#specPath)}): ${JSON.stringify(source.quote)}`,
-        );
+        const where = this.#specPath === SPEC_QUOTES_URL ? 'the committed spec quotes (conformance/spec-quotes.json; add it with `npx tsx scripts/spec-quotes.ts --write`)' : `the interface specification (${String(this.#specPath)})`;
+        throw new CatalogueError('unknown_quote', `check "${id}": quote not found in ${where}: ${JSON.stringify(source.quote)}`);
       }
     } else if (!this.#decisions().has(source.decision)) {
       throw new CatalogueError(
@@ -196,7 +207,11 @@ export class Catalogue {
   }
 
   #spec(): string {
-    this.#specText ??= normaliseWhitespace(readFileSync(this.#specPath, 'utf8'));
+    // The committed quotes are joined with a separator no quote contains, so a quote matches one entry
+    // (or part of one), never text spanning two.
+    this.#specText ??= this.#specPath === SPEC_QUOTES_URL
+      ? readSpecQuotes().join('\u0000')
+      : normaliseWhitespace(readFileSync(this.#specPath, 'utf8'));
     return this.#specText;
   }
 

@@ -1,19 +1,13 @@
-// Reading test vector files. The vectors are never committed (DESIGN: "Test vectors are in
-// ../shared/vectors ... They are read from there, never committed"); files may be gzipped or plain.
+// Reading test vector files, gzipped or plain. The in-scope vectors are carried in the repository's
+// vectors/ (DESIGN: "the in-scope ACVP and Wycheproof files with provenance, licences and SHA256SUMS");
+// a user may point the runners at other files with --vectors.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, relative } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 
 /** A JSON object as parsed from a vector file. */
 export type JsonObject = Record<string, unknown>;
-
-/** The repository root (this file is conformance/crypto/vectors.ts). */
-export const REPO_ROOT = resolve(fileURLToPath(new URL('../../', import.meta.url)));
-
-/** The default vectors directory: ../shared/vectors relative to the repository root. */
-export const DEFAULT_VECTORS_DIR = resolve(REPO_ROOT, '../shared/vectors');
 
 /** The bytes of a file, gunzipped when they start with the gzip magic number. */
 export function readMaybeGzip(path: string): Buffer {
@@ -70,7 +64,7 @@ export interface ChecksumReport {
   unlisted: string[];
 }
 
-/** Checks files against the nearest SHA256SUMS in `vectorsRoot` (the shared vectors carry one). */
+/** Checks files against the SHA256SUMS in `vectorsRoot` (the repository's vectors/ carries one). */
 export function checkSha256Sums(vectorsRoot: string, files: readonly string[]): ChecksumReport {
   const sumsFile = join(vectorsRoot, 'SHA256SUMS');
   const report: ChecksumReport = { sumsFile: existsSync(sumsFile) ? sumsFile : null, matched: [], mismatched: [], unlisted: [] };

@@ -9,7 +9,6 @@ import { cryptoBackends } from '../../src/crypto/backends.ts';
 import { acvpResultsFile, type AcvpResultsFile, writeAcvpOutputs } from '../crypto/acvp/output.ts';
 import { runAcvp } from '../crypto/acvp/run.ts';
 import { IMPLEMENTATION_IDS } from '../crypto/implementations.ts';
-import { DEFAULT_VECTORS_DIR } from '../crypto/vectors.ts';
 import { runInterop, writeInteropOutputs, type InteropResultsFile } from '../crypto/interop/run.ts';
 import { writeWycheproofOutputs, wycheproofResultsFile, type WycheproofResultsFile } from '../crypto/wycheproof/output.ts';
 import { runWycheproof } from '../crypto/wycheproof/run.ts';
@@ -76,11 +75,11 @@ export async function buildEvidence(options: BuildEvidenceOptions): Promise<Buil
   const log = options.log ?? (() => {});
   const written: string[] = [];
   mkdirSync(options.outDir, { recursive: true });
-  // Paths in reproduce commands are relative to the repository root when inside it (or the default
-  // ../shared/vectors), absolute otherwise, so each command runs from the repository root.
+  // Paths in reproduce commands are relative to the repository root when inside it (the default
+  // vectors/ among them), absolute otherwise, so each command runs from the repository root.
   const rel = (path: string) => {
     const r = relative(options.repoRoot, path);
-    return r === '' ? '.' : !r.startsWith('..') || path === DEFAULT_VECTORS_DIR ? r : path;
+    return r === '' ? '.' : !r.startsWith('..') ? r : path;
   };
   const vectorsArg = rel(options.vectorsDir);
 

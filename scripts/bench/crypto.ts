@@ -10,11 +10,12 @@ import { ml_kem768 } from '@noble/post-quantum/ml-kem.js';
 import { runAcvp } from '../../conformance/crypto/acvp/run.ts';
 import { IMPLEMENTATION_IDS } from '../../conformance/crypto/implementations.ts';
 import { runInterop } from '../../conformance/crypto/interop/run.ts';
-import { DEFAULT_VECTORS_DIR } from '../../conformance/crypto/vectors.ts';
+import { repoPath } from '../../conformance/paths.ts';
 import { runWycheproof } from '../../conformance/crypto/wycheproof/run.ts';
 import { mlDsa65 } from '../../src/crypto/ml-dsa.ts';
 import { mlKem768 } from '../../src/crypto/ml-kem.ts';
 
+const DEFAULT_VECTORS_DIR = repoPath('vectors');
 const largeData = process.argv.includes('--large-data');
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 

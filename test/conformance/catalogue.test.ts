@@ -65,7 +65,7 @@ describe('Catalogue.register', () => {
     ).toBe('severity_mismatch');
   });
 
-  it('throws on a quote that is not in the interface specification', () => {
+  it('throws on a quote that is not among the committed spec quotes (D-133)', () => {
     const bad = check({ source: { quote: 'missing credentials give 418' } });
     expect(codeOf(() => new Catalogue().register(bad))).toBe('unknown_quote');
     expect(codeOf(() => new Catalogue().register(check({ source: { quote: '   ' } })))).toBe('unknown_quote');

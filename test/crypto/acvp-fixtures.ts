@@ -1,6 +1,6 @@
-// Vector layouts the shared files do not have, built at test time in a temporary folder (the shared
-// vectors are never copied into the repository): altered expected values, plain and array-wrapped
-// files with keys at group level, and the FIPS203-tr1 / FIPS204-tr1 "keyFormat" groups.
+// Vector layouts the repository's files do not have, built at test time in a temporary folder:
+// altered expected values, plain and array-wrapped files with keys at group level, and the
+// FIPS203-tr1 / FIPS204-tr1 "keyFormat" groups.
 import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { createMLKEM768 } from '@oqs/liboqs-js';
 import { ml_dsa65 } from '@noble/post-quantum/ml-dsa.js';
 import { ml_kem768 } from '@noble/post-quantum/ml-kem.js';
-import { readVector, SHARED_VECTORS } from './vector-files.ts';
+import { readVector, REPO_VECTORS } from './vector-files.ts';
 
 type Json = Record<string, any>;
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex').toUpperCase();
@@ -26,12 +26,12 @@ function writeSet(root: string, name: string, header: Json, prompt: Json[], expe
   writeFileSync(join(dir, 'expectedResults.json'), JSON.stringify({ vsId: 7, ...header, isSample: true, testGroups: expected }));
 }
 
-/** Copies one shared set with its expectedResults altered by `mutate` (written plain, the prompt stays gzipped). */
+/** Copies one repository set with its expectedResults altered by `mutate` (written plain, the prompt stays gzipped). */
 export function writeAlteredSet(set: string, mutate: (expected: Json) => { tgId: number; tcId: number }): { path: string; altered: { tgId: number; tcId: number } } {
   const root = mkdtempSync(join(tmpdir(), 'svckit-acvp-altered-'));
   const dir = join(root, set);
   mkdirSync(dir);
-  copyFileSync(join(SHARED_VECTORS, 'acvp', set, 'prompt.json.gz'), join(dir, 'prompt.json.gz'));
+  copyFileSync(join(REPO_VECTORS, 'acvp', set, 'prompt.json.gz'), join(dir, 'prompt.json.gz'));
   const expected = readVector(`acvp/${set}/expectedResults.json.gz`);
   const altered = mutate(expected);
   writeFileSync(join(dir, 'expectedResults.json'), JSON.stringify(expected));

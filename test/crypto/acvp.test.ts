@@ -1,6 +1,8 @@
-// The ACVP runner against the shared NIST vectors: expected counts per set and implementation, checked
-// against the vector files themselves; failures named by tgId and tcId; responses as an ACVP client
-// submits them; other layouts of the same format (plain, array-wrapped, group-level keys, tr1 key formats).
+// The ACVP runner against the NIST vectors the repository carries (vectors/, filtered to ML-DSA-65 and
+// ML-KEM-768, D-132): expected counts per set and implementation, checked against the vector files
+// themselves; failures named by tgId and tcId; responses as an ACVP client submits them; full upstream
+// files with other parameter sets; other layouts of the same format (plain, array-wrapped, group-level
+// keys, tr1 key formats).
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { acvpResultsFile, writeAcvpOutputs } from '../../conformance/crypto/acvp/output.ts';
 import { acvpCountsByImplementation, runAcvp, type AcvpRun } from '../../conformance/crypto/acvp/run.ts';
 import { countsConsistent, type Counts } from '../../conformance/crypto/results.ts';
-import { countCases, promptGroups, readVector, SHARED_VECTORS, WEAK_PREHASHES } from './vector-files.ts';
+import { countCases, FULL_VECTORS, HAS_FULL_VECTORS, promptGroups, readVector, REPO_VECTORS, WEAK_PREHASHES } from './vector-files.ts';
 import { writeAlteredSet, writeGroupLevelKeySet, writeTr1Fixtures } from './acvp-fixtures.ts';
 
 const c = (total: number, passed: number, failed: number, skipped: number): Counts => ({ total, passed, failed, skipped });
@@ -17,25 +19,25 @@ const c = (total: number, passed: number, failed: number, skipped: number): Coun
 const EXPECTED: Record<string, { openssl: Counts; noble: Counts }> = {
   'ACVP-AES-GCM-1.0': { openssl: c(60, 60, 0, 0), noble: c(60, 0, 0, 60) },
   'HMAC-SHA2-256-2.0': { openssl: c(150, 150, 0, 0), noble: c(150, 150, 0, 0) },
-  'ML-DSA-keyGen-FIPS204': { openssl: c(75, 25, 0, 50), noble: c(75, 25, 0, 50) },
-  'ML-DSA-sigGen-FIPS204': { openssl: c(360, 0, 0, 360), noble: c(360, 103, 0, 257) },
-  'ML-DSA-sigVer-FIPS204': { openssl: c(180, 15, 0, 165), noble: c(180, 51, 0, 129) },
-  'ML-KEM-encapDecap-FIPS203': { openssl: c(165, 30, 0, 135), noble: c(165, 55, 0, 110) },
-  'ML-KEM-keyGen-FIPS203': { openssl: c(75, 25, 0, 50), noble: c(75, 25, 0, 50) },
+  'ML-DSA-keyGen-FIPS204': { openssl: c(25, 25, 0, 0), noble: c(25, 25, 0, 0) },
+  'ML-DSA-sigGen-FIPS204': { openssl: c(120, 0, 0, 120), noble: c(120, 103, 0, 17) },
+  'ML-DSA-sigVer-FIPS204': { openssl: c(60, 15, 0, 45), noble: c(60, 51, 0, 9) },
+  'ML-KEM-encapDecap-FIPS203': { openssl: c(55, 30, 0, 25), noble: c(55, 55, 0, 0) },
+  'ML-KEM-keyGen-FIPS203': { openssl: c(25, 25, 0, 0), noble: c(25, 25, 0, 0) },
   'SHA3-256-2.0': { openssl: c(1199, 152, 0, 1047), noble: c(1199, 1195, 0, 4) },
 };
 
-describe('ACVP runner on the shared vectors', () => {
+describe('ACVP runner on the repository\'s vectors', () => {
   let run: AcvpRun;
   const counts = (set: string, impl: 'openssl' | 'noble') => run.results.find((r) => r.set === set && r.implementation === impl)?.counts;
 
   beforeAll(() => {
-    run = runAcvp({ vectorsDir: SHARED_VECTORS, implementations: ['openssl', 'noble'] });
+    run = runAcvp({ vectorsDir: REPO_VECTORS, implementations: ['openssl', 'noble'] });
   });
 
   it('finds the eight sets and every file matches SHA256SUMS', () => {
     expect(run.sources.map((s) => s.set).sort()).toEqual(Object.keys(EXPECTED).sort());
-    expect(run.checksums.sumsFile).toBe(join(SHARED_VECTORS, 'SHA256SUMS'));
+    expect(run.checksums.sumsFile).toBe(join(REPO_VECTORS, 'SHA256SUMS'));
     expect(run.checksums.matched).toHaveLength(23);
     expect(run.checksums.mismatched).toEqual([]);
   });
@@ -45,7 +47,7 @@ describe('ACVP runner on the shared vectors', () => {
       expect(counts(set, 'openssl'), `${set} openssl`).toEqual(byImpl.openssl);
       expect(counts(set, 'noble'), `${set} noble`).toEqual(byImpl.noble);
     }
-    expect(acvpCountsByImplementation(run)).toEqual({ openssl: c(2264, 457, 0, 1807), noble: c(2264, 1604, 0, 660) });
+    expect(acvpCountsByImplementation(run)).toEqual({ openssl: c(1694, 457, 0, 1237), noble: c(1694, 1604, 0, 90) });
   });
 
   it('the expected counts follow from the vector files themselves', () => {
@@ -55,11 +57,9 @@ describe('ACVP runner on the shared vectors', () => {
       expect(byImpl.openssl.total, set).toBe(total);
       expect(byImpl.noble.total, set).toBe(total);
     }
-    // Out-of-scope parameter sets are the difference between total and the in-scope cases.
+    // Only the in-scope parameter sets are carried (vectors/README.md, D-132).
     for (const set of ['ML-DSA-keyGen-FIPS204', 'ML-DSA-sigGen-FIPS204', 'ML-DSA-sigVer-FIPS204', 'ML-KEM-keyGen-FIPS203', 'ML-KEM-encapDecap-FIPS203']) {
-      const groups = promptGroups(set);
-      const outOfScope = countCases(groups.filter((g) => !inScope(g)));
-      expect(run.results.filter((r) => r.set === set).flatMap((r) => r.groups).filter((g) => Object.keys(g.skipReasons).some((k) => k.includes('out of scope'))).reduce((n, g) => n + g.counts.skipped, 0)).toBe(2 * outOfScope);
+      expect(promptGroups(set).filter((g) => !inScope(g)), set).toEqual([]);
     }
     const dsa65 = (set: string) => promptGroups(set).filter((g) => g.parameterSet === 'ML-DSA-65');
     const weak = (g: Record<string, any>, t: Record<string, any>) => g.preHash === 'preHash' && WEAK_PREHASHES.has(t.hashAlg ?? g.hashAlg);
@@ -88,7 +88,6 @@ describe('ACVP runner on the shared vectors', () => {
       }
     }
     const reasons = Object.keys(acvpResultsFile(run, 'x').summary.skipReasons);
-    expect(reasons).toContain('parameter set ML-DSA-87 is out of scope (svckit implements ML-DSA-65 and ML-KEM-768)');
     expect(reasons).toContain('the internal interface (ML-DSA.Sign_internal, external mu) is not offered by OpenSSL through node:crypto');
     expect(reasons).toContain('pre-hash SHA2-256 refused by @noble/post-quantum: collision strength 128 bits is below λ = 192');
     expect(reasons).toContain('large data tests (1 to 8 GiB each) are run only with --large-data');
@@ -110,7 +109,32 @@ describe('ACVP runner on the shared vectors', () => {
     expect(opensslResponse[1].testGroups.map((g: { tgId: number }) => g.tgId)).toEqual([5, 9, 10]);
     const results = JSON.parse(readFileSync(join(out, 'acvp-results.json'), 'utf8'));
     expect(results.kind).toBe('svckit.acvp-results');
-    expect(results.summary.total).toEqual(c(4528, 2061, 0, 2467));
+    expect(results.summary.total).toEqual(c(3388, 2061, 0, 1327));
+  });
+});
+
+describe('ACVP runner on full upstream files (--vectors DIR)', () => {
+  // One test group per parameter set of NIST's ML-DSA keyGen set, one case each, as published.
+  const FIXTURE = new URL('./fixtures/acvp-full/', import.meta.url).pathname;
+  const OUT_OF_SCOPE = 'parameter set ML-DSA-87 is out of scope (svckit implements ML-DSA-65 and ML-KEM-768)';
+
+  it('counts the parameter sets svckit does not implement as skipped, with the reason, never as passed', () => {
+    const run = runAcvp({ vectorsDir: FIXTURE, implementations: ['openssl', 'noble'] });
+    for (const r of run.results) {
+      expect(r.counts).toEqual(c(3, 1, 0, 2));
+      expect(r.groups.map((g) => [g.description, g.counts.passed, Object.keys(g.skipReasons)])).toEqual([
+        ['ML-DSA-44 AFT', 0, ['parameter set ML-DSA-44 is out of scope (svckit implements ML-DSA-65 and ML-KEM-768)']],
+        ['ML-DSA-65 AFT', 1, []],
+        ['ML-DSA-87 AFT', 0, [OUT_OF_SCOPE]],
+      ]);
+    }
+  });
+
+  it.skipIf(!HAS_FULL_VECTORS)(`runs the full upstream sets, the other parameter sets skipped (skipped: ../shared/vectors is not beside this clone)`, () => {
+    const run = runAcvp({ vectorsDir: FULL_VECTORS, implementations: ['openssl', 'noble'] });
+    // The in-scope passes are those of the repository's files; the rest of the upstream cases are skipped.
+    expect(acvpCountsByImplementation(run)).toEqual({ openssl: c(2264, 457, 0, 1807), noble: c(2264, 1604, 0, 660) });
+    expect(Object.keys(acvpResultsFile(run, 'x').summary.skipReasons)).toContain(OUT_OF_SCOPE);
   });
 });
 
@@ -124,7 +148,7 @@ describe('ACVP runner failures and other layouts of the format', () => {
     });
     const run = runAcvp({ vectorsDir: dir.path, implementations: ['openssl', 'noble'] });
     for (const r of run.results) {
-      expect(r.counts).toEqual(c(75, 24, 1, 50));
+      expect(r.counts).toEqual(c(25, 24, 1, 0));
       const failures = r.groups.flatMap((g) => g.failures);
       expect(failures).toHaveLength(1);
       expect(failures[0]).toMatchObject({ tgId: 2, tcId: dir.altered.tcId });

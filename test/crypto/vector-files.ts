@@ -1,27 +1,29 @@
-// Independent reading of the shared vector files for the tests: plain zlib + JSON, none of the
+// Independent reading of the repository's vector files for the tests: plain zlib + JSON, none of the
 // runner's code, so the counts the runners report can be checked against the files themselves.
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { repoPath } from '../../conformance/paths.ts';
 
-/** The shared vectors: ../shared/vectors from the repository root (never copied into the repo). */
-export const SHARED_VECTORS = resolve(new URL('../../', import.meta.url).pathname, '../shared/vectors');
+/** The vectors the repository carries (vectors/README.md gives their provenance). */
+export const REPO_VECTORS = repoPath('vectors');
 
-// The vector tests fail, rather than skip, without the shared vectors: a skipped run proves nothing.
-if (!existsSync(join(SHARED_VECTORS, 'acvp')) || !existsSync(join(SHARED_VECTORS, 'wycheproof'))) {
-  throw new Error(`the shared test vectors are missing: expected ${SHARED_VECTORS}/acvp and /wycheproof (see DESIGN.md, "Test vectors")`);
-}
+/** The full upstream vectors provisioned beside a development checkout, when present (never in a user's clone). */
+export const FULL_VECTORS = repoPath('../shared/vectors');
+
+/** True when the full upstream vectors are beside this clone. */
+export const HAS_FULL_VECTORS = existsSync(join(FULL_VECTORS, 'acvp')) && existsSync(join(FULL_VECTORS, 'wycheproof'));
 
 type Json = Record<string, any>;
 
-/** A gzipped JSON file of the shared vectors, parsed. */
-export function readVector(relativePath: string): Json {
-  return JSON.parse(gunzipSync(readFileSync(join(SHARED_VECTORS, relativePath))).toString('utf8'));
+/** A gzipped JSON file of the repository's vectors (or of `root`), parsed. */
+export function readVector(relativePath: string, root = REPO_VECTORS): Json {
+  return JSON.parse(gunzipSync(readFileSync(join(root, relativePath))).toString('utf8'));
 }
 
 /** The test groups of an ACVP set's prompt. */
-export function promptGroups(set: string): Json[] {
-  return readVector(`acvp/${set}/prompt.json.gz`).testGroups;
+export function promptGroups(set: string, root = REPO_VECTORS): Json[] {
+  return readVector(`acvp/${set}/prompt.json.gz`, root).testGroups;
 }
 
 /** Number of test cases in groups matching `keep`. */

@@ -15,13 +15,13 @@ import { parseNpmAudit } from '../../conformance/evidence/supply-chain.ts';
 import { buildJsonReport } from '../../conformance/report/json.ts';
 import type { CheckResult } from '../../conformance/runner.ts';
 import { verifyEvidence } from '../../src/evidence/verify.ts';
-import { SHARED_VECTORS } from '../crypto/vector-files.ts';
+import { REPO_VECTORS } from '../crypto/vector-files.ts';
 
 const repoRoot = resolve(new URL('../../', import.meta.url).pathname);
 const schema = JSON.parse(readFileSync(join(repoRoot, 'specs/pqc-evidence.schema.json'), 'utf8'));
 const base = {
   repoRoot,
-  vectorsDir: SHARED_VECTORS,
+  vectorsDir: REPO_VECTORS,
   registry: 'https://registry.npmjs.org/',
   vendor: { name: 'svckit', url: 'https://svckit.dev' },
   dependencyPolicy: 'https://svckit.dev/docs/dependency-policy',
@@ -49,12 +49,13 @@ describe('evidence build (offline)', () => {
     const acvp = JSON.parse(readFileSync(join(outDir, 'acvp', 'acvp-results.json'), 'utf8'));
     const interop = JSON.parse(readFileSync(join(outDir, 'interop', 'interop-results.json'), 'utf8'));
     const { conformance } = built.document;
-    expect(conformance.acvp).toMatchObject({ total: 4528, passed: 2061, failed: 0, skipped: 2467 });
+    expect(conformance.acvp).toMatchObject({ total: 3388, passed: 2061, failed: 0, skipped: 1327 });
     expect(conformance.acvp).toMatchObject(acvp.summary.total);
-    expect(conformance.acvp?.skippedReason).toContain('1140 cases: parameter sets out of scope (ML-DSA-44; ML-DSA-87; ML-KEM-512; ML-KEM-1024)');
-    expect(conformance.acvp?.reproduce).toBe(`npx svckit acvp --vectors ../shared/vectors --impl all --out ${join(outDir, 'acvp')}`);
+    // vectors/ carries only the parameter sets svckit implements (D-132).
+    expect(conformance.acvp?.skippedReason).not.toContain('out of scope');
+    expect(conformance.acvp?.reproduce).toBe(`npx svckit acvp --vectors vectors --impl all --out ${join(outDir, 'acvp')}`);
     expect(conformance.acvpByImplementation).toEqual(acvp.summary.byImplementation);
-    expect(conformance.wycheproof).toMatchObject({ total: 2738, passed: 2419, failed: 0, skipped: 319 });
+    expect(conformance.wycheproof).toMatchObject({ total: 3852, passed: 3088, failed: 0, skipped: 764 });
     expect(conformance.interoperability).toEqual({
       checks: interop.summary.checks,
       failed: 0,

@@ -1,20 +1,15 @@
 // Reads the interface specification's tables and field lists, so tests can compare the contracts
-// with the specification itself rather than with a copy typed by hand.
-import { readFileSync } from 'node:fs';
+// with the specification itself rather than with a copy typed by hand. The sections come from the
+// committed extract (spec-extract.json, D-133), checked against the specification when it is present.
+import { readSpecExtract } from './spec-extract.ts';
 
-/** The interface specification's markdown. */
-export const specMarkdown = readFileSync(
-  new URL('../../../shared/spec/interface-specification.md', import.meta.url),
-  'utf8',
-);
+const sections = readSpecExtract().sections;
 
 /** The lines of the section under `heading` (up to the next heading of any level). */
 export function section(heading: string): string[] {
-  const lines = specMarkdown.split('\n');
-  const start = lines.findIndex((l) => /^#{2,4} /.test(l) && l.replace(/^#+ /, '') === heading);
-  if (start < 0) throw new Error(`no section "${heading}" in the interface specification`);
-  const end = lines.findIndex((l, i) => i > start && /^#{2,4} /.test(l));
-  return lines.slice(start + 1, end < 0 ? undefined : end);
+  const lines = sections[heading];
+  if (!lines) throw new Error(`no section "${heading}" in the spec extract (add it to SECTION_HEADINGS in spec-extract.ts)`);
+  return lines;
 }
 
 /** The first markdown table of a section, as rows keyed by the header cells (the n-th table with `index`). */

@@ -26,7 +26,7 @@ export const ACVP_HANDLERS: readonly AcvpSetHandler[] = [
 
 /** What to run. */
 export interface AcvpRunRequest {
-  /** A vectors directory: the shared vectors root (with acvp/), an acvp/ folder, or one set's folder. */
+  /** A vectors directory: a vectors root (with acvp/), an acvp/ folder, or one set's folder. */
   vectorsDir: string;
   /** Implementations to run. */
   implementations: readonly ImplementationId[];
@@ -191,7 +191,7 @@ function describeUnknown(set: AcvpVectorSet): string {
   return [set.header.algorithm, set.header.mode, set.header.revision].filter(Boolean).join(' ');
 }
 
-// The shared vectors keep SHA256SUMS at their root, one level above acvp/.
+// A vectors root (the repository's vectors/) keeps SHA256SUMS one level above acvp/.
 function sumsRoot(acvpDir: string): string {
   for (const dir of [acvpDir, dirname(acvpDir), dirname(dirname(acvpDir))]) if (existsSync(join(dir, 'SHA256SUMS'))) return dir;
   return acvpDir;

@@ -10,6 +10,7 @@ import { nobleMlDsa65Verify } from '../../../src/crypto/backends/noble-ml-dsa.ts
 import { NotOffered, type ImplementationId } from '../implementations.ts';
 import { mlKemAdapter } from '../acvp/ml-kem-adapters.ts';
 import { hexBytes, type JsonObject } from '../vectors.ts';
+import { mlDsaSign, mlKemDecapsValidation, mlKemEncaps, mlKemKeyGen } from './pqc-handlers.ts';
 
 /** A handler's answer: did the implementation accept the case, and why not. */
 export interface Verdict {
@@ -147,4 +148,14 @@ const ecdsaVerify: WycheproofHandler = {
 };
 
 /** Every handler, by group type. */
-export const WYCHEPROOF_HANDLERS: readonly WycheproofHandler[] = [mlDsaVerify, mlKem, macTest, aeadTest, ecdsaVerify];
+export const WYCHEPROOF_HANDLERS: readonly WycheproofHandler[] = [
+  mlDsaVerify,
+  mlDsaSign,
+  mlKem,
+  mlKemEncaps,
+  mlKemKeyGen,
+  mlKemDecapsValidation,
+  macTest,
+  aeadTest,
+  ecdsaVerify,
+];

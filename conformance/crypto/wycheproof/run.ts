@@ -9,7 +9,7 @@ import { WYCHEPROOF_HANDLERS, type Verdict } from './handlers.ts';
 
 /** What to run. */
 export interface WycheproofRunRequest {
-  /** The shared vectors root (with wycheproof/), a wycheproof folder, or one file. */
+  /** A vectors root (with wycheproof/), a wycheproof folder, or one file. */
   vectorsDir: string;
   /** Implementations to run. */
   implementations: readonly ImplementationId[];

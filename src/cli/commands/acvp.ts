@@ -2,7 +2,7 @@
 import { relative, resolve } from 'node:path';
 import { Command } from 'commander';
 import { parseImplementations, type ImplementationId } from '../../../conformance/crypto/implementations.ts';
-import { DEFAULT_VECTORS_DIR, REPO_ROOT } from '../../../conformance/crypto/vectors.ts';
+import { REPO_ROOT, repoPath } from '../../../conformance/paths.ts';
 
 type AcvpOptions = { vectors: string; impl: string; out: string; largeData?: boolean; only?: string[] };
 
@@ -13,7 +13,7 @@ export function acvpCommand(): Command {
       'Run ACVP gen-val vector sets (ML-DSA keyGen/sigGen/sigVer, ML-KEM keyGen/encapDecap, HMAC-SHA2-256, AES-GCM, SHA3-256), gzipped or plain. ' +
         'Parameter sets other than ML-DSA-65 and ML-KEM-768 count as skipped. Writes responses/<impl>/<set>.json and acvp-results.json.',
     )
-    .option('--vectors <dir>', 'vectors directory (the shared root with acvp/, an acvp/ folder, or one set)', DEFAULT_VECTORS_DIR)
+    .option('--vectors <dir>', 'vectors directory (default: vectors/ in the repository; a root with acvp/, an acvp/ folder, or one set)', repoPath('vectors'))
     .option('--impl <impl>', 'implementation: openssl, noble or all', 'all')
     .option('--out <dir>', 'folder for the responses and the results file', 'reports/acvp')
     .option('--large-data', 'also run the SHA-3 large data tests (1 to 8 GiB each; about a minute with OpenSSL, ten with noble)')

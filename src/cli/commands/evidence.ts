@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
-import { DEFAULT_VECTORS_DIR, REPO_ROOT } from '../../../conformance/crypto/vectors.ts';
+import { REPO_ROOT, repoPath } from '../../../conformance/paths.ts';
 import { DEFAULT_EVIDENCE_DIR, DEFAULT_MAX_AGE_DAYS, DEFAULT_REGISTRY } from '../../evidence/defaults.ts';
 
 type BuildOptions = {
@@ -38,7 +38,7 @@ function buildCommand(): Command {
         'when they were not checked.',
     )
     .option('--out <dir>', 'folder for the document, SBOM, CBOM and run results', DEFAULT_EVIDENCE_DIR)
-    .option('--vectors <dir>', 'vectors directory for the runs made now', DEFAULT_VECTORS_DIR)
+    .option('--vectors <dir>', 'vectors directory for the runs made now', repoPath('vectors'))
     .option('--acvp-results <file>', 'use this acvp-results.json instead of running the ACVP vectors now')
     .option('--wycheproof-results <file>', 'use this wycheproof-results.json instead of running Wycheproof now')
     .option('--interop-results <file>', 'use this interop-results.json instead of running the matrix now')

@@ -2,7 +2,7 @@
 import { relative, resolve } from 'node:path';
 import { Command } from 'commander';
 import { parseImplementations, type ImplementationId } from '../../../conformance/crypto/implementations.ts';
-import { DEFAULT_VECTORS_DIR, REPO_ROOT } from '../../../conformance/crypto/vectors.ts';
+import { REPO_ROOT, repoPath } from '../../../conformance/paths.ts';
 
 type WycheproofOptions = { vectors: string; impl: string; out: string };
 
@@ -10,10 +10,10 @@ type WycheproofOptions = { vectors: string; impl: string; out: string };
 export function wycheproofCommand(): Command {
   return new Command('wycheproof')
     .description(
-      'Run Wycheproof vectors (ML-DSA-65 verify, ML-KEM-768, HMAC-SHA256, AES-GCM, ECDSA secp256k1): valid cases must be accepted, ' +
+      'Run Wycheproof vectors (ML-DSA-65 sign and verify; ML-KEM-768 keygen, encaps, decaps; HMAC-SHA256, AES-GCM, ECDSA secp256k1): valid cases must be accepted, ' +
         'invalid ones rejected, acceptable ones may go either way. Writes wycheproof-results.json.',
     )
-    .option('--vectors <dir>', 'vectors directory (the shared root with wycheproof/, a folder of files, or one file)', DEFAULT_VECTORS_DIR)
+    .option('--vectors <dir>', 'vectors directory (default: vectors/ in the repository; a root with wycheproof/, a folder of files, or one file)', repoPath('vectors'))
     .option('--impl <impl>', 'implementation: openssl, noble or all', 'all')
     .option('--out <dir>', 'folder for the results file', 'reports/wycheproof')
     .action(async (options: WycheproofOptions) => {

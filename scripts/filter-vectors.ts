@@ -1,0 +1,119 @@
+/**
+ * Writes the repository's vectors/ from upstream files, so their provenance can be reproduced:
+ *
+ *   npx tsx scripts/filter-vectors.ts --acvp <ACVP-Server gen-val/json-files or a copy> \
+ *     --wycheproof <C2SP testvectors_v1> [--wycheproof <another folder>] --out vectors
+ *
+ * D-132. ACVP: the in-scope sets are copied; in the ML-DSA and ML-KEM sets the test groups of parameter sets
+ * svckit does not implement (anything but ML-DSA-65 and ML-KEM-768) are dropped, consistently in
+ * prompt, expectedResults, internalProjection, registration and validation. Every other field is kept as
+ * parsed JSON. Files that need no filtering are copied byte for byte. Wycheproof: the in-scope files are
+ * copied as they are (a plain .json is gzipped). Upstream files may be plain or gzipped.
+ * The output is written gzipped, two-space indented like upstream, then SHA256SUMS is written.
+ */
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { parseArgs } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import { readMaybeGzip, sha256File, walkDirectories } from '../conformance/crypto/vectors.ts';
+
+/** The ACVP sets carried, with the parameter set kept in each (undefined: the set is kept whole). */
+export const ACVP_SETS: Readonly<Record<string, string | undefined>> = {
+  'ML-DSA-keyGen-FIPS204': 'ML-DSA-65',
+  'ML-DSA-sigGen-FIPS204': 'ML-DSA-65',
+  'ML-DSA-sigVer-FIPS204': 'ML-DSA-65',
+  'ML-KEM-keyGen-FIPS203': 'ML-KEM-768',
+  'ML-KEM-encapDecap-FIPS203': 'ML-KEM-768',
+  'HMAC-SHA2-256-2.0': undefined,
+  'ACVP-AES-GCM-1.0': undefined,
+  'SHA3-256-2.0': undefined,
+};
+
+/** The Wycheproof files carried (names without .json / .json.gz). */
+export const WYCHEPROOF_FILES: readonly string[] = [
+  'aes_gcm_test',
+  'ecdsa_secp256k1_sha256_test',
+  'hmac_sha256_test',
+  'mldsa_65_sign_noseed_test',
+  'mldsa_65_sign_seed_test',
+  'mldsa_65_verify_test',
+  'mlkem_768_encaps_test',
+  'mlkem_768_keygen_seed_test',
+  'mlkem_768_semi_expanded_decaps_test',
+  'mlkem_768_test',
+];
+
+type Json = Record<string, any>;
+
+/** The file `<dir>/<name>.json.gz` or `<dir>/<name>.json`, if present. */
+function find(dir: string, name: string): string | undefined {
+  return [`${name}.json.gz`, `${name}.json`].map((f) => join(dir, f)).find((p) => existsSync(p));
+}
+
+/** Drops the test groups (and registration entries) of other parameter sets from one ACVP file. */
+export function filterAcvpFile(kind: string, doc: Json, keep: string, kept: { groups: Set<number>; tests: Set<number> }): Json {
+  if (kind === 'registration') {
+    const trim = (o: Json) => (Array.isArray(o.parameterSets) ? { ...o, parameterSets: o.parameterSets.filter((p: string) => p === keep) } : o);
+    const out = trim(doc);
+    return Array.isArray(out.capabilities) ? { ...out, capabilities: out.capabilities.map(trim) } : out;
+  }
+  // validation.json lists the cases by tcId only (tcIds are unique across a vector set).
+  if (kind === 'validation') return { ...doc, tests: doc.tests.filter((t: Json) => kept.tests.has(t.tcId)) };
+  return { ...doc, testGroups: doc.testGroups.filter((g: Json) => kept.groups.has(g.tgId)) };
+}
+
+function writeGzipJson(path: string, doc: unknown): void {
+  writeFileSync(path, gzipSync(`${JSON.stringify(doc, null, 2)}`, { level: 9 }));
+}
+
+function copyAcvpSet(from: string, to: string, keep: string | undefined): void {
+  mkdirSync(to, { recursive: true });
+  const kinds = ['prompt', 'expectedResults', 'internalProjection', 'registration', 'validation'];
+  if (keep === undefined) {
+    for (const kind of kinds) {
+      const path = find(from, kind);
+      if (!path) continue;
+      if (path.endsWith('.gz')) copyFileSync(path, join(to, `${kind}.json.gz`));
+      else writeFileSync(join(to, `${kind}.json.gz`), gzipSync(readFileSync(path), { level: 9 }));
+    }
+    return;
+  }
+  const prompt = JSON.parse(readMaybeGzip(find(from, 'prompt')!).toString('utf8')) as Json;
+  const inScope = prompt.testGroups.filter((g: Json) => g.parameterSet === keep);
+  const kept = { groups: new Set<number>(inScope.map((g: Json) => g.tgId)), tests: new Set<number>(inScope.flatMap((g: Json) => g.tests.map((t: Json) => t.tcId))) };
+  for (const kind of kinds) {
+    const path = find(from, kind);
+    if (!path) continue;
+    const doc = JSON.parse(readMaybeGzip(path).toString('utf8')) as Json;
+    writeGzipJson(join(to, `${kind}.json.gz`), filterAcvpFile(kind, doc, keep, kept));
+  }
+}
+
+function main(): void {
+  const { values } = parseArgs({ options: { acvp: { type: 'string' }, wycheproof: { type: 'string', multiple: true }, out: { type: 'string', default: 'vectors' } } });
+  if (!values.acvp || !values.wycheproof?.length) {
+    console.error('usage: tsx scripts/filter-vectors.ts --acvp <dir> --wycheproof <dir> [--wycheproof <dir>] [--out vectors]');
+    process.exit(2);
+  }
+  const out = values.out;
+  for (const [set, keep] of Object.entries(ACVP_SETS)) {
+    const from = join(values.acvp, set);
+    if (!existsSync(from)) throw new Error(`ACVP set ${set} not found under ${values.acvp}`);
+    copyAcvpSet(from, join(out, 'acvp', set), keep);
+  }
+  mkdirSync(join(out, 'wycheproof'), { recursive: true });
+  for (const name of WYCHEPROOF_FILES) {
+    const path = values.wycheproof.map((dir) => find(dir, name)).find(Boolean);
+    if (!path) throw new Error(`Wycheproof file ${name} not found under ${values.wycheproof.join(', ')}`);
+    const target = join(out, 'wycheproof', `${name}.json.gz`);
+    if (path.endsWith('.gz')) copyFileSync(path, target);
+    else writeFileSync(target, gzipSync(readFileSync(path), { level: 9 }));
+  }
+  const files = walkDirectories(out)
+    .flatMap((dir) => readdirSync(dir).filter((f) => f.endsWith('.json.gz')).map((f) => join(dir, f)))
+    .sort();
+  writeFileSync(join(out, 'SHA256SUMS'), files.map((f) => `${sha256File(f)}  ./${relative(out, f)}\n`).join(''));
+  console.log(`wrote ${files.length} files and SHA256SUMS under ${out}`);
+}
+
+if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) main();
