@@ -4,6 +4,7 @@
 // chain:subscribe) through the admin API loses its sockets within 2 s; upgrade attempts are rate-limited.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
+import { request } from '../../conformance/http.ts';
 import { POLICY_CLOSE } from '../../src/server/ws/limits.ts';
 import { admin, call, closed, issueApiKey, openWithToken, openWs, startWsStack } from './support.ts';
 
@@ -57,6 +58,9 @@ describe('/ws bounds', () => {
     const a = await opened(first);
     await opened(first);
     expect(await openWs(ws.target, { authorization: `Bearer ${first}` })).toBe(429);
+    const refused = await request(ws.target, 'ws', { headers: { authorization: `Bearer ${first}` } });
+    expect([refused.status, (refused.json as { code: string }).code]).toEqual([429, 'TOO_MANY_CONNECTIONS']);
+    expect((refused.json as { error: string }).error).toContain('already holds 2 open /ws connections');
     // The IP cap (3) counts every credential's sockets.
     await opened(second);
     expect(await openWs(ws.target, { authorization: `Bearer ${second}` })).toBe(429);
@@ -123,5 +127,8 @@ describe('/ws upgrade attempts', () => {
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++) statuses.push((await openWs(limited.target, {})) as number);
     expect(statuses).toEqual([401, 401, 401, 429, 429]);
+    const refused = await request(limited.target, 'ws');
+    expect([refused.status, (refused.json as { code: string }).code]).toEqual([429, 'RATE_LIMITED']);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
   });
 });
