@@ -54,7 +54,7 @@ export type Config = {
   /** SVC_WEBHOOK_CONCURRENCY: webhook attempts in flight at most per instance. Default 32. */
   webhookConcurrency: number;
   /**
-   * The /ws bounds (D-132, D-133): SVC_WS_MAX_SUBSCRIPTIONS per socket (default 100),
+   * The /ws bounds (D-135, D-136): SVC_WS_MAX_SUBSCRIPTIONS per socket (default 100),
    * SVC_WS_MAX_SOCKETS_PER_CREDENTIAL (default 20), SVC_WS_MAX_SOCKETS_PER_IP (default 50),
    * SVC_WS_MAX_BUFFERED_BYTES unsent per socket (default 4 MiB), SVC_RATE_LIMIT_WS_UPGRADE upgrade attempts
    * per second per IP (default 10; 0 lifts it).

@@ -173,7 +173,7 @@ export class CredentialStore {
 
   /**
    * The credential `credential` as it stands now, read by id past the D-129 memory; undefined once revoked.
-   * D-134: open /ws connections are checked with it every second.
+   * D-137: open /ws connections are checked with it every second.
    */
   async findActive(credential: Pick<Credential, 'id' | 'kind'>): Promise<Credential | undefined> {
     const table = credential.kind === 'api_key' ? apiKeys : mldsaKeys;

@@ -53,7 +53,7 @@ export type Stack = {
   webhooks: WebhookRuntime;
   database: OpenDatabase;
   dispatcher: RpcDispatcher;
-  /** The open /ws connections (D-132, D-134). */
+  /** The open /ws connections (D-135, D-137). */
   wsSockets: SocketRegistry;
   tls: TlsMaterial;
   /** The admin token, only on the first start of a data directory. */

@@ -1,4 +1,4 @@
-// D-012, D-131: every frame on /ws gets a JSON-RPC answer, malformed ones the same error /rpc gives for the
+// D-012, D-134: every frame on /ws gets a JSON-RPC answer, malformed ones the same error /rpc gives for the
 // same body (-32700 not JSON, -32600 not a request object or an empty batch); a frame over the 1 MiB cap
 // closes the socket with 1009. No frame ends the process: /rpc still answers afterwards.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -49,7 +49,7 @@ describe('/ws malformed frames', () => {
     }
   });
 
-  it('closes the socket with 1009 on a frame over the 1 MiB cap (D-131), and /rpc still answers', async () => {
+  it('closes the socket with 1009 on a frame over the 1 MiB cap (D-134), and /rpc still answers', async () => {
     const socket = await openWithToken(target, token);
     const closing = closed(socket);
     socket.send('['.repeat(MAX_FRAME_BYTES + 1));

@@ -1,4 +1,4 @@
-// D-132, D-133, D-134: the bounds of /ws over real TLS with a real `ws` client. Subscriptions per socket and
+// D-135, D-136, D-137: the bounds of /ws over real TLS with a real `ws` client. Subscriptions per socket and
 // sockets per credential and per IP are capped; a client that stops reading is closed with 1008 before the
 // server queues more than SVC_WS_MAX_BUFFERED_BYTES for it; a credential revoked (or stripped of
 // chain:subscribe) through the admin API loses its sockets within 2 s; upgrade attempts are rate-limited.
@@ -40,7 +40,7 @@ afterEach(async () => {
 afterAll(async () => ws?.close());
 
 describe('/ws bounds', () => {
-  it('caps subscriptions per socket at SVC_WS_MAX_SUBSCRIPTIONS with -32005 (D-132)', async () => {
+  it('caps subscriptions per socket at SVC_WS_MAX_SUBSCRIPTIONS with -32005 (D-135)', async () => {
     const socket = await opened((await issueApiKey(ws.target, ['chain:subscribe'])).token);
     const ids: string[] = [];
     for (let i = 0; i < 100; i++) ids.push((await call(socket, i, 'eth_subscribe', ['newHeads'])).result as string);
@@ -52,7 +52,7 @@ describe('/ws bounds', () => {
     expect((await call(socket, 102, 'eth_subscribe', ['newHeads'])).result).toMatch(/^0x[0-9a-f]{32}$/);
   });
 
-  it('caps open sockets per credential and per IP with 429 {error} at the upgrade (D-132)', async () => {
+  it('caps open sockets per credential and per IP with 429 {error} at the upgrade (D-135)', async () => {
     const first = (await issueApiKey(ws.target, ['chain:subscribe'])).token;
     const second = (await issueApiKey(ws.target, ['chain:subscribe'])).token;
     const a = await opened(first);
@@ -71,7 +71,7 @@ describe('/ws bounds', () => {
     await opened(first);
   });
 
-  it('closes a credential\'s sockets within 2 s of its revocation or loss of chain:subscribe (D-134)', async () => {
+  it('closes a credential\'s sockets within 2 s of its revocation or loss of chain:subscribe (D-137)', async () => {
     const revoked = await issueApiKey(ws.target, ['chain:subscribe']);
     const narrowed = await issueApiKey(ws.target, ['chain:subscribe']);
     const kept = await issueApiKey(ws.target, ['chain:subscribe']);
@@ -85,7 +85,7 @@ describe('/ws bounds', () => {
     expect((await call(k, 1, 'eth_chainId')).result).toBe('0x10f447');
   });
 
-  it('closes a client that stops reading with 1008 before more than SVC_WS_MAX_BUFFERED_BYTES wait for it (D-133)', async () => {
+  it('closes a client that stops reading with 1008 before more than SVC_WS_MAX_BUFFERED_BYTES wait for it (D-136)', async () => {
     const socket = await opened((await issueApiKey(ws.target, ['chain:subscribe'])).token);
     // 20 newHeads subscriptions: about 33 KB of notifications a block, half the cap in one burst.
     for (let i = 0; i < 20; i++) await call(socket, i, 'eth_subscribe', ['newHeads']);
@@ -123,7 +123,7 @@ describe('/ws upgrade attempts', () => {
   });
   afterAll(async () => limited?.close());
 
-  it('are rate-limited per IP before any credential is checked: 429 {error} with Retry-After (D-132)', async () => {
+  it('are rate-limited per IP before any credential is checked: 429 {error} with Retry-After (D-135)', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++) statuses.push((await openWs(limited.target, {})) as number);
     expect(statuses).toEqual([401, 401, 401, 429, 429]);

@@ -1,4 +1,4 @@
-// D-135: an SVC-MLDSA header whose public key nobody registered is refused with 401 after one lookup, before
+// D-138: an SVC-MLDSA header whose public key nobody registered is refused with 401 after one lookup, before
 // any ML-DSA verification (so the key never reaches the parsed-key cache of the OpenSSL backend), on the
 // institutional API and on the /ws upgrade alike. The spy counts the backend's verifications.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';

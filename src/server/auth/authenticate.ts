@@ -76,7 +76,7 @@ export class Authenticator {
     const method = request.method.toUpperCase();
     // D-029: the target as sent, or the same target without the leading /wallet (the reference example's form).
     const targets = [request.target, ...(request.target.startsWith('/wallet/') ? [request.target.slice('/wallet'.length)] : [])];
-    // D-135: the registration is read first, so a key nobody registered costs one indexed lookup and never
+    // D-138: the registration is read first, so a key nobody registered costs one indexed lookup and never
     // an ML-DSA verification, nor a place in the parsed-key cache. The verification then runs on libuv's
     // thread pool, so the event loop keeps serving.
     const credential = await this.credentials.findMldsaKey(publicKey);

@@ -1,7 +1,7 @@
 /**
  * One text frame on `/ws` (D-012): eth_subscribe and eth_unsubscribe are answered here, everything else,
  * malformed frames included, exactly as POST /rpc answers the same body (-32700 for text that is not JSON,
- * -32600 for a value that is not a request object, an empty batch or a batch entry that is not an object; D-131).
+ * -32600 for a value that is not a request object, an empty batch or a batch entry that is not an object; D-134).
  */
 import type { RpcResponse } from '../../chain/upstream.ts';
 import type { RpcDispatcher } from '../rpc/dispatcher.ts';

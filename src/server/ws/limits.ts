@@ -1,5 +1,5 @@
 /**
- * Bounds of the `/ws` endpoint (D-132, D-133, D-134): sockets per credential and per client IP, and the
+ * Bounds of the `/ws` endpoint (D-135, D-136, D-137): sockets per credential and per client IP, and the
  * credential of every open socket checked again each second, so a revoked key (or one that lost
  * `chain:subscribe`) keeps no socket open.
  */
@@ -9,22 +9,22 @@ import { ApiError } from '../http/errors.ts';
 
 /** The `/ws` settings (SVC_WS_*, SVC_RATE_LIMIT_WS_UPGRADE; see src/config.ts). */
 export type WsLimits = {
-  /** D-132: subscriptions one socket may hold. */
+  /** D-135: subscriptions one socket may hold. */
   maxSubscriptions: number;
-  /** D-132: open sockets per credential. */
+  /** D-135: open sockets per credential. */
   maxSocketsPerCredential: number;
-  /** D-132: open sockets per client IP. */
+  /** D-135: open sockets per client IP. */
   maxSocketsPerIp: number;
-  /** D-133: bytes a socket may have queued unsent before it is closed as a slow consumer. */
+  /** D-136: bytes a socket may have queued unsent before it is closed as a slow consumer. */
   maxBufferedBytes: number;
-  /** D-132: upgrade attempts per second per client IP, answered or not; 0 lifts it. */
+  /** D-135: upgrade attempts per second per client IP, answered or not; 0 lifts it. */
   upgradesPerSecond: number;
 };
 
-/** D-134: how often the credentials of open sockets are read again. */
+/** D-137: how often the credentials of open sockets are read again. */
 export const CREDENTIAL_RECHECK_MS = 1_000;
 
-/** D-133, D-134: the close code for a slow consumer and for a credential that no longer allows /ws (RFC 6455 "policy violation"). */
+/** D-136, D-137: the close code for a slow consumer and for a credential that no longer allows /ws (RFC 6455 "policy violation"). */
 export const POLICY_CLOSE = 1008;
 
 /** Reads a credential again by id; undefined when it was revoked or removed. */
@@ -47,7 +47,7 @@ export class SocketRegistry {
     private readonly onError: (error: unknown) => void,
   ) {}
 
-  /** Throws 429 when one more socket for `credential` from `ip` would pass a D-132 cap. */
+  /** Throws 429 when one more socket for `credential` from `ip` would pass a D-135 cap. */
   assertRoom(credential: Credential, ip: string): void {
     if ((this.perCredential.get(credential.id) ?? 0) >= this.limits.maxSocketsPerCredential) {
       throw new ApiError(429, 'TOO_MANY_CONNECTIONS', `this credential already holds ${this.limits.maxSocketsPerCredential} open /ws connections, the most allowed`);
@@ -94,7 +94,7 @@ export class SocketRegistry {
     this.timer = undefined;
   }
 
-  /** D-134: reads each distinct credential once; closes the sockets of those revoked or without chain:subscribe. */
+  /** D-137: reads each distinct credential once; closes the sockets of those revoked or without chain:subscribe. */
   private async recheck(): Promise<void> {
     if (this.checking) return;
     if (this.open.size === 0) return this.stop();

@@ -2,7 +2,7 @@
  * `{ws_url}` = wss://host/ws (spec: "A WebSocket endpoint exists at {ws_url} for authorised access"):
  * JSON-RPC 2.0 over WebSocket (D-012), authenticated at the upgrade with the institutional credentials and
  * the `chain:subscribe` permission (D-016). Every /rpc method works, plus eth_subscribe and eth_unsubscribe.
- * Bounded by D-131 (frames), D-132 (sockets, subscriptions, upgrades), D-133 (slow consumers) and D-134
+ * Bounded by D-134 (frames), D-135 (sockets, subscriptions, upgrades), D-136 (slow consumers) and D-137
  * (credentials checked again while a socket is open).
  */
 import websocket from '@fastify/websocket';
@@ -26,14 +26,14 @@ export type WsOptions = {
   authenticator: Authenticator;
   limiter: RateWindow;
   limits: WsLimits;
-  /** The open sockets, their caps and the D-134 recheck (built by the stack, which reports on it). */
+  /** The open sockets, their caps and the D-137 recheck (built by the stack, which reports on it). */
   registry: SocketRegistry;
 };
 
-/** D-131: the largest text frame /ws reads, in bytes; a larger one closes the socket with 1009. */
+/** D-134: the largest text frame /ws reads, in bytes; a larger one closes the socket with 1009. */
 export const MAX_FRAME_BYTES = 1024 * 1024;
 
-/** D-133: a peer that does not complete the closing handshake within this time is cut off. */
+/** D-136: a peer that does not complete the closing handshake within this time is cut off. */
 const CLOSE_TIMEOUT_MS = 5_000;
 
 /** Registers GET /ws on the base origin. */
@@ -42,14 +42,14 @@ export async function wsRoutes(app: FastifyInstance, options: WsOptions): Promis
   const serverOptions = { maxPayload: MAX_FRAME_BYTES, closeTimeout: CLOSE_TIMEOUT_MS };
   await app.register(websocket, {
     options: serverOptions,
-    // A protocol error (D-131: a frame over the cap) is closed by ws itself with its close code (1009), which
+    // A protocol error (D-134: a frame over the cap) is closed by ws itself with its close code (1009), which
     // must reach the client; any other socket error ends the connection at once.
     errorHandler: (error, socket, request) => {
       request.log.warn({ err: error }, 'svckit /ws: socket error');
       if (!String((error as NodeJS.ErrnoException).code ?? '').startsWith('WS_ERR_')) socket.terminate();
     },
   });
-  // D-132: every upgrade attempt counts, before any credential is looked at, so refused attempts cost little.
+  // D-135: every upgrade attempt counts, before any credential is looked at, so refused attempts cost little.
   await limitRequests(app, options.limits.upgradesPerSecond);
   const { registry } = options;
   app.addHook('onClose', async () => registry.stop());
@@ -66,7 +66,7 @@ export async function wsRoutes(app: FastifyInstance, options: WsOptions): Promis
     const send = (frame: unknown) => {
       if (socket.readyState !== socket.OPEN) return;
       const text = JSON.stringify(frame);
-      // D-133: a client that stops reading is closed rather than buffered for without bound.
+      // D-136: a client that stops reading is closed rather than buffered for without bound.
       if (socket.bufferedAmount + Buffer.byteLength(text) > options.limits.maxBufferedBytes) {
         socket.close(POLICY_CLOSE, `slow consumer: more than ${options.limits.maxBufferedBytes} bytes unsent`);
         return;

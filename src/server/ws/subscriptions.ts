@@ -17,14 +17,14 @@ export type Notify = (subscription: string, result: unknown) => void;
 export class SubscriptionSet {
   private readonly subscriptions = new Map<string, Subscription>();
 
-  /** Notifications go through `notify`; at most `max` subscriptions at a time (D-132). */
+  /** Notifications go through `notify`; at most `max` subscriptions at a time (D-135). */
   constructor(
     private readonly upstream: Upstream,
     private readonly max: number,
     private readonly notify: Notify,
   ) {}
 
-  /** Adds a subscription; returns its id (16 random bytes, 0x-hex); -32005 past the D-132 cap. */
+  /** Adds a subscription; returns its id (16 random bytes, 0x-hex); -32005 past the D-135 cap. */
   add(kind: 'newHeads' | 'logs', filter: LogFilter = {}): string {
     if (this.subscriptions.size >= this.max) {
       throw new JsonRpcFailure('LimitExceeded', `a connection holds at most ${this.max} subscriptions; eth_unsubscribe one first`);
