@@ -7,6 +7,7 @@ import path from 'node:path';
 import { ConfigError } from './config-error.ts';
 import { loadWalletSettings, type WalletSettings } from './server/wallet/settings.ts';
 import { DEFAULT_FX_RATES, parseFxRates, type FxTable } from './ledger/payments/fx.ts';
+import type { WsLimits } from './server/ws/limits.ts';
 
 /** Validated settings of one svckit process. */
 export type Config = {
@@ -52,6 +53,13 @@ export type Config = {
   webhookCaFile: string | undefined;
   /** SVC_WEBHOOK_CONCURRENCY: webhook attempts in flight at most per instance. Default 32. */
   webhookConcurrency: number;
+  /**
+   * The /ws bounds (D-135, D-136): SVC_WS_MAX_SUBSCRIPTIONS per socket (default 100),
+   * SVC_WS_MAX_SOCKETS_PER_CREDENTIAL (default 20), SVC_WS_MAX_SOCKETS_PER_IP (default 50),
+   * SVC_WS_MAX_BUFFERED_BYTES unsent per socket (default 4 MiB), SVC_RATE_LIMIT_WS_UPGRADE upgrade attempts
+   * per second per IP (default 10; 0 lifts it).
+   */
+  ws: WsLimits;
 };
 
 export { ConfigError } from './config-error.ts';
@@ -130,6 +138,13 @@ export function loadConfig(env: Env = process.env): Config {
     fxRates: fxRates(env),
     webhookCaFile: file(env, 'SVC_WEBHOOK_CA_FILE'),
     webhookConcurrency: integer(env, 'SVC_WEBHOOK_CONCURRENCY', 32, 1, 1024),
+    ws: {
+      maxSubscriptions: integer(env, 'SVC_WS_MAX_SUBSCRIPTIONS', 100, 1, 10_000),
+      maxSocketsPerCredential: integer(env, 'SVC_WS_MAX_SOCKETS_PER_CREDENTIAL', 20, 1, 100_000),
+      maxSocketsPerIp: integer(env, 'SVC_WS_MAX_SOCKETS_PER_IP', 50, 1, 100_000),
+      maxBufferedBytes: integer(env, 'SVC_WS_MAX_BUFFERED_BYTES', 4 * 1024 * 1024, 64 * 1024, 1024 * 1024 * 1024),
+      upgradesPerSecond: integer(env, 'SVC_RATE_LIMIT_WS_UPGRADE', 10, 0, 1_000_000),
+    },
   };
 }
 

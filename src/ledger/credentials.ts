@@ -171,6 +171,19 @@ export class CredentialStore {
     return { id: row.id, kind: 'mldsa', permissions: row.permissions as Permission[], accountIds: row.accountIds ?? null };
   }
 
+  /**
+   * The credential `credential` as it stands now, read by id past the D-129 memory; undefined once revoked.
+   * D-137: open /ws connections are checked with it every second.
+   */
+  async findActive(credential: Pick<Credential, 'id' | 'kind'>): Promise<Credential | undefined> {
+    const table = credential.kind === 'api_key' ? apiKeys : mldsaKeys;
+    const [row] = await this.db
+      .select({ id: table.id, permissions: table.permissions, accountIds: table.accountIds })
+      .from(table)
+      .where(and(eq(table.id, credential.id), isNull(table.revokedAt)));
+    return row ? { id: row.id, kind: credential.kind, permissions: row.permissions as Permission[], accountIds: row.accountIds ?? null } : undefined;
+  }
+
   /** A credential looked up within CREDENTIAL_CACHE_MS, or `read` (only active credentials are remembered). */
   private async remembered(key: string, read: () => Promise<Credential | undefined>): Promise<Credential | undefined> {
     const now = Date.now();

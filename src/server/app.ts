@@ -25,6 +25,7 @@ import { RpcDispatcher } from './rpc/dispatcher.ts';
 import { rpcRoutes } from './rpc/routes.ts';
 import { RateWindow } from './http/rate-window.ts';
 import { wsRoutes } from './ws/routes.ts';
+import { SocketRegistry } from './ws/limits.ts';
 import { mountWallet } from './wallet/mount.ts';
 import { ensureDevCertificates, type TlsMaterial } from './tls/dev-certificates.ts';
 import { httpsOptions } from './tls/tls-options.ts';
@@ -52,6 +53,8 @@ export type Stack = {
   webhooks: WebhookRuntime;
   database: OpenDatabase;
   dispatcher: RpcDispatcher;
+  /** The open /ws connections (D-135, D-137). */
+  wsSockets: SocketRegistry;
   tls: TlsMaterial;
   /** The admin token, only on the first start of a data directory. */
   adminToken: string | undefined;
@@ -122,7 +125,11 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
     const base = origin(tls, config, logLevel);
     const rpcLimiter = new RateWindow(config.rpcRateLimit, 1000, () => clock.now());
     await base.register(rpcRoutes, { dispatcher, limiter: rpcLimiter });
-    await base.register(wsRoutes, { dispatcher, chain, authenticator, limiter: rpcLimiter });
+    const credentials = ledger.credentials;
+    const wsSockets = new SocketRegistry(config.ws, (credential) => credentials.findActive(credential), (error) =>
+      base.log.error({ err: error }, 'svckit /ws: the credential recheck failed; the next one tries again'),
+    );
+    await base.register(wsRoutes, { dispatcher, chain, authenticator, limiter: rpcLimiter, limits: config.ws, registry: wsSockets });
     await base.register(explorerRoutes, { prefix: '/api', dispatcher, chain, clock, requestsPerSecond: config.explorerRateLimit });
     await base.register(adminRoutes, { prefix: '/admin/v1', db: database.db, chain, ledger, webhooks: hooks, clock, version: SVCKIT_VERSION, requestsPerSecond: config.adminRateLimit });
     await base.register(institutionalRoutes, {
@@ -144,7 +151,7 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
     await mountWallet({ wallet, site, config, db: database.db, dispatcher, chain, clock, persist: options.persist ?? false });
     const running = { chain, ledger };
     return {
-      base, wallet, site, chain, ledger, webhooks: hooks, database, dispatcher, tls, adminToken,
+      base, wallet, site, chain, ledger, webhooks: hooks, database, dispatcher, wsSockets, tls, adminToken,
       close: async () => {
         await Promise.allSettled([base.close(), wallet.close(), site.close()]);
         await running.ledger.stop();

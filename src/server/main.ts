@@ -49,6 +49,20 @@ export async function listen(config: Config, options: StackOptions = {}): Promis
   return { stack, ready };
 }
 
+/**
+ * Keeps `svckit serve` serving when a promise rejection escapes every listener: it is logged (name and message,
+ * no stack or values that could carry a secret) instead of ending the process and all three origins with it.
+ * A safety net only: every listener in src/ handles its own errors.
+ */
+export function guardUnhandledRejections(write: (line: string) => void = (line) => process.stderr.write(line)): () => void {
+  const onRejection = (reason: unknown) => {
+    const text = reason instanceof Error ? `${reason.name}: ${reason.message}` : typeof reason;
+    write(`svckit serve: an unhandled promise rejection was caught and the service keeps serving: ${text}\n`);
+  };
+  process.on('unhandledRejection', onRejection);
+  return () => process.off('unhandledRejection', onRejection);
+}
+
 /** Runs `svckit serve` until SIGINT or SIGTERM; exit code 2 for bad settings. */
 export async function serve(): Promise<void> {
   let config: Config;
@@ -62,6 +76,7 @@ export async function serve(): Promise<void> {
     }
     throw error;
   }
+  guardUnhandledRejections();
   const { stack, ready } = await listen(config, { persist: true, logLevel: process.env.SVC_LOG_LEVEL ?? 'info' });
   process.stdout.write(`${JSON.stringify(ready)}\n`);
   let stopping = false;

@@ -39,7 +39,8 @@ export class TransferConfirmer {
       this.running = undefined;
       if (this.again) {
         this.again = false;
-        void this.poke();
+        // Nobody awaits the extra run: its failure must not escape (the next sealed block or poll runs again).
+        this.poke().catch(() => undefined);
       }
     });
     return this.running;

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Hex } from 'viem';
 import type { Upstream } from '../../chain/upstream.ts';
+import { JsonRpcFailure } from '../rpc/errors.ts';
 
 type LogFilter = { address?: Hex | Hex[]; topics?: (Hex | Hex[] | null)[] };
 type Subscription = { kind: 'newHeads' } | { kind: 'logs'; filter: LogFilter };
@@ -16,14 +17,18 @@ export type Notify = (subscription: string, result: unknown) => void;
 export class SubscriptionSet {
   private readonly subscriptions = new Map<string, Subscription>();
 
-  /** Notifications go through `notify`. */
+  /** Notifications go through `notify`; at most `max` subscriptions at a time (D-135). */
   constructor(
     private readonly upstream: Upstream,
+    private readonly max: number,
     private readonly notify: Notify,
   ) {}
 
-  /** Adds a subscription; returns its id (16 random bytes, 0x-hex). */
+  /** Adds a subscription; returns its id (16 random bytes, 0x-hex); -32005 past the D-135 cap. */
   add(kind: 'newHeads' | 'logs', filter: LogFilter = {}): string {
+    if (this.subscriptions.size >= this.max) {
+      throw new JsonRpcFailure('LimitExceeded', `a connection holds at most ${this.max} subscriptions; eth_unsubscribe one first`);
+    }
     const id = `0x${randomBytes(16).toString('hex')}`;
     this.subscriptions.set(id, kind === 'logs' ? { kind, filter } : { kind });
     return id;
