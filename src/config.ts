@@ -90,10 +90,11 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
   try {
     parsed = new URL(raw);
   } catch {
-    throw new ConfigError(`${name} expected a URL, got "${raw}"`);
+    // D-150: a URL setting may hold credentials; the message never repeats it.
+    throw new ConfigError(`${name} expected a URL, got a value that does not parse as one`);
   }
   if (!protocols.includes(parsed.protocol)) {
-    throw new ConfigError(`${name} expected a ${protocols.join(' or ')} URL, got "${raw}"`);
+    throw new ConfigError(`${name} expected a ${protocols.join(' or ')} URL, got a ${parsed.protocol} URL`);
   }
   return raw;
 }

@@ -23,15 +23,37 @@ export class UpstreamRpcError extends Error {
   }
 }
 
-/** The node could not be reached or answered something that is not JSON-RPC. */
+/**
+ * The node could not be reached or answered something that is not JSON-RPC. The message never holds the
+ * node's URL (D-150: CHAIN_RPC_URL may carry credentials, and this text reaches /rpc answers and transfer
+ * records); `node` is the redacted URL, for server logs only.
+ */
 export class UpstreamUnavailableError extends Error {
   override name = 'UpstreamUnavailableError';
+  /** `node`: the node's URL without credentials, path or query ({@link redactedNodeUrl}). */
+  constructor(
+    message: string,
+    readonly node: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * D-150: the node's URL as a log may show it: scheme, host and port. User, password, path and query are
+ * dropped, because providers put API keys in any of them (`/v3/<key>`, `?apikey=`); `/…` marks a dropped path.
+ */
+export function redactedNodeUrl(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.protocol}//${parsed.host}${parsed.pathname.length > 1 || parsed.search ? '/…' : ''}`;
 }
 
 /** A JSON-RPC client for one upstream URL. */
 export class Upstream {
   private nextId = 1;
   private readonly target: URL;
+  /** D-150: what errors and logs may name. */
+  private readonly node: string;
   // node:http(s) with a keep-alive agent rather than fetch: on loopback fetch costs about 0.3 ms more per
   // call (scripts/bench/rpc.ts), which is most of the gateway's own latency. Idle sockets are unref'd.
   private readonly agent: http.Agent;
@@ -39,6 +61,7 @@ export class Upstream {
   /** Creates a client for `url` (http or https). */
   constructor(readonly url: string) {
     this.target = new URL(url);
+    this.node = redactedNodeUrl(url);
     this.agent = this.target.protocol === 'https:' ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
   }
 
@@ -52,12 +75,13 @@ export class Upstream {
         throw error;
       });
     } catch (error) {
-      throw new UpstreamUnavailableError(`the chain node at ${this.url} is unreachable: ${(error as Error).message}`);
+      // D-150: only the error code; Node's own text may name the host.
+      throw new UpstreamUnavailableError(`the chain node is unreachable (${(error as NodeJS.ErrnoException).code ?? 'connection failed'})`, this.node);
     }
     try {
       return JSON.parse(answer.text);
     } catch {
-      throw new UpstreamUnavailableError(`the chain node at ${this.url} answered HTTP ${answer.status} with a body that is not JSON`);
+      throw new UpstreamUnavailableError(`the chain node answered HTTP ${answer.status} with a body that is not JSON`, this.node);
     }
   }
 
@@ -99,7 +123,7 @@ export class Upstream {
     this.nextId += calls.length;
     const body = calls.map((c, i) => ({ jsonrpc: '2.0', id: first + i, method: c.method, params: c.params }));
     const answer = await this.post(body);
-    if (!Array.isArray(answer)) throw new UpstreamUnavailableError(`the chain node at ${this.url} did not answer the batch with an array`);
+    if (!Array.isArray(answer)) throw new UpstreamUnavailableError('the chain node did not answer the batch with an array', this.node);
     const byId = new Map((answer as RpcResponse[]).map((r) => [r.id, r]));
     return body.map((request) => byId.get(request.id) ?? { jsonrpc: '2.0', id: request.id, error: { code: -32603, message: 'no response in batch' } });
   }
