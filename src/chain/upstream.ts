@@ -30,14 +30,25 @@ export class UpstreamRpcError extends Error {
  */
 export class UpstreamUnavailableError extends Error {
   override name = 'UpstreamUnavailableError';
-  /** `node`: the node's URL without credentials, path or query ({@link redactedNodeUrl}). */
+  /**
+   * `node`: the node's URL without credentials, path or query ({@link redactedNodeUrl}). `mayHaveArrived`:
+   * a connection was open, so the node may have received (and acted on) the request; false only when no
+   * connection was ever made (refused, unresolvable), so the request certainly did not arrive (D-151).
+   */
   constructor(
     message: string,
     readonly node: string,
+    readonly mayHaveArrived = true,
   ) {
     super(message);
   }
 }
+
+/** D-151: the default time-out of one upstream call, connection to last byte (SVC_CHAIN_TIMEOUT_MS). */
+export const DEFAULT_UPSTREAM_TIMEOUT_MS = 10_000;
+
+/** One exchange's transport failure: whether a connection was open when it failed. */
+type ExchangeError = Error & { reused?: boolean; connected?: boolean };
 
 /**
  * D-150: the node's URL as a log may show it: scheme, host and port. User, password, path and query are
@@ -58,8 +69,14 @@ export class Upstream {
   // call (scripts/bench/rpc.ts), which is most of the gateway's own latency. Idle sockets are unref'd.
   private readonly agent: http.Agent;
 
-  /** Creates a client for `url` (http or https). */
-  constructor(readonly url: string) {
+  private readonly timeoutMs: number;
+
+  /** Creates a client for `url` (http or https); every call fails after `timeoutMs` (D-151). */
+  constructor(
+    readonly url: string,
+    options: { timeoutMs?: number } = {},
+  ) {
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
     this.target = new URL(url);
     this.node = redactedNodeUrl(url);
     this.agent = this.target.protocol === 'https:' ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
@@ -68,15 +85,18 @@ export class Upstream {
   private async post(body: unknown): Promise<unknown> {
     const payload = JSON.stringify(body);
     let answer: { status: number; text: string };
+    let arrived = false;
     try {
-      answer = await this.exchange(payload).catch((error: Error & { reused?: boolean }) => {
+      answer = await this.exchange(payload).catch((error: ExchangeError) => {
+        arrived = Boolean(error.connected);
         // A kept-alive socket the node closed meanwhile: retry once on a fresh one (Node's documented pattern).
         if (error.reused) return this.exchange(payload);
         throw error;
       });
     } catch (error) {
+      const { code, connected } = error as ExchangeError & NodeJS.ErrnoException;
       // D-150: only the error code; Node's own text may name the host.
-      throw new UpstreamUnavailableError(`the chain node is unreachable (${(error as NodeJS.ErrnoException).code ?? 'connection failed'})`, this.node);
+      throw new UpstreamUnavailableError(`the chain node is unreachable (${code ?? 'connection failed'})`, this.node, arrived || Boolean(connected));
     }
     try {
       return JSON.parse(answer.text);
@@ -90,15 +110,31 @@ export class Upstream {
     const lib = this.target.protocol === 'https:' ? https : http;
     const headers = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) };
     return new Promise((resolve, reject) => {
+      let connected = false;
+      // D-151: one deadline for the whole exchange (connect, send, answer), so a node that accepts and never
+      // answers, or answers a byte at a time, cannot hold a caller (and an account's turn) for ever.
+      const deadline = setTimeout(() => req.destroy(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })), this.timeoutMs);
+      const fail = (error: ExchangeError) => {
+        clearTimeout(deadline);
+        error.connected = connected;
+        reject(error);
+      };
       const req = lib.request(this.target, { method: 'POST', agent: this.agent, headers }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', reject);
+        res.on('end', () => {
+          clearTimeout(deadline);
+          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') });
+        });
+        res.on('error', fail);
       });
-      req.on('error', (error: Error & { reused?: boolean }) => {
+      req.on('socket', (socket) => {
+        if (!socket.connecting) connected = true;
+        else socket.once('connect', () => (connected = true));
+      });
+      req.on('error', (error: ExchangeError) => {
         error.reused = req.reusedSocket && (error as NodeJS.ErrnoException).code === 'ECONNRESET';
-        reject(error);
+        fail(error);
       });
       req.end(payload);
     });

@@ -1,7 +1,7 @@
 // A real chain node behind a real HTTP stand-in for the tests of the upstream's failure modes: Anvil (auto-mining,
 // so a stack on CHAIN_RPC_URL needs no block producer) and, in front of it, a small HTTP server on loopback that
-// forwards JSON-RPC requests, or misbehaves on purpose: refuses connections, accepts and never answers, or
-// forwards a matching request to Anvil and then resets the client's socket instead of answering.
+// forwards JSON-RPC requests, or misbehaves on purpose: refuses connections, accepts and never answers, answers a
+// JSON-RPC error, or forwards a matching request to Anvil and then resets the client's socket instead of answering.
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Hex } from 'viem';
@@ -12,8 +12,10 @@ export type ProxyMode =
   | { kind: 'forward' }
   /** The port refuses connections (nothing listens). */
   | { kind: 'refuse' }
-  /** Every request is read and never answered. */
-  | { kind: 'hang' }
+  /** Requests (those whose body contains `method`, when given) are read and never answered. */
+  | { kind: 'hang'; method?: string }
+  /** Requests whose body contains `method` are answered with a JSON-RPC error, as a node refusing them does. */
+  | { kind: 'rpc-error'; method: string }
   /** Requests whose body contains `method` reach the node; then the client's socket is reset unanswered. */
   | { kind: 'reset-after-forward'; method: string };
 
@@ -46,10 +48,16 @@ export async function startNodeProxy(): Promise<NodeProxy> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks).toString('utf8');
-    if (mode.kind === 'hang') return;
+    const matches = (method: string | undefined) => method === undefined || body.includes(`"${method}"`);
+    if (mode.kind === 'hang' && matches(mode.method)) return;
+    if (mode.kind === 'rpc-error' && matches(mode.method)) {
+      const { id } = JSON.parse(body) as { id: unknown };
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32003, message: 'transaction rejected by the stand-in' } }));
+      return;
+    }
     const answer = await fetch(node.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
     const text = await answer.text();
-    if (mode.kind === 'reset-after-forward' && body.includes(`"${mode.method}"`)) {
+    if (mode.kind === 'reset-after-forward' && matches(mode.method)) {
       req.socket.resetAndDestroy();
       return;
     }
