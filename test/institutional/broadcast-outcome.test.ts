@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { concat, padHex, size, stringToHex, toHex, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKey, codeOf, inst, newAccount, settled, weiOf, type AccountView, type Created } from '../../conformance/checks/institutional-support.ts';
 import { deliveriesOf, parseBody, registerEndpoint, type Endpoint } from '../../conformance/checks/webhook-support.ts';
@@ -116,5 +117,35 @@ describe('the outcome of a broadcast (D-151)', () => {
     expect(next.status).toBe(201);
     expect((await settled(target, key, (unsure.json as Created).txRef)).status).toBe('confirmed');
     expect((await settled(target, key, (next.json as Created).txRef)).status).toBe('confirmed');
+  });
+});
+
+/**
+ * Creation code of a contract whose every call reverts with Error(`reason`): the runtime copies the ABI-encoded
+ * revert data that follows it in the code to memory and reverts with it (12 bytes of code, then the data).
+ */
+function revertingContract(reason: string): Hex {
+  const data = concat(['0x08c379a0', padHex(toHex(32)), padHex(toHex(reason.length)), padHex(stringToHex(reason), { dir: 'right' })]);
+  const n = toHex(size(data), { size: 1 });
+  const runtime = concat([`0x60${n.slice(2)}600c600039`, `0x60${n.slice(2)}6000fd`, data]); // CODECOPY(0, 12, n); REVERT(0, n)
+  const m = toHex(size(runtime), { size: 1 }).slice(2);
+  return concat([`0x60${m}600c600039`, `0x60${m}6000f3`, runtime]); // CODECOPY(0, 12, m); RETURN(0, m)
+}
+
+describe('a transfer to a contract that reverts on receive (D-152)', () => {
+  it('answers 400 TRANSFER_REVERTED with the node\'s reason, and stores nothing', { timeout: 60_000 }, async () => {
+    const debtor = await funded();
+    const [from] = await proxy.anvil<Hex[]>('eth_accounts');
+    const hash = await proxy.anvil<Hex>('eth_sendTransaction', [{ from, data: revertingContract('no deposits here'), gasPrice: '0x0', gas: '0x100000' }]);
+    let receipt: { contractAddress: Hex; status: Hex } | null = null;
+    for (let i = 0; i < 100 && !receipt; i++) receipt = await proxy.anvil('eth_getTransactionReceipt', [hash]);
+    expect(receipt?.status).toBe('0x1');
+    const before = (await inst(target, 'GET', `/transfers?accountId=${debtor.id}`, key)).json as { total: number };
+    const res = await inst(target, 'POST', '/transfers', key, { body: { fromAccountId: debtor.id, to: receipt!.contractAddress, amount: '1.00' } });
+    expect(res.status).toBe(400);
+    expect(codeOf(res)).toBe('TRANSFER_REVERTED');
+    expect((res.json as { error: string }).error).toContain('no deposits here');
+    const after = (await inst(target, 'GET', `/transfers?accountId=${debtor.id}`, key)).json as { total: number };
+    expect(after.total).toBe(before.total);
   });
 });

@@ -97,6 +97,17 @@ function checkLimits(input: TransferInput, { account, spentToday, unmined }: Sen
   }
 }
 
+/**
+ * D-152: the node's gas estimate failed, so the transaction cannot succeed (a recipient contract that reverts
+ * on receive): 400 with the node's reason, and nothing is stored, as with any other refused request content.
+ */
+function refusedByNode({ error }: UpstreamRpcError): Error {
+  const reason = error.message.slice(0, 300);
+  // EIP-1474 code 3 is "execution reverted"; nodes also say so in the message only.
+  if (error.code === 3 || /revert/i.test(reason)) return badRequest(`the recipient reverts the transfer: ${reason}`, 'TRANSFER_REVERTED');
+  return badRequest(`the chain node refuses the transfer: ${reason}`, 'TRANSFER_REFUSED');
+}
+
 /** The UTC midnight before `now` (D-026: daily limits count UTC days). */
 const utcMidnight = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
 
@@ -226,7 +237,7 @@ export class TransferEngine {
       const state = await this.statements.readSenderState(input.accountId, window);
       if (!state) throw badRequest(`"fromAccountId" ${input.accountId} does not exist`, 'UNKNOWN_ACCOUNT');
       checkLimits(input, state, view);
-      if (view && 'error' in view.gas) throw view.gas.error;
+      if (view && 'error' in view.gas) throw refusedByNode(view.gas.error);
       const { account } = state;
       // Read before a KEK rotation finished (D-061): the row's old wrap can no longer be opened; read it again.
       if (!this.deps.accounts.keysReadable(account)) continue;
