@@ -23,7 +23,7 @@ export type Config = {
   blockTimeSeconds: number;
   /** CHAIN_RPC_URL: an upstream node to use instead of embedded Anvil. */
   chainRpcUrl: string | undefined;
-  /** SVC_CHAIN_TIMEOUT_MS: the longest one call to the chain node may take, connection to last byte (D-151). Default 10000. */
+  /** SVC_CHAIN_TIMEOUT_MS: the longest one call to the chain node may take, connection to last byte (D-140). Default 10000. */
   chainTimeoutMs: number;
   /** DATABASE_URL: PostgreSQL instead of embedded PGlite. */
   databaseUrl: string | undefined;
@@ -93,7 +93,7 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
   try {
     parsed = new URL(raw);
   } catch {
-    // D-150: a URL setting may hold credentials; the message never repeats it.
+    // D-139: a URL setting may hold credentials; the message never repeats it.
     throw new ConfigError(`${name} expected a URL, got a value that does not parse as one`);
   }
   if (!protocols.includes(parsed.protocol)) {

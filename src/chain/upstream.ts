@@ -25,7 +25,7 @@ export class UpstreamRpcError extends Error {
 
 /**
  * The node could not be reached or answered something that is not JSON-RPC. The message never holds the
- * node's URL (D-150: CHAIN_RPC_URL may carry credentials, and this text reaches /rpc answers and transfer
+ * node's URL (D-139: CHAIN_RPC_URL may carry credentials, and this text reaches /rpc answers and transfer
  * records); `node` is the redacted URL, for server logs only.
  */
 export class UpstreamUnavailableError extends Error {
@@ -33,7 +33,7 @@ export class UpstreamUnavailableError extends Error {
   /**
    * `node`: the node's URL without credentials, path or query ({@link redactedNodeUrl}). `mayHaveArrived`:
    * a connection was open, so the node may have received (and acted on) the request; false only when no
-   * connection was ever made (refused, unresolvable), so the request certainly did not arrive (D-151).
+   * connection was ever made (refused, unresolvable), so the request certainly did not arrive (D-140).
    */
   constructor(
     message: string,
@@ -44,14 +44,14 @@ export class UpstreamUnavailableError extends Error {
   }
 }
 
-/** D-151: the default time-out of one upstream call, connection to last byte (SVC_CHAIN_TIMEOUT_MS). */
+/** D-140: the default time-out of one upstream call, connection to last byte (SVC_CHAIN_TIMEOUT_MS). */
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 10_000;
 
 /** One exchange's transport failure: whether a connection was open when it failed. */
 type ExchangeError = Error & { reused?: boolean; connected?: boolean };
 
 /**
- * D-150: the node's URL as a log may show it: scheme, host and port. User, password, path and query are
+ * D-139: the node's URL as a log may show it: scheme, host and port. User, password, path and query are
  * dropped, because providers put API keys in any of them (`/v3/<key>`, `?apikey=`); `/…` marks a dropped path.
  */
 export function redactedNodeUrl(url: string): string {
@@ -63,7 +63,7 @@ export function redactedNodeUrl(url: string): string {
 export class Upstream {
   private nextId = 1;
   private readonly target: URL;
-  /** D-150: what errors and logs may name. */
+  /** D-139: what errors and logs may name. */
   private readonly node: string;
   // node:http(s) with a keep-alive agent rather than fetch: on loopback fetch costs about 0.3 ms more per
   // call (scripts/bench/rpc.ts), which is most of the gateway's own latency. Idle sockets are unref'd.
@@ -71,7 +71,7 @@ export class Upstream {
 
   private readonly timeoutMs: number;
 
-  /** Creates a client for `url` (http or https); every call fails after `timeoutMs` (D-151). */
+  /** Creates a client for `url` (http or https); every call fails after `timeoutMs` (D-140). */
   constructor(
     readonly url: string,
     options: { timeoutMs?: number } = {},
@@ -95,7 +95,7 @@ export class Upstream {
       });
     } catch (error) {
       const { code, connected } = error as ExchangeError & NodeJS.ErrnoException;
-      // D-150: only the error code; Node's own text may name the host.
+      // D-139: only the error code; Node's own text may name the host.
       throw new UpstreamUnavailableError(`the chain node is unreachable (${code ?? 'connection failed'})`, this.node, arrived || Boolean(connected));
     }
     try {
@@ -111,7 +111,7 @@ export class Upstream {
     const headers = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) };
     return new Promise((resolve, reject) => {
       let connected = false;
-      // D-151: one deadline for the whole exchange (connect, send, answer), so a node that accepts and never
+      // D-140: one deadline for the whole exchange (connect, send, answer), so a node that accepts and never
       // answers, or answers a byte at a time, cannot hold a caller (and an account's turn) for ever.
       const deadline = setTimeout(() => req.destroy(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })), this.timeoutMs);
       const fail = (error: ExchangeError) => {

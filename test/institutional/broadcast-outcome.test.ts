@@ -1,4 +1,4 @@
-// D-151: only a definite refusal of the broadcast is the spec's "If the broadcast fails the record is marked
+// D-140: only a definite refusal of the broadcast is the spec's "If the broadcast fails the record is marked
 // failed". A transport failure after the node may have taken the transaction (a reset, a time-out) leaves the
 // transfer pending, and D-078's reconciliation settles it; every node call has a time-out (SVC_CHAIN_TIMEOUT_MS),
 // so a hung node answers 503 and never holds an account's turn for ever. The stack runs on CHAIN_RPC_URL
@@ -67,7 +67,7 @@ async function eventsUntil(event: string, onChainTxHash: string): Promise<string
   return received.map(parseBody).filter((p) => p.uetr === uetr).map((p) => p.event as string);
 }
 
-describe('the outcome of a broadcast (D-151)', () => {
+describe('the outcome of a broadcast (D-140)', () => {
   it('a reset after the node took the transaction leaves it pending; it confirms, and the daily limit is charged', { timeout: 60_000 }, async () => {
     const [debtor, creditor] = [await funded(10), await newAccount(target)];
     await proxy.setMode({ kind: 'reset-after-forward', method: 'eth_sendRawTransaction' });
@@ -132,7 +132,7 @@ function revertingContract(reason: string): Hex {
   return concat([`0x60${m}600c600039`, `0x60${m}6000f3`, runtime]); // CODECOPY(0, 12, m); RETURN(0, m)
 }
 
-describe('a transfer to a contract that reverts on receive (D-152)', () => {
+describe('a transfer to a contract that reverts on receive (D-141)', () => {
   it('answers 400 TRANSFER_REVERTED with the node\'s reason, and stores nothing', { timeout: 60_000 }, async () => {
     const debtor = await funded();
     const [from] = await proxy.anvil<Hex[]>('eth_accounts');

@@ -1,4 +1,4 @@
-// D-150: CHAIN_RPC_URL may carry credentials (`https://user:pass@…`, a key in the path or query). Its secret
+// D-139: CHAIN_RPC_URL may carry credentials (`https://user:pass@…`, a key in the path or query). Its secret
 // parts reach no /rpc answer, no stored record and no webhook body, and the server log names the node
 // only by scheme, host and port. The stack runs with its real log on stderr, captured here, against a real
 // Anvil behind a stand-in (node-proxy.ts) that is switched to refuse connections once the accounts exist.
@@ -50,7 +50,7 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-describe('the chain node URL (D-150)', () => {
+describe('the chain node URL (D-139)', () => {
   it('is redacted to scheme, host and port', () => {
     expect(redactedNodeUrl('https://user:pass@node.example:8545/v3/key?apikey=k')).toBe('https://node.example:8545/…');
     expect(redactedNodeUrl('http://127.0.0.1:8545')).toBe('http://127.0.0.1:8545');

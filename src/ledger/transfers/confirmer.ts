@@ -21,7 +21,7 @@ export const CONFIRM_PAGE = 500;
 export class TransferConfirmer {
   private running: Promise<void> | undefined;
   private again = false;
-  /** D-151: pending transfers whose broadcast had no clear outcome, reconciled (D-078) at each run until it completes. */
+  /** D-140: pending transfers whose broadcast had no clear outcome, reconciled (D-078) at each run until it completes. */
   private readonly unsure = new Set<string>();
 
   /**
@@ -35,7 +35,7 @@ export class TransferConfirmer {
     private readonly onRebroadcast: () => void = () => undefined,
   ) {}
 
-  /** D-151: looks the transfer up on the node at the next run and sends it again if the node does not know it. */
+  /** D-140: looks the transfer up on the node at the next run and sends it again if the node does not know it. */
   recheck(txRef: string): void {
     this.unsure.add(txRef);
     void this.poke().catch(() => undefined);
@@ -124,7 +124,7 @@ export class TransferConfirmer {
   }
 
   /**
-   * After a restart (D-078): every pending record (or those of `only`, D-151) is looked up on the node in one
+   * After a restart (D-078): every pending record (or those of `only`, D-140) is looked up on the node in one
    * batch; one the node does not know is sent again from its stored signed bytes (the same hash: it cannot be
    * duplicated).
    */

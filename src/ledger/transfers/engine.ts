@@ -7,7 +7,7 @@
  * Nonces: allocated by a compare-and-increment on the account row in the statement that stores the record
  * (guarded-insert.ts), under an in-process per-account mutex held through the broadcast, so concurrent
  * transfers never collide, and a failed broadcast gives its nonce back (no gaps). Every node call has a
- * time-out (D-151), so a hung node holds an account's turn for a bounded time only.
+ * time-out (D-140), so a hung node holds an account's turn for a bounded time only.
  */
 import { and, eq } from 'drizzle-orm';
 import { bytesToHex, getAddress, keccak256, toBytes, type Hex } from 'viem';
@@ -98,7 +98,7 @@ function checkLimits(input: TransferInput, { account, spentToday, unmined }: Sen
 }
 
 /**
- * D-152: the node's gas estimate failed, so the transaction cannot succeed (a recipient contract that reverts
+ * D-141: the node's gas estimate failed, so the transaction cannot succeed (a recipient contract that reverts
  * on receive): 400 with the node's reason, and nothing is stored, as with any other refused request content.
  */
 function refusedByNode({ error }: UpstreamRpcError): Error {
@@ -119,7 +119,7 @@ export type TransferEngineDeps = {
   now: () => Date;
   /** Called after a successful broadcast, so the chain can seal a block (instant mode). */
   onAccepted?: () => void;
-  /** D-151: called for a stored transfer whose broadcast had no clear outcome (the confirmer looks it up). */
+  /** D-140: called for a stored transfer whose broadcast had no clear outcome (the confirmer looks it up). */
   onUnsure?: (row: TransferRow) => void;
   hooks?: TransferHooks;
   /** The newest sealed block the stack knows without asking the node (embedded chain); undefined: ask it. */
@@ -173,7 +173,7 @@ export class TransferEngine {
       const outcome = await this.broadcast(row);
       if (outcome.refused !== undefined) return this.markBroadcastFailed(row, outcome.refused);
       // Nothing more is written: the confirmer settles the record from its receipt, and after a crash D-078
-      // looks every pending record up on the node. D-151: a broadcast with no clear outcome stays pending too
+      // looks every pending record up on the node. D-140: a broadcast with no clear outcome stays pending too
       // (the node may have the transaction), and the confirmer looks it up at once.
       if (outcome.unsure) this.deps.onUnsure?.(row);
       this.deps.onAccepted?.();
@@ -183,7 +183,7 @@ export class TransferEngine {
 
   /**
    * Sends the stored bytes. spec: "If the broadcast fails the record is marked failed": only a definite
-   * refusal is that (D-151): the node answered an error, or no connection to it was ever made. A transport
+   * refusal is that (D-140): the node answered an error, or no connection to it was ever made. A transport
    * failure after the request may have arrived (a reset, a time-out) leaves the outcome unknown.
    */
   private async broadcast(row: TransferRow): Promise<{ refused?: string; unsure?: true }> {
@@ -277,7 +277,7 @@ export class TransferEngine {
   }
 
   /**
-   * Runs a node read; undefined when no connection to the node could be made (other errors propagate). D-151:
+   * Runs a node read; undefined when no connection to the node could be made (other errors propagate). D-140:
    * a node that accepts and then fails (a time-out, a reset) answers 503 before anything is stored.
    */
   private async unlessNodeDown<T>(read: () => Promise<T>): Promise<T | undefined> {
