@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from './config-error.ts';
+import { DEFAULT_UPSTREAM_TIMEOUT_MS } from './chain/upstream.ts';
 import { loadWalletSettings, type WalletSettings } from './server/wallet/settings.ts';
 import { DEFAULT_FX_RATES, parseFxRates, type FxTable } from './ledger/payments/fx.ts';
 import type { WsLimits } from './server/ws/limits.ts';
@@ -23,6 +24,8 @@ export type Config = {
   blockTimeSeconds: number;
   /** CHAIN_RPC_URL: an upstream node to use instead of embedded Anvil. */
   chainRpcUrl: string | undefined;
+  /** SVC_CHAIN_TIMEOUT_MS: the longest one call to the chain node may take, connection to last byte (D-140). Default 10000. */
+  chainTimeoutMs: number;
   /** DATABASE_URL: PostgreSQL instead of embedded PGlite. */
   databaseUrl: string | undefined;
   /** SVC_TLS_ALLOW_CLASSICAL: also accept clients that offer no hybrid post-quantum group. Default false. */
@@ -98,10 +101,11 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
   try {
     parsed = new URL(raw);
   } catch {
-    throw new ConfigError(`${name} expected a URL, got "${raw}"`);
+    // D-139: a URL setting may hold credentials; the message never repeats it.
+    throw new ConfigError(`${name} expected a URL, got a value that does not parse as one`);
   }
   if (!protocols.includes(parsed.protocol)) {
-    throw new ConfigError(`${name} expected a ${protocols.join(' or ')} URL, got "${raw}"`);
+    throw new ConfigError(`${name} expected a ${protocols.join(' or ')} URL, got a ${parsed.protocol} URL`);
   }
   return raw;
 }
@@ -123,6 +127,7 @@ export function loadConfig(env: Env = process.env): Config {
     sitePort: port(env, 'SVC_SITE_PORT', 8445),
     blockTimeSeconds: integer(env, 'SVC_BLOCK_TIME', 2, 0, 3600),
     chainRpcUrl: url(env, 'CHAIN_RPC_URL', ['http:', 'https:']),
+    chainTimeoutMs: integer(env, 'SVC_CHAIN_TIMEOUT_MS', DEFAULT_UPSTREAM_TIMEOUT_MS, 100, 600_000),
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
     tlsAllowClassical: boolean(env, 'SVC_TLS_ALLOW_CLASSICAL'),
     validatorCount: integer(env, 'SVC_VALIDATORS', 4, 1, 64),

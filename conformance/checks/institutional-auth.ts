@@ -1,6 +1,7 @@
 // Surface A authentication (spec "Authentication", A) and the rate limit (spec "Limits"): the 401 matrix
 // for missing, malformed, unknown, wrongly signed, mis-targeted and stale credentials, 403 for a missing
-// permission or account (D-015), both signed path forms (D-029), replay refusal (D-076), and 429 with
+// permission (D-015), 404 for an account outside a restricted key as for an unknown one (D-128), both
+// signed path forms (D-029), replay refusal (D-076), and 429 with
 // {error} and Retry-After after more than 10 requests in one second from one IP (D-022 headers).
 import { randomBytes } from 'node:crypto';
 import { mldsaAuthorization } from '../../src/client/mldsa-signer.ts';
@@ -9,6 +10,7 @@ import type { Check, CheckContext } from '../catalogue.ts';
 import { request, type HttpResult } from '../http.ts';
 import {
   adminJson,
+  codeOf,
   contractProblems,
   defineCheck,
   fixture,
@@ -21,6 +23,7 @@ import {
   wireTarget,
   WITH_ADMIN,
   type Credential,
+  unknownAccountId,
   type Operation,
 } from './institutional-support.ts';
 
@@ -198,26 +201,40 @@ function credentialChecks(): Check[] {
     }),
     defineCheck({
       id: 'inst.auth.account_not_permitted',
-      title: 'A key limited to some accounts gets 403 for any other account, on every operation that names one',
-      source: { decision: 'D-015' },
+      title: 'A key limited to some accounts gets 404 for any other account, as for an unknown one, on every operation that names one',
+      source: { decision: 'D-128' },
       needs: WITH_ADMIN,
       async run(ctx) {
         const f = await fixture(ctx.target);
         const problems: string[] = [];
         let last: HttpResult | undefined;
         const key = { bearer: f.scoped };
-        const cases: [Operation, string, string, unknown?][] = [
-          ['GET /accounts/{id}', 'GET', `/accounts/${f.outsider.id}`],
-          ['GET /accounts/{id}', 'GET', `/accounts/${f.outsider.reference}`],
-          ['GET /accounts/{id}/statement', 'GET', `/accounts/${f.outsider.id}/statement`],
-          ['GET /transfers', 'GET', `/transfers?accountId=${f.outsider.id}`],
-          ['POST /transfers', 'POST', '/transfers', { fromAccountId: f.outsider.id, to: f.recipient.address, amount: '0.01' }],
-          ['POST /bank/connect', 'POST', '/bank/connect', { institutionBIC: 'DEUTDEFFXXX', accountId: f.outsider.id }],
+        const unknown = unknownAccountId();
+        // Each case names the outsider, then an account that does not exist: the answers must not differ.
+        const cases: [Operation, string, (id: string) => string, ((id: string) => unknown)?][] = [
+          ['GET /accounts/{id}', 'GET', (id) => `/accounts/${id}`],
+          ['GET /accounts/{id}/statement', 'GET', (id) => `/accounts/${id}/statement`],
+          ['GET /transfers', 'GET', (id) => `/transfers?accountId=${id}`],
+          ['POST /transfers', 'POST', () => '/transfers', (id) => ({ fromAccountId: id, to: f.recipient.address, amount: '0.01' })],
+          ['POST /bank/connect', 'POST', () => '/bank/connect', (id) => ({ institutionBIC: 'DEUTDEFFXXX', accountId: id })],
         ];
-        for (const [operation, method, path, body] of cases) {
+        const answer = async (method: string, path: string, body: unknown) => {
           last = await inst(ctx.target, method, path, key, body === undefined ? {} : { body });
-          problems.push(...(await contractProblems(ctx, operation, last, 403, `${method} ${path.split('?')[0]} for ${f.outsider.id}`)));
+          return last;
+        };
+        for (const [operation, method, path, body] of cases) {
+          const outside = await answer(method, path(f.outsider.id), body?.(f.outsider.id));
+          problems.push(...(await contractProblems(ctx, operation, outside, 404, `${method} ${path(f.outsider.id).split('?')[0]} for ${f.outsider.id}`)));
+          const missing = await answer(method, path(unknown), body?.(unknown));
+          const shape = (res: HttpResult, id: string) => `${res.status} ${String(codeOf(res))} ${res.text.replaceAll(id, '<id>')}`;
+          if (shape(outside, f.outsider.id) !== shape(missing, unknown)) {
+            problems.push(`${operation}: an account outside the key (${shape(outside, f.outsider.id)}) is answered unlike an unknown one (${shape(missing, unknown)})`);
+          }
         }
+        // By reference: the answer must not name the account id the reference resolves to.
+        const byReference = await answer('GET', `/accounts/${f.outsider.reference}`, undefined);
+        problems.push(...(await contractProblems(ctx, 'GET /accounts/{id}', byReference, 404, `GET /accounts/${f.outsider.reference}`)));
+        if (byReference.text.includes(f.outsider.id)) problems.push(`GET /accounts/${f.outsider.reference} names the account it resolves to: ${byReference.text}`);
         return verdict(problems, last);
       },
     }),

@@ -110,7 +110,7 @@ function accountChecks(): Check[] {
     }),
     defineCheck({
       id: 'inst.accounts.get.statuses',
-      title: 'GET /accounts/{id} answers 400 (malformed id), 401, 403 (account outside the key) and 404 (unknown account)',
+      title: 'GET /accounts/{id} answers 400 (malformed id), 401 and 404 (unknown account, or one outside the key: D-128)',
       source: { quote: 'resource not found' },
       needs: WITH_ADMIN,
       async run(ctx) {
@@ -118,7 +118,7 @@ function accountChecks(): Check[] {
         const c = collector(ctx);
         await c.expect('GET /accounts/{id}', await inst(ctx.target, 'GET', '/accounts/42', { bearer: f.full }), 400, 'id "42"');
         await c.expect('GET /accounts/{id}', await inst(ctx.target, 'GET', `/accounts/${f.sender.id}`, null), 401, 'no credentials');
-        await c.expect('GET /accounts/{id}', await inst(ctx.target, 'GET', `/accounts/${f.outsider.id}`, { bearer: f.scoped }), 403, 'account outside the key');
+        await c.expect('GET /accounts/{id}', await inst(ctx.target, 'GET', `/accounts/${f.outsider.id}`, { bearer: f.scoped }), 404, 'account outside the key (D-128)');
         await c.expect('GET /accounts/{id}', await inst(ctx.target, 'GET', `/accounts/${unknownAccountId()}`, { bearer: f.full }), 404, 'unknown id');
         await c.expect('GET /accounts/{id}', await inst(ctx.target, 'GET', '/accounts/ACC-9999999999', { bearer: f.full }), 404, 'unknown reference');
         return verdict(c.problems, c.last);
@@ -166,7 +166,7 @@ function accountChecks(): Check[] {
     }),
     defineCheck({
       id: 'inst.statement.statuses',
-      title: 'GET /accounts/{id}/statement answers 400 (malformed id, page 0), 401, 403 (account outside the key) and 404',
+      title: 'GET /accounts/{id}/statement answers 400 (malformed id, page 0), 401, 403 (no accounts:read) and 404 (also for an account outside the key: D-128)',
       source: { quote: 'missing or invalid credentials give 401; a key without permission for the operation gives 403.' },
       needs: WITH_ADMIN,
       async run(ctx) {
@@ -177,7 +177,7 @@ function accountChecks(): Check[] {
         await c.expect(op, await inst(ctx.target, 'GET', `/accounts/${f.sender.id}/statement?page=0`, { bearer: f.full }), 400, 'page 0');
         await c.expect(op, await inst(ctx.target, 'GET', `/accounts/${f.sender.id}/statement`, null), 401, 'no credentials');
         await c.expect(op, await inst(ctx.target, 'GET', `/accounts/${f.sender.id}/statement`, { bearer: f.transfersOnly }), 403, 'key without accounts:read');
-        await c.expect(op, await inst(ctx.target, 'GET', `/accounts/${f.outsider.id}/statement`, { bearer: f.scoped }), 403, 'account outside the key');
+        await c.expect(op, await inst(ctx.target, 'GET', `/accounts/${f.outsider.id}/statement`, { bearer: f.scoped }), 404, 'account outside the key (D-128)');
         await c.expect(op, await inst(ctx.target, 'GET', `/accounts/${unknownAccountId()}/statement`, { bearer: f.full }), 404, 'unknown account');
         return verdict(c.problems, c.last);
       },
@@ -216,7 +216,7 @@ function transferChecks(): Check[] {
     }),
     defineCheck({
       id: 'inst.transfers.list.statuses',
-      title: 'GET /transfers answers 400 (malformed or unknown accountId), 401 and 403 (no transfers:read, account outside the key)',
+      title: 'GET /transfers answers 400 (malformed or unknown accountId), 401, 403 (no transfers:read) and 404 (account outside the key: D-128)',
       source: { decision: 'D-022' },
       needs: WITH_ADMIN,
       async run(ctx) {
@@ -227,7 +227,7 @@ function transferChecks(): Check[] {
         if (unknown.status === 400 && codeOf(unknown) !== 'UNKNOWN_ACCOUNT') c.problems.push(`unknown accountId: expected code UNKNOWN_ACCOUNT, got ${JSON.stringify(codeOf(unknown))}`);
         await c.expect('GET /transfers', await inst(ctx.target, 'GET', '/transfers', null), 401, 'no credentials');
         await c.expect('GET /transfers', await inst(ctx.target, 'GET', '/transfers', { bearer: f.readOnly }), 403, 'key without transfers:read');
-        await c.expect('GET /transfers', await inst(ctx.target, 'GET', `/transfers?accountId=${f.outsider.id}`, { bearer: f.scoped }), 403, 'account outside the key');
+        await c.expect('GET /transfers', await inst(ctx.target, 'GET', `/transfers?accountId=${f.outsider.id}`, { bearer: f.scoped }), 404, 'account outside the key (D-128)');
         return verdict(c.problems, c.last);
       },
     }),

@@ -496,8 +496,8 @@ export type ListAccountsErrors = {
      */
     401: Error;
     /**
-     * The credential lacks the permission for the operation (its `x-permission`) or may not use the account
-     * named by the request (D-015, D-022).
+     * The credential lacks the permission for the operation (its `x-permission`, D-015). An account the
+     * credential may not use is answered as an unknown one (D-128), never with 403.
      *
      */
     403: Error;
@@ -552,13 +552,13 @@ export type GetAccountErrors = {
      */
     401: Error;
     /**
-     * The credential lacks the permission for the operation (its `x-permission`) or may not use the account
-     * named by the request (D-015, D-022).
+     * The credential lacks the permission for the operation (its `x-permission`, D-015). An account the
+     * credential may not use is answered as an unknown one (D-128), never with 403.
      *
      */
     403: Error;
     /**
-     * No account with this id or reference.
+     * No account with this id or reference that the credential may use (D-128).
      */
     404: Error;
     /**
@@ -625,13 +625,13 @@ export type GetAccountStatementErrors = {
      */
     401: Error;
     /**
-     * The credential lacks the permission for the operation (its `x-permission`) or may not use the account
-     * named by the request (D-015, D-022).
+     * The credential lacks the permission for the operation (its `x-permission`, D-015). An account the
+     * credential may not use is answered as an unknown one (D-128), never with 403.
      *
      */
     403: Error;
     /**
-     * No account with this id or reference.
+     * No account with this id or reference that the credential may use (D-128).
      */
     404: Error;
     /**
@@ -695,11 +695,18 @@ export type ListTransfersErrors = {
      */
     401: Error;
     /**
-     * The credential lacks the permission for the operation (its `x-permission`) or may not use the account
-     * named by the request (D-015, D-022).
+     * The credential lacks the permission for the operation (its `x-permission`, D-015). An account the
+     * credential may not use is answered as an unknown one (D-128), never with 403.
      *
      */
     403: Error;
+    /**
+     * The credential is limited to some accounts (D-015) and the account named in the query or body is not
+     * one of them: unknown and outside the list alike, with a text that names only the id the request gave
+     * (D-128). An unrestricted credential gets 400 `UNKNOWN_ACCOUNT` for an unknown account (D-022).
+     *
+     */
+    404: Error;
     /**
      * Rate limit exceeded (spec: "10 requests per second per IP"). Carries `Retry-After` and the
      * `x-ratelimit-*` headers (D-022).
@@ -755,11 +762,18 @@ export type CreateTransferErrors = {
      */
     401: Error;
     /**
-     * The credential lacks the permission for the operation (its `x-permission`) or may not use the account
-     * named by the request (D-015, D-022).
+     * The credential lacks the permission for the operation (its `x-permission`, D-015). An account the
+     * credential may not use is answered as an unknown one (D-128), never with 403.
      *
      */
     403: Error;
+    /**
+     * The credential is limited to some accounts (D-015) and the account named in the query or body is not
+     * one of them: unknown and outside the list alike, with a text that names only the id the request gave
+     * (D-128). An unrestricted credential gets 400 `UNKNOWN_ACCOUNT` for an unknown account (D-022).
+     *
+     */
+    404: Error;
     /**
      * svckit extension (D-046): a request with the same `Idempotency-Key` is still in progress.
      *
@@ -821,8 +835,8 @@ export type GetTransferErrors = {
      */
     401: Error;
     /**
-     * The credential lacks the permission for the operation (its `x-permission`) or may not use the account
-     * named by the request (D-015, D-022).
+     * The credential lacks the permission for the operation (its `x-permission`, D-015). An account the
+     * credential may not use is answered as an unknown one (D-128), never with 403.
      *
      */
     403: Error;
@@ -874,11 +888,18 @@ export type ConnectBankErrors = {
      */
     401: Error;
     /**
-     * The credential lacks the permission for the operation (its `x-permission`) or may not use the account
-     * named by the request (D-015, D-022).
+     * The credential lacks the permission for the operation (its `x-permission`, D-015). An account the
+     * credential may not use is answered as an unknown one (D-128), never with 403.
      *
      */
     403: Error;
+    /**
+     * The credential is limited to some accounts (D-015) and the account named in the query or body is not
+     * one of them: unknown and outside the list alike, with a text that names only the id the request gave
+     * (D-128). An unrestricted credential gets 400 `UNKNOWN_ACCOUNT` for an unknown account (D-022).
+     *
+     */
+    404: Error;
     /**
      * Rate limit exceeded (spec: "10 requests per second per IP"). Carries `Retry-After` and the
      * `x-ratelimit-*` headers (D-022).
@@ -923,8 +944,8 @@ export type SubmitPacs008PaymentErrors = {
      */
     401: Error;
     /**
-     * The credential lacks the permission for the operation (its `x-permission`) or may not use the account
-     * named by the request (D-015, D-022).
+     * The credential lacks the permission for the operation (its `x-permission`, D-015). An account the
+     * credential may not use is answered as an unknown one (D-128), never with 403.
      *
      */
     403: Error;

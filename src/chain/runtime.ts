@@ -36,7 +36,7 @@ export type ChainRuntime = {
 
 /** Starts (or connects to) the chain. `persistState` keeps Anvil's state in the data directory across restarts. */
 export async function startChain(
-  config: Pick<Config, 'chainRpcUrl' | 'blockTimeSeconds' | 'validatorCount' | 'dataDir'>,
+  config: Pick<Config, 'chainRpcUrl' | 'chainTimeoutMs' | 'blockTimeSeconds' | 'validatorCount' | 'dataDir'>,
   db: Database,
   options: { persistState: boolean },
 ): Promise<ChainRuntime> {
@@ -47,7 +47,7 @@ export async function startChain(
   if (!config.chainRpcUrl) {
     anvil = await startAnvil(options.persistState ? { stateFile: path.join(config.dataDir, 'anvil-state.json') } : {});
   }
-  const upstream = new Upstream(config.chainRpcUrl ?? anvil!.url);
+  const upstream = new Upstream(config.chainRpcUrl ?? anvil!.url, { timeoutMs: config.chainTimeoutMs });
   const nodeVersion = await upstream.call<string>('web3_clientVersion').catch(() => 'unknown');
   const clientName = `svckit-observer/0.1.0/${nodeVersion}`;
   if (!anvil) {

@@ -23,41 +23,85 @@ export class UpstreamRpcError extends Error {
   }
 }
 
-/** The node could not be reached or answered something that is not JSON-RPC. */
+/**
+ * The node could not be reached or answered something that is not JSON-RPC. The message never holds the
+ * node's URL (D-139: CHAIN_RPC_URL may carry credentials, and this text reaches /rpc answers and transfer
+ * records); `node` is the redacted URL, for server logs only.
+ */
 export class UpstreamUnavailableError extends Error {
   override name = 'UpstreamUnavailableError';
+  /**
+   * `node`: the node's URL without credentials, path or query ({@link redactedNodeUrl}). `mayHaveArrived`:
+   * a connection was open, so the node may have received (and acted on) the request; false only when no
+   * connection was ever made (refused, unresolvable), so the request certainly did not arrive (D-140).
+   */
+  constructor(
+    message: string,
+    readonly node: string,
+    readonly mayHaveArrived = true,
+  ) {
+    super(message);
+  }
+}
+
+/** D-140: the default time-out of one upstream call, connection to last byte (SVC_CHAIN_TIMEOUT_MS). */
+export const DEFAULT_UPSTREAM_TIMEOUT_MS = 10_000;
+
+/** One exchange's transport failure: whether a connection was open when it failed. */
+type ExchangeError = Error & { reused?: boolean; connected?: boolean };
+
+/**
+ * D-139: the node's URL as a log may show it: scheme, host and port. User, password, path and query are
+ * dropped, because providers put API keys in any of them (`/v3/<key>`, `?apikey=`); `/…` marks a dropped path.
+ */
+export function redactedNodeUrl(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.protocol}//${parsed.host}${parsed.pathname.length > 1 || parsed.search ? '/…' : ''}`;
 }
 
 /** A JSON-RPC client for one upstream URL. */
 export class Upstream {
   private nextId = 1;
   private readonly target: URL;
+  /** D-139: what errors and logs may name. */
+  private readonly node: string;
   // node:http(s) with a keep-alive agent rather than fetch: on loopback fetch costs about 0.3 ms more per
   // call (scripts/bench/rpc.ts), which is most of the gateway's own latency. Idle sockets are unref'd.
   private readonly agent: http.Agent;
 
-  /** Creates a client for `url` (http or https). */
-  constructor(readonly url: string) {
+  private readonly timeoutMs: number;
+
+  /** Creates a client for `url` (http or https); every call fails after `timeoutMs` (D-140). */
+  constructor(
+    readonly url: string,
+    options: { timeoutMs?: number } = {},
+  ) {
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
     this.target = new URL(url);
+    this.node = redactedNodeUrl(url);
     this.agent = this.target.protocol === 'https:' ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
   }
 
   private async post(body: unknown): Promise<unknown> {
     const payload = JSON.stringify(body);
     let answer: { status: number; text: string };
+    let arrived = false;
     try {
-      answer = await this.exchange(payload).catch((error: Error & { reused?: boolean }) => {
+      answer = await this.exchange(payload).catch((error: ExchangeError) => {
+        arrived = Boolean(error.connected);
         // A kept-alive socket the node closed meanwhile: retry once on a fresh one (Node's documented pattern).
         if (error.reused) return this.exchange(payload);
         throw error;
       });
     } catch (error) {
-      throw new UpstreamUnavailableError(`the chain node at ${this.url} is unreachable: ${(error as Error).message}`);
+      const { code, connected } = error as ExchangeError & NodeJS.ErrnoException;
+      // D-139: only the error code; Node's own text may name the host.
+      throw new UpstreamUnavailableError(`the chain node is unreachable (${code ?? 'connection failed'})`, this.node, arrived || Boolean(connected));
     }
     try {
       return JSON.parse(answer.text);
     } catch {
-      throw new UpstreamUnavailableError(`the chain node at ${this.url} answered HTTP ${answer.status} with a body that is not JSON`);
+      throw new UpstreamUnavailableError(`the chain node answered HTTP ${answer.status} with a body that is not JSON`, this.node);
     }
   }
 
@@ -66,15 +110,31 @@ export class Upstream {
     const lib = this.target.protocol === 'https:' ? https : http;
     const headers = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) };
     return new Promise((resolve, reject) => {
+      let connected = false;
+      // D-140: one deadline for the whole exchange (connect, send, answer), so a node that accepts and never
+      // answers, or answers a byte at a time, cannot hold a caller (and an account's turn) for ever.
+      const deadline = setTimeout(() => req.destroy(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })), this.timeoutMs);
+      const fail = (error: ExchangeError) => {
+        clearTimeout(deadline);
+        error.connected = connected;
+        reject(error);
+      };
       const req = lib.request(this.target, { method: 'POST', agent: this.agent, headers }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', reject);
+        res.on('end', () => {
+          clearTimeout(deadline);
+          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') });
+        });
+        res.on('error', fail);
       });
-      req.on('error', (error: Error & { reused?: boolean }) => {
+      req.on('socket', (socket) => {
+        if (!socket.connecting) connected = true;
+        else socket.once('connect', () => (connected = true));
+      });
+      req.on('error', (error: ExchangeError) => {
         error.reused = req.reusedSocket && (error as NodeJS.ErrnoException).code === 'ECONNRESET';
-        reject(error);
+        fail(error);
       });
       req.end(payload);
     });
@@ -99,7 +159,7 @@ export class Upstream {
     this.nextId += calls.length;
     const body = calls.map((c, i) => ({ jsonrpc: '2.0', id: first + i, method: c.method, params: c.params }));
     const answer = await this.post(body);
-    if (!Array.isArray(answer)) throw new UpstreamUnavailableError(`the chain node at ${this.url} did not answer the batch with an array`);
+    if (!Array.isArray(answer)) throw new UpstreamUnavailableError('the chain node did not answer the batch with an array', this.node);
     const byId = new Map((answer as RpcResponse[]).map((r) => [r.id, r]));
     return body.map((request) => byId.get(request.id) ?? { jsonrpc: '2.0', id: request.id, error: { code: -32603, message: 'no response in batch' } });
   }

@@ -49,9 +49,10 @@ export async function startLedger(
   const engine = new TransferEngine({
     db, accounts, upstream: chain.upstream, now, hooks: lifecycle,
     onAccepted: () => chain.producer?.onTransaction(),
+    onUnsure: (row) => confirmer.recheck(row.txRef),
     sealedHead: () => chain.blockCache?.latest,
   });
-  const confirmer = new TransferConfirmer(db, chain.upstream, lifecycle);
+  const confirmer = new TransferConfirmer(db, chain.upstream, lifecycle, () => chain.producer?.onTransaction());
   const payments = new PaymentService({ db, lifecycle, engine, confirmer, accounts, fx: options.payments.fx, emitted: options.payments.emitted });
   const { rebroadcast } = await confirmer.reconcile();
   // With instant mining (SVC_BLOCK_TIME=0) a block is sealed only when a transaction is accepted: the

@@ -171,6 +171,6 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
 
 /** Real QBFT upstream: qbft_* go to the first validator RPC URL (issue: "relayed to the configured validator RPC URLs"), or to the node itself. */
 function qbftRelay(config: Config, chain: ChainRuntime) {
-  const target = config.validatorRpcUrls[0] ? new Upstream(config.validatorRpcUrls[0]) : chain.upstream;
+  const target = config.validatorRpcUrls[0] ? new Upstream(config.validatorRpcUrls[0], { timeoutMs: config.chainTimeoutMs }) : chain.upstream;
   return (method: string, params: unknown[]) => target.send(method, params);
 }

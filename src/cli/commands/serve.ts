@@ -16,6 +16,7 @@ Settings (environment variables):
   SVC_SITE_PORT       site origin: /.well-known/pqc-evidence.json             default 8445
   SVC_BLOCK_TIME      seconds between blocks, 0 = mine on each transaction    default 2
   CHAIN_RPC_URL       use this node instead of embedded Anvil
+  SVC_CHAIN_TIMEOUT_MS  longest call to the chain node, in milliseconds       default 10000
   DATABASE_URL        use PostgreSQL instead of embedded PGlite
   SVC_TLS_ALLOW_CLASSICAL  also accept TLS clients without X25519MLKEM768     default false
   SVC_VALIDATORS      size of the emulated QBFT validator set                 default 4

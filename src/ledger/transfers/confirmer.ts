@@ -21,13 +21,25 @@ export const CONFIRM_PAGE = 500;
 export class TransferConfirmer {
   private running: Promise<void> | undefined;
   private again = false;
+  /** D-140: pending transfers whose broadcast had no clear outcome, reconciled (D-078) at each run until it completes. */
+  private readonly unsure = new Set<string>();
 
-  /** `hooks.settled` runs in the transaction that moves a transfer out of pending (payment events, issue 5). */
+  /**
+   * `hooks.settled` runs in the transaction that moves a transfer out of pending (payment events, issue 5);
+   * `onRebroadcast` hears that transactions were sent again (instant mining seals a block for them).
+   */
   constructor(
     private readonly db: Database,
     private readonly upstream: Upstream,
     private readonly hooks: Pick<TransferHooks, 'settled'> = NO_TRANSFER_HOOKS,
+    private readonly onRebroadcast: () => void = () => undefined,
   ) {}
+
+  /** D-140: looks the transfer up on the node at the next run and sends it again if the node does not know it. */
+  recheck(txRef: string): void {
+    this.unsure.add(txRef);
+    void this.poke().catch(() => undefined);
+  }
 
   /** Checks the pending transfers now (coalesced: a call during a run schedules one more run). */
   poke(): Promise<void> {
@@ -66,9 +78,15 @@ export class TransferConfirmer {
         .orderBy(transfers.createdAt, transfers.txRef)
         .limit(CONFIRM_PAGE);
       if (page.length > 0) await this.settleMined(page);
-      if (page.length < CONFIRM_PAGE) return;
+      if (page.length < CONFIRM_PAGE) break;
       after = page.at(-1);
     }
+    if (this.unsure.size === 0) return;
+    // A node that fails again throws here: the transfers stay in the set for the next run.
+    const unsure = [...this.unsure];
+    const { rebroadcast } = await this.reconcile(unsure);
+    for (const txRef of unsure) this.unsure.delete(txRef);
+    if (rebroadcast > 0) this.onRebroadcast();
   }
 
   /** Settles the records of `pending` whose receipts the node has (one not yet broadcast simply has none). */
@@ -107,11 +125,13 @@ export class TransferConfirmer {
   }
 
   /**
-   * After a restart (D-078): every pending record is looked up on the node in one batch; one the node does
-   * not know is sent again from its stored signed bytes (the same hash: it cannot be duplicated).
+   * After a restart (D-078): every pending record (or those of `only`, D-140) is looked up on the node in one
+   * batch; one the node does not know is sent again from its stored signed bytes (the same hash: it cannot be
+   * duplicated).
    */
-  async reconcile(): Promise<{ rebroadcast: number; found: number }> {
-    const pending = await this.db.select().from(transfers).where(eq(transfers.status, 'pending')).orderBy(transfers.nonce);
+  async reconcile(only?: string[]): Promise<{ rebroadcast: number; found: number }> {
+    const stillPending = eq(transfers.status, 'pending');
+    const pending = await this.db.select().from(transfers).where(only ? and(stillPending, inArray(transfers.txRef, only)) : stillPending).orderBy(transfers.nonce);
     let rebroadcast = 0;
     let found = 0;
     for (let i = 0; i < pending.length; i += 500) {

@@ -6,13 +6,14 @@
  * 3. "When the recipient is on the platform, memo is encrypted with the recipient's ML-KEM-768 public key".
  * Nonces: allocated by a compare-and-increment on the account row in the statement that stores the record
  * (guarded-insert.ts), under an in-process per-account mutex held through the broadcast, so concurrent
- * transfers never collide, and a failed broadcast gives its nonce back (no gaps).
+ * transfers never collide, and a failed broadcast gives its nonce back (no gaps). Every node call has a
+ * time-out (D-140), so a hung node holds an account's turn for a bounded time only.
  */
 import { and, eq } from 'drizzle-orm';
 import { bytesToHex, getAddress, keccak256, toBytes, type Hex } from 'viem';
 import { memoEnvelope } from '../../crypto/index.ts';
 import { CHAIN_ID } from '../../chain/anvil.ts';
-import { UpstreamRpcError, UpstreamUnavailableError, type Upstream } from '../../chain/upstream.ts';
+import { UpstreamRpcError, UpstreamUnavailableError, type RpcResponse, type Upstream } from '../../chain/upstream.ts';
 import type { Database } from '../../storage/database.ts';
 import { accounts, transfers } from '../../storage/schema.ts';
 import { isUniqueViolation } from '../../storage/errors.ts';
@@ -96,6 +97,17 @@ function checkLimits(input: TransferInput, { account, spentToday, unmined }: Sen
   }
 }
 
+/**
+ * D-141: the node's gas estimate failed, so the transaction cannot succeed (a recipient contract that reverts
+ * on receive): 400 with the node's reason, and nothing is stored, as with any other refused request content.
+ */
+function refusedByNode({ error }: UpstreamRpcError): Error {
+  const reason = error.message.slice(0, 300);
+  // EIP-1474 code 3 is "execution reverted"; nodes also say so in the message only.
+  if (error.code === 3 || /revert/i.test(reason)) return badRequest(`the recipient reverts the transfer: ${reason}`, 'TRANSFER_REVERTED');
+  return badRequest(`the chain node refuses the transfer: ${reason}`, 'TRANSFER_REFUSED');
+}
+
 /** The UTC midnight before `now` (D-026: daily limits count UTC days). */
 const utcMidnight = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
 
@@ -107,6 +119,8 @@ export type TransferEngineDeps = {
   now: () => Date;
   /** Called after a successful broadcast, so the chain can seal a block (instant mode). */
   onAccepted?: () => void;
+  /** D-140: called for a stored transfer whose broadcast had no clear outcome (the confirmer looks it up). */
+  onUnsure?: (row: TransferRow) => void;
   hooks?: TransferHooks;
   /** The newest sealed block the stack knows without asking the node (embedded chain); undefined: ask it. */
   sealedHead?: () => number | undefined;
@@ -156,14 +170,40 @@ export class TransferEngine {
     return this.mutex.run(input.accountId, async () => {
       const row = await this.persistSigned(input, data, view, alsoInTransaction);
       if (this.beforeBroadcast) await this.beforeBroadcast(row);
-      const answer = await this.deps.upstream.send('eth_sendRawTransaction', [row.signedTx]).catch((error: Error) => ({ error: { message: error.message } }));
-      // "already known": the node holds these very bytes already (D-078's reconciliation by another instance).
-      if ('error' in answer && answer.error && !/already known/i.test(answer.error.message)) return this.markBroadcastFailed(row, answer.error.message);
+      const outcome = await this.broadcast(row);
+      if (outcome.refused !== undefined) return this.markBroadcastFailed(row, outcome.refused);
       // Nothing more is written: the confirmer settles the record from its receipt, and after a crash D-078
-      // looks every pending record up on the node.
+      // looks every pending record up on the node. D-140: a broadcast with no clear outcome stays pending too
+      // (the node may have the transaction), and the confirmer looks it up at once.
+      if (outcome.unsure) this.deps.onUnsure?.(row);
       this.deps.onAccepted?.();
       return row;
     });
+  }
+
+  /**
+   * Sends the stored bytes. spec: "If the broadcast fails the record is marked failed": only a definite
+   * refusal is that (D-140): the node answered an error, or no connection to it was ever made. A transport
+   * failure after the request may have arrived (a reset, a time-out) leaves the outcome unknown.
+   */
+  private async broadcast(row: TransferRow): Promise<{ refused?: string; unsure?: true }> {
+    let answer: RpcResponse;
+    try {
+      answer = await this.deps.upstream.send('eth_sendRawTransaction', [row.signedTx]);
+    } catch (error) {
+      if (error instanceof UpstreamUnavailableError && !error.mayHaveArrived) return { refused: error.message };
+      return { unsure: true };
+    }
+    // "already known": the node holds these very bytes already (D-078's reconciliation by another instance).
+    if (!answer.error || /already known/i.test(answer.error.message)) return {};
+    // The keep-alive retry of a reset socket may have sent the bytes twice; a node that holds (or mined) the
+    // transaction refuses the second copy ("nonce too low"), which is no refusal of this transfer.
+    try {
+      if (await this.deps.upstream.call('eth_getTransactionByHash', [row.txHash])) return {};
+    } catch {
+      return { unsure: true };
+    }
+    return { refused: answer.error.message };
   }
 
   /** One JSON-RPC batch at one sealed block: the sender's balance and nonce, and the gas the transfer needs. */
@@ -197,7 +237,7 @@ export class TransferEngine {
       const state = await this.statements.readSenderState(input.accountId, window);
       if (!state) throw badRequest(`"fromAccountId" ${input.accountId} does not exist`, 'UNKNOWN_ACCOUNT');
       checkLimits(input, state, view);
-      if (view && 'error' in view.gas) throw view.gas.error;
+      if (view && 'error' in view.gas) throw refusedByNode(view.gas.error);
       const { account } = state;
       // Read before a KEK rotation finished (D-061): the row's old wrap can no longer be opened; read it again.
       if (!this.deps.accounts.keysReadable(account)) continue;
@@ -236,12 +276,15 @@ export class TransferEngine {
     throw unavailable(`the account ${input.accountId} changed during ${MAX_STORE_ATTEMPTS} attempts to store the transfer; try again`);
   }
 
-  /** Runs a node read; undefined when the node is unreachable (other errors propagate). */
+  /**
+   * Runs a node read; undefined when no connection to the node could be made (other errors propagate). D-140:
+   * a node that accepts and then fails (a time-out, a reset) answers 503 before anything is stored.
+   */
   private async unlessNodeDown<T>(read: () => Promise<T>): Promise<T | undefined> {
     try {
       return await read();
     } catch (error) {
-      if (error instanceof UpstreamUnavailableError) return undefined;
+      if (error instanceof UpstreamUnavailableError && !error.mayHaveArrived) return undefined;
       throw error;
     }
   }

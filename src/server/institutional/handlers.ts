@@ -62,11 +62,18 @@ export function institutionalHandlers(deps: InstitutionalDeps): Partial<RouteHan
     const wei = await balances(rows);
     return rows.map((row, i) => accountView(row, wei[i]!));
   };
-  /** 404 when the account does not exist, 403 when the credential may not use it. */
+  /** 404 when the account does not exist or the credential may not use it: the same answer (D-128). */
   const readableAccount = async (request: FastifyRequest, id: string) => {
     const account = await deps.accounts.find(id);
-    if (!account) throw notFound(`account ${id} does not exist`);
-    authorize(credentialOf(request), 'accounts:read', account.id);
+    // D-128: the text names the id or reference as given, never the account a reference resolves to.
+    if (!account || !mayUse(credentialOf(request), account.id)) throw notFound(`account ${id} does not exist`);
+    return account;
+  };
+  /** The account named in a query or body: 400 UNKNOWN_ACCOUNT when unknown, 404 for a restricted credential (D-128). */
+  const namedAccount = async (credential: Credential, field: string, id: string) => {
+    refuseUnusable(credential, field, id);
+    const account = await deps.accounts.find(id);
+    if (!account) throw badRequest(`"${field}" ${id} does not exist`, 'UNKNOWN_ACCOUNT');
     return account;
   };
 
@@ -97,9 +104,7 @@ export function institutionalHandlers(deps: InstitutionalDeps): Partial<RouteHan
       authorize(credential, 'transfers:read');
       const query = guard(strict(zListTransfersQuery), withIntegers(request.query), { ...PAGING, accountId: 'an account id (acc_ + 26 Crockford base32)' });
       if (query.accountId) {
-        const account = await deps.accounts.find(query.accountId);
-        if (!account) throw badRequest(`"accountId" ${query.accountId} does not exist`, 'UNKNOWN_ACCOUNT');
-        authorize(credential, 'transfers:read', account.id);
+        const account = await namedAccount(credential, 'accountId', query.accountId);
         const { total, rows } = await transferPage(deps.db, [account.id], query.page, query.limit);
         return reply.code(200).send({ total, page: query.page, limit: query.limit, transfers: rows.map((r) => transferView(r, directionFor(r, account))) });
       }
@@ -128,14 +133,23 @@ export function institutionalHandlers(deps: InstitutionalDeps): Partial<RouteHan
         institutionBIC: 'a bank identifier code: 4 letters, 2 letters, 2 letters or digits, optional 3 letters or digits',
         accountId: 'an account id (acc_ + 26 Crockford base32)',
       });
-      const account = await deps.accounts.find(body.accountId);
-      if (!account) throw badRequest(`"accountId" ${body.accountId} does not exist`, 'UNKNOWN_ACCOUNT');
-      authorize(credentialOf(request), 'bank:connect', account.id);
+      const account = await namedAccount(credentialOf(request), 'accountId', body.accountId);
       return reply.code(200).send(
         integrationInstructions({ institutionBIC: body.institutionBIC, accountId: account.id, settlementAddress: account.address, platformBIC: deps.platformBIC }),
       );
     },
   };
+}
+
+/** Whether the credential may use the account (D-015: every account, or only those of its `accountIds`). */
+const mayUse = (credential: Credential, accountId: string) => credential.accountIds === null || credential.accountIds.includes(accountId);
+
+/**
+ * D-128: a restricted credential naming, in a query or body, an account outside its list gets 404 as for an
+ * unknown one (its list holds only existing accounts, so no read is needed), naming only the id it gave.
+ */
+function refuseUnusable(credential: Credential, field: string, accountId: string): void {
+  if (!mayUse(credential, accountId)) throw notFound(`"${field}" ${accountId} does not exist`);
 }
 
 /** POST /transfers with the optional Idempotency-Key (D-046). */
@@ -157,7 +171,7 @@ async function createTransfer(deps: InstitutionalDeps, request: FastifyRequest, 
   }
   // fromAccountId is an account id (never a reference), so the grant is checked on it as given; the engine
   // refuses an unknown account (400 UNKNOWN_ACCOUNT) when it reads the sender, which saves a read per transfer.
-  authorize(credential, 'transfers:write', body.fromAccountId);
+  refuseUnusable(credential, 'fromAccountId', body.fromAccountId);
   const key = request.headers['idempotency-key'];
   if (key !== undefined && (typeof key !== 'string' || !/^[\x20-\x7E]{1,255}$/.test(key))) {
     throw badRequest('"Idempotency-Key" expected 1 to 255 printable ASCII characters');
