@@ -3,7 +3,7 @@
 // permission (D-015), 404 for an account outside a restricted key as for an unknown one (D-128), both
 // signed path forms (D-029), replay refusal (D-076), and 429 with
 // {error} and Retry-After after more than 10 requests in one second from one IP (D-022 headers).
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mldsaAuthorization } from '../../src/client/mldsa-signer.ts';
 import { mlDsa65, toHex } from '../../src/crypto/index.ts';
 import type { Check, CheckContext } from '../catalogue.ts';
@@ -12,10 +12,12 @@ import {
   adminJson,
   codeOf,
   contractProblems,
+  apiKey,
   defineCheck,
   fixture,
   inst,
   mldsaKey,
+  newAccount,
   retryAfterMs,
   serverNow,
   sleep,
@@ -230,6 +232,35 @@ function credentialChecks(): Check[] {
           if (shape(outside, f.outsider.id) !== shape(missing, unknown)) {
             problems.push(`${operation}: an account outside the key (${shape(outside, f.outsider.id)}) is answered unlike an unknown one (${shape(missing, unknown)})`);
           }
+        }
+        // A transfer between accounts outside the key reads as an unknown reference.
+        const stranger = await newAccount(ctx.target, { fund: '1.00' });
+        const theirs = await inst(ctx.target, 'POST', '/transfers', { bearer: f.full }, { body: { fromAccountId: stranger.id, to: f.outsider.address, amount: '0.01' } });
+        if (theirs.status !== 201) return verdict([`setup: POST /transfers for a transfer outside the key answered HTTP ${theirs.status}`], theirs);
+        const txRef = (theirs.json as { txRef: string }).txRef;
+        const otherRef = `${txRef.slice(0, -8)}${txRef.endsWith('ZZZZZZZZ') ? 'YYYYYYYY' : 'ZZZZZZZZ'}`;
+        const transferOutside = await answer('GET', `/transfers/${txRef}`, undefined);
+        problems.push(...(await contractProblems(ctx, 'GET /transfers/{reference}', transferOutside, 404, `GET /transfers/{reference} for a transfer of ${stranger.id}`)));
+        const transferMissing = await answer('GET', `/transfers/${otherRef}`, undefined);
+        const refShape = (res: HttpResult, ref: string) => `${res.status} ${String(codeOf(res))} ${res.text.replaceAll(ref, '<ref>')}`;
+        if (refShape(transferOutside, txRef) !== refShape(transferMissing, otherRef)) {
+          problems.push(`GET /transfers/{reference}: a transfer outside the key (${refShape(transferOutside, txRef)}) is answered unlike an unknown one (${refShape(transferMissing, otherRef)})`);
+        }
+        if (transferOutside.text.includes(stranger.id)) problems.push(`GET /transfers/${txRef} names the sending account: ${transferOutside.text}`);
+        // pacs.008: a settlement account outside a key that may submit payments.
+        const payer = await apiKey(ctx.target, ['payments:write'], [f.sender.id]);
+        const payment = (sttlmAcct: string) => ({
+          msgId: `CONF${Date.now()}`, sttlmAcct, endToEndId: 'E2E-OUTSIDER', uetr: randomUUID(), intrBkSttlmAmt: '0.01', intrBkSttlmCcy: 'EUR',
+          chrgBr: 'SHAR', dbtrNm: 'Conformance Debtor GmbH', dbtrAgt: 'DEUTDEFFXXX', cdtrNm: 'Conformance Creditor Ltd', cdtrAcct: f.recipient.id,
+          cdtrAgt: ctx.target.platformBic ?? 'SVCKGB2LXXX', rmtInf: 'svckit conformance',
+        });
+        const pay = async (id: string) => (last = await inst(ctx.target, 'POST', '/payments/pacs008', { bearer: payer }, { body: payment(id) }));
+        const payOutside = await pay(f.outsider.id);
+        problems.push(...(await contractProblems(ctx, 'POST /payments/pacs008', payOutside, 404, `POST /payments/pacs008 with sttlmAcct ${f.outsider.id}`)));
+        const payMissing = await pay(unknown);
+        const shape = (res: HttpResult, id: string) => `${res.status} ${String(codeOf(res))} ${res.text.replaceAll(id, '<id>')}`;
+        if (shape(payOutside, f.outsider.id) !== shape(payMissing, unknown)) {
+          problems.push(`POST /payments/pacs008: a settlement account outside the key (${shape(payOutside, f.outsider.id)}) is answered unlike an unknown one (${shape(payMissing, unknown)})`);
         }
         // By reference: the answer must not name the account id the reference resolves to.
         const byReference = await answer('GET', `/accounts/${f.outsider.reference}`, undefined);

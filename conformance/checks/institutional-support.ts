@@ -29,7 +29,8 @@ export type Operation =
   | 'GET /transfers'
   | 'POST /transfers'
   | 'GET /transfers/{reference}'
-  | 'POST /bank/connect';
+  | 'POST /bank/connect'
+  | 'POST /payments/pacs008';
 
 /** A precondition the target cannot meet (e.g. no funding on an external chain): the check is skipped. */
 export class Unavailable extends Error {

@@ -841,7 +841,9 @@ export type GetTransferErrors = {
      */
     403: Error;
     /**
-     * No transfer with this txRef (or none the credential may read).
+     * No transfer with this txRef, or a transfer between accounts that a restricted credential may not
+     * use: both get the same answer, which names only the txRef (D-128).
+     *
      */
     404: Error;
     /**
@@ -949,6 +951,13 @@ export type SubmitPacs008PaymentErrors = {
      *
      */
     403: Error;
+    /**
+     * The credential is limited to some accounts (D-015) and the account named in the query or body is not
+     * one of them: unknown and outside the list alike, with a text that names only the id the request gave
+     * (D-128). An unrestricted credential gets 400 `UNKNOWN_ACCOUNT` for an unknown account (D-022).
+     *
+     */
+    404: Error;
     /**
      * A payment with this `uetr` was already received (D-056).
      */

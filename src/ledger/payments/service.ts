@@ -67,7 +67,7 @@ export class PaymentService {
    * D-053, D-056: validates and stores the instruction as INITIATED with payment.initiated, in one transaction.
    * `mayUse` throws 403 when the caller's credential may not use an account (D-015).
    */
-  async submit(body: Pacs008Request, mayUse: (accountId: string) => void): Promise<PaymentRow> {
+  async submit(body: Pacs008Request, mayUse: (accountId: string | null) => void): Promise<PaymentRow> {
     const { nativeCcy, platformBic } = this.deps.lifecycle.settings;
     if (body.cdtrAgt !== platformBic) throw badRequest(`"cdtrAgt" expected the platform BIC ${platformBic}, got "${body.cdtrAgt}"`);
     if (body.intrBkSttlmCcy !== nativeCcy && !this.deps.fx.has(body.intrBkSttlmCcy)) {
@@ -75,8 +75,9 @@ export class PaymentService {
     }
     const instrWei = parseAmount('intrBkSttlmAmt', body.intrBkSttlmAmt);
     const settlement = await this.deps.accounts.find(body.sttlmAcct);
+    // The caller's check sees unknown (null) and known accounts alike, so a restricted credential cannot tell them apart (D-128).
+    mayUse(settlement?.id ?? null);
     if (!settlement) throw badRequest(`"sttlmAcct" expected an existing account, got "${body.sttlmAcct}"`, 'UNKNOWN_ACCOUNT');
-    mayUse(settlement.id);
     const creditor = await this.deps.accounts.find(body.cdtrAcct);
     if (!creditor) throw badRequest(`"cdtrAcct" expected an existing account, got "${body.cdtrAcct}"`, 'UNKNOWN_ACCOUNT');
     const amount = formatUnits(instrWei, 2);

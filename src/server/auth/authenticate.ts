@@ -106,12 +106,9 @@ export class Authenticator {
   }
 }
 
-/** Throws 403 unless the credential holds `permission` (and may use `accountId`, when given). D-015. */
-export function authorize(credential: Credential, permission: Permission, accountId?: string): void {
+/** Throws 403 unless the credential holds `permission` (D-015). Accounts outside a restricted credential are 404 (D-128), decided by each handler. */
+export function authorize(credential: Credential, permission: Permission): void {
   if (!credential.permissions.includes(permission)) {
     throw forbidden(`this credential lacks the "${permission}" permission`);
-  }
-  if (accountId !== undefined && credential.accountIds !== null && !credential.accountIds.includes(accountId)) {
-    throw forbidden(`this credential may not use account ${accountId}`, 'ACCOUNT_NOT_PERMITTED');
   }
 }

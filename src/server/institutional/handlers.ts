@@ -121,9 +121,8 @@ export function institutionalHandlers(deps: InstitutionalDeps): Partial<RouteHan
       if (!row) throw notFound(`transfer ${reference} does not exist`);
       const recipient = await deps.accounts.findByAddress(row.toAddress as Hex);
       const involved = [row.accountId, recipient?.id].filter((id): id is string => Boolean(id));
-      if (credential.accountIds !== null && !involved.some((id) => credential.accountIds!.includes(id))) {
-        authorize(credential, 'transfers:read', involved[0] ?? row.txRef);
-      }
+      // D-128: a transfer between accounts outside a restricted credential is answered as an unknown one.
+      if (!involved.some((id) => mayUse(credential, id))) throw notFound(`transfer ${reference} does not exist`);
       const sentByCaller = row.accountId !== null && (credential.accountIds === null || credential.accountIds.includes(row.accountId));
       return reply.code(200).send(transferView(row, sentByCaller ? 'out' : 'in'));
     },
