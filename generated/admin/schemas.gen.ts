@@ -801,6 +801,7 @@ export const WebhookEndpointSchema = {
         'url',
         'description',
         'events',
+        'accountIds',
         'enabled',
         'hasSecret',
         'secretUpdatedAt',
@@ -821,6 +822,16 @@ export const WebhookEndpointSchema = {
         },
         events: {
             $ref: '#/components/schemas/WebhookEvents'
+        },
+        accountIds: {
+            type: 'array',
+            description: 'The accounts of the institution that registered the endpoint; it receives only the events of\npayments whose debtor or creditor account is one of them (D-160). Empty for an endpoint an older\nsvckit stored without an owner: it receives nothing until accounts are set.\n',
+            maxItems: 100,
+            uniqueItems: true,
+            items: {
+                $ref: '#/components/schemas/AccountIdentifier'
+            },
+            'x-decision': 'D-160'
         },
         enabled: {
             type: 'boolean',
@@ -862,7 +873,8 @@ export const WebhookEndpointCreateSchema = {
     description: 'Body of POST /webhooks/endpoints (D-019).',
     'x-decision': 'D-019',
     required: [
-        'url'
+        'url',
+        'accountIds'
     ],
     properties: {
         url: {
@@ -871,6 +883,9 @@ export const WebhookEndpointCreateSchema = {
         events: {
             $ref: '#/components/schemas/WebhookEvents',
             description: 'Defaults to all five event types (D-019).'
+        },
+        accountIds: {
+            $ref: '#/components/schemas/WebhookAccountIds'
         },
         description: {
             type: 'string',
@@ -896,6 +911,9 @@ export const WebhookEndpointUpdateSchema = {
         events: {
             $ref: '#/components/schemas/WebhookEvents'
         },
+        accountIds: {
+            $ref: '#/components/schemas/WebhookAccountIds'
+        },
         description: {
             type: 'string',
             maxLength: 500
@@ -905,6 +923,18 @@ export const WebhookEndpointUpdateSchema = {
         }
     },
     additionalProperties: false
+} as const;
+
+export const WebhookAccountIdsSchema = {
+    type: 'array',
+    description: 'The accounts of the institution that registers the endpoint, each an existing account. The endpoint\nreceives the events of a payment only when its debtor or creditor account is one of them (D-160).\n',
+    minItems: 1,
+    maxItems: 100,
+    uniqueItems: true,
+    items: {
+        $ref: '#/components/schemas/AccountIdentifier'
+    },
+    'x-decision': 'D-160'
 } as const;
 
 export const WebhookEndpointListSchema = {

@@ -282,8 +282,10 @@ export const adminListWebhookEndpoints = <ThrowOnError extends boolean = false>(
 /**
  * Register a webhook endpoint
  *
- * Registers an HTTPS endpoint for payment events (D-019): `{url, events, description}`; `events`
- * defaults to all five types. The endpoint receives nothing until its signing secret is set with
+ * Registers an HTTPS endpoint for payment events (D-019): `{url, accountIds, events, description}`;
+ * `events` defaults to all five types. `accountIds` names the registering institution's accounts: the
+ * endpoint receives only the events of payments whose debtor or creditor account is one of them
+ * (D-160). The endpoint receives nothing until its signing secret is set with
  * `PUT /webhooks/endpoints/{id}/secret` (D-060).
  *
  */
@@ -327,8 +329,8 @@ export const adminGetWebhookEndpoint = <ThrowOnError extends boolean = false>(op
 /**
  * Change a webhook endpoint
  *
- * Changes `url`, `events`, `description` or `enabled`. A disabled endpoint receives no new deliveries;
- * deliveries already queued keep their schedule (D-060).
+ * Changes `url`, `events`, `accountIds` (D-160), `description` or `enabled`. A disabled endpoint receives
+ * no new deliveries; deliveries already queued keep their schedule (D-060).
  *
  */
 export const adminUpdateWebhookEndpoint = <ThrowOnError extends boolean = false>(options: Options<AdminUpdateWebhookEndpointData, ThrowOnError>): RequestResult<AdminUpdateWebhookEndpointResponses, AdminUpdateWebhookEndpointErrors, ThrowOnError> => (options.client ?? client).patch<AdminUpdateWebhookEndpointResponses, AdminUpdateWebhookEndpointErrors, ThrowOnError>({

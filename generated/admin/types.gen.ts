@@ -397,6 +397,13 @@ export type WebhookEndpoint = {
     description: string;
     events: WebhookEvents;
     /**
+     * The accounts of the institution that registered the endpoint; it receives only the events of
+     * payments whose debtor or creditor account is one of them (D-160). Empty for an endpoint an older
+     * svckit stored without an owner: it receives nothing until accounts are set.
+     *
+     */
+    accountIds: Array<AccountIdentifier>;
+    /**
      * Whether new events are delivered to the endpoint.
      */
     enabled: boolean;
@@ -425,6 +432,7 @@ export type WebhookEndpointCreate = {
      * Defaults to all five event types (D-019).
      */
     events?: WebhookEvents;
+    accountIds: WebhookAccountIds;
     description?: string;
     enabled?: boolean;
 };
@@ -435,9 +443,17 @@ export type WebhookEndpointCreate = {
 export type WebhookEndpointUpdate = {
     url?: WebhookUrl;
     events?: WebhookEvents;
+    accountIds?: WebhookAccountIds;
     description?: string;
     enabled?: boolean;
 };
+
+/**
+ * The accounts of the institution that registers the endpoint, each an existing account. The endpoint
+ * receives the events of a payment only when its debtor or creditor account is one of them (D-160).
+ *
+ */
+export type WebhookAccountIds = Array<AccountIdentifier>;
 
 export type WebhookEndpointList = {
     endpoints: Array<WebhookEndpoint>;
@@ -1443,7 +1459,7 @@ export type AdminCreateWebhookEndpointData = {
 
 export type AdminCreateWebhookEndpointErrors = {
     /**
-     * Bad request (URL not HTTPS, unknown event type).
+     * Bad request (URL not HTTPS, unknown event type, unknown account).
      */
     400: Error;
     /**

@@ -40,7 +40,14 @@ type Handlers = Pick<
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 const ENDPOINT_ID = { id: 'a webhook endpoint id (whe_ + 26 Crockford base32)' };
 const DELIVERY_ID = { id: 'a delivery id (a lower-case UUID, the X-SVC-Delivery value)' };
-const ENDPOINT_FIELDS = { url: 'https URL', description: 'a string of at most 500 characters', enabled: 'true or false', events: 'a non-empty list of event types' };
+const ENDPOINT_FIELDS = {
+  url: 'https URL',
+  description: 'a string of at most 500 characters',
+  enabled: 'true or false',
+  events: 'a non-empty list of event types',
+  accountIds: 'a list of 1 to 100 account ids (acc_ + 26 Crockford base32)',
+  'accountIds[]': 'an account id (acc_ + 26 Crockford base32)',
+};
 
 /** D-019, D-047: the endpoint without its secrets; a grace period that has ended shows as null. */
 export function endpointView(row: EndpointRow, now: number): WebhookEndpoint {
@@ -50,6 +57,7 @@ export function endpointView(row: EndpointRow, now: number): WebhookEndpoint {
     url: row.url,
     description: row.description,
     events: row.events as WebhookEndpoint['events'],
+    accountIds: row.accountIds,
     enabled: row.enabled,
     hasSecret: row.secret !== null,
     secretUpdatedAt: iso(row.secretUpdatedAt),
@@ -96,6 +104,12 @@ function checkSecretText(secret: unknown): void {
 /** The webhook handlers. */
 export function webhookHandlers(webhooks: WebhookRuntime, clock: Clock): Handlers {
   const { endpoints, deliveries } = webhooks;
+  /** D-160: the owner's accounts must exist; an id naming none would silently route nothing. */
+  const checkAccounts = async (accountIds: string[] | undefined) => {
+    requireUnique('accountIds', accountIds);
+    const unknown = accountIds ? await endpoints.firstUnknownAccount(accountIds) : undefined;
+    if (unknown !== undefined) throw badRequest(`"accountIds[${unknown}]" expected an existing account, got "${accountIds![unknown]}"`, 'UNKNOWN_ACCOUNT');
+  };
   const existing = async (id: string) => {
     const row = await endpoints.find(id);
     if (!row) throw notFound(`webhook endpoint ${id} not found`);
@@ -105,6 +119,7 @@ export function webhookHandlers(webhooks: WebhookRuntime, clock: Clock): Handler
     adminCreateWebhookEndpoint: async (request, reply) => {
       const body = guard(strict(zAdminCreateWebhookEndpointBody), request.body, ENDPOINT_FIELDS);
       requireUnique('events', body.events);
+      await checkAccounts(body.accountIds);
       const row = await endpoints.create(body);
       return reply.code(201).send(endpointView(row, clock.now()));
     },
@@ -118,8 +133,9 @@ export function webhookHandlers(webhooks: WebhookRuntime, clock: Clock): Handler
     adminUpdateWebhookEndpoint: async (request, reply) => {
       const { id } = guard(zAdminUpdateWebhookEndpointPath, request.params, ENDPOINT_ID);
       const body = guard(strict(zAdminUpdateWebhookEndpointBody), request.body, ENDPOINT_FIELDS);
-      requireSome(body, ['url', 'events', 'description', 'enabled']);
+      requireSome(body, ['url', 'events', 'accountIds', 'description', 'enabled']);
       requireUnique('events', body.events);
+      await checkAccounts(body.accountIds);
       const row = await endpoints.update(id, body);
       if (!row) throw notFound(`webhook endpoint ${id} not found`);
       return reply.code(200).send(endpointView(row, clock.now()));
