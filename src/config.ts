@@ -52,6 +52,8 @@ export type Config = {
   webhookCaFile: string | undefined;
   /** SVC_WEBHOOK_CONCURRENCY: webhook attempts in flight at most per instance. Default 32. */
   webhookConcurrency: number;
+  /** SVC_WEBHOOK_ALLOW_PRIVATE: also deliver to loopback, private and link-local receivers (D-161; development and tests). Default false. */
+  webhookAllowPrivate: boolean;
 };
 
 export { ConfigError } from './config-error.ts';
@@ -130,6 +132,7 @@ export function loadConfig(env: Env = process.env): Config {
     fxRates: fxRates(env),
     webhookCaFile: file(env, 'SVC_WEBHOOK_CA_FILE'),
     webhookConcurrency: integer(env, 'SVC_WEBHOOK_CONCURRENCY', 32, 1, 1024),
+    webhookAllowPrivate: boolean(env, 'SVC_WEBHOOK_ALLOW_PRIVATE'),
   };
 }
 

@@ -775,8 +775,11 @@ export const WebhookUrlSchema = {
     format: 'uri',
     maxLength: 2048,
     pattern: '^https://',
-    description: 'HTTPS URL of the receiving endpoint (D-019).',
-    'x-decision': 'D-019'
+    description: 'HTTPS URL of the receiving endpoint (D-019). A literal loopback, private, shared, link-local,\nunspecified or reserved address (IPv4 or IPv6, IPv4-mapped included) is refused with 400; a host\nname is resolved and checked at every attempt, which fails without connecting when any address is\nsuch a one (D-161).\n',
+    'x-decision': [
+        'D-019',
+        'D-161'
+    ]
 } as const;
 
 export const WebhookEventsSchema = {

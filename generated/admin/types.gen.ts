@@ -379,7 +379,11 @@ export type KekRotation = {
 export type EventType = 'payment.initiated' | 'payment.rate_locked' | 'payment.settled' | 'payment.failed' | 'payment.returned';
 
 /**
- * HTTPS URL of the receiving endpoint (D-019).
+ * HTTPS URL of the receiving endpoint (D-019). A literal loopback, private, shared, link-local,
+ * unspecified or reserved address (IPv4 or IPv6, IPv4-mapped included) is refused with 400; a host
+ * name is resolved and checked at every attempt, which fails without connecting when any address is
+ * such a one (D-161).
+ *
  */
 export type WebhookUrl = string;
 
@@ -1459,7 +1463,7 @@ export type AdminCreateWebhookEndpointData = {
 
 export type AdminCreateWebhookEndpointErrors = {
     /**
-     * Bad request (URL not HTTPS, unknown event type, unknown account).
+     * Bad request (URL not HTTPS or at a non-public address, unknown event type, unknown account).
      */
     400: Error;
     /**

@@ -298,7 +298,11 @@ export const zEventType = z.enum([
 ]);
 
 /**
- * HTTPS URL of the receiving endpoint (D-019).
+ * HTTPS URL of the receiving endpoint (D-019). A literal loopback, private, shared, link-local,
+ * unspecified or reserved address (IPv4 or IPv6, IPv4-mapped included) is refused with 400; a host
+ * name is resolved and checked at every attempt, which fails without connecting when any address is
+ * such a one (D-161).
+ *
  */
 export const zWebhookUrl = z.url().max(2048).regex(/^https:\/\//);
 

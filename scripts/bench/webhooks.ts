@@ -89,7 +89,8 @@ async function seed(n: number): Promise<void> {
 const pending = async () => (await db.select({ n: count() }).from(webhookDeliveries).where(eq(webhookDeliveries.status, 'pending')))[0]!.n;
 
 function dispatcher(concurrency: number): WebhookDispatcher {
-  const transport = new WebhookTransport(clock, { ca: [tls.caCert], maxSockets: concurrency });
+  // D-161: the bench's receiver listens on loopback.
+  const transport = new WebhookTransport(clock, { ca: [tls.caCert], maxSockets: concurrency, allowPrivate: true });
   // The production poll interval (100 ms): an idle dispatcher notices a job falling due within it.
   return new WebhookDispatcher(db, clock, transport, { concurrency, secrets, onError: (e) => console.error(e) });
 }

@@ -118,7 +118,7 @@ describe('deliveries, pacs.008 and returns', () => {
     });
     await expectContract(A, 'GET /webhooks/deliveries', failed, 200);
     const one = (failed.json as { deliveries: { id: string; attempts: { error: string }[]; payload: { failRsn?: string } }[] }).deliveries[0]!;
-    expect(one.attempts[0]!.error).toBe('connection refused');
+    expect(one.attempts[0]!.error).toBe('connection failed');
     await expectContract(A, 'GET /webhooks/deliveries/{id}', await admin(target, 'GET', `/webhooks/deliveries/${one.id}`), 200);
     const live = await admin(target, 'POST', `/webhooks/deliveries/${one.id}/redeliver`);
     await expectContract(A, 'POST /webhooks/deliveries/{id}/redeliver', live, 409);
@@ -147,6 +147,6 @@ describe('svckit webhooks (CLI)', () => {
     const { stdout } = await promisify(execFile)(process.execPath, ['bin/svckit.js', 'webhooks', 'deliveries', '--base', target.base!.href, '--admin-token', target.adminToken!, '--ca-cert', ca, '--status', 'dead'], { cwd: path.resolve(import.meta.dirname, '../..') });
     expect(stdout).toMatch(/^\d+ deliveries; page 1/);
     expect(stdout).toMatch(/payment\.(initiated|failed)\s+dead\s+round 1/);
-    expect(stdout).toMatch(/1\.1 {2}\S+ +\d+ ms {2}failure connection refused/);
+    expect(stdout).toMatch(/1\.1 {2}\S+ +\d+ ms {2}failure connection failed/);
   });
 });

@@ -19,6 +19,7 @@ import {
 import type { Clock } from '../../clock.ts';
 import type { DeliveryRecord } from '../../webhooks/deliveries.ts';
 import type { EndpointRow } from '../../webhooks/endpoints.ts';
+import { refusedLiteral } from '../../webhooks/destination.ts';
 import type { WebhookRuntime } from '../../webhooks/runtime.ts';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
 import { guard, strict, requireSome, requireUnique } from '../http/guards.ts';
@@ -110,6 +111,12 @@ export function webhookHandlers(webhooks: WebhookRuntime, clock: Clock): Handler
     const unknown = accountIds ? await endpoints.firstUnknownAccount(accountIds) : undefined;
     if (unknown !== undefined) throw badRequest(`"accountIds[${unknown}]" expected an existing account, got "${accountIds![unknown]}"`, 'UNKNOWN_ACCOUNT');
   };
+  /** D-161: a literal non-public address is refused at once; a host name is checked at every attempt. */
+  const checkUrl = (url: string | undefined) => {
+    if (url === undefined || webhooks.allowPrivate) return;
+    const literal = refusedLiteral(url);
+    if (literal !== undefined) throw badRequest(`"url" expected a public address, got "${url}" (a loopback, private, link-local or reserved address)`);
+  };
   const existing = async (id: string) => {
     const row = await endpoints.find(id);
     if (!row) throw notFound(`webhook endpoint ${id} not found`);
@@ -119,6 +126,7 @@ export function webhookHandlers(webhooks: WebhookRuntime, clock: Clock): Handler
     adminCreateWebhookEndpoint: async (request, reply) => {
       const body = guard(strict(zAdminCreateWebhookEndpointBody), request.body, ENDPOINT_FIELDS);
       requireUnique('events', body.events);
+      checkUrl(body.url);
       await checkAccounts(body.accountIds);
       const row = await endpoints.create(body);
       return reply.code(201).send(endpointView(row, clock.now()));
@@ -135,6 +143,7 @@ export function webhookHandlers(webhooks: WebhookRuntime, clock: Clock): Handler
       const body = guard(strict(zAdminUpdateWebhookEndpointBody), request.body, ENDPOINT_FIELDS);
       requireSome(body, ['url', 'events', 'accountIds', 'description', 'enabled']);
       requireUnique('events', body.events);
+      checkUrl(body.url);
       await checkAccounts(body.accountIds);
       const row = await endpoints.update(id, body);
       if (!row) throw notFound(`webhook endpoint ${id} not found`);
