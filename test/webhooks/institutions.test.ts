@@ -3,6 +3,8 @@
 // is one of them. Two institutions on the reference stack (real Anvil, real TLS, PGlite or DATABASE_URL's
 // PostgreSQL), each with its own endpoint and HTTPS receiver path.
 import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKey, newAccount, type AccountView } from '../../conformance/checks/institutional-support.ts';
 import { receiverFor } from '../../conformance/checks/webhook-support.ts';
@@ -110,5 +112,38 @@ describe('an endpoint an older svckit stored without an owner (D-160)', () => {
     expect(emitted.deliveries).toBe(1);
     const jobs = (await db.execute(sql`select endpoint_id from webhook_deliveries where event_id = ${emitted.eventId}`)) as unknown as { rows: { endpoint_id: string }[] };
     expect(jobs.rows.map((r) => r.endpoint_id)).toEqual(['whe_01JD42C8E5F2G7H3J9K4M6N1PB']);
+  });
+});
+
+describe('the migration that gives endpoints an owner (D-160)', () => {
+  it('leaves no job queued by the earlier fan-out to every endpoint', async () => {
+    const folder = new URL('../../src/storage/migrations/', import.meta.url);
+    const files = readdirSync(folder).filter((f) => f.endsWith('.sql')).sort();
+    const owners = files.findIndex((f) => readFileSync(new URL(f, folder), 'utf8').includes('"webhook_endpoints" ADD COLUMN "account_ids"'));
+    expect(owners).toBeGreaterThan(0);
+    const run = async (db: PGlite, file: string) => {
+      for (const statement of readFileSync(new URL(file, folder), 'utf8').split('--> statement-breakpoint')) await db.exec(statement);
+    };
+    const db = new PGlite();
+    try {
+      for (const file of files.slice(0, owners)) await run(db, file);
+      // What an older svckit left: an endpoint, an event and its jobs, one still pending, one delivered.
+      await db.exec(`insert into webhook_endpoints (id, url, description, events, enabled, secret, created_at, updated_at)
+        values ('whe_01JD42C8E5F2G7H3J9K4M6N1PA', 'https://hooks.bank-b.example/svckit', '', '["payment.settled"]', true, 'sealed', now(), now());
+        insert into webhook_events (id, type, uetr, body, created_at) values ('e1', 'payment.settled', 'u1', '{}', now());
+        insert into webhook_deliveries (id, event_id, endpoint_id, event, uetr, status, round, attempts, next_attempt_at, created_at)
+        values ('d1', 'e1', 'whe_01JD42C8E5F2G7H3J9K4M6N1PA', 'payment.settled', 'u1', 'pending', 1, 2, now(), now()),
+               ('d2', 'e1', 'whe_01JD42C8E5F2G7H3J9K4M6N1PA', 'payment.settled', 'u1', 'delivered', 1, 1, null, now());`);
+      for (const file of files.slice(owners)) await run(db, file);
+      const jobs = await db.query<{ id: string; status: string; next_attempt_at: Date | null }>('select id, status, next_attempt_at from webhook_deliveries order by id');
+      expect(jobs.rows).toEqual([
+        { id: 'd1', status: 'dead', next_attempt_at: null },
+        { id: 'd2', status: 'delivered', next_attempt_at: null },
+      ]);
+      const endpoint = await db.query<{ account_ids: string[] }>('select account_ids from webhook_endpoints');
+      expect(endpoint.rows).toEqual([{ account_ids: [] }]);
+    } finally {
+      await db.close();
+    }
   });
 });
