@@ -50,8 +50,13 @@ for (const [network, prefix] of [
 export function isPublicAddress(address: string): boolean {
   const family = net.isIP(address);
   if (family === 0) return false;
-  // BlockList matches an IPv4-mapped IPv6 address (::ffff:a.b.c.d) against the IPv4 rules as well.
-  return !NON_PUBLIC.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  try {
+    // BlockList matches an IPv4-mapped IPv6 address (::ffff:a.b.c.d) against the IPv4 rules as well.
+    return !NON_PUBLIC.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  } catch {
+    // An address the list cannot read is not known to be public.
+    return false;
+  }
 }
 
 /** The IP address a URL's hostname is written as (`[::1]` → `::1`), or undefined for a DNS name. */

@@ -1,7 +1,8 @@
 /**
  * Webhook endpoints and their signing secrets (D-019: registered by an administrator; D-047: rotation
  * with a grace period; D-060: nothing is sent before a secret is set, a disabled endpoint gets no new
- * deliveries, deleting one marks its pending deliveries dead and keeps their history).
+ * deliveries, deleting one marks its pending deliveries dead and keeps their history; D-160: an endpoint
+ * belongs to the institution of the accounts it names).
  */
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import { resourceId } from '../ledger/ids.ts';
