@@ -398,7 +398,7 @@ export const adminGetWebhookDelivery = <ThrowOnError extends boolean = false>(op
  * Puts a DEAD delivery back to `pending` and starts a new round of up to five attempts on the spec's
  * schedule, the first one immediately. The delivery keeps its id, so `X-SVC-Delivery` is unchanged and
  * receivers can de-duplicate; earlier attempts stay listed with their round (D-060). A delivery that
- * is not DEAD is a 409.
+ * is not DEAD is a 409, and so is one whose payment is on none of its endpoint's accounts now (D-160).
  *
  */
 export const adminRedeliverWebhook = <ThrowOnError extends boolean = false>(options: Options<AdminRedeliverWebhookData, ThrowOnError>): RequestResult<AdminRedeliverWebhookResponses, AdminRedeliverWebhookErrors, ThrowOnError> => (options.client ?? client).post<AdminRedeliverWebhookResponses, AdminRedeliverWebhookErrors, ThrowOnError>({

@@ -1833,7 +1833,7 @@ export type AdminRedeliverWebhookErrors = {
      */
     404: Error;
     /**
-     * The delivery is not DEAD.
+     * The delivery is not DEAD, or its payment is on none of its endpoint's accounts (D-160).
      */
     409: Error;
     /**

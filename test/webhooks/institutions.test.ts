@@ -12,6 +12,7 @@ import { referenceTarget } from '../../conformance/targets/reference.ts';
 import type { Target } from '../../conformance/targets/target.ts';
 import type { WebhookReceiver } from '../../conformance/webhooks/receiver.ts';
 import { sql } from 'drizzle-orm';
+import { DeliveryStore } from '../../src/webhooks/deliveries.ts';
 import { emitEvent } from '../../src/webhooks/outbox.ts';
 import { admin, eventually, wallet } from '../admin/support.ts';
 import { useFreshDatabase } from '../storage/fresh-database.ts';
@@ -112,6 +113,23 @@ describe('an endpoint an older svckit stored without an owner (D-160)', () => {
     expect(emitted.deliveries).toBe(1);
     const jobs = (await db.execute(sql`select endpoint_id from webhook_deliveries where event_id = ${emitted.eventId}`)) as unknown as { rows: { endpoint_id: string }[] };
     expect(jobs.rows.map((r) => r.endpoint_id)).toEqual(['whe_01JD42C8E5F2G7H3J9K4M6N1PB']);
+  });
+
+  it('is never sent a job from before owners again: redelivery needs the payment on the endpoint\'s accounts', async () => {
+    const { db } = fresh.database;
+    const owned = 'acc_01JD3Z8Q4V6WQ8N2K7M5R9T3XC';
+    await db.execute(sql`insert into webhook_endpoints (id, url, description, events, enabled, secret, created_at, updated_at, account_ids)
+      values ('whe_01JD42C8E5F2G7H3J9K4M6N1PC', 'https://hooks.bank-a.example/svckit', '', '["payment.settled"]'::jsonb, true, 'sealed', now(), now(), jsonb_build_array(${owned}::text))`);
+    // A dead job of an event stored before D-160 (no accounts: some institution's payment), and one of the endpoint's own.
+    await db.execute(sql`insert into webhook_events (id, type, uetr, body, debtor_account_id, created_at) values
+      ('e-old', 'payment.settled', 'u-old', '{}', null, now()), ('e-own', 'payment.settled', 'u-own', '{}', ${owned}, now())`);
+    await db.execute(sql`insert into webhook_deliveries (id, event_id, endpoint_id, event, uetr, status, round, attempts, created_at) values
+      ('d-old', 'e-old', 'whe_01JD42C8E5F2G7H3J9K4M6N1PC', 'payment.settled', 'u-old', 'dead', 1, 5, now()),
+      ('d-own', 'e-own', 'whe_01JD42C8E5F2G7H3J9K4M6N1PC', 'payment.settled', 'u-own', 'dead', 1, 5, now())`);
+    const deliveries = new DeliveryStore(db, () => new Date());
+    expect(await deliveries.redeliver('d-old')).toEqual({ notOwned: true });
+    expect((await deliveries.find('d-old'))?.status).toBe('dead');
+    expect(await deliveries.redeliver('d-own')).toMatchObject({ id: 'd-own', status: 'pending', round: 2 });
   });
 });
 

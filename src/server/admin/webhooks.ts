@@ -182,6 +182,7 @@ export function webhookHandlers(webhooks: WebhookRuntime, clock: Clock): Handler
       const outcome = await deliveries.redeliver(id);
       if (!outcome) throw notFound(`delivery ${id} not found`);
       if ('notDead' in outcome) throw conflict(`delivery ${id} is ${outcome.notDead}, only dead deliveries can be redelivered`, 'NOT_DEAD');
+      if ('notOwned' in outcome) throw conflict(`delivery ${id} is of a payment on none of its endpoint's accounts (D-160)`, 'NOT_OWNED');
       webhooks.wake();
       return reply.code(202).send(deliveryView(outcome));
     },
