@@ -52,7 +52,7 @@ export type Config = {
   webhookCaFile: string | undefined;
   /** SVC_WEBHOOK_CONCURRENCY: webhook attempts in flight at most per instance. Default 32. */
   webhookConcurrency: number;
-  /** SVC_WEBHOOK_ALLOW_PRIVATE: also deliver to loopback, private and link-local receivers (D-161; development and tests). Default false. */
+  /** SVC_WEBHOOK_ALLOW_PRIVATE: also deliver to loopback, private and link-local receivers (D-143; development and tests). Default false. */
   webhookAllowPrivate: boolean;
 };
 

@@ -775,10 +775,10 @@ export const WebhookUrlSchema = {
     format: 'uri',
     maxLength: 2048,
     pattern: '^https://',
-    description: 'HTTPS URL of the receiving endpoint (D-019). A literal loopback, private, shared, link-local,\nunspecified or reserved address (IPv4 or IPv6, IPv4-mapped included) is refused with 400; a host\nname is resolved and checked at every attempt, which fails without connecting when any address is\nsuch a one (D-161).\n',
+    description: 'HTTPS URL of the receiving endpoint (D-019). A literal loopback, private, shared, link-local,\nunspecified or reserved address (IPv4 or IPv6, IPv4-mapped included) is refused with 400; a host\nname is resolved and checked at every attempt, which fails without connecting when any address is\nsuch a one (D-143).\n',
     'x-decision': [
         'D-019',
-        'D-161'
+        'D-143'
     ]
 } as const;
 
@@ -828,13 +828,13 @@ export const WebhookEndpointSchema = {
         },
         accountIds: {
             type: 'array',
-            description: 'The accounts of the institution that registered the endpoint; it receives only the events of\npayments whose debtor or creditor account is one of them (D-160). Empty for an endpoint an older\nsvckit stored without an owner: it receives nothing until accounts are set.\n',
+            description: 'The accounts of the institution that registered the endpoint; it receives only the events of\npayments whose debtor or creditor account is one of them (D-142). Empty for an endpoint an older\nsvckit stored without an owner: it receives nothing until accounts are set.\n',
             maxItems: 100,
             uniqueItems: true,
             items: {
                 $ref: '#/components/schemas/AccountIdentifier'
             },
-            'x-decision': 'D-160'
+            'x-decision': 'D-142'
         },
         enabled: {
             type: 'boolean',
@@ -930,14 +930,14 @@ export const WebhookEndpointUpdateSchema = {
 
 export const WebhookAccountIdsSchema = {
     type: 'array',
-    description: 'The accounts of the institution that registers the endpoint, each an existing account. The endpoint\nreceives the events of a payment only when its debtor or creditor account is one of them (D-160).\n',
+    description: 'The accounts of the institution that registers the endpoint, each an existing account. The endpoint\nreceives the events of a payment only when its debtor or creditor account is one of them (D-142).\n',
     minItems: 1,
     maxItems: 100,
     uniqueItems: true,
     items: {
         $ref: '#/components/schemas/AccountIdentifier'
     },
-    'x-decision': 'D-160'
+    'x-decision': 'D-142'
 } as const;
 
 export const WebhookEndpointListSchema = {

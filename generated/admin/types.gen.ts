@@ -382,7 +382,7 @@ export type EventType = 'payment.initiated' | 'payment.rate_locked' | 'payment.s
  * HTTPS URL of the receiving endpoint (D-019). A literal loopback, private, shared, link-local,
  * unspecified or reserved address (IPv4 or IPv6, IPv4-mapped included) is refused with 400; a host
  * name is resolved and checked at every attempt, which fails without connecting when any address is
- * such a one (D-161).
+ * such a one (D-143).
  *
  */
 export type WebhookUrl = string;
@@ -402,7 +402,7 @@ export type WebhookEndpoint = {
     events: WebhookEvents;
     /**
      * The accounts of the institution that registered the endpoint; it receives only the events of
-     * payments whose debtor or creditor account is one of them (D-160). Empty for an endpoint an older
+     * payments whose debtor or creditor account is one of them (D-142). Empty for an endpoint an older
      * svckit stored without an owner: it receives nothing until accounts are set.
      *
      */
@@ -454,7 +454,7 @@ export type WebhookEndpointUpdate = {
 
 /**
  * The accounts of the institution that registers the endpoint, each an existing account. The endpoint
- * receives the events of a payment only when its debtor or creditor account is one of them (D-160).
+ * receives the events of a payment only when its debtor or creditor account is one of them (D-142).
  *
  */
 export type WebhookAccountIds = Array<AccountIdentifier>;
@@ -1833,7 +1833,7 @@ export type AdminRedeliverWebhookErrors = {
      */
     404: Error;
     /**
-     * The delivery is not DEAD, or its payment is on none of its endpoint's accounts (D-160).
+     * The delivery is not DEAD, or its payment is on none of its endpoint's accounts (D-142).
      */
     409: Error;
     /**

@@ -301,7 +301,7 @@ export const zEventType = z.enum([
  * HTTPS URL of the receiving endpoint (D-019). A literal loopback, private, shared, link-local,
  * unspecified or reserved address (IPv4 or IPv6, IPv4-mapped included) is refused with 400; a host
  * name is resolved and checked at every attempt, which fails without connecting when any address is
- * such a one (D-161).
+ * such a one (D-143).
  *
  */
 export const zWebhookUrl = z.url().max(2048).regex(/^https:\/\//);
@@ -330,7 +330,7 @@ export const zWebhookEndpoint = z.object({
 
 /**
  * The accounts of the institution that registers the endpoint, each an existing account. The endpoint
- * receives the events of a payment only when its debtor or creditor account is one of them (D-160).
+ * receives the events of a payment only when its debtor or creditor account is one of them (D-142).
  *
  */
 export const zWebhookAccountIds = z.array(zAccountIdentifier).min(1).max(100);

@@ -58,7 +58,7 @@ const clock = new OffsetClock();
 const secrets = new WebhookSecretBox(Keyring.open({ dataDir: null }));
 const endpoints = new EndpointStore(db, () => new Date(clock.now()), secrets);
 
-/** The debtor account of every seeded payment, and the endpoint's owner (D-160). */
+/** The debtor account of every seeded payment, and the endpoint's owner (D-142). */
 const BENCH_ACCOUNT = 'acc_01JD3Z8Q4V6WQ8N2K7M5R9T3XA';
 
 async function endpointFor(path: string): Promise<string> {
@@ -89,7 +89,7 @@ async function seed(n: number): Promise<void> {
 const pending = async () => (await db.select({ n: count() }).from(webhookDeliveries).where(eq(webhookDeliveries.status, 'pending')))[0]!.n;
 
 function dispatcher(concurrency: number): WebhookDispatcher {
-  // D-161: the bench's receiver listens on loopback.
+  // D-143: the bench's receiver listens on loopback.
   const transport = new WebhookTransport(clock, { ca: [tls.caCert], maxSockets: concurrency, allowPrivate: true });
   // The production poll interval (100 ms): an idle dispatcher notices a job falling due within it.
   return new WebhookDispatcher(db, clock, transport, { concurrency, secrets, onError: (e) => console.error(e) });

@@ -191,7 +191,7 @@ export const webhookEndpoints = pgTable('webhook_endpoints', {
   description: text('description').notNull(),
   events: jsonb('events').$type<string[]>().notNull(),
   /**
-   * D-160: the accounts of the institution that registered the endpoint; it receives only the events of
+   * D-142: the accounts of the institution that registered the endpoint; it receives only the events of
    * payments on those accounts. Empty for an endpoint an older svckit stored, which receives nothing.
    */
   accountIds: jsonb('account_ids').$type<string[]>().notNull().default([]),
@@ -213,9 +213,9 @@ export const webhookEvents = pgTable('webhook_events', {
   type: text('type').notNull(),
   uetr: text('uetr').notNull(),
   body: text('body').notNull(),
-  /** D-160: the payment's debtor account, whose institution's endpoints receive the event (null before D-160). */
+  /** D-142: the payment's debtor account, whose institution's endpoints receive the event (null before D-142). */
   debtorAccountId: text('debtor_account_id'),
-  /** D-160: the payment's creditor account when it is on the platform (null for an external creditor). */
+  /** D-142: the payment's creditor account when it is on the platform (null for an external creditor). */
   creditorAccountId: text('creditor_account_id'),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
 });

@@ -15,7 +15,7 @@ export type DeliveryRecord = Omit<typeof webhookDeliveries.$inferSelect, 'attemp
 };
 
 /**
- * D-160: the delivery's payment is on one of its endpoint's accounts now (a job from before endpoints had
+ * D-142: the delivery's payment is on one of its endpoint's accounts now (a job from before endpoints had
  * owners, or of an account the endpoint no longer names, is never sent again).
  */
 const ownedByEndpoint = sql`exists (

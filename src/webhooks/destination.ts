@@ -1,5 +1,5 @@
 /**
- * Where the dispatcher may connect (D-161): a receiver is an institution's public HTTPS endpoint, so
+ * Where the dispatcher may connect (D-143): a receiver is an institution's public HTTPS endpoint, so
  * loopback, private, shared (CGNAT), link-local (the cloud metadata address among them), unspecified,
  * multicast, reserved and documentation addresses are refused, for IPv4 and IPv6 alike (an IPv4-mapped IPv6
  * address counts as its IPv4 address). The check runs on the addresses DNS returned, and the connection is
@@ -12,7 +12,7 @@ import net, { type LookupFunction } from 'node:net';
 /** The error code of a refused destination; the attempt record says only "destination not allowed". */
 export const DESTINATION_REFUSED = 'ERR_SVC_WEBHOOK_DESTINATION';
 
-/** The ranges no delivery goes to (D-161; RFC 6890 special-purpose registries). */
+/** The ranges no delivery goes to (D-143; RFC 6890 special-purpose registries). */
 const NON_PUBLIC = new net.BlockList();
 for (const [network, prefix] of [
   ['0.0.0.0', 8], // "this network", the unspecified address
@@ -46,7 +46,7 @@ for (const [network, prefix] of [
   NON_PUBLIC.addSubnet(network, prefix, 'ipv6');
 }
 
-/** Whether `address` (an IPv4 or IPv6 literal, without brackets) is a public unicast address (D-161). */
+/** Whether `address` (an IPv4 or IPv6 literal, without brackets) is a public unicast address (D-143). */
 export function isPublicAddress(address: string): boolean {
   const family = net.isIP(address);
   if (family === 0) return false;
@@ -65,7 +65,7 @@ export function literalAddress(hostname: string): string | undefined {
   return net.isIP(bare) ? bare : undefined;
 }
 
-/** A literal non-public address in `url` (D-161: refused at registration), or undefined. */
+/** A literal non-public address in `url` (D-143: refused at registration), or undefined. */
 export function refusedLiteral(url: string): string | undefined {
   let hostname: string;
   try {
@@ -108,7 +108,7 @@ export function checkedLookup(resolver: Resolver, allowPrivate: boolean): Lookup
   };
 }
 
-/** The literal-address check of one attempt: an Error to fail it with, or undefined to go ahead (D-161). */
+/** The literal-address check of one attempt: an Error to fail it with, or undefined to go ahead (D-143). */
 export function literalRefusal(hostname: string, allowPrivate: boolean): Error | undefined {
   const literal = literalAddress(hostname);
   // Node connects to a literal address without calling lookup, so it is checked here.

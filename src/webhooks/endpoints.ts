@@ -1,7 +1,7 @@
 /**
  * Webhook endpoints and their signing secrets (D-019: registered by an administrator; D-047: rotation
  * with a grace period; D-060: nothing is sent before a secret is set, a disabled endpoint gets no new
- * deliveries, deleting one marks its pending deliveries dead and keeps their history; D-160: an endpoint
+ * deliveries, deleting one marks its pending deliveries dead and keeps their history; D-142: an endpoint
  * belongs to the institution of the accounts it names).
  */
 import { and, desc, eq, inArray } from 'drizzle-orm';
@@ -25,7 +25,7 @@ export class EndpointStore {
     private readonly secrets: WebhookSecretBox,
   ) {}
 
-  /** Registers an endpoint for the institution of `accountIds` (D-160), without a secret yet. */
+  /** Registers an endpoint for the institution of `accountIds` (D-142), without a secret yet. */
   async create(input: { url: string; accountIds: string[]; events?: string[]; description?: string; enabled?: boolean }): Promise<EndpointRow> {
     const now = this.now();
     const [row] = await this.db
@@ -55,7 +55,7 @@ export class EndpointStore {
     return row;
   }
 
-  /** The position in `ids` of the first id that names no account, or undefined when all do (D-160). */
+  /** The position in `ids` of the first id that names no account, or undefined when all do (D-142). */
   async firstUnknownAccount(ids: readonly string[]): Promise<number | undefined> {
     if (ids.length === 0) return undefined;
     const found = new Set((await this.db.select({ id: accounts.id }).from(accounts).where(inArray(accounts.id, [...ids]))).map((r) => r.id));

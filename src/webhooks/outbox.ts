@@ -25,7 +25,7 @@ export function compactBody(payload: PaymentEventPayload): string {
 /** An event's payload: the contract's Payment event payload with its type and uetr. */
 export type EventPayload = PaymentEventPayload & { event: PaymentEventType; uetr: string };
 
-/** D-160: the accounts on either side of a payment; their institutions' endpoints receive its events. */
+/** D-142: the accounts on either side of a payment; their institutions' endpoints receive its events. */
 export type PaymentParties = {
   /** The account that pays. */
   debtorAccountId: string;
@@ -33,13 +33,13 @@ export type PaymentParties = {
   creditorAccountId: string | null;
 };
 
-/** An event to emit: its payload and the payment's parties (D-160). */
+/** An event to emit: its payload and the payment's parties (D-142). */
 export type PartyEvent = { payload: EventPayload; parties: PaymentParties };
 
 /**
  * Stores `payload` as an event and fans it out to every endpoint that is enabled, has a secret (D-060:
  * "an endpoint receives nothing until its secret is set"), subscribes to its type and belongs to an
- * institution on either side of the payment (D-160). Call it with the transaction of the state change.
+ * institution on either side of the payment (D-142). Call it with the transaction of the state change.
  * Returns the event id and the number of delivery jobs created.
  */
 export async function emitEvent(tx: Database, payload: EventPayload, parties: PaymentParties, now: Date): Promise<{ eventId: string; deliveries: number }> {
@@ -50,7 +50,7 @@ export async function emitEvent(tx: Database, payload: EventPayload, parties: Pa
 /**
  * The delivery jobs of the events in the common table expression `stored_event` (id, type, uetr and the
  * payment's two accounts): one per endpoint that is enabled, has a secret (D-060), subscribes to the
- * event's type and names the debtor or the creditor account among its own (D-160; spec: "HTTPS endpoints
+ * event's type and names the debtor or the creditor account among its own (D-142; spec: "HTTPS endpoints
  * registered by the institution"; a null account matches no endpoint). D-039: X-SVC-Delivery is a UUID,
  * "the same on every attempt of one delivery"; spec: "| 1 | immediate |".
  */
@@ -90,7 +90,7 @@ export async function emitEvents(tx: Database, events: PartyEvent[], now: Date):
 /**
  * The outbox writes of one event as two common table expressions, for a statement that also makes the
  * change itself: the event is stored once for each row of `guard` (a CTE's name, which returns the
- * payment's `debtor_account_id` and `creditor_account_id`, D-160), so only when that change happened. Data-modifying CTEs must sit at the top level, hence two of them rather than one nested.
+ * payment's `debtor_account_id` and `creditor_account_id`, D-142), so only when that change happened. Data-modifying CTEs must sit at the top level, hence two of them rather than one nested.
  * Without `values` they hold placeholders (a statement built and prepared once), filled per event with
  * {@link eventCteValues}.
  */

@@ -20,7 +20,7 @@ export type WebhookRuntime = {
   dispatcher: WebhookDispatcher;
   /** Seals the endpoints' secrets under the KEK (D-130); the KEK rotation re-seals them. */
   secrets: WebhookSecretBox;
-  /** D-161: whether receivers may sit at loopback, private or link-local addresses (SVC_WEBHOOK_ALLOW_PRIVATE). */
+  /** D-143: whether receivers may sit at loopback, private or link-local addresses (SVC_WEBHOOK_ALLOW_PRIVATE). */
   allowPrivate: boolean;
   /** Looks for due deliveries now (after a commit that emitted events, or when a test moved the clock). */
   wake(): void;
@@ -35,7 +35,7 @@ export type WebhookOptions = {
   concurrency: number;
   /** Sent as User-Agent. */
   userAgent?: string;
-  /** D-161: also deliver to loopback, private and link-local addresses (development and tests). Default false. */
+  /** D-143: also deliver to loopback, private and link-local addresses (development and tests). Default false. */
   allowPrivate?: boolean;
   /** Hears unexpected dispatcher errors. */
   onError?: (error: unknown) => void;

@@ -35,7 +35,7 @@ export type TransportOptions = {
   watchMs?: number;
   /** Sent as User-Agent. */
   userAgent?: string;
-  /** D-161: also connect to loopback, private and link-local addresses (SVC_WEBHOOK_ALLOW_PRIVATE). Default false. */
+  /** D-143: also connect to loopback, private and link-local addresses (SVC_WEBHOOK_ALLOW_PRIVATE). Default false. */
   allowPrivate?: boolean;
   /** Resolves receiver host names; the system resolver by default (tests play DNS with it). */
   resolver?: Resolver;
@@ -44,7 +44,7 @@ export type TransportOptions = {
 type Watched = { startedAt: number; expire(): void };
 
 const TIMEOUT_TEXT = 'no response within 10 seconds';
-/** D-161: what an attempt records when the URL is unusable; the URL itself is not repeated. */
+/** D-143: what an attempt records when the URL is unusable; the URL itself is not repeated. */
 const INVALID_URL_TEXT = 'not an https URL';
 
 /** Posts deliveries over keep-alive HTTPS connections; a watchdog enforces the limit on the injectable clock. */
@@ -60,7 +60,7 @@ export class WebhookTransport {
     private readonly options: TransportOptions,
   ) {
     this.timeoutMs = options.timeoutMs ?? RESPONSE_TIMEOUT_MS;
-    // D-161: every connection resolves through the check, and connects to the addresses it checked.
+    // D-143: every connection resolves through the check, and connects to the addresses it checked.
     this.agent = new https.Agent({
       keepAlive: true,
       maxSockets: options.maxSockets,
@@ -165,7 +165,7 @@ export class WebhookTransport {
 }
 
 /**
- * D-161: the attempt record's text for a transport failure, one of a few fixed phrases. It never carries an
+ * D-143: the attempt record's text for a transport failure, one of a few fixed phrases. It never carries an
  * address, port, host name or errno detail, and does not tell a refused port from an unreachable host, so
  * the attempt history cannot map a network for whoever can register endpoints.
  */

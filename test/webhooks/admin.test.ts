@@ -14,7 +14,7 @@ import type { Target } from '../../conformance/targets/target.ts';
 import { admin, expectContract, eventually, wallet } from '../admin/support.ts';
 
 let target: Target;
-/** The accounts the endpoints of the first tests belong to (D-160). */
+/** The accounts the endpoints of the first tests belong to (D-142). */
 let owner: string[];
 beforeAll(async () => {
   target = await referenceTarget();
@@ -64,7 +64,7 @@ describe('webhook endpoints and secrets', () => {
     const unknown = await admin(target, 'POST', '/webhooks/endpoints', { url: URL_OK, accountIds: owner, events: ['payment.created'] });
     expect((unknown.json as { error: string }).error).toBe('"events[0]" expected one of payment.initiated, payment.rate_locked, payment.settled, payment.failed, payment.returned, got "payment.created"');
     await expectContract(A, 'POST /webhooks/endpoints', await admin(target, 'POST', '/webhooks/endpoints', { url: URL_OK, accountIds: owner, events: ['payment.settled', 'payment.settled'] }), 400);
-    // D-160: an endpoint names the accounts whose payments it receives, each an existing account.
+    // D-142: an endpoint names the accounts whose payments it receives, each an existing account.
     const ownerless = await admin(target, 'POST', '/webhooks/endpoints', { url: URL_OK });
     await expectContract(A, 'POST /webhooks/endpoints', ownerless, 400);
     expect((ownerless.json as { error: string }).error).toBe('"accountIds" expected a list of 1 to 100 account ids (acc_ + 26 Crockford base32), got nothing');

@@ -1,4 +1,4 @@
-// D-161: webhook receivers are public HTTPS endpoints. A literal loopback, private, link-local or unspecified
+// D-143: webhook receivers are public HTTPS endpoints. A literal loopback, private, link-local or unspecified
 // address is refused at registration (400); a host name that resolves to one is refused at every attempt,
 // before any connection; SVC_WEBHOOK_ALLOW_PRIVATE lifts both for development and tests. Attempt records
 // carry fixed phrases, never an address, port or host name. Real TLS listeners on loopback count the
@@ -61,7 +61,7 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-describe('webhook attempts (D-161)', () => {
+describe('webhook attempts (D-143)', () => {
   it('refuse a host name that resolves to loopback, without connecting', async () => {
     const before = receiver.accepts;
     const result = await transport().post(`https://localhost:${receiver.port}/hooks/a`, BODY, {});
@@ -111,7 +111,7 @@ describe('webhook attempts (D-161)', () => {
   });
 });
 
-describe('webhook endpoints on a stack without SVC_WEBHOOK_ALLOW_PRIVATE (D-161)', () => {
+describe('webhook endpoints on a stack without SVC_WEBHOOK_ALLOW_PRIVATE (D-143)', () => {
   let target: Target;
   beforeAll(async () => {
     target = await referenceTarget({ env: { SVC_WEBHOOK_ALLOW_PRIVATE: 'false' } });

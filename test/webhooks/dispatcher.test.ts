@@ -22,7 +22,7 @@ import { WebhookSecretBox } from '../../src/webhooks/secret-box.ts';
 const secrets = new WebhookSecretBox(Keyring.open({ dataDir: null }));
 
 const SECRET = 'test-signing-secret-0123456789abcdef';
-/** The debtor account of every emitted payment; the endpoint belongs to its institution (D-160). */
+/** The debtor account of every emitted payment; the endpoint belongs to its institution (D-142). */
 const DEBTOR = 'acc_01JD3Z8Q4V6WQ8N2K7M5R9T3XA';
 let receiver: WebhookReceiver;
 let ca: string;

@@ -1,4 +1,4 @@
-// spec: the service delivers events to "HTTPS endpoints registered by the institution". D-160: an endpoint
+// spec: the service delivers events to "HTTPS endpoints registered by the institution". D-142: an endpoint
 // names its institution's accounts and receives only the events of payments whose debtor or creditor account
 // is one of them. Two institutions on the reference stack (real Anvil, real TLS, PGlite or DATABASE_URL's
 // PostgreSQL), each with its own endpoint and HTTPS receiver path.
@@ -48,7 +48,7 @@ async function jobsOf(endpointId: string): Promise<Delivery[]> {
   return (page.json as { deliveries: Delivery[] }).deliveries;
 }
 
-describe('webhook endpoints belong to an institution (D-160)', () => {
+describe('webhook endpoints belong to an institution (D-142)', () => {
   it("delivers a payment's events only to the endpoints of the institutions on either side of it", async () => {
     const receiver = await receiverFor(target);
     const [a1, a2, b1] = [await newAccount(target, { fund: '100.00' }), await newAccount(target), await newAccount(target, { fund: '100.00' })];
@@ -96,13 +96,13 @@ describe('webhook endpoints belong to an institution (D-160)', () => {
   });
 });
 
-describe('an endpoint an older svckit stored without an owner (D-160)', () => {
+describe('an endpoint an older svckit stored without an owner (D-142)', () => {
   const fresh = useFreshDatabase('svckit_wh_owner');
 
   it('receives nothing, while an endpoint of the payment\'s institution does', async () => {
     const { db } = fresh.database;
     const debtor = 'acc_01JD3Z8Q4V6WQ8N2K7M5R9T3XA';
-    // The insert of an svckit before D-160, which knew no account_ids column: the migration's default applies.
+    // The insert of an svckit before D-142, which knew no account_ids column: the migration's default applies.
     const insert = (id: string, owner?: string) =>
       db.execute(sql`insert into webhook_endpoints (id, url, description, events, enabled, secret, created_at, updated_at${owner ? sql`, account_ids` : sql``})
         values (${id}, 'https://hooks.bank-a.example/svckit', '', '["payment.initiated"]'::jsonb, true, 'sealed', now(), now()${owner ? sql`, jsonb_build_array(${owner}::text)` : sql``})`);
@@ -120,7 +120,7 @@ describe('an endpoint an older svckit stored without an owner (D-160)', () => {
     const owned = 'acc_01JD3Z8Q4V6WQ8N2K7M5R9T3XC';
     await db.execute(sql`insert into webhook_endpoints (id, url, description, events, enabled, secret, created_at, updated_at, account_ids)
       values ('whe_01JD42C8E5F2G7H3J9K4M6N1PC', 'https://hooks.bank-a.example/svckit', '', '["payment.settled"]'::jsonb, true, 'sealed', now(), now(), jsonb_build_array(${owned}::text))`);
-    // A dead job of an event stored before D-160 (no accounts: some institution's payment), and one of the endpoint's own.
+    // A dead job of an event stored before D-142 (no accounts: some institution's payment), and one of the endpoint's own.
     await db.execute(sql`insert into webhook_events (id, type, uetr, body, debtor_account_id, created_at) values
       ('e-old', 'payment.settled', 'u-old', '{}', null, now()), ('e-own', 'payment.settled', 'u-own', '{}', ${owned}, now())`);
     await db.execute(sql`insert into webhook_deliveries (id, event_id, endpoint_id, event, uetr, status, round, attempts, created_at) values
@@ -133,7 +133,7 @@ describe('an endpoint an older svckit stored without an owner (D-160)', () => {
   });
 });
 
-describe('the migration that gives endpoints an owner (D-160)', () => {
+describe('the migration that gives endpoints an owner (D-142)', () => {
   it('leaves no job queued by the earlier fan-out to every endpoint', async () => {
     const folder = new URL('../../src/storage/migrations/', import.meta.url);
     const files = readdirSync(folder).filter((f) => f.endsWith('.sql')).sort();

@@ -24,7 +24,7 @@ Settings (environment variables):
   SVC_WEBHOOK_CA_FILE PEM file of extra CAs trusted for webhook receivers (besides the default store and the dev CA)
   SVC_WEBHOOK_CONCURRENCY  webhook attempts in flight at most                 default 32
   SVC_WEBHOOK_ALLOW_PRIVATE  also deliver webhooks to loopback, private and link-local
-                      addresses (development and tests only, D-161)           default false
+                      addresses (development and tests only, D-143)           default false
   SVC_FX_RATES        pacs.008 FX table, CCY=rate,... (native units per unit) default EUR=1.05,USD=0.95,GBP=1.20,CHF=1.08,JPY=0.0063
   SVC_NATIVE_CCY      currency code of the native settlement unit (D-049)    default SVC`,
     )

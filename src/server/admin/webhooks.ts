@@ -105,13 +105,13 @@ function checkSecretText(secret: unknown): void {
 /** The webhook handlers. */
 export function webhookHandlers(webhooks: WebhookRuntime, clock: Clock): Handlers {
   const { endpoints, deliveries } = webhooks;
-  /** D-160: the owner's accounts must exist; an id naming none would silently route nothing. */
+  /** D-142: the owner's accounts must exist; an id naming none would silently route nothing. */
   const checkAccounts = async (accountIds: string[] | undefined) => {
     requireUnique('accountIds', accountIds);
     const unknown = accountIds ? await endpoints.firstUnknownAccount(accountIds) : undefined;
     if (unknown !== undefined) throw badRequest(`"accountIds[${unknown}]" expected an existing account, got "${accountIds![unknown]}"`, 'UNKNOWN_ACCOUNT');
   };
-  /** D-161: a literal non-public address is refused at once; a host name is checked at every attempt. */
+  /** D-143: a literal non-public address is refused at once; a host name is checked at every attempt. */
   const checkUrl = (url: string | undefined) => {
     if (url === undefined || webhooks.allowPrivate) return;
     const literal = refusedLiteral(url);
@@ -182,7 +182,7 @@ export function webhookHandlers(webhooks: WebhookRuntime, clock: Clock): Handler
       const outcome = await deliveries.redeliver(id);
       if (!outcome) throw notFound(`delivery ${id} not found`);
       if ('notDead' in outcome) throw conflict(`delivery ${id} is ${outcome.notDead}, only dead deliveries can be redelivered`, 'NOT_DEAD');
-      if ('notOwned' in outcome) throw conflict(`delivery ${id} is of a payment on none of its endpoint's accounts (D-160)`, 'NOT_OWNED');
+      if ('notOwned' in outcome) throw conflict(`delivery ${id} is of a payment on none of its endpoint's accounts (D-142)`, 'NOT_OWNED');
       webhooks.wake();
       return reply.code(202).send(deliveryView(outcome));
     },
