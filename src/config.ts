@@ -63,6 +63,8 @@ export type Config = {
    * per second per IP (default 10; 0 lifts it).
    */
   ws: WsLimits;
+  /** SVC_WEBHOOK_ALLOW_PRIVATE: also deliver to loopback, private and link-local receivers (D-143; development and tests). Default false. */
+  webhookAllowPrivate: boolean;
 };
 
 export { ConfigError } from './config-error.ts';
@@ -150,6 +152,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxBufferedBytes: integer(env, 'SVC_WS_MAX_BUFFERED_BYTES', 4 * 1024 * 1024, 64 * 1024, 1024 * 1024 * 1024),
       upgradesPerSecond: integer(env, 'SVC_RATE_LIMIT_WS_UPGRADE', 10, 0, 1_000_000),
     },
+    webhookAllowPrivate: boolean(env, 'SVC_WEBHOOK_ALLOW_PRIVATE'),
   };
 }
 

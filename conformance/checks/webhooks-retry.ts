@@ -6,7 +6,7 @@ import type { Check, CheckContext } from '../catalogue.ts';
 import type { Target } from '../targets/target.ts';
 import type { Received } from '../webhooks/receiver.ts';
 import { adminCall, adminJson, sleep, smallAmount } from './institutional-support.ts';
-import { advance, defineWebhookCheck, dropEndpoint, newSecret, outcome, receiverFor, registerEndpoint, signatureProblems, targetNow, transfer, type Endpoint } from './webhook-support.ts';
+import { advance, defineWebhookCheck, dropEndpoint, newSecret, outcome, partiesFor, receiverFor, registerEndpoint, signatureProblems, targetNow, transfer, type Endpoint } from './webhook-support.ts';
 
 /** spec: "| 2 | 30 seconds |", "| 3 | 5 minutes |", "| 4 | 30 minutes |", "| 5 | 2 hours; final attempt, then the delivery is DEAD |". */
 const DELAYS_MS = [0, 30_000, 300_000, 1_800_000, 7_200_000];
@@ -257,7 +257,8 @@ export function webhookRetryChecks(): Check[] {
       async run(ctx) {
         const receiver = await receiverFor(ctx.target);
         const path = `/hooks/unsigned-${Date.now()}`;
-        const created = await adminJson<{ id: string; hasSecret: boolean }>(ctx.target, 'POST', '/webhooks/endpoints', { url: receiver.url(path), events: ['payment.initiated'] }, 201);
+        const { debtor } = await partiesFor(ctx.target);
+        const created = await adminJson<{ id: string; hasSecret: boolean }>(ctx.target, 'POST', '/webhooks/endpoints', { url: receiver.url(path), events: ['payment.initiated'], accountIds: [debtor.id] }, 201);
         try {
           await transfer(ctx.target, smallAmount());
           await sleep(ctx.target.reference ? 1500 : 5000);

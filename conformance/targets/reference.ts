@@ -48,6 +48,8 @@ export async function referenceTarget(options: ReferenceOptions = {}): Promise<T
     SVC_RATE_LIMIT_RPC: '0',
     SVC_RATE_LIMIT_EXPLORER: '0',
     SVC_RATE_LIMIT_ADMIN: '0',
+    // D-143: the harness's receiver listens on loopback, which a deployment refuses.
+    SVC_WEBHOOK_ALLOW_PRIVATE: 'true',
     ...options.env,
     ...(postgres ? { DATABASE_URL: postgres.url } : {}),
   });

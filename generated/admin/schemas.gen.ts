@@ -775,8 +775,11 @@ export const WebhookUrlSchema = {
     format: 'uri',
     maxLength: 2048,
     pattern: '^https://',
-    description: 'HTTPS URL of the receiving endpoint (D-019).',
-    'x-decision': 'D-019'
+    description: 'HTTPS URL of the receiving endpoint (D-019). A literal loopback, private, shared, link-local,\nunspecified or reserved address (IPv4 or IPv6, IPv4-mapped included) is refused with 400; a host\nname is resolved and checked at every attempt, which fails without connecting when any address is\nsuch a one (D-143).\n',
+    'x-decision': [
+        'D-019',
+        'D-143'
+    ]
 } as const;
 
 export const WebhookEventsSchema = {
@@ -801,6 +804,7 @@ export const WebhookEndpointSchema = {
         'url',
         'description',
         'events',
+        'accountIds',
         'enabled',
         'hasSecret',
         'secretUpdatedAt',
@@ -821,6 +825,16 @@ export const WebhookEndpointSchema = {
         },
         events: {
             $ref: '#/components/schemas/WebhookEvents'
+        },
+        accountIds: {
+            type: 'array',
+            description: 'The accounts of the institution that registered the endpoint; it receives only the events of\npayments whose debtor or creditor account is one of them (D-142). Empty for an endpoint an older\nsvckit stored without an owner: it receives nothing until accounts are set.\n',
+            maxItems: 100,
+            uniqueItems: true,
+            items: {
+                $ref: '#/components/schemas/AccountIdentifier'
+            },
+            'x-decision': 'D-142'
         },
         enabled: {
             type: 'boolean',
@@ -862,7 +876,8 @@ export const WebhookEndpointCreateSchema = {
     description: 'Body of POST /webhooks/endpoints (D-019).',
     'x-decision': 'D-019',
     required: [
-        'url'
+        'url',
+        'accountIds'
     ],
     properties: {
         url: {
@@ -871,6 +886,9 @@ export const WebhookEndpointCreateSchema = {
         events: {
             $ref: '#/components/schemas/WebhookEvents',
             description: 'Defaults to all five event types (D-019).'
+        },
+        accountIds: {
+            $ref: '#/components/schemas/WebhookAccountIds'
         },
         description: {
             type: 'string',
@@ -896,6 +914,9 @@ export const WebhookEndpointUpdateSchema = {
         events: {
             $ref: '#/components/schemas/WebhookEvents'
         },
+        accountIds: {
+            $ref: '#/components/schemas/WebhookAccountIds'
+        },
         description: {
             type: 'string',
             maxLength: 500
@@ -905,6 +926,18 @@ export const WebhookEndpointUpdateSchema = {
         }
     },
     additionalProperties: false
+} as const;
+
+export const WebhookAccountIdsSchema = {
+    type: 'array',
+    description: 'The accounts of the institution that registers the endpoint, each an existing account. The endpoint\nreceives the events of a payment only when its debtor or creditor account is one of them (D-142).\n',
+    minItems: 1,
+    maxItems: 100,
+    uniqueItems: true,
+    items: {
+        $ref: '#/components/schemas/AccountIdentifier'
+    },
+    'x-decision': 'D-142'
 } as const;
 
 export const WebhookEndpointListSchema = {

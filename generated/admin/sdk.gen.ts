@@ -282,8 +282,10 @@ export const adminListWebhookEndpoints = <ThrowOnError extends boolean = false>(
 /**
  * Register a webhook endpoint
  *
- * Registers an HTTPS endpoint for payment events (D-019): `{url, events, description}`; `events`
- * defaults to all five types. The endpoint receives nothing until its signing secret is set with
+ * Registers an HTTPS endpoint for payment events (D-019): `{url, accountIds, events, description}`;
+ * `events` defaults to all five types. `accountIds` names the registering institution's accounts: the
+ * endpoint receives only the events of payments whose debtor or creditor account is one of them
+ * (D-142). The endpoint receives nothing until its signing secret is set with
  * `PUT /webhooks/endpoints/{id}/secret` (D-060).
  *
  */
@@ -327,8 +329,8 @@ export const adminGetWebhookEndpoint = <ThrowOnError extends boolean = false>(op
 /**
  * Change a webhook endpoint
  *
- * Changes `url`, `events`, `description` or `enabled`. A disabled endpoint receives no new deliveries;
- * deliveries already queued keep their schedule (D-060).
+ * Changes `url`, `events`, `accountIds` (D-142), `description` or `enabled`. A disabled endpoint receives
+ * no new deliveries; deliveries already queued keep their schedule (D-060).
  *
  */
 export const adminUpdateWebhookEndpoint = <ThrowOnError extends boolean = false>(options: Options<AdminUpdateWebhookEndpointData, ThrowOnError>): RequestResult<AdminUpdateWebhookEndpointResponses, AdminUpdateWebhookEndpointErrors, ThrowOnError> => (options.client ?? client).patch<AdminUpdateWebhookEndpointResponses, AdminUpdateWebhookEndpointErrors, ThrowOnError>({
@@ -396,7 +398,7 @@ export const adminGetWebhookDelivery = <ThrowOnError extends boolean = false>(op
  * Puts a DEAD delivery back to `pending` and starts a new round of up to five attempts on the spec's
  * schedule, the first one immediately. The delivery keeps its id, so `X-SVC-Delivery` is unchanged and
  * receivers can de-duplicate; earlier attempts stay listed with their round (D-060). A delivery that
- * is not DEAD is a 409.
+ * is not DEAD is a 409, and so is one whose payment is on none of its endpoint's accounts now (D-142).
  *
  */
 export const adminRedeliverWebhook = <ThrowOnError extends boolean = false>(options: Options<AdminRedeliverWebhookData, ThrowOnError>): RequestResult<AdminRedeliverWebhookResponses, AdminRedeliverWebhookErrors, ThrowOnError> => (options.client ?? client).post<AdminRedeliverWebhookResponses, AdminRedeliverWebhookErrors, ThrowOnError>({

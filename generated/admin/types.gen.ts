@@ -379,7 +379,11 @@ export type KekRotation = {
 export type EventType = 'payment.initiated' | 'payment.rate_locked' | 'payment.settled' | 'payment.failed' | 'payment.returned';
 
 /**
- * HTTPS URL of the receiving endpoint (D-019).
+ * HTTPS URL of the receiving endpoint (D-019). A literal loopback, private, shared, link-local,
+ * unspecified or reserved address (IPv4 or IPv6, IPv4-mapped included) is refused with 400; a host
+ * name is resolved and checked at every attempt, which fails without connecting when any address is
+ * such a one (D-143).
+ *
  */
 export type WebhookUrl = string;
 
@@ -396,6 +400,13 @@ export type WebhookEndpoint = {
     url: WebhookUrl;
     description: string;
     events: WebhookEvents;
+    /**
+     * The accounts of the institution that registered the endpoint; it receives only the events of
+     * payments whose debtor or creditor account is one of them (D-142). Empty for an endpoint an older
+     * svckit stored without an owner: it receives nothing until accounts are set.
+     *
+     */
+    accountIds: Array<AccountIdentifier>;
     /**
      * Whether new events are delivered to the endpoint.
      */
@@ -425,6 +436,7 @@ export type WebhookEndpointCreate = {
      * Defaults to all five event types (D-019).
      */
     events?: WebhookEvents;
+    accountIds: WebhookAccountIds;
     description?: string;
     enabled?: boolean;
 };
@@ -435,9 +447,17 @@ export type WebhookEndpointCreate = {
 export type WebhookEndpointUpdate = {
     url?: WebhookUrl;
     events?: WebhookEvents;
+    accountIds?: WebhookAccountIds;
     description?: string;
     enabled?: boolean;
 };
+
+/**
+ * The accounts of the institution that registers the endpoint, each an existing account. The endpoint
+ * receives the events of a payment only when its debtor or creditor account is one of them (D-142).
+ *
+ */
+export type WebhookAccountIds = Array<AccountIdentifier>;
 
 export type WebhookEndpointList = {
     endpoints: Array<WebhookEndpoint>;
@@ -1443,7 +1463,7 @@ export type AdminCreateWebhookEndpointData = {
 
 export type AdminCreateWebhookEndpointErrors = {
     /**
-     * Bad request (URL not HTTPS, unknown event type).
+     * Bad request (URL not HTTPS or at a non-public address, unknown event type, unknown account).
      */
     400: Error;
     /**
@@ -1813,7 +1833,7 @@ export type AdminRedeliverWebhookErrors = {
      */
     404: Error;
     /**
-     * The delivery is not DEAD.
+     * The delivery is not DEAD, or its payment is on none of its endpoint's accounts (D-142).
      */
     409: Error;
     /**

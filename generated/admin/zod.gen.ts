@@ -298,7 +298,11 @@ export const zEventType = z.enum([
 ]);
 
 /**
- * HTTPS URL of the receiving endpoint (D-019).
+ * HTTPS URL of the receiving endpoint (D-019). A literal loopback, private, shared, link-local,
+ * unspecified or reserved address (IPv4 or IPv6, IPv4-mapped included) is refused with 400; a host
+ * name is resolved and checked at every attempt, which fails without connecting when any address is
+ * such a one (D-143).
+ *
  */
 export const zWebhookUrl = z.url().max(2048).regex(/^https:\/\//);
 
@@ -315,6 +319,7 @@ export const zWebhookEndpoint = z.object({
     url: zWebhookUrl,
     description: z.string().max(500),
     events: zWebhookEvents,
+    accountIds: z.array(zAccountIdentifier).max(100),
     enabled: z.boolean(),
     hasSecret: z.boolean(),
     secretUpdatedAt: z.iso.datetime().nullable(),
@@ -324,11 +329,19 @@ export const zWebhookEndpoint = z.object({
 });
 
 /**
+ * The accounts of the institution that registers the endpoint, each an existing account. The endpoint
+ * receives the events of a payment only when its debtor or creditor account is one of them (D-142).
+ *
+ */
+export const zWebhookAccountIds = z.array(zAccountIdentifier).min(1).max(100);
+
+/**
  * Body of POST /webhooks/endpoints (D-019).
  */
 export const zWebhookEndpointCreate = z.object({
     url: zWebhookUrl,
     events: zWebhookEvents.optional(),
+    accountIds: zWebhookAccountIds,
     description: z.string().max(500).optional().default(''),
     enabled: z.boolean().optional().default(true)
 });
@@ -339,6 +352,7 @@ export const zWebhookEndpointCreate = z.object({
 export const zWebhookEndpointUpdate = z.object({
     url: zWebhookUrl.optional(),
     events: zWebhookEvents.optional(),
+    accountIds: zWebhookAccountIds.optional(),
     description: z.string().max(500).optional(),
     enabled: z.boolean().optional()
 });

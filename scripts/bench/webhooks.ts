@@ -58,8 +58,11 @@ const clock = new OffsetClock();
 const secrets = new WebhookSecretBox(Keyring.open({ dataDir: null }));
 const endpoints = new EndpointStore(db, () => new Date(clock.now()), secrets);
 
+/** The debtor account of every seeded payment, and the endpoint's owner (D-142). */
+const BENCH_ACCOUNT = 'acc_01JD3Z8Q4V6WQ8N2K7M5R9T3XA';
+
 async function endpointFor(path: string): Promise<string> {
-  const endpoint = await endpoints.create({ url: `https://127.0.0.1:${port}${path}`, events: ['payment.settled'] });
+  const endpoint = await endpoints.create({ url: `https://127.0.0.1:${port}${path}`, events: ['payment.settled'], accountIds: [BENCH_ACCOUNT] });
   await endpoints.setSecret(endpoint.id, 'bench-signing-secret-0123456789abcdefgh', 0);
   return endpoint.id;
 }
@@ -75,6 +78,7 @@ async function seed(n: number): Promise<void> {
             event: 'payment.settled', uetr: crypto.randomUUID(), txRef: 'PMT-20261121-4Z7K9M2Q8R1T', status: 'SETTLED', instrAmtCcy: 'EUR', instrAmt: 1250.5,
             settlAmtCcy: 'SVC', settlAmt: 1313.02, onChainTxHash: `0x${'ab'.repeat(32)}`, sttlmTm: '2026-11-21T09:30:04.000Z', dbtrInst: 'DEUTDEFFXXX', cdtrInst: 'SVCKGB2LXXX',
           },
+          { debtorAccountId: BENCH_ACCOUNT, creditorAccountId: null },
           new Date(clock.now()),
         );
       }
@@ -85,7 +89,8 @@ async function seed(n: number): Promise<void> {
 const pending = async () => (await db.select({ n: count() }).from(webhookDeliveries).where(eq(webhookDeliveries.status, 'pending')))[0]!.n;
 
 function dispatcher(concurrency: number): WebhookDispatcher {
-  const transport = new WebhookTransport(clock, { ca: [tls.caCert], maxSockets: concurrency });
+  // D-143: the bench's receiver listens on loopback.
+  const transport = new WebhookTransport(clock, { ca: [tls.caCert], maxSockets: concurrency, allowPrivate: true });
   // The production poll interval (100 ms): an idle dispatcher notices a job falling due within it.
   return new WebhookDispatcher(db, clock, transport, { concurrency, secrets, onError: (e) => console.error(e) });
 }

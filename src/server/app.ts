@@ -97,6 +97,7 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
     const hooks = await startWebhooks(database.db, clock, keyring, {
       extraCa,
       concurrency: config.webhookConcurrency,
+      allowPrivate: config.webhookAllowPrivate,
       userAgent: `svckit-webhooks/${SVCKIT_VERSION}`,
       // The dispatcher carries on at its next poll (e.g. the database was briefly unreachable); say so unless silenced.
       onError: (error) => {

@@ -190,6 +190,11 @@ export const webhookEndpoints = pgTable('webhook_endpoints', {
   url: text('url').notNull(),
   description: text('description').notNull(),
   events: jsonb('events').$type<string[]>().notNull(),
+  /**
+   * D-142: the accounts of the institution that registered the endpoint; it receives only the events of
+   * payments on those accounts. Empty for an endpoint an older svckit stored, which receives nothing.
+   */
+  accountIds: jsonb('account_ids').$type<string[]>().notNull().default([]),
   enabled: boolean('enabled').notNull(),
   secret: text('secret'),
   previousSecret: text('previous_secret'),
@@ -208,6 +213,10 @@ export const webhookEvents = pgTable('webhook_events', {
   type: text('type').notNull(),
   uetr: text('uetr').notNull(),
   body: text('body').notNull(),
+  /** D-142: the payment's debtor account, whose institution's endpoints receive the event (null before D-142). */
+  debtorAccountId: text('debtor_account_id'),
+  /** D-142: the payment's creditor account when it is on the platform (null for an external creditor). */
+  creditorAccountId: text('creditor_account_id'),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
 });
 

@@ -5,7 +5,7 @@
  */
 import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../storage/database.ts';
-import { webhookAttempts, webhookDeliveries, webhookEvents } from '../storage/schema.ts';
+import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from '../storage/schema.ts';
 
 /** A delivery with its attempts (oldest first) and its payload as delivered. */
 export type DeliveryRecord = Omit<typeof webhookDeliveries.$inferSelect, 'attempts'> & {
@@ -13,6 +13,15 @@ export type DeliveryRecord = Omit<typeof webhookDeliveries.$inferSelect, 'attemp
   attemptsInRound: number;
   body: string;
 };
+
+/**
+ * D-142: the delivery's payment is on one of its endpoint's accounts now (a job from before endpoints had
+ * owners, or of an account the endpoint no longer names, is never sent again).
+ */
+const ownedByEndpoint = sql`exists (
+  select 1 from ${webhookEvents} as e join ${webhookEndpoints} as w on w.id = ${webhookDeliveries.endpointId}
+  where e.id = ${webhookDeliveries.eventId}
+    and (w.account_ids @> jsonb_build_array(e.debtor_account_id) or w.account_ids @> jsonb_build_array(e.creditor_account_id)))`;
 
 /** Delivery queries. */
 export class DeliveryStore {
@@ -49,15 +58,16 @@ export class DeliveryStore {
    * Puts a DEAD delivery back to pending, round + 1, first attempt due now (D-060). Returns the delivery, or
    * `{ notDead }` with its status when it is not DEAD, or undefined when there is none.
    */
-  async redeliver(id: string): Promise<DeliveryRecord | { notDead: string } | undefined> {
+  async redeliver(id: string): Promise<DeliveryRecord | { notDead: string } | { notOwned: true } | undefined> {
     const [row] = await this.db
       .update(webhookDeliveries)
       .set({ status: 'pending', round: sqlRoundPlusOne(), attempts: 0, nextAttemptAt: this.now(), leaseOwner: null, leaseUntil: null, deliveredAt: null })
-      .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.status, 'dead')))
+      .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.status, 'dead'), ownedByEndpoint))
       .returning();
     if (row) return (await this.withAttempts([row]))[0];
     const existing = await this.find(id);
-    return existing ? { notDead: existing.status } : undefined;
+    if (!existing) return undefined;
+    return existing.status === 'dead' ? { notOwned: true } : { notDead: existing.status };
   }
 
   private async withAttempts(rows: (typeof webhookDeliveries.$inferSelect)[]): Promise<DeliveryRecord[]> {

@@ -1,12 +1,13 @@
 /**
  * Webhook endpoints and their signing secrets (D-019: registered by an administrator; D-047: rotation
  * with a grace period; D-060: nothing is sent before a secret is set, a disabled endpoint gets no new
- * deliveries, deleting one marks its pending deliveries dead and keeps their history).
+ * deliveries, deleting one marks its pending deliveries dead and keeps their history; D-142: an endpoint
+ * belongs to the institution of the accounts it names).
  */
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, inArray } from 'drizzle-orm';
 import { resourceId } from '../ledger/ids.ts';
 import type { Database } from '../storage/database.ts';
-import { webhookDeliveries, webhookEndpoints } from '../storage/schema.ts';
+import { accounts, webhookDeliveries, webhookEndpoints } from '../storage/schema.ts';
 import type { WebhookSecretBox } from './secret-box.ts';
 
 /** A stored endpoint (secrets included, sealed (D-130): never leaves the server). */
@@ -24,8 +25,8 @@ export class EndpointStore {
     private readonly secrets: WebhookSecretBox,
   ) {}
 
-  /** Registers an endpoint, without a secret yet. */
-  async create(input: { url: string; events?: string[]; description?: string; enabled?: boolean }): Promise<EndpointRow> {
+  /** Registers an endpoint for the institution of `accountIds` (D-142), without a secret yet. */
+  async create(input: { url: string; accountIds: string[]; events?: string[]; description?: string; enabled?: boolean }): Promise<EndpointRow> {
     const now = this.now();
     const [row] = await this.db
       .insert(webhookEndpoints)
@@ -34,6 +35,7 @@ export class EndpointStore {
         url: input.url,
         description: input.description ?? '',
         events: input.events ?? [...EVENT_TYPES],
+        accountIds: input.accountIds,
         enabled: input.enabled ?? true,
         createdAt: now,
         updatedAt: now,
@@ -53,8 +55,16 @@ export class EndpointStore {
     return row;
   }
 
-  /** Changes url, events, description or enabled; undefined when there is no such endpoint. */
-  async update(id: string, change: { url?: string; events?: string[]; description?: string; enabled?: boolean }): Promise<EndpointRow | undefined> {
+  /** The position in `ids` of the first id that names no account, or undefined when all do (D-142). */
+  async firstUnknownAccount(ids: readonly string[]): Promise<number | undefined> {
+    if (ids.length === 0) return undefined;
+    const found = new Set((await this.db.select({ id: accounts.id }).from(accounts).where(inArray(accounts.id, [...ids]))).map((r) => r.id));
+    const index = ids.findIndex((id) => !found.has(id));
+    return index < 0 ? undefined : index;
+  }
+
+  /** Changes url, events, accountIds, description or enabled; undefined when there is no such endpoint. */
+  async update(id: string, change: { url?: string; events?: string[]; accountIds?: string[]; description?: string; enabled?: boolean }): Promise<EndpointRow | undefined> {
     const [row] = await this.db
       .update(webhookEndpoints)
       .set({ ...change, updatedAt: this.now() })

@@ -25,41 +25,60 @@ export function compactBody(payload: PaymentEventPayload): string {
 /** An event's payload: the contract's Payment event payload with its type and uetr. */
 export type EventPayload = PaymentEventPayload & { event: PaymentEventType; uetr: string };
 
+/** D-142: the accounts on either side of a payment; their institutions' endpoints receive its events. */
+export type PaymentParties = {
+  /** The account that pays. */
+  debtorAccountId: string;
+  /** The platform account credited; null when the creditor is an external address (one side only). */
+  creditorAccountId: string | null;
+};
+
+/** An event to emit: its payload and the payment's parties (D-142). */
+export type PartyEvent = { payload: EventPayload; parties: PaymentParties };
+
 /**
  * Stores `payload` as an event and fans it out to every endpoint that is enabled, has a secret (D-060:
- * "an endpoint receives nothing until its secret is set") and subscribes to its type. Call it with the
- * transaction of the state change. Returns the event id and the number of delivery jobs created.
+ * "an endpoint receives nothing until its secret is set"), subscribes to its type and belongs to an
+ * institution on either side of the payment (D-142). Call it with the transaction of the state change.
+ * Returns the event id and the number of delivery jobs created.
  */
-export async function emitEvent(tx: Database, payload: EventPayload, now: Date): Promise<{ eventId: string; deliveries: number }> {
-  const [emitted] = await emitEvents(tx, [payload], now);
+export async function emitEvent(tx: Database, payload: EventPayload, parties: PaymentParties, now: Date): Promise<{ eventId: string; deliveries: number }> {
+  const [emitted] = await emitEvents(tx, [{ payload, parties }], now);
   return emitted!;
 }
 
 /**
- * The delivery jobs of the events in the common table expression `stored_event` (id, type, uetr): one per
- * endpoint that is enabled, has a secret (D-060) and subscribes to the event's type. D-039: X-SVC-Delivery
- * is a UUID, "the same on every attempt of one delivery"; spec: "| 1 | immediate |".
+ * The delivery jobs of the events in the common table expression `stored_event` (id, type, uetr and the
+ * payment's two accounts): one per endpoint that is enabled, has a secret (D-060), subscribes to the
+ * event's type and names the debtor or the creditor account among its own (D-142; spec: "HTTPS endpoints
+ * registered by the institution"; a null account matches no endpoint). D-039: X-SVC-Delivery is a UUID,
+ * "the same on every attempt of one delivery"; spec: "| 1 | immediate |".
  */
 const deliveriesOfStoredEvents = (at: string | Placeholder) => sql`
   insert into ${webhookDeliveries} (id, event_id, endpoint_id, event, uetr, status, round, attempts, next_attempt_at, created_at)
   select gen_random_uuid()::text, stored_event.id, endpoint.id, stored_event.type, stored_event.uetr, 'pending', 1, 0, ${at}::timestamptz, ${at}::timestamptz
   from stored_event join ${webhookEndpoints} as endpoint
-    on endpoint.enabled and endpoint.secret is not null and endpoint.events @> jsonb_build_array(stored_event.type)`;
+    on endpoint.enabled and endpoint.secret is not null and endpoint.events @> jsonb_build_array(stored_event.type)
+      and (endpoint.account_ids @> jsonb_build_array(stored_event.debtor_account_id)
+        or endpoint.account_ids @> jsonb_build_array(stored_event.creditor_account_id))`;
 
 /** {@link emitEvent} for several events at once, in one statement (the confirmer settles blocks at a time). */
-export async function emitEvents(tx: Database, payloads: EventPayload[], now: Date): Promise<{ eventId: string; deliveries: number }[]> {
-  if (payloads.length === 0) return [];
-  const ids = payloads.map(() => randomUUID());
+export async function emitEvents(tx: Database, events: PartyEvent[], now: Date): Promise<{ eventId: string; deliveries: number }[]> {
+  if (events.length === 0) return [];
+  const ids = events.map(() => randomUUID());
   const at = now.toISOString();
   const values = sql.join(
-    payloads.map((payload, i) => sql`(${ids[i]}, ${payload.event}, ${payload.uetr}, ${compactBody(payload)}, ${at}::timestamptz)`),
+    events.map(
+      ({ payload, parties }, i) =>
+        sql`(${ids[i]}, ${payload.event}, ${payload.uetr}, ${compactBody(payload)}, ${parties.debtorAccountId}, ${parties.creditorAccountId}, ${at}::timestamptz)`,
+    ),
     sql`, `,
   );
   // A data-modifying WITH runs once, whether or not it is read: the events and their fan-out in one statement.
   const result = (await tx.execute(sql`
     with stored_event as (
-      insert into ${webhookEvents} (id, type, uetr, body, created_at) values ${values}
-      returning id, type, uetr
+      insert into ${webhookEvents} (id, type, uetr, body, debtor_account_id, creditor_account_id, created_at) values ${values}
+      returning id, type, uetr, debtor_account_id, creditor_account_id
     )
     ${deliveriesOfStoredEvents(at)}
     returning event_id`)) as unknown as { rows: { event_id: string }[] };
@@ -70,17 +89,19 @@ export async function emitEvents(tx: Database, payloads: EventPayload[], now: Da
 
 /**
  * The outbox writes of one event as two common table expressions, for a statement that also makes the
- * change itself: the event is stored once for each row of `guard` (a CTE's name), so only when that change
- * happened. Data-modifying CTEs must sit at the top level, hence two of them rather than one nested.
+ * change itself: the event is stored once for each row of `guard` (a CTE's name, which returns the
+ * payment's `debtor_account_id` and `creditor_account_id`, D-142), so only when that change happened. Data-modifying CTEs must sit at the top level, hence two of them rather than one nested.
  * Without `values` they hold placeholders (a statement built and prepared once), filled per event with
  * {@link eventCteValues}.
  */
 export function eventCtes(db: Database, guard: string, values?: EventCteValues) {
   const v = (name: keyof EventCteValues) => (values ? values[name] : sql.placeholder(name));
+  const guardCte = sql.identifier(guard);
   const storedEvent = db.$with('stored_event', { id: sql<string>`id` }).as(sql`
-    insert into ${webhookEvents} (id, type, uetr, body, created_at)
-    select ${v('event_id')}, ${v('event_type')}, ${v('event_uetr')}, ${v('event_body')}, ${v('event_at')}::timestamptz from ${sql.identifier(guard)}
-    returning id, type, uetr`);
+    insert into ${webhookEvents} (id, type, uetr, body, debtor_account_id, creditor_account_id, created_at)
+    select ${v('event_id')}, ${v('event_type')}, ${v('event_uetr')}, ${v('event_body')}, ${guardCte}.debtor_account_id, ${guardCte}.creditor_account_id,
+      ${v('event_at')}::timestamptz from ${guardCte}
+    returning id, type, uetr, debtor_account_id, creditor_account_id`);
   const fanOut = db.$with('fan_out', { id: sql<string>`id` }).as(sql`${deliveriesOfStoredEvents(v('event_at'))} returning id`);
   return [storedEvent, fanOut] as const;
 }

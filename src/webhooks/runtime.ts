@@ -20,6 +20,8 @@ export type WebhookRuntime = {
   dispatcher: WebhookDispatcher;
   /** Seals the endpoints' secrets under the KEK (D-130); the KEK rotation re-seals them. */
   secrets: WebhookSecretBox;
+  /** D-143: whether receivers may sit at loopback, private or link-local addresses (SVC_WEBHOOK_ALLOW_PRIVATE). */
+  allowPrivate: boolean;
   /** Looks for due deliveries now (after a commit that emitted events, or when a test moved the clock). */
   wake(): void;
   stop(): Promise<void>;
@@ -33,6 +35,8 @@ export type WebhookOptions = {
   concurrency: number;
   /** Sent as User-Agent. */
   userAgent?: string;
+  /** D-143: also deliver to loopback, private and link-local addresses (development and tests). Default false. */
+  allowPrivate?: boolean;
   /** Hears unexpected dispatcher errors. */
   onError?: (error: unknown) => void;
 };
@@ -51,6 +55,7 @@ export async function startWebhooks(db: Database, clock: Clock, keyring: Keyring
   const transport = new WebhookTransport(clock, {
     ca: [...defaultCa(), ...options.extraCa],
     maxSockets: options.concurrency,
+    allowPrivate: options.allowPrivate ?? false,
     ...(options.userAgent ? { userAgent: options.userAgent } : {}),
   });
   const dispatcher = new WebhookDispatcher(db, clock, transport, {
@@ -64,6 +69,7 @@ export async function startWebhooks(db: Database, clock: Clock, keyring: Keyring
     deliveries: new DeliveryStore(db, now),
     dispatcher,
     secrets,
+    allowPrivate: options.allowPrivate ?? false,
     wake: () => dispatcher.wake(),
     stop: () => dispatcher.stop(),
   };

@@ -6,6 +6,7 @@
  */
 import https from 'node:https';
 import type { Clock } from '../clock.ts';
+import { checkedLookup, DESTINATION_REFUSED, literalRefusal, systemResolver, type Resolver } from './destination.ts';
 import { RESPONSE_TIMEOUT_MS } from './schedule.ts';
 
 /** What one attempt observed. */
@@ -34,11 +35,17 @@ export type TransportOptions = {
   watchMs?: number;
   /** Sent as User-Agent. */
   userAgent?: string;
+  /** D-143: also connect to loopback, private and link-local addresses (SVC_WEBHOOK_ALLOW_PRIVATE). Default false. */
+  allowPrivate?: boolean;
+  /** Resolves receiver host names; the system resolver by default (tests play DNS with it). */
+  resolver?: Resolver;
 };
 
 type Watched = { startedAt: number; expire(): void };
 
 const TIMEOUT_TEXT = 'no response within 10 seconds';
+/** D-143: what an attempt records when the URL is unusable; the URL itself is not repeated. */
+const INVALID_URL_TEXT = 'not an https URL';
 
 /** Posts deliveries over keep-alive HTTPS connections; a watchdog enforces the limit on the injectable clock. */
 export class WebhookTransport {
@@ -53,7 +60,13 @@ export class WebhookTransport {
     private readonly options: TransportOptions,
   ) {
     this.timeoutMs = options.timeoutMs ?? RESPONSE_TIMEOUT_MS;
-    this.agent = new https.Agent({ keepAlive: true, maxSockets: options.maxSockets, ca: options.ca });
+    // D-143: every connection resolves through the check, and connects to the addresses it checked.
+    this.agent = new https.Agent({
+      keepAlive: true,
+      maxSockets: options.maxSockets,
+      ca: options.ca,
+      lookup: checkedLookup(options.resolver ?? systemResolver, options.allowPrivate ?? false),
+    });
   }
 
   /** POSTs `body` to `url` with `headers`; never throws. */
@@ -77,9 +90,14 @@ export class WebhookTransport {
       let target: URL;
       try {
         target = new URL(url);
-        if (target.protocol !== 'https:') throw new Error(`not an https URL: ${url}`);
-      } catch (error) {
-        resolve({ startedAt, durationMs: 0, responseStatus: null, error: (error as Error).message, success: false });
+        if (target.protocol !== 'https:') throw new Error(INVALID_URL_TEXT);
+      } catch {
+        resolve({ startedAt, durationMs: 0, responseStatus: null, error: INVALID_URL_TEXT, success: false });
+        return;
+      }
+      const refusal = literalRefusal(target.hostname, this.options.allowPrivate ?? false);
+      if (refusal) {
+        resolve({ startedAt, durationMs: 0, responseStatus: null, error: describe(refusal), success: false });
         return;
       }
       const request = https.request(
@@ -146,18 +164,14 @@ export class WebhookTransport {
   }
 }
 
-/** A short transport failure text for the attempt record (no stack, no internals). */
+/**
+ * D-143: the attempt record's text for a transport failure, one of a few fixed phrases. It never carries an
+ * address, port, host name or errno detail, and does not tell a refused port from an unreachable host, so
+ * the attempt history cannot map a network for whoever can register endpoints.
+ */
 function describe(error: NodeJS.ErrnoException): string {
-  switch (error.code) {
-    case 'ECONNREFUSED':
-      return 'connection refused';
-    case 'ECONNRESET':
-      return 'connection reset';
-    case 'ENOTFOUND':
-    case 'EAI_AGAIN':
-      return `host not found: ${error.message}`;
-    default:
-      if (error.code?.startsWith('ERR_TLS') || /certificate|SSL|TLS/i.test(error.message)) return `TLS error: ${error.code ?? ''} ${error.message}`.trim();
-      return error.code ? `${error.code}: ${error.message}` : error.message;
-  }
+  if (error.code === DESTINATION_REFUSED) return 'destination not allowed';
+  if (error.code === 'ENOTFOUND' || error.code?.startsWith('EAI_')) return 'host not found';
+  if (error.code?.startsWith('ERR_TLS') || error.code?.startsWith('ERR_SSL') || /certificate|SSL|TLS|CERT/i.test(`${error.code ?? ''} ${error.message}`)) return 'TLS handshake failed';
+  return 'connection failed';
 }

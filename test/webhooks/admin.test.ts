@@ -14,8 +14,11 @@ import type { Target } from '../../conformance/targets/target.ts';
 import { admin, expectContract, eventually, wallet } from '../admin/support.ts';
 
 let target: Target;
+/** The accounts the endpoints of the first tests belong to (D-142). */
+let owner: string[];
 beforeAll(async () => {
   target = await referenceTarget();
+  owner = [(await newAccount(target)).id];
 });
 afterAll(async () => {
   await target?.close?.();
@@ -28,10 +31,11 @@ const SECRET = 'whsec_JFGTla5bYScCb4aK2IvnRRiBIk5TAru2IYOc7uStGFU';
 
 describe('webhook endpoints and secrets', () => {
   it('registers, reads, changes, rotates the secret of and deletes an endpoint', async () => {
-    const created = await admin(target, 'POST', '/webhooks/endpoints', { url: URL_OK, description: 'Bank A' });
+    const created = await admin(target, 'POST', '/webhooks/endpoints', { url: URL_OK, accountIds: owner, description: 'Bank A' });
     await expectContract(A, 'POST /webhooks/endpoints', created, 201);
-    const endpoint = created.json as { id: string; events: string[]; hasSecret: boolean; previousSecretExpiresAt: string | null };
+    const endpoint = created.json as { id: string; events: string[]; accountIds: string[]; hasSecret: boolean; previousSecretExpiresAt: string | null };
     expect(endpoint.events).toHaveLength(5); // D-019: all five by default
+    expect(endpoint.accountIds).toEqual(owner);
     expect(endpoint.hasSecret).toBe(false);
     await expectContract(A, 'GET /webhooks/endpoints', await admin(target, 'GET', '/webhooks/endpoints'), 200);
     await expectContract(A, 'GET /webhooks/endpoints/{id}', await admin(target, 'GET', `/webhooks/endpoints/${endpoint.id}`), 200);
@@ -54,13 +58,21 @@ describe('webhook endpoints and secrets', () => {
   });
 
   it('refuses bad input with 400 naming the field, and unknown endpoints with 404', async () => {
-    const http = await admin(target, 'POST', '/webhooks/endpoints', { url: 'http://hooks.bank-a.example/svckit' });
+    const http = await admin(target, 'POST', '/webhooks/endpoints', { url: 'http://hooks.bank-a.example/svckit', accountIds: owner });
     await expectContract(A, 'POST /webhooks/endpoints', http, 400);
     expect((http.json as { error: string }).error).toBe('"url" expected https URL, got "http://hooks.bank-a.example/svckit"');
-    const unknown = await admin(target, 'POST', '/webhooks/endpoints', { url: URL_OK, events: ['payment.created'] });
+    const unknown = await admin(target, 'POST', '/webhooks/endpoints', { url: URL_OK, accountIds: owner, events: ['payment.created'] });
     expect((unknown.json as { error: string }).error).toBe('"events[0]" expected one of payment.initiated, payment.rate_locked, payment.settled, payment.failed, payment.returned, got "payment.created"');
-    await expectContract(A, 'POST /webhooks/endpoints', await admin(target, 'POST', '/webhooks/endpoints', { url: URL_OK, events: ['payment.settled', 'payment.settled'] }), 400);
-    const id = (await admin(target, 'POST', '/webhooks/endpoints', { url: URL_OK })).json as { id: string };
+    await expectContract(A, 'POST /webhooks/endpoints', await admin(target, 'POST', '/webhooks/endpoints', { url: URL_OK, accountIds: owner, events: ['payment.settled', 'payment.settled'] }), 400);
+    // D-142: an endpoint names the accounts whose payments it receives, each an existing account.
+    const ownerless = await admin(target, 'POST', '/webhooks/endpoints', { url: URL_OK });
+    await expectContract(A, 'POST /webhooks/endpoints', ownerless, 400);
+    expect((ownerless.json as { error: string }).error).toBe('"accountIds" expected a list of 1 to 100 account ids (acc_ + 26 Crockford base32), got nothing');
+    const stranger = await admin(target, 'POST', '/webhooks/endpoints', { url: URL_OK, accountIds: ['acc_01JD3Z8Q4V6WQ8N2K7M5R9T3XB'] });
+    await expectContract(A, 'POST /webhooks/endpoints', stranger, 400);
+    expect(stranger.json).toEqual({ error: '"accountIds[0]" expected an existing account, got "acc_01JD3Z8Q4V6WQ8N2K7M5R9T3XB"', code: 'UNKNOWN_ACCOUNT' });
+    const id = (await admin(target, 'POST', '/webhooks/endpoints', { url: URL_OK, accountIds: owner })).json as { id: string };
+    await expectContract(A, 'PATCH /webhooks/endpoints/{id}', await admin(target, 'PATCH', `/webhooks/endpoints/${id.id}`, { accountIds: [] }), 400);
     await expectContract(A, 'PATCH /webhooks/endpoints/{id}', await admin(target, 'PATCH', `/webhooks/endpoints/${id.id}`, {}), 400);
     const short = await admin(target, 'PUT', `/webhooks/endpoints/${id.id}/secret`, { secret: 'short-secret' });
     await expectContract(A, 'PUT /webhooks/endpoints/{id}/secret', short, 400);
@@ -78,7 +90,7 @@ describe('deliveries, pacs.008 and returns', () => {
     const debtor = await newAccount(target, { fund: '100.00' });
     const creditor = await newAccount(target);
     const key = await apiKey(target, ['payments:write', 'transfers:write']);
-    const endpoint = (await admin(target, 'POST', '/webhooks/endpoints', { url: 'https://127.0.0.1:9/unreachable', events: ['payment.initiated', 'payment.failed'] })).json as { id: string };
+    const endpoint = (await admin(target, 'POST', '/webhooks/endpoints', { url: 'https://127.0.0.1:9/unreachable', accountIds: [debtor.id], events: ['payment.initiated', 'payment.failed'] })).json as { id: string };
     await admin(target, 'PUT', `/webhooks/endpoints/${endpoint.id}/secret`, { secret: SECRET });
     const body = (uetr: string, extra: Record<string, unknown> = {}) => ({
       msgId: 'DEUT20261121093000001', sttlmAcct: debtor.id, endToEndId: 'INV-2026-1142', uetr, intrBkSttlmAmt: '1250.50', intrBkSttlmCcy: 'EUR', chrgBr: 'SHAR',
@@ -106,7 +118,7 @@ describe('deliveries, pacs.008 and returns', () => {
     });
     await expectContract(A, 'GET /webhooks/deliveries', failed, 200);
     const one = (failed.json as { deliveries: { id: string; attempts: { error: string }[]; payload: { failRsn?: string } }[] }).deliveries[0]!;
-    expect(one.attempts[0]!.error).toBe('connection refused');
+    expect(one.attempts[0]!.error).toBe('connection failed');
     await expectContract(A, 'GET /webhooks/deliveries/{id}', await admin(target, 'GET', `/webhooks/deliveries/${one.id}`), 200);
     const live = await admin(target, 'POST', `/webhooks/deliveries/${one.id}/redeliver`);
     await expectContract(A, 'POST /webhooks/deliveries/{id}/redeliver', live, 409);
@@ -135,6 +147,6 @@ describe('svckit webhooks (CLI)', () => {
     const { stdout } = await promisify(execFile)(process.execPath, ['bin/svckit.js', 'webhooks', 'deliveries', '--base', target.base!.href, '--admin-token', target.adminToken!, '--ca-cert', ca, '--status', 'dead'], { cwd: path.resolve(import.meta.dirname, '../..') });
     expect(stdout).toMatch(/^\d+ deliveries; page 1/);
     expect(stdout).toMatch(/payment\.(initiated|failed)\s+dead\s+round 1/);
-    expect(stdout).toMatch(/1\.1 {2}\S+ +\d+ ms {2}failure connection refused/);
+    expect(stdout).toMatch(/1\.1 {2}\S+ +\d+ ms {2}failure connection failed/);
   });
 });

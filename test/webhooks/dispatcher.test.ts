@@ -22,6 +22,8 @@ import { WebhookSecretBox } from '../../src/webhooks/secret-box.ts';
 const secrets = new WebhookSecretBox(Keyring.open({ dataDir: null }));
 
 const SECRET = 'test-signing-secret-0123456789abcdef';
+/** The debtor account of every emitted payment; the endpoint belongs to its institution (D-142). */
+const DEBTOR = 'acc_01JD3Z8Q4V6WQ8N2K7M5R9T3XA';
 let receiver: WebhookReceiver;
 let ca: string;
 let database: OpenDatabase;
@@ -50,7 +52,7 @@ async function setup(answer: (r: Received) => Answer = () => 200) {
   const path = `/t/${crypto.randomUUID()}`;
   receiver.respond(path, answer);
   const endpoints = new EndpointStore(database.db, now, secrets);
-  const endpoint = await endpoints.create({ url: receiver.url(path) });
+  const endpoint = await endpoints.create({ url: receiver.url(path), accountIds: [DEBTOR] });
   await endpoints.setSecret(endpoint.id, SECRET, 0);
   return { path, endpoints, endpoint, deliveries: new DeliveryStore(database.db, now), start: () => dispatcher() };
 }
@@ -83,7 +85,7 @@ async function freshDatabase(): Promise<OpenDatabase> {
 }
 
 function dispatcher(concurrency = 8): WebhookDispatcher {
-  const d = new WebhookDispatcher(database.db, clock, new WebhookTransport(clock, { ca: [ca], maxSockets: concurrency, watchMs: 5 }), { concurrency, pollMs: 20, secrets });
+  const d = new WebhookDispatcher(database.db, clock, new WebhookTransport(clock, { ca: [ca], maxSockets: concurrency, watchMs: 5, allowPrivate: true }), { concurrency, pollMs: 20, secrets });
   d.start();
   running.push(d);
   return d;
@@ -92,7 +94,7 @@ function dispatcher(concurrency = 8): WebhookDispatcher {
 /** Emits one payment.initiated event; returns its delivery id. */
 async function emit(uetr = crypto.randomUUID()): Promise<string> {
   await database.db.transaction((tx) =>
-    emitEvent(tx, { event: 'payment.initiated', uetr, txRef: 'PMT-20261121-4Z7K9M2Q8R1T', status: 'INITIATED', instrAmtCcy: 'SVC', instrAmt: 1, settlAmtCcy: 'SVC', settlAmt: 1, dbtrInst: 'SVCKGB2LXXX', cdtrInst: 'SVCKGB2LXXX' }, new Date(clock.now())),
+    emitEvent(tx, { event: 'payment.initiated', uetr, txRef: 'PMT-20261121-4Z7K9M2Q8R1T', status: 'INITIATED', instrAmtCcy: 'SVC', instrAmt: 1, settlAmtCcy: 'SVC', settlAmt: 1, dbtrInst: 'SVCKGB2LXXX', cdtrInst: 'SVCKGB2LXXX' }, { debtorAccountId: DEBTOR, creditorAccountId: null }, new Date(clock.now())),
   );
   const [row] = await database.db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(eq(webhookDeliveries.uetr, uetr));
   return row!.id;

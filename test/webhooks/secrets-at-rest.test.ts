@@ -26,7 +26,7 @@ describe('webhook secrets at rest', () => {
   it('are stored sealed, never in clear, and open only for their own endpoint', async () => {
     const box = new WebhookSecretBox(Keyring.open({ dataDir: null }));
     const endpoints = new EndpointStore(fresh.database.db, now, box);
-    const [a, b] = [await endpoints.create({ url: 'https://127.0.0.1:9/a' }), await endpoints.create({ url: 'https://127.0.0.1:9/b' })];
+    const [a, b] = [await endpoints.create({ url: 'https://127.0.0.1:9/a', accountIds: ['acc_01JD3Z8Q4V6WQ8N2K7M5R9T3XA'] }), await endpoints.create({ url: 'https://127.0.0.1:9/b', accountIds: ['acc_01JD3Z8Q4V6WQ8N2K7M5R9T3XA'] })];
     await endpoints.setSecret(a.id, SECRET, 3600);
     await endpoints.setSecret(b.id, SECRET, 0);
     const [rowA, rowB] = [await stored(a.id), await stored(b.id)];
@@ -65,7 +65,7 @@ describe('webhook secrets at rest', () => {
     const keyring = Keyring.open({ dataDir: null });
     const box = new WebhookSecretBox(keyring);
     const endpoints = new EndpointStore(fresh.database.db, now, box);
-    const endpoint = await endpoints.create({ url: 'https://127.0.0.1:9/d' });
+    const endpoint = await endpoints.create({ url: 'https://127.0.0.1:9/d', accountIds: ['acc_01JD3Z8Q4V6WQ8N2K7M5R9T3XA'] });
     await endpoints.setSecret(endpoint.id, SECRET, 0);
     const before = keyring.activeId;
     expect((await stored(endpoint.id)).secret).toContain(`:${before}:`);

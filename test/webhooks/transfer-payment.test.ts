@@ -20,9 +20,9 @@ type Delivery = { event: string; uetr: string; payload: { txRef: string; status:
 
 describe("a transfer's payment", () => {
   it('is initiated with the transfer, settled with its confirmation and returned from the creditor', async () => {
-    const endpoint = (await admin(target, 'POST', '/webhooks/endpoints', { url: 'https://127.0.0.1:9/unreachable' })).json as { id: string };
-    await admin(target, 'PUT', `/webhooks/endpoints/${endpoint.id}/secret`, { secret: 'whsec_JFGTla5bYScCb4aK2IvnRRiBIk5TAru2IYOc7uStGFU' });
     const [debtor, creditor] = [await newAccount(target, { fund: '10' }), await newAccount(target)];
+    const endpoint = (await admin(target, 'POST', '/webhooks/endpoints', { url: 'https://127.0.0.1:9/unreachable', accountIds: [debtor.id] })).json as { id: string };
+    await admin(target, 'PUT', `/webhooks/endpoints/${endpoint.id}/secret`, { secret: 'whsec_JFGTla5bYScCb4aK2IvnRRiBIk5TAru2IYOc7uStGFU' });
     const key = await apiKey(target, ['transfers:write', 'transfers:read']);
     const sent = await wallet(target, 'POST', '/transfers', key, { fromAccountId: debtor.id, to: creditor.address, amount: '2.50' });
     expect(sent.status).toBe(201);

@@ -29,6 +29,8 @@ Settings (environment variables):
   SVC_WS_MAX_SOCKETS_PER_IP  open /ws connections per client IP              default 50
   SVC_WS_MAX_BUFFERED_BYTES  unsent bytes before a /ws reader is closed (D-136)  default 4194304
   SVC_RATE_LIMIT_WS_UPGRADE  /ws upgrade attempts per second per IP, 0 = off default 10
+  SVC_WEBHOOK_ALLOW_PRIVATE  also deliver webhooks to loopback, private and link-local
+                      addresses (development and tests only, D-143)           default false
   SVC_FX_RATES        pacs.008 FX table, CCY=rate,... (native units per unit) default EUR=1.05,USD=0.95,GBP=1.20,CHF=1.08,JPY=0.0063
   SVC_NATIVE_CCY      currency code of the native settlement unit (D-049)    default SVC`,
     )

@@ -10,7 +10,7 @@ import type { PaymentEventType, PaymentStatus } from '../../../generated/webhook
 import { conflict } from '../../server/http/errors.ts';
 import type { Database } from '../../storage/database.ts';
 import { accounts, payments } from '../../storage/schema.ts';
-import { emitEvent, emitEvents, eventCteValues, eventCtes } from '../../webhooks/outbox.ts';
+import { emitEvent, emitEvents, eventCteValues, eventCtes, type PartyEvent } from '../../webhooks/outbox.ts';
 import { paymentReference } from '../ids.ts';
 import { formatUnits } from '../money.ts';
 import type { WithSubquery } from 'drizzle-orm/subquery';
@@ -74,7 +74,7 @@ export class PaymentLifecycle implements TransferHooks {
       .set({ ...change, status: STATUS_OF_EVENT[event], updatedAt: now })
       .where(and(eq(payments.uetr, uetr), inArray(payments.status, from), onlyUnsettled ? isNull(payments.transferTxRef) : undefined))
       .returning();
-    if (row) await emitEvent(tx, paymentPayload(event, row), now);
+    if (row) await emitEvent(tx, paymentPayload(event, row), row, now);
     return row;
   }
 
@@ -122,7 +122,7 @@ export class PaymentLifecycle implements TransferHooks {
           (select ${accounts.id} from ${accounts} where ${accounts.address} = ${transfer}.to_address), ${transfer}.tx_ref,
           ${p('payment_at')}::timestamptz, ${p('payment_at')}::timestamptz
         from ${transfer}
-        returning uetr`);
+        returning uetr, debtor_account_id, creditor_account_id`);
       return [storedPayment, ...eventCtes(db, 'stored_payment')];
     },
     values: (transfer: NewTransfer, input: TransferInput): Record<string, unknown> | undefined => {
@@ -174,13 +174,13 @@ export class PaymentLifecycle implements TransferHooks {
       .for('update');
     const now = this.now();
     const changed: PaymentRow[] = [];
-    const events: ReturnType<typeof paymentPayload>[] = [];
+    const events: PartyEvent[] = [];
     for (const payment of linked) {
       const next = this.afterTransfer(payment, byRef);
       if (!next) continue;
       const row = { ...payment, ...next.change, status: next.event ? STATUS_OF_EVENT[next.event] : payment.status, updatedAt: now };
       changed.push(row);
-      if (next.event) events.push(paymentPayload(next.event, row));
+      if (next.event) events.push({ payload: paymentPayload(next.event, row), parties: row });
     }
     if (changed.length === 0) return;
     // The rows are locked above, so writing them back whole cannot lose a concurrent change.

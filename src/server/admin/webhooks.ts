@@ -19,6 +19,7 @@ import {
 import type { Clock } from '../../clock.ts';
 import type { DeliveryRecord } from '../../webhooks/deliveries.ts';
 import type { EndpointRow } from '../../webhooks/endpoints.ts';
+import { refusedLiteral } from '../../webhooks/destination.ts';
 import type { WebhookRuntime } from '../../webhooks/runtime.ts';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
 import { guard, strict, requireSome, requireUnique } from '../http/guards.ts';
@@ -40,7 +41,14 @@ type Handlers = Pick<
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 const ENDPOINT_ID = { id: 'a webhook endpoint id (whe_ + 26 Crockford base32)' };
 const DELIVERY_ID = { id: 'a delivery id (a lower-case UUID, the X-SVC-Delivery value)' };
-const ENDPOINT_FIELDS = { url: 'https URL', description: 'a string of at most 500 characters', enabled: 'true or false', events: 'a non-empty list of event types' };
+const ENDPOINT_FIELDS = {
+  url: 'https URL',
+  description: 'a string of at most 500 characters',
+  enabled: 'true or false',
+  events: 'a non-empty list of event types',
+  accountIds: 'a list of 1 to 100 account ids (acc_ + 26 Crockford base32)',
+  'accountIds[]': 'an account id (acc_ + 26 Crockford base32)',
+};
 
 /** D-019, D-047: the endpoint without its secrets; a grace period that has ended shows as null. */
 export function endpointView(row: EndpointRow, now: number): WebhookEndpoint {
@@ -50,6 +58,7 @@ export function endpointView(row: EndpointRow, now: number): WebhookEndpoint {
     url: row.url,
     description: row.description,
     events: row.events as WebhookEndpoint['events'],
+    accountIds: row.accountIds,
     enabled: row.enabled,
     hasSecret: row.secret !== null,
     secretUpdatedAt: iso(row.secretUpdatedAt),
@@ -96,6 +105,18 @@ function checkSecretText(secret: unknown): void {
 /** The webhook handlers. */
 export function webhookHandlers(webhooks: WebhookRuntime, clock: Clock): Handlers {
   const { endpoints, deliveries } = webhooks;
+  /** D-142: the owner's accounts must exist; an id naming none would silently route nothing. */
+  const checkAccounts = async (accountIds: string[] | undefined) => {
+    requireUnique('accountIds', accountIds);
+    const unknown = accountIds ? await endpoints.firstUnknownAccount(accountIds) : undefined;
+    if (unknown !== undefined) throw badRequest(`"accountIds[${unknown}]" expected an existing account, got "${accountIds![unknown]}"`, 'UNKNOWN_ACCOUNT');
+  };
+  /** D-143: a literal non-public address is refused at once; a host name is checked at every attempt. */
+  const checkUrl = (url: string | undefined) => {
+    if (url === undefined || webhooks.allowPrivate) return;
+    const literal = refusedLiteral(url);
+    if (literal !== undefined) throw badRequest(`"url" expected a public address, got "${url}" (a loopback, private, link-local or reserved address)`);
+  };
   const existing = async (id: string) => {
     const row = await endpoints.find(id);
     if (!row) throw notFound(`webhook endpoint ${id} not found`);
@@ -105,6 +126,8 @@ export function webhookHandlers(webhooks: WebhookRuntime, clock: Clock): Handler
     adminCreateWebhookEndpoint: async (request, reply) => {
       const body = guard(strict(zAdminCreateWebhookEndpointBody), request.body, ENDPOINT_FIELDS);
       requireUnique('events', body.events);
+      checkUrl(body.url);
+      await checkAccounts(body.accountIds);
       const row = await endpoints.create(body);
       return reply.code(201).send(endpointView(row, clock.now()));
     },
@@ -118,8 +141,10 @@ export function webhookHandlers(webhooks: WebhookRuntime, clock: Clock): Handler
     adminUpdateWebhookEndpoint: async (request, reply) => {
       const { id } = guard(zAdminUpdateWebhookEndpointPath, request.params, ENDPOINT_ID);
       const body = guard(strict(zAdminUpdateWebhookEndpointBody), request.body, ENDPOINT_FIELDS);
-      requireSome(body, ['url', 'events', 'description', 'enabled']);
+      requireSome(body, ['url', 'events', 'accountIds', 'description', 'enabled']);
       requireUnique('events', body.events);
+      checkUrl(body.url);
+      await checkAccounts(body.accountIds);
       const row = await endpoints.update(id, body);
       if (!row) throw notFound(`webhook endpoint ${id} not found`);
       return reply.code(200).send(endpointView(row, clock.now()));
@@ -157,6 +182,7 @@ export function webhookHandlers(webhooks: WebhookRuntime, clock: Clock): Handler
       const outcome = await deliveries.redeliver(id);
       if (!outcome) throw notFound(`delivery ${id} not found`);
       if ('notDead' in outcome) throw conflict(`delivery ${id} is ${outcome.notDead}, only dead deliveries can be redelivered`, 'NOT_DEAD');
+      if ('notOwned' in outcome) throw conflict(`delivery ${id} is of a payment on none of its endpoint's accounts (D-142)`, 'NOT_OWNED');
       webhooks.wake();
       return reply.code(202).send(deliveryView(outcome));
     },
