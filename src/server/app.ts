@@ -21,6 +21,7 @@ import { adminRoutes } from './admin/routes.ts';
 import { evidenceSiteRoutes } from './site/routes.ts';
 import { explorerRoutes } from './explorer/routes.ts';
 import { installErrorHandling } from './http/error-handler.ts';
+import { installBodyDepthGuard } from './http/body-depth.ts';
 import { RpcDispatcher } from './rpc/dispatcher.ts';
 import { rpcRoutes } from './rpc/routes.ts';
 import { RateWindow } from './http/rate-window.ts';
@@ -72,6 +73,8 @@ function origin(tls: TlsMaterial, config: Config, logLevel: string): FastifyInst
     },
   });
   installErrorHandling(app);
+  // D-170: every JSON body of every origin passes the depth guard before it is parsed.
+  installBodyDepthGuard(app);
   return app;
 }
 
