@@ -1,8 +1,10 @@
 /**
  * Registration, challenge and verification (spec "E. Wallet session API", Authentication steps 1 to 4):
  * "A session is obtained by proving control of two keys (one classical, one post-quantum) over a fresh
- * challenge." Both signatures must pass; the nonce is consumed whatever the outcome (D-070); a successful
- * login keeps its signed challenge as the authorisation record (D-081).
+ * challenge." Both signatures must pass. Challenges are keyed by nonce and several may be outstanding
+ * (D-171): verify consumes only the one both signatures sign, so a third party that knows the public
+ * (address, svcId) can neither replace nor burn the owner's challenge; a successful login keeps its signed
+ * challenge as the authorisation record (D-081).
  */
 import { z } from 'zod';
 import {
@@ -15,10 +17,21 @@ import type { AuthorizationRecord, ChallengeResponse, RegisterResponse } from '.
 import type { Clock } from '../../clock.ts';
 import { fromHex, sha3_256, toHex } from '../../crypto/index.ts';
 import type { Database } from '../../storage/database.ts';
-import { badRequest, notFound, unauthenticated } from '../http/errors.ts';
+import { badRequest, notFound, unauthenticated, unavailable } from '../http/errors.ts';
 import { guard } from '../http/guards.ts';
 import { canonicalAddress, messageChainId, type AddressKind } from './addresses.ts';
-import { authRecord, identityKey, purgeExpiredChallenges, putAuthRecord, putChallenge, registerIdentity, takeChallenge } from './auth-store.ts';
+import {
+  authRecord,
+  CHALLENGES_IN_TOTAL,
+  challengeCount,
+  consumeChallenge,
+  identityKey,
+  outstandingChallenges,
+  purgeExpiredChallenges,
+  putAuthRecord,
+  putChallenge,
+  registerIdentity,
+} from './auth-store.ts';
 import { CHALLENGE_LIFETIME_MS, challengeMessage, freshNonce } from './challenge.ts';
 import { verifyClassical, verifyPq } from './signatures.ts';
 import type { SessionTokens } from './tokens.ts';
@@ -85,6 +98,13 @@ export class AuthService {
       this.lastPurge = now;
       await purgeExpiredChallenges(this.db, new Date(now));
     }
+    // D-171: a bounded store; per svcId the oldest outstanding challenges give way in putChallenge.
+    if ((await challengeCount(this.db)) >= CHALLENGES_IN_TOTAL) {
+      await purgeExpiredChallenges(this.db, new Date(now));
+      if ((await challengeCount(this.db)) >= CHALLENGES_IN_TOTAL) {
+        throw unavailable('too many sign-in challenges are outstanding on this service; try again in a few minutes', 'TOO_MANY_CHALLENGES');
+      }
+    }
     await putChallenge(this.db, { address, svcId: input.svcId, nonce, message, expiresAt: new Date(now + CHALLENGE_LIFETIME_MS) });
     return { nonce, message };
   }
@@ -93,18 +113,30 @@ export class AuthService {
   async verify(body: unknown): Promise<{ token: string }> {
     const input = guard(verifyBody, body, EXPLAIN);
     const { kind, address } = canonicalAddress('address', input.address);
-    // D-070: the outstanding challenge is taken (deleted) before anything is checked, so it is never tried twice.
-    const challenge = await takeChallenge(this.db, address, input.svcId);
-    if (!challenge || challenge.expiresAt.getTime() <= this.clock.now()) {
+    const candidates = await outstandingChallenges(this.db, address, input.svcId, new Date(this.clock.now()));
+    if (candidates.length === 0) {
       throw unauthenticated('no unused challenge for this address and svcId: the nonce was used or has expired; request a new challenge', 'CHALLENGE_EXPIRED');
     }
     const publicKey = await identityKey(this.db, input.svcId);
     if (!publicKey) throw unauthenticated(`svcId ${input.svcId} is not registered`, 'INVALID_SIGNATURE');
-    // spec: "Both signatures must pass" — each is checked, and either failing is the same 401.
-    const classicalOk = await verifyClassical(kind, address, challenge.message, input.ecdsaSig);
-    const pqOk = verifyPq(publicKey, challenge.message, input.pqSig);
-    if (!classicalOk) throw unauthenticated(`"ecdsaSig" does not recover to address ${address}`, 'INVALID_SIGNATURE');
-    if (!pqOk) throw unauthenticated(`"pqSig" does not verify against the registered ML-DSA-65 public key of svcId ${input.svcId}`, 'INVALID_SIGNATURE');
+    // spec: "Both signatures must pass". D-171: the signed challenge is the one outstanding message both
+    // signatures verify over; a failed attempt consumes nothing, so nobody but the signer can use or burn it.
+    let classicalOk = false;
+    let challenge: (typeof candidates)[number] | undefined;
+    for (const candidate of candidates) {
+      if (!(await verifyClassical(kind, address, candidate.message, input.ecdsaSig))) continue;
+      classicalOk = true;
+      if (verifyPq(publicKey, candidate.message, input.pqSig)) {
+        challenge = candidate;
+        break;
+      }
+    }
+    if (!classicalOk) throw unauthenticated(`"ecdsaSig" does not recover to address ${address} over an outstanding challenge`, 'INVALID_SIGNATURE');
+    if (!challenge) throw unauthenticated(`"pqSig" does not verify against the registered ML-DSA-65 public key of svcId ${input.svcId}`, 'INVALID_SIGNATURE');
+    // Single use: of two verifies racing with the same signatures, only the one that deletes the row goes on.
+    if (!(await consumeChallenge(this.db, challenge.nonce))) {
+      throw unauthenticated('this challenge was just used: request a new challenge', 'CHALLENGE_EXPIRED');
+    }
     const { token } = await this.tokens.issue(input.svcId, address, challenge.nonce);
     await putAuthRecord(this.db, {
       nonce: challenge.nonce,

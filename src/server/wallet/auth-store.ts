@@ -1,5 +1,5 @@
 /** Queries of registration, challenges and authorisation records (spec rule 2: public values only). */
-import { and, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, notInArray, sql } from 'drizzle-orm';
 import type { Database } from '../../storage/database.ts';
 import { walletAuthRecords, walletChallenges, walletIdentities, walletIdentityKeys } from '../../storage/schema.ts';
 
@@ -23,21 +23,48 @@ export async function registerIdentity(db: Database, svcId: string, pqPublicKey:
   });
 }
 
-/** Stores the challenge for (address, svcId), replacing an earlier unused one (D-070). */
-export async function putChallenge(db: Database, row: ChallengeRow): Promise<void> {
-  await db
-    .insert(walletChallenges)
-    .values(row)
-    .onConflictDoUpdate({ target: [walletChallenges.address, walletChallenges.svcId], set: { nonce: row.nonce, message: row.message, expiresAt: row.expiresAt } });
+/** D-171: outstanding challenges kept per svcId (the oldest beyond this are dropped) and in all. */
+export const CHALLENGES_PER_IDENTITY = 8;
+/** D-171: outstanding challenges the service keeps in all; beyond it a new challenge is refused (503). */
+export const CHALLENGES_IN_TOTAL = 100_000;
+
+/** How many challenges are stored (expired ones included until the next purge). */
+export async function challengeCount(db: Database): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(walletChallenges);
+  return Number(row?.n ?? 0);
 }
 
-/** Removes and returns the outstanding challenge of (address, svcId): D-070 "verify consumes the nonce whatever the outcome". */
-export async function takeChallenge(db: Database, address: string, svcId: string): Promise<ChallengeRow | undefined> {
-  const [row] = await db
-    .delete(walletChallenges)
-    .where(and(eq(walletChallenges.address, address), eq(walletChallenges.svcId, svcId)))
-    .returning();
-  return row;
+/**
+ * Stores a new challenge beside the outstanding ones (D-171: a new challenge never replaces another), then
+ * keeps only the newest {@link CHALLENGES_PER_IDENTITY} of its svcId.
+ */
+export async function putChallenge(db: Database, row: ChallengeRow): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.insert(walletChallenges).values(row);
+    const keep = tx
+      .select({ nonce: walletChallenges.nonce })
+      .from(walletChallenges)
+      .where(eq(walletChallenges.svcId, row.svcId))
+      .orderBy(desc(walletChallenges.expiresAt), desc(walletChallenges.nonce))
+      .limit(CHALLENGES_PER_IDENTITY);
+    await tx.delete(walletChallenges).where(and(eq(walletChallenges.svcId, row.svcId), notInArray(walletChallenges.nonce, keep)));
+  });
+}
+
+/** The unexpired challenges of (address, svcId), newest first (at most {@link CHALLENGES_PER_IDENTITY}). */
+export async function outstandingChallenges(db: Database, address: string, svcId: string, now: Date): Promise<ChallengeRow[]> {
+  return db
+    .select()
+    .from(walletChallenges)
+    .where(and(eq(walletChallenges.svcId, svcId), eq(walletChallenges.address, address), gt(walletChallenges.expiresAt, now)))
+    .orderBy(desc(walletChallenges.expiresAt), desc(walletChallenges.nonce))
+    .limit(CHALLENGES_PER_IDENTITY);
+}
+
+/** Deletes the challenge `nonce`; true only for the one caller that deleted it (single use, D-171). */
+export async function consumeChallenge(db: Database, nonce: string): Promise<boolean> {
+  const rows = await db.delete(walletChallenges).where(eq(walletChallenges.nonce, nonce)).returning({ nonce: walletChallenges.nonce });
+  return rows.length === 1;
 }
 
 /** Drops challenges that expired before `now` (they can never be used). */
