@@ -25,6 +25,7 @@ import { installBodyDepthGuard } from './http/body-depth.ts';
 import { RpcDispatcher } from './rpc/dispatcher.ts';
 import { rpcRoutes } from './rpc/routes.ts';
 import { RateWindow } from './http/rate-window.ts';
+import { limitRequests } from './http/rate-limit.ts';
 import { wsRoutes } from './ws/routes.ts';
 import { mountWallet } from './wallet/mount.ts';
 import { ensureDevCertificates, type TlsMaterial } from './tls/dev-certificates.ts';
@@ -142,6 +143,8 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
     });
     const wallet = origin(tls, config, logLevel);
     const site = origin(tls, config, logLevel);
+    // D-172: the site origin, like every other, is limited per client IP (its 429 is the {error, code} shape).
+    await limitRequests(site, config.wallet.siteRequestsPerSecond);
     // spec: "GET {site_url}/.well-known/pqc-evidence.json returns the Evidence document" (built by `svckit evidence build`).
     await site.register(evidenceSiteRoutes, { evidenceDir: path.join(config.dataDir, 'evidence') });
     await mountWallet({ wallet, site, config, db: database.db, dispatcher, chain, clock, persist: options.persist ?? false });
