@@ -35,6 +35,7 @@ import {
 import { CHALLENGE_LIFETIME_MS, challengeMessage, freshNonce } from './challenge.ts';
 import { verifyClassical, verifyPq } from './signatures.ts';
 import type { SessionTokens } from './tokens.ts';
+import { registrationMessage } from '../../client/wallet/session.ts';
 
 /** D-031: svcId = lower-case hex of the first 8 bytes of SHA3-256 of the raw public key. */
 export const fingerprint = (publicKey: Uint8Array) => toHex(sha3_256(publicKey).subarray(0, 8));
@@ -44,6 +45,8 @@ const EXPLAIN = {
   address: 'an EVM (0x + 40 hex), Bitcoin (bc1q...) or Tron (T...) address',
   pqPublicKey: '3904 hex characters (a 1952-byte ML-DSA-65 public key)',
   pqSig: '6618 hex characters (a 3309-byte ML-DSA-65 signature)',
+  proof: '6618 hex characters (a 3309-byte ML-DSA-65 signature by the identity key over the registration, D-173)',
+  issuedAt: 'an ISO 8601 date-time (when the proof was signed)',
   ecdsaSig: '65 bytes: 0x + 130 hex (EVM, Tron) or 88 base64 characters (Bitcoin BIP-137)',
   'keys[].chainId': '1111111, an EVM chain id, "bitcoin" or "tron"',
   'keys[].address': 'an EVM (0x + 40 hex), Bitcoin (bc1q...) or Tron (T...) address',
@@ -74,6 +77,14 @@ export class AuthService {
     const key = fromHex(input.pqPublicKey.toLowerCase());
     if (fingerprint(key) !== input.svcId) {
       throw badRequest(`"svcId" expected the fingerprint of pqPublicKey (first 8 bytes of SHA3-256, hex), got "${input.svcId}"`, 'SVC_ID_MISMATCH');
+    }
+    // D-173: the identity key signs the request; checked before anything is stored.
+    const issuedAt = Date.parse(input.issuedAt);
+    if (!Number.isFinite(issuedAt) || Math.abs(issuedAt - this.clock.now()) > CHALLENGE_LIFETIME_MS) {
+      throw unauthenticated(`"issuedAt" must be within 5 minutes of the server's clock (${new Date(this.clock.now()).toISOString()}), got ${JSON.stringify(input.issuedAt)}`, 'PROOF_EXPIRED');
+    }
+    if (!verifyPq(key, registrationMessage({ svcId: input.svcId, issuedAt: input.issuedAt, keys: input.keys ?? [] }), input.proof)) {
+      throw unauthenticated('"proof" does not verify against pqPublicKey over this registration: sign the registration text with the identity key', 'INVALID_SIGNATURE');
     }
     const keys = (input.keys ?? []).map((k, i) => ({
       chainId: k.chainId,

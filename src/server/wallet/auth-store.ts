@@ -1,6 +1,7 @@
 /** Queries of registration, challenges and authorisation records (spec rule 2: public values only). */
 import { and, desc, eq, gt, notInArray, sql } from 'drizzle-orm';
 import type { Database } from '../../storage/database.ts';
+import { conflict } from '../http/errors.ts';
 import { walletAuthRecords, walletChallenges, walletIdentities, walletIdentityKeys } from '../../storage/schema.ts';
 
 /** A stored challenge. */
@@ -14,11 +15,26 @@ export async function identityKey(db: Database, svcId: string): Promise<Uint8Arr
   return row?.key;
 }
 
-/** Registers `svcId` (D-069: idempotent) and adds chain addresses not seen before; true when the identity is new. */
+/** D-173: the chain addresses one identity may hold. */
+export const ADDRESSES_PER_IDENTITY = 64;
+
+/**
+ * Registers `svcId` (D-069: idempotent) and adds chain addresses not seen before; true when the identity is
+ * new. D-173: the addresses are counted in the same transaction, and over the quota nothing is stored.
+ */
 export async function registerIdentity(db: Database, svcId: string, pqPublicKey: Uint8Array, keys: { chainId: string; address: string }[], now: Date): Promise<boolean> {
   return db.transaction(async (tx) => {
     const inserted = await tx.insert(walletIdentities).values({ svcId, pqPublicKey, createdAt: now }).onConflictDoNothing().returning({ svcId: walletIdentities.svcId });
-    if (keys.length) await tx.insert(walletIdentityKeys).values(keys.map((k) => ({ svcId, ...k }))).onConflictDoNothing();
+    if (keys.length) {
+      // The identity row is locked so that concurrent registrations of one svcId count one after another.
+      await tx.select({ svcId: walletIdentities.svcId }).from(walletIdentities).where(eq(walletIdentities.svcId, svcId)).for('update');
+      await tx.insert(walletIdentityKeys).values(keys.map((k) => ({ svcId, ...k }))).onConflictDoNothing();
+      const [row] = await tx.select({ n: sql<number>`count(*)::int` }).from(walletIdentityKeys).where(eq(walletIdentityKeys.svcId, svcId));
+      const held = Number(row?.n ?? 0);
+      if (held > ADDRESSES_PER_IDENTITY) {
+        throw conflict(`svcId ${svcId} would hold ${held} chain addresses; an identity holds at most ${ADDRESSES_PER_IDENTITY}`, 'QUOTA_EXCEEDED');
+      }
+    }
     return inserted.length === 1;
   });
 }
