@@ -135,7 +135,7 @@ export function walletAuthChecks(): Check[] {
     defineCheck({
       id: 'wallet.login.nonce_reused',
       title: 'A nonce is single-use: verifying the same signed challenge twice is 401 CHALLENGE_EXPIRED the second time; a failed attempt does not use it',
-      source: { decision: 'D-171' },
+      source: { decision: 'D-145' },
       needs: WALLET,
       async run(ctx) {
         const identity = newIdentity();
@@ -147,7 +147,7 @@ export function walletAuthChecks(): Check[] {
         const found = await problems(ctx, 'POST /auth/verify', first, 200, 'first use');
         const again = await verify(ctx.target, identity, ecdsaSig, pqSig);
         found.push(...(await expectError(ctx, 'POST /auth/verify', again, 401, 'CHALLENGE_EXPIRED', 'second use')));
-        // D-171: a failed verify consumes nothing (else anyone knowing the public address and svcId could burn
+        // D-145: a failed verify consumes nothing (else anyone knowing the public address and svcId could burn
         // the owner's challenge); the right signatures then verify once.
         const c = await challenge(ctx.target, identity);
         const failed = await verify(ctx.target, identity, await identity.chain.sign(c.message), pqSign(identity, `${c.message}x`));

@@ -168,7 +168,7 @@ export function register(target: Target, identity: Identity, extra: Record<strin
   return call(target, 'POST', '/wallets/register', { body: { ...registrationProof(identity, extra.keys as RegisterKey[] | undefined, issuedAt), ...extra } });
 }
 
-/** The signed registration body (D-173): svcId, public key, issuedAt now and the identity key's proof over them. */
+/** The signed registration body (D-147): svcId, public key, issuedAt now and the identity key's proof over them. */
 export function registrationProof(identity: Identity, keys?: RegisterKey[], issuedAt = new Date().toISOString()): Record<string, unknown> {
   const proof = toHex(mlDsa65.sign(identity.pq.secretKey, utf8(registrationMessage({ svcId: identity.svcId, issuedAt, ...(keys ? { keys } : {}) }))));
   return { svcId: identity.svcId, pqPublicKey: toHex(identity.pq.publicKey), ...(keys ? { keys } : {}), issuedAt, proof };

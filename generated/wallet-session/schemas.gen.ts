@@ -311,7 +311,7 @@ export const RegisterRequestSchema = {
         },
         keys: {
             type: 'array',
-            description: 'Optional public chain addresses of the identity; at most 64 per request and 64 per identity in all (D-173).',
+            description: 'Optional public chain addresses of the identity; at most 64 per request and 64 per identity in all (D-147).',
             maxItems: 64,
             items: {
                 $ref: '#/components/schemas/RegisterKey'
@@ -320,17 +320,17 @@ export const RegisterRequestSchema = {
         issuedAt: {
             type: 'string',
             format: 'date-time',
-            description: 'When the client signed `proof`; the server accepts it within 5 minutes either side of its clock (D-173).',
+            description: 'When the client signed `proof`; the server accepts it within 5 minutes either side of its clock (D-147).',
             example: '2026-11-21T09:30:00.000Z'
         },
         proof: {
             $ref: '#/components/schemas/MlDsaSignature',
-            description: 'Proof of the identity key (D-173): pure ML-DSA-65 by the key of `pqPublicKey` over the UTF-8 text `svckit wallet registration\nsvcId: {svcId}\nIssued At: {issuedAt}\nKeys:` followed by one line `- {chainId} {address}` per entry of `keys`, in order, LF line ends.'
+            description: 'Proof of the identity key (D-147): pure ML-DSA-65 by the key of `pqPublicKey` over the UTF-8 text `svckit wallet registration\nsvcId: {svcId}\nIssued At: {issuedAt}\nKeys:` followed by one line `- {chainId} {address}` per entry of `keys`, in order, LF line ends.'
         }
     },
     'x-decision': [
         'D-030',
-        'D-173'
+        'D-147'
     ]
 } as const;
 

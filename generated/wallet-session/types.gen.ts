@@ -153,15 +153,15 @@ export type RegisterRequest = {
      */
     pqPublicKey: MlDsaPublicKey;
     /**
-     * Optional public chain addresses of the identity; at most 64 per request and 64 per identity in all (D-173).
+     * Optional public chain addresses of the identity; at most 64 per request and 64 per identity in all (D-147).
      */
     keys?: Array<RegisterKey>;
     /**
-     * When the client signed `proof`; the server accepts it within 5 minutes either side of its clock (D-173).
+     * When the client signed `proof`; the server accepts it within 5 minutes either side of its clock (D-147).
      */
     issuedAt: string;
     /**
-     * Proof of the identity key (D-173): pure ML-DSA-65 by the key of `pqPublicKey` over the UTF-8 text `svckit wallet registration
+     * Proof of the identity key (D-147): pure ML-DSA-65 by the key of `pqPublicKey` over the UTF-8 text `svckit wallet registration
      * svcId: {svcId}
      * Issued At: {issuedAt}
      * Keys:` followed by one line `- {chainId} {address}` per entry of `keys`, in order, LF line ends.
@@ -914,11 +914,11 @@ export type WalletSessionRegisterWalletErrors = {
      */
     400: Error;
     /**
-     * `proof` does not verify against `pqPublicKey` over the request, or `issuedAt` is more than 5 minutes from the server's clock (D-173). Nothing is stored.
+     * `proof` does not verify against `pqPublicKey` over the request, or `issuedAt` is more than 5 minutes from the server's clock (D-147). Nothing is stored.
      */
     401: Error;
     /**
-     * The identity would hold more chain addresses than its quota (D-173). Nothing is stored.
+     * The identity would hold more chain addresses than its quota (D-147). Nothing is stored.
      */
     409: Error;
     /**

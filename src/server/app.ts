@@ -74,7 +74,7 @@ function origin(tls: TlsMaterial, config: Config, logLevel: string): FastifyInst
     },
   });
   installErrorHandling(app);
-  // D-170: every JSON body of every origin passes the depth guard before it is parsed.
+  // D-144: every JSON body of every origin passes the depth guard before it is parsed.
   installBodyDepthGuard(app);
   return app;
 }
@@ -143,7 +143,7 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
     });
     const wallet = origin(tls, config, logLevel);
     const site = origin(tls, config, logLevel);
-    // D-172: the site origin, like every other, is limited per client IP (its 429 is the {error, code} shape).
+    // D-146: the site origin, like every other, is limited per client IP (its 429 is the {error, code} shape).
     await limitRequests(site, config.wallet.siteRequestsPerSecond);
     // spec: "GET {site_url}/.well-known/pqc-evidence.json returns the Evidence document" (built by `svckit evidence build`).
     await site.register(evidenceSiteRoutes, { evidenceDir: path.join(config.dataDir, 'evidence') });

@@ -277,7 +277,7 @@ export const walletIdentityKeys = pgTable(
 );
 
 /**
- * Outstanding challenges, keyed by their nonce (D-171): several per (address, svcId), at most 8 per svcId
+ * Outstanding challenges, keyed by their nonce (D-145): several per (address, svcId), at most 8 per svcId
  * and 100,000 in all; verify deletes the one whose message both signatures sign.
  */
 export const walletChallenges = pgTable(

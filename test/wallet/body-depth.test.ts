@@ -1,4 +1,4 @@
-// D-170: every origin refuses a JSON body nested deeper than 64 levels with a 400 in its own error shape
+// D-144: every origin refuses a JSON body nested deeper than 64 levels with a 400 in its own error shape
 // (REST `{error, code}`, JSON-RPC an error object), before any walk over the body, and keeps answering.
 // About 400 KB of `[` or `{"a":` nesting used to overflow the stack of the wallet origin's private-material
 // walk and answer 500.

@@ -1,4 +1,4 @@
-// D-171: sign-in challenges are keyed by nonce and several may be outstanding per (address, svcId), which
+// D-145: sign-in challenges are keyed by nonce and several may be outstanding per (address, svcId), which
 // are public. A third party that asks a challenge for the victim's (address, svcId) and sends a bad verify
 // neither replaces nor consumes the victim's challenge; the victim's own signatures verify once, only once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +13,7 @@ beforeAll(async () => {
 });
 afterAll(async () => target?.close?.());
 
-describe('sign-in challenges (D-171)', () => {
+describe('sign-in challenges (D-145)', () => {
   it("a third party's challenge and failed verify for the same (address, svcId) leave the victim's challenge usable exactly once", async () => {
     const victim = newIdentity();
     const attacker = newIdentity();

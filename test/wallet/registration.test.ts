@@ -1,4 +1,4 @@
-// D-173: POST /wallets/register is signed by the identity key (`proof` over the request), so nobody can
+// D-147: POST /wallets/register is signed by the identity key (`proof` over the request), so nobody can
 // attach addresses to someone else's svcId; an identity holds at most 64 chain addresses.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, challenge, newIdentity, evmSigner, registrationProof } from '../../conformance/checks/wallet-support.ts';
@@ -17,7 +17,7 @@ const register = (body: Record<string, unknown>) => call(target, 'POST', '/walle
 const registered = async (identity: ReturnType<typeof newIdentity>) =>
   (await call(target, 'POST', '/auth/challenge', { body: { address: identity.chain.address, svcId: identity.svcId } })).status !== 404;
 
-describe('registration proof (D-173)', () => {
+describe('registration proof (D-147)', () => {
   it('refuses a body without proof, a proof by another key, and a stale proof, storing nothing', async () => {
     const victim = newIdentity();
     const attacker = newIdentity();

@@ -1,4 +1,4 @@
-// The site origin ({site_url}): its per-IP rate limit (D-172) answers 429 in the {error, code} shape with
+// The site origin ({site_url}): its per-IP rate limit (D-146) answers 429 in the {error, code} shape with
 // Retry-After, and the extension downloads are served from a package built once per build of the
 // extension directory, not from a walk of the directory on every request.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -42,7 +42,7 @@ describe('site origin', () => {
     expect(rebuilt.text).not.toBe(digest.text);
   });
 
-  it('answers 429 {error, code: RATE_LIMITED} with Retry-After once 50 requests per second per IP are used (D-172)', async () => {
+  it('answers 429 {error, code: RATE_LIMITED} with Retry-After once 50 requests per second per IP are used (D-146)', async () => {
     let served;
     let refused;
     for (let wave = 0; wave < 50 && !refused; wave++) {

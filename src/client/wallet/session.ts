@@ -56,7 +56,7 @@ export interface Session {
   isNew?: boolean;
 }
 
-/** D-173: the text the identity key signs to register (`proof`), LF line ends, keys in request order. */
+/** D-147: the text the identity key signs to register (`proof`), LF line ends, keys in request order. */
 export function registrationMessage(input: { svcId: string; issuedAt: string; keys?: readonly RegisterKey[] }): string {
   return ['svckit wallet registration', `svcId: ${input.svcId}`, `Issued At: ${input.issuedAt}`, 'Keys:', ...(input.keys ?? []).map((k) => `- ${k.chainId} ${k.address}`)].join('\n');
 }
@@ -74,7 +74,7 @@ export async function login(options: LoginOptions): Promise<Session> {
   let isNew: boolean | undefined;
   if (options.register ?? true) {
     const keys = options.registerKeys ?? [{ chainId: key.family === 'evm' ? '1111111' : key.family, address }];
-    // D-173: registration is signed by the identity key, so nobody else can attach addresses to this svcId.
+    // D-147: registration is signed by the identity key, so nobody else can attach addresses to this svcId.
     const reg = await patient(retries, () => {
       const issuedAt = now().toISOString();
       const proof = toHex(signWithIdentity(identity, registrationMessage({ svcId: identity.svcId, issuedAt, keys })));

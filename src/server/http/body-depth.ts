@@ -1,13 +1,13 @@
 /**
  * The body-depth guard at the parsing edge of every origin (house rule 4: guards at the edges; spec: "Never
- * answer a 500 for bad input"). A JSON body nested deeper than D-170's limit is refused before it is parsed,
+ * answer a 500 for bad input"). A JSON body nested deeper than D-144's limit is refused before it is parsed,
  * so no walk over request-controlled JSON (the private-material check, schema validation, idempotency
  * digests, the relay to the chain node) ever sees it. The scan is one loop over the text: no recursion.
  */
 import type { FastifyInstance } from 'fastify';
 import { badRequest } from './errors.ts';
 
-/** D-170: the deepest nesting of arrays and objects any JSON body may have. */
+/** D-144: the deepest nesting of arrays and objects any JSON body may have. */
 export const MAX_JSON_DEPTH = 64;
 
 /**
@@ -36,12 +36,12 @@ export function jsonDepth(text: string, limit = MAX_JSON_DEPTH): number {
   return deepest;
 }
 
-/** The refusal text of a body nested deeper than D-170 allows (shared by the REST and JSON-RPC shapes). */
+/** The refusal text of a body nested deeper than D-144 allows (shared by the REST and JSON-RPC shapes). */
 export const tooDeepMessage = (limit = MAX_JSON_DEPTH) => `the JSON body is nested deeper than ${limit} levels of arrays and objects`;
 
 /**
  * Replaces `app`'s application/json parser with Fastify's own (same prototype-poisoning rules, same body
- * limit) behind the depth check: a body over D-170's depth is a 400 `{error, code: BODY_TOO_DEEP}`.
+ * limit) behind the depth check: a body over D-144's depth is a 400 `{error, code: BODY_TOO_DEEP}`.
  */
 export function installBodyDepthGuard(app: FastifyInstance, limit = MAX_JSON_DEPTH): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');

@@ -2,7 +2,7 @@
  * POST /rpc: JSON-RPC 2.0 over HTTP, single requests and batches (spec: "POST {base_url}/rpc with header
  * Content-Type: application/json and a JSON-RPC 2.0 body"). Errors are JSON-RPC error objects with HTTP
  * 200 (D-023); an empty batch is -32600 and a batch over 100 one -32005 error (D-051); a body nested deeper
- * than D-170 allows is -32600 inside an HTTP 400.
+ * than D-144 allows is -32600 inside an HTTP 400.
  */
 import type { FastifyInstance } from 'fastify';
 import type { RpcResponse } from '../../chain/upstream.ts';
@@ -62,7 +62,7 @@ export async function rpcRoutes(app: FastifyInstance, options: { dispatcher: Rpc
       return reply.code(429).header('retry-after', String(verdict.retryAfterSeconds)).send({ jsonrpc: '2.0', id: null, error });
     }
     if (jsonDepth(text) > MAX_JSON_DEPTH) {
-      // D-170: a body nested too deep is refused before it is parsed: -32600 inside an HTTP 400.
+      // D-144: a body nested too deep is refused before it is parsed: -32600 inside an HTTP 400.
       const error = new JsonRpcFailure('InvalidRequest', tooDeepMessage()).toObject();
       return reply.code(400).send({ jsonrpc: '2.0', id: null, error });
     }

@@ -2,7 +2,7 @@
  * Registration, challenge and verification (spec "E. Wallet session API", Authentication steps 1 to 4):
  * "A session is obtained by proving control of two keys (one classical, one post-quantum) over a fresh
  * challenge." Both signatures must pass. Challenges are keyed by nonce and several may be outstanding
- * (D-171): verify consumes only the one both signatures sign, so a third party that knows the public
+ * (D-145): verify consumes only the one both signatures sign, so a third party that knows the public
  * (address, svcId) can neither replace nor burn the owner's challenge; a successful login keeps its signed
  * challenge as the authorisation record (D-081).
  */
@@ -45,7 +45,7 @@ const EXPLAIN = {
   address: 'an EVM (0x + 40 hex), Bitcoin (bc1q...) or Tron (T...) address',
   pqPublicKey: '3904 hex characters (a 1952-byte ML-DSA-65 public key)',
   pqSig: '6618 hex characters (a 3309-byte ML-DSA-65 signature)',
-  proof: '6618 hex characters (a 3309-byte ML-DSA-65 signature by the identity key over the registration, D-173)',
+  proof: '6618 hex characters (a 3309-byte ML-DSA-65 signature by the identity key over the registration, D-147)',
   issuedAt: 'an ISO 8601 date-time (when the proof was signed)',
   ecdsaSig: '65 bytes: 0x + 130 hex (EVM, Tron) or 88 base64 characters (Bitcoin BIP-137)',
   'keys[].chainId': '1111111, an EVM chain id, "bitcoin" or "tron"',
@@ -78,7 +78,7 @@ export class AuthService {
     if (fingerprint(key) !== input.svcId) {
       throw badRequest(`"svcId" expected the fingerprint of pqPublicKey (first 8 bytes of SHA3-256, hex), got "${input.svcId}"`, 'SVC_ID_MISMATCH');
     }
-    // D-173: the identity key signs the request; checked before anything is stored.
+    // D-147: the identity key signs the request; checked before anything is stored.
     const issuedAt = Date.parse(input.issuedAt);
     if (!Number.isFinite(issuedAt) || Math.abs(issuedAt - this.clock.now()) > CHALLENGE_LIFETIME_MS) {
       throw unauthenticated(`"issuedAt" must be within 5 minutes of the server's clock (${new Date(this.clock.now()).toISOString()}), got ${JSON.stringify(input.issuedAt)}`, 'PROOF_EXPIRED');
@@ -109,7 +109,7 @@ export class AuthService {
       this.lastPurge = now;
       await purgeExpiredChallenges(this.db, new Date(now));
     }
-    // D-171: a bounded store; per svcId the oldest outstanding challenges give way in putChallenge.
+    // D-145: a bounded store; per svcId the oldest outstanding challenges give way in putChallenge.
     if ((await challengeCount(this.db)) >= CHALLENGES_IN_TOTAL) {
       await purgeExpiredChallenges(this.db, new Date(now));
       if ((await challengeCount(this.db)) >= CHALLENGES_IN_TOTAL) {
@@ -130,7 +130,7 @@ export class AuthService {
     }
     const publicKey = await identityKey(this.db, input.svcId);
     if (!publicKey) throw unauthenticated(`svcId ${input.svcId} is not registered`, 'INVALID_SIGNATURE');
-    // spec: "Both signatures must pass". D-171: the signed challenge is the one outstanding message both
+    // spec: "Both signatures must pass". D-145: the signed challenge is the one outstanding message both
     // signatures verify over; a failed attempt consumes nothing, so nobody but the signer can use or burn it.
     let classicalOk = false;
     let challenge: (typeof candidates)[number] | undefined;

@@ -15,12 +15,12 @@ export async function identityKey(db: Database, svcId: string): Promise<Uint8Arr
   return row?.key;
 }
 
-/** D-173: the chain addresses one identity may hold. */
+/** D-147: the chain addresses one identity may hold. */
 export const ADDRESSES_PER_IDENTITY = 64;
 
 /**
  * Registers `svcId` (D-069: idempotent) and adds chain addresses not seen before; true when the identity is
- * new. D-173: the addresses are counted in the same transaction, and over the quota nothing is stored.
+ * new. D-147: the addresses are counted in the same transaction, and over the quota nothing is stored.
  */
 export async function registerIdentity(db: Database, svcId: string, pqPublicKey: Uint8Array, keys: { chainId: string; address: string }[], now: Date): Promise<boolean> {
   return db.transaction(async (tx) => {
@@ -39,9 +39,9 @@ export async function registerIdentity(db: Database, svcId: string, pqPublicKey:
   });
 }
 
-/** D-171: outstanding challenges kept per svcId (the oldest beyond this are dropped) and in all. */
+/** D-145: outstanding challenges kept per svcId (the oldest beyond this are dropped) and in all. */
 export const CHALLENGES_PER_IDENTITY = 8;
-/** D-171: outstanding challenges the service keeps in all; beyond it a new challenge is refused (503). */
+/** D-145: outstanding challenges the service keeps in all; beyond it a new challenge is refused (503). */
 export const CHALLENGES_IN_TOTAL = 100_000;
 
 /** How many challenges are stored (expired ones included until the next purge). */
@@ -51,7 +51,7 @@ export async function challengeCount(db: Database): Promise<number> {
 }
 
 /**
- * Stores a new challenge beside the outstanding ones (D-171: a new challenge never replaces another), then
+ * Stores a new challenge beside the outstanding ones (D-145: a new challenge never replaces another), then
  * keeps only the newest {@link CHALLENGES_PER_IDENTITY} of its svcId.
  */
 export async function putChallenge(db: Database, row: ChallengeRow): Promise<void> {
@@ -77,7 +77,7 @@ export async function outstandingChallenges(db: Database, address: string, svcId
     .limit(CHALLENGES_PER_IDENTITY);
 }
 
-/** Deletes the challenge `nonce`; true only for the one caller that deleted it (single use, D-171). */
+/** Deletes the challenge `nonce`; true only for the one caller that deleted it (single use, D-145). */
 export async function consumeChallenge(db: Database, nonce: string): Promise<boolean> {
   const rows = await db.delete(walletChallenges).where(eq(walletChallenges.nonce, nonce)).returning({ nonce: walletChallenges.nonce });
   return rows.length === 1;

@@ -19,7 +19,7 @@ const isPhrase = (value: string) => {
 
 /**
  * Throws 400 PRIVATE_MATERIAL_REFUSED when `body` names or carries private key material anywhere. The walk
- * keeps its own stack (no recursion) and refuses anything deeper than D-170's limit, so a body that passed
+ * keeps its own stack (no recursion) and refuses anything deeper than D-144's limit, so a body that passed
  * no parser guard still cannot exhaust the call stack.
  */
 export function refusePrivateMaterial(body: unknown, limit = MAX_JSON_DEPTH): void {

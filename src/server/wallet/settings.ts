@@ -18,7 +18,7 @@ export type HistorySourceConfig = { chainId: string; kind: SourceKind; url: stri
 export type WalletSettings = {
   /** SVC_RATE_LIMIT_WALLET: requests per second per IP on every wallet endpoint (D-024: 20); 0 lifts it. */
   requestsPerSecond: number;
-  /** SVC_RATE_LIMIT_SITE: requests per second per IP on the site origin (D-172: 50); 0 lifts it. */
+  /** SVC_RATE_LIMIT_SITE: requests per second per IP on the site origin (D-146: 50); 0 lifts it. */
   siteRequestsPerSecond: number;
   /** SVC_RATE_LIMIT_WALLET_AUTH: requests per second per IP on /auth/challenge and /auth/verify (D-024: 5); 0 lifts it. */
   authRequestsPerSecond: number;
