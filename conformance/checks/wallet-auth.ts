@@ -134,8 +134,8 @@ export function walletAuthChecks(): Check[] {
     }),
     defineCheck({
       id: 'wallet.login.nonce_reused',
-      title: 'A nonce is single-use: verifying the same signed challenge twice is 401 CHALLENGE_EXPIRED the second time',
-      source: { decision: 'D-070' },
+      title: 'A nonce is single-use: verifying the same signed challenge twice is 401 CHALLENGE_EXPIRED the second time; a failed attempt does not use it',
+      source: { decision: 'D-145' },
       needs: WALLET,
       async run(ctx) {
         const identity = newIdentity();
@@ -147,12 +147,18 @@ export function walletAuthChecks(): Check[] {
         const found = await problems(ctx, 'POST /auth/verify', first, 200, 'first use');
         const again = await verify(ctx.target, identity, ecdsaSig, pqSig);
         found.push(...(await expectError(ctx, 'POST /auth/verify', again, 401, 'CHALLENGE_EXPIRED', 'second use')));
-        // A failed verify consumes the nonce too (D-070: "whatever the outcome").
+        // D-145: a failed verify consumes nothing (else anyone knowing the public address and svcId could burn
+        // the owner's challenge); the right signatures then verify once.
         const c = await challenge(ctx.target, identity);
-        await verify(ctx.target, identity, await identity.chain.sign(c.message), pqSign(identity, `${c.message}x`));
-        const retry = await verify(ctx.target, identity, await identity.chain.sign(c.message), pqSign(identity, c.message));
-        found.push(...(await expectError(ctx, 'POST /auth/verify', retry, 401, 'CHALLENGE_EXPIRED', 'after a failed attempt')));
-        return verdict(found, retry);
+        const failed = await verify(ctx.target, identity, await identity.chain.sign(c.message), pqSign(identity, `${c.message}x`));
+        found.push(...(await expectError(ctx, 'POST /auth/verify', failed, 401, 'INVALID_SIGNATURE', 'a wrong pqSig')));
+        const ecdsa2 = await identity.chain.sign(c.message);
+        const pq2 = pqSign(identity, c.message);
+        const retry = await verify(ctx.target, identity, ecdsa2, pq2);
+        found.push(...(await problems(ctx, 'POST /auth/verify', retry, 200, 'after a failed attempt')));
+        const third = await verify(ctx.target, identity, ecdsa2, pq2);
+        found.push(...(await expectError(ctx, 'POST /auth/verify', third, 401, 'CHALLENGE_EXPIRED', 'after its one use')));
+        return verdict(found, third);
       },
     }),
     defineCheck({

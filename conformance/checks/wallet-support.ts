@@ -2,6 +2,8 @@
 // D-024 rate limit, validation of every answer against specs/wallet-session.openapi.yaml, and identities
 // made in the check with real keys — ML-DSA-65 from the crypto façade, secp256k1 chain keys from viem and
 // @noble/curves — so any target can be exercised without trusting it to sign for us.
+import type { RegisterKey } from '../../generated/wallet-session/types.gen.ts';
+import { registrationMessage } from '../../src/client/wallet/session.ts';
 import { readFile } from 'node:fs/promises';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { ripemd160 } from '@noble/hashes/legacy.js';
@@ -161,7 +163,15 @@ export const pqSign = (identity: Identity, message: string) => toHex(mlDsa65.sig
 
 /** POST /wallets/register with the identity's public values. */
 export function register(target: Target, identity: Identity, extra: Record<string, unknown> = {}): Promise<HttpResult> {
-  return call(target, 'POST', '/wallets/register', { body: { svcId: identity.svcId, pqPublicKey: toHex(identity.pq.publicKey), ...extra } });
+  // The proof's time is the stack's clock where the harness can read it (checks move that clock forward).
+  const issuedAt = new Date(target.reference?.now?.() ?? Date.now()).toISOString();
+  return call(target, 'POST', '/wallets/register', { body: { ...registrationProof(identity, extra.keys as RegisterKey[] | undefined, issuedAt), ...extra } });
+}
+
+/** The signed registration body (D-147): svcId, public key, issuedAt now and the identity key's proof over them. */
+export function registrationProof(identity: Identity, keys?: RegisterKey[], issuedAt = new Date().toISOString()): Record<string, unknown> {
+  const proof = toHex(mlDsa65.sign(identity.pq.secretKey, utf8(registrationMessage({ svcId: identity.svcId, issuedAt, ...(keys ? { keys } : {}) }))));
+  return { svcId: identity.svcId, pqPublicKey: toHex(identity.pq.publicKey), ...(keys ? { keys } : {}), issuedAt, proof };
 }
 
 /** POST /auth/challenge; throws unless 200. */

@@ -9,7 +9,7 @@ import { verifyMessage, type Hex } from 'viem';
 import { fromHex, mlDsa65, sha3_256, toHex } from '../../src/crypto/index.ts';
 import type { Check, CheckContext } from '../catalogue.ts';
 import type { HttpResult } from '../http.ts';
-import { call, defineCheck, expectError, jwtPart, login, newIdentity, problems, register, verdict, WALLET, WALLET_REF } from './wallet-support.ts';
+import { call, defineCheck, expectError, jwtPart, login, newIdentity, problems, register, registrationProof, verdict, WALLET, WALLET_REF } from './wallet-support.ts';
 
 const THIRD_PARTY = 'a third party can verify that an action was authorised by the identity without trusting the service';
 
@@ -180,7 +180,7 @@ export function walletTokenChecks(): Check[] {
       async run(ctx) {
         const identity = newIdentity();
         const other = newIdentity();
-        const res = await call(ctx.target, 'POST', '/wallets/register', { body: { svcId: other.svcId, pqPublicKey: toHex(identity.pq.publicKey) } });
+        const res = await call(ctx.target, 'POST', '/wallets/register', { body: { ...registrationProof(identity), svcId: other.svcId } });
         return verdict(await expectError(ctx, 'POST /wallets/register', res, 400, 'SVC_ID_MISMATCH'), res);
       },
     }),

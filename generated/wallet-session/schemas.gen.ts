@@ -296,7 +296,9 @@ export const RegisterRequestSchema = {
     description: 'spec: "Register request: svcId (string)", plus the public key the server needs to check pqSig (D-030): `pqPublicKey` (required) and optional `keys`. Any other field is 400; a field named like private material (`mnemonic`, `seed`, `privateKey`, `secretKey`, `xprv`...) is 400 with a message saying so (spec rule 1).',
     required: [
         'svcId',
-        'pqPublicKey'
+        'pqPublicKey',
+        'issuedAt',
+        'proof'
     ],
     additionalProperties: false,
     properties: {
@@ -309,13 +311,27 @@ export const RegisterRequestSchema = {
         },
         keys: {
             type: 'array',
-            description: 'Optional public chain addresses of the identity.',
+            description: 'Optional public chain addresses of the identity; at most 64 per request and 64 per identity in all (D-147).',
+            maxItems: 64,
             items: {
                 $ref: '#/components/schemas/RegisterKey'
             }
+        },
+        issuedAt: {
+            type: 'string',
+            format: 'date-time',
+            description: 'When the client signed `proof`; the server accepts it within 5 minutes either side of its clock (D-147).',
+            example: '2026-11-21T09:30:00.000Z'
+        },
+        proof: {
+            $ref: '#/components/schemas/MlDsaSignature',
+            description: 'Proof of the identity key (D-147): pure ML-DSA-65 by the key of `pqPublicKey` over the UTF-8 text `svckit wallet registration\nsvcId: {svcId}\nIssued At: {issuedAt}\nKeys:` followed by one line `- {chainId} {address}` per entry of `keys`, in order, LF line ends.'
         }
     },
-    'x-decision': 'D-030'
+    'x-decision': [
+        'D-030',
+        'D-147'
+    ]
 } as const;
 
 export const RegisterResponseSchema = {

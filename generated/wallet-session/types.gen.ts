@@ -153,9 +153,20 @@ export type RegisterRequest = {
      */
     pqPublicKey: MlDsaPublicKey;
     /**
-     * Optional public chain addresses of the identity.
+     * Optional public chain addresses of the identity; at most 64 per request and 64 per identity in all (D-147).
      */
     keys?: Array<RegisterKey>;
+    /**
+     * When the client signed `proof`; the server accepts it within 5 minutes either side of its clock (D-147).
+     */
+    issuedAt: string;
+    /**
+     * Proof of the identity key (D-147): pure ML-DSA-65 by the key of `pqPublicKey` over the UTF-8 text `svckit wallet registration
+     * svcId: {svcId}
+     * Issued At: {issuedAt}
+     * Keys:` followed by one line `- {chainId} {address}` per entry of `keys`, in order, LF line ends.
+     */
+    proof: MlDsaSignature;
 };
 
 /**
@@ -902,6 +913,14 @@ export type WalletSessionRegisterWalletErrors = {
      * Private material, an unknown field, a malformed value, or an svcId that is not the fingerprint of pqPublicKey.
      */
     400: Error;
+    /**
+     * `proof` does not verify against `pqPublicKey` over the request, or `issuedAt` is more than 5 minutes from the server's clock (D-147). Nothing is stored.
+     */
+    401: Error;
+    /**
+     * The identity would hold more chain addresses than its quota (D-147). Nothing is stored.
+     */
+    409: Error;
     /**
      * Rate limit exceeded: more than 20 requests per second from this client IP, or 5 per second on /auth* (D-024). Carries Retry-After and x-ratelimit-* headers (D-022).
      */

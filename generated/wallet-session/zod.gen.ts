@@ -108,7 +108,9 @@ export const zRegisterKey = z.object({
 export const zRegisterRequest = z.object({
     svcId: zSvcId,
     pqPublicKey: zMlDsaPublicKey,
-    keys: z.array(zRegisterKey).optional()
+    keys: z.array(zRegisterKey).max(64).optional(),
+    issuedAt: z.iso.datetime(),
+    proof: zMlDsaSignature
 });
 
 /**

@@ -21,9 +21,11 @@ import { adminRoutes } from './admin/routes.ts';
 import { evidenceSiteRoutes } from './site/routes.ts';
 import { explorerRoutes } from './explorer/routes.ts';
 import { installErrorHandling } from './http/error-handler.ts';
+import { installBodyDepthGuard } from './http/body-depth.ts';
 import { RpcDispatcher } from './rpc/dispatcher.ts';
 import { rpcRoutes } from './rpc/routes.ts';
 import { RateWindow } from './http/rate-window.ts';
+import { limitRequests } from './http/rate-limit.ts';
 import { wsRoutes } from './ws/routes.ts';
 import { SocketRegistry } from './ws/limits.ts';
 import { mountWallet } from './wallet/mount.ts';
@@ -75,6 +77,8 @@ function origin(tls: TlsMaterial, config: Config, logLevel: string): FastifyInst
     },
   });
   installErrorHandling(app);
+  // D-144: every JSON body of every origin passes the depth guard before it is parsed.
+  installBodyDepthGuard(app);
   return app;
 }
 
@@ -147,6 +151,8 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
     });
     const wallet = origin(tls, config, logLevel);
     const site = origin(tls, config, logLevel);
+    // D-146: the site origin, like every other, is limited per client IP (its 429 is the {error, code} shape).
+    await limitRequests(site, config.wallet.siteRequestsPerSecond);
     // spec: "GET {site_url}/.well-known/pqc-evidence.json returns the Evidence document" (built by `svckit evidence build`).
     await site.register(evidenceSiteRoutes, { evidenceDir: path.join(config.dataDir, 'evidence') });
     await mountWallet({ wallet, site, config, db: database.db, dispatcher, chain, clock, persist: options.persist ?? false });

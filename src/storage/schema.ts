@@ -285,17 +285,20 @@ export const walletIdentityKeys = pgTable(
   (t) => [primaryKey({ columns: [t.svcId, t.chainId, t.address] })],
 );
 
-/** The one outstanding challenge per (address, svcId) (D-070); deleted when verify consumes it. */
+/**
+ * Outstanding challenges, keyed by their nonce (D-145): several per (address, svcId), at most 8 per svcId
+ * and 100,000 in all; verify deletes the one whose message both signatures sign.
+ */
 export const walletChallenges = pgTable(
   'wallet_challenges',
   {
     address: text('address').notNull(),
     svcId: text('svc_id').notNull(),
-    nonce: text('nonce').notNull().unique(),
+    nonce: text('nonce').primaryKey(),
     message: text('message').notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.address, t.svcId] })],
+  (t) => [index('wallet_challenges_identity').on(t.svcId, t.address), index('wallet_challenges_expiry').on(t.expiresAt)],
 );
 
 /** Authorisation records: the signed challenge of every successful login (D-081). */

@@ -56,6 +56,11 @@ export interface Session {
   isNew?: boolean;
 }
 
+/** D-147: the text the identity key signs to register (`proof`), LF line ends, keys in request order. */
+export function registrationMessage(input: { svcId: string; issuedAt: string; keys?: readonly RegisterKey[] }): string {
+  return ['svckit wallet registration', `svcId: ${input.svcId}`, `Issued At: ${input.issuedAt}`, 'Keys:', ...(input.keys ?? []).map((k) => `- ${k.chainId} ${k.address}`)].join('\n');
+}
+
 /** challenge -> both signatures -> verify -> token. */
 export async function login(options: LoginOptions): Promise<Session> {
   const { client, identity, key } = options;
@@ -69,7 +74,12 @@ export async function login(options: LoginOptions): Promise<Session> {
   let isNew: boolean | undefined;
   if (options.register ?? true) {
     const keys = options.registerKeys ?? [{ chainId: key.family === 'evm' ? '1111111' : key.family, address }];
-    const reg = await patient(retries, () => sdk.walletSessionRegisterWallet({ client, body: { svcId: identity.svcId, pqPublicKey: toHex(identity.publicKey), keys } }));
+    // D-147: registration is signed by the identity key, so nobody else can attach addresses to this svcId.
+    const reg = await patient(retries, () => {
+      const issuedAt = now().toISOString();
+      const proof = toHex(signWithIdentity(identity, registrationMessage({ svcId: identity.svcId, issuedAt, keys })));
+      return sdk.walletSessionRegisterWallet({ client, body: { svcId: identity.svcId, pqPublicKey: toHex(identity.publicKey), keys, issuedAt, proof } });
+    });
     if (!reg.data) throw new SessionError(`POST /wallets/register failed: ${describe(reg)}`, reg.response?.status, reg.error);
     isNew = reg.data.isNew;
   }

@@ -1,7 +1,8 @@
 /**
  * POST /rpc: JSON-RPC 2.0 over HTTP, single requests and batches (spec: "POST {base_url}/rpc with header
  * Content-Type: application/json and a JSON-RPC 2.0 body"). Errors are JSON-RPC error objects with HTTP
- * 200 (D-023); an empty batch is -32600 and a batch over 100 one -32005 error (D-051).
+ * 200 (D-023); an empty batch is -32600 and a batch over 100 one -32005 error (D-051); a body nested deeper
+ * than D-144 allows is -32600 inside an HTTP 400.
  */
 import type { FastifyInstance } from 'fastify';
 import type { RpcResponse } from '../../chain/upstream.ts';
@@ -9,6 +10,7 @@ import type { RpcDispatcher } from './dispatcher.ts';
 import { MAX_BATCH } from './dispatcher.ts';
 import { JsonRpcFailure } from './errors.ts';
 import type { RateWindow } from '../http/rate-window.ts';
+import { jsonDepth, MAX_JSON_DEPTH, tooDeepMessage } from '../http/body-depth.ts';
 
 /** A request without an `id` member is a notification: it gets no response (JSON-RPC 2.0 §4.1). */
 const isNotification = (request: unknown) => typeof request === 'object' && request !== null && !Array.isArray(request) && !('id' in request);
@@ -58,6 +60,11 @@ export async function rpcRoutes(app: FastifyInstance, options: { dispatcher: Rpc
       // D-024: JSON-RPC error -32005 "limit exceeded" inside an HTTP 429 with Retry-After.
       const error = new JsonRpcFailure('LimitExceeded', `${options.limiter.limit} requests per second per IP`).toObject();
       return reply.code(429).header('retry-after', String(verdict.retryAfterSeconds)).send({ jsonrpc: '2.0', id: null, error });
+    }
+    if (jsonDepth(text) > MAX_JSON_DEPTH) {
+      // D-144: a body nested too deep is refused before it is parsed: -32600 inside an HTTP 400.
+      const error = new JsonRpcFailure('InvalidRequest', tooDeepMessage()).toObject();
+      return reply.code(400).send({ jsonrpc: '2.0', id: null, error });
     }
     const answer = await answerRpcBody(text, options.dispatcher, 'http');
     if (answer === undefined) return reply.code(204).send();

@@ -1,8 +1,10 @@
 /**
  * Registration, challenge and verification (spec "E. Wallet session API", Authentication steps 1 to 4):
  * "A session is obtained by proving control of two keys (one classical, one post-quantum) over a fresh
- * challenge." Both signatures must pass; the nonce is consumed whatever the outcome (D-070); a successful
- * login keeps its signed challenge as the authorisation record (D-081).
+ * challenge." Both signatures must pass. Challenges are keyed by nonce and several may be outstanding
+ * (D-145): verify consumes only the one both signatures sign, so a third party that knows the public
+ * (address, svcId) can neither replace nor burn the owner's challenge; a successful login keeps its signed
+ * challenge as the authorisation record (D-081).
  */
 import { z } from 'zod';
 import {
@@ -15,13 +17,25 @@ import type { AuthorizationRecord, ChallengeResponse, RegisterResponse } from '.
 import type { Clock } from '../../clock.ts';
 import { fromHex, sha3_256, toHex } from '../../crypto/index.ts';
 import type { Database } from '../../storage/database.ts';
-import { badRequest, notFound, unauthenticated } from '../http/errors.ts';
+import { badRequest, notFound, unauthenticated, unavailable } from '../http/errors.ts';
 import { guard } from '../http/guards.ts';
 import { canonicalAddress, messageChainId, type AddressKind } from './addresses.ts';
-import { authRecord, identityKey, purgeExpiredChallenges, putAuthRecord, putChallenge, registerIdentity, takeChallenge } from './auth-store.ts';
+import {
+  authRecord,
+  CHALLENGES_IN_TOTAL,
+  challengeCount,
+  consumeChallenge,
+  identityKey,
+  outstandingChallenges,
+  purgeExpiredChallenges,
+  putAuthRecord,
+  putChallenge,
+  registerIdentity,
+} from './auth-store.ts';
 import { CHALLENGE_LIFETIME_MS, challengeMessage, freshNonce } from './challenge.ts';
 import { verifyClassical, verifyPq } from './signatures.ts';
 import type { SessionTokens } from './tokens.ts';
+import { registrationMessage } from '../../client/wallet/session.ts';
 
 /** D-031: svcId = lower-case hex of the first 8 bytes of SHA3-256 of the raw public key. */
 export const fingerprint = (publicKey: Uint8Array) => toHex(sha3_256(publicKey).subarray(0, 8));
@@ -31,6 +45,8 @@ const EXPLAIN = {
   address: 'an EVM (0x + 40 hex), Bitcoin (bc1q...) or Tron (T...) address',
   pqPublicKey: '3904 hex characters (a 1952-byte ML-DSA-65 public key)',
   pqSig: '6618 hex characters (a 3309-byte ML-DSA-65 signature)',
+  proof: '6618 hex characters (a 3309-byte ML-DSA-65 signature by the identity key over the registration, D-147)',
+  issuedAt: 'an ISO 8601 date-time (when the proof was signed)',
   ecdsaSig: '65 bytes: 0x + 130 hex (EVM, Tron) or 88 base64 characters (Bitcoin BIP-137)',
   'keys[].chainId': '1111111, an EVM chain id, "bitcoin" or "tron"',
   'keys[].address': 'an EVM (0x + 40 hex), Bitcoin (bc1q...) or Tron (T...) address',
@@ -62,6 +78,14 @@ export class AuthService {
     if (fingerprint(key) !== input.svcId) {
       throw badRequest(`"svcId" expected the fingerprint of pqPublicKey (first 8 bytes of SHA3-256, hex), got "${input.svcId}"`, 'SVC_ID_MISMATCH');
     }
+    // D-147: the identity key signs the request; checked before anything is stored.
+    const issuedAt = Date.parse(input.issuedAt);
+    if (!Number.isFinite(issuedAt) || Math.abs(issuedAt - this.clock.now()) > CHALLENGE_LIFETIME_MS) {
+      throw unauthenticated(`"issuedAt" must be within 5 minutes of the server's clock (${new Date(this.clock.now()).toISOString()}), got ${JSON.stringify(input.issuedAt)}`, 'PROOF_EXPIRED');
+    }
+    if (!verifyPq(key, registrationMessage({ svcId: input.svcId, issuedAt: input.issuedAt, keys: input.keys ?? [] }), input.proof)) {
+      throw unauthenticated('"proof" does not verify against pqPublicKey over this registration: sign the registration text with the identity key', 'INVALID_SIGNATURE');
+    }
     const keys = (input.keys ?? []).map((k, i) => ({
       chainId: k.chainId,
       address: canonicalAddress(`keys[${i}].address`, k.address, [familyOf(k.chainId)], k.chainId).address,
@@ -85,6 +109,13 @@ export class AuthService {
       this.lastPurge = now;
       await purgeExpiredChallenges(this.db, new Date(now));
     }
+    // D-145: a bounded store; per svcId the oldest outstanding challenges give way in putChallenge.
+    if ((await challengeCount(this.db)) >= CHALLENGES_IN_TOTAL) {
+      await purgeExpiredChallenges(this.db, new Date(now));
+      if ((await challengeCount(this.db)) >= CHALLENGES_IN_TOTAL) {
+        throw unavailable('too many sign-in challenges are outstanding on this service; try again in a few minutes', 'TOO_MANY_CHALLENGES');
+      }
+    }
     await putChallenge(this.db, { address, svcId: input.svcId, nonce, message, expiresAt: new Date(now + CHALLENGE_LIFETIME_MS) });
     return { nonce, message };
   }
@@ -93,18 +124,30 @@ export class AuthService {
   async verify(body: unknown): Promise<{ token: string }> {
     const input = guard(verifyBody, body, EXPLAIN);
     const { kind, address } = canonicalAddress('address', input.address);
-    // D-070: the outstanding challenge is taken (deleted) before anything is checked, so it is never tried twice.
-    const challenge = await takeChallenge(this.db, address, input.svcId);
-    if (!challenge || challenge.expiresAt.getTime() <= this.clock.now()) {
+    const candidates = await outstandingChallenges(this.db, address, input.svcId, new Date(this.clock.now()));
+    if (candidates.length === 0) {
       throw unauthenticated('no unused challenge for this address and svcId: the nonce was used or has expired; request a new challenge', 'CHALLENGE_EXPIRED');
     }
     const publicKey = await identityKey(this.db, input.svcId);
     if (!publicKey) throw unauthenticated(`svcId ${input.svcId} is not registered`, 'INVALID_SIGNATURE');
-    // spec: "Both signatures must pass" — each is checked, and either failing is the same 401.
-    const classicalOk = await verifyClassical(kind, address, challenge.message, input.ecdsaSig);
-    const pqOk = verifyPq(publicKey, challenge.message, input.pqSig);
-    if (!classicalOk) throw unauthenticated(`"ecdsaSig" does not recover to address ${address}`, 'INVALID_SIGNATURE');
-    if (!pqOk) throw unauthenticated(`"pqSig" does not verify against the registered ML-DSA-65 public key of svcId ${input.svcId}`, 'INVALID_SIGNATURE');
+    // spec: "Both signatures must pass". D-145: the signed challenge is the one outstanding message both
+    // signatures verify over; a failed attempt consumes nothing, so nobody but the signer can use or burn it.
+    let classicalOk = false;
+    let challenge: (typeof candidates)[number] | undefined;
+    for (const candidate of candidates) {
+      if (!(await verifyClassical(kind, address, candidate.message, input.ecdsaSig))) continue;
+      classicalOk = true;
+      if (verifyPq(publicKey, candidate.message, input.pqSig)) {
+        challenge = candidate;
+        break;
+      }
+    }
+    if (!classicalOk) throw unauthenticated(`"ecdsaSig" does not recover to address ${address} over an outstanding challenge`, 'INVALID_SIGNATURE');
+    if (!challenge) throw unauthenticated(`"pqSig" does not verify against the registered ML-DSA-65 public key of svcId ${input.svcId}`, 'INVALID_SIGNATURE');
+    // Single use: of two verifies racing with the same signatures, only the one that deletes the row goes on.
+    if (!(await consumeChallenge(this.db, challenge.nonce))) {
+      throw unauthenticated('this challenge was just used: request a new challenge', 'CHALLENGE_EXPIRED');
+    }
     const { token } = await this.tokens.issue(input.svcId, address, challenge.nonce);
     await putAuthRecord(this.db, {
       nonce: challenge.nonce,

@@ -1,6 +1,7 @@
 /** Queries of registration, challenges and authorisation records (spec rule 2: public values only). */
-import { and, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, notInArray, sql } from 'drizzle-orm';
 import type { Database } from '../../storage/database.ts';
+import { conflict } from '../http/errors.ts';
 import { walletAuthRecords, walletChallenges, walletIdentities, walletIdentityKeys } from '../../storage/schema.ts';
 
 /** A stored challenge. */
@@ -14,30 +15,72 @@ export async function identityKey(db: Database, svcId: string): Promise<Uint8Arr
   return row?.key;
 }
 
-/** Registers `svcId` (D-069: idempotent) and adds chain addresses not seen before; true when the identity is new. */
+/** D-147: the chain addresses one identity may hold. */
+export const ADDRESSES_PER_IDENTITY = 64;
+
+/**
+ * Registers `svcId` (D-069: idempotent) and adds chain addresses not seen before; true when the identity is
+ * new. D-147: the addresses are counted in the same transaction, and over the quota nothing is stored.
+ */
 export async function registerIdentity(db: Database, svcId: string, pqPublicKey: Uint8Array, keys: { chainId: string; address: string }[], now: Date): Promise<boolean> {
   return db.transaction(async (tx) => {
     const inserted = await tx.insert(walletIdentities).values({ svcId, pqPublicKey, createdAt: now }).onConflictDoNothing().returning({ svcId: walletIdentities.svcId });
-    if (keys.length) await tx.insert(walletIdentityKeys).values(keys.map((k) => ({ svcId, ...k }))).onConflictDoNothing();
+    if (keys.length) {
+      // The identity row is locked so that concurrent registrations of one svcId count one after another.
+      await tx.select({ svcId: walletIdentities.svcId }).from(walletIdentities).where(eq(walletIdentities.svcId, svcId)).for('update');
+      await tx.insert(walletIdentityKeys).values(keys.map((k) => ({ svcId, ...k }))).onConflictDoNothing();
+      const [row] = await tx.select({ n: sql<number>`count(*)::int` }).from(walletIdentityKeys).where(eq(walletIdentityKeys.svcId, svcId));
+      const held = Number(row?.n ?? 0);
+      if (held > ADDRESSES_PER_IDENTITY) {
+        throw conflict(`svcId ${svcId} would hold ${held} chain addresses; an identity holds at most ${ADDRESSES_PER_IDENTITY}`, 'QUOTA_EXCEEDED');
+      }
+    }
     return inserted.length === 1;
   });
 }
 
-/** Stores the challenge for (address, svcId), replacing an earlier unused one (D-070). */
-export async function putChallenge(db: Database, row: ChallengeRow): Promise<void> {
-  await db
-    .insert(walletChallenges)
-    .values(row)
-    .onConflictDoUpdate({ target: [walletChallenges.address, walletChallenges.svcId], set: { nonce: row.nonce, message: row.message, expiresAt: row.expiresAt } });
+/** D-145: outstanding challenges kept per svcId (the oldest beyond this are dropped) and in all. */
+export const CHALLENGES_PER_IDENTITY = 8;
+/** D-145: outstanding challenges the service keeps in all; beyond it a new challenge is refused (503). */
+export const CHALLENGES_IN_TOTAL = 100_000;
+
+/** How many challenges are stored (expired ones included until the next purge). */
+export async function challengeCount(db: Database): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(walletChallenges);
+  return Number(row?.n ?? 0);
 }
 
-/** Removes and returns the outstanding challenge of (address, svcId): D-070 "verify consumes the nonce whatever the outcome". */
-export async function takeChallenge(db: Database, address: string, svcId: string): Promise<ChallengeRow | undefined> {
-  const [row] = await db
-    .delete(walletChallenges)
-    .where(and(eq(walletChallenges.address, address), eq(walletChallenges.svcId, svcId)))
-    .returning();
-  return row;
+/**
+ * Stores a new challenge beside the outstanding ones (D-145: a new challenge never replaces another), then
+ * keeps only the newest {@link CHALLENGES_PER_IDENTITY} of its svcId.
+ */
+export async function putChallenge(db: Database, row: ChallengeRow): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.insert(walletChallenges).values(row);
+    const keep = tx
+      .select({ nonce: walletChallenges.nonce })
+      .from(walletChallenges)
+      .where(eq(walletChallenges.svcId, row.svcId))
+      .orderBy(desc(walletChallenges.expiresAt), desc(walletChallenges.nonce))
+      .limit(CHALLENGES_PER_IDENTITY);
+    await tx.delete(walletChallenges).where(and(eq(walletChallenges.svcId, row.svcId), notInArray(walletChallenges.nonce, keep)));
+  });
+}
+
+/** The unexpired challenges of (address, svcId), newest first (at most {@link CHALLENGES_PER_IDENTITY}). */
+export async function outstandingChallenges(db: Database, address: string, svcId: string, now: Date): Promise<ChallengeRow[]> {
+  return db
+    .select()
+    .from(walletChallenges)
+    .where(and(eq(walletChallenges.svcId, svcId), eq(walletChallenges.address, address), gt(walletChallenges.expiresAt, now)))
+    .orderBy(desc(walletChallenges.expiresAt), desc(walletChallenges.nonce))
+    .limit(CHALLENGES_PER_IDENTITY);
+}
+
+/** Deletes the challenge `nonce`; true only for the one caller that deleted it (single use, D-145). */
+export async function consumeChallenge(db: Database, nonce: string): Promise<boolean> {
+  const rows = await db.delete(walletChallenges).where(eq(walletChallenges.nonce, nonce)).returning({ nonce: walletChallenges.nonce });
+  return rows.length === 1;
 }
 
 /** Drops challenges that expired before `now` (they can never be used). */

@@ -5,7 +5,7 @@
  * deterministically and signed with the release key (D-086). No build, no package: 503, never a stand-in.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { toHex } from '../../crypto/index.ts';
@@ -27,7 +27,12 @@ function walk(dir: string, base = dir): string[] {
   });
 }
 
-/** Builds (and caches until a file changes) the signed package of the extension directory. */
+/**
+ * Builds the signed package of the extension directory once and serves it from memory. The directory is
+ * listed and read only when the build changes: a rebuild replaces manifest.json (a new inode and change
+ * time) and touches the directory last (scripts/build-extension.ts), so two stats per request tell, and no
+ * request walks the tree.
+ */
 export class ExtensionPackager {
   private cached: { stamp: string; pkg: ExtensionPackage } | undefined;
 
@@ -37,17 +42,25 @@ export class ExtensionPackager {
     readonly key: ServiceKey,
   ) {}
 
+  /** The build's identity: the directory's and manifest.json's inode and change time, or undefined when not built. */
+  private stamp(manifestPath: string): string | undefined {
+    try {
+      const dir = statSync(this.dir, { bigint: true });
+      const manifest = statSync(manifestPath, { bigint: true });
+      return `${dir.ino}:${dir.ctimeNs}|${manifest.ino}:${manifest.ctimeNs}:${manifest.size}:${manifest.mtimeNs}`;
+    } catch {
+      return undefined;
+    }
+  }
+
   /** The current package, or a 503 EXTENSION_NOT_BUILT when the directory holds no manifest.json. */
   current(): ExtensionPackage {
     const manifestPath = path.join(this.dir, 'manifest.json');
-    if (!existsSync(manifestPath)) {
-      throw unavailable(`the browser extension has not been built on this deployment (no ${path.basename(path.dirname(manifestPath))}/manifest.json); build it, then try again`, 'EXTENSION_NOT_BUILT');
+    const stamp = this.stamp(manifestPath);
+    if (stamp === undefined) {
+      this.cached = undefined;
+      throw unavailable(`the browser extension has not been built on this deployment (no ${path.basename(this.dir)}/manifest.json); build it, then try again`, 'EXTENSION_NOT_BUILT');
     }
-    const files = walk(this.dir).sort();
-    const stamp = files.map((f) => {
-      const s = statSync(path.join(this.dir, f));
-      return `${f}:${s.size}:${s.mtimeMs}`;
-    }).join('|');
     if (this.cached?.stamp === stamp) return this.cached.pkg;
     let manifest: { manifest_version?: unknown; version?: unknown };
     try {
@@ -59,6 +72,7 @@ export class ExtensionPackager {
     if (manifest.manifest_version !== 3 || typeof manifest.version !== 'string' || !/^\d+(\.\d+){0,3}$/.test(manifest.version)) {
       throw unavailable('the built extension is not a Manifest V3 package with a numeric version; rebuild it', 'EXTENSION_NOT_BUILT');
     }
+    const files = walk(this.dir).sort();
     const archive = zip(files.map((name) => ({ name, data: readFileSync(path.join(this.dir, name)) })));
     const pkg: ExtensionPackage = {
       fileName: `${PACKAGE_STEM}-${manifest.version}.zip`,

@@ -6,6 +6,7 @@
  */
 import { validateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
+import { MAX_JSON_DEPTH, tooDeepMessage } from '../http/body-depth.ts';
 import { badRequest } from '../http/errors.ts';
 
 const PRIVATE_NAME = /(mnemonic|seed|private|priv|secret|xprv|wif|passphrase|password|entropy|decapsulation)/;
@@ -16,21 +17,33 @@ const isPhrase = (value: string) => {
   return [12, 15, 18, 21, 24].includes(words.length) && validateMnemonic(words.join(' ').toLowerCase(), wordlist);
 };
 
-/** Throws 400 PRIVATE_MATERIAL_REFUSED when `body` names or carries private key material anywhere. */
-export function refusePrivateMaterial(body: unknown, at = ''): void {
-  if (Array.isArray(body)) return body.forEach((item, i) => refusePrivateMaterial(item, `${at}[${i}]`));
-  if (typeof body === 'string') {
-    if (EXTENDED_PRIVATE_KEY.test(body) || isPhrase(body)) {
-      throw badRequest(`"${at || 'body'}" carries private key material (an extended private key or a recovery phrase), which is never accepted: send only public values`, 'PRIVATE_MATERIAL_REFUSED');
+/**
+ * Throws 400 PRIVATE_MATERIAL_REFUSED when `body` names or carries private key material anywhere. The walk
+ * keeps its own stack (no recursion) and refuses anything deeper than D-144's limit, so a body that passed
+ * no parser guard still cannot exhaust the call stack.
+ */
+export function refusePrivateMaterial(body: unknown, limit = MAX_JSON_DEPTH): void {
+  const pending: { value: unknown; at: string; depth: number }[] = [{ value: body, at: '', depth: 0 }];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const { value, at, depth } = next;
+    if (typeof value === 'string') {
+      if (EXTENDED_PRIVATE_KEY.test(value) || isPhrase(value)) {
+        throw badRequest(`"${at || 'body'}" carries private key material (an extended private key or a recovery phrase), which is never accepted: send only public values`, 'PRIVATE_MATERIAL_REFUSED');
+      }
+      continue;
     }
-    return;
-  }
-  if (body === null || typeof body !== 'object') return;
-  for (const [key, value] of Object.entries(body)) {
-    const field = at ? `${at}.${key}` : key;
-    if (PRIVATE_NAME.test(key.toLowerCase().replace(/[_-]/g, ''))) {
-      throw badRequest(`"${field}" is private key material and is never accepted: registration sends only public values`, 'PRIVATE_MATERIAL_REFUSED');
+    if (value === null || typeof value !== 'object') continue;
+    if (depth >= limit) throw badRequest(tooDeepMessage(limit), 'BODY_TOO_DEEP');
+    if (Array.isArray(value)) {
+      value.forEach((item, i) => pending.push({ value: item, at: `${at}[${i}]`, depth: depth + 1 }));
+      continue;
     }
-    refusePrivateMaterial(value, field);
+    for (const [key, item] of Object.entries(value)) {
+      const field = at ? `${at}.${key}` : key;
+      if (PRIVATE_NAME.test(key.toLowerCase().replace(/[_-]/g, ''))) {
+        throw badRequest(`"${field}" is private key material and is never accepted: registration sends only public values`, 'PRIVATE_MATERIAL_REFUSED');
+      }
+      pending.push({ value: item, at: field, depth: depth + 1 });
+    }
   }
 }

@@ -18,6 +18,8 @@ export type HistorySourceConfig = { chainId: string; kind: SourceKind; url: stri
 export type WalletSettings = {
   /** SVC_RATE_LIMIT_WALLET: requests per second per IP on every wallet endpoint (D-024: 20); 0 lifts it. */
   requestsPerSecond: number;
+  /** SVC_RATE_LIMIT_SITE: requests per second per IP on the site origin (D-146: 50); 0 lifts it. */
+  siteRequestsPerSecond: number;
   /** SVC_RATE_LIMIT_WALLET_AUTH: requests per second per IP on /auth/challenge and /auth/verify (D-024: 5); 0 lifts it. */
   authRequestsPerSecond: number;
   /** SVC_WALLET_PUBLIC_URL: {wallet_api_url} as clients reach it (message domain, token iss/aud); default the listening origin. */
@@ -115,6 +117,7 @@ export function loadWalletSettings(env: Env = process.env): WalletSettings {
   return {
     requestsPerSecond: integer(env, 'SVC_RATE_LIMIT_WALLET', 20, 0, 1_000_000),
     authRequestsPerSecond: integer(env, 'SVC_RATE_LIMIT_WALLET_AUTH', 5, 0, 1_000_000),
+    siteRequestsPerSecond: integer(env, 'SVC_RATE_LIMIT_SITE', 50, 0, 1_000_000),
     publicUrl: httpsUrl(env, 'SVC_WALLET_PUBLIC_URL'),
     sitePublicUrl: httpsUrl(env, 'SVC_SITE_PUBLIC_URL'),
     feeBps: integer(env, 'SVC_WALLET_FEE_BPS', 25, 0, 10_000),
