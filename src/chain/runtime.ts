@@ -5,6 +5,7 @@
 import path from 'node:path';
 import type { Hex } from 'viem';
 import type { Config } from '../config.ts';
+import type { Keyring } from '../ledger/keyring.ts';
 import type { Database } from '../storage/database.ts';
 import { networkSeed } from '../storage/settings.ts';
 import { startAnvil, type AnvilNode } from './anvil.ts';
@@ -38,9 +39,10 @@ export type ChainRuntime = {
 export async function startChain(
   config: Pick<Config, 'chainRpcUrl' | 'blockTimeSeconds' | 'validatorCount' | 'dataDir'>,
   db: Database,
+  keyring: Keyring,
   options: { persistState: boolean },
 ): Promise<ChainRuntime> {
-  const seed = await networkSeed(db);
+  const seed = await networkSeed(db, keyring);
   const validators = deriveValidators(seed, config.validatorCount);
   const consensus = await QbftConsensus.open(db, validators.map((v) => v.address));
   let anvil: AnvilNode | undefined;
