@@ -237,7 +237,8 @@ export const adminUpdateAccount = <ThrowOnError extends boolean = false>(options
  * Sends `amount` native units to the account's address from the local chain's genesis (faucet) account
  * and waits for the transaction to be mined. The funded address joins the gateway's sender allow-list
  * (D-050). Only available when the service runs its own local chain; against an external network it is
- * a 409 (D-061). A `closed` account cannot be funded (400).
+ * a 409 (D-061). A `closed` account cannot be funded (400). A funding the recipient's code reverts is a
+ * 409, and a transaction the node refuses or does not mine in time is a 503 (D-142).
  *
  */
 export const adminFundAccount = <ThrowOnError extends boolean = false>(options: Options<AdminFundAccountData, ThrowOnError>): RequestResult<AdminFundAccountResponses, AdminFundAccountErrors, ThrowOnError> => (options.client ?? client).post<AdminFundAccountResponses, AdminFundAccountErrors, ThrowOnError>({

@@ -1328,7 +1328,7 @@ export type AdminFundAccountErrors = {
      */
     404: Error;
     /**
-     * Funding is not available (the service is not running its own local chain).
+     * Funding is not available (the service is not running its own local chain), or the recipient reverted it.
      */
     409: Error;
     /**

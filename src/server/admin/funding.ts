@@ -17,7 +17,8 @@ import type { TransferRow } from '../../ledger/transfers/engine.ts';
 import { KeyedMutex } from '../../ledger/transfers/locks.ts';
 import type { Database } from '../../storage/database.ts';
 import { transfers } from '../../storage/schema.ts';
-import { badRequest } from '../http/errors.ts';
+import { UpstreamRpcError } from '../../chain/upstream.ts';
+import { badRequest, conflict, unavailable } from '../http/errors.ts';
 
 type Receipt = { status: Hex; blockNumber: Hex };
 
@@ -43,6 +44,17 @@ export class Faucet {
 
   /** Sends `amountWei` to the account, waits until mined and returns the confirmed record and new balance. */
   async fund(account: AccountRow, amountWei: bigint): Promise<Funding> {
+    try {
+      return await this.fundOnce(account, amountWei);
+    } catch (error) {
+      // D-142: an error of the node is a 503 in the admin error shape, never a 500. (UpstreamUnavailableError
+      // is answered 503 by the error handler, without the node's address.)
+      if (error instanceof UpstreamRpcError) throw unavailable(`the chain node refused a funding call: ${error.message}`, 'FUNDING_REFUSED');
+      throw error;
+    }
+  }
+
+  private async fundOnce(account: AccountRow, amountWei: bigint): Promise<Funding> {
     // D-050: "accounts created or funded through the admin API" may send.
     await this.chain.permissions?.allow(account.address as Hex, 'funded');
     const sent = await this.mutex.run(genesisAccount.address, () => this.send(account, amountWei));
@@ -64,7 +76,9 @@ export class Faucet {
       })
       .where(eq(transfers.txRef, sent.txRef));
     const [row] = await this.db.select().from(transfers).where(eq(transfers.txRef, sent.txRef));
-    if (!confirmed) throw new Error(`funding ${sent.txRef} (${sent.txHash}) was mined but reverted`);
+    // D-142: the recipient's code refused the value (the funding has no gas to run it): the address's state
+    // forbids the funding, a 409; the failed record stays in the statement as the confirmer would leave it.
+    if (!confirmed) throw conflict(`funding ${sent.txRef} (${sent.txHash}) was mined but reverted: ${getAddress(account.address)} does not accept a plain value transfer`, 'FUNDING_REVERTED');
     const balance = await this.chain.upstream.call<Hex>('eth_getBalance', [account.address, 'latest']);
     return { row: row!, balanceWei: BigInt(balance) };
   }
@@ -94,12 +108,14 @@ export class Faucet {
         amountWei: amountWei.toString(), nonce, txHash: keccak256(signedTx), signedTx, status: 'pending', createdAt: now,
       })
       .returning();
-    const answer = await this.chain.upstream.send('eth_sendRawTransaction', [signedTx]).catch((error: Error) => ({ error: { message: error.message } }));
-    if ('error' in answer && answer.error) {
+    const answer = await this.chain.upstream.send('eth_sendRawTransaction', [signedTx]).catch((error: unknown) => ({ unreachable: error }));
+    if ('unreachable' in answer || answer.error) {
       // Nothing reached the chain and the genesis nonce is still free: no credit to show in the statement.
       // (Keeping the row would also block the identical signed bytes of a retry with the same amount.)
       await this.db.delete(transfers).where(eq(transfers.txRef, row!.txRef));
-      throw new Error(`funding ${row!.txRef}: the chain refused the transaction: ${answer.error.message}`);
+      // D-142: 503 in the admin error shape; an unreachable node goes to the error handler, which names no address.
+      if ('unreachable' in answer) throw answer.unreachable;
+      throw unavailable(`funding ${row!.txRef}: the chain node refused the transaction: ${answer.error!.message}`, 'FUNDING_REFUSED');
     }
     return row!;
   }
@@ -110,7 +126,8 @@ export class Faucet {
     for (;;) {
       const receipt = await this.chain.upstream.call<Receipt | null>('eth_getTransactionReceipt', [txHash]);
       if (receipt) return receipt;
-      if (performance.now() > deadline) throw new Error(`funding transaction ${txHash} was not mined within ${MINING_TIMEOUT_MS / 1000} s`);
+      // D-142: the record stays pending and the confirmer settles it when the block comes.
+      if (performance.now() > deadline) throw unavailable(`funding transaction ${txHash} was not mined within ${MINING_TIMEOUT_MS / 1000} s; its record stays pending`, 'FUNDING_NOT_MINED');
       await this.nextBlock(250);
     }
   }
