@@ -3,12 +3,14 @@
  * top of the embedded node (validators, proposer rotation, votes), and chain permissioning (D-050).
  */
 import path from 'node:path';
-import type { Hex } from 'viem';
+import { toHex } from 'viem';
+import type { HDAccount } from 'viem/accounts';
 import type { Config } from '../config.ts';
 import type { Keyring } from '../ledger/keyring.ts';
 import type { Database } from '../storage/database.ts';
 import { networkSeed } from '../storage/settings.ts';
 import { startAnvil, type AnvilNode } from './anvil.ts';
+import { FUNDING_BALANCE_WEI, fundingAccount } from './genesis.ts';
 import { BlockProducer } from './block-producer.ts';
 import { FinalBlockCache } from './final-blocks.ts';
 import { ChainPermissions } from './permissions.ts';
@@ -29,8 +31,8 @@ export type ChainRuntime = {
   permissions: ChainPermissions | undefined;
   /** Embedded only: sealed blocks and the head, served by the gateway without asking the node. */
   blockCache: FinalBlockCache | undefined;
-  /** Embedded only: the genesis accounts (Anvil's funded development accounts). */
-  genesisAccounts: Hex[];
+  /** Embedded only: the server-held account that funds others (D-143); its key never leaves the server. */
+  fundingAccount: HDAccount | undefined;
   clientName: string;
   stop(): Promise<void>;
 };
@@ -55,19 +57,23 @@ export async function startChain(
   if (!anvil) {
     return {
       mode: 'external', upstream, consensus, validators, observerNodeId: observerNodeId(seed), producer: undefined,
-      permissions: undefined, blockCache: undefined, genesisAccounts: [], clientName, stop: async () => undefined,
+      permissions: undefined, blockCache: undefined, fundingAccount: undefined, clientName, stop: async () => undefined,
     };
   }
-  const genesisAccounts = await upstream.call<Hex[]>('eth_accounts');
-  const permissions = new ChainPermissions(db, [...genesisAccounts, ...consensus.allValidators()]);
+  const funder = await fundingAccount(db, keyring);
+  const head = Number(BigInt(await upstream.call<string>('eth_blockNumber')));
+  // D-143: a fresh chain (no block yet) credits the funding account; a reloaded one (--state) kept its balance.
+  if (head === 0) await upstream.call('anvil_setBalance', [funder.address, toHex(FUNDING_BALANCE_WEI)]);
+  // D-050, D-143: only the validators are always allowed; the funding account sends to the node directly.
+  const permissions = new ChainPermissions(db, consensus.allValidators());
   const producer = new BlockProducer(upstream, consensus, config.blockTimeSeconds);
   const blockCache = new FinalBlockCache();
   producer.on('sealed', (block) => blockCache.noteHead(block.number));
-  blockCache.noteHead(Number(BigInt(await upstream.call<string>('eth_blockNumber'))));
+  blockCache.noteHead(head);
   producer.start();
   return {
     mode: 'embedded', upstream, consensus, validators, observerNodeId: observerNodeId(seed), producer, permissions,
-    blockCache, genesisAccounts, clientName,
+    blockCache, fundingAccount: funder, clientName,
     stop: async () => {
       await producer.stop();
       await anvil.stop();

@@ -1,6 +1,6 @@
 /**
- * Values fixed at first start and kept in the `settings` table: the network seed and the admin token hash.
- * The secrets among them are sealed under the key-encryption key (D-140).
+ * Values fixed at first start and kept in the `settings` table: the network seed, the embedded chain's
+ * mnemonic and the admin token hash. The secrets among them are sealed under the key-encryption key (D-140).
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { and, eq, like, not } from 'drizzle-orm';
@@ -55,6 +55,15 @@ async function sealedSetting(db: Database, keyring: Keyring, key: string, create
 /** The network seed from which validator and observer identities derive (32 random bytes at first start; D-140 sealed). */
 export function networkSeed(db: Database, keyring: Keyring): Promise<Uint8Array> {
   return sealedSetting(db, keyring, 'network_seed', () => randomBytes(32), (stored) => Buffer.from(stored, 'hex'));
+}
+
+/**
+ * The BIP-39 mnemonic of the embedded chain's funding account (D-143): `create()` on the first start of a
+ * database, sealed under the KEK (D-140), the same on every later start so Anvil's reloaded state matches.
+ */
+export async function chainMnemonic(db: Database, keyring: Keyring, create: () => string): Promise<string> {
+  const bytes = await sealedSetting(db, keyring, 'chain_mnemonic', () => new TextEncoder().encode(create()), (stored) => new TextEncoder().encode(stored));
+  return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
 }
 
 /**
