@@ -61,9 +61,18 @@ export async function startChain(
     };
   }
   const funder = await fundingAccount(db, keyring);
-  const head = Number(BigInt(await upstream.call<string>('eth_blockNumber')));
-  // D-143: a fresh chain (no block yet) credits the funding account; a reloaded one (--state) kept its balance.
-  if (head === 0) await upstream.call('anvil_setBalance', [funder.address, toHex(FUNDING_BALANCE_WEI)]);
+  const [headHex, balanceHex, sentHex] = await upstream.batchResults<string>([
+    { method: 'eth_blockNumber', params: [] },
+    { method: 'eth_getBalance', params: [funder.address, 'latest'] },
+    { method: 'eth_getTransactionCount', params: [funder.address, 'latest'] },
+  ]);
+  const head = Number(BigInt(headHex!));
+  // D-143: a funding account that never held or sent anything is credited: a fresh chain, or a chain
+  // reloaded from a data directory an older svckit funded from Anvil's published accounts. One that was
+  // credited before keeps what it has (Anvil reloads it with --state).
+  if (BigInt(balanceHex!) === 0n && BigInt(sentHex!) === 0n) {
+    await upstream.call('anvil_setBalance', [funder.address, toHex(FUNDING_BALANCE_WEI)]);
+  }
   // D-050, D-143: only the validators are always allowed; the funding account sends to the node directly.
   const permissions = new ChainPermissions(db, consensus.allValidators());
   const producer = new BlockProducer(upstream, consensus, config.blockTimeSeconds);

@@ -1,9 +1,15 @@
 // The local chain's sender allow-list through the admin API (specs/admin.openapi.yaml /chain/accounts;
 // D-050, D-143, D-144), and the server-held funding account across restarts of one data directory.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { referenceTarget } from '../../conformance/targets/reference.ts';
 import type { Target } from '../../conformance/targets/target.ts';
+import { settings } from '../../src/storage/schema.ts';
+import { openStack } from './stack.ts';
 import { accountBody, admin, expectContract } from './support.ts';
 
 const A = 'admin.openapi.yaml';
@@ -84,6 +90,34 @@ describe('the funding account (D-143)', () => {
       expect(theirs).not.toBe(mine);
     } finally {
       await other.close?.();
+    }
+  });
+});
+
+describe('a data directory an older svckit funded from the published accounts (D-143)', () => {
+  it('gets a funding account of its own on the first start with a sealed mnemonic, credited although the chain has blocks', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'svckit-upgrade-'));
+    try {
+      const first = await openStack({}, dir);
+      let token: string;
+      try {
+        token = first.target.adminToken!;
+        await expectContract(A, 'POST /chain/accounts', await admin(first.target, 'POST', '/chain/accounts', { address: fresh(), amount: '3.00' }), 201);
+        // As an older svckit left it: blocks on the chain, no mnemonic stored.
+        await first.stack.database.db.delete(settings).where(eq(settings.key, 'chain_mnemonic'));
+      } finally {
+        await first.close();
+      }
+      const second = await openStack({}, dir);
+      try {
+        second.target.adminToken = token;
+        const funded = await admin(second.target, 'POST', '/chain/accounts', { address: fresh(), amount: '1.00' });
+        await expectContract(A, 'POST /chain/accounts', funded, 201);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

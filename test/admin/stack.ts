@@ -11,14 +11,17 @@ import { listen } from '../../src/server/main.ts';
 /** A running stack, its target and how to stop both. */
 export type OpenStack = { stack: Stack; target: Target; close(): Promise<void> };
 
-/** Starts a fresh in-memory stack (ports 0, instant mining, rate limits lifted) and returns it with its Target. */
-export async function openStack(env: Record<string, string> = {}): Promise<OpenStack> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'svckit-admin-'));
+/**
+ * Starts a stack (ports 0, instant mining, rate limits lifted) and returns it with its Target: in memory, or
+ * persisted in `persistIn` (kept on close, so that another stack can start on it).
+ */
+export async function openStack(env: Record<string, string> = {}, persistIn?: string): Promise<OpenStack> {
+  const dataDir = persistIn ?? mkdtempSync(path.join(tmpdir(), 'svckit-admin-'));
   const config = loadConfig({
     SVC_DATA_DIR: dataDir, SVC_BASE_PORT: '0', SVC_WALLET_PORT: '0', SVC_SITE_PORT: '0', SVC_BLOCK_TIME: '0',
     SVC_RATE_LIMIT: '0', SVC_RATE_LIMIT_RPC: '0', SVC_RATE_LIMIT_EXPLORER: '0', SVC_RATE_LIMIT_ADMIN: '0', ...env,
   });
-  const { stack, ready } = await listen(config, { logLevel: 'silent' });
+  const { stack, ready } = await listen(config, { logLevel: 'silent', persist: persistIn !== undefined });
   const target: Target = {
     kind: 'reference',
     base: new URL(`${ready.base}/`),
@@ -26,7 +29,8 @@ export async function openStack(env: Record<string, string> = {}): Promise<OpenS
     site: new URL(`${ready.site}/`),
     caCert: stack.tls.caCert,
     capabilities: new Set(['specs', 'base', 'wallet', 'site', 'admin']),
-    adminToken: ready.adminToken!,
+    // A restart on a kept data directory prints no token: the caller carries the first one over.
+    ...(ready.adminToken ? { adminToken: ready.adminToken } : {}),
   };
   let closed = false;
   return {
@@ -35,7 +39,7 @@ export async function openStack(env: Record<string, string> = {}): Promise<OpenS
     close: async () => {
       if (!closed) await stack.close();
       closed = true;
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!persistIn) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
