@@ -1,7 +1,7 @@
 /**
  * Shared parts of the surface C checks: JSON-RPC calls over the harness's HTTPS client, validation of
  * results and error objects against specs/chain.openrpc.json (OpenRPC 1.3: JSON Schema draft-07), the
- * harness's allow-listed senders (D-144) and a tiny log-emitting contract.
+ * harness's allow-listed senders (D-152) and a tiny log-emitting contract.
  */
 import { readFile } from 'node:fs/promises';
 import { concat, keccak256, size, toHex, type Hex } from 'viem';
@@ -17,8 +17,8 @@ export const CHAIN_ID = 1111111;
 
 /**
  * A sender of the harness on `target`: a fresh key, made here, whose address the target's administrator
- * allow-lists and funds through `POST /admin/v1/chain/accounts` (D-144), one per target and `role`. The
- * reference chain allow-lists no published development key (D-143), so every write needs such a sender.
+ * allow-lists and funds through `POST /admin/v1/chain/accounts` (D-152), one per target and `role`. The
+ * reference chain allow-lists no published development key (D-151), so every write needs such a sender.
  */
 export function devAccount(target: Target, role = 'default'): Promise<PrivateKeyAccount> {
   let byRole = senders.get(target);
@@ -39,7 +39,7 @@ const senders = new WeakMap<Target, Map<string, Promise<PrivateKeyAccount>>>();
 const SENDER_FUNDING = '1000000.00';
 
 async function allowAndFund(target: Target, account: PrivateKeyAccount): Promise<PrivateKeyAccount> {
-  if (!target.adminToken) throw new Error('a sender on this chain needs the administrator token (D-144: POST /admin/v1/chain/accounts)');
+  if (!target.adminToken) throw new Error('a sender on this chain needs the administrator token (D-152: POST /admin/v1/chain/accounts)');
   const res = await request(target, 'admin/v1/chain/accounts', {
     method: 'POST',
     headers: { authorization: `Bearer ${target.adminToken}` },

@@ -1,6 +1,6 @@
 // Shared helpers of the explorer (surface D) checks: calling {base}/api and {base}/rpc, validating each
 // answer against the response schema of specs/explorer.openapi.yaml, and, on the reference target only,
-// creating the transactions a check needs, from a sender the harness allow-lists and funds (D-144).
+// creating the transactions a check needs, from a sender the harness allow-lists and funds (D-152).
 import { readFile } from 'node:fs/promises';
 import { getAddress, type Hex } from 'viem';
 import { parse as parseYaml } from 'yaml';
@@ -145,7 +145,7 @@ export type SendOptions = { to?: Hex | null; value?: bigint; data?: Hex; gas?: b
 
 /**
  * Signs (viem) and sends a legacy transaction with gas price 0 through `{base}/rpc` (spec: "The gas price
- * is always 0"), from a sender the target's administrator allow-listed and funded (D-144).
+ * is always 0"), from a sender the target's administrator allow-listed and funded (D-152).
  */
 export async function sendTransaction(target: Target, options: SendOptions = {}): Promise<Hex> {
   const account = await devAccount(target, options.sender);

@@ -338,8 +338,8 @@ export const FundResultSchema = {
 
 export const ChainAccountRequestSchema = {
     type: 'object',
-    description: 'Body of POST /chain/accounts (D-144).',
-    'x-decision': 'D-144',
+    description: 'Body of POST /chain/accounts (D-152).',
+    'x-decision': 'D-152',
     required: [
         'address'
     ],
@@ -349,7 +349,7 @@ export const ChainAccountRequestSchema = {
         },
         amount: {
             $ref: '#/components/schemas/DecimalAmount',
-            description: 'Native units to send from the funding account (D-143); omit to allow without funding.'
+            description: 'Native units to send from the funding account (D-151); omit to allow without funding.'
         }
     },
     additionalProperties: false
@@ -357,7 +357,7 @@ export const ChainAccountRequestSchema = {
 
 export const ChainAccountSchema = {
     type: 'object',
-    description: 'One address on the local chain\'s sender allow-list (D-050, D-144).',
+    description: 'One address on the local chain\'s sender allow-list (D-050, D-152).',
     required: [
         'address',
         'reason',
@@ -440,7 +440,7 @@ export const ChainAccountAddedSchema = {
 
 export const ChainAccountPageSchema = {
     type: 'object',
-    description: 'One page of the local chain\'s sender allow-list, newest first (D-144).',
+    description: 'One page of the local chain\'s sender allow-list, newest first (D-152).',
     required: [
         'total',
         'page',
@@ -464,7 +464,7 @@ export const ChainAccountPageSchema = {
         },
         fundingAddress: {
             $ref: '#/components/schemas/Address',
-            description: 'The server-held funding account (D-143); its key never leaves the server.'
+            description: 'The server-held funding account (D-151); its key never leaves the server.'
         },
         accounts: {
             type: 'array',

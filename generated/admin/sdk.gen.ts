@@ -234,11 +234,11 @@ export const adminUpdateAccount = <ThrowOnError extends boolean = false>(options
 /**
  * Fund an account on the local chain
  *
- * Sends `amount` native units to the account's address from the local chain's funding account (D-143)
+ * Sends `amount` native units to the account's address from the local chain's funding account (D-151)
  * and waits for the transaction to be mined. The funded address joins the gateway's sender allow-list
  * (D-050). Only available when the service runs its own local chain; against an external network it is
  * a 409 (D-061). A `closed` account cannot be funded (400). A funding the recipient's code reverts is a
- * 409, and a transaction the node refuses or does not mine in time is a 503 (D-142).
+ * 409, and a transaction the node refuses or does not mine in time is a 503 (D-150).
  *
  */
 export const adminFundAccount = <ThrowOnError extends boolean = false>(options: Options<AdminFundAccountData, ThrowOnError>): RequestResult<AdminFundAccountResponses, AdminFundAccountErrors, ThrowOnError> => (options.client ?? client).post<AdminFundAccountResponses, AdminFundAccountErrors, ThrowOnError>({
@@ -256,8 +256,8 @@ export const adminFundAccount = <ThrowOnError extends boolean = false>(options: 
  * List the addresses allowed to send on the local chain
  *
  * The sender allow-list of the local chain's gateway (D-050), newest first: platform accounts, funded
- * addresses and external addresses the administrator added (D-144), with the address of the
- * server-held funding account (D-143). Only available when the service runs its own local chain;
+ * addresses and external addresses the administrator added (D-152), with the address of the
+ * server-held funding account (D-151). Only available when the service runs its own local chain;
  * against an external network it is a 409.
  *
  */
@@ -272,10 +272,10 @@ export const adminListChainAccounts = <ThrowOnError extends boolean = false>(opt
  * Allow an external address to send on the local chain, and fund it
  *
  * Puts an address whose key the client holds on the gateway's sender allow-list (D-050) and, when
- * `amount` is given, funds it from the server-held funding account (D-143), waiting until
+ * `amount` is given, funds it from the server-held funding account (D-151), waiting until
  * the transaction is mined. Adding an address already on the list keeps its entry (and funds it again
  * when `amount` is given). A platform account's address is managed through `/accounts` (409).
- * Funding failures answer as for `POST /accounts/{id}/fund` (D-142).
+ * Funding failures answer as for `POST /accounts/{id}/fund` (D-150).
  *
  */
 export const adminAddChainAccount = <ThrowOnError extends boolean = false>(options: Options<AdminAddChainAccountData, ThrowOnError>): RequestResult<AdminAddChainAccountResponses, AdminAddChainAccountErrors, ThrowOnError> => (options.client ?? client).post<AdminAddChainAccountResponses, AdminAddChainAccountErrors, ThrowOnError>({
@@ -294,7 +294,7 @@ export const adminAddChainAccount = <ThrowOnError extends boolean = false>(optio
  *
  * Removes the address from the gateway's sender allow-list (D-050): its later transactions through
  * `/rpc` are refused with -32007. Its balance stays. An address not on the list is a 404; a platform
- * account's address is managed through `/accounts` (409; closing the account removes it, D-144).
+ * account's address is managed through `/accounts` (409; closing the account removes it, D-152).
  *
  */
 export const adminRemoveChainAccount = <ThrowOnError extends boolean = false>(options: Options<AdminRemoveChainAccountData, ThrowOnError>): RequestResult<AdminRemoveChainAccountResponses, AdminRemoveChainAccountErrors, ThrowOnError> => (options.client ?? client).delete<AdminRemoveChainAccountResponses, AdminRemoveChainAccountErrors, ThrowOnError>({

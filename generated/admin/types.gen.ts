@@ -202,18 +202,18 @@ export type FundResult = {
 };
 
 /**
- * Body of POST /chain/accounts (D-144).
+ * Body of POST /chain/accounts (D-152).
  */
 export type ChainAccountRequest = {
     address: Address;
     /**
-     * Native units to send from the funding account (D-143); omit to allow without funding.
+     * Native units to send from the funding account (D-151); omit to allow without funding.
      */
     amount?: DecimalAmount;
 };
 
 /**
- * One address on the local chain's sender allow-list (D-050, D-144).
+ * One address on the local chain's sender allow-list (D-050, D-152).
  */
 export type ChainAccount = {
     address: Address;
@@ -243,14 +243,14 @@ export type ChainAccountAdded = {
 };
 
 /**
- * One page of the local chain's sender allow-list, newest first (D-144).
+ * One page of the local chain's sender allow-list, newest first (D-152).
  */
 export type ChainAccountPage = {
     total: number;
     page: number;
     limit: number;
     /**
-     * The server-held funding account (D-143); its key never leaves the server.
+     * The server-held funding account (D-151); its key never leaves the server.
      */
     fundingAddress: Address;
     accounts: Array<ChainAccount>;
@@ -724,7 +724,7 @@ export type WebhookEndpointId = WebhookEndpointIdentifier;
 export type DeliveryId = DeliveryIdentifier;
 
 /**
- * A 0x-prefixed 20-byte address, in any letter case (D-144).
+ * A 0x-prefixed 20-byte address, in any letter case (D-152).
  */
 export type ChainAddress = Address;
 
@@ -1446,7 +1446,7 @@ export type AdminListChainAccountsErrors = {
      */
     403: Error;
     /**
-     * The service is not running its own local chain (CHAIN_RPC_URL is set), so it keeps no allow-list (D-144).
+     * The service is not running its own local chain (CHAIN_RPC_URL is set), so it keeps no allow-list (D-152).
      */
     409: Error;
     /**
@@ -1523,7 +1523,7 @@ export type AdminRemoveChainAccountData = {
     body?: never;
     path: {
         /**
-         * A 0x-prefixed 20-byte address, in any letter case (D-144).
+         * A 0x-prefixed 20-byte address, in any letter case (D-152).
          */
         address: Address;
     };

@@ -160,7 +160,7 @@ export const zFundResult = z.object({
 });
 
 /**
- * Body of POST /chain/accounts (D-144).
+ * Body of POST /chain/accounts (D-152).
  */
 export const zChainAccountRequest = z.object({
     address: zAddress,
@@ -168,7 +168,7 @@ export const zChainAccountRequest = z.object({
 });
 
 /**
- * One address on the local chain's sender allow-list (D-050, D-144).
+ * One address on the local chain's sender allow-list (D-050, D-152).
  */
 export const zChainAccount = z.object({
     address: zAddress,
@@ -197,7 +197,7 @@ export const zChainAccountAdded = z.object({
 });
 
 /**
- * One page of the local chain's sender allow-list, newest first (D-144).
+ * One page of the local chain's sender allow-list, newest first (D-152).
  */
 export const zChainAccountPage = z.object({
     total: z.int().gte(0),
@@ -545,7 +545,7 @@ export const zWebhookEndpointId = zWebhookEndpointIdentifier;
 export const zDeliveryId = zDeliveryIdentifier;
 
 /**
- * A 0x-prefixed 20-byte address, in any letter case (D-144).
+ * A 0x-prefixed 20-byte address, in any letter case (D-152).
  */
 export const zChainAddress = zAddress;
 

@@ -122,7 +122,7 @@ async function startStack() {
   const { stack, ready } = await listen(config, { clock, logLevel: 'silent' });
   const producer = stack.chain.producer!;
   for (let i = 0; i < 180; i++) await producer.requestBlock();
-  // A fresh sender, allow-listed and credited in process (D-143: no published development key can send).
+  // A fresh sender, allow-listed and credited in process (D-151: no published development key can send).
   const account = privateKeyToAccount(generatePrivateKey());
   await stack.chain.permissions!.allow(account.address, 'external');
   await stack.chain.upstream.call('anvil_setBalance', [account.address, toHex(10n ** 18n)]);

@@ -54,7 +54,7 @@ export async function startAnvil(options: { stateFile?: string } = {}): Promise<
     blockBaseFeePerGas: 0n,
     disableMinPriorityFee: true,
     noMining: true,
-    // D-143: no development accounts. Anvil's come from a published mnemonic ("test test … junk") whose keys
+    // D-151: no development accounts. Anvil's come from a published mnemonic ("test test … junk") whose keys
     // anyone can sign with; the funding account's key stays in the server and Anvil only sees its address.
     accounts: 0,
     ...(options.stateFile ? { state: options.stateFile } : {}),

@@ -1,7 +1,7 @@
 /**
  * Account permissioning of the emulated chain (D-050): spec "writes require a funded account on the
  * permissioned chain". Allowed senders are the validators and every address the platform created, funded
- * or the administrator added (kept in chain_allowlist, D-144).
+ * or the administrator added (kept in chain_allowlist, D-152).
  */
 import { desc, eq } from 'drizzle-orm';
 import { getAddress, type Hex } from 'viem';

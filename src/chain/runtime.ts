@@ -31,7 +31,7 @@ export type ChainRuntime = {
   permissions: ChainPermissions | undefined;
   /** Embedded only: sealed blocks and the head, served by the gateway without asking the node. */
   blockCache: FinalBlockCache | undefined;
-  /** Embedded only: the server-held account that funds others (D-143); its key never leaves the server. */
+  /** Embedded only: the server-held account that funds others (D-151); its key never leaves the server. */
   fundingAccount: HDAccount | undefined;
   clientName: string;
   stop(): Promise<void>;
@@ -67,13 +67,13 @@ export async function startChain(
     { method: 'eth_getTransactionCount', params: [funder.address, 'latest'] },
   ]);
   const head = Number(BigInt(headHex!));
-  // D-143: a funding account that never held or sent anything is credited: a fresh chain, or a chain
+  // D-151: a funding account that never held or sent anything is credited: a fresh chain, or a chain
   // reloaded from a data directory an older svckit funded from Anvil's published accounts. One that was
   // credited before keeps what it has (Anvil reloads it with --state).
   if (BigInt(balanceHex!) === 0n && BigInt(sentHex!) === 0n) {
     await upstream.call('anvil_setBalance', [funder.address, toHex(FUNDING_BALANCE_WEI)]);
   }
-  // D-050, D-143: only the validators are always allowed; the funding account sends to the node directly.
+  // D-050, D-151: only the validators are always allowed; the funding account sends to the node directly.
   const permissions = new ChainPermissions(db, consensus.allValidators());
   const producer = new BlockProducer(upstream, consensus, config.blockTimeSeconds);
   const blockCache = new FinalBlockCache();

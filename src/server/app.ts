@@ -103,7 +103,7 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
     webhooks = hooks;
     ledger = await startLedger(database.db, chain, clock, {
       keyring,
-      // D-130, D-140: the rotation re-seals the webhook secrets and the sealed settings in its transaction.
+      // D-130, D-148: the rotation re-seals the webhook secrets and the sealed settings in its transaction.
       rewrapWithKek: async (tx) => {
         await hooks.secrets.resealAll(tx);
         await resealSettings(tx, keyring);

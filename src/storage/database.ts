@@ -43,7 +43,7 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
     client = await PgliteThread.open({ loadDataDir: template });
   } else {
     const dir = path.join(options.dataDir, 'pglite');
-    // D-141: the database files are private to the server's user.
+    // D-149: the database files are private to the server's user.
     ensurePrivateDir(dir);
     client = await PgliteThread.open({ dataDir: dir });
   }

@@ -1,6 +1,6 @@
 /**
  * Values fixed at first start and kept in the `settings` table: the network seed, the embedded chain's
- * mnemonic and the admin token hash. The secrets among them are sealed under the key-encryption key (D-140).
+ * mnemonic and the admin token hash. The secrets among them are sealed under the key-encryption key (D-148).
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { and, eq, like, not } from 'drizzle-orm';
@@ -20,7 +20,7 @@ async function getOrCreate(db: Database, key: string, create: () => string): Pro
   return getOrCreate(db, key, create); // another instance created it first
 }
 
-// D-140: the stored form of a sealed setting, as D-130's webhook secrets: `kek1:<kekId>:<base64url(nonce || ciphertext || tag)>`.
+// D-148: the stored form of a sealed setting, as D-130's webhook secrets: `kek1:<kekId>:<base64url(nonce || ciphertext || tag)>`.
 const PREFIX = 'kek1';
 const SEALED = /^kek1:(kek_[0-9A-Z]{26}):([A-Za-z0-9_-]+)$/;
 /** What a sealed setting is bound to, so that a value copied to another key does not open. */
@@ -33,13 +33,13 @@ function seal(keyring: Keyring, key: string, value: Uint8Array): string {
 
 function open(keyring: Keyring, key: string, stored: string): Uint8Array {
   const match = SEALED.exec(stored);
-  if (!match) throw new Error(`the setting ${key} is not in its sealed form (D-140)`);
+  if (!match) throw new Error(`the setting ${key} is not in its sealed form (D-148)`);
   return keyring.open(match[1]!, Buffer.from(match[2]!, 'base64url'), context(key));
 }
 
 /**
- * A secret setting sealed under the KEK (D-140), created by `create()` on first start. `clear` decodes a
- * value an svckit before D-140 stored in clear: it is sealed now, in place, keeping its bytes.
+ * A secret setting sealed under the KEK (D-148), created by `create()` on first start. `clear` decodes a
+ * value an svckit before D-148 stored in clear: it is sealed now, in place, keeping its bytes.
  */
 async function sealedSetting(db: Database, keyring: Keyring, key: string, create: () => Uint8Array, clear: (stored: string) => Uint8Array): Promise<Uint8Array> {
   let made: Uint8Array | undefined;
@@ -52,14 +52,14 @@ async function sealedSetting(db: Database, keyring: Keyring, key: string, create
   return bytes;
 }
 
-/** The network seed from which validator and observer identities derive (32 random bytes at first start; D-140 sealed). */
+/** The network seed from which validator and observer identities derive (32 random bytes at first start; D-148 sealed). */
 export function networkSeed(db: Database, keyring: Keyring): Promise<Uint8Array> {
   return sealedSetting(db, keyring, 'network_seed', () => randomBytes(32), (stored) => Buffer.from(stored, 'hex'));
 }
 
 /**
- * The BIP-39 mnemonic of the embedded chain's funding account (D-143): `create()` on the first start of a
- * database, sealed under the KEK (D-140), the same on every later start so Anvil's reloaded state matches.
+ * The BIP-39 mnemonic of the embedded chain's funding account (D-151): `create()` on the first start of a
+ * database, sealed under the KEK (D-148), the same on every later start so Anvil's reloaded state matches.
  */
 export async function chainMnemonic(db: Database, keyring: Keyring, create: () => string): Promise<string> {
   const bytes = await sealedSetting(db, keyring, 'chain_mnemonic', () => new TextEncoder().encode(create()), (stored) => new TextEncoder().encode(stored));
@@ -67,7 +67,7 @@ export async function chainMnemonic(db: Database, keyring: Keyring, create: () =
 }
 
 /**
- * Seals again under the active KEK every setting sealed under another one (the KEK rotation, D-061, D-140).
+ * Seals again under the active KEK every setting sealed under another one (the KEK rotation, D-061, D-148).
  * Runs inside the caller's transaction; returns how many it re-sealed.
  */
 export async function resealSettings(tx: Database, keyring: Keyring): Promise<number> {

@@ -1,5 +1,5 @@
 // The local chain's sender allow-list through the admin API (specs/admin.openapi.yaml /chain/accounts;
-// D-050, D-143, D-144), and the server-held funding account across restarts of one data directory.
+// D-050, D-151, D-152), and the server-held funding account across restarts of one data directory.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -24,7 +24,7 @@ afterAll(async () => {
   await target?.close?.();
 });
 
-describe('POST, GET and DELETE /chain/accounts (D-144)', () => {
+describe('POST, GET and DELETE /chain/accounts (D-152)', () => {
   it('refuses malformed bodies and addresses with 400 in the error shape', async () => {
     for (const body of [{}, { address: '0x12' }, { address: fresh(), extra: 1 }, { address: fresh(), amount: '1.234' }, { address: fresh(), amount: 5 }]) {
       const res = await admin(target, 'POST', '/chain/accounts', body);
@@ -67,7 +67,7 @@ describe('POST, GET and DELETE /chain/accounts (D-144)', () => {
   });
 });
 
-describe('the funding account (D-143)', () => {
+describe('the funding account (D-151)', () => {
   it('is the same after a restart on the same data directory, and its balance carries on in the reloaded chain', async () => {
     const before = (await admin(target, 'GET', '/chain/accounts')).json as Page;
     const funded = await admin(target, 'POST', '/chain/accounts', { address: fresh(), amount: '1234.00' });
@@ -94,7 +94,7 @@ describe('the funding account (D-143)', () => {
   });
 });
 
-describe('a data directory an older svckit funded from the published accounts (D-143)', () => {
+describe('a data directory an older svckit funded from the published accounts (D-151)', () => {
   it('gets a funding account of its own on the first start with a sealed mnemonic, credited although the chain has blocks', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'svckit-upgrade-'));
     try {

@@ -1,4 +1,4 @@
-// `svckit admin chain-accounts add|list|remove` (D-144) as a separate process against the in-process
+// `svckit admin chain-accounts add|list|remove` (D-152) as a separate process against the in-process
 // reference stack over real HTTPS: the token from SVC_ADMIN_TOKEN or --token, the CA from --ca-cert or the
 // data directory, a table or --json, and a non-zero exit with the server's {error} on failure.
 import { execFile } from 'node:child_process';

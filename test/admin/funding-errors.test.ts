@@ -1,4 +1,4 @@
-// Funding failures on the local chain (D-061, D-098, D-142) answer in the admin error shape `{error, code}`
+// Funding failures on the local chain (D-061, D-098, D-150) answer in the admin error shape `{error, code}`
 // with a 4xx or 503, never a 500, over real HTTPS against a real Anvil.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountBody, admin, expectContract } from './support.ts';
@@ -20,7 +20,7 @@ const createAccount = async (email: string) => {
 };
 const balanceOf = async (id: string) => ((await admin(open.target, 'GET', `/accounts/${id}`)).json as { balance: string }).balance;
 
-describe('funding failures (D-142)', () => {
+describe('funding failures (D-150)', () => {
   it('an amount the funding account cannot cover is a 400 INSUFFICIENT_BALANCE', async () => {
     const account = await createAccount('too-much@bank.example');
     const res = await admin(open.target, 'POST', `/accounts/${account.id}/fund`, { amount: '2000000000.00' });

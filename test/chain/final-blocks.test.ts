@@ -15,7 +15,7 @@ const anvil = await startAnvil();
 const upstream = new Upstream(anvil.url);
 afterAll(() => anvil.stop());
 
-// A fresh key credited on the node (D-143: no published development key is funded).
+// A fresh key credited on the node (D-151: no published development key is funded).
 const sender = await fundedSender(upstream);
 
 /** A dispatcher that relays to the node through `cache`; the relay path needs no other part of the stack. */

@@ -1,5 +1,5 @@
 // A sender for tests that drive a bare Anvil (no gateway, no allow-list): a fresh key whose address the test
-// credits on the node itself. The embedded chain has no development accounts (D-143), and no published key
+// credits on the node itself. The embedded chain has no development accounts (D-151), and no published key
 // is ever funded.
 import { toHex, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';

@@ -1,5 +1,5 @@
-// No published key moves money on the reference chain (D-143), and a client with its own key writes only
-// once the administrator allow-listed it (D-050, D-144). Real stack: real Anvil, real TLS, the admin API
+// No published key moves money on the reference chain (D-151), and a client with its own key writes only
+// once the administrator allow-listed it (D-050, D-152). Real stack: real Anvil, real TLS, the admin API
 // and /rpc over HTTPS, a stock viem wallet client.
 import tls from 'node:tls';
 import { BaseError, createPublicClient, createWalletClient, defineChain, http, parseEther, type Hex } from 'viem';
@@ -34,7 +34,7 @@ afterAll(async () => {
   await target?.close?.();
 });
 
-describe('published development keys (D-143)', () => {
+describe('published development keys (D-151)', () => {
   it('a transaction signed with any of the ten published Anvil keys gets -32007 and changes no balance', async () => {
     const recipient = privateKeyToAccount(generatePrivateKey()).address;
     for (const account of published) {
@@ -77,7 +77,7 @@ describe('published development keys (D-143)', () => {
   });
 });
 
-describe('a client with its own key (D-144)', () => {
+describe('a client with its own key (D-152)', () => {
   it('is refused until the administrator allow-lists and funds it, writes through the gateway, and is refused after DELETE', async () => {
     const account = privateKeyToAccount(generatePrivateKey());
     const wallet = createWalletClient({ chain, transport: http(rpcUrl()), account });

@@ -13,7 +13,7 @@ const anvil = await startAnvil();
 const upstream = new Upstream(anvil.url);
 afterAll(() => anvil.stop());
 
-// A fresh key credited on the node (D-143: no published development key is funded).
+// A fresh key credited on the node (D-151: no published development key is funded).
 const sender = await fundedSender(upstream);
 const sign = (nonce: number) =>
   sender.signTransaction({ type: 'legacy', chainId: CHAIN_ID, nonce, to: '0x000000000000000000000000000000000000dEaD', value: 1n, gas: 21_000n, gasPrice: 0n });

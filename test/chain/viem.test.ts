@@ -40,7 +40,7 @@ async function proposerOf(blockNumber: bigint): Promise<string> {
 beforeAll(async () => {
   target = await referenceTarget();
   tls.setDefaultCACertificates([...tls.getCACertificates('default'), target.caCert!]);
-  // The client's own fresh key, allow-listed and funded by the administrator (D-144).
+  // The client's own fresh key, allow-listed and funded by the administrator (D-152).
   ({ publicClient, walletClient } = makeClients(new URL('rpc', target.base).href, await devAccount(target)));
 });
 afterAll(async () => {

@@ -1,4 +1,4 @@
-// Data at rest (D-140, D-141): the data directory and PGlite's files are private to the server's user, and
+// Data at rest (D-148, D-149): the data directory and PGlite's files are private to the server's user, and
 // the network seed is sealed under the key-encryption key, an older clear value converted in place.
 import { mkdirSync, mkdtempSync, rmSync, statSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,7 +19,7 @@ const scratch = mkdtempSync(path.join(tmpdir(), 'svckit-at-rest-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 const modeOf = (dir: string) => (statSync(dir).mode & 0o777).toString(8);
 
-describe('the data directory (D-141)', () => {
+describe('the data directory (D-149)', () => {
   it('a fresh data directory and its PGlite directory are created mode 0700', async () => {
     const dataDir = path.join(scratch, 'fresh', '.data');
     const config = loadConfig({ SVC_DATA_DIR: dataDir, SVC_BASE_PORT: '0', SVC_WALLET_PORT: '0', SVC_SITE_PORT: '0', SVC_BLOCK_TIME: '0' });
@@ -41,7 +41,7 @@ describe('the data directory (D-141)', () => {
   });
 });
 
-describe('the network seed at rest (D-140)', () => {
+describe('the network seed at rest (D-148)', () => {
   it('a seed an older svckit stored in clear is sealed at start, and the validators it derives are unchanged', async () => {
     const db = fresh.database.db;
     const keyring = Keyring.open({ dataDir: path.join(scratch, 'keyring') });

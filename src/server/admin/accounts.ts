@@ -120,7 +120,7 @@ export function accountHandlers(deps: { db: Database; chain: ChainRuntime; ledge
           throw invalidTransition(now.status, status!);
         }
         updated = row;
-        // D-144: a closed account's address leaves the chain's sender allow-list.
+        // D-152: a closed account's address leaves the chain's sender allow-list.
         if (status === 'closed') await chain.permissions?.disallow(row.address as Hex);
       }
       const [view] = await views([updated]);

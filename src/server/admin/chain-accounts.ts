@@ -1,6 +1,6 @@
 /**
- * Admin handlers for the local chain's sender allow-list (D-050, D-144): allow an external address, whose
- * key the client holds, to send through `/rpc` and fund it from the server-held funding account (D-143);
+ * Admin handlers for the local chain's sender allow-list (D-050, D-152): allow an external address, whose
+ * key the client holds, to send through `/rpc` and fund it from the server-held funding account (D-151);
  * list the allow-list; take an address off it. Spec: writes require "a funded account on the permissioned chain".
  */
 import { getAddress, type Hex } from 'viem';
@@ -23,17 +23,17 @@ const ADDRESS = 'a 0x-prefixed 20-byte hex address';
 /** The amount is left to parseAmount for the contract's INVALID_AMOUNT code (D-026), as POST /accounts/{id}/fund. */
 const addBody = strict(zAdminAddChainAccountBody).extend({ amount: z.unknown().optional() }).strict();
 
-/** The allow-list handlers; `faucet` is the one the account funding uses (one nonce sequence, D-143). */
+/** The allow-list handlers; `faucet` is the one the account funding uses (one nonce sequence, D-151). */
 export function chainAccountHandlers(deps: { chain: ChainRuntime; accounts: AccountStore; faucet: Faucet }): Handlers {
   const { chain, accounts, faucet } = deps;
-  /** D-144: only the embedded chain keeps an allow-list. */
+  /** D-152: only the embedded chain keeps an allow-list. */
   const allowlist = (): ChainPermissions => {
     if (!chain.permissions || !chain.fundingAccount) {
       throw conflict('the sender allow-list belongs to the local chain; CHAIN_RPC_URL is set', 'LOCAL_CHAIN_ONLY');
     }
     return chain.permissions;
   };
-  /** D-144: a platform account's address is managed through /accounts (closing it takes it off the list). */
+  /** D-152: a platform account's address is managed through /accounts (closing it takes it off the list). */
   const notPlatform = async (address: Hex) => {
     const owner = await accounts.findByAddress(address);
     if (owner) throw conflict(`${address} is the address of account ${owner.id}; manage it through /accounts`, 'PLATFORM_ACCOUNT');

@@ -1,5 +1,5 @@
 /**
- * Funding an address on the local chain (D-061): a value transfer from the funding account (D-143), waited for until
+ * Funding an address on the local chain (D-061): a value transfer from the funding account (D-151), waited for until
  * mined, and recorded as a `transfers` row of kind `funding` so the account's statement shows the credit
  * (direction `in`, D-003). Like a transfer, the record is stored before the broadcast (issue §4), so the
  * confirmer's reconciliation covers a crash between the two; a transaction the node refuses never reached
@@ -27,7 +27,7 @@ const MINING_TIMEOUT_MS = 60_000;
 /** A funding that was mined: its record (confirmed) and the account's balance afterwards. */
 export type Funding = { row: TransferRow; balanceWei: bigint };
 
-/** Sends funding transactions from the server-held funding account of the embedded chain (D-143). */
+/** Sends funding transactions from the server-held funding account of the embedded chain (D-151). */
 export class Faucet {
   /** One funding-account nonce at a time: concurrent fundings must neither collide nor leave gaps. */
   private readonly mutex = new KeyedMutex();
@@ -46,7 +46,7 @@ export class Faucet {
     try {
       return await this.fundOnce(getAddress(address), amountWei);
     } catch (error) {
-      // D-142: an error of the node is a 503 in the admin error shape, never a 500. (UpstreamUnavailableError
+      // D-150: an error of the node is a 503 in the admin error shape, never a 500. (UpstreamUnavailableError
       // is answered 503 by the error handler, without the node's address.)
       if (error instanceof UpstreamRpcError) throw unavailable(`the chain node refused a funding call: ${error.message}`, 'FUNDING_REFUSED');
       throw error;
@@ -78,7 +78,7 @@ export class Faucet {
       })
       .where(eq(transfers.txRef, sent.txRef));
     const [row] = await this.db.select().from(transfers).where(eq(transfers.txRef, sent.txRef));
-    // D-142: the recipient's code refused the value (the funding has no gas to run it): the address's state
+    // D-150: the recipient's code refused the value (the funding has no gas to run it): the address's state
     // forbids the funding, a 409; the failed record stays in the statement as the confirmer would leave it.
     if (!confirmed) throw conflict(`funding ${sent.txRef} (${sent.txHash}) was mined but reverted: ${address} does not accept a plain value transfer`, 'FUNDING_REVERTED');
     const balance = await this.chain.upstream.call<Hex>('eth_getBalance', [address, 'latest']);
@@ -115,7 +115,7 @@ export class Faucet {
       // Nothing reached the chain and the funding nonce is still free: no credit to show in the statement.
       // (Keeping the row would also block the identical signed bytes of a retry with the same amount.)
       await this.db.delete(transfers).where(eq(transfers.txRef, row!.txRef));
-      // D-142: 503 in the admin error shape; an unreachable node goes to the error handler, which names no address.
+      // D-150: 503 in the admin error shape; an unreachable node goes to the error handler, which names no address.
       if ('unreachable' in answer) throw answer.unreachable;
       throw unavailable(`funding ${row!.txRef}: the chain node refused the transaction: ${answer.error!.message}`, 'FUNDING_REFUSED');
     }
@@ -128,7 +128,7 @@ export class Faucet {
     for (;;) {
       const receipt = await this.chain.upstream.call<Receipt | null>('eth_getTransactionReceipt', [txHash]);
       if (receipt) return receipt;
-      // D-142: the record stays pending and the confirmer settles it when the block comes.
+      // D-150: the record stays pending and the confirmer settles it when the block comes.
       if (performance.now() > deadline) throw unavailable(`funding transaction ${txHash} was not mined within ${MINING_TIMEOUT_MS / 1000} s; its record stays pending`, 'FUNDING_NOT_MINED');
       await this.nextBlock(250);
     }

@@ -32,7 +32,7 @@ export async function adminRoutes(app: FastifyInstance, deps: AdminDeps): Promis
   app.addHook('preHandler', async (request) => {
     if (request.routeOptions.url !== '/admin/v1/health') await requireAdmin(request, deps.db);
   });
-  // D-143: one faucet for account and address funding, so the funding account's nonces never collide.
+  // D-151: one faucet for account and address funding, so the funding account's nonces never collide.
   const faucet = new Faucet(deps.db, deps.chain, () => new Date(deps.clock.now()));
   const handlers: Partial<RouteHandlers> = {
     ...healthHandler(deps.db, deps.chain, deps.version),

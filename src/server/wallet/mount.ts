@@ -55,7 +55,7 @@ export async function mountWallet(options: MountOptions): Promise<void> {
     packager,
     walletOrigin,
     siteOrigin,
-    // D-088, D-143: by default the native chain's fee goes to the operator's funding account, whose key only the server holds.
+    // D-088, D-151: by default the native chain's fee goes to the operator's funding account, whose key only the server holds.
     defaultCollectors: collector ? [{ chainId: '1111111', address: getAddress(collector) }] : [],
   });
   await options.site.register(extensionSiteRoutes, { packager });

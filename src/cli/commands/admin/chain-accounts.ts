@@ -1,5 +1,5 @@
 /**
- * `svckit admin chain-accounts add|list|remove`: the local chain's sender allow-list (D-050, D-144) through
+ * `svckit admin chain-accounts add|list|remove`: the local chain's sender allow-list (D-050, D-152) through
  * `POST`, `GET` and `DELETE /admin/v1/chain/accounts`.
  */
 import { Command } from 'commander';
@@ -20,7 +20,7 @@ export function chainAccountTable(page: { total: number; page: number; fundingAd
 
 /** Builds the `chain-accounts` sub-command. */
 export function chainAccountsCommand(): Command {
-  const command = new Command('chain-accounts').description("The local chain's sender allow-list: addresses whose own keys may write through /rpc (D-144).");
+  const command = new Command('chain-accounts').description("The local chain's sender allow-list: addresses whose own keys may write through /rpc (D-152).");
   command.addCommand(
     connectionOptions(new Command('add'))
       .description('Allow an address to send on the local chain and, with --amount, fund it from the funding account.')
