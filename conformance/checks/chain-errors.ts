@@ -114,7 +114,7 @@ async function receiptNullWhilePending(ctx: CheckContext): Promise<CheckVerdict>
   if (skip) return skip;
   const contract = await ChainContract.load(ctx);
   const problems: string[] = [];
-  const sender = devAccount().address;
+  const sender = (await devAccount(ctx.target)).address;
   const nonce = Number(BigInt(await result<Hex>(ctx.target, 'eth_getTransactionCount', [sender, 'latest'])));
   const later = await signDev(ctx.target, { to: sender, nonce: nonce + 1, gas: 21_000n });
   const accepted = await call(ctx.target, 'eth_sendRawTransaction', [later.raw]);

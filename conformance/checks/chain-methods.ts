@@ -100,7 +100,7 @@ async function schemasWithTransactions(ctx: CheckContext): Promise<CheckVerdict>
   if (skip) return skip;
   const contract = await ChainContract.load(ctx);
   const x = new Exerciser(ctx, contract);
-  const sender = devAccount().address.toLowerCase();
+  const sender = (await devAccount(ctx.target)).address.toLowerCase();
   const nonceBefore = await x.run<Hex>('eth_getTransactionCount', [sender, 'latest']);
 
   const deploy = await signDev(ctx.target, { data: PING_INIT_CODE, gas: 300_000n });

@@ -1,11 +1,11 @@
 /**
  * Shared parts of the surface C checks: JSON-RPC calls over the harness's HTTPS client, validation of
  * results and error objects against specs/chain.openrpc.json (OpenRPC 1.3: JSON Schema draft-07), the
- * reference stack's development sender and a tiny log-emitting contract.
+ * harness's allow-listed senders (D-152) and a tiny log-emitting contract.
  */
 import { readFile } from 'node:fs/promises';
 import { concat, keccak256, size, toHex, type Hex } from 'viem';
-import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import type { CheckContext, CheckRequest, CheckVerdict } from '../catalogue.ts';
 import { request, type HttpResult } from '../http.ts';
 import type { Target } from '../targets/target.ts';
@@ -16,13 +16,38 @@ import { DocumentValidator } from './spec-examples/validator.ts';
 export const CHAIN_ID = 1111111;
 
 /**
- * Anvil's first development account, funded in the reference stack's genesis (a genesis account, so
- * allowed to write under D-050). Only used against the reference target.
+ * A sender of the harness on `target`: a fresh key, made here, whose address the target's administrator
+ * allow-lists and funds through `POST /admin/v1/chain/accounts` (D-152), one per target and `role`. The
+ * reference chain allow-lists no published development key (D-151), so every write needs such a sender.
  */
-export const DEV_PRIVATE_KEY: Hex = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
+export function devAccount(target: Target, role = 'default'): Promise<PrivateKeyAccount> {
+  let byRole = senders.get(target);
+  if (!byRole) senders.set(target, (byRole = new Map()));
+  let sender = byRole.get(role);
+  if (!sender) {
+    sender = allowAndFund(target, privateKeyToAccount(generatePrivateKey()));
+    byRole.set(role, sender);
+    // A failed attempt is not kept: the next check tries again.
+    sender.catch(() => byRole.delete(role));
+  }
+  return sender;
+}
 
-/** The development sender, as a viem local account. */
-export const devAccount = (): PrivateKeyAccount => privateKeyToAccount(DEV_PRIVATE_KEY);
+const senders = new WeakMap<Target, Map<string, Promise<PrivateKeyAccount>>>();
+
+/** What each harness sender is funded with: far more than the checks spend, far less than the funding account holds. */
+const SENDER_FUNDING = '1000000.00';
+
+async function allowAndFund(target: Target, account: PrivateKeyAccount): Promise<PrivateKeyAccount> {
+  if (!target.adminToken) throw new Error('a sender on this chain needs the administrator token (D-152: POST /admin/v1/chain/accounts)');
+  const res = await request(target, 'admin/v1/chain/accounts', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${target.adminToken}` },
+    body: { address: account.address, amount: SENDER_FUNDING },
+  });
+  if (res.status !== 201) throw new Error(`allow-listing the harness sender ${account.address}: HTTP ${res.status} ${res.text.slice(0, 200)}`);
+  return account;
+}
 
 /** A JSON-RPC error object as received. */
 export type RpcError = { code: number; message: string; data?: unknown };
@@ -154,12 +179,13 @@ export const PING_INIT_CODE: Hex = concat([
 /** The word 42 as eth_call returns it. */
 export const WORD_42: Hex = `0x${'2a'.padStart(64, '0')}`;
 
-/** Signs a zero-gas-price transaction with the development key (spec: "The gas price is always 0"). */
+/** Signs a zero-gas-price transaction with the harness's sender (spec: "The gas price is always 0"). */
 export async function signDev(
   target: Target,
   tx: { to?: Hex; data?: Hex; nonce?: number; gas?: bigint; type?: 'legacy' | 'eip1559' },
-  account: PrivateKeyAccount = devAccount(),
+  sender?: PrivateKeyAccount,
 ): Promise<{ raw: Hex; hash: Hex; nonce: number }> {
+  const account = sender ?? (await devAccount(target));
   const nonce = tx.nonce ?? Number(BigInt(await result<string>(target, 'eth_getTransactionCount', [account.address, 'latest'])));
   const common = { chainId: CHAIN_ID, nonce, gas: tx.gas ?? 200_000n, ...(tx.to ? { to: tx.to } : {}), ...(tx.data ? { data: tx.data } : {}), value: 0n };
   const raw =

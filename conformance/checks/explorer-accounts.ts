@@ -19,7 +19,6 @@ import {
   someTransaction,
   verdict,
   waitForReceipt,
-  DEV_KEY_2,
 } from './explorer-support.ts';
 
 const D = 'D' as const;
@@ -113,7 +112,7 @@ function transactionChecks(): Check[] {
         const failed = await sendTransaction(ctx.target, { to: null, value: 0n, data: '0x60006000fd', gas: 100_000n });
         await waitForReceipt(ctx.target, failed);
         // A nonce gap keeps a transaction in the pool: known to the node, without a receipt.
-        const pending = await sendTransaction(ctx.target, { key: DEV_KEY_2, nonceGap: 1 + Math.floor(Math.random() * 1_000_000) });
+        const pending = await sendTransaction(ctx.target, { sender: 'nonce-gap', nonceGap: 1 + Math.floor(Math.random() * 1_000_000) });
         for (const [hash, status] of [[success, 'Success'], [failed, 'Failed'], [pending, 'Pending']] as const) {
           const found = await transactionProblems(ctx, hash);
           problems.push(...found);

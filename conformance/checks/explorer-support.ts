@@ -1,20 +1,15 @@
 // Shared helpers of the explorer (surface D) checks: calling {base}/api and {base}/rpc, validating each
 // answer against the response schema of specs/explorer.openapi.yaml, and, on the reference target only,
-// creating the transactions a check needs (D-050: Anvil's genesis accounts may send).
+// creating the transactions a check needs, from a sender the harness allow-lists and funds (D-152).
 import { readFile } from 'node:fs/promises';
 import { getAddress, type Hex } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
 import { parse as parseYaml } from 'yaml';
 import type { CheckContext, CheckVerdict } from '../catalogue.ts';
 import { request, type HttpResult } from '../http.ts';
 import type { Target } from '../targets/target.ts';
+import { devAccount } from './chain-support.ts';
 import { deref, isObject } from './spec-examples/pointer.ts';
 import { DocumentValidator } from './spec-examples/validator.ts';
-
-/** Anvil's first genesis development account (D-050: genesis accounts may send on the reference chain). */
-export const DEV_KEY: Hex = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
-/** Anvil's second genesis account; only the pending-transaction check uses it (it leaves a nonce gap). */
-export const DEV_KEY_2: Hex = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
 
 /** The explorer contract, parsed, with a validator over its schemas. */
 type Contract = { doc: Record<string, unknown>; validator: DocumentValidator };
@@ -145,14 +140,15 @@ export function differences(expected: unknown, actual: unknown, path = ''): stri
 }
 
 /** Options of a transaction sent by a check on the reference target. */
-export type SendOptions = { to?: Hex | null; value?: bigint; data?: Hex; gas?: bigint; key?: Hex; nonceGap?: number };
+/** `sender` names one of the harness's senders (devAccount); each role has its own key and nonces. */
+export type SendOptions = { to?: Hex | null; value?: bigint; data?: Hex; gas?: bigint; sender?: string; nonceGap?: number };
 
 /**
  * Signs (viem) and sends a legacy transaction with gas price 0 through `{base}/rpc` (spec: "The gas price
- * is always 0"). Only for the reference target, whose genesis accounts are funded.
+ * is always 0"), from a sender the target's administrator allow-listed and funded (D-152).
  */
 export async function sendTransaction(target: Target, options: SendOptions = {}): Promise<Hex> {
-  const account = privateKeyToAccount(options.key ?? DEV_KEY);
+  const account = await devAccount(target, options.sender);
   const [chainId, nonce] = await rpcBatch<Hex>(target, [
     { method: 'eth_chainId', params: [] },
     { method: 'eth_getTransactionCount', params: [account.address.toLowerCase(), 'pending'] },

@@ -3,7 +3,7 @@
 
 import { http, type HttpHandler, HttpResponse, type HttpResponseResolver, type RequestHandlerOptions as RequestHandlerOptions2 } from 'msw';
 
-import type { AdminCreateAccountData, AdminCreateAccountResponses, AdminCreateApiKeyData, AdminCreateApiKeyResponses, AdminCreateWebhookEndpointData, AdminCreateWebhookEndpointResponses, AdminDeleteWebhookEndpointResponses, AdminFundAccountData, AdminFundAccountResponses, AdminGetAccountResponses, AdminGetHealthResponses, AdminGetWebhookDeliveryResponses, AdminGetWebhookEndpointResponses, AdminListAccountsResponses, AdminListApiKeysResponses, AdminListMldsaKeysResponses, AdminListValidatorsResponses, AdminListValidatorVotesResponses, AdminListWebhookDeliveriesResponses, AdminListWebhookEndpointsResponses, AdminProposeValidatorVoteData, AdminProposeValidatorVoteResponses, AdminRedeliverWebhookResponses, AdminRegisterMldsaKeyData, AdminRegisterMldsaKeyResponses, AdminReturnPaymentData, AdminReturnPaymentResponses, AdminRevokeApiKeyResponses, AdminRevokeMldsaKeyResponses, AdminRotateKekResponses, AdminSetWebhookSecretData, AdminSetWebhookSecretResponses, AdminUpdateAccountData, AdminUpdateAccountResponses, AdminUpdateApiKeyData, AdminUpdateApiKeyResponses, AdminUpdateMldsaKeyData, AdminUpdateMldsaKeyResponses, AdminUpdateWebhookEndpointData, AdminUpdateWebhookEndpointResponses, ClientOptions } from './types.gen';
+import type { AdminAddChainAccountData, AdminAddChainAccountResponses, AdminCreateAccountData, AdminCreateAccountResponses, AdminCreateApiKeyData, AdminCreateApiKeyResponses, AdminCreateWebhookEndpointData, AdminCreateWebhookEndpointResponses, AdminDeleteWebhookEndpointResponses, AdminFundAccountData, AdminFundAccountResponses, AdminGetAccountResponses, AdminGetHealthResponses, AdminGetWebhookDeliveryResponses, AdminGetWebhookEndpointResponses, AdminListAccountsResponses, AdminListApiKeysResponses, AdminListChainAccountsResponses, AdminListMldsaKeysResponses, AdminListValidatorsResponses, AdminListValidatorVotesResponses, AdminListWebhookDeliveriesResponses, AdminListWebhookEndpointsResponses, AdminProposeValidatorVoteData, AdminProposeValidatorVoteResponses, AdminRedeliverWebhookResponses, AdminRegisterMldsaKeyData, AdminRegisterMldsaKeyResponses, AdminRemoveChainAccountResponses, AdminReturnPaymentData, AdminReturnPaymentResponses, AdminRevokeApiKeyResponses, AdminRevokeMldsaKeyResponses, AdminRotateKekResponses, AdminSetWebhookSecretData, AdminSetWebhookSecretResponses, AdminUpdateAccountData, AdminUpdateAccountResponses, AdminUpdateApiKeyData, AdminUpdateApiKeyResponses, AdminUpdateMldsaKeyData, AdminUpdateMldsaKeyResponses, AdminUpdateWebhookEndpointData, AdminUpdateWebhookEndpointResponses, ClientOptions } from './types.gen';
 
 export type RequestHandlerOptions = RequestHandlerOptions2 & {
     baseUrl?: ClientOptions['baseUrl'];
@@ -405,6 +405,91 @@ export function handleAdminFundAccount(response?: HandleAdminFundAccountResponse
         const body = response?.body;
         if (body !== undefined) {
             return HttpResponse.json(body, { status: response?.status ?? 200 });
+        }
+        if (options?.responseFallback === 'passthrough') {
+            return;
+        }
+        return new Response('Not Implemented', {
+            status: 501,
+            statusText: 'Not Implemented'
+        });
+    }, options);
+}
+
+export type HandleAdminListChainAccountsResponse = {
+    body: AdminListChainAccountsResponses[200];
+    status?: 200;
+};
+
+/**
+ * Handler for the `GET /chain/accounts` operation.
+ */
+export function handleAdminListChainAccounts(response?: HandleAdminListChainAccountsResponse | HttpResponseResolver<never, never>, options?: RequestHandlerOptions): HttpHandler {
+    return http.get<never, never>(`${options?.baseUrl ?? '*'}/chain/accounts`, info => {
+        if (typeof response === 'function') {
+            return response(info);
+        }
+        const body = response?.body;
+        if (body !== undefined) {
+            return HttpResponse.json(body, { status: response?.status ?? 200 });
+        }
+        if (options?.responseFallback === 'passthrough') {
+            return;
+        }
+        return new Response('Not Implemented', {
+            status: 501,
+            statusText: 'Not Implemented'
+        });
+    }, options);
+}
+
+export type HandleAdminAddChainAccountResponse = {
+    body: AdminAddChainAccountResponses[201];
+    status?: 201;
+};
+
+/**
+ * Handler for the `POST /chain/accounts` operation.
+ */
+export function handleAdminAddChainAccount(response?: HandleAdminAddChainAccountResponse | HttpResponseResolver<never, AdminAddChainAccountData['body']>, options?: RequestHandlerOptions): HttpHandler {
+    return http.post<never, AdminAddChainAccountData['body']>(`${options?.baseUrl ?? '*'}/chain/accounts`, info => {
+        if (typeof response === 'function') {
+            return response(info);
+        }
+        const body = response?.body;
+        if (body !== undefined) {
+            return HttpResponse.json(body, { status: response?.status ?? 201 });
+        }
+        if (options?.responseFallback === 'passthrough') {
+            return;
+        }
+        return new Response('Not Implemented', {
+            status: 501,
+            statusText: 'Not Implemented'
+        });
+    }, options);
+}
+
+export type HandleAdminRemoveChainAccountResponse = {
+    body: AdminRemoveChainAccountResponses[204];
+    status?: 204;
+};
+
+/**
+ * Handler for the `DELETE /chain/accounts/{address}` operation.
+ */
+export function handleAdminRemoveChainAccount(response?: HandleAdminRemoveChainAccountResponse | HttpResponseResolver<{
+    address: string;
+}, never>, options?: RequestHandlerOptions): HttpHandler {
+    return http.delete<{
+        address: string;
+    }, never>(`${options?.baseUrl ?? '*'}/chain/accounts/:address`, info => {
+        if (typeof response === 'function') {
+            return response(info);
+        }
+        const body = response?.body;
+        if (body !== undefined) {
+            return new HttpResponse(body, { status: response?.status ?? 204 });
         }
         if (options?.responseFallback === 'passthrough') {
             return;
@@ -880,6 +965,18 @@ export type MswHandlerFactories = {
      */
     adminFundAccount: typeof handleAdminFundAccount;
     /**
+     * Handler for the `GET /chain/accounts` operation.
+     */
+    adminListChainAccounts: typeof handleAdminListChainAccounts;
+    /**
+     * Handler for the `POST /chain/accounts` operation.
+     */
+    adminAddChainAccount: typeof handleAdminAddChainAccount;
+    /**
+     * Handler for the `DELETE /chain/accounts/{address}` operation.
+     */
+    adminRemoveChainAccount: typeof handleAdminRemoveChainAccount;
+    /**
      * Handler for the `POST /kek/rotate` operation.
      */
     adminRotateKek: typeof handleAdminRotateKek;
@@ -966,6 +1063,9 @@ export function createMswHandlers(config: RequestHandlerOptions = {}): CreateMsw
         adminGetAccount: wrap(handleAdminGetAccount),
         adminUpdateAccount: wrap(handleAdminUpdateAccount),
         adminFundAccount: wrap(handleAdminFundAccount),
+        adminListChainAccounts: wrap(handleAdminListChainAccounts),
+        adminAddChainAccount: wrap(handleAdminAddChainAccount),
+        adminRemoveChainAccount: wrap(handleAdminRemoveChainAccount),
         adminRotateKek: wrap(handleAdminRotateKek),
         adminListWebhookEndpoints: wrap(handleAdminListWebhookEndpoints),
         adminCreateWebhookEndpoint: wrap(handleAdminCreateWebhookEndpoint),
@@ -993,12 +1093,15 @@ export function createMswHandlers(config: RequestHandlerOptions = {}): CreateMsw
         return [
             invoke(pick.adminSetWebhookSecret, overrides.adminSetWebhookSecret),
             invoke(pick.adminRedeliverWebhook, overrides.adminRedeliverWebhook),
+            invoke(pick.adminRemoveChainAccount, overrides.adminRemoveChainAccount),
             invoke(pick.adminDeleteWebhookEndpoint, overrides.adminDeleteWebhookEndpoint),
             invoke(pick.adminGetWebhookEndpoint, overrides.adminGetWebhookEndpoint),
             invoke(pick.adminUpdateWebhookEndpoint, overrides.adminUpdateWebhookEndpoint),
             invoke(pick.adminGetWebhookDelivery, overrides.adminGetWebhookDelivery),
             invoke(pick.adminFundAccount, overrides.adminFundAccount),
             invoke(pick.adminReturnPayment, overrides.adminReturnPayment),
+            invoke(pick.adminListChainAccounts, overrides.adminListChainAccounts),
+            invoke(pick.adminAddChainAccount, overrides.adminAddChainAccount),
             invoke(pick.adminRotateKek, overrides.adminRotateKek),
             invoke(pick.adminListWebhookEndpoints, overrides.adminListWebhookEndpoints),
             invoke(pick.adminCreateWebhookEndpoint, overrides.adminCreateWebhookEndpoint),

@@ -336,6 +336,145 @@ export const FundResultSchema = {
     }
 } as const;
 
+export const ChainAccountRequestSchema = {
+    type: 'object',
+    description: 'Body of POST /chain/accounts (D-152).',
+    'x-decision': 'D-152',
+    required: [
+        'address'
+    ],
+    properties: {
+        address: {
+            $ref: '#/components/schemas/Address'
+        },
+        amount: {
+            $ref: '#/components/schemas/DecimalAmount',
+            description: 'Native units to send from the funding account (D-151); omit to allow without funding.'
+        }
+    },
+    additionalProperties: false
+} as const;
+
+export const ChainAccountSchema = {
+    type: 'object',
+    description: 'One address on the local chain\'s sender allow-list (D-050, D-152).',
+    required: [
+        'address',
+        'reason',
+        'addedAt'
+    ],
+    properties: {
+        address: {
+            $ref: '#/components/schemas/Address'
+        },
+        reason: {
+            type: 'string',
+            description: 'Why it is listed; `account` (a platform account), `funded` (funded through the admin API) or `external` (added through POST /chain/accounts).',
+            enum: [
+                'account',
+                'funded',
+                'external'
+            ]
+        },
+        addedAt: {
+            type: 'string',
+            format: 'date-time'
+        }
+    }
+} as const;
+
+export const ChainAccountAddedSchema = {
+    type: 'object',
+    description: 'Result of POST /chain/accounts; the funding fields are null when no amount was given.',
+    required: [
+        'address',
+        'reason',
+        'addedAt',
+        'amount',
+        'txHash',
+        'balance'
+    ],
+    properties: {
+        address: {
+            $ref: '#/components/schemas/Address'
+        },
+        reason: {
+            type: 'string',
+            enum: [
+                'account',
+                'funded',
+                'external'
+            ]
+        },
+        addedAt: {
+            type: 'string',
+            format: 'date-time'
+        },
+        amount: {
+            oneOf: [
+                {
+                    $ref: '#/components/schemas/Amount'
+                },
+                {
+                    type: 'null'
+                }
+            ]
+        },
+        txHash: {
+            oneOf: [
+                {
+                    $ref: '#/components/schemas/TxHash'
+                },
+                {
+                    type: 'null'
+                }
+            ],
+            description: 'Hash of the mined funding transaction.'
+        },
+        balance: {
+            $ref: '#/components/schemas/Amount',
+            description: 'The address\'s balance afterwards.'
+        }
+    }
+} as const;
+
+export const ChainAccountPageSchema = {
+    type: 'object',
+    description: 'One page of the local chain\'s sender allow-list, newest first (D-152).',
+    required: [
+        'total',
+        'page',
+        'limit',
+        'fundingAddress',
+        'accounts'
+    ],
+    properties: {
+        total: {
+            type: 'integer',
+            minimum: 0
+        },
+        page: {
+            type: 'integer',
+            minimum: 1
+        },
+        limit: {
+            type: 'integer',
+            minimum: 1,
+            maximum: 200
+        },
+        fundingAddress: {
+            $ref: '#/components/schemas/Address',
+            description: 'The server-held funding account (D-151); its key never leaves the server.'
+        },
+        accounts: {
+            type: 'array',
+            items: {
+                $ref: '#/components/schemas/ChainAccount'
+            }
+        }
+    }
+} as const;
+
 export const ApiKeyIdentifierSchema = {
     type: 'string',
     description: 'API key id, `key_` + 26 Crockford base32 characters (D-057).',

@@ -3,8 +3,8 @@
 
 import type { Client, ClientMeta, Options as Options2, RequestResult, TDataShape } from './client';
 import { client } from './client.gen';
-import type { AdminCreateAccountData, AdminCreateAccountErrors, AdminCreateAccountResponses, AdminCreateApiKeyData, AdminCreateApiKeyErrors, AdminCreateApiKeyResponses, AdminCreateWebhookEndpointData, AdminCreateWebhookEndpointErrors, AdminCreateWebhookEndpointResponses, AdminDeleteWebhookEndpointData, AdminDeleteWebhookEndpointErrors, AdminDeleteWebhookEndpointResponses, AdminFundAccountData, AdminFundAccountErrors, AdminFundAccountResponses, AdminGetAccountData, AdminGetAccountErrors, AdminGetAccountResponses, AdminGetHealthData, AdminGetHealthErrors, AdminGetHealthResponses, AdminGetWebhookDeliveryData, AdminGetWebhookDeliveryErrors, AdminGetWebhookDeliveryResponses, AdminGetWebhookEndpointData, AdminGetWebhookEndpointErrors, AdminGetWebhookEndpointResponses, AdminListAccountsData, AdminListAccountsErrors, AdminListAccountsResponses, AdminListApiKeysData, AdminListApiKeysErrors, AdminListApiKeysResponses, AdminListMldsaKeysData, AdminListMldsaKeysErrors, AdminListMldsaKeysResponses, AdminListValidatorsData, AdminListValidatorsErrors, AdminListValidatorsResponses, AdminListValidatorVotesData, AdminListValidatorVotesErrors, AdminListValidatorVotesResponses, AdminListWebhookDeliveriesData, AdminListWebhookDeliveriesErrors, AdminListWebhookDeliveriesResponses, AdminListWebhookEndpointsData, AdminListWebhookEndpointsErrors, AdminListWebhookEndpointsResponses, AdminProposeValidatorVoteData, AdminProposeValidatorVoteErrors, AdminProposeValidatorVoteResponses, AdminRedeliverWebhookData, AdminRedeliverWebhookErrors, AdminRedeliverWebhookResponses, AdminRegisterMldsaKeyData, AdminRegisterMldsaKeyErrors, AdminRegisterMldsaKeyResponses, AdminReturnPaymentData, AdminReturnPaymentErrors, AdminReturnPaymentResponses, AdminRevokeApiKeyData, AdminRevokeApiKeyErrors, AdminRevokeApiKeyResponses, AdminRevokeMldsaKeyData, AdminRevokeMldsaKeyErrors, AdminRevokeMldsaKeyResponses, AdminRotateKekData, AdminRotateKekErrors, AdminRotateKekResponses, AdminSetWebhookSecretData, AdminSetWebhookSecretErrors, AdminSetWebhookSecretResponses, AdminUpdateAccountData, AdminUpdateAccountErrors, AdminUpdateAccountResponses, AdminUpdateApiKeyData, AdminUpdateApiKeyErrors, AdminUpdateApiKeyResponses, AdminUpdateMldsaKeyData, AdminUpdateMldsaKeyErrors, AdminUpdateMldsaKeyResponses, AdminUpdateWebhookEndpointData, AdminUpdateWebhookEndpointErrors, AdminUpdateWebhookEndpointResponses } from './types.gen';
-import { zAdminCreateAccountResponse, zAdminCreateApiKeyResponse, zAdminCreateWebhookEndpointResponse, zAdminDeleteWebhookEndpointResponse, zAdminFundAccountResponse, zAdminGetAccountResponse, zAdminGetHealthResponse, zAdminGetWebhookDeliveryResponse, zAdminGetWebhookEndpointResponse, zAdminListAccountsResponse, zAdminListApiKeysResponse, zAdminListMldsaKeysResponse, zAdminListValidatorsResponse, zAdminListValidatorVotesResponse, zAdminListWebhookDeliveriesResponse, zAdminListWebhookEndpointsResponse, zAdminProposeValidatorVoteResponse, zAdminRedeliverWebhookResponse, zAdminRegisterMldsaKeyResponse, zAdminReturnPaymentResponse, zAdminRevokeApiKeyResponse, zAdminRevokeMldsaKeyResponse, zAdminRotateKekResponse, zAdminSetWebhookSecretResponse, zAdminUpdateAccountResponse, zAdminUpdateApiKeyResponse, zAdminUpdateMldsaKeyResponse, zAdminUpdateWebhookEndpointResponse } from './zod.gen';
+import type { AdminAddChainAccountData, AdminAddChainAccountErrors, AdminAddChainAccountResponses, AdminCreateAccountData, AdminCreateAccountErrors, AdminCreateAccountResponses, AdminCreateApiKeyData, AdminCreateApiKeyErrors, AdminCreateApiKeyResponses, AdminCreateWebhookEndpointData, AdminCreateWebhookEndpointErrors, AdminCreateWebhookEndpointResponses, AdminDeleteWebhookEndpointData, AdminDeleteWebhookEndpointErrors, AdminDeleteWebhookEndpointResponses, AdminFundAccountData, AdminFundAccountErrors, AdminFundAccountResponses, AdminGetAccountData, AdminGetAccountErrors, AdminGetAccountResponses, AdminGetHealthData, AdminGetHealthErrors, AdminGetHealthResponses, AdminGetWebhookDeliveryData, AdminGetWebhookDeliveryErrors, AdminGetWebhookDeliveryResponses, AdminGetWebhookEndpointData, AdminGetWebhookEndpointErrors, AdminGetWebhookEndpointResponses, AdminListAccountsData, AdminListAccountsErrors, AdminListAccountsResponses, AdminListApiKeysData, AdminListApiKeysErrors, AdminListApiKeysResponses, AdminListChainAccountsData, AdminListChainAccountsErrors, AdminListChainAccountsResponses, AdminListMldsaKeysData, AdminListMldsaKeysErrors, AdminListMldsaKeysResponses, AdminListValidatorsData, AdminListValidatorsErrors, AdminListValidatorsResponses, AdminListValidatorVotesData, AdminListValidatorVotesErrors, AdminListValidatorVotesResponses, AdminListWebhookDeliveriesData, AdminListWebhookDeliveriesErrors, AdminListWebhookDeliveriesResponses, AdminListWebhookEndpointsData, AdminListWebhookEndpointsErrors, AdminListWebhookEndpointsResponses, AdminProposeValidatorVoteData, AdminProposeValidatorVoteErrors, AdminProposeValidatorVoteResponses, AdminRedeliverWebhookData, AdminRedeliverWebhookErrors, AdminRedeliverWebhookResponses, AdminRegisterMldsaKeyData, AdminRegisterMldsaKeyErrors, AdminRegisterMldsaKeyResponses, AdminRemoveChainAccountData, AdminRemoveChainAccountErrors, AdminRemoveChainAccountResponses, AdminReturnPaymentData, AdminReturnPaymentErrors, AdminReturnPaymentResponses, AdminRevokeApiKeyData, AdminRevokeApiKeyErrors, AdminRevokeApiKeyResponses, AdminRevokeMldsaKeyData, AdminRevokeMldsaKeyErrors, AdminRevokeMldsaKeyResponses, AdminRotateKekData, AdminRotateKekErrors, AdminRotateKekResponses, AdminSetWebhookSecretData, AdminSetWebhookSecretErrors, AdminSetWebhookSecretResponses, AdminUpdateAccountData, AdminUpdateAccountErrors, AdminUpdateAccountResponses, AdminUpdateApiKeyData, AdminUpdateApiKeyErrors, AdminUpdateApiKeyResponses, AdminUpdateMldsaKeyData, AdminUpdateMldsaKeyErrors, AdminUpdateMldsaKeyResponses, AdminUpdateWebhookEndpointData, AdminUpdateWebhookEndpointErrors, AdminUpdateWebhookEndpointResponses } from './types.gen';
+import { zAdminAddChainAccountResponse, zAdminCreateAccountResponse, zAdminCreateApiKeyResponse, zAdminCreateWebhookEndpointResponse, zAdminDeleteWebhookEndpointResponse, zAdminFundAccountResponse, zAdminGetAccountResponse, zAdminGetHealthResponse, zAdminGetWebhookDeliveryResponse, zAdminGetWebhookEndpointResponse, zAdminListAccountsResponse, zAdminListApiKeysResponse, zAdminListChainAccountsResponse, zAdminListMldsaKeysResponse, zAdminListValidatorsResponse, zAdminListValidatorVotesResponse, zAdminListWebhookDeliveriesResponse, zAdminListWebhookEndpointsResponse, zAdminProposeValidatorVoteResponse, zAdminRedeliverWebhookResponse, zAdminRegisterMldsaKeyResponse, zAdminRemoveChainAccountResponse, zAdminReturnPaymentResponse, zAdminRevokeApiKeyResponse, zAdminRevokeMldsaKeyResponse, zAdminRotateKekResponse, zAdminSetWebhookSecretResponse, zAdminUpdateAccountResponse, zAdminUpdateApiKeyResponse, zAdminUpdateMldsaKeyResponse, zAdminUpdateWebhookEndpointResponse } from './zod.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -234,10 +234,11 @@ export const adminUpdateAccount = <ThrowOnError extends boolean = false>(options
 /**
  * Fund an account on the local chain
  *
- * Sends `amount` native units to the account's address from the local chain's genesis (faucet) account
+ * Sends `amount` native units to the account's address from the local chain's funding account (D-151)
  * and waits for the transaction to be mined. The funded address joins the gateway's sender allow-list
  * (D-050). Only available when the service runs its own local chain; against an external network it is
- * a 409 (D-061). A `closed` account cannot be funded (400).
+ * a 409 (D-061). A `closed` account cannot be funded (400). A funding the recipient's code reverts is a
+ * 409, and a transaction the node refuses or does not mine in time is a 503 (D-150).
  *
  */
 export const adminFundAccount = <ThrowOnError extends boolean = false>(options: Options<AdminFundAccountData, ThrowOnError>): RequestResult<AdminFundAccountResponses, AdminFundAccountErrors, ThrowOnError> => (options.client ?? client).post<AdminFundAccountResponses, AdminFundAccountErrors, ThrowOnError>({
@@ -249,6 +250,58 @@ export const adminFundAccount = <ThrowOnError extends boolean = false>(options: 
         'Content-Type': 'application/json',
         ...options.headers
     }
+});
+
+/**
+ * List the addresses allowed to send on the local chain
+ *
+ * The sender allow-list of the local chain's gateway (D-050), newest first: platform accounts, funded
+ * addresses and external addresses the administrator added (D-152), with the address of the
+ * server-held funding account (D-151). Only available when the service runs its own local chain;
+ * against an external network it is a 409.
+ *
+ */
+export const adminListChainAccounts = <ThrowOnError extends boolean = false>(options?: Options<AdminListChainAccountsData, ThrowOnError>): RequestResult<AdminListChainAccountsResponses, AdminListChainAccountsErrors, ThrowOnError> => (options?.client ?? client).get<AdminListChainAccountsResponses, AdminListChainAccountsErrors, ThrowOnError>({
+    responseValidator: async (data) => await zAdminListChainAccountsResponse.parseAsync(data),
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/chain/accounts',
+    ...options
+});
+
+/**
+ * Allow an external address to send on the local chain, and fund it
+ *
+ * Puts an address whose key the client holds on the gateway's sender allow-list (D-050) and, when
+ * `amount` is given, funds it from the server-held funding account (D-151), waiting until
+ * the transaction is mined. Adding an address already on the list keeps its entry (and funds it again
+ * when `amount` is given). A platform account's address is managed through `/accounts` (409).
+ * Funding failures answer as for `POST /accounts/{id}/fund` (D-150).
+ *
+ */
+export const adminAddChainAccount = <ThrowOnError extends boolean = false>(options: Options<AdminAddChainAccountData, ThrowOnError>): RequestResult<AdminAddChainAccountResponses, AdminAddChainAccountErrors, ThrowOnError> => (options.client ?? client).post<AdminAddChainAccountResponses, AdminAddChainAccountErrors, ThrowOnError>({
+    responseValidator: async (data) => await zAdminAddChainAccountResponse.parseAsync(data),
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/chain/accounts',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Take an address off the local chain's allow-list
+ *
+ * Removes the address from the gateway's sender allow-list (D-050): its later transactions through
+ * `/rpc` are refused with -32007. Its balance stays. An address not on the list is a 404; a platform
+ * account's address is managed through `/accounts` (409; closing the account removes it, D-152).
+ *
+ */
+export const adminRemoveChainAccount = <ThrowOnError extends boolean = false>(options: Options<AdminRemoveChainAccountData, ThrowOnError>): RequestResult<AdminRemoveChainAccountResponses, AdminRemoveChainAccountErrors, ThrowOnError> => (options.client ?? client).delete<AdminRemoveChainAccountResponses, AdminRemoveChainAccountErrors, ThrowOnError>({
+    responseValidator: async (data) => await zAdminRemoveChainAccountResponse.parseAsync(data),
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/chain/accounts/{address}',
+    ...options
 });
 
 /**

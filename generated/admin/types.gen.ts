@@ -202,6 +202,61 @@ export type FundResult = {
 };
 
 /**
+ * Body of POST /chain/accounts (D-152).
+ */
+export type ChainAccountRequest = {
+    address: Address;
+    /**
+     * Native units to send from the funding account (D-151); omit to allow without funding.
+     */
+    amount?: DecimalAmount;
+};
+
+/**
+ * One address on the local chain's sender allow-list (D-050, D-152).
+ */
+export type ChainAccount = {
+    address: Address;
+    /**
+     * Why it is listed; `account` (a platform account), `funded` (funded through the admin API) or `external` (added through POST /chain/accounts).
+     */
+    reason: 'account' | 'funded' | 'external';
+    addedAt: string;
+};
+
+/**
+ * Result of POST /chain/accounts; the funding fields are null when no amount was given.
+ */
+export type ChainAccountAdded = {
+    address: Address;
+    reason: 'account' | 'funded' | 'external';
+    addedAt: string;
+    amount: Amount | null;
+    /**
+     * Hash of the mined funding transaction.
+     */
+    txHash: TxHash | null;
+    /**
+     * The address's balance afterwards.
+     */
+    balance: Amount;
+};
+
+/**
+ * One page of the local chain's sender allow-list, newest first (D-152).
+ */
+export type ChainAccountPage = {
+    total: number;
+    page: number;
+    limit: number;
+    /**
+     * The server-held funding account (D-151); its key never leaves the server.
+     */
+    fundingAddress: Address;
+    accounts: Array<ChainAccount>;
+};
+
+/**
  * API key id, `key_` + 26 Crockford base32 characters (D-057).
  */
 export type ApiKeyIdentifier = string;
@@ -687,6 +742,11 @@ export type WebhookEndpointId = WebhookEndpointIdentifier;
  * The delivery id, the UUID sent as `X-SVC-Delivery` (D-039).
  */
 export type DeliveryId = DeliveryIdentifier;
+
+/**
+ * A 0x-prefixed 20-byte address, in any letter case (D-152).
+ */
+export type ChainAddress = Address;
 
 /**
  * 1-based page number. Below 1 or not an integer is a 400; past the last page, an empty list (D-025).
@@ -1348,7 +1408,7 @@ export type AdminFundAccountErrors = {
      */
     404: Error;
     /**
-     * Funding is not available (the service is not running its own local chain).
+     * Funding is not available (the service is not running its own local chain), or the recipient reverted it.
      */
     409: Error;
     /**
@@ -1375,6 +1435,163 @@ export type AdminFundAccountResponses = {
 };
 
 export type AdminFundAccountResponse = AdminFundAccountResponses[keyof AdminFundAccountResponses];
+
+export type AdminListChainAccountsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * 1-based page number. Below 1 or not an integer is a 400; past the last page, an empty list (D-025).
+         */
+        page?: number;
+        /**
+         * Records per page, 1 to 200. Outside that range or not an integer is a 400, never clamped (D-025).
+         */
+        limit?: number;
+    };
+    url: '/chain/accounts';
+};
+
+export type AdminListChainAccountsErrors = {
+    /**
+     * Bad request (page or limit out of range).
+     */
+    400: Error;
+    /**
+     * Missing or invalid administrator token.
+     */
+    401: Error;
+    /**
+     * The credential is valid but is not an administrator token, e.g. an institutional `svc_` key (D-058).
+     */
+    403: Error;
+    /**
+     * The service is not running its own local chain (CHAIN_RPC_URL is set), so it keeps no allow-list (D-152).
+     */
+    409: Error;
+    /**
+     * Rate limit exceeded (10 requests per second per IP, D-058). Headers as in the institutional API (D-022).
+     */
+    429: Error;
+    /**
+     * Internal error; the body reveals nothing about the cause.
+     */
+    500: Error;
+};
+
+export type AdminListChainAccountsError = AdminListChainAccountsErrors[keyof AdminListChainAccountsErrors];
+
+export type AdminListChainAccountsResponses = {
+    /**
+     * One page of the allow-list.
+     */
+    200: ChainAccountPage;
+};
+
+export type AdminListChainAccountsResponse = AdminListChainAccountsResponses[keyof AdminListChainAccountsResponses];
+
+export type AdminAddChainAccountData = {
+    body: ChainAccountRequest;
+    path?: never;
+    query?: never;
+    url: '/chain/accounts';
+};
+
+export type AdminAddChainAccountErrors = {
+    /**
+     * Bad request (malformed address or amount, more than the funding account holds).
+     */
+    400: Error;
+    /**
+     * Missing or invalid administrator token.
+     */
+    401: Error;
+    /**
+     * The credential is valid but is not an administrator token, e.g. an institutional `svc_` key (D-058).
+     */
+    403: Error;
+    /**
+     * The service is not running its own local chain, the address is a platform account's, or the recipient reverted the funding.
+     */
+    409: Error;
+    /**
+     * Rate limit exceeded (10 requests per second per IP, D-058). Headers as in the institutional API (D-022).
+     */
+    429: Error;
+    /**
+     * Internal error; the body reveals nothing about the cause.
+     */
+    500: Error;
+    /**
+     * The chain node does not answer; nothing was changed and the request may be retried (D-079).
+     */
+    503: Error;
+};
+
+export type AdminAddChainAccountError = AdminAddChainAccountErrors[keyof AdminAddChainAccountErrors];
+
+export type AdminAddChainAccountResponses = {
+    /**
+     * The address is on the allow-list (and funded, when an amount was given).
+     */
+    201: ChainAccountAdded;
+};
+
+export type AdminAddChainAccountResponse = AdminAddChainAccountResponses[keyof AdminAddChainAccountResponses];
+
+export type AdminRemoveChainAccountData = {
+    body?: never;
+    path: {
+        /**
+         * A 0x-prefixed 20-byte address, in any letter case (D-152).
+         */
+        address: Address;
+    };
+    query?: never;
+    url: '/chain/accounts/{address}';
+};
+
+export type AdminRemoveChainAccountErrors = {
+    /**
+     * Bad request (malformed path id).
+     */
+    400: Error;
+    /**
+     * Missing or invalid administrator token.
+     */
+    401: Error;
+    /**
+     * The credential is valid but is not an administrator token, e.g. an institutional `svc_` key (D-058).
+     */
+    403: Error;
+    /**
+     * The address is not on the allow-list.
+     */
+    404: Error;
+    /**
+     * The service is not running its own local chain, or the address is a platform account's.
+     */
+    409: Error;
+    /**
+     * Rate limit exceeded (10 requests per second per IP, D-058). Headers as in the institutional API (D-022).
+     */
+    429: Error;
+    /**
+     * Internal error; the body reveals nothing about the cause.
+     */
+    500: Error;
+};
+
+export type AdminRemoveChainAccountError = AdminRemoveChainAccountErrors[keyof AdminRemoveChainAccountErrors];
+
+export type AdminRemoveChainAccountResponses = {
+    /**
+     * The address is off the allow-list.
+     */
+    204: void;
+};
+
+export type AdminRemoveChainAccountResponse = AdminRemoveChainAccountResponses[keyof AdminRemoveChainAccountResponses];
 
 export type AdminRotateKekData = {
     body?: never;

@@ -160,6 +160,54 @@ export const zFundResult = z.object({
 });
 
 /**
+ * Body of POST /chain/accounts (D-152).
+ */
+export const zChainAccountRequest = z.object({
+    address: zAddress,
+    amount: zDecimalAmount.optional()
+});
+
+/**
+ * One address on the local chain's sender allow-list (D-050, D-152).
+ */
+export const zChainAccount = z.object({
+    address: zAddress,
+    reason: z.enum([
+        'account',
+        'funded',
+        'external'
+    ]),
+    addedAt: z.iso.datetime()
+});
+
+/**
+ * Result of POST /chain/accounts; the funding fields are null when no amount was given.
+ */
+export const zChainAccountAdded = z.object({
+    address: zAddress,
+    reason: z.enum([
+        'account',
+        'funded',
+        'external'
+    ]),
+    addedAt: z.iso.datetime(),
+    amount: zAmount.nullable(),
+    txHash: zTxHash.nullable(),
+    balance: zAmount
+});
+
+/**
+ * One page of the local chain's sender allow-list, newest first (D-152).
+ */
+export const zChainAccountPage = z.object({
+    total: z.int().gte(0),
+    page: z.int().gte(1),
+    limit: z.int().gte(1).lte(200),
+    fundingAddress: zAddress,
+    accounts: z.array(zChainAccount)
+});
+
+/**
  * API key id, `key_` + 26 Crockford base32 characters (D-057).
  */
 export const zApiKeyIdentifier = z.string().regex(/^key_[0-9A-HJKMNP-TV-Z]{26}$/);
@@ -511,6 +559,11 @@ export const zWebhookEndpointId = zWebhookEndpointIdentifier;
 export const zDeliveryId = zDeliveryIdentifier;
 
 /**
+ * A 0x-prefixed 20-byte address, in any letter case (D-152).
+ */
+export const zChainAddress = zAddress;
+
+/**
  * 1-based page number. Below 1 or not an integer is a 400; past the last page, an empty list (D-025).
  */
 export const zPage = z.int().gte(1).default(1);
@@ -637,6 +690,32 @@ export const zAdminFundAccountPath = z.object({
  * The funding transaction was mined.
  */
 export const zAdminFundAccountResponse = zFundResult;
+
+export const zAdminListChainAccountsQuery = z.object({
+    page: z.int().gte(1).optional().default(1),
+    limit: z.int().gte(1).lte(200).optional().default(50)
+});
+
+/**
+ * One page of the allow-list.
+ */
+export const zAdminListChainAccountsResponse = zChainAccountPage;
+
+export const zAdminAddChainAccountBody = zChainAccountRequest;
+
+/**
+ * The address is on the allow-list (and funded, when an amount was given).
+ */
+export const zAdminAddChainAccountResponse = zChainAccountAdded;
+
+export const zAdminRemoveChainAccountPath = z.object({
+    address: zAddress
+});
+
+/**
+ * The address is off the allow-list.
+ */
+export const zAdminRemoveChainAccountResponse = z.void();
 
 /**
  * The rotation completed.

@@ -23,7 +23,8 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import Fastify from 'fastify';
-import { privateKeyToAccount } from 'viem/accounts';
+import { toHex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { OffsetClock } from '../../src/clock.ts';
 import { loadConfig } from '../../src/config.ts';
 import { installErrorHandling } from '../../src/server/http/error-handler.ts';
@@ -32,7 +33,6 @@ import { rpcRoutes } from '../../src/server/rpc/routes.ts';
 import { RateWindow } from '../../src/server/http/rate-window.ts';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
-const DEV_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 
 type Stats = { p50: number; p99: number; rps: number; n: number; sent: number; gatewayUs?: number; anvilUs?: number };
 type Row = { path: string; method: string; concurrency: number } & Stats;
@@ -122,7 +122,10 @@ async function startStack() {
   const { stack, ready } = await listen(config, { clock, logLevel: 'silent' });
   const producer = stack.chain.producer!;
   for (let i = 0; i < 180; i++) await producer.requestBlock();
-  const account = privateKeyToAccount(DEV_KEY);
+  // A fresh sender, allow-listed and credited in process (D-151: no published development key can send).
+  const account = privateKeyToAccount(generatePrivateKey());
+  await stack.chain.permissions!.allow(account.address, 'external');
+  await stack.chain.upstream.call('anvil_setBalance', [account.address, toHex(10n ** 18n)]);
   for (let nonce = 0; nonce < 40; nonce++) {
     const raw = await account.signTransaction({ chainId: 1111111, nonce, gas: 21_000n, gasPrice: 0n, to: account.address, value: 1n, type: 'legacy' });
     const answer = await stack.dispatcher.handle({ jsonrpc: '2.0', id: nonce, method: 'eth_sendRawTransaction', params: [raw] });

@@ -54,8 +54,9 @@ export async function startAnvil(options: { stateFile?: string } = {}): Promise<
     blockBaseFeePerGas: 0n,
     disableMinPriorityFee: true,
     noMining: true,
-    // Genesis accounts hold 10^9 units each, enough for funding demos and benchmarks (D-061).
-    balance: 1_000_000_000,
+    // D-151: no development accounts. Anvil's come from a published mnemonic ("test test … junk") whose keys
+    // anyone can sign with; the funding account's key stays in the server and Anvil only sees its address.
+    accounts: 0,
     ...(options.stateFile ? { state: options.stateFile } : {}),
   } as Parameters<typeof Instance.anvil>[0]);
   await instance.start();

@@ -3,11 +3,14 @@
  * top of the embedded node (validators, proposer rotation, votes), and chain permissioning (D-050).
  */
 import path from 'node:path';
-import type { Hex } from 'viem';
+import { toHex } from 'viem';
+import type { HDAccount } from 'viem/accounts';
 import type { Config } from '../config.ts';
+import type { Keyring } from '../ledger/keyring.ts';
 import type { Database } from '../storage/database.ts';
 import { networkSeed } from '../storage/settings.ts';
 import { startAnvil, type AnvilNode } from './anvil.ts';
+import { FUNDING_BALANCE_WEI, fundingAccount } from './genesis.ts';
 import { BlockProducer } from './block-producer.ts';
 import { FinalBlockCache } from './final-blocks.ts';
 import { ChainPermissions } from './permissions.ts';
@@ -28,8 +31,8 @@ export type ChainRuntime = {
   permissions: ChainPermissions | undefined;
   /** Embedded only: sealed blocks and the head, served by the gateway without asking the node. */
   blockCache: FinalBlockCache | undefined;
-  /** Embedded only: the genesis accounts (Anvil's funded development accounts). */
-  genesisAccounts: Hex[];
+  /** Embedded only: the server-held account that funds others (D-151); its key never leaves the server. */
+  fundingAccount: HDAccount | undefined;
   clientName: string;
   stop(): Promise<void>;
 };
@@ -38,9 +41,10 @@ export type ChainRuntime = {
 export async function startChain(
   config: Pick<Config, 'chainRpcUrl' | 'chainTimeoutMs' | 'blockTimeSeconds' | 'validatorCount' | 'dataDir'>,
   db: Database,
+  keyring: Keyring,
   options: { persistState: boolean },
 ): Promise<ChainRuntime> {
-  const seed = await networkSeed(db);
+  const seed = await networkSeed(db, keyring);
   const validators = deriveValidators(seed, config.validatorCount);
   const consensus = await QbftConsensus.open(db, validators.map((v) => v.address));
   let anvil: AnvilNode | undefined;
@@ -53,19 +57,32 @@ export async function startChain(
   if (!anvil) {
     return {
       mode: 'external', upstream, consensus, validators, observerNodeId: observerNodeId(seed), producer: undefined,
-      permissions: undefined, blockCache: undefined, genesisAccounts: [], clientName, stop: async () => undefined,
+      permissions: undefined, blockCache: undefined, fundingAccount: undefined, clientName, stop: async () => undefined,
     };
   }
-  const genesisAccounts = await upstream.call<Hex[]>('eth_accounts');
-  const permissions = new ChainPermissions(db, [...genesisAccounts, ...consensus.allValidators()]);
+  const funder = await fundingAccount(db, keyring);
+  const [headHex, balanceHex, sentHex] = await upstream.batchResults<string>([
+    { method: 'eth_blockNumber', params: [] },
+    { method: 'eth_getBalance', params: [funder.address, 'latest'] },
+    { method: 'eth_getTransactionCount', params: [funder.address, 'latest'] },
+  ]);
+  const head = Number(BigInt(headHex!));
+  // D-151: a funding account that never held or sent anything is credited: a fresh chain, or a chain
+  // reloaded from a data directory an older svckit funded from Anvil's published accounts. One that was
+  // credited before keeps what it has (Anvil reloads it with --state).
+  if (BigInt(balanceHex!) === 0n && BigInt(sentHex!) === 0n) {
+    await upstream.call('anvil_setBalance', [funder.address, toHex(FUNDING_BALANCE_WEI)]);
+  }
+  // D-050, D-151: only the validators are always allowed; the funding account sends to the node directly.
+  const permissions = new ChainPermissions(db, consensus.allValidators());
   const producer = new BlockProducer(upstream, consensus, config.blockTimeSeconds);
   const blockCache = new FinalBlockCache();
   producer.on('sealed', (block) => blockCache.noteHead(block.number));
-  blockCache.noteHead(Number(BigInt(await upstream.call<string>('eth_blockNumber'))));
+  blockCache.noteHead(head);
   producer.start();
   return {
     mode: 'embedded', upstream, consensus, validators, observerNodeId: observerNodeId(seed), producer, permissions,
-    blockCache, genesisAccounts, clientName,
+    blockCache, fundingAccount: funder, clientName,
     stop: async () => {
       await producer.stop();
       await anvil.stop();

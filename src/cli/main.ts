@@ -1,6 +1,7 @@
 /** The `svckit` command line: one sub-command per job, each with `--help`. */
 import { Command } from 'commander';
 import { acvpCommand } from './commands/acvp.ts';
+import { adminCommand } from './commands/admin.ts';
 import { conformanceCommand } from './commands/conformance.ts';
 import { evidenceCommand } from './commands/evidence.ts';
 import { generateCommand } from './commands/generate.ts';
@@ -25,5 +26,6 @@ program.addCommand(wycheproofCommand());
 program.addCommand(interopCommand());
 program.addCommand(evidenceCommand());
 program.addCommand(webhooksCommand());
+program.addCommand(adminCommand());
 
 await program.parseAsync(process.argv);

@@ -9,7 +9,7 @@ import { startChain, type ChainRuntime } from '../chain/runtime.ts';
 import { Upstream } from '../chain/upstream.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import { openDatabase, type OpenDatabase } from '../storage/database.ts';
-import { ensureAdminToken } from '../storage/settings.ts';
+import { ensureAdminToken, resealSettings } from '../storage/settings.ts';
 import { Keyring } from '../ledger/keyring.ts';
 import { startLedger, type LedgerRuntime } from '../ledger/runtime.ts';
 import { pemCertificates, startWebhooks, type WebhookRuntime } from '../webhooks/runtime.ts';
@@ -92,12 +92,12 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
   let webhooks: WebhookRuntime | undefined;
   try {
     const adminToken = await ensureAdminToken(database.db);
-    chain = await startChain(config, database.db, { persistState: options.persist ?? false });
+    const keyring = Keyring.open({ dataDir: options.persist ? config.dataDir : null, ...(config.kek ? { envKek: config.kek } : {}) });
+    chain = await startChain(config, database.db, keyring, { persistState: options.persist ?? false });
     const tls = await ensureDevCertificates(config.dataDir, [config.host]);
     // D-102: receivers are checked against the default CA store, the development CA (a receiver on this
     // machine may use the dev server certificate) and SVC_WEBHOOK_CA_FILE.
     const extraCa = [tls.caCert, ...(config.webhookCaFile ? pemCertificates(readFileSync(config.webhookCaFile, 'utf8')) : [])];
-    const keyring = Keyring.open({ dataDir: options.persist ? config.dataDir : null, ...(config.kek ? { envKek: config.kek } : {}) });
     const hooks = await startWebhooks(database.db, clock, keyring, {
       extraCa,
       concurrency: config.webhookConcurrency,
@@ -111,7 +111,11 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
     webhooks = hooks;
     ledger = await startLedger(database.db, chain, clock, {
       keyring,
-      rewrapWithKek: (tx) => hooks.secrets.resealAll(tx),
+      // D-130, D-148: the rotation re-seals the webhook secrets and the sealed settings in its transaction.
+      rewrapWithKek: async (tx) => {
+        await hooks.secrets.resealAll(tx);
+        await resealSettings(tx, keyring);
+      },
       payments: { platformBic: config.platformBic, nativeCcy: config.nativeCcy, fx: config.fxRates, emitted: () => hooks.wake() },
     });
     const dispatcher = new RpcDispatcher({

@@ -6,6 +6,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { ConfigError, loadConfig, type Config } from '../config.ts';
+import { ensurePrivateDir } from '../storage/private-dir.ts';
 import { buildStack, type Stack, type StackOptions } from './app.ts';
 
 /** The ready line's content. */
@@ -29,6 +30,8 @@ const urlOf = (app: Stack['base'], host: string) => {
 /** Builds and starts listening; returns the stack and the ready event. */
 export async function listen(config: Config, options: StackOptions = {}): Promise<{ stack: Stack; ready: ReadyEvent }> {
   assertOpenSsl();
+  // D-149: the data directory holds the keyring, the service keys and the database: private to this user.
+  if (options.persist) ensurePrivateDir(config.dataDir);
   const stack = await buildStack(config, options);
   try {
     await stack.base.listen({ host: config.host, port: config.basePort });

@@ -2,7 +2,6 @@
  * Opens the database: embedded PGlite in the data directory by default, PostgreSQL when DATABASE_URL is
  * set. Both run the same migrations (src/storage/migrations) through Drizzle.
  */
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PGlite } from '@electric-sql/pglite';
@@ -14,6 +13,7 @@ import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { drizzleClientOf } from './pglite-client.ts';
 import { PgliteThread } from './pglite-thread.ts';
+import { ensurePrivateDir } from './private-dir.ts';
 import { migratedTemplate } from './pglite-template.ts';
 import * as schema from './schema.ts';
 
@@ -43,7 +43,8 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
     client = await PgliteThread.open({ loadDataDir: template });
   } else {
     const dir = path.join(options.dataDir, 'pglite');
-    mkdirSync(dir, { recursive: true });
+    // D-149: the database files are private to the server's user.
+    ensurePrivateDir(dir);
     client = await PgliteThread.open({ dataDir: dir });
   }
   const db = drizzlePglite({ client: client as unknown as PGlite, schema });

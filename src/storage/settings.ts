@@ -1,6 +1,10 @@
-/** Values fixed at first start and kept in the `settings` table: the network seed and the admin token hash. */
+/**
+ * Values fixed at first start and kept in the `settings` table: the network seed, the embedded chain's
+ * mnemonic and the admin token hash. The secrets among them are sealed under the key-encryption key (D-148).
+ */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { and, eq, like, not } from 'drizzle-orm';
+import type { Keyring } from '../ledger/keyring.ts';
 import type { Database } from './database.ts';
 import { settings } from './schema.ts';
 
@@ -16,10 +20,66 @@ async function getOrCreate(db: Database, key: string, create: () => string): Pro
   return getOrCreate(db, key, create); // another instance created it first
 }
 
-/** The network seed from which validator and observer identities derive (32 random bytes at first start). */
-export async function networkSeed(db: Database): Promise<Uint8Array> {
-  const { value } = await getOrCreate(db, 'network_seed', () => randomBytes(32).toString('hex'));
-  return Buffer.from(value, 'hex');
+// D-148: the stored form of a sealed setting, as D-130's webhook secrets: `kek1:<kekId>:<base64url(nonce || ciphertext || tag)>`.
+const PREFIX = 'kek1';
+const SEALED = /^kek1:(kek_[0-9A-Z]{26}):([A-Za-z0-9_-]+)$/;
+/** What a sealed setting is bound to, so that a value copied to another key does not open. */
+const context = (key: string) => `setting:${key}`;
+
+function seal(keyring: Keyring, key: string, value: Uint8Array): string {
+  const { kekId, sealed } = keyring.seal(value, context(key));
+  return `${PREFIX}:${kekId}:${Buffer.from(sealed).toString('base64url')}`;
+}
+
+function open(keyring: Keyring, key: string, stored: string): Uint8Array {
+  const match = SEALED.exec(stored);
+  if (!match) throw new Error(`the setting ${key} is not in its sealed form (D-148)`);
+  return keyring.open(match[1]!, Buffer.from(match[2]!, 'base64url'), context(key));
+}
+
+/**
+ * A secret setting sealed under the KEK (D-148), created by `create()` on first start. `clear` decodes a
+ * value an svckit before D-148 stored in clear: it is sealed now, in place, keeping its bytes.
+ */
+async function sealedSetting(db: Database, keyring: Keyring, key: string, create: () => Uint8Array, clear: (stored: string) => Uint8Array): Promise<Uint8Array> {
+  let made: Uint8Array | undefined;
+  const { value, created } = await getOrCreate(db, key, () => seal(keyring, key, (made = create())));
+  if (created) return made!;
+  if (SEALED.test(value)) return open(keyring, key, value);
+  const bytes = clear(value);
+  // Only the clear value is replaced: another instance converting at the same time writes the same bytes.
+  await db.update(settings).set({ value: seal(keyring, key, bytes) }).where(and(eq(settings.key, key), eq(settings.value, value)));
+  return bytes;
+}
+
+/** The network seed from which validator and observer identities derive (32 random bytes at first start; D-148 sealed). */
+export function networkSeed(db: Database, keyring: Keyring): Promise<Uint8Array> {
+  return sealedSetting(db, keyring, 'network_seed', () => randomBytes(32), (stored) => Buffer.from(stored, 'hex'));
+}
+
+/**
+ * The BIP-39 mnemonic of the embedded chain's funding account (D-151): `create()` on the first start of a
+ * database, sealed under the KEK (D-148), the same on every later start so Anvil's reloaded state matches.
+ */
+export async function chainMnemonic(db: Database, keyring: Keyring, create: () => string): Promise<string> {
+  const bytes = await sealedSetting(db, keyring, 'chain_mnemonic', () => new TextEncoder().encode(create()), (stored) => new TextEncoder().encode(stored));
+  return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+}
+
+/**
+ * Seals again under the active KEK every setting sealed under another one (the KEK rotation, D-061, D-148).
+ * Runs inside the caller's transaction; returns how many it re-sealed.
+ */
+export async function resealSettings(tx: Database, keyring: Keyring): Promise<number> {
+  const rows = await tx
+    .select()
+    .from(settings)
+    .where(and(like(settings.value, `${PREFIX}:%`), not(like(settings.value, `${PREFIX}:${keyring.activeId}:%`))))
+    .for('update');
+  for (const row of rows) {
+    await tx.update(settings).set({ value: seal(keyring, row.key, open(keyring, row.key, row.value)) }).where(eq(settings.key, row.key));
+  }
+  return rows.length;
 }
 
 /**

@@ -3,20 +3,20 @@
 // that reads a receipt in block N and then asks eth_blockNumber (or the explorer, which reads balances at
 // the head) must not be told N - 1. Here the block is mined on a real Anvil behind the producer's back, so
 // the window is held open for as long as the test needs.
-import { privateKeyToAccount } from 'viem/accounts';
 import type { Hex } from 'viem';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CHAIN_ID, startAnvil } from '../../src/chain/anvil.ts';
 import { FinalBlockCache } from '../../src/chain/final-blocks.ts';
 import { Upstream } from '../../src/chain/upstream.ts';
+import { fundedSender } from './funded-sender.ts';
 import { RpcDispatcher, type DispatcherDeps } from '../../src/server/rpc/dispatcher.ts';
 
 const anvil = await startAnvil();
 const upstream = new Upstream(anvil.url);
 afterAll(() => anvil.stop());
 
-// Anvil's first dev account (its well-known test key).
-const sender = privateKeyToAccount('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80');
+// A fresh key credited on the node (D-151: no published development key is funded).
+const sender = await fundedSender(upstream);
 
 /** A dispatcher that relays to the node through `cache`; the relay path needs no other part of the stack. */
 function gateway(cache: FinalBlockCache): RpcDispatcher {

@@ -2,19 +2,19 @@
 // is sent again and mined, with the same hash. The stuck state is made on a real Anvil the way the race
 // leaves it: the next transactions wait in the pool for a predecessor, and the sender's count on chain
 // moves past that predecessor without the pool hearing of it (anvil_setNonce).
-import { privateKeyToAccount } from 'viem/accounts';
 import type { Hex } from 'viem';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CHAIN_ID, startAnvil } from '../../src/chain/anvil.ts';
 import { readmitStuckTransactions } from '../../src/chain/stuck-transactions.ts';
 import { Upstream } from '../../src/chain/upstream.ts';
+import { fundedSender } from './funded-sender.ts';
 
 const anvil = await startAnvil();
 const upstream = new Upstream(anvil.url);
 afterAll(() => anvil.stop());
 
-// Anvil's first dev account (its well-known test key).
-const sender = privateKeyToAccount('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80');
+// A fresh key credited on the node (D-151: no published development key is funded).
+const sender = await fundedSender(upstream);
 const sign = (nonce: number) =>
   sender.signTransaction({ type: 'legacy', chainId: CHAIN_ID, nonce, to: '0x000000000000000000000000000000000000dEaD', value: 1n, gas: 21_000n, gasPrice: 0n });
 const pool = () => upstream.call<{ pending: Hex; queued: Hex }>('txpool_status').then((s) => ({ ready: Number(s.pending), queued: Number(s.queued) }));

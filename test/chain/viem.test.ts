@@ -4,20 +4,18 @@
 // NODE_EXTRA_CA_CERTS (vitest runs each file in its own process, so nothing leaks into other files).
 import tls from 'node:tls';
 import { BaseError, createPublicClient, createWalletClient, defineChain, http, parseEther, toHex, type Hex } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PING_INIT_CODE, PING_TOPIC } from '../../conformance/checks/chain-support.ts';
+import { devAccount, PING_INIT_CODE, PING_TOPIC } from '../../conformance/checks/chain-support.ts';
 import { referenceTarget } from '../../conformance/targets/reference.ts';
 import type { Target } from '../../conformance/targets/target.ts';
 
-// Anvil's second genesis account: funded, and allowed to write (D-050: genesis accounts).
-const FUNDED_KEY: Hex = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
 
 let target: Target;
 let publicClient: ReturnType<typeof makeClients>['publicClient'];
 let walletClient: ReturnType<typeof makeClients>['walletClient'];
 
-function makeClients(rpcUrl: string) {
+function makeClients(rpcUrl: string, account: PrivateKeyAccount) {
   const chain = defineChain({
     id: 1111111,
     name: 'svckit reference',
@@ -26,7 +24,7 @@ function makeClients(rpcUrl: string) {
   });
   return {
     publicClient: createPublicClient({ chain, transport: http(rpcUrl), pollingInterval: 50 }),
-    walletClient: createWalletClient({ chain, transport: http(rpcUrl), account: privateKeyToAccount(FUNDED_KEY) }),
+    walletClient: createWalletClient({ chain, transport: http(rpcUrl), account }),
   };
 }
 
@@ -42,7 +40,8 @@ async function proposerOf(blockNumber: bigint): Promise<string> {
 beforeAll(async () => {
   target = await referenceTarget();
   tls.setDefaultCACertificates([...tls.getCACertificates('default'), target.caCert!]);
-  ({ publicClient, walletClient } = makeClients(new URL('rpc', target.base).href));
+  // The client's own fresh key, allow-listed and funded by the administrator (D-152).
+  ({ publicClient, walletClient } = makeClients(new URL('rpc', target.base).href, await devAccount(target)));
 });
 afterAll(async () => {
   await target?.close?.();

@@ -2,11 +2,11 @@
 // confirmer.ts): records that stay pending for good (a transaction the node dropped) must not keep a newer
 // transfer from being confirmed. Real Anvil; PGlite under `npm test`, PostgreSQL under `npm run test:postgres`.
 import { eq } from 'drizzle-orm';
-import { privateKeyToAccount } from 'viem/accounts';
 import type { Hex } from 'viem';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CHAIN_ID, startAnvil } from '../../src/chain/anvil.ts';
 import { Upstream } from '../../src/chain/upstream.ts';
+import { fundedSender } from '../chain/funded-sender.ts';
 import { CONFIRM_PAGE, TransferConfirmer } from '../../src/ledger/transfers/confirmer.ts';
 import { transfers } from '../../src/storage/schema.ts';
 import { useFreshDatabase } from '../storage/fresh-database.ts';
@@ -16,8 +16,8 @@ const anvil = await startAnvil();
 const upstream = new Upstream(anvil.url);
 afterAll(() => anvil.stop());
 
-// Anvil's first dev account (its well-known test key).
-const sender = privateKeyToAccount('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80');
+// A fresh key credited on the node (D-151: no published development key is funded).
+const sender = await fundedSender(upstream);
 const dead = '0x000000000000000000000000000000000000dEaD';
 
 /** A pending record as the engine stores it. */

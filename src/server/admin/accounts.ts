@@ -27,7 +27,7 @@ import { badRequest, conflict, notFound } from '../http/errors.ts';
 import { guard, strict, requireSome } from '../http/guards.ts';
 import { withIntegers } from '../http/query.ts';
 import { accountView } from '../institutional/views.ts';
-import { Faucet } from './funding.ts';
+import type { Faucet } from './funding.ts';
 
 type Handlers = Pick<
   RouteHandlers,
@@ -48,10 +48,10 @@ const ACCOUNT_FIELDS = {
 };
 
 /** The account, KEK and funding handlers. */
-export function accountHandlers(deps: { db: Database; chain: ChainRuntime; ledger: LedgerRuntime; clock: Clock }): Handlers {
+export function accountHandlers(deps: { db: Database; chain: ChainRuntime; ledger: LedgerRuntime; clock: Clock; faucet: Faucet }): Handlers {
   const { chain, ledger } = deps;
   const now = () => new Date(deps.clock.now());
-  const faucet = new Faucet(deps.db, chain, now);
+  const { faucet } = deps;
   let rotating = false;
 
   const views = async (rows: AccountRow[]): Promise<Account[]> => {
@@ -120,6 +120,8 @@ export function accountHandlers(deps: { db: Database; chain: ChainRuntime; ledge
           throw invalidTransition(now.status, status!);
         }
         updated = row;
+        // D-152: a closed account's address leaves the chain's sender allow-list.
+        if (status === 'closed') await chain.permissions?.disallow(row.address as Hex);
       }
       const [view] = await views([updated]);
       return reply.code(200).send(view!);
@@ -135,7 +137,7 @@ export function accountHandlers(deps: { db: Database; chain: ChainRuntime; ledge
         // D-061: funding is a development aid of the embedded chain only.
         throw conflict('funding is only available on the local chain; CHAIN_RPC_URL is set', 'FUNDING_UNAVAILABLE');
       }
-      const { row, balanceWei } = await faucet.fund(account, amountWei);
+      const { row, balanceWei } = await faucet.fund(account.address as Hex, amountWei);
       return reply.code(200).send({
         ok: true,
         accountId: account.id,

@@ -1,5 +1,5 @@
 /**
- * Funding an account on the local chain (D-061): a value transfer from the genesis account, waited for until
+ * Funding an address on the local chain (D-061): a value transfer from the funding account (D-151), waited for until
  * mined, and recorded as a `transfers` row of kind `funding` so the account's statement shows the credit
  * (direction `in`, D-003). Like a transfer, the record is stored before the broadcast (issue §4), so the
  * confirmer's reconciliation covers a crash between the two; a transaction the node refuses never reached
@@ -7,17 +7,17 @@
  */
 import { eq } from 'drizzle-orm';
 import { getAddress, keccak256, type Hex } from 'viem';
+import type { HDAccount } from 'viem/accounts';
 import { CHAIN_ID } from '../../chain/anvil.ts';
-import { genesisAccount } from '../../chain/genesis.ts';
 import type { ChainRuntime } from '../../chain/runtime.ts';
-import type { AccountRow } from '../../ledger/accounts.ts';
 import { transferReference } from '../../ledger/ids.ts';
 import { formatUnits } from '../../ledger/money.ts';
 import type { TransferRow } from '../../ledger/transfers/engine.ts';
 import { KeyedMutex } from '../../ledger/transfers/locks.ts';
 import type { Database } from '../../storage/database.ts';
 import { transfers } from '../../storage/schema.ts';
-import { badRequest } from '../http/errors.ts';
+import { UpstreamRpcError } from '../../chain/upstream.ts';
+import { badRequest, conflict, unavailable } from '../http/errors.ts';
 
 type Receipt = { status: Hex; blockNumber: Hex };
 
@@ -27,9 +27,9 @@ const MINING_TIMEOUT_MS = 60_000;
 /** A funding that was mined: its record (confirmed) and the account's balance afterwards. */
 export type Funding = { row: TransferRow; balanceWei: bigint };
 
-/** Sends funding transactions from the genesis account of the embedded chain. */
+/** Sends funding transactions from the server-held funding account of the embedded chain (D-151). */
 export class Faucet {
-  /** One genesis nonce at a time: concurrent fundings must neither collide nor leave gaps. */
+  /** One funding-account nonce at a time: concurrent fundings must neither collide nor leave gaps. */
   private readonly mutex = new KeyedMutex();
   /** The next sealed block, while someone waits for it. */
   private sealed: Promise<void> | undefined;
@@ -41,11 +41,25 @@ export class Faucet {
     private readonly now: () => Date,
   ) {}
 
-  /** Sends `amountWei` to the account, waits until mined and returns the confirmed record and new balance. */
-  async fund(account: AccountRow, amountWei: bigint): Promise<Funding> {
+  /** Sends `amountWei` to `address`, waits until mined and returns the confirmed record and new balance. */
+  async fund(address: Hex, amountWei: bigint): Promise<Funding> {
+    try {
+      return await this.fundOnce(getAddress(address), amountWei);
+    } catch (error) {
+      // D-150: an error of the node is a 503 in the admin error shape, never a 500. (UpstreamUnavailableError
+      // is answered 503 by the error handler, without the node's address.)
+      if (error instanceof UpstreamRpcError) throw unavailable(`the chain node refused a funding call: ${error.message}`, 'FUNDING_REFUSED');
+      throw error;
+    }
+  }
+
+  private async fundOnce(address: Hex, amountWei: bigint): Promise<Funding> {
+    const funder = this.chain.fundingAccount;
+    // D-061: only the embedded chain has a funding account (the handlers refuse earlier with a 409).
+    if (!funder) throw unavailable('funding is only available on the local chain', 'FUNDING_UNAVAILABLE');
     // D-050: "accounts created or funded through the admin API" may send.
-    await this.chain.permissions?.allow(account.address as Hex, 'funded');
-    const sent = await this.mutex.run(genesisAccount.address, () => this.send(account, amountWei));
+    await this.chain.permissions?.allow(address, 'funded');
+    const sent = await this.mutex.run(funder.address, () => this.send(funder, address, amountWei));
     // Instant mining (period 0) seals a block now; with a block period the next block includes it. The
     // listener goes first so that a block sealed before the first receipt poll still wakes the wait.
     void this.nextSealed();
@@ -64,25 +78,27 @@ export class Faucet {
       })
       .where(eq(transfers.txRef, sent.txRef));
     const [row] = await this.db.select().from(transfers).where(eq(transfers.txRef, sent.txRef));
-    if (!confirmed) throw new Error(`funding ${sent.txRef} (${sent.txHash}) was mined but reverted`);
-    const balance = await this.chain.upstream.call<Hex>('eth_getBalance', [account.address, 'latest']);
+    // D-150: the recipient's code refused the value (the funding has no gas to run it): the address's state
+    // forbids the funding, a 409; the failed record stays in the statement as the confirmer would leave it.
+    if (!confirmed) throw conflict(`funding ${sent.txRef} (${sent.txHash}) was mined but reverted: ${address} does not accept a plain value transfer`, 'FUNDING_REVERTED');
+    const balance = await this.chain.upstream.call<Hex>('eth_getBalance', [address, 'latest']);
     return { row: row!, balanceWei: BigInt(balance) };
   }
 
-  /** Signs with the genesis account's pending nonce, stores the record, then broadcasts. */
-  private async send(account: AccountRow, amountWei: bigint): Promise<TransferRow> {
-    const from = genesisAccount.address;
+  /** Signs with the funding account's pending nonce, stores the record, then broadcasts. */
+  private async send(funder: HDAccount, to: Hex, amountWei: bigint): Promise<TransferRow> {
+    const from = funder.address;
     const [nonceHex, balanceHex] = await this.chain.upstream.batchResults<Hex>([
       { method: 'eth_getTransactionCount', params: [from, 'pending'] },
       { method: 'eth_getBalance', params: [from, 'pending'] },
     ]);
     if (amountWei > BigInt(balanceHex!)) {
       // As POST /transfers refuses an amount above the spendable balance with a 400 (D-026).
-      throw badRequest(`"amount" ${formatUnits(amountWei, 2)} exceeds the local chain's genesis balance ${formatUnits(BigInt(balanceHex!), 2)}`, 'INSUFFICIENT_BALANCE');
+      throw badRequest(`"amount" ${formatUnits(amountWei, 2)} exceeds the local chain's funding balance ${formatUnits(BigInt(balanceHex!), 2)}`, 'INSUFFICIENT_BALANCE');
     }
     const nonce = Number(BigInt(nonceHex!));
-    const signedTx = await genesisAccount.signTransaction({
-      type: 'legacy', chainId: CHAIN_ID, nonce, to: getAddress(account.address), value: amountWei,
+    const signedTx = await funder.signTransaction({
+      type: 'legacy', chainId: CHAIN_ID, nonce, to, value: amountWei,
       // spec: "The gas price is always 0"; a value transfer to an account without code costs exactly 21,000 gas.
       gasPrice: 0n, gas: 21_000n,
     });
@@ -90,16 +106,18 @@ export class Faucet {
     const [row] = await this.db
       .insert(transfers)
       .values({
-        txRef: transferReference(now), kind: 'funding', accountId: null, fromAddress: from, toAddress: getAddress(account.address),
+        txRef: transferReference(now), kind: 'funding', accountId: null, fromAddress: from, toAddress: to,
         amountWei: amountWei.toString(), nonce, txHash: keccak256(signedTx), signedTx, status: 'pending', createdAt: now,
       })
       .returning();
-    const answer = await this.chain.upstream.send('eth_sendRawTransaction', [signedTx]).catch((error: Error) => ({ error: { message: error.message } }));
-    if ('error' in answer && answer.error) {
-      // Nothing reached the chain and the genesis nonce is still free: no credit to show in the statement.
+    const answer = await this.chain.upstream.send('eth_sendRawTransaction', [signedTx]).catch((error: unknown) => ({ unreachable: error }));
+    if ('unreachable' in answer || answer.error) {
+      // Nothing reached the chain and the funding nonce is still free: no credit to show in the statement.
       // (Keeping the row would also block the identical signed bytes of a retry with the same amount.)
       await this.db.delete(transfers).where(eq(transfers.txRef, row!.txRef));
-      throw new Error(`funding ${row!.txRef}: the chain refused the transaction: ${answer.error.message}`);
+      // D-150: 503 in the admin error shape; an unreachable node goes to the error handler, which names no address.
+      if ('unreachable' in answer) throw answer.unreachable;
+      throw unavailable(`funding ${row!.txRef}: the chain node refused the transaction: ${answer.error!.message}`, 'FUNDING_REFUSED');
     }
     return row!;
   }
@@ -110,7 +128,8 @@ export class Faucet {
     for (;;) {
       const receipt = await this.chain.upstream.call<Receipt | null>('eth_getTransactionReceipt', [txHash]);
       if (receipt) return receipt;
-      if (performance.now() > deadline) throw new Error(`funding transaction ${txHash} was not mined within ${MINING_TIMEOUT_MS / 1000} s`);
+      // D-150: the record stays pending and the confirmer settles it when the block comes.
+      if (performance.now() > deadline) throw unavailable(`funding transaction ${txHash} was not mined within ${MINING_TIMEOUT_MS / 1000} s; its record stays pending`, 'FUNDING_NOT_MINED');
       await this.nextBlock(250);
     }
   }

@@ -13,8 +13,10 @@ import type { WebhookRuntime } from '../../webhooks/runtime.ts';
 import { registerOperations } from '../http/operations.ts';
 import { limitRequests } from '../http/rate-limit.ts';
 import { accountHandlers } from './accounts.ts';
+import { chainAccountHandlers } from './chain-accounts.ts';
 import { requireAdmin } from './auth.ts';
 import { credentialHandlers } from './credentials.ts';
+import { Faucet } from './funding.ts';
 import { healthHandler } from './health.ts';
 import { paymentHandlers } from './payments.ts';
 import { qbftHandlers } from './qbft.ts';
@@ -30,11 +32,14 @@ export async function adminRoutes(app: FastifyInstance, deps: AdminDeps): Promis
   app.addHook('preHandler', async (request) => {
     if (request.routeOptions.url !== '/admin/v1/health') await requireAdmin(request, deps.db);
   });
+  // D-151: one faucet for account and address funding, so the funding account's nonces never collide.
+  const faucet = new Faucet(deps.db, deps.chain, () => new Date(deps.clock.now()));
   const handlers: Partial<RouteHandlers> = {
     ...healthHandler(deps.db, deps.chain, deps.version),
     ...qbftHandlers(deps.chain, deps.clock),
     ...credentialHandlers(deps.ledger.credentials, deps.ledger.accounts),
-    ...accountHandlers(deps),
+    ...accountHandlers({ ...deps, faucet }),
+    ...chainAccountHandlers({ chain: deps.chain, accounts: deps.ledger.accounts, faucet }),
     ...webhookHandlers(deps.webhooks, deps.clock),
     ...paymentHandlers(deps.ledger.payments),
   };

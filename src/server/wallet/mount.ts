@@ -22,7 +22,7 @@ export type MountOptions = {
   config: Pick<Config, 'host' | 'walletPort' | 'sitePort' | 'dataDir' | 'wallet'>;
   db: Database;
   dispatcher: RpcDispatcher;
-  chain: Pick<ChainRuntime, 'genesisAccounts'>;
+  chain: Pick<ChainRuntime, 'fundingAccount'>;
   clock: Clock;
   /** Keep the service keys in the data directory (serve) rather than in memory (tests). */
   persist: boolean;
@@ -45,7 +45,7 @@ export async function mountWallet(options: MountOptions): Promise<void> {
   const packager = new ExtensionPackager(settings.extensionDir, releaseKey);
   const walletOrigin = () => settings.publicUrl ?? originOf(options.wallet, options.config.host, options.config.walletPort);
   const siteOrigin = () => settings.sitePublicUrl ?? originOf(options.site, options.config.host, options.config.sitePort);
-  const collector = options.chain.genesisAccounts[0];
+  const collector = options.chain.fundingAccount?.address;
   await options.wallet.register(walletRoutes, {
     db: options.db,
     dispatcher: options.dispatcher,
@@ -55,7 +55,7 @@ export async function mountWallet(options: MountOptions): Promise<void> {
     packager,
     walletOrigin,
     siteOrigin,
-    // D-088: by default the native chain's fee goes to the first genesis (operator) account.
+    // D-088, D-151: by default the native chain's fee goes to the operator's funding account, whose key only the server holds.
     defaultCollectors: collector ? [{ chainId: '1111111', address: getAddress(collector) }] : [],
   });
   await options.site.register(extensionSiteRoutes, { packager });

@@ -1,0 +1,84 @@
+/**
+ * Admin handlers for the local chain's sender allow-list (D-050, D-152): allow an external address, whose
+ * key the client holds, to send through `/rpc` and fund it from the server-held funding account (D-151);
+ * list the allow-list; take an address off it. Spec: writes require "a funded account on the permissioned chain".
+ */
+import { getAddress, type Hex } from 'viem';
+import { z } from 'zod';
+import type { RouteHandlers } from '../../../generated/admin/fastify.gen';
+import type { ChainAccount } from '../../../generated/admin/types.gen';
+import { zAdminAddChainAccountBody, zAdminListChainAccountsQuery, zAdminRemoveChainAccountPath } from '../../../generated/admin/zod.gen';
+import type { ChainPermissions, AllowlistEntry } from '../../chain/permissions.ts';
+import type { ChainRuntime } from '../../chain/runtime.ts';
+import type { AccountStore } from '../../ledger/accounts.ts';
+import { formatUnits, parseAmount } from '../../ledger/money.ts';
+import { conflict, notFound } from '../http/errors.ts';
+import { guard, strict } from '../http/guards.ts';
+import { withIntegers } from '../http/query.ts';
+import type { Faucet } from './funding.ts';
+
+type Handlers = Pick<RouteHandlers, 'adminListChainAccounts' | 'adminAddChainAccount' | 'adminRemoveChainAccount'>;
+
+const ADDRESS = 'a 0x-prefixed 20-byte hex address';
+/** The amount is left to parseAmount for the contract's INVALID_AMOUNT code (D-026), as POST /accounts/{id}/fund. */
+const addBody = strict(zAdminAddChainAccountBody).extend({ amount: z.unknown().optional() }).strict();
+
+/** The allow-list handlers; `faucet` is the one the account funding uses (one nonce sequence, D-151). */
+export function chainAccountHandlers(deps: { chain: ChainRuntime; accounts: AccountStore; faucet: Faucet }): Handlers {
+  const { chain, accounts, faucet } = deps;
+  /** D-152: only the embedded chain keeps an allow-list. */
+  const allowlist = (): ChainPermissions => {
+    if (!chain.permissions || !chain.fundingAccount) {
+      throw conflict('the sender allow-list belongs to the local chain; CHAIN_RPC_URL is set', 'LOCAL_CHAIN_ONLY');
+    }
+    return chain.permissions;
+  };
+  /** D-152: a platform account's address is managed through /accounts (closing it takes it off the list). */
+  const notPlatform = async (address: Hex) => {
+    const owner = await accounts.findByAddress(address);
+    if (owner) throw conflict(`${address} is the address of account ${owner.id}; manage it through /accounts`, 'PLATFORM_ACCOUNT');
+  };
+
+  return {
+    adminListChainAccounts: async (request, reply) => {
+      const query = guard(strict(zAdminListChainAccountsQuery), withIntegers(request.query), {
+        page: 'an integer of at least 1',
+        limit: 'an integer from 1 to 200',
+      });
+      const { total, rows } = await allowlist().page(query.page, query.limit);
+      return reply.code(200).send({ total, page: query.page, limit: query.limit, fundingAddress: chain.fundingAccount!.address, accounts: rows.map(view) });
+    },
+    adminAddChainAccount: async (request, reply) => {
+      const body = guard(addBody, request.body, { address: ADDRESS });
+      const amountWei = body.amount === undefined ? undefined : parseAmount('amount', body.amount);
+      const permissions = allowlist();
+      const address = getAddress(body.address.toLowerCase());
+      await notPlatform(address);
+      await permissions.allow(address, 'external');
+      const funding = amountWei === undefined ? undefined : await faucet.fund(address, amountWei);
+      const balanceWei = funding?.balanceWei ?? BigInt(await chain.upstream.call<Hex>('eth_getBalance', [address, 'latest']));
+      const entry = (await permissions.entry(address))!;
+      return reply.code(201).send({
+        ...view(entry),
+        amount: amountWei === undefined ? null : formatUnits(amountWei, 2),
+        txHash: (funding?.row.txHash as Hex | undefined) ?? null,
+        balance: formatUnits(balanceWei, 2),
+      });
+    },
+    adminRemoveChainAccount: async (request, reply) => {
+      const { address: given } = guard(zAdminRemoveChainAccountPath, request.params, { address: ADDRESS });
+      const permissions = allowlist();
+      const address = getAddress(given.toLowerCase());
+      await notPlatform(address);
+      if (!(await permissions.disallow(address))) throw notFound(`${address} is not on the allow-list`);
+      return reply.code(204).send();
+    },
+  };
+}
+
+/** An allow-list row as the contract's ChainAccount. */
+const view = (row: AllowlistEntry): ChainAccount => ({
+  address: row.address,
+  reason: row.reason as ChainAccount['reason'],
+  addedAt: row.addedAt.toISOString(),
+});
