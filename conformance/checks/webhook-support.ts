@@ -74,14 +74,13 @@ export type Endpoint = { id: string; path: string; url: string; secret: string; 
 export const newSecret = () => `whsec_${randomBytes(27).toString('base64url')}`;
 
 /** Registers an endpoint for the parties' accounts on a fresh receiver path (D-019, D-142) and sets its secret (D-060: nothing is sent before). */
-export async function registerEndpoint(target: Target, options: { events?: string[]; responder?: Responder } = {}): Promise<Endpoint> {
+export async function registerEndpoint(target: Target, options: { events?: string[]; responder?: Responder; accountIds?: string[] } = {}): Promise<Endpoint> {
   const receiver = await receiverFor(target);
   const path = `/hooks/${randomUUID()}`;
   if (options.responder) receiver.respond(path, options.responder);
   const url = receiver.url(path);
-  // D-142: the endpoint belongs to the paying parties' institution, so it receives their payments' events.
-  const { debtor, creditor, empty } = await partiesFor(target);
-  const accountIds = [debtor.id, creditor.id, empty.id];
+  // D-142: the endpoint belongs to an institution's accounts (by default the paying parties'), and receives their payments' events.
+  const accountIds = options.accountIds ?? (await partiesFor(target).then(({ debtor, creditor, empty }) => [debtor.id, creditor.id, empty.id]));
   const created = await adminJson<{ id: string }>(target, 'POST', '/webhooks/endpoints', { url, accountIds, description: 'svckit conformance receiver', ...(options.events ? { events: options.events } : {}) }, 201);
   const secret = newSecret();
   await adminJson(target, 'PUT', `/webhooks/endpoints/${created.id}/secret`, { secret, gracePeriodSeconds: 0 }, 200);

@@ -69,7 +69,7 @@ describe('API keys', () => {
 
     const onlyA = (await admin(target, 'POST', '/api-keys', { name: 'a only', permissions: ['accounts:read'], accountIds: [accountA.id] })).json as Key;
     await expectContract(I, 'GET /accounts/{id}', await wallet(target, 'GET', `/accounts/${accountA.id}`, onlyA.token), 200);
-    await expectContract(I, 'GET /accounts/{id}', await wallet(target, 'GET', `/accounts/${accountB.id}`, onlyA.token), 403);
+    await expectContract(I, 'GET /accounts/{id}', await wallet(target, 'GET', `/accounts/${accountB.id}`, onlyA.token), 404); // D-128
 
     const lifted = await admin(target, 'PATCH', `/api-keys/${onlyA.id}`, { accountIds: null });
     await expectContract(A, 'PATCH /api-keys/{id}', lifted, 200);
@@ -148,7 +148,7 @@ describe('ML-DSA-65 keys', () => {
 
     const path = `/wallet/api/v1/accounts/${accountB.id}`;
     const signed = () => request(target, path.slice(1), { headers: { authorization: mldsaHeader(keys, 'GET', path) } });
-    await expectContract(I, 'GET /accounts/{id}', await signed(), 403);
+    await expectContract(I, 'GET /accounts/{id}', await signed(), 404); // D-128: outside the key's accounts
     const lifted = await admin(target, 'PATCH', `/mldsa-keys/${registered.id}`, { accountIds: null });
     await expectContract(A, 'PATCH /mldsa-keys/{id}', lifted, 200);
     expect(lifted.json).toMatchObject({ accountIds: null, publicKey });

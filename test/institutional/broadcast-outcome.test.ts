@@ -7,8 +7,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { concat, padHex, size, stringToHex, toHex, type Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiKey, codeOf, inst, newAccount, settled, weiOf, type AccountView, type Created } from '../../conformance/checks/institutional-support.ts';
+import { adminJson, apiKey, codeOf, inst, newAccount, settled, weiOf, type AccountView, type Created } from '../../conformance/checks/institutional-support.ts';
 import { deliveriesOf, parseBody, registerEndpoint, type Endpoint } from '../../conformance/checks/webhook-support.ts';
 import { remoteTarget } from '../../conformance/targets/remote.ts';
 import type { Target } from '../../conformance/targets/target.ts';
@@ -24,19 +25,23 @@ let stack: Stack;
 let target: Target;
 let proxy: NodeProxy;
 let endpoint: Endpoint;
+let owned: string[];
 let key: { bearer: string };
 
 beforeAll(async () => {
   proxy = await startNodeProxy();
   const config = loadConfig({
     SVC_DATA_DIR: dataDir, SVC_BASE_PORT: '0', SVC_WALLET_PORT: '0', SVC_SITE_PORT: '0', SVC_BLOCK_TIME: '0',
-    SVC_RATE_LIMIT: '0', SVC_RATE_LIMIT_RPC: '0', SVC_RATE_LIMIT_ADMIN: '0', SVC_WEBHOOK_CA_FILE: (await receiverTls()).caCertPath,
+    SVC_RATE_LIMIT: '0', SVC_RATE_LIMIT_RPC: '0', SVC_RATE_LIMIT_ADMIN: '0', SVC_WEBHOOK_CA_FILE: (await receiverTls()).caCertPath, SVC_WEBHOOK_ALLOW_PRIVATE: 'true',
     CHAIN_RPC_URL: proxy.url(), SVC_CHAIN_TIMEOUT_MS: String(TIMEOUT_MS),
   });
   const started = await listen(config, { logLevel: 'silent' });
   stack = started.stack;
   target = remoteTarget({ base: started.ready.base, caCert: stack.tls.caCert, adminToken: started.ready.adminToken! });
-  endpoint = await registerEndpoint(target);
+  // D-142: the endpoint receives only its accounts' payments; funded() adds each debtor to it.
+  const owner = await newAccount(target);
+  owned = [owner.id];
+  endpoint = await registerEndpoint(target, { accountIds: owned });
   key = { bearer: await apiKey(target, ['accounts:read', 'transfers:read', 'transfers:write']) };
 }, 60_000);
 afterAll(async () => {
@@ -50,6 +55,8 @@ afterAll(async () => {
 async function funded(dailyLimit = 1_000_000): Promise<AccountView> {
   const account = await newAccount(target, { dailyLimit });
   await proxy.fund(account.address, weiOf('100'));
+  owned.push(account.id);
+  await adminJson(target, 'PATCH', `/webhooks/endpoints/${endpoint.id}`, { accountIds: owned }, 200);
   return account;
 }
 
@@ -121,27 +128,24 @@ describe('the outcome of a broadcast (D-140)', () => {
 });
 
 /**
- * Creation code of a contract whose every call reverts with Error(`reason`): the runtime copies the ABI-encoded
+ * Runtime code of a contract whose every call reverts with Error(`reason`): it copies the ABI-encoded
  * revert data that follows it in the code to memory and reverts with it (12 bytes of code, then the data).
  */
 function revertingContract(reason: string): Hex {
   const data = concat(['0x08c379a0', padHex(toHex(32)), padHex(toHex(reason.length)), padHex(stringToHex(reason), { dir: 'right' })]);
   const n = toHex(size(data), { size: 1 });
   const runtime = concat([`0x60${n.slice(2)}600c600039`, `0x60${n.slice(2)}6000fd`, data]); // CODECOPY(0, 12, n); REVERT(0, n)
-  const m = toHex(size(runtime), { size: 1 }).slice(2);
-  return concat([`0x60${m}600c600039`, `0x60${m}6000f3`, runtime]); // CODECOPY(0, 12, m); RETURN(0, m)
+  return runtime;
 }
 
 describe('a transfer to a contract that reverts on receive (D-141)', () => {
   it('answers 400 TRANSFER_REVERTED with the node\'s reason, and stores nothing', { timeout: 60_000 }, async () => {
     const debtor = await funded();
-    const [from] = await proxy.anvil<Hex[]>('eth_accounts');
-    const hash = await proxy.anvil<Hex>('eth_sendTransaction', [{ from, data: revertingContract('no deposits here'), gasPrice: '0x0', gas: '0x100000' }]);
-    let receipt: { contractAddress: Hex; status: Hex } | null = null;
-    for (let i = 0; i < 100 && !receipt; i++) receipt = await proxy.anvil('eth_getTransactionReceipt', [hash]);
-    expect(receipt?.status).toBe('0x1');
+    // The contract's runtime code is installed on the node directly (it has no development accounts to deploy from, D-151).
+    const contract = privateKeyToAccount(generatePrivateKey()).address;
+    await proxy.anvil('anvil_setCode', [contract, revertingContract('no deposits here')]);
     const before = (await inst(target, 'GET', `/transfers?accountId=${debtor.id}`, key)).json as { total: number };
-    const res = await inst(target, 'POST', '/transfers', key, { body: { fromAccountId: debtor.id, to: receipt!.contractAddress, amount: '1.00' } });
+    const res = await inst(target, 'POST', '/transfers', key, { body: { fromAccountId: debtor.id, to: contract, amount: '1.00' } });
     expect(res.status).toBe(400);
     expect(codeOf(res)).toBe('TRANSFER_REVERTED');
     expect((res.json as { error: string }).error).toContain('no deposits here');

@@ -35,7 +35,7 @@ beforeAll(async () => {
   proxy = await startNodeProxy();
   const config = loadConfig({
     SVC_DATA_DIR: dataDir, SVC_BASE_PORT: '0', SVC_WALLET_PORT: '0', SVC_SITE_PORT: '0', SVC_BLOCK_TIME: '0',
-    SVC_RATE_LIMIT_RPC: '0', SVC_RATE_LIMIT_ADMIN: '0', SVC_WEBHOOK_CA_FILE: (await receiverTls()).caCertPath,
+    SVC_RATE_LIMIT_RPC: '0', SVC_RATE_LIMIT_ADMIN: '0', SVC_WEBHOOK_CA_FILE: (await receiverTls()).caCertPath, SVC_WEBHOOK_ALLOW_PRIVATE: 'true',
     CHAIN_RPC_URL: proxy.url({ userinfo: `u:${SECRET}`, path: `/v3/${SECRET}?apikey=${SECRET}` }),
   });
   const started = await listen(config, { logLevel: 'info' });
@@ -57,8 +57,8 @@ describe('the chain node URL (D-139)', () => {
   });
 
   it('reaches no /rpc answer, no stored record, no webhook body, and the log only redacted', { timeout: 60_000 }, async () => {
-    const endpoint = await registerEndpoint(target);
     const [debtor, creditor] = [await newAccount(target), await newAccount(target)];
+    const endpoint = await registerEndpoint(target, { accountIds: [debtor.id, creditor.id] });
     const key = { bearer: await apiKey(target, ['accounts:read', 'transfers:read', 'transfers:write']) };
     // From here on every chain call fails in transport: the port refuses connections.
     await proxy.setMode({ kind: 'refuse' });

@@ -2,13 +2,14 @@
 // strict where the specification is. Every accepted form is sent to Anvil directly too, so the test shows the
 // node takes it, and the gateway's answer is compared with the node's answer for the canonical form.
 import { keccak256, toHex, type Hex } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import type { PrivateKeyAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAIN_ID } from '../../src/chain/anvil.ts';
+import { fundedSender } from '../chain/funded-sender.ts';
 import { call, startGateway, type Gateway } from './support.ts';
 
-// Anvil's second genesis account: funded, and allowed to write (D-050: genesis accounts).
-const writer = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
+// A fresh key credited on the node and allow-listed as the administrator would (D-050, D-152).
+let writer: PrivateKeyAccount;
 const CONTRACT = '0x00000000000000000000000000000000000c0de1';
 const STORED = `0x${'00'.repeat(31)}2a` as Hex;
 
@@ -30,6 +31,8 @@ const refusal = async (method: string, params: unknown[]) => (await call(gw.rpc,
 
 beforeAll(async () => {
   gw = await startGateway();
+  writer = await fundedSender(gw.stack.chain.upstream);
+  await gw.stack.chain.permissions!.allow(writer.address, 'test writer');
   // Set on the node directly, not through the gateway (which does not serve anvil_*).
   await viaNode('anvil_setCode', [CONTRACT, '0x00']);
   await viaNode('anvil_setStorageAt', [CONTRACT, '0x1', STORED]);

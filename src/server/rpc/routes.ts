@@ -61,13 +61,17 @@ export async function rpcRoutes(app: FastifyInstance, options: { dispatcher: Rpc
       const error = new JsonRpcFailure('LimitExceeded', `${options.limiter.limit} requests per second per IP`).toObject();
       return reply.code(429).header('retry-after', String(verdict.retryAfterSeconds)).send({ jsonrpc: '2.0', id: null, error });
     }
-    if (jsonDepth(text) > MAX_JSON_DEPTH) {
-      // D-144: a body nested too deep is refused before it is parsed: -32600 inside an HTTP 400.
-      const error = new JsonRpcFailure('InvalidRequest', tooDeepMessage()).toObject();
-      return reply.code(400).send({ jsonrpc: '2.0', id: null, error });
-    }
+    // D-144: a body nested too deep is refused before it is parsed: -32600 inside an HTTP 400.
+    const tooDeep = tooDeepAnswer(text);
+    if (tooDeep) return reply.code(400).send(tooDeep);
     const answer = await answerRpcBody(text, options.dispatcher, 'http');
     if (answer === undefined) return reply.code(204).send();
     return reply.header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(answer));
   });
+}
+
+/** The -32600 answer to a body nested deeper than D-144 allows, read without parsing it; undefined otherwise. /rpc and /ws share it. */
+export function tooDeepAnswer(text: string): RpcResponse | undefined {
+  if (jsonDepth(text) <= MAX_JSON_DEPTH) return undefined;
+  return { jsonrpc: '2.0', id: null, error: new JsonRpcFailure('InvalidRequest', tooDeepMessage()).toObject() };
 }

@@ -1,12 +1,13 @@
 /**
  * One text frame on `/ws` (D-012): eth_subscribe and eth_unsubscribe are answered here, everything else,
  * malformed frames included, exactly as POST /rpc answers the same body (-32700 for text that is not JSON,
- * -32600 for a value that is not a request object, an empty batch or a batch entry that is not an object; D-134).
+ * -32600 for a value that is not a request object, an empty batch, a batch entry that is not an object, or a
+ * frame nested deeper than D-144 allows; D-134).
  */
 import type { RpcResponse } from '../../chain/upstream.ts';
 import type { RpcDispatcher } from '../rpc/dispatcher.ts';
 import { JsonRpcFailure } from '../rpc/errors.ts';
-import { answerRpcBody } from '../rpc/routes.ts';
+import { answerRpcBody, tooDeepAnswer } from '../rpc/routes.ts';
 import type { SubscriptionSet } from './subscriptions.ts';
 
 type SubscriptionRequest = { id?: unknown; method: 'eth_subscribe' | 'eth_unsubscribe'; params?: unknown };
@@ -20,6 +21,9 @@ function isSubscriptionRequest(value: unknown): value is SubscriptionRequest {
 
 /** Answers one frame; undefined when nothing is sent back (a notification). Never rejects for bad input. */
 export async function answerFrame(text: string, subscriptions: SubscriptionSet, dispatcher: RpcDispatcher): Promise<RpcResponse | RpcResponse[] | undefined> {
+  // D-144: nesting is bounded before parsing, as on /rpc.
+  const tooDeep = tooDeepAnswer(text);
+  if (tooDeep) return tooDeep;
   let request: unknown;
   try {
     request = JSON.parse(text);
