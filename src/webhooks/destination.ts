@@ -37,7 +37,9 @@ for (const [network, prefix] of [
   ['::1', 128], // loopback
   ['::', 96], // IPv4-compatible (deprecated)
   ['100::', 64], // discard
+  ['2001::', 32], // Teredo: a tunnel whose IPv4 ends are obfuscated, so they cannot be checked
   ['2001:db8::', 32], // documentation
+  ['64:ff9b:1::', 48], // local-use NAT64 (RFC 8215): translates into networks of the operator's own
   ['fc00::', 7], // unique local, with the cloud metadata address fd00:ec2::254
   ['fe80::', 10], // link-local
   ['fec0::', 10], // site-local (deprecated)
@@ -46,10 +48,45 @@ for (const [network, prefix] of [
   NON_PUBLIC.addSubnet(network, prefix, 'ipv6');
 }
 
+/** The 16 bytes of a valid IPv6 literal (zone id dropped, a trailing dotted quad read as the last 4 bytes). */
+function ipv6Bytes(address: string): number[] {
+  let text = address.split('%')[0]!;
+  let quad: number[] = [];
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    quad = dotted.slice(1, 5).map(Number);
+    text = `${text.slice(0, dotted.index)}0:0`;
+  }
+  const [head, tail] = text.split('::') as [string, string | undefined];
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
+  const bytes = groups.flatMap((g) => [parseInt(g, 16) >> 8, parseInt(g, 16) & 0xff]);
+  if (dotted) bytes.splice(12, 4, ...quad);
+  return bytes;
+}
+
+/**
+ * The IPv4 address an IPv6 address carries and would be delivered to, for the translation and tunnel
+ * prefixes that embed one: NAT64 64:ff9b::/96 (RFC 6052, the last 4 bytes) and 6to4 2002::/16 (RFC 3056,
+ * bytes 2 to 5). D-143: such an address is as public as the IPv4 address inside it.
+ */
+function embeddedIpv4(address: string): string | undefined {
+  const b = ipv6Bytes(address);
+  const nat64 = b[0] === 0x00 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b && b.slice(4, 12).every((x) => x === 0);
+  if (nat64) return b.slice(12, 16).join('.');
+  if (b[0] === 0x20 && b[1] === 0x02) return b.slice(2, 6).join('.');
+  return undefined;
+}
+
 /** Whether `address` (an IPv4 or IPv6 literal, without brackets) is a public unicast address (D-143). */
 export function isPublicAddress(address: string): boolean {
   const family = net.isIP(address);
   if (family === 0) return false;
+  if (family === 6) {
+    const inside = embeddedIpv4(address);
+    if (inside !== undefined && !isPublicAddress(inside)) return false;
+  }
   try {
     // BlockList matches an IPv4-mapped IPv6 address (::ffff:a.b.c.d) against the IPv4 rules as well.
     return !NON_PUBLIC.check(address, family === 4 ? 'ipv4' : 'ipv6');

@@ -15,6 +15,7 @@ import type { Target } from '../../conformance/targets/target.ts';
 import { receiverTls } from '../../conformance/webhooks/receiver-tls.ts';
 import { systemClock } from '../../src/clock.ts';
 import { ensureDevCertificates } from '../../src/server/tls/dev-certificates.ts';
+import { isPublicAddress } from '../../src/webhooks/destination.ts';
 import { WebhookTransport } from '../../src/webhooks/transport.ts';
 import { admin, eventually, expectContract, wallet } from '../admin/support.ts';
 
@@ -156,5 +157,22 @@ describe('webhook endpoints on a stack without SVC_WEBHOOK_ALLOW_PRIVATE (D-143)
     });
     expect(attempt).toMatchObject({ error: 'destination not allowed', responseStatus: null });
     expect(receiver.accepts - before).toBe(0);
+  });
+});
+
+describe('addresses that carry an IPv4 address inside IPv6 (D-143)', () => {
+  it('are as public as the IPv4 address they carry: NAT64 and 6to4; Teredo and local-use NAT64 never', () => {
+    const refused = [
+      '64:ff9b::7f00:1', // NAT64 of 127.0.0.1
+      '64:ff9b::10.0.0.1', // the same prefix written with a dotted quad
+      '64:ff9b::a9fe:a9fe', // NAT64 of the metadata address 169.254.169.254
+      '2002:c0a8:101::1', // 6to4 of 192.168.1.1
+      '2002:7f00:1::', // 6to4 of 127.0.0.1
+      '2001:0:4136:e378:8000:63bf:3fff:fdd2', // Teredo
+      '64:ff9b:1::808:808', // local-use NAT64, even of a public address
+    ];
+    for (const address of refused) expect(isPublicAddress(address), address).toBe(false);
+    const allowed = ['64:ff9b::808:808', '2002:808:808::1', '2606:4700:4700::1111', '8.8.8.8'];
+    for (const address of allowed) expect(isPublicAddress(address), address).toBe(true);
   });
 });
