@@ -60,7 +60,7 @@ async function recorded(target: Target, id: string, count: number): Promise<void
   }
 }
 
-/** Problems with a retry: same X-SVC-Delivery, a fresh timestamp and a valid signature (issue 5: "Every attempt gets a fresh timestamp and signature"). */
+/** Problems with a retry: same X-SVC-Delivery, a fresh timestamp and a valid signature ("Every attempt gets a fresh timestamp and signature"). */
 function retryProblems(previous: Received, next: Received, secret: string, target: Target): string[] {
   // The replay window is judged at the attempt's arrival (spec: "more than 5 minutes old").
   const problems = signatureProblems(next, [secret], next.receivedAt);

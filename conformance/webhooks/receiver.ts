@@ -1,5 +1,5 @@
 /**
- * The harness's HTTPS webhook receiver (issue 5 §5: "The harness runs an HTTPS receiver"): it records every
+ * The harness's HTTPS webhook receiver (the harness runs an HTTPS receiver): it records every
  * delivery exactly as it arrived (raw body, headers, arrival time on the target's clock) and answers as the
  * running check scripts it (e.g. 500 then 200), or holds the answer past the 10-second limit.
  * Its certificate comes from its own CA (receiver-tls.ts), which the target must trust (D-102).

@@ -1,5 +1,5 @@
 /**
- * How the wallet answers each EIP-1193 request (issue 7 §2: "It answers eth_chainId and eth_requestAccounts
+ * How the wallet answers each EIP-1193 request ("It answers eth_chainId and eth_requestAccounts
  * from the wallet, and forwards reads to the gateway"). Pure logic over injected dependencies, so it runs in
  * the service worker and in tests alike.
  *   from the wallet:   eth_chainId, net_version, eth_accounts, eth_requestAccounts, wallet_switchEthereumChain,

@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- institutional`: the institutional REST API (issue 4 §8) over real TLS (X25519MLKEM768,
+ * `npm run bench -- institutional`: the institutional REST API over real TLS (X25519MLKEM768,
  * keep-alive connections) on the in-process reference stack, the per-IP rate limit lifted (SVC_RATE_LIMIT=0).
  *
  * 1. GET /accounts/{id} with a bearer svc_ key against a per-request SVC-MLDSA signature: p50, p99 and

@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- rpc`: the JSON-RPC gateway against Anvil called directly (issue 3 §7), on loopback.
+ * `npm run bench -- rpc`: the JSON-RPC gateway against Anvil called directly on loopback.
  *
  * Paths, all driven by the same node:http(s) load generator in a worker thread (keep-alive agents unless
  * stated):

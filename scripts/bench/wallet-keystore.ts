@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- wallet-keystore [--runs N]`: Argon2id unlock time of the wallet keystore with the chosen
- * parameters (issue 7 §5; D-120: RFC 9106 second recommended option, m = 64 MiB, t = 3, p = 4).
+ * parameters (D-120: RFC 9106 second recommended option, m = 64 MiB, t = 3, p = 4).
  *   node:crypto     openKeystore: Argon2id (OpenSSL) + AES-256-GCM (the Node library)
  *   @noble/hashes   openKeystoreWeb: Argon2id in JavaScript + WebCrypto AES-256-GCM (the extension's path)
  *   wallet unlock   Wallet.fromKeystore: the above plus the BIP-39 seed and the ML-DSA-65 identity

@@ -1,6 +1,5 @@
 /**
- * `npm run bench -- wallet`: sessions per second through POST /auth/challenge and POST /auth/verify (issue 7
- * §5), over real TLS (X25519MLKEM768) to the wallet origin of an in-process reference stack, D-024 limits
+ * `npm run bench -- wallet`: sessions per second through POST /auth/challenge and POST /auth/verify over real TLS (X25519MLKEM768) to the wallet origin of an in-process reference stack, D-024 limits
  * lifted. Each session is a fresh challenge, both client signatures (EIP-191 secp256k1 and ML-DSA-65) and a
  * verify that checks both and signs an ML-DSA-65 JWT. The clients run in worker threads, so their signing is
  * not billed to the server; the server's main-thread busy time per session comes from its event-loop

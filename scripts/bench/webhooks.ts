@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- webhooks`: the webhook dispatcher (issue 5 §7) on embedded PGlite, sending to a local
+ * `npm run bench -- webhooks`: the webhook dispatcher on embedded PGlite, sending to a local
  * HTTPS receiver that runs in a worker thread (so the receiver's work is not billed to the dispatcher).
  *
  * 1. Throughput: N delivery jobs are stored through the outbox (untimed), then the dispatcher is started at

@@ -1,6 +1,6 @@
 /**
  * A JSON-RPC 2.0 client for the node behind the gateway (embedded Anvil or CHAIN_RPC_URL), with
- * batches, so the explorer's views cost one round trip (issue: "Use JSON-RPC batches").
+ * batches, so the explorer's views cost one round trip.
  */
 import http from 'node:http';
 import https from 'node:https';

@@ -103,7 +103,7 @@ export const mlDsa65 = Object.freeze({
     return opensslMlDsa65Verify(publicKey, message, signature, options.context);
   },
 
-  /** ML-DSA.Verify as above, run on libuv's thread pool instead of the calling thread (servers, issue 4 §5). */
+  /** ML-DSA.Verify as above, run on libuv's thread pool instead of the calling thread (servers). */
   verifyAsync(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array, options: { context?: Uint8Array } = {}): Promise<boolean> {
     assertBytes('publicKey', publicKey);
     assertBytes('message', message);

@@ -52,7 +52,7 @@ export class AccountStore {
     private readonly rewrapWithKek?: (tx: Database) => Promise<unknown>,
   ) {}
 
-  /** Creates an approved account with fresh keys (issue: "a new account has status approved"). */
+  /** Creates an approved account with fresh keys (D-008: an account is created approved). */
   async create(input: { email: string; dailyLimitWei: bigint; singleLimitWei: bigint; reference?: string }, now: Date): Promise<AccountRow> {
     return this.kekLock.run('kek', () => this.insert(input, now));
   }

@@ -1,5 +1,5 @@
 /**
- * Key-encryption keys (KEKs) for account keys at rest (issue: "encrypted at rest with AES-256-GCM under a
+ * Key-encryption keys (KEKs) for account keys at rest ("encrypted at rest with AES-256-GCM under a
  * key-encryption key, configurable and rotatable"), and for webhook signing secrets (D-130). The keyring
  * lives in `<dataDir>/keks.json` (mode 0600), or in memory for tests; SVC_KEK (base64url, 32 bytes)
  * supplies the active key from outside instead.

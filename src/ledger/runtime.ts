@@ -21,7 +21,7 @@ export type LedgerRuntime = {
   keyring: Keyring;
   engine: TransferEngine;
   confirmer: TransferConfirmer;
-  /** pacs.008 payments and returns; transfers' payments come from the engine's hooks (issue 5). */
+  /** pacs.008 payments and returns; transfers' payments come from the engine's hooks (D-049). */
   payments: PaymentService;
   stop(): Promise<void>;
 };

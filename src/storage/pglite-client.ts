@@ -4,7 +4,7 @@
  * drizzle-orm's PGlite driver (0.45) passes `parsers` with every query so that timestamps, dates, intervals
  * and their arrays come back as text. PGlite (0.5) merges per-query parsers into its own table of 319
  * parsers on every result (`{...this.parsers, ...options.parsers}`). The profile of `npm run bench --
- * institutional` (issue 4) pointed there; on this machine a one-row select through PGlite took 0.37 ms with
+ * institutional` pointed there; on this machine a one-row select through PGlite took 0.37 ms with
  * per-query parsers and 0.16 ms with the same parsers installed once, when PGlite opens, as here. test/storage/pglite-client.test.ts fails if Drizzle's parsers ever stop matching these.
  */
 import { PGlite, types, type PGliteOptions, type QueryOptions, type Transaction } from '@electric-sql/pglite';

@@ -3,7 +3,7 @@
  * drizzle-orm's PGlite driver calls: `query` and `transaction`.
  *
  * Why a thread: PGlite executes PostgreSQL (WebAssembly) on the thread that calls it, and on the server's
- * main thread it was the largest cost of a transfer (issue 4's benchmark; docs/benchmarks.md). Semantics
+ * main thread it was the largest cost of a transfer (docs/benchmarks.md). Semantics
  * are unchanged: the worker holds PGlite's transaction mutex while a transaction is open, so other queries
  * wait for it, and PostgreSQL's error fields (SQLSTATE `code`, `constraint`...) come back on the error.
  * Drizzle's per-query text parsers are dropped here, as in pglite-client.ts: the worker opens PGlite with

@@ -2,7 +2,7 @@
  * The worker thread that owns the embedded PGlite database (the main side is src/storage/pglite-thread.ts).
  *
  * PGlite runs PostgreSQL compiled to WebAssembly on the thread that calls it. On the server's main thread
- * it took about 55 % of that thread's busy time under `npm run bench -- institutional` (issue 4: "at least
+ * it took about 55 % of that thread's busy time under `npm run bench -- institutional` ("at least
  * 200 transfers per second accepted"), while the machine's other core sat partly idle. Here it has a thread
  * of its own. Transactions keep PGlite's own semantics: `transaction` holds PGlite's transaction mutex in
  * this thread until the main side ends it, so a query from outside the transaction waits, exactly as it

@@ -1,4 +1,4 @@
-// Issue 3 §6: the surface C and transport checks run against the reference stack on a real Anvil, with
+// The surface C and transport checks run against the reference stack on a real Anvil, with
 // real hybrid post-quantum TLS. One stack for the whole file; the checks run through the harness's runner.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
-// Issue "Reference stack, part 1" §3: "Against a real QBFT upstream (Besu), qbft_* calls are relayed to the
-// configured validator RPC URLs instead." Besu cannot run here, so the validator is a stand-in JSON-RPC
+// Against a real QBFT upstream (Besu), qbft_* calls are relayed to the configured validator RPC URLs
+// instead of emulated. Besu cannot run here, so the validator is a stand-in JSON-RPC
 // server (outside the project, as the house rules allow); the node is a standalone Anvil via CHAIN_RPC_URL.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';

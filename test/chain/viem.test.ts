@@ -1,4 +1,4 @@
-// Issue 3 "Done when" 1: a stock viem public and wallet client (viem's `http` transport, Node's built-in
+// A stock viem public and wallet client (viem's `http` transport, Node's built-in
 // fetch) pointed at {base_url}/rpc of the reference stack, trusting the development CA. The CA is added to
 // Node's default trust store with tls.setDefaultCACertificates, the in-process equivalent of
 // NODE_EXTRA_CA_CERTS (vitest runs each file in its own process, so nothing leaks into other files).

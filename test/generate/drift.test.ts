@@ -1,4 +1,4 @@
-// Issue "Contracts and codegen foundation" §5: generation is deterministic, and generated/ and
+// Generation is deterministic, and generated/ and
 // mocks/*.gen.ts in the repository are exactly what the specs generate.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,5 @@
-// Crash recovery with a real crash (issue 4: "kill the server mid-transfer, restart it, and nothing is lost
-// or duplicated"; D-078). `svckit serve` runs as its own process on a persisted data directory; while a
+// Crash recovery with a real crash (nothing is lost or duplicated when the server is killed mid-transfer
+// and restarted; D-078). `svckit serve` runs as its own process on a persisted data directory; while a
 // stream of transfers is in flight it is killed with SIGKILL (no shutdown code runs), then started again on
 // the same directory. The in-process check (inst.transfer.crash_recovery) aims at the exact window between
 // the stored record and its broadcast; this one lets the kill land wherever the load is, and checks the

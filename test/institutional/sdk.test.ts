@@ -1,4 +1,4 @@
-// Issue 4 "Done when" 1: an integrator's client generated from specs/institutional.openapi.yaml (hey-api,
+// An integrator's client generated from specs/institutional.openapi.yaml (hey-api,
 // Node's built-in fetch), using the svckit helper signRequestsWithMldsa, reads an account and its statement
 // and sends a transfer that confirms on Anvil — and the same with a bearer key. The development CA is added
 // to Node's default trust store (tls.setDefaultCACertificates, the in-process NODE_EXTRA_CA_CERTS).

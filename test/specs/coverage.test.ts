@@ -1,4 +1,4 @@
-// Issue "Contracts and codegen foundation", done-when 2: the contracts represent every table row,
+// The contracts represent every table row,
 // field, endpoint, method, event, header, error status and limit of the interface specification,
 // with exact names and types. Everything compared here is read from the specification itself.
 import { Parser } from '@asyncapi/parser';

@@ -1,4 +1,4 @@
-// Issue "Contracts and codegen foundation" §3: one numbered entry per "not shown" statement and per
+// specs/DECISIONS.md: one numbered entry per "not shown" statement and per
 // ambiguity, each with question, choice, why and the spec elements that carry it.
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';

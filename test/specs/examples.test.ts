@@ -1,4 +1,4 @@
-// Issue "Contracts and codegen foundation" §4 and done-when 5: every example validates. This runs the
+// Every example in the contracts validates. This runs the
 // harness's own spec checks (the ones `svckit conformance --target specs` runs) on the real contracts.
 import { describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../conformance/checks/index.ts';

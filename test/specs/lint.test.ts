@@ -1,4 +1,4 @@
-// Issue "Contracts and codegen foundation" §4: every spec lints clean, with each format's own tool.
+// Every spec lints clean, with each format's own tool.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

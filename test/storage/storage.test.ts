@@ -1,4 +1,4 @@
-// Issue "Reference stack, part 2" §1: PGlite by default and PostgreSQL when DATABASE_URL is set, with one
+// PGlite by default and PostgreSQL when DATABASE_URL is set, with one
 // schema and one set of migrations. `npm test` runs this on PGlite; .ci/run runs it again on PostgreSQL.
 import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';

@@ -1,4 +1,4 @@
-// Done-when 7 (admin console): generated SDK calls compile and run against the generated MSW mocks.
+// Admin console: generated SDK calls compile and run against the generated MSW mocks.
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../generated/admin/client';

@@ -1,4 +1,4 @@
-// Done-when 7 (surface C): the generated typed JSON-RPC client runs against the generated mock.
+// Surface C: the generated typed JSON-RPC client runs against the generated mock.
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChainRpcError, chainRpcErrorCodes, createChainRpcClient } from '../../generated/chain/client.gen';

@@ -1,4 +1,4 @@
-// Done-when 7 (surface F): the evidence document served by the mock is typed and validates.
+// Surface F: the evidence document served by the mock is typed and validates.
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { setupServer } from 'msw/node';

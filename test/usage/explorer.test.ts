@@ -1,4 +1,4 @@
-// Done-when 7 (surface D): generated SDK calls compile and run against the generated MSW mocks.
+// Surface D: generated SDK calls compile and run against the generated MSW mocks.
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../generated/explorer/client';

@@ -1,4 +1,4 @@
-// Done-when 7 (surface E): generated SDK calls compile and run against the generated MSW mocks.
+// Surface E: generated SDK calls compile and run against the generated MSW mocks.
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../generated/wallet-session/client';

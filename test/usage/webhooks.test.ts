@@ -1,4 +1,4 @@
-// Done-when 7 (surface B): a delivery built with the generated webhook types and signed as the contract
+// Surface B: a delivery built with the generated webhook types and signed as the contract
 // says reaches a receiver (an MSW handler) that checks it with the generated schemas.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Ajv } from 'ajv';

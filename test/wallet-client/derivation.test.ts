@@ -1,4 +1,4 @@
-// Issue 7 §3 and §4: chain keys and the ML-DSA-65 identity from one BIP-39 seed; known answers for the
+// Chain keys and the ML-DSA-65 identity from one BIP-39 seed; known answers for the
 // standard BIP-39 test mnemonic; determinism of svcId (D-031); message signatures per chain (D-035).
 import { ml_dsa65 } from '@noble/post-quantum/ml-dsa.js';
 import { hkdf } from '@noble/hashes/hkdf.js';

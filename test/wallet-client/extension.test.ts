@@ -1,4 +1,4 @@
-// Issue 7 §2: the Manifest V3 extension, built by scripts/build-extension.ts, loaded into headless Debian
+// The Manifest V3 extension, built by scripts/build-extension.ts, loaded into headless Debian
 // Chromium (--headless=new). A dApp page on 127.0.0.1 sees the provider through eip6963:announceProvider next
 // to another wallet, reads the chain ID from the wallet, connects through the approval window and reads from
 // the gateway of the in-process reference stack over its real TLS (the stack's leaf key is trusted through

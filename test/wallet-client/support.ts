@@ -1,5 +1,5 @@
 // Shared fixtures of the wallet client tests.
-/** The standard BIP-39 test mnemonic (issue 7 §4): entropy of 16 zero bytes. */
+/** The standard BIP-39 test mnemonic (BIP-39's own test vector): entropy of 16 zero bytes. */
 export const TEST_MNEMONIC = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
 /** Small Argon2id parameters that keep round trips fast; the defaults are exercised once and by the benchmark. */
 export const FAST_ARGON2 = { memoryKiB: 8 * 1024, passes: 1, parallelism: 1 } as const;

@@ -1,4 +1,4 @@
-// Issue §4: the `wallet.*` conformance checks on the in-process reference stack (real TLS, Anvil, PGlite, the
+// The `wallet.*` conformance checks on the in-process reference stack (real TLS, Anvil, PGlite, the
 // D-024 rate limits), with real keys made in each check. Every check must run (none skipped) and pass.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../conformance/checks/index.ts';

@@ -1,6 +1,5 @@
-// Issue §1 GET /history for chains other than the native one: "it comes from the RPC or indexer URLs configured
-// for them", and "A source that cannot be reached is named in the response as unavailable, never silently
-// left out." The indexers are outside the project, so loopback stand-ins answer in Esplora, Etherscan and
+// GET /history for chains other than the native one comes from the RPC or indexer URLs configured for them,
+// and a source that cannot be reached is named in the response as unavailable, never silently left out. The indexers are outside the project, so loopback stand-ins answer in Esplora, Etherscan and
 // TronGrid shapes; the unreachable ones are loopback ports nothing listens on (no network). Also: the
 // extension download answers 503 when nothing was built, and the fee configuration from the settings.
 import { createServer, type Server } from 'node:http';

@@ -1,6 +1,6 @@
-// Durability of the webhook schedule across a restart of the whole stack (issue 5 §2: "The dispatcher survives
-// restarts: the schedule continues from the stored state. It never delivers a delivered job again. It never
-// loses a job."), on the persisted in-process reference stack: PGlite files (or DATABASE_URL) and Anvil state
+// Durability of the webhook schedule across a restart of the whole stack (the dispatcher survives
+// restarts: the schedule continues from the stored state, never delivers a delivered job again and never
+// loses a job), on the persisted in-process reference stack: PGlite files (or DATABASE_URL) and Anvil state
 // kept in its data directory, the injectable clock moved by the test.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminJson, sleep, smallAmount } from '../../conformance/checks/institutional-support.ts';

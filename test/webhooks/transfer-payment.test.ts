@@ -1,4 +1,4 @@
-// A POST /transfers transfer between two platform accounts is a payment (issue 5, D-049): the payment, its
+// A POST /transfers transfer between two platform accounts is a payment (D-049): the payment, its
 // payment.initiated event and the event's deliveries are written with the transfer in one statement; the
 // confirmer settles it with payment.settled; an administrator can return it from the creditor account (D-062),
 // which needs the creditor found inside that statement.

@@ -2,7 +2,7 @@
 import type { ImplementationId } from '../implementations.ts';
 import { hexBytes, type JsonObject } from '../vectors.ts';
 
-/** The parameter sets in scope (issue: "The in-scope parameter sets are ML-DSA-65 and ML-KEM-768"). */
+/** The parameter sets in scope (ML-DSA-65 and ML-KEM-768, spec: "The default security level is NIST Category 3"). */
 export const IN_SCOPE_PARAMETER_SETS: readonly string[] = ['ML-DSA-65', 'ML-KEM-768'];
 
 /** Options every handler sees. */

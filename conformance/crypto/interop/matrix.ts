@@ -1,5 +1,5 @@
 // The interoperability matrix: keys, signatures and ciphertexts exchanged between every ordered pair
-// of peers (both directions), with negative controls that must fail (issue: "a wrong context; a
+// of peers (both directions), with negative controls that must fail ("a wrong context; a
 // tampered signature; a tampered ciphertext. Implicit rejection must give the same key on both sides").
 import { randomBytes } from 'node:crypto';
 import { equalBytes } from '../../../src/crypto/bytes.ts';

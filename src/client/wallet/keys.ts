@@ -1,5 +1,5 @@
 /**
- * Chain keys from one BIP-39 seed (issue 7 §3 table; specs/wallet-session.openapi.yaml rule 7):
+ * Chain keys from one BIP-39 seed (specs/wallet-session.openapi.yaml rule 7):
  *   native chain, Ethereum and EVM chains  BIP-44  m/44'/60'/0'/0/i   EIP-55 0x address
  *   Bitcoin                                BIP-84  m/84'/0'/0'/0/i    P2WPKH bech32 bc1q... (BIP-173)
  *   Tron                                   BIP-44  m/44'/195'/0'/0/i  base58check 0x41 || keccak20 -> T...
@@ -34,7 +34,7 @@ export interface ChainKey {
   address: string;
 }
 
-/** The BIP-32 path of a key family at an address index (issue 7 §3 table). */
+/** The BIP-32 path of a key family at an address index (spec rule 7 of the wallet). */
 export function derivationPath(family: ChainFamily, index = 0): string {
   if (!Number.isInteger(index) || index < 0 || index >= 0x80000000) throw new KeyError(`"index" expected an integer 0 to 2^31-1, got ${index}`);
   switch (family) {

@@ -24,7 +24,7 @@ export function importMlDsa65SecretKey(secretKey: Uint8Array): KeyObject {
   throw new CryptoError('bad_length', `ML-DSA-65 secret key expected 32 (seed) or 4032 (expanded) bytes, got ${secretKey.length}`);
 }
 
-/** Parsed public keys by their bytes (issue 4: "parsed public keys are cached"); KeyObjects are immutable. */
+/** Parsed public keys by their bytes (so each key is parsed once); KeyObjects are immutable. */
 const publicKeys = new Map<string, KeyObject>();
 /** At most this many parsed keys are kept; the oldest goes first. */
 const PUBLIC_KEY_CACHE_SIZE = 1024;

@@ -2,7 +2,7 @@
  * The payment lifecycle and the events it emits (D-007 statuses and transitions; D-021 "POST /transfers
  * emits payment.initiated when accepted, payment.settled when confirmed and payment.failed when the broadcast
  * or the transaction fails"). Every transition runs inside the transaction of the change that causes it and
- * writes its event to the outbox there (issue 5: "An event is stored in the same database transaction as the
+ * writes its event to the outbox there ("An event is stored in the same database transaction as the
  * change that causes it").
  */
 import { and, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';

@@ -25,7 +25,7 @@ export class TransferConfirmer {
   private readonly unsure = new Set<string>();
 
   /**
-   * `hooks.settled` runs in the transaction that moves a transfer out of pending (payment events, issue 5);
+   * `hooks.settled` runs in the transaction that moves a transfer out of pending (payment events, D-049);
    * `onRebroadcast` hears that transactions were sent again (instant mining seals a block for them).
    */
   constructor(
@@ -98,7 +98,7 @@ export class TransferConfirmer {
     const blocks = await this.upstream.batchResults<{ timestamp: Hex }>(blockNumbers.map((n) => ({ method: 'eth_getBlockByNumber', params: [n, false] })));
     const timestampOf = new Map(blockNumbers.map((n, i) => [n, Number(BigInt(blocks[i]!.timestamp))]));
     // One update per block and outcome (with instant mining, usually one in all), in one transaction with the
-    // payment events of every record it settles (issue 5's outbox).
+    // payment events of every record it settles (the outbox).
     const groups = new Map<string, { blockNumber: Hex; confirmed: boolean; txRefs: string[] }>();
     for (const { row, receipt } of mined) {
       const confirmed = receipt.status === '0x1';

@@ -36,7 +36,7 @@ const MAX_STORE_ATTEMPTS = 8;
 /** A transfer record. */
 export type TransferRow = typeof transfers.$inferSelect;
 
-/** What a transfer is for, beyond POST /transfers: settling a pacs.008 payment or returning a payment (issue 5). */
+/** What a transfer is for, beyond POST /transfers: settling a pacs.008 payment or returning a payment (D-049). */
 export type TransferPurpose = { settles: string } | { returns: string; reason?: string };
 
 /** A validated transfer request. */
@@ -44,7 +44,7 @@ export type TransferInput = { accountId: string; to: Hex; amountWei: bigint; mem
 
 /**
  * Work that must commit or roll back with the transfer's own state changes: the payment lifecycle's
- * transactional outbox (issue 5: "an event is stored in the same database transaction as the change that
+ * transactional outbox ("an event is stored in the same database transaction as the change that
  * causes it"). `tx` is the transaction; a throw rolls the change back.
  */
 export type TransferHooks = {

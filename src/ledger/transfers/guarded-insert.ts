@@ -17,7 +17,7 @@
  * expected` on the newest version proves no transfer of the account was stored since that snapshot.
  *
  * Both statements are built once, with placeholders, and prepared once per connection: building them per
- * request cost the server's thread about 0.65 ms per transfer (issue 4's benchmark, docs/benchmarks.md).
+ * request cost the server's thread about 0.65 ms per transfer (docs/benchmarks.md).
  */
 import { getTableColumns, sql } from 'drizzle-orm';
 import type { WithSubquery } from 'drizzle-orm/subquery';

@@ -1,7 +1,7 @@
 /**
  * Funding an address on the local chain (D-061): a value transfer from the funding account (D-151), waited for until
  * mined, and recorded as a `transfers` row of kind `funding` so the account's statement shows the credit
- * (direction `in`, D-003). Like a transfer, the record is stored before the broadcast (issue §4), so the
+ * (direction `in`, D-003). Like a transfer, the record is stored before the broadcast (as the spec's POST /transfers rule 2 has it), so the
  * confirmer's reconciliation covers a crash between the two; a transaction the node refuses never reached
  * the chain, so its record is removed and the error answered.
  */

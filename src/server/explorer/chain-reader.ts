@@ -1,7 +1,7 @@
 /**
  * The explorer's only way to the chain: JSON-RPC batches through the gateway's dispatcher, so every view
  * reads what `/rpc` would answer (spec: "Anything it does can also be done directly via JSON-RPC") and a
- * cold `/txns` costs one round trip to the node, not 200 (issue: "Use JSON-RPC batches").
+ * cold `/txns` costs one round trip to the node, not 200.
  */
 import { chainRpcErrorCodes, type ChainRpcMethod, type ChainRpcMethods } from '../../../generated/chain/client.gen';
 import type { Block as RpcBlock } from '../../../generated/chain/types.gen';

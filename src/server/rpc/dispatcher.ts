@@ -29,7 +29,7 @@ export type DispatcherDeps = LocalContext & {
   permissions: ChainPermissions | undefined;
   /** Embedded chain only: sealed blocks and the head, answered without the node. */
   blockCache: FinalBlockCache | undefined;
-  /** Real QBFT upstream: qbft_* are relayed to the validators' RPC (issue) instead of emulated. */
+  /** Real QBFT upstream: qbft_* are relayed to the validators' RPC instead of emulated. */
   qbftRelay: ((method: string, params: unknown[]) => Promise<RpcResponse>) | undefined;
 };
 

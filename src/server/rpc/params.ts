@@ -1,5 +1,5 @@
 /**
- * Validates JSON-RPC params against the OpenRPC contract before anything is relayed (issue: "Parameters
+ * Validates JSON-RPC params against the OpenRPC contract before anything is relayed ("Parameters
  * are validated against the OpenRPC schemas before anything is relayed"). OpenRPC 1.3 schemas are JSON
  * Schema draft-07, so ajv's draft-07 class is used.
  */

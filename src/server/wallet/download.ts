@@ -68,7 +68,7 @@ export class ExtensionPackager {
     } catch {
       throw unavailable('the built extension has an unreadable manifest.json; rebuild it', 'EXTENSION_NOT_BUILT');
     }
-    // A Manifest V3 extension (issue: "It is a real Manifest V3 extension"); Chrome's version is 1 to 4 dot-separated integers.
+    // A Manifest V3 extension (a real Manifest V3 extension); Chrome's version is 1 to 4 dot-separated integers.
     if (manifest.manifest_version !== 3 || typeof manifest.version !== 'string' || !/^\d+(\.\d+){0,3}$/.test(manifest.version)) {
       throw unavailable('the built extension is not a Manifest V3 package with a numeric version; rebuild it', 'EXTENSION_NOT_BUILT');
     }

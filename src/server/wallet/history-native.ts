@@ -1,5 +1,5 @@
 /**
- * Native-chain activity for /history, read through the gateway (issue: "For the native chain, it comes from
+ * Native-chain activity for /history, read through the gateway ("For the native chain, it comes from
  * the gateway"): the same dispatcher that answers `/rpc`, so the feed shows what any JSON-RPC client would
  * see. The observer keeps no address index, so the feed covers the last NATIVE_WINDOW blocks plus the
  * pending block (D-087); items carry D-067's values.

@@ -1,5 +1,5 @@
 /**
- * History of chains other than the native one, from the indexer URLs configured for them (issue: "For other
+ * History of chains other than the native one, from the indexer URLs configured for them ("For other
  * chains, it comes from the RPC or indexer URLs configured for them"). Three public indexer APIs are read:
  * Esplora (Bitcoin, e.g. mempool.space), Etherscan-compatible `txlist` (EVM chains, also Blockscout) and
  * TronGrid (Tron). A source that fails or times out throws; the caller lists it as `unavailable` (D-014).

@@ -1,8 +1,8 @@
 /**
  * Settings of the wallet session API (surface E), read from the environment and validated at start like
  * src/config.ts (a bad value is a ConfigError naming the variable). D-024 gives the rate limits, D-014 the
- * fee configuration; the history sources of chains other than the native one are configured here (issue:
- * "For other chains, it comes from the RPC or indexer URLs configured for them").
+ * fee configuration; the history sources of chains other than the native one (RPC or indexer URLs) are
+ * configured here.
  */
 import path from 'node:path';
 import { ConfigError } from '../../config-error.ts';
