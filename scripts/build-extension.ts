@@ -1,5 +1,5 @@
 /**
- * Builds the browser extension (issue 7 §2: "a real Manifest V3 extension, built by the project") from
+ * Builds the browser extension (a real Manifest V3 extension, built by the project) from
  * extension/ into dist/extension/ (or the directory given), which the wallet server packages, signs and serves
  * at GET /download/extension (src/server/wallet/download.ts).
  *
@@ -86,6 +86,7 @@ export function copyBuilt(from: string, to: string): void {
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const outDir = path.resolve(process.argv[2] ?? path.join(ROOT, 'dist/extension'));
   const { files, treeSha256 } = await buildExtension(outDir);
-  for (const f of files) console.log(`${f.sha256}  ${String(f.bytes).padStart(8)}  ${f.path}`);
-  console.log(`tree sha256 ${treeSha256}  ${path.relative(process.cwd(), outDir) || '.'}`);
+  // stderr: `npm start` runs this before `svckit serve`, whose stdout carries only the ready line.
+  for (const f of files) console.error(`${f.sha256}  ${String(f.bytes).padStart(8)}  ${f.path}`);
+  console.error(`tree sha256 ${treeSha256}  ${path.relative(process.cwd(), outDir) || '.'}`);
 }

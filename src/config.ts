@@ -65,6 +65,8 @@ export type Config = {
   ws: WsLimits;
   /** SVC_WEBHOOK_ALLOW_PRIVATE: also deliver to loopback, private and link-local receivers (D-143; development and tests). Default false. */
   webhookAllowPrivate: boolean;
+  /** SVC_EVIDENCE_AT_START: `svckit serve` builds a missing or stale evidence document in the background (D-153). Default true. */
+  evidenceAtStart: boolean;
 };
 
 export { ConfigError } from './config-error.ts';
@@ -89,9 +91,10 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   return Number(raw);
 }
 
-function boolean(env: Env, name: string): boolean {
+function boolean(env: Env, name: string, fallback = false): boolean {
   const raw = env[name];
-  if (raw === undefined || raw === '' || raw === 'false' || raw === '0') return false;
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'false' || raw === '0') return false;
   if (raw === 'true' || raw === '1') return true;
   throw new ConfigError(`${name} expected true, false, 1 or 0, got "${raw}"`);
 }
@@ -153,6 +156,7 @@ export function loadConfig(env: Env = process.env): Config {
       upgradesPerSecond: integer(env, 'SVC_RATE_LIMIT_WS_UPGRADE', 10, 0, 1_000_000),
     },
     webhookAllowPrivate: boolean(env, 'SVC_WEBHOOK_ALLOW_PRIVATE'),
+    evidenceAtStart: boolean(env, 'SVC_EVIDENCE_AT_START', true),
   };
 }
 

@@ -2,7 +2,7 @@
 // interoperability results (run now, or read from results files those commands wrote), the protocol
 // conformance report when one is given, the CycloneDX SBOM, the npm audit and the lockfile packages.
 // No count is typed by hand; anything not measured (offline audit, attestations) says so instead.
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { PqcEvidenceDocument } from '../../generated/evidence/types.gen.ts';
 import { cryptoBackends } from '../../src/crypto/backends.ts';
@@ -203,7 +203,9 @@ export async function buildEvidence(options: BuildEvidenceOptions): Promise<Buil
   const check = verifyEvidence(document, { now: generatedAt });
   if (check.status !== 'verified') throw new Error(`the built document does not verify, so it was not written:\n${formatVerifyResult('pqc-evidence.json', check)}`);
   const path = join(options.outDir, EVIDENCE_FILE);
-  writeFileSync(path, `${JSON.stringify(document, null, 2)}\n`);
+  // Written beside and renamed into place, so a site serving the folder never reads half a document.
+  writeFileSync(`${path}.partial`, `${JSON.stringify(document, null, 2)}\n`);
+  renameSync(`${path}.partial`, path);
   written.push(path);
   return { document, written };
 }

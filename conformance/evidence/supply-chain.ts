@@ -27,15 +27,16 @@ export interface LockedPackage {
   requested: string;
 }
 
-/** The direct production dependencies of package.json, at the versions package-lock.json pins. */
+/** The direct production dependencies of package.json, optional ones included, at the versions package-lock.json pins. */
 export function lockedProductionPackages(repoRoot: string, registry = DEFAULT_REGISTRY): LockedPackage[] {
-  const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+  const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { dependencies?: Record<string, string>; optionalDependencies?: Record<string, string> };
   const lock = JSON.parse(readFileSync(join(repoRoot, 'package-lock.json'), 'utf8')) as {
     lockfileVersion?: number;
     packages?: Record<string, { version?: string; license?: string; resolved?: string }>;
   };
   if (!lock.packages) throw new Error('package-lock.json has no "packages" map (lockfileVersion 2 or 3 expected)');
-  return Object.entries(manifest.dependencies ?? {})
+  // Optional dependencies run too (the Anvil binary package among them), so they are listed with their locked versions.
+  return Object.entries({ ...manifest.optionalDependencies, ...manifest.dependencies })
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([name, requested]) => {
       const entry = lock.packages?.[`node_modules/${name}`];

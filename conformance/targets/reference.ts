@@ -16,6 +16,7 @@ import { memoEnvelope } from '../../src/crypto/index.ts';
 import type { TransferRow } from '../../src/ledger/transfers/engine.ts';
 import type { Stack } from '../../src/server/app.ts';
 import { listen, type ReadyEvent } from '../../src/server/main.ts';
+import { buildExtension } from '../../scripts/build-extension.ts';
 import { receiverTls } from '../webhooks/receiver-tls.ts';
 import type { ReferenceControl, Target } from './target.ts';
 
@@ -36,7 +37,11 @@ export async function referenceTarget(options: ReferenceOptions = {}): Promise<T
   const postgres = await freshDatabase(options.env?.DATABASE_URL ?? process.env.DATABASE_URL);
   // D-102: the stack trusts the harness's webhook receiver CA, as an institution's deployment would be told to.
   const receiverCa = (await receiverTls()).caCertPath;
+  // The in-process reference serves the extension it builds from this checkout (0.1 s), into its own data
+  // directory, unless the caller names a built one; a deployment's unbuilt extension stays a real failure.
+  const extensionDir = options.env?.SVC_WALLET_EXTENSION_DIR ?? (await buildExtension(path.join(dataDir, 'extension'))).outDir;
   const config = loadConfig({
+    SVC_WALLET_EXTENSION_DIR: extensionDir,
     SVC_DATA_DIR: dataDir,
     SVC_BASE_PORT: '0',
     SVC_WALLET_PORT: '0',

@@ -66,8 +66,11 @@ export function guardUnhandledRejections(write: (line: string) => void = (line) 
   return () => process.off('unhandledRejection', onRejection);
 }
 
-/** Runs `svckit serve` until SIGINT or SIGTERM; exit code 2 for bad settings. */
-export async function serve(): Promise<void> {
+/** Work the command layer runs beside the server once it is ready (e.g. the evidence build, D-153); stopped with it. */
+export type ServeCompanion = { stop(): void };
+
+/** Runs `svckit serve` until SIGINT or SIGTERM (exit code 2 for bad settings); `onReady` starts companions once the ready line is out. */
+export async function serve(options: { onReady?: (config: Config) => ServeCompanion | undefined } = {}): Promise<void> {
   let config: Config;
   try {
     config = loadConfig();
@@ -82,11 +85,13 @@ export async function serve(): Promise<void> {
   guardUnhandledRejections();
   const { stack, ready } = await listen(config, { persist: true, logLevel: process.env.SVC_LOG_LEVEL ?? 'info' });
   process.stdout.write(`${JSON.stringify(ready)}\n`);
+  const companion = options.onReady?.(config);
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     console.error(`svckit serve: ${signal} received, stopping`);
+    companion?.stop();
     await stack.close();
     process.exit(0);
   };

@@ -92,10 +92,12 @@ describe('evidence build (offline)', () => {
     }
   });
 
-  it('lists the production dependencies at their lockfile versions, with licence and registry', () => {
+  it('lists the production dependencies, optional ones included, at their lockfile versions, with licence and registry', () => {
     const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
     const lock = JSON.parse(readFileSync(join(repoRoot, 'package-lock.json'), 'utf8'));
-    const expected = Object.keys(manifest.dependencies).sort().map((name) => [name, lock.packages[`node_modules/${name}`].version]);
+    const names = [...Object.keys(manifest.dependencies), ...Object.keys(manifest.optionalDependencies ?? {})].sort((a, b) => a.localeCompare(b));
+    const expected = names.map((name) => [name, lock.packages[`node_modules/${name}`].version]);
+    expect(names).toContain('@foundry-rs/anvil-linux-amd64');
     expect(built.document.packages.map((p) => [p.name, p.version])).toEqual(expected);
     expect(built.document.packages.find((p) => p.name === '@noble/post-quantum')).toMatchObject({ license: 'MIT', registry: 'https://registry.npmjs.org/' });
   });

@@ -30,7 +30,10 @@ describe('GET /.well-known/pqc-evidence.json', () => {
     apps.push(app);
     const before = await app.inject({ method: 'GET', url: '/.well-known/pqc-evidence.json' });
     expect(before.statusCode).toBe(503);
-    expect(before.json()).toEqual({ error: expect.stringContaining('has not been built yet: run "svckit evidence build'), code: 'EVIDENCE_NOT_BUILT' });
+    expect(before.json()).toEqual({ error: expect.stringContaining('has not been built yet'), code: 'EVIDENCE_NOT_BUILT' });
+    // D-153: a client is told when to ask again, and the public answer names no server path.
+    expect(before.headers['retry-after']).toBe('10');
+    expect(before.body).not.toContain(dir);
     const doc = { ...example, generated: new Date().toISOString() };
     writeFileSync(join(dir, 'pqc-evidence.json'), JSON.stringify(doc));
     const ok = await app.inject({ method: 'GET', url: '/.well-known/pqc-evidence.json' });

@@ -34,6 +34,7 @@ async function serve(): Promise<{ child: ChildProcess; ready: Ready }> {
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>), SVC_DATA_DIR: dataDir, SVC_BASE_PORT: '0', SVC_WALLET_PORT: '0', SVC_SITE_PORT: '0',
     SVC_BLOCK_TIME: '0', SVC_RATE_LIMIT: '0', SVC_RATE_LIMIT_ADMIN: '0', SVC_RATE_LIMIT_RPC: '0', SVC_LOG_LEVEL: 'warn',
+    SVC_EVIDENCE_AT_START: 'false', // D-153: not what this test is about; the build would only take CPU from it
   };
   delete env.DATABASE_URL;
   if (postgres) env.DATABASE_URL = postgres.url;

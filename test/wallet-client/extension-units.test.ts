@@ -1,5 +1,6 @@
 // The extension's parts that need no browser: the deterministic build and its manifest, the request router,
 // the EIP-1193 provider, and the browser keystore and identity agreeing with the Node library.
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -41,6 +42,15 @@ describe('build (scripts/build-extension.ts)', () => {
       expect(text, file.path).not.toContain(process.cwd()); // no absolute paths
       expect(text, file.path).not.toMatch(/from ["']node:/); // no Node built-ins in browser bundles
     }
+  });
+
+  it('run as `npm start` runs it, writes its listing to stderr and nothing to stdout (the ready line is alone there)', () => {
+    const out = mkdtempSync(path.join(tmpdir(), 'ext-cli-'));
+    dirs.push(out);
+    const run = spawnSync(process.execPath, [path.resolve('node_modules/tsx/dist/cli.mjs'), 'scripts/build-extension.ts', out], { encoding: 'utf8' });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/tree sha256 [0-9a-f]{64}/);
   });
 });
 

@@ -29,6 +29,7 @@ Settings (environment variables):
   SVC_WS_MAX_SOCKETS_PER_IP  open /ws connections per client IP              default 50
   SVC_WS_MAX_BUFFERED_BYTES  unsent bytes before a /ws reader is closed (D-136)  default 4194304
   SVC_RATE_LIMIT_WS_UPGRADE  /ws upgrade attempts per second per IP, 0 = off default 10
+  SVC_EVIDENCE_AT_START  build a missing or stale evidence document in the background (D-153)  default true
   SVC_WEBHOOK_ALLOW_PRIVATE  also deliver webhooks to loopback, private and link-local
                       addresses (development and tests only, D-143)           default false
   SVC_FX_RATES        pacs.008 FX table, CCY=rate,... (native units per unit) default EUR=1.05,USD=0.95,GBP=1.20,CHF=1.08,JPY=0.0063
@@ -37,6 +38,9 @@ Settings (environment variables):
     .action(async () => {
       // Loaded when the command runs: the server takes seconds to import, which `svckit --help` should not.
       const { serve } = await import('../../server/main.ts');
-      await serve();
+      const { buildEvidenceAtStart } = await import('./evidence-at-start.ts');
+      const path = await import('node:path');
+      // D-153: a missing or stale evidence document is built in the background once the server is ready.
+      await serve({ onReady: (config) => (config.evidenceAtStart ? buildEvidenceAtStart({ evidenceDir: path.join(config.dataDir, 'evidence') }) : undefined) });
     });
 }

@@ -66,7 +66,8 @@ export class EvidenceFiles {
       mtime = stat.mtime;
     } catch {
       this.#cache.delete(name);
-      return { missing: true, reason: `${name} has not been built yet: run "svckit evidence build --out ${this.#dir}"` };
+      // The text names no server path: it is answered to the public.
+      return { missing: true, reason: `${name} has not been built yet; svckit serve builds it at start, or run "svckit evidence build"` };
     }
     const cached = this.#cache.get(name);
     if (cached?.key === key) return cached.file;

@@ -6,7 +6,7 @@
 import { resolve } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DEFAULT_EVIDENCE_DIR } from '../../evidence/defaults.ts';
-import { notFound, unavailable } from '../http/errors.ts';
+import { ApiError, notFound, unavailable } from '../http/errors.ts';
 import { EvidenceFiles, type ServedFile, type Unavailable } from './evidence-files.ts';
 
 /** Options of the plugin. */
@@ -16,6 +16,9 @@ export interface EvidenceSiteOptions {
   /** Cache-Control max-age in seconds (default 300). */
   maxAgeSeconds?: number;
 }
+
+/** How long a client waits before asking again for a document not built yet (D-153). */
+const RETRY_AFTER_SECONDS = 10;
 
 /** The path of the evidence document. */
 export const EVIDENCE_PATH = '/.well-known/pqc-evidence.json';
@@ -27,7 +30,8 @@ export async function evidenceSiteRoutes(app: FastifyInstance, options: Evidence
 
   app.get(EVIDENCE_PATH, async (request, reply) => {
     const file = files.document();
-    if (!('body' in file)) throw unavailable(file.reason, file.missing ? 'EVIDENCE_NOT_BUILT' : 'EVIDENCE_INVALID');
+    // D-153: until the document is built (svckit serve builds it in the background at start), 503 with Retry-After.
+    if (!('body' in file)) throw new ApiError(503, file.missing ? 'EVIDENCE_NOT_BUILT' : 'EVIDENCE_INVALID', file.reason, { 'retry-after': String(RETRY_AFTER_SECONDS) });
     return send(request, reply, file, 'application/json; charset=utf-8', maxAge);
   });
 
