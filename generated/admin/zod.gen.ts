@@ -566,7 +566,7 @@ export const zChainAddress = zAddress;
 /**
  * 1-based page number. Below 1 or not an integer is a 400; past the last page, an empty list (D-025).
  */
-export const zPage = z.int().gte(1).default(1);
+export const zPage = z.int().gte(1).lte(999999999).default(1);
 
 /**
  * Records per page, 1 to 200. Outside that range or not an integer is a 400, never clamped (D-025).
@@ -644,7 +644,7 @@ export const zAdminUpdateMldsaKeyResponse = zMldsaKey;
 
 export const zAdminListAccountsQuery = z.object({
     status: zAccountStatus.optional(),
-    page: z.int().gte(1).optional().default(1),
+    page: z.int().gte(1).lte(999999999).optional().default(1),
     limit: z.int().gte(1).lte(200).optional().default(50)
 });
 
@@ -692,7 +692,7 @@ export const zAdminFundAccountPath = z.object({
 export const zAdminFundAccountResponse = zFundResult;
 
 export const zAdminListChainAccountsQuery = z.object({
-    page: z.int().gte(1).optional().default(1),
+    page: z.int().gte(1).lte(999999999).optional().default(1),
     limit: z.int().gte(1).lte(200).optional().default(50)
 });
 
@@ -777,7 +777,7 @@ export const zAdminSetWebhookSecretResponse = zWebhookEndpoint;
 export const zAdminListWebhookDeliveriesQuery = z.object({
     status: zDeliveryStatus.optional(),
     endpointId: zWebhookEndpointIdentifier.optional(),
-    page: z.int().gte(1).optional().default(1),
+    page: z.int().gte(1).lte(999999999).optional().default(1),
     limit: z.int().gte(1).lte(200).optional().default(50)
 });
 

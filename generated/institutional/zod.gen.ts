@@ -295,7 +295,7 @@ export const zAccountId = z.string().regex(/^(acc_[0-9A-HJKMNP-TV-Z]{26}|ACC-[0-
  * beyond the last page: 200 with an empty list and the true `total` (D-025).
  *
  */
-export const zPage = z.int().gte(1).default(1);
+export const zPage = z.int().gte(1).lte(999999999).default(1);
 
 /**
  * Records per page (spec: "limit (integer, default 50, maximum 200)"). Outside 1 to 200 or not an
@@ -313,7 +313,7 @@ export const zLimit = z.int().gte(1).lte(200).default(50);
 export const zIdempotencyKey = z.string().min(1).max(255).regex(/^[\x20-\x7E]{1,255}$/);
 
 export const zListAccountsQuery = z.object({
-    page: z.int().gte(1).optional().default(1),
+    page: z.int().gte(1).lte(999999999).optional().default(1),
     limit: z.int().gte(1).lte(200).optional().default(50)
 });
 
@@ -336,7 +336,7 @@ export const zGetAccountStatementPath = z.object({
 });
 
 export const zGetAccountStatementQuery = z.object({
-    page: z.int().gte(1).optional().default(1),
+    page: z.int().gte(1).lte(999999999).optional().default(1),
     limit: z.int().gte(1).lte(200).optional().default(50)
 });
 
@@ -347,7 +347,7 @@ export const zGetAccountStatementResponse = zStatementPage;
 
 export const zListTransfersQuery = z.object({
     accountId: zAccountIdentifier.optional(),
-    page: z.int().gte(1).optional().default(1),
+    page: z.int().gte(1).lte(999999999).optional().default(1),
     limit: z.int().gte(1).lte(200).optional().default(50)
 });
 

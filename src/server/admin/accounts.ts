@@ -88,7 +88,7 @@ export function accountHandlers(deps: { db: Database; chain: ChainRuntime; ledge
     },
     adminListAccounts: async (request, reply) => {
       const query = guard(strict(zAdminListAccountsQuery), withIntegers(request.query), {
-        page: 'an integer of at least 1',
+        page: 'an integer from 1 to 999999999',
         limit: 'an integer from 1 to 200',
       });
       const { total, rows } = await ledger.accounts.page(query.page, query.limit, null, query.status);

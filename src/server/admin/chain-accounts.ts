@@ -42,7 +42,7 @@ export function chainAccountHandlers(deps: { chain: ChainRuntime; accounts: Acco
   return {
     adminListChainAccounts: async (request, reply) => {
       const query = guard(strict(zAdminListChainAccountsQuery), withIntegers(request.query), {
-        page: 'an integer of at least 1',
+        page: 'an integer from 1 to 999999999',
         limit: 'an integer from 1 to 200',
       });
       const { total, rows } = await allowlist().page(query.page, query.limit);

@@ -164,7 +164,7 @@ export function webhookHandlers(webhooks: WebhookRuntime, clock: Clock): Handler
     },
     adminListWebhookDeliveries: async (request, reply) => {
       const query = guard(strict(zAdminListWebhookDeliveriesQuery), withIntegers(request.query), {
-        page: 'an integer of at least 1',
+        page: 'an integer from 1 to 999999999',
         limit: 'an integer from 1 to 200',
         endpointId: 'a webhook endpoint id (whe_ + 26 Crockford base32)',
       });

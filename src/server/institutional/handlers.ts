@@ -47,7 +47,7 @@ export type InstitutionalDeps = {
 };
 
 const ACCOUNT_ID = { id: 'an account id (acc_ + 26 Crockford base32) or reference (ACC- + 10 digits)' };
-const PAGING = { page: 'an integer of at least 1', limit: 'an integer from 1 to 200' };
+const PAGING = { page: 'an integer from 1 to 999999999', limit: 'an integer from 1 to 200' };
 /** POST /transfers, built once (zod compiles each new schema). */
 const createTransferBody = zCreateTransferBody.extend({ amount: z.unknown() }).strict();
 
