@@ -1,5 +1,5 @@
 /**
- * The HTML of the reference pages (D-180). Pages hold no inline script or style: each loads its renderer
+ * The HTML of the reference pages (D-180). Pages hold no inline script (D-182): each loads its renderer
  * and page script from `/docs/assets/`, which the Content-Security-Policy ('self' only) permits.
  */
 import type { Contract } from './contracts.ts';
