@@ -12,7 +12,7 @@
  *
  *   tsx scripts/build-docs.ts [outDir]
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,7 +31,7 @@ const require = createRequire(import.meta.url);
 const { createElement } = require('react') as { createElement(type: unknown, props: object): unknown };
 const { renderToStaticMarkup } = require('react-dom/server') as { renderToStaticMarkup(element: unknown): string };
 
-/** Builds into `outDir` (emptied first); returns the files written with their sizes. */
+/** Builds into `outDir`; returns the files written with their sizes. */
 export async function buildDocs(outDir = DEFAULT_DOCS_BUILD_DIR): Promise<Array<{ path: string; bytes: number }>> {
   const outputs = new Map<string, Uint8Array>();
   const bundle = await build({
@@ -54,12 +54,18 @@ export async function buildDocs(outDir = DEFAULT_DOCS_BUILD_DIR): Promise<Array<
   outputs.set('webhooks.html', Buffer.from(await renderAsyncApi(path.join(ROOT, 'specs/webhooks.asyncapi.yaml')), 'utf8'));
   outputs.set('asyncapi.css', readFileSync(require.resolve('@asyncapi/react-component/styles/default.min.css')));
 
-  rmSync(outDir, { recursive: true, force: true });
+  // Each file is replaced by a rename, so a server (or a parallel test) reading dist/docs never sees it
+  // missing or half written; files of an older build that this one does not write are removed.
   mkdirSync(outDir, { recursive: true });
   const written: Array<{ path: string; bytes: number }> = [];
   for (const name of [...outputs.keys()].sort()) {
-    writeFileSync(path.join(outDir, name), outputs.get(name)!);
+    const temporary = path.join(outDir, `.${name}.${process.pid}.tmp`);
+    writeFileSync(temporary, outputs.get(name)!);
+    renameSync(temporary, path.join(outDir, name));
     written.push({ path: name, bytes: outputs.get(name)!.length });
+  }
+  for (const name of readdirSync(outDir)) {
+    if (!outputs.has(name) && !name.startsWith('.')) rmSync(path.join(outDir, name), { recursive: true, force: true });
   }
   return written;
 }
