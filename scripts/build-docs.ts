@@ -1,5 +1,5 @@
 /**
- * Builds what the API reference pages at `{base_url}/docs` need beyond the prebuilt Redoc bundle (D-180),
+ * Builds what the API reference pages at `{base_url}/docs` need beyond the prebuilt Redoc bundle (D-154),
  * into dist/docs/ (or the directory given); run by `npm start` and by the docs tests, never at request time,
  * and not committed:
  *
@@ -8,7 +8,7 @@
  * - webhooks.html and asyncapi.css: the webhook contract rendered by `@asyncapi/react-component` on the server
  *   (React's renderToStaticMarkup, as @asyncapi/html-template does), with the component's stylesheet. The
  *   component's browser bundle compiles JSON Schemas with `new Function`, which the pages'
- *   Content-Security-Policy ('self' only) refuses (D-182), so the page ships as static HTML.
+ *   Content-Security-Policy ('self' only) refuses (D-156), so the page ships as static HTML.
  *
  *   tsx scripts/build-docs.ts [outDir]
  */

@@ -1,4 +1,4 @@
-// The API reference pages in headless Chromium (D-180): each page of `{base_url}/docs` is opened against the
+// The API reference pages in headless Chromium (D-154): each page of `{base_url}/docs` is opened against the
 // in-process reference stack over its real TLS, with every request to another host refused, so the renderers
 // prove they need no CDN; named operations of each contract must appear. Screenshots go to
 // test/docs/screenshots/ (gitignored) and their paths are printed.

@@ -1,4 +1,4 @@
-// The API reference pages over HTTP (D-180, D-181, D-182): every page, contract and renderer asset of
+// The API reference pages over HTTP (D-154, D-155, D-156): every page, contract and renderer asset of
 // `{base_url}/docs` on the in-process reference stack over its real TLS answers 200 with its content type,
 // cache headers and the 'self'-only Content-Security-Policy; an unknown page is a 404 in the base origin's
 // {error, code} shape. The plugin alone (app.inject) shows the unbuilt case and the rate limit.

@@ -1,5 +1,5 @@
 /**
- * What the reference pages load (D-180), read once when the plugin starts: Redoc's prebuilt standalone
+ * What the reference pages load (D-154), read once when the plugin starts: Redoc's prebuilt standalone
  * bundle from node_modules, the page stylesheet beside this file, and what scripts/build-docs.ts writes to
  * dist/docs/ (the OpenRPC bundle, the statically rendered AsyncAPI page and its stylesheet). Nothing is
  * fetched from a CDN: the Content-Security-Policy allows only 'self'.

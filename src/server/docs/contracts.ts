@@ -1,5 +1,5 @@
 /**
- * The contracts the reference pages at `{base_url}/docs` render (D-180): the four OpenAPI contracts, the
+ * The contracts the reference pages at `{base_url}/docs` render (D-154): the four OpenAPI contracts, the
  * AsyncAPI webhook events and the OpenRPC chain methods, read once from specs/ when the plugin starts.
  */
 import { createHash } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * The HTML of the reference pages (D-180). Pages hold no inline script (D-182): each loads its renderer
+ * The HTML of the reference pages (D-154). Pages hold no inline script (D-156): each loads its renderer
  * and page script from `/docs/assets/`, which the Content-Security-Policy ('self' only) permits.
  */
 import type { Contract } from './contracts.ts';
@@ -54,7 +54,7 @@ export function contractPage(prefix: string, contracts: readonly ShownContract[]
   let head = '';
   let body: string;
   if (contract.renderer === 'redoc') {
-    // Redoc's standalone bundle starts itself on the <redoc spec-url> element. D-182: its search runs in a
+    // Redoc's standalone bundle starts itself on the <redoc spec-url> element. D-156: its search runs in a
     // worker made from a blob: URL, which a 'self'-only policy refuses, so search is off (the menu lists all).
     body = `<redoc spec-url="${specUrl}" disable-search="true"></redoc>\n<script src="${assets}/redoc.standalone.js"></script>`;
   } else if (contract.renderer === 'asyncapi') {

@@ -1,5 +1,5 @@
 /**
- * The API reference pages of the base origin (D-180): `{base_url}/docs` lists the contracts and
+ * The API reference pages of the base origin (D-154): `{base_url}/docs` lists the contracts and
  * `{base_url}/docs/<contract>` renders one — the four OpenAPI contracts with Redoc, the AsyncAPI webhook
  * events with @asyncapi/react-component and the OpenRPC chain methods with @open-rpc/docs-react. The specs
  * and the renderer bundles are read once at start and served from memory; nothing comes from a CDN.
@@ -15,7 +15,7 @@ import { contractPage, indexPage } from './pages.ts';
 
 /** Options of {@link docsRoutes}. */
 export interface DocsOptions {
-  /** Per-IP requests per second (D-181); 0 leaves the pages unlimited. */
+  /** Per-IP requests per second (D-155); 0 leaves the pages unlimited. */
   requestsPerSecond: number;
   /** The folder scripts/build-docs.ts wrote the OpenRPC bundle to (default dist/docs). */
   buildDir?: string;
@@ -24,7 +24,7 @@ export interface DocsOptions {
 }
 
 /**
- * D-182: every docs response carries a policy that allows only the origin itself, so a page can load
+ * D-156: every docs response carries a policy that allows only the origin itself, so a page can load
  * nothing from a CDN or any other host. Styles also allow 'unsafe-inline' because the three renderers
  * style their components at run time (styled-components, emotion, React style attributes); scripts
  * stay 'self' only, so no inline or foreign script runs.
@@ -43,7 +43,7 @@ export const DOCS_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-// D-181: pages and specs change with the server version, so they are revalidated after 5 minutes; the
+// D-155: pages and specs change with the server version, so they are revalidated after 5 minutes; the
 // renderer bundles change only with a dependency upgrade and are kept for a day. Both carry an ETag.
 const PAGE_MAX_AGE = 300;
 const ASSET_MAX_AGE = 86_400;
