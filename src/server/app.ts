@@ -20,6 +20,7 @@ import path from 'node:path';
 import { adminRoutes } from './admin/routes.ts';
 import { evidenceSiteRoutes } from './site/routes.ts';
 import { explorerRoutes } from './explorer/routes.ts';
+import { docsRoutes } from './docs/routes.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { installBodyDepthGuard } from './http/body-depth.ts';
 import { RpcDispatcher } from './rpc/dispatcher.ts';
@@ -139,6 +140,8 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
       base.log.error({ err: error }, 'svckit /ws: the credential recheck failed; the next one tries again'),
     );
     await base.register(wsRoutes, { dispatcher, chain, authenticator, limiter: rpcLimiter, limits: config.ws, registry: wsSockets });
+    // D-154, D-155: the API reference pages, limited like the other public read-only surface (/api).
+    await base.register(docsRoutes, { prefix: '/docs', requestsPerSecond: config.explorerRateLimit });
     await base.register(explorerRoutes, { prefix: '/api', dispatcher, chain, clock, requestsPerSecond: config.explorerRateLimit });
     await base.register(adminRoutes, { prefix: '/admin/v1', db: database.db, chain, ledger, webhooks: hooks, clock, version: SVCKIT_VERSION, requestsPerSecond: config.adminRateLimit });
     await base.register(institutionalRoutes, {
