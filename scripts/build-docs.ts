@@ -85,5 +85,5 @@ export async function renderAsyncApi(file: string): Promise<string> {
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const outDir = path.resolve(process.argv[2] ?? DEFAULT_DOCS_BUILD_DIR);
-  for (const file of await buildDocs(outDir)) console.log(`${String(file.bytes).padStart(9)}  ${path.join(path.relative(process.cwd(), outDir), file.path)}`);
+  for (const file of await buildDocs(outDir)) console.error(`${String(file.bytes).padStart(9)}  ${path.join(path.relative(process.cwd(), outDir), file.path)}`);
 }

@@ -44,13 +44,15 @@ describe('build (scripts/build-extension.ts)', () => {
     }
   });
 
-  it('run as `npm start` runs it, writes its listing to stderr and nothing to stdout (the ready line is alone there)', () => {
-    const out = mkdtempSync(path.join(tmpdir(), 'ext-cli-'));
-    dirs.push(out);
-    const run = spawnSync(process.execPath, [path.resolve('node_modules/tsx/dist/cli.mjs'), 'scripts/build-extension.ts', out], { encoding: 'utf8' });
-    expect(run.status, run.stderr).toBe(0);
-    expect(run.stdout).toBe('');
-    expect(run.stderr).toMatch(/tree sha256 [0-9a-f]{64}/);
+  it('run as `npm start` runs it (and the docs build after it), writes listings to stderr and nothing to stdout, where the ready line is alone', () => {
+    for (const [script, listing] of [['scripts/build-extension.ts', /tree sha256 [0-9a-f]{64}/], ['scripts/build-docs.ts', /openrpc/]] as const) {
+      const out = mkdtempSync(path.join(tmpdir(), 'build-cli-'));
+      dirs.push(out);
+      const run = spawnSync(process.execPath, [path.resolve('node_modules/tsx/dist/cli.mjs'), script, out], { encoding: 'utf8' });
+      expect(run.status, `${script}: ${run.stderr}`).toBe(0);
+      expect(run.stdout, script).toBe('');
+      expect(run.stderr, script).toMatch(listing);
+    }
   });
 });
 
