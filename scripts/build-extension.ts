@@ -6,7 +6,8 @@
  * Deterministic: esbuild bundles with fixed options and paths relative to the repository (no absolute paths,
  * no timestamps, no source maps), files are written in sorted order, and every file's mtime is set to
  * SOURCE_DATE_EPOCH (default 2000-01-01T00:00:00Z), so two builds of the same sources are byte-identical and a
- * deterministic zip of them is too. Prints the files with their SHA-256 and a tree digest.
+ * deterministic zip of them is too. Prints the files with their SHA-256 and a tree digest on stderr: `npm start`
+ * runs this before `svckit serve`, whose stdout must carry only the ready line (scripts read it).
  *
  *   tsx scripts/build-extension.ts [outDir]
  */
@@ -86,6 +87,7 @@ export function copyBuilt(from: string, to: string): void {
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const outDir = path.resolve(process.argv[2] ?? path.join(ROOT, 'dist/extension'));
   const { files, treeSha256 } = await buildExtension(outDir);
-  for (const f of files) console.log(`${f.sha256}  ${String(f.bytes).padStart(8)}  ${f.path}`);
-  console.log(`tree sha256 ${treeSha256}  ${path.relative(process.cwd(), outDir) || '.'}`);
+  // stderr: `npm start` runs this before `svckit serve`, and stdout is reserved for the ready line.
+  for (const f of files) console.error(`${f.sha256}  ${String(f.bytes).padStart(8)}  ${f.path}`);
+  console.error(`tree sha256 ${treeSha256}  ${path.relative(process.cwd(), outDir) || '.'}`);
 }

@@ -31,7 +31,7 @@ const ok = (run: { code: number; stderr: string }) => expect(run.code, run.stder
 
 describe('svckit admin accounts and api-keys (CLI)', () => {
   it('creates two accounts, funds one, issues a key that works on the institutional API, and lists them', async () => {
-    const first = await svckitAdmin(['accounts', 'create', '--email', 'ops@bank-a.example', '--field', 'id', ...common]);
+    const first = await svckitAdmin(['accounts', 'create', '--email', 'ops@bank-a.example', '--daily-limit', '50000', '--single-limit', '10000', '--field', 'id', ...common]);
     ok(first);
     const a = first.stdout.trim();
     expect(a).toMatch(/^acc_[0-9A-HJKMNP-TV-Z]{26}$/);
@@ -117,7 +117,7 @@ describe('svckit admin mldsa-keys, kek, webhooks, payments and qbft (CLI)', () =
   });
 
   it('registers a webhook endpoint, sets a generated and a piped secret without echoing the piped one, lists deliveries and refuses a return', async () => {
-    const account = (await svckitAdmin(['accounts', 'create', '--email', 'hooks@bank-a.example', '--field', 'id', ...common])).stdout.trim();
+    const account = (await svckitAdmin(['accounts', 'create', '--email', 'hooks@bank-a.example', '--daily-limit', '50000', '--single-limit', '10000', '--field', 'id', ...common])).stdout.trim();
     const created = await svckitAdmin(['webhooks', 'endpoints', 'create', '--url', 'https://hooks.bank-a.example/svckit', '--accounts', account, '--events', 'payment.settled,payment.failed', '--json', ...common]);
     ok(created);
     const endpoint = JSON.parse(created.stdout) as { id: string; events: string[]; accountIds: string[]; hasSecret: boolean };

@@ -24,14 +24,16 @@ const limitOptions = (command: Command) =>
 export function accountsCommand(): Command {
   const command = new Command('accounts').description('Ledger accounts: create, list, read, change limits or status, fund.');
   command.addCommand(
-    limitOptions(connectionOptions(new Command('create')))
+    connectionOptions(new Command('create'))
       .description('Create an approved account with its own chain address.')
       .requiredOption('--email <email>', "the account holder's email")
+      .requiredOption('--daily-limit <units>', 'most the account may send per day, whole native units', integer)
+      .requiredOption('--single-limit <units>', 'most one transfer may move, whole native units', integer)
       .option('--reference <ref>', 'the account reference (default: the next ACC- number)')
       .action(
         action(async (options: AccountOptions) => {
           // The server checks every field (400 with its {error}); the CLI sends what it was given.
-          const body = { email: options.email!, dailyLimit: options.dailyLimit ?? 50_000, singleLimit: options.singleLimit ?? 10_000, ...(options.reference ? { reference: options.reference } : {}) };
+          const body = { email: options.email!, dailyLimit: options.dailyLimit!, singleLimit: options.singleLimit!, ...(options.reference ? { reference: options.reference } : {}) };
           print(options, answer(await sdk.adminCreateAccount({ client: adminClient(options), body })), (a) => accountTable([a]));
         }),
       ),
