@@ -79,8 +79,11 @@ describe('svckit admin accounts and api-keys (CLI)', () => {
     expect(noPermissions.code).toBe(1);
     expect(noPermissions.stderr).toMatch(/^svckit admin: HTTP 400: "permissions" /);
     const page = await svckitAdmin(['accounts', 'list', '--page', 'two', ...common]);
-    expect(page.code).not.toBe(0);
+    // A usage error exits 2, a refusal by the server 1 (main.ts: "svckit uses 2 for every usage or configuration error").
+    expect(page.code).toBe(2);
     expect(page.stderr).toContain('expected a whole number, got "two"');
+    const missing = await svckitAdmin(['accounts', 'create', '--daily-limit', '1', '--single-limit', '1', ...common]);
+    expect(missing).toMatchObject({ code: 2, stderr: "error: required option '--email <email>' not specified\n" });
     const field = await svckitAdmin(['health', '--field', 'nope', ...common]);
     expect(field).toMatchObject({ code: 1, stderr: 'svckit admin: --field nope: the answer has no such field\n' });
   });
