@@ -81,7 +81,7 @@ export async function serve(): Promise<void> {
     throw error;
   }
   guardUnhandledRejections();
-  // D-170: a relaxed transport is announced on every start, on stderr (stdout carries only the ready line).
+  // D-157: a relaxed transport is announced on every start, on stderr (stdout carries only the ready line).
   if (config.tlsAllowClassical) console.error(CLASSICAL_TLS_WARNING);
   const { stack, ready } = await listen(config, { persist: true, logLevel: process.env.SVC_LOG_LEVEL ?? 'info' });
   process.stdout.write(`${JSON.stringify(ready)}\n`);

@@ -1,6 +1,6 @@
 // `npm start` runs scripts/build-extension.ts and then `svckit serve`; scripts read the ready line from stdout,
 // so the build writes nothing there and `svckit serve` writes exactly one JSON line (src/server/main.ts).
-// D-170: with SVC_TLS_ALLOW_CLASSICAL the start announces the relaxed transport on stderr, and only then does a
+// D-157: with SVC_TLS_ALLOW_CLASSICAL the start announces the relaxed transport on stderr, and only then does a
 // classical-only client get in.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -47,7 +47,7 @@ describe('npm start output', () => {
   });
 });
 
-describe('SVC_TLS_ALLOW_CLASSICAL (D-093, D-170)', () => {
+describe('SVC_TLS_ALLOW_CLASSICAL (D-093, D-157)', () => {
   let stack: OpenStack;
   beforeAll(async () => {
     stack = await openStack();

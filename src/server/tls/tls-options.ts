@@ -9,7 +9,7 @@ import type { TlsMaterial } from './dev-certificates.ts';
 /** The hybrid post-quantum TLS group (ML-KEM-768 combined with X25519). */
 export const HYBRID_GROUP = 'X25519MLKEM768';
 
-/** The classical groups accepted only when SVC_TLS_ALLOW_CLASSICAL is set (D-093, D-170). */
+/** The classical groups accepted only when SVC_TLS_ALLOW_CLASSICAL is set (D-093, D-157). */
 const CLASSICAL_GROUPS = ['X25519', 'P-256'];
 
 /** Node HTTPS server options for the given material. */
@@ -23,7 +23,7 @@ export function httpsOptions(material: Pick<TlsMaterial, 'cert' | 'key'>, allowC
 }
 
 /**
- * D-170: the line `svckit serve` writes to stderr at start when SVC_TLS_ALLOW_CLASSICAL is on, so that a
+ * D-157: the line `svckit serve` writes to stderr at start when SVC_TLS_ALLOW_CLASSICAL is on, so that a
  * relaxed transport is never silent: the server then breaks the spec's "hybrid post-quantum TLS
  * (X25519MLKEM768)" rule, and conformance reports it (transport.tls.classical_refused fails).
  */

@@ -2,7 +2,7 @@
  * How `svckit admin` reaches a running server: its admin API over HTTPS (PGlite is single-process, so the CLI
  * never opens the server's files, DESIGN.md), with the generated admin SDK. `--base`, `--token` and `--ca-cert`
  * win; without them the CLI uses SVC_ADMIN_TOKEN, the data directory's development CA
- * (`<SVC_DATA_DIR>/tls/ca.pem`) and the configured base origin (`https://<SVC_HOST>:<SVC_BASE_PORT>`, D-171): the
+ * (`<SVC_DATA_DIR>/tls/ca.pem`) and the configured base origin (`https://<SVC_HOST>:<SVC_BASE_PORT>`, D-158): the
  * server records its ports nowhere but the ready line, so the settings it was started with are the source.
  */
 import { existsSync, readFileSync } from 'node:fs';

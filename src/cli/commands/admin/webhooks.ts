@@ -1,6 +1,6 @@
 /**
  * `svckit admin webhooks endpoints|secret|deliveries|redeliver`: webhook endpoints, their signing secrets and
- * deliveries through `/admin/v1/webhooks` (D-019, D-047, D-060, D-142). D-171: a secret never goes on the
+ * deliveries through `/admin/v1/webhooks` (D-019, D-047, D-060, D-142). D-158: a secret never goes on the
  * command line (process lists show it): it comes from a file, stdin, or is generated and printed once.
  */
 import { randomBytes } from 'node:crypto';
