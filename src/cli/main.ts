@@ -7,7 +7,6 @@ import { evidenceCommand } from './commands/evidence.ts';
 import { generateCommand } from './commands/generate.ts';
 import { interopCommand } from './commands/interop.ts';
 import { serveCommand } from './commands/serve.ts';
-import { webhooksCommand } from './commands/webhooks.ts';
 import { wycheproofCommand } from './commands/wycheproof.ts';
 
 const program = new Command('svckit')
@@ -25,7 +24,6 @@ program.addCommand(acvpCommand());
 program.addCommand(wycheproofCommand());
 program.addCommand(interopCommand());
 program.addCommand(evidenceCommand());
-program.addCommand(webhooksCommand());
 program.addCommand(adminCommand());
 
 await program.parseAsync(process.argv);

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { ConfigError, loadConfig, type Config } from '../config.ts';
 import { ensurePrivateDir } from '../storage/private-dir.ts';
 import { buildStack, type Stack, type StackOptions } from './app.ts';
+import { CLASSICAL_TLS_WARNING } from './tls/tls-options.ts';
 
 /** The ready line's content. */
 export type ReadyEvent = { event: 'ready'; base: string; wallet: string; site: string; caCert: string; adminToken?: string };
@@ -83,6 +84,8 @@ export async function serve(options: { onReady?: (config: Config) => ServeCompan
     throw error;
   }
   guardUnhandledRejections();
+  // D-157: a relaxed transport is announced on every start, on stderr (stdout carries only the ready line).
+  if (config.tlsAllowClassical) console.error(CLASSICAL_TLS_WARNING);
   const { stack, ready } = await listen(config, { persist: true, logLevel: process.env.SVC_LOG_LEVEL ?? 'info' });
   process.stdout.write(`${JSON.stringify(ready)}\n`);
   const companion = options.onReady?.(config);

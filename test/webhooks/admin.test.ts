@@ -140,13 +140,16 @@ describe('deliveries, pacs.008 and returns', () => {
   });
 });
 
-describe('svckit webhooks (CLI)', () => {
+describe('svckit admin webhooks (CLI)', () => {
   it('lists deliveries with their attempts from the running server', async () => {
     const ca = path.join(mkdtempSync(path.join(tmpdir(), 'svckit-cli-')), 'ca.pem');
     writeFileSync(ca, target.caCert!);
-    const { stdout } = await promisify(execFile)(process.execPath, ['bin/svckit.js', 'webhooks', 'deliveries', '--base', target.base!.href, '--admin-token', target.adminToken!, '--ca-cert', ca, '--status', 'dead'], { cwd: path.resolve(import.meta.dirname, '../..') });
+    const { stdout } = await promisify(execFile)(process.execPath, ['bin/svckit.js', 'admin', 'webhooks', 'deliveries', 'list', '--base', target.base!.href, '--token', target.adminToken!, '--ca-cert', ca, '--status', 'dead'], { cwd: path.resolve(import.meta.dirname, '../..') });
     expect(stdout).toMatch(/^\d+ deliveries; page 1/);
     expect(stdout).toMatch(/payment\.(initiated|failed)\s+dead\s+round 1/);
     expect(stdout).toMatch(/1\.1 {2}\S+ +\d+ ms {2}failure connection failed/);
+
+    const unknown = await promisify(execFile)(process.execPath, ['bin/svckit.js', 'admin', 'webhooks', 'redeliver', randomUUID(), '--base', target.base!.href, '--token', target.adminToken!, '--ca-cert', ca], { cwd: path.resolve(import.meta.dirname, '../..') }).catch((error: { code: number; stderr: string }) => error);
+    expect(unknown).toMatchObject({ code: 1, stderr: expect.stringMatching(/^svckit admin: HTTP 404: /) });
   });
 });

@@ -1,11 +1,38 @@
 /**
- * `svckit admin`: operations of a running server's administrator API (D-048), one sub-command group per
- * resource, each on the generated admin SDK (src/cli/commands/admin/).
+ * `svckit admin`: every operation of a running server's administrator API (D-048), one sub-command group per
+ * resource, each on the generated admin SDK (src/cli/commands/admin/; which command carries which operation:
+ * admin/operations.ts).
  */
 import { Command } from 'commander';
+import { accountsCommand } from './admin/accounts.ts';
+import { apiKeysCommand } from './admin/api-keys.ts';
 import { chainAccountsCommand } from './admin/chain-accounts.ts';
+import { healthCommand } from './admin/health.ts';
+import { kekCommand } from './admin/kek.ts';
+import { mldsaKeysCommand } from './admin/mldsa-keys.ts';
+import { paymentsCommand } from './admin/payments.ts';
+import { qbftCommand } from './admin/qbft.ts';
+import { webhooksCommand } from './admin/webhooks.ts';
+
+/** Gives `command` and everything below it svckit's usage exit code: 2, apart from a refusal by the server (1). */
+function usageExitCode(command: Command): Command {
+  // commander exits 1 on a usage error in a sub-command added with addCommand (main.ts's override is not inherited).
+  command.exitOverride((error) => process.exit(error.code === 'commander.helpDisplayed' || error.code === 'commander.version' ? 0 : 2));
+  for (const child of command.commands) usageExitCode(child);
+  return command;
+}
 
 /** Builds the `admin` command and its groups. */
 export function adminCommand(): Command {
-  return new Command('admin').description('Administrator operations on a running svckit server (admin API).').addCommand(chainAccountsCommand());
+  return usageExitCode(new Command('admin')
+    .description('Administrator operations on a running svckit server (admin API); works with Node 26 where curl cannot connect.')
+    .addCommand(healthCommand())
+    .addCommand(apiKeysCommand())
+    .addCommand(mldsaKeysCommand())
+    .addCommand(accountsCommand())
+    .addCommand(chainAccountsCommand())
+    .addCommand(kekCommand())
+    .addCommand(webhooksCommand())
+    .addCommand(paymentsCommand())
+    .addCommand(qbftCommand()));
 }

@@ -5,7 +5,7 @@
 import { Command } from 'commander';
 import type { ChainAccount } from '../../../../generated/admin/types.gen';
 import * as sdk from '../../../../generated/admin/sdk.gen';
-import { action, adminClient, answer, connectionOptions, type AdminOptions } from './connection.ts';
+import { action, adminClient, answer, connectionOptions, integer, print, type AdminOptions } from './connection.ts';
 
 /** The allow-list as a text table, the funding account's address first. */
 export function chainAccountTable(page: { total: number; page: number; fundingAddress: string; accounts: ChainAccount[] }): string {
@@ -30,23 +30,22 @@ export function chainAccountsCommand(): Command {
         action(async (address: string, options: AdminOptions & { amount?: string }) => {
           const client = adminClient(options);
           const added = answer(await sdk.adminAddChainAccount({ client, body: { address, ...(options.amount !== undefined ? { amount: options.amount } : {}) } }));
-          if (options.json) return console.log(JSON.stringify(added, null, 2));
           const funded = added.txHash ? `; funded ${added.amount} in ${added.txHash}` : '';
-          console.log(`allowed ${added.address} (${added.reason})${funded}; balance ${added.balance}`);
+          print(options, added, (a) => `allowed ${a.address} (${a.reason})${funded}; balance ${a.balance}`);
         }),
       ),
   );
   command.addCommand(
     connectionOptions(new Command('list'))
       .description('List the allow-list, newest first.')
-      .option('--page <n>', 'page number', '1')
-      .option('--limit <n>', 'entries per page (1 to 200)', '50')
+      .option('--page <n>', 'page number', integer, 1)
+      .option('--limit <n>', 'entries per page (1 to 200)', integer, 50)
       .action(
-        action(async (options: AdminOptions & { page: string; limit: string }) => {
+        action(async (options: AdminOptions & { page: number; limit: number }) => {
           const client = adminClient(options);
-          // The server checks page and limit (400 with its {error}); the CLI passes what it was given.
-          const page = answer(await sdk.adminListChainAccounts({ client, query: { page: Number(options.page), limit: Number(options.limit) } }));
-          console.log(options.json ? JSON.stringify(page, null, 2) : chainAccountTable(page));
+          // The server checks the range of page and limit (400 with its {error}); the CLI passes what it was given.
+          const page = answer(await sdk.adminListChainAccounts({ client, query: { page: options.page, limit: options.limit } }));
+          print(options, page, chainAccountTable);
         }),
       ),
   );
@@ -58,7 +57,7 @@ export function chainAccountsCommand(): Command {
         action(async (address: string, options: AdminOptions) => {
           const client = adminClient(options);
           answer(await sdk.adminRemoveChainAccount({ client, path: { address } }));
-          console.log(options.json ? JSON.stringify({ removed: address }) : `removed ${address}`);
+          print(options, { removed: address }, () => `removed ${address}`);
         }),
       ),
   );

@@ -1,41 +1,60 @@
 /**
  * How `svckit admin` reaches a running server: its admin API over HTTPS (PGlite is single-process, so the CLI
- * never opens the server's files, DESIGN.md), with the generated admin SDK. The options and defaults are
- * those of `svckit webhooks`: `--base`, `--token` or SVC_ADMIN_TOKEN, `--ca-cert` or the data directory's
- * development CA.
+ * never opens the server's files, DESIGN.md), with the generated admin SDK. `--base`, `--token` and `--ca-cert`
+ * win; without them the CLI uses SVC_ADMIN_TOKEN, the data directory's development CA
+ * (`<SVC_DATA_DIR>/tls/ca.pem`) and the configured base origin (`https://<SVC_HOST>:<SVC_BASE_PORT>`, D-158): the
+ * server records its ports nowhere but the ready line, so the settings it was started with are the source.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import tls from 'node:tls';
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import { createClient, type Client } from '../../../../generated/admin/client';
 
-/** The connection options every admin sub-command takes. */
-export type AdminOptions = { base: string; token?: string; caCert?: string; json?: boolean };
+/** The connection and output options every admin sub-command takes. */
+export type AdminOptions = { base?: string; token?: string; caCert?: string; json?: boolean; field?: string };
 
 /** A failure to report: its text goes to stderr and the command exits 1. */
 export class AdminCliError extends Error {
   override name = 'AdminCliError';
 }
 
-/** Adds the connection options (and `--json`) to `command`. */
+/** Adds the connection options, `--json` and `--field` to `command`. */
 export function connectionOptions(command: Command): Command {
   return command
-    .option('--base <url>', 'HTTPS root of the server ({base_url})', 'https://localhost:8443')
+    .option('--base <url>', 'HTTPS root of the server (default https://<SVC_HOST>:<SVC_BASE_PORT>, i.e. https://127.0.0.1:8443)')
     .option('--token <token>', 'administrator token (default SVC_ADMIN_TOKEN)')
     .option('--ca-cert <file>', 'PEM file of the CA to trust (default <SVC_DATA_DIR>/tls/ca.pem)')
-    .option('--json', 'print the API answer as JSON');
+    .option('--json', 'print the API answer as JSON')
+    .option('--field <name>', 'print only this field of the answer (dot path, e.g. token or accounts.0.id), for scripts');
+}
+
+/** The base origin from the settings `svckit serve` reads (src/config.ts): SVC_HOST and SVC_BASE_PORT. */
+export function defaultBase(env: NodeJS.ProcessEnv = process.env): string {
+  const configured = env.SVC_HOST || '127.0.0.1';
+  // A server listening on every interface is reached on loopback, which the development certificate names.
+  const host = configured === '0.0.0.0' || configured === '::' ? '127.0.0.1' : configured;
+  const port = env.SVC_BASE_PORT || '8443';
+  if (port === '0') throw new AdminCliError('SVC_BASE_PORT is 0 (an ephemeral port): give --base with the URL the ready line printed');
+  return `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
 /** The generated SDK's client for `{base}/admin/v1`, trusting the given or the data directory's CA. */
 export function adminClient(options: AdminOptions): Client {
-  const token = options.token ?? process.env.SVC_ADMIN_TOKEN;
+  const token = options.token || process.env.SVC_ADMIN_TOKEN;
   if (!token) throw new AdminCliError('an administrator token is needed: --token or SVC_ADMIN_TOKEN');
   const caFile = options.caCert ?? path.join(process.env.SVC_DATA_DIR || '.data', 'tls', 'ca.pem');
   if (options.caCert && !existsSync(caFile)) throw new AdminCliError(`--ca-cert ${caFile}: no such file`);
   // The server's development CA joins Node's default trust store for this process (fetch honours it).
   if (existsSync(caFile)) tls.setDefaultCACertificates([...tls.getCACertificates('default'), readFileSync(caFile, 'utf8')]);
-  const base = options.base.endsWith('/') ? options.base : `${options.base}/`;
+  const given = options.base ?? defaultBase();
+  let base: URL;
+  try {
+    base = new URL(given.endsWith('/') ? given : `${given}/`);
+  } catch {
+    throw new AdminCliError(`--base expected an https URL, got "${given}"`);
+  }
+  if (base.protocol !== 'https:') throw new AdminCliError(`--base expected an https URL, got "${given}"`);
   return createClient({ baseUrl: new URL('admin/v1', base).href, headers: { Authorization: `Bearer ${token}` } });
 }
 
@@ -48,16 +67,46 @@ export function answer<T>(result: { data?: T; error?: unknown; response?: Respon
   throw new AdminCliError(`${status}: ${text}`);
 }
 
+/** Prints an answer: one field (`--field`), JSON (`--json`) or the human table `human` makes. */
+export function print<T>(options: AdminOptions, data: T, human: (data: T) => string): void {
+  if (options.field !== undefined) {
+    let value: unknown = data;
+    for (const part of options.field.split('.')) {
+      if (value === null || typeof value !== 'object' || !Object.hasOwn(value, part)) throw new AdminCliError(`--field ${options.field}: the answer has no such field`);
+      value = (value as Record<string, unknown>)[part];
+    }
+    console.log(typeof value === 'string' ? value : JSON.stringify(value));
+    return;
+  }
+  console.log(options.json ? JSON.stringify(data, null, 2) : human(data));
+}
+
 /** Runs a sub-command's action: a failure is printed as `svckit admin: <text>` on stderr and exits 1. */
 export function action<A extends unknown[]>(run: (...args: A) => Promise<void>): (...args: A) => Promise<void> {
   return async (...args: A) => {
     try {
       await run(...args);
     } catch (error) {
-      // A network failure (server away, TLS refused) is reported as such; nothing else is expected here.
+      // A network failure (server away, TLS refused) is reported as such, with its cause (e.g. ECONNREFUSED).
       const text = error instanceof AdminCliError ? error.message : `${(error as Error).message}${(error as { cause?: Error }).cause ? `: ${(error as { cause: Error }).cause.message}` : ''}`;
       console.error(`svckit admin: ${text}`);
       process.exit(1);
     }
   };
+}
+
+/** A comma-separated option value as a list (empty items dropped). */
+export const list = (value: string): string[] => value.split(',').map((item) => item.trim()).filter((item) => item !== '');
+
+/** A whole-number option value; anything else is a usage error commander reports before any request. */
+export function integer(value: string): number {
+  if (!/^-?\d{1,15}$/.test(value)) throw new InvalidArgumentError(`expected a whole number, got "${value}"`);
+  return Number(value);
+}
+
+/** Rows as a text table: a header, then one line per row, columns padded to the widest cell. */
+export function table(headers: string[], rows: string[][]): string {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
+  const line = (cells: string[]) => cells.map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ');
+  return [line(headers), ...rows.map(line)].join('\n');
 }

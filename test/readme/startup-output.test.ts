@@ -1,0 +1,65 @@
+// `npm start` runs scripts/build-extension.ts and then `svckit serve`; scripts read the ready line from stdout,
+// so the build writes nothing there and `svckit serve` writes exactly one JSON line (src/server/main.ts).
+// D-157: with SVC_TLS_ALLOW_CLASSICAL the start announces the relaxed transport on stderr, and only then does a
+// classical-only client get in.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { handshake } from '../../conformance/checks/transport.ts';
+import { CLASSICAL_TLS_WARNING } from '../../src/server/tls/tls-options.ts';
+import { openStack, type OpenStack } from '../admin/stack.ts';
+import { ROOT, startServe } from './serve-process.ts';
+
+const CLASSICAL_ONLY = 'X25519:P-256';
+
+describe('npm start output', () => {
+  it('the extension build prints its digests on stderr and nothing on stdout', async () => {
+    const out = mkdtempSync(path.join(tmpdir(), 'svckit-ext-'));
+    try {
+      const { stdout, stderr } = await promisify(execFile)(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/build-extension.ts', out], { cwd: ROOT });
+      expect(stdout).toBe('');
+      expect(stderr).toMatch(/^tree sha256 [0-9a-f]{64} {2}/m);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+
+  it('npm start is the extension build and then svckit serve', () => {
+    const scripts = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    expect(scripts.start).toBe('tsx scripts/build-extension.ts && node bin/svckit.js serve');
+  });
+
+  it('svckit serve writes exactly one JSON ready line on stdout; with SVC_TLS_ALLOW_CLASSICAL it warns on stderr and lets classical clients in', async () => {
+    const served = await startServe({ SVC_TLS_ALLOW_CLASSICAL: 'true' });
+    const target = { kind: 'url' as const, caCert: readFileSync(served.ready.caCert, 'utf8') };
+    const classical = await handshake(target as never, new URL(served.ready.base), { groups: CLASSICAL_ONLY });
+    const { stdout, stderr, code } = await served.stop();
+    expect(code).toBe(0);
+    const lines = stdout.split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toBe('');
+    expect(JSON.parse(lines[0]!)).toMatchObject({ event: 'ready', base: expect.stringMatching(/^https:\/\//), adminToken: expect.stringMatching(/^svcadm_/) });
+    expect(stderr).toContain(`${CLASSICAL_TLS_WARNING}\n`);
+    expect(classical).toMatchObject({ ok: true, protocol: 'TLSv1.3' });
+  });
+});
+
+describe('SVC_TLS_ALLOW_CLASSICAL (D-093, D-157)', () => {
+  let stack: OpenStack;
+  beforeAll(async () => {
+    stack = await openStack();
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  it('is off by default: a classical-only client fails the handshake on every origin, a hybrid one gets X25519MLKEM768', async () => {
+    for (const origin of [stack.target.base!, stack.target.wallet!, stack.target.site!]) {
+      expect(await handshake(stack.target, origin, { groups: CLASSICAL_ONLY })).toMatchObject({ ok: false });
+      expect(await handshake(stack.target, origin, { groups: 'X25519MLKEM768' })).toMatchObject({ ok: true, group: 'X25519MLKEM768' });
+    }
+  });
+});
