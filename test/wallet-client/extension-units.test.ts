@@ -1,6 +1,5 @@
 // The extension's parts that need no browser: the deterministic build and its manifest, the request router,
 // the EIP-1193 provider, and the browser keystore and identity agreeing with the Node library.
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -44,16 +43,6 @@ describe('build (scripts/build-extension.ts)', () => {
     }
   });
 
-  it('run as `npm start` runs it (and the docs build after it), writes listings to stderr and nothing to stdout, where the ready line is alone', () => {
-    for (const [script, listing] of [['scripts/build-extension.ts', /tree sha256 [0-9a-f]{64}/], ['scripts/build-docs.ts', /openrpc/]] as const) {
-      const out = mkdtempSync(path.join(tmpdir(), 'build-cli-'));
-      dirs.push(out);
-      const run = spawnSync(process.execPath, [path.resolve('node_modules/tsx/dist/cli.mjs'), script, out], { encoding: 'utf8' });
-      expect(run.status, `${script}: ${run.stderr}`).toBe(0);
-      expect(run.stdout, script).toBe('');
-      expect(run.stderr, script).toMatch(listing);
-    }
-  });
 });
 
 function fakeDeps(overrides: Partial<RouterDeps> = {}, state?: WalletState) {
