@@ -28,8 +28,8 @@ export function anvilBinary(): string {
   }
 }
 
-/** Asks the OS for a free loopback port. */
-async function freePort(): Promise<number> {
+/** Asks the OS for a free loopback port (free when asked; the caller binds it moments later). */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);

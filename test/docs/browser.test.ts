@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceTarget } from '../../conformance/targets/reference.ts';
 import type { Target } from '../../conformance/targets/target.ts';
 import { buildDocs } from '../../scripts/build-docs.ts';
-import { CHROMIUM, EXPECTED, SECTIONS, SLUGS, spkiHash } from './support.ts';
+import { CHROMIUM, CHROMIUM_FLAGS, trustServerFlag } from '../chromium.ts';
+import { EXPECTED, SECTIONS, SLUGS } from './support.ts';
 
 const hasChromium = existsSync(CHROMIUM);
 const suite = hasChromium ? describe : describe.skip;
@@ -41,18 +42,8 @@ suite(title, () => {
       executablePath: CHROMIUM,
       headless: true,
       viewport: { width: 1400, height: 1000 },
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        // The stack's own certificate is trusted by its key, not by ignoring every TLS error.
-        `--ignore-certificate-errors-spki-list=${await spkiHash(target.base!, target.caCert!)}`,
-      ],
+      // The stack's own certificate is trusted by its key, not by ignoring every TLS error.
+      args: ['--headless', ...CHROMIUM_FLAGS, await trustServerFlag(target.base!, target.caCert!)],
     });
     // Only the test server may be reached: a renderer that needs a CDN fails here.
     await context.route('**/*', (route) => {

@@ -2,9 +2,9 @@
 // sees: its stdout, its stderr, and the README's commands against it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freePort } from '../../src/chain/anvil.ts';
 
 /** The repository root. */
 export const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -21,17 +21,6 @@ export type ServeProcess = {
   stop(): Promise<{ code: number | null; stdout: string; stderr: string }>;
 };
 
-/** A port free at the time of asking (the kernel picks it; the server binds it moments later). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Starts `node bin/svckit.js serve` with `env` over fresh SVC_DATA_DIR and ports; resolves at the ready line. */
 export async function startServe(env: Record<string, string> = {}, timeoutMs = 90_000): Promise<ServeProcess> {

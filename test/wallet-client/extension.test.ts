@@ -3,22 +3,20 @@
 // to another wallet, reads the chain ID from the wallet, connects through the approval window and reads from
 // the gateway of the in-process reference stack over its real TLS (the stack's leaf key is trusted through
 // --ignore-certificate-errors-spki-list, so no mock stands in for the gateway). No network is used.
-import { createHash, X509Certificate } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import tls from 'node:tls';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { recoverMessageAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceTarget } from '../../conformance/targets/reference.ts';
 import type { Target } from '../../conformance/targets/target.ts';
 import { buildExtension } from '../../scripts/build-extension.ts';
+import { CHROMIUM, CHROMIUM_FLAGS, trustServerFlag } from '../chromium.ts';
 import { TEST_MNEMONIC, tlsFetch } from './support.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
 const suite = hasChromium ? describe : describe.skip;
 const title = hasChromium ? 'extension in headless Chromium' : `extension in headless Chromium (SKIPPED: ${CHROMIUM} is missing; apt-get install -y chromium)`;
@@ -46,19 +44,6 @@ let extensionId: string;
 let gateway: string;
 const cleanup: string[] = [];
 
-/** base64 SHA-256 of the SubjectPublicKeyInfo of the certificate a TLS server presents. */
-async function spkiHash(url: URL, ca: string): Promise<string> {
-  const cert = await new Promise<Buffer>((resolve, reject) => {
-    const socket = tls.connect({ host: url.hostname, port: Number(url.port), ca, servername: url.hostname === '127.0.0.1' ? undefined : url.hostname }, () => {
-      resolve(socket.getPeerCertificate(false).raw);
-      socket.end();
-    });
-    socket.on('error', reject);
-  });
-  const spki = new X509Certificate(cert).publicKey.export({ type: 'spki', format: 'der' });
-  return createHash('sha256').update(spki).digest('base64');
-}
-
 suite(title, () => {
   beforeAll(async () => {
     const extDir = mkdtempSync(path.join(tmpdir(), 'svckit-ext-'));
@@ -74,19 +59,7 @@ suite(title, () => {
       executablePath: CHROMIUM,
       headless: false, // the new headless mode is asked for below: extensions need it
       ignoreDefaultArgs: ['--disable-extensions'],
-      args: [
-        '--headless=new',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        `--ignore-certificate-errors-spki-list=${await spkiHash(target.base!, target.caCert!)}`,
-        `--disable-extensions-except=${extDir}`,
-        `--load-extension=${extDir}`,
-      ],
+      args: ['--headless=new', ...CHROMIUM_FLAGS, await trustServerFlag(target.base!, target.caCert!), `--disable-extensions-except=${extDir}`, `--load-extension=${extDir}`],
     });
     const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker', { timeout: 20_000 }));
     extensionId = new URL(worker.url()).host;

@@ -5,6 +5,7 @@ import WebSocket from 'ws';
 import { request, rpc } from '../../conformance/http.ts';
 import { referenceTarget } from '../../conformance/targets/reference.ts';
 import type { Target } from '../../conformance/targets/target.ts';
+import { call, openWs } from './support.ts';
 
 let target: Target;
 const admin = () => ({ authorization: `Bearer ${target.adminToken}` });
@@ -15,31 +16,8 @@ async function apiKey(permissions: string[]): Promise<string> {
   return (created.json as { token: string }).token;
 }
 
-/** Opens /ws; resolves with the socket, or with the HTTP status of a refused upgrade. */
-function open(headers: Record<string, string>): Promise<WebSocket | number> {
-  const url = new URL('ws', target.base!.href.replace(/^https/, 'wss'));
-  return new Promise((resolve, reject) => {
-    const socket = new WebSocket(url, { headers, ca: target.caCert });
-    socket.once('open', () => resolve(socket));
-    socket.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
-    socket.once('error', reject);
-  });
-}
-
-/** Sends a request and waits for the response with its id. */
-function call(socket: WebSocket, id: number, method: string, params: unknown[] = []): Promise<{ result?: unknown; error?: { code: number } }> {
-  return new Promise((resolve) => {
-    const onMessage = (data: Buffer) => {
-      const frame = JSON.parse(data.toString()) as { id?: number };
-      if (frame.id === id) {
-        socket.off('message', onMessage);
-        resolve(frame as never);
-      }
-    };
-    socket.on('message', onMessage);
-    socket.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
-  });
-}
+/** Opens /ws on this file's target. */
+const open = (headers: Record<string, string>) => openWs(target, headers);
 
 beforeAll(async () => {
   target = await referenceTarget();
