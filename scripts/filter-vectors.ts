@@ -9,6 +9,8 @@
  * prompt, expectedResults, internalProjection, registration and validation. Every other field is kept as
  * parsed JSON. Files that need no filtering are copied byte for byte. Wycheproof: the in-scope files are
  * copied as they are (a plain .json is gzipped). Upstream files may be plain or gzipped.
+ * Where upstream publishes internalProjection and it holds every field of prompt and expectedResults
+ * (checked here, field by field), only internalProjection is carried: the other two repeat it.
  * The output is written gzipped, two-space indented like upstream, then SHA256SUMS is written.
  */
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -62,30 +64,68 @@ export function filterAcvpFile(kind: string, doc: Json, keep: string, kept: { gr
   return { ...doc, testGroups: doc.testGroups.filter((g: Json) => kept.groups.has(g.tgId)) };
 }
 
+/**
+ * The differences that keep internalProjection from standing in for prompt and expectedResults: every
+ * top-level field, group field and test field of both must appear in it with the same value (an
+ * expected `resultsArray` entry may gain fields). Empty when it stands in for both.
+ */
+export function projectionGaps(prompt: Json, expected: Json, projection: Json): string[] {
+  const gaps: string[] = [];
+  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+  const covers = (want: Json, have: Json | undefined, where: string, skip: string[]) => {
+    for (const [key, value] of Object.entries(want)) {
+      if (skip.includes(key)) continue;
+      const got = have?.[key];
+      const ok = key === 'resultsArray' && Array.isArray(value) && Array.isArray(got)
+        ? value.length === got.length && value.every((entry: Json, i: number) => Object.entries(entry).every(([k, v]) => same(v, got[i]?.[k])))
+        : same(value, got);
+      if (!ok) gaps.push(`${where}.${key}`);
+    }
+  };
+  covers(prompt, projection, 'prompt', ['testGroups']);
+  const groups = new Map<number, Json>(projection.testGroups.map((g: Json) => [g.tgId, g]));
+  for (const doc of [prompt, expected]) {
+    for (const group of doc.testGroups as Json[]) {
+      const into = groups.get(group.tgId);
+      covers(group, into, `tg${group.tgId}`, ['tests']);
+      const tests = new Map<number, Json>((into?.tests ?? []).map((t: Json) => [t.tcId, t]));
+      for (const test of group.tests ?? []) covers(test, tests.get(test.tcId), `tg${group.tgId}/tc${test.tcId}`, []);
+    }
+  }
+  return gaps;
+}
+
 function writeGzipJson(path: string, doc: unknown): void {
   writeFileSync(path, gzipSync(`${JSON.stringify(doc, null, 2)}`, { level: 9 }));
 }
 
+function readJson(path: string): Json {
+  return JSON.parse(readMaybeGzip(path).toString('utf8')) as Json;
+}
+
 function copyAcvpSet(from: string, to: string, keep: string | undefined): void {
   mkdirSync(to, { recursive: true });
-  const kinds = ['prompt', 'expectedResults', 'internalProjection', 'registration', 'validation'];
-  if (keep === undefined) {
-    for (const kind of kinds) {
-      const path = find(from, kind);
-      if (!path) continue;
-      if (path.endsWith('.gz')) copyFileSync(path, join(to, `${kind}.json.gz`));
-      else writeFileSync(join(to, `${kind}.json.gz`), gzipSync(readFileSync(path), { level: 9 }));
-    }
-    return;
-  }
-  const prompt = JSON.parse(readMaybeGzip(find(from, 'prompt')!).toString('utf8')) as Json;
-  const inScope = prompt.testGroups.filter((g: Json) => g.parameterSet === keep);
+  const prompt = readJson(find(from, 'prompt')!);
+  const inScope = keep === undefined ? prompt.testGroups : prompt.testGroups.filter((g: Json) => g.parameterSet === keep);
   const kept = { groups: new Set<number>(inScope.map((g: Json) => g.tgId)), tests: new Set<number>(inScope.flatMap((g: Json) => g.tests.map((t: Json) => t.tcId))) };
-  for (const kind of kinds) {
+  const docs = new Map<string, Json>();
+  for (const kind of ['prompt', 'expectedResults', 'internalProjection', 'registration', 'validation']) {
     const path = find(from, kind);
-    if (!path) continue;
-    const doc = JSON.parse(readMaybeGzip(path).toString('utf8')) as Json;
-    writeGzipJson(join(to, `${kind}.json.gz`), filterAcvpFile(kind, doc, keep, kept));
+    if (path) docs.set(kind, keep === undefined ? readJson(path) : filterAcvpFile(kind, readJson(path), keep, kept));
+  }
+  const projection = docs.get('internalProjection');
+  const expected = docs.get('expectedResults');
+  if (projection && expected) {
+    const gaps = projectionGaps(docs.get('prompt')!, expected, projection);
+    if (gaps.length > 0) throw new Error(`${from}: internalProjection lacks ${gaps.slice(0, 5).join(', ')}`);
+    docs.delete('prompt');
+    docs.delete('expectedResults');
+  }
+  for (const [kind, doc] of docs) {
+    const path = find(from, kind)!;
+    // Unfiltered sets keep upstream's bytes.
+    if (keep === undefined) writeFileSync(join(to, `${kind}.json.gz`), path.endsWith('.gz') ? readFileSync(path) : gzipSync(readFileSync(path), { level: 9 }));
+    else writeGzipJson(join(to, `${kind}.json.gz`), doc);
   }
 }
 

@@ -2,13 +2,13 @@
 // altered expected values, plain and array-wrapped files with keys at group level, and the
 // FIPS203-tr1 / FIPS204-tr1 "keyFormat" groups.
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMLKEM768 } from '@oqs/liboqs-js';
 import { ml_dsa65 } from '@noble/post-quantum/ml-dsa.js';
 import { ml_kem768 } from '@noble/post-quantum/ml-kem.js';
-import { readVector, REPO_VECTORS } from './vector-files.ts';
+import { acvpFile, REPO_VECTORS } from './vector-files.ts';
 
 type Json = Record<string, any>;
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex').toUpperCase();
@@ -26,23 +26,32 @@ function writeSet(root: string, name: string, header: Json, prompt: Json[], expe
   writeFileSync(join(dir, 'expectedResults.json'), JSON.stringify({ vsId: 7, ...header, isSample: true, testGroups: expected }));
 }
 
-/** Copies one repository set with its expectedResults altered by `mutate` (written plain, the prompt stays gzipped). */
-export function writeAlteredSet(set: string, mutate: (expected: Json) => { tgId: number; tcId: number }): { path: string; altered: { tgId: number; tcId: number } } {
+/**
+ * Copies one repository set with one expected value altered by `mutate`. `into` "expectedResults" writes
+ * an altered plain expectedResults beside the set's gzipped prompt (or the internalProjection carried
+ * instead); "internalProjection" alters the internalProjection itself, the set's only file.
+ */
+export function writeAlteredSet(
+  set: string,
+  mutate: (expected: Json) => { tgId: number; tcId: number },
+  into: 'expectedResults' | 'internalProjection' = 'expectedResults',
+): { path: string; altered: { tgId: number; tcId: number } } {
   const root = mkdtempSync(join(tmpdir(), 'svckit-acvp-altered-'));
   const dir = join(root, set);
   mkdirSync(dir);
-  copyFileSync(join(REPO_VECTORS, 'acvp', set, 'prompt.json.gz'), join(dir, 'prompt.json.gz'));
-  const expected = readVector(`acvp/${set}/expectedResults.json.gz`);
+  const input = existsSync(join(REPO_VECTORS, 'acvp', set, 'prompt.json.gz')) ? 'prompt' : 'internalProjection';
+  if (into === 'expectedResults') copyFileSync(join(REPO_VECTORS, 'acvp', set, `${input}.json.gz`), join(dir, `${input}.json.gz`));
+  const expected = acvpFile(set, into);
   const altered = mutate(expected);
-  writeFileSync(join(dir, 'expectedResults.json'), JSON.stringify(expected));
+  writeFileSync(join(dir, `${into}.json`), JSON.stringify(expected));
   return { path: root, altered };
 }
 
 /** ML-KEM-768 decapsulation in the older layout: dk at group level, one group per key; plain, array-wrapped prompt. */
 export function writeGroupLevelKeySet(): string {
   const root = mkdtempSync(join(tmpdir(), 'svckit-acvp-layout-'));
-  const prompt = readVector('acvp/ML-KEM-encapDecap-FIPS203/prompt.json.gz').testGroups.find((g: Json) => g.parameterSet === 'ML-KEM-768' && g.function === 'decapsulation');
-  const expected = readVector('acvp/ML-KEM-encapDecap-FIPS203/expectedResults.json.gz').testGroups.find((g: Json) => g.tgId === prompt.tgId);
+  const prompt = acvpFile('ML-KEM-encapDecap-FIPS203', 'prompt').testGroups.find((g: Json) => g.parameterSet === 'ML-KEM-768' && g.function === 'decapsulation');
+  const expected = acvpFile('ML-KEM-encapDecap-FIPS203', 'expectedResults').testGroups.find((g: Json) => g.tgId === prompt.tgId);
   const groups = prompt.tests.map((t: Json, i: number) => ({ tgId: i + 1, testType: 'VAL', parameterSet: 'ML-KEM-768', function: 'decapsulation', dk: t.dk, tests: [{ tcId: t.tcId, c: t.c }] }));
   const answers = prompt.tests.map((t: Json, i: number) => ({ tgId: i + 1, tests: [expected.tests.find((e: Json) => e.tcId === t.tcId)] }));
   writeSet(root, 'ML-KEM-decap-group-keys', { algorithm: 'ML-KEM', mode: 'encapDecap', revision: 'FIPS203' }, groups, answers, true);
@@ -79,8 +88,8 @@ export async function writeTr1Fixtures(): Promise<string> {
 
   // NIST's keyGen vectors pair each ML-DSA-65 seed with its expanded sk; the expected signature is the
   // deterministic signature under that sk, so the seed path must expand exactly as NIST does.
-  const keyGenPrompt = readVector('acvp/ML-DSA-keyGen-FIPS204/prompt.json.gz').testGroups.find((g: Json) => g.parameterSet === 'ML-DSA-65');
-  const keyGenExpected = readVector('acvp/ML-DSA-keyGen-FIPS204/expectedResults.json.gz').testGroups.find((g: Json) => g.tgId === keyGenPrompt.tgId);
+  const keyGenPrompt = acvpFile('ML-DSA-keyGen-FIPS204', 'prompt').testGroups.find((g: Json) => g.parameterSet === 'ML-DSA-65');
+  const keyGenExpected = acvpFile('ML-DSA-keyGen-FIPS204', 'expectedResults').testGroups.find((g: Json) => g.tgId === keyGenPrompt.tgId);
   const dsa: Json[][] = [[], []];
   const dsaAnswers: Json[][] = [[], []];
   tcId = 1;

@@ -7,7 +7,7 @@ import { ml_dsa65 } from '@noble/post-quantum/ml-dsa.js';
 import { ml_kem768 } from '@noble/post-quantum/ml-kem.js';
 import { describe, expect, it } from 'vitest';
 import { aes256Gcm, CryptoError, hkdfSha256, hmacSha256, mlDsa65, mlKem768, sha3_256, verifyHmacSha256 } from '../../src/crypto/index.ts';
-import { readVector } from './vector-files.ts';
+import { acvpFile } from './vector-files.ts';
 
 const text = (s: string) => new TextEncoder().encode(s);
 const codeOf = (run: () => unknown) => {
@@ -80,8 +80,8 @@ describe('mlDsa65', () => {
   });
 
   it('derives NIST keyGen results from the seed (FIPS 204 ML-DSA.KeyGen_internal)', () => {
-    const prompt = readVector('acvp/ML-DSA-keyGen-FIPS204/prompt.json.gz').testGroups.find((g: { parameterSet: string }) => g.parameterSet === 'ML-DSA-65');
-    const expected = readVector('acvp/ML-DSA-keyGen-FIPS204/expectedResults.json.gz').testGroups.find((g: { tgId: number }) => g.tgId === prompt.tgId);
+    const prompt = acvpFile('ML-DSA-keyGen-FIPS204', 'prompt').testGroups.find((g: { parameterSet: string }) => g.parameterSet === 'ML-DSA-65');
+    const expected = acvpFile('ML-DSA-keyGen-FIPS204', 'expectedResults').testGroups.find((g: { tgId: number }) => g.tgId === prompt.tgId);
     const test = prompt.tests[0];
     const pair = mlDsa65.keygenFromSeed(Buffer.from(test.seed, 'hex'));
     expect(Buffer.from(pair.publicKey).toString('hex').toUpperCase()).toBe(expected.tests[0].pk);

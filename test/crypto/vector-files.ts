@@ -21,9 +21,18 @@ export function readVector(relativePath: string, root = REPO_VECTORS): Json {
   return JSON.parse(gunzipSync(readFileSync(join(root, relativePath))).toString('utf8'));
 }
 
+/**
+ * One file of an ACVP set. Where vectors/ carries internalProjection alone (it holds every prompt and
+ * expectedResults field, D-132), the prompt and the expected results are read from it.
+ */
+export function acvpFile(set: string, kind: 'prompt' | 'expectedResults' | 'internalProjection', root = REPO_VECTORS): Json {
+  const own = `acvp/${set}/${kind}.json.gz`;
+  return readVector(existsSync(join(root, own)) ? own : `acvp/${set}/internalProjection.json.gz`, root);
+}
+
 /** The test groups of an ACVP set's prompt. */
 export function promptGroups(set: string, root = REPO_VECTORS): Json[] {
-  return readVector(`acvp/${set}/prompt.json.gz`, root).testGroups;
+  return acvpFile(set, 'prompt', root).testGroups;
 }
 
 /** Number of test cases in groups matching `keep`. */

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { checkSha256Sums, readJsonFile, walkDirectories } from '../../conformance/crypto/vectors.ts';
 import { REPO_ROOT } from '../../conformance/paths.ts';
-import { ACVP_SETS, filterAcvpFile, WYCHEPROOF_FILES } from '../../scripts/filter-vectors.ts';
+import { ACVP_SETS, filterAcvpFile, projectionGaps, WYCHEPROOF_FILES } from '../../scripts/filter-vectors.ts';
 import { FULL_VECTORS, HAS_FULL_VECTORS, REPO_VECTORS } from './vector-files.ts';
 
 const vectorFiles = (root: string) =>
@@ -47,6 +47,39 @@ describe('vectors/', () => {
     expect(filterAcvpFile('registration', registration, 'ML-DSA-65', kept)).toEqual({ vsId: 1, parameterSets: ['ML-DSA-65'], capabilities: [{ parameterSets: ['ML-DSA-65'], x: 1 }] });
     const validation = { vsId: 1, disposition: 'passed', tests: [{ tcId: 1 }, ...[...kept.tests].map((tcId) => ({ tcId }))] };
     expect(filterAcvpFile('validation', validation, 'ML-DSA-65', kept).tests).toEqual([...kept.tests].map((tcId) => ({ tcId })));
+  });
+
+  it('carries internalProjection alone where it holds the prompt and the expected results, else prompt and expectedResults', () => {
+    for (const set of Object.keys(ACVP_SETS)) {
+      const has = (kind: string) => existsSync(join(REPO_VECTORS, 'acvp', set, `${kind}.json.gz`));
+      expect([has('prompt'), has('expectedResults'), has('internalProjection')], set).toEqual(set === 'ML-DSA-sigGen-FIPS204' ? [true, true, false] : [false, false, true]);
+      expect(has('registration') && has('validation'), set).toBe(true);
+    }
+  });
+
+  it('internalProjection stands in for prompt and expectedResults only when it holds every field of both', () => {
+    const fixture = new URL('./fixtures/acvp-full/ML-DSA-keyGen-FIPS204/', import.meta.url).pathname;
+    const prompt = readJsonFile(join(fixture, 'prompt.json')) as Record<string, any>;
+    const expected = readJsonFile(join(fixture, 'expectedResults.json')) as Record<string, any>;
+    const answers = new Map<string, Record<string, unknown>>(expected.testGroups.flatMap((g: any) => g.tests.map((t: any) => [`${g.tgId}/${t.tcId}`, t])));
+    const merged = () => ({
+      ...prompt,
+      testGroups: prompt.testGroups.map((g: any) => ({ ...g, tests: g.tests.map((t: any) => ({ ...t, ...answers.get(`${g.tgId}/${t.tcId}`), deferred: false })) })),
+    });
+    expect(projectionGaps(prompt, expected, merged())).toEqual([]);
+    const noAnswer = merged();
+    delete noAnswer.testGroups[1].tests[0].pk;
+    expect(projectionGaps(prompt, expected, noAnswer)).toEqual([`tg2/tc${prompt.testGroups[1].tests[0].tcId}.pk`]);
+    const otherInput = merged();
+    otherInput.testGroups[0].tests[0].seed = '00';
+    otherInput.testGroups[2].parameterSet = 'ML-DSA-65';
+    expect(projectionGaps(prompt, expected, otherInput)).toEqual([`tg1/tc${prompt.testGroups[0].tests[0].tcId}.seed`, 'tg3.parameterSet']);
+    expect(projectionGaps(prompt, expected, { ...merged(), revision: 'other' })).toEqual(['prompt.revision']);
+    const mct = { testGroups: [{ tgId: 1, tests: [{ tcId: 1, resultsArray: [{ md: 'AA' }] }] }] };
+    const mctProjection = { testGroups: [{ tgId: 1, tests: [{ tcId: 1, resultsArray: [{ md: 'AA', outLen: 8 }] }] }] };
+    expect(projectionGaps({ testGroups: [] }, mct, mctProjection)).toEqual([]);
+    mctProjection.testGroups[0]!.tests[0]!.resultsArray[0]!.md = 'AB';
+    expect(projectionGaps({ testGroups: [] }, mct, mctProjection)).toEqual(['tg1/tc1.resultsArray']);
   });
 
   it.skipIf(!HAS_FULL_VECTORS)('the filter rewrites vectors/ byte for byte from the upstream files (skipped: ../shared/vectors is not beside this clone)', () => {

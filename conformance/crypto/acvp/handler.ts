@@ -13,9 +13,9 @@ export interface AcvpRunOptions {
 
 /** One case as the handler sees it. */
 export interface AcvpCase {
-  /** The prompt's test group, without its tests. */
+  /** The prompt's test group, without its tests (internalProjection's, when the set has no prompt). */
   group: JsonObject;
-  /** The prompt's test case. */
+  /** The prompt's test case (internalProjection's, when the set has no prompt). */
   test: JsonObject;
   /** The expected result (expectedResults, else internalProjection), if the files give one. */
   expected: JsonObject | undefined;

@@ -1,6 +1,7 @@
 // Finds and loads ACVP vector sets: a directory holding prompt.json(.gz) and expectedResults.json(.gz),
-// with internalProjection.json(.gz) where published. Files are the gen-val JSON objects, or the
-// [{acvVersion}, {...}] arrays the ACVP server sends.
+// with internalProjection.json(.gz) where published, or internalProjection alone (upstream publishes it
+// as the prompt with its answers; vectors/ carries it alone where it holds both, D-132). Files are the
+// gen-val JSON objects, or the [{acvVersion}, {...}] arrays the ACVP server sends.
 import { basename } from 'node:path';
 import { findJsonFile, readJsonFile, walkDirectories, type JsonObject } from '../vectors.ts';
 
@@ -24,21 +25,21 @@ export interface AcvpVectorSet {
 
 /** Every set under `dir` (the directory itself may be one set), sorted by name. */
 export function findAcvpSets(dir: string): string[] {
-  return walkDirectories(dir).filter((d) => findJsonFile(d, 'prompt') !== undefined);
+  return walkDirectories(dir).filter((d) => findJsonFile(d, 'prompt') !== undefined || findJsonFile(d, 'internalProjection') !== undefined);
 }
 
 /** Loads one set directory; throws with the path when a required file is missing or malformed. */
 export function loadAcvpSet(dir: string): AcvpVectorSet {
-  const promptPath = findJsonFile(dir, 'prompt');
-  if (!promptPath) throw new Error(`${dir}: no prompt.json or prompt.json.gz`);
-  const prompt = unwrap(readJsonFile(promptPath), promptPath);
-  const files = [promptPath];
-  const expectedPath = findJsonFile(dir, 'expectedResults');
   const projectionPath = findJsonFile(dir, 'internalProjection');
+  const projectionDoc = projectionPath ? unwrap(readJsonFile(projectionPath), projectionPath) : undefined;
+  // Without a prompt, the inputs are read from internalProjection, which carries every prompt field.
+  const promptPath = findJsonFile(dir, 'prompt') ?? projectionPath;
+  if (!promptPath) throw new Error(`${dir}: no prompt.json(.gz) and no internalProjection.json(.gz)`);
+  const prompt = promptPath === projectionPath ? (projectionDoc as JsonObject) : unwrap(readJsonFile(promptPath), promptPath);
+  const expectedPath = findJsonFile(dir, 'expectedResults');
   const expected = expectedPath ? byCase(unwrap(readJsonFile(expectedPath), expectedPath)) : new Map<string, JsonObject>();
-  const projection = projectionPath ? byCase(unwrap(readJsonFile(projectionPath), projectionPath)) : new Map<string, JsonObject>();
-  if (expectedPath) files.push(expectedPath);
-  if (projectionPath) files.push(projectionPath);
+  const projection = projectionDoc ? byCase(projectionDoc) : new Map<string, JsonObject>();
+  const files = [...new Set([promptPath, expectedPath, projectionPath].filter((f): f is string => f !== undefined))];
   if (!expectedPath && !projectionPath) throw new Error(`${dir}: neither expectedResults nor internalProjection is present`);
   const groups = prompt.testGroups;
   if (!Array.isArray(groups)) throw new Error(`${promptPath}: "testGroups" expected an array`);
