@@ -16,8 +16,15 @@ import { signChainMessage, verifyChainMessage } from './sign-message.ts';
 /** Thrown when a step of the login fails or the server's answer does not check out. */
 export class SessionError extends Error {
   override name = 'SessionError';
-  constructor(message: string, readonly status?: number, readonly body?: unknown) {
+  /** The HTTP status, when the server answered. */
+  readonly status?: number;
+  /** The server's answer body, when there was one. */
+  readonly body?: unknown;
+  /** Builds the error with what the server answered. */
+  constructor(message: string, status?: number, body?: unknown) {
     super(message);
+    this.status = status;
+    this.body = body;
   }
 }
 
