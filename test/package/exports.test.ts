@@ -83,6 +83,22 @@ describe('package.json exports', () => {
   });
 });
 
+describe('README.md', () => {
+  it('imports in its TypeScript samples only through these subpaths (or node:), names each one exports', async () => {
+    const samples = [...readFileSync(path.join(ROOT, 'README.md'), 'utf8').matchAll(/```ts\n([\s\S]*?)\n```/g)].map((match) => match[1]!);
+    const lines = samples.flatMap((sample) => sample.split('\n').filter((line) => line.startsWith('import ')));
+    const imports = lines.map((line) => /^import \{([^}]+)\} from '([^']+)';$/.exec(line)).filter((match) => match !== null);
+    expect(imports.map((match) => match[0]), 'every import is `import { … } from \'…\';`').toEqual(lines);
+    expect(imports.length).toBeGreaterThan(0);
+    for (const [, names, from] of imports) {
+      if (from!.startsWith('node:')) continue;
+      expect(Object.keys(ENTRY_POINTS), from).toContain(from);
+      const module: Record<string, unknown> = await import(from!);
+      for (const name of names!.split(',').map((n) => n.trim())) expect(module[name], `${name} from ${from}`).toBeDefined();
+    }
+  });
+});
+
 describe('the entry points at work', () => {
   it('svckit/webhooks/verifier verifies a signed delivery and refuses a tampered one', () => {
     const body = JSON.stringify({ event: 'payment.settled', txRef: 'TXN20260101-ABCDEFGH' });
