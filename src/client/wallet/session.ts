@@ -9,8 +9,9 @@ import { createClient, type Client } from '../../../generated/wallet-session/cli
 import * as sdk from '../../../generated/wallet-session/sdk.gen.ts';
 import type { AuthorizationRecord, RegisterKey, SessionTokenClaims } from '../../../generated/wallet-session/types.gen.ts';
 import { fromHex, toHex } from '../../crypto/index.ts';
-import { signWithIdentity, svcIdOf, verifyIdentitySignature, type WalletIdentity } from './identity.ts';
-import { familyOfAddress, type ChainKey } from './keys.ts';
+import { familyOfAddress, svcIdOf } from './codec.ts';
+import { signWithIdentity, verifyIdentitySignature, type WalletIdentity } from './identity.ts';
+import type { ChainKey } from './keys.ts';
 import { signChainMessage, verifyChainMessage } from './sign-message.ts';
 
 /** Thrown when a step of the login fails or the server's answer does not check out. */
