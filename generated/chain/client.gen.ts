@@ -91,9 +91,15 @@ export const chainRpcErrorCodes = {
 
 /** A JSON-RPC error object returned by the server. */
 export class ChainRpcError extends Error {
+  /** The JSON-RPC error code. */
+  readonly code: number;
+  /** The error object's `data`, when the server sent one. */
+  readonly data?: unknown;
   /** Creates the error from the response's error object. */
-  constructor(readonly code: number, message: string, readonly data?: unknown) {
+  constructor(code: number, message: string, data?: unknown) {
     super(message);
+    this.code = code;
+    this.data = data;
     this.name = 'ChainRpcError';
   }
 }

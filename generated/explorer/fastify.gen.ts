@@ -3,7 +3,7 @@
 
 import type { RouteHandler } from 'fastify';
 
-import type { ExplorerGetAddressBalanceData, ExplorerGetAddressBalanceErrors, ExplorerGetAddressBalanceResponses, ExplorerGetBlockData, ExplorerGetBlockErrors, ExplorerGetBlockResponses, ExplorerGetGovernanceErrors, ExplorerGetGovernanceResponses, ExplorerGetStatsErrors, ExplorerGetStatsResponses, ExplorerGetTransactionData, ExplorerGetTransactionErrors, ExplorerGetTransactionResponses, ExplorerGetValidatorsErrors, ExplorerGetValidatorsResponses, ExplorerListBlocksErrors, ExplorerListBlocksResponses, ExplorerListTransactionsErrors, ExplorerListTransactionsResponses } from './types.gen';
+import type { ExplorerGetAddressBalanceData, ExplorerGetAddressBalanceErrors, ExplorerGetAddressBalanceResponses, ExplorerGetBlockData, ExplorerGetBlockErrors, ExplorerGetBlockResponses, ExplorerGetGovernanceErrors, ExplorerGetGovernanceResponses, ExplorerGetStatsErrors, ExplorerGetStatsResponses, ExplorerGetTransactionData, ExplorerGetTransactionErrors, ExplorerGetTransactionResponses, ExplorerGetValidatorsErrors, ExplorerGetValidatorsResponses, ExplorerListBlocksErrors, ExplorerListBlocksResponses, ExplorerListTransactionsErrors, ExplorerListTransactionsResponses } from './types.gen.ts';
 
 export type RouteHandlers = {
     explorerGetStats: RouteHandler<{

@@ -3,7 +3,7 @@
 
 import { http, type HttpHandler, HttpResponse, type HttpResponseResolver, type RequestHandlerOptions as RequestHandlerOptions2 } from 'msw';
 
-import type { ClientOptions, ExplorerGetAddressBalanceResponses, ExplorerGetBlockResponses, ExplorerGetGovernanceResponses, ExplorerGetStatsResponses, ExplorerGetTransactionResponses, ExplorerGetValidatorsResponses, ExplorerListBlocksResponses, ExplorerListTransactionsResponses } from './types.gen';
+import type { ClientOptions, ExplorerGetAddressBalanceResponses, ExplorerGetBlockResponses, ExplorerGetGovernanceResponses, ExplorerGetStatsResponses, ExplorerGetTransactionResponses, ExplorerGetValidatorsResponses, ExplorerListBlocksResponses, ExplorerListTransactionsResponses } from './types.gen.ts';
 
 export type RequestHandlerOptions = RequestHandlerOptions2 & {
     baseUrl?: ClientOptions['baseUrl'];

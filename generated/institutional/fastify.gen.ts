@@ -3,7 +3,7 @@
 
 import type { RouteHandler } from 'fastify';
 
-import type { ConnectBankData, ConnectBankErrors, ConnectBankResponses, CreateTransferData, CreateTransferErrors, CreateTransferResponses, GetAccountData, GetAccountErrors, GetAccountResponses, GetAccountStatementData, GetAccountStatementErrors, GetAccountStatementResponses, GetTransferData, GetTransferErrors, GetTransferResponses, ListAccountsData, ListAccountsErrors, ListAccountsResponses, ListTransfersData, ListTransfersErrors, ListTransfersResponses, SubmitPacs008PaymentData, SubmitPacs008PaymentErrors, SubmitPacs008PaymentResponses } from './types.gen';
+import type { ConnectBankData, ConnectBankErrors, ConnectBankResponses, CreateTransferData, CreateTransferErrors, CreateTransferResponses, GetAccountData, GetAccountErrors, GetAccountResponses, GetAccountStatementData, GetAccountStatementErrors, GetAccountStatementResponses, GetTransferData, GetTransferErrors, GetTransferResponses, ListAccountsData, ListAccountsErrors, ListAccountsResponses, ListTransfersData, ListTransfersErrors, ListTransfersResponses, SubmitPacs008PaymentData, SubmitPacs008PaymentErrors, SubmitPacs008PaymentResponses } from './types.gen.ts';
 
 export type RouteHandlers = {
     listAccounts: RouteHandler<{

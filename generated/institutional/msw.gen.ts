@@ -3,7 +3,7 @@
 
 import { http, type HttpHandler, HttpResponse, type HttpResponseResolver, type RequestHandlerOptions as RequestHandlerOptions2 } from 'msw';
 
-import type { ClientOptions, ConnectBankData, ConnectBankResponses, CreateTransferData, CreateTransferResponses, GetAccountResponses, GetAccountStatementResponses, GetTransferResponses, ListAccountsResponses, ListTransfersResponses, SubmitPacs008PaymentData, SubmitPacs008PaymentResponses } from './types.gen';
+import type { ClientOptions, ConnectBankData, ConnectBankResponses, CreateTransferData, CreateTransferResponses, GetAccountResponses, GetAccountStatementResponses, GetTransferResponses, ListAccountsResponses, ListTransfersResponses, SubmitPacs008PaymentData, SubmitPacs008PaymentResponses } from './types.gen.ts';
 
 export type RequestHandlerOptions = RequestHandlerOptions2 & {
     baseUrl?: ClientOptions['baseUrl'];

@@ -15,6 +15,9 @@ export async function generateOpenApi({ generatedDir }: OutputRoot): Promise<voi
       output: {
         path: path.join(generatedDir, surface.name),
         clean: true,
+        // Relative imports name their `.ts` file, so Node's own type stripping loads the SDKs (package.json
+        // `exports`), as it does src/; extensionless imports need tsx or a bundler.
+        importFileExtension: '.ts',
         header: generatedHeader(surface.spec),
       },
       logs: { level: 'silent' as const, file: false },

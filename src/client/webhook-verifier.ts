@@ -25,12 +25,12 @@ export type WebhookRejection =
 /** Thrown by {@link verifyWebhook}; `code` says why. Answer such a delivery with a 4xx and do not process it. */
 export class WebhookVerificationError extends Error {
   override name = 'WebhookVerificationError';
+  /** Why the delivery was refused. */
+  readonly code: WebhookRejection;
   /** Builds the error with its reason code. */
-  constructor(
-    readonly code: WebhookRejection,
-    message: string,
-  ) {
+  constructor(code: WebhookRejection, message: string) {
     super(message);
+    this.code = code;
   }
 }
 

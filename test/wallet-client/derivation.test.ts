@@ -1,15 +1,16 @@
 // Chain keys and the ML-DSA-65 identity from one BIP-39 seed; known answers for the
 // standard BIP-39 test mnemonic; determinism of svcId (D-031); message signatures per chain (D-035).
 import { ml_dsa65 } from '@noble/post-quantum/ml-dsa.js';
-import { hkdf } from '@noble/hashes/hkdf.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { sha3_256 } from '@noble/hashes/sha3.js';
 import { mnemonicToAccount } from 'viem/accounts';
 import { recoverMessageAddress } from 'viem';
 import { createBase58check } from '@scure/base';
 import { describe, expect, it } from 'vitest';
-import { deriveIdentity, IDENTITY_INFO, signWithIdentity, svcIdOf, verifyIdentitySignature } from '../../src/client/wallet/identity.ts';
-import { addressOf, bytesToHex, deriveChainKey, derivationPath, familyOfAddress, hexToBytes, mnemonicToSeed, tronAddressBytes } from '../../src/client/wallet/keys.ts';
+import { hkdfSha256 } from '../../src/crypto/index.ts';
+import { addressOf, bytesToHex, familyOfAddress, hexToBytes, IDENTITY_INFO, svcIdOf, tronAddressBytes } from '../../src/client/wallet/codec.ts';
+import { deriveIdentity, signWithIdentity, verifyIdentitySignature } from '../../src/client/wallet/identity.ts';
+import { deriveChainKey, derivationPath, mnemonicToSeed } from '../../src/client/wallet/keys.ts';
 import { recoverChainMessageSigner, signChainMessage, verifyChainMessage } from '../../src/client/wallet/sign-message.ts';
 import { NetworkRegistry, chainIdHex } from '../../src/client/wallet/networks.ts';
 
@@ -71,8 +72,8 @@ describe('ML-DSA-65 identity and svcId (D-031, D-119)', () => {
     expect(deriveIdentity(mnemonicToSeed(TEST_MNEMONIC, 'TREZOR')).svcId).not.toBe(a.svcId);
   });
 
-  it('is reproduced by an independent implementation (noble HKDF + noble ML-DSA-65 keygen on ξ)', () => {
-    const xi = hkdf(sha256, seed, new Uint8Array(0), new TextEncoder().encode(IDENTITY_INFO), 32);
+  it('is reproduced by an independent implementation (OpenSSL HKDF + noble ML-DSA-65 keygen on ξ)', () => {
+    const xi = hkdfSha256(seed, new Uint8Array(0), new TextEncoder().encode(IDENTITY_INFO), 32);
     const noble = ml_dsa65.keygen(xi);
     const ours = deriveIdentity(seed);
     expect(bytesToHex(noble.publicKey)).toBe(bytesToHex(ours.publicKey));

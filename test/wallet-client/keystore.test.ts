@@ -5,7 +5,7 @@ import { argon2id } from '@noble/hashes/argon2.js';
 import { describe, expect, it } from 'vitest';
 import { argon2idKey, openKeystore, openWalletSecrets, sealKeystore, sealWalletSecrets } from '../../src/client/wallet/keystore.ts';
 import { DEFAULT_ARGON2ID, KeystoreError } from '../../src/client/wallet/keystore-format.ts';
-import { bytesToHex } from '../../src/client/wallet/keys.ts';
+import { bytesToHex } from '../../src/client/wallet/codec.ts';
 import { Wallet } from '../../src/client/wallet/wallet.ts';
 import { FAST_ARGON2, TEST_MNEMONIC } from './support.ts';
 

@@ -5,7 +5,7 @@
  */
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex, hash160, hexToBytes, KeyError, p2wpkhProgram } from './keys.ts';
+import { bytesToHex, hash160, hexToBytes, KeyError, p2wpkhProgram } from './codec.ts';
 import { compactSize, concat } from './sign-message.ts';
 
 /** SIGHASH_ALL. */

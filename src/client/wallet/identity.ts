@@ -7,12 +7,11 @@
  *   (pk, sk) = ML-DSA.KeyGen_internal(ξ)   (FIPS 204 Algorithm 6; pk 1,952 bytes)
  *   svcId  = lower-case hex of SHA3-256(pk)[0..8]   (16 hex characters, D-031)
  *
- * Signatures are pure ML-DSA-65, empty context, hedged (D-044), through the crypto façade.
+ * ξ and svcId are encoded in codec.ts (shared with the browser extension); key generation and signatures are
+ * pure ML-DSA-65, empty context, hedged (D-044), through the crypto façade.
  */
-import { hkdfSha256, mlDsa65, sha3_256, toHex } from '../../crypto/index.ts';
-
-/** The HKDF info string of the identity derivation (D-119). Changing it changes every svcId. */
-export const IDENTITY_INFO = 'svckit/wallet/identity/ml-dsa-65/v1';
+import { mlDsa65 } from '../../crypto/index.ts';
+import { identityKeySeed, svcIdOf } from './codec.ts';
 
 /** A wallet identity: the ML-DSA-65 key pair and its svcId. `secretKey` (the seed ξ) never leaves the device. */
 export interface WalletIdentity {
@@ -26,18 +25,8 @@ export interface WalletIdentity {
 
 /** Derives the identity of a 64-byte BIP-39 seed (D-119); the same seed always gives the same svcId. */
 export function deriveIdentity(seed: Uint8Array): WalletIdentity {
-  if (!(seed instanceof Uint8Array) || seed.length !== 64) throw new TypeError(`"seed" expected the 64-byte BIP-39 seed, got ${seed instanceof Uint8Array ? `${seed.length} bytes` : typeof seed}`);
-  const xi = hkdfSha256(seed, new Uint8Array(0), new TextEncoder().encode(IDENTITY_INFO), 32);
-  const { publicKey, secretKey } = mlDsa65.keygenFromSeed(xi);
+  const { publicKey, secretKey } = mlDsa65.keygenFromSeed(identityKeySeed(seed));
   return { svcId: svcIdOf(publicKey), publicKey, secretKey };
-}
-
-/** svcId of an ML-DSA-65 public key: hex of the first 8 bytes of SHA3-256 (D-031). */
-export function svcIdOf(publicKey: Uint8Array): string {
-  if (!(publicKey instanceof Uint8Array) || publicKey.length !== mlDsa65.sizes.publicKey) {
-    throw new TypeError(`"publicKey" expected a ${mlDsa65.sizes.publicKey}-byte ML-DSA-65 public key, got ${publicKey instanceof Uint8Array ? publicKey.length : typeof publicKey}`);
-  }
-  return toHex(sha3_256(publicKey).subarray(0, 8));
 }
 
 /** Pure ML-DSA-65 signature (empty context unless given, hedged) over a UTF-8 string or bytes (D-044). */

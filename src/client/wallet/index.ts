@@ -4,24 +4,9 @@
  * ML-KEM-768 cross-device sync, 2-of-3 guardian recovery, fee-honouring sends and session login.
  */
 export { Wallet, type WalletOptions, type SendRequest } from './wallet.ts';
-export { deriveIdentity, svcIdOf, signWithIdentity, verifyIdentitySignature, IDENTITY_INFO, type WalletIdentity } from './identity.ts';
-export {
-  deriveChainKey,
-  derivationPath,
-  generateMnemonic,
-  isValidMnemonic,
-  mnemonicToSeed,
-  mnemonicEntropy,
-  mnemonicFromEntropy,
-  addressOf,
-  evmAddress,
-  bitcoinP2wpkhAddress,
-  tronAddress,
-  toChecksumAddress,
-  familyOfAddress,
-  KeyError,
-  type ChainKey,
-} from './keys.ts';
+export { deriveIdentity, signWithIdentity, verifyIdentitySignature, type WalletIdentity } from './identity.ts';
+export { deriveChainKey, derivationPath, generateMnemonic, isValidMnemonic, mnemonicToSeed, mnemonicEntropy, mnemonicFromEntropy, type ChainKey } from './keys.ts';
+export { svcIdOf, IDENTITY_INFO, addressOf, evmAddress, bitcoinP2wpkhAddress, tronAddress, toChecksumAddress, familyOfAddress, KeyError } from './codec.ts';
 export { NetworkRegistry, NetworkError, BUILTIN_NETWORKS, NATIVE_CHAIN_ID, chainIdHex, type Network, type ChainFamily, type CustomEvmNetwork } from './networks.ts';
 export { signChainMessage, recoverChainMessageSigner, verifyChainMessage, eip191Digest, tip191Digest, bip137Digest } from './sign-message.ts';
 export { sealKeystore, openKeystore, sealWalletSecrets, openWalletSecrets, argon2idKey, type WalletSecrets, type SealOptions } from './keystore.ts';

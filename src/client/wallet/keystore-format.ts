@@ -49,8 +49,11 @@ export interface KeystoreFile {
 export class KeystoreError extends Error {
   override name = 'KeystoreError';
   /** `bad_format`, `weak_parameters` or `wrong_password_or_tampered`. */
-  constructor(readonly code: 'bad_format' | 'weak_parameters' | 'wrong_password_or_tampered', message: string) {
+  readonly code: 'bad_format' | 'weak_parameters' | 'wrong_password_or_tampered';
+  /** Builds the error with its reason code. */
+  constructor(code: KeystoreError['code'], message: string) {
     super(message);
+    this.code = code;
   }
 }
 

@@ -31,8 +31,15 @@ export const normaliseEmail = (email: string) => email.trim().normalize('NFKC').
 /** Thrown when a managed-tier call fails; `status` is the HTTP status when the server answered. */
 export class ManagedError extends Error {
   override name = 'ManagedError';
-  constructor(message: string, readonly status?: number, readonly code?: string) {
+  /** The HTTP status, when the server answered. */
+  readonly status?: number;
+  /** The server's error code, when it sent one. */
+  readonly code?: string;
+  /** Builds the error with what the server answered. */
+  constructor(message: string, status?: number, code?: string) {
     super(message);
+    this.status = status;
+    this.code = code;
   }
 }
 

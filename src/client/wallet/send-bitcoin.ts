@@ -6,7 +6,8 @@
  */
 import { applyFee, FeeError, type FeeConfig, type FeeQuote } from './fees.ts';
 import { estimateP2wpkhVsize, P2WPKH_DUST, p2wpkhScript, serializeTransaction, signP2wpkhInputs, txidOf, type BtcInput, type BtcOutput } from './bitcoin-tx.ts';
-import { bytesToHex, KeyError, type ChainKey } from './keys.ts';
+import { bytesToHex, KeyError } from './codec.ts';
+import type { ChainKey } from './keys.ts';
 
 /** An unspent output as Esplora lists it. */
 export interface EsploraUtxo {

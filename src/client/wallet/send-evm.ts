@@ -8,7 +8,8 @@
 import { createPublicClient, http, keccak256, type Hex, type PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { applyFee, type FeeConfig, type FeeQuote } from './fees.ts';
-import { bytesToHex, KeyError, type ChainKey } from './keys.ts';
+import { bytesToHex, KeyError } from './codec.ts';
+import type { ChainKey } from './keys.ts';
 
 /** A native-asset transfer on an EVM chain. */
 export interface EvmSendRequest {

@@ -4,7 +4,8 @@
  * fee is a second transfer to the collector, signed together with the first and broadcast after it (D-123).
  */
 import { applyFee, type FeeConfig, type FeeQuote } from './fees.ts';
-import { KeyError, tronAddressBytes, type ChainKey } from './keys.ts';
+import { KeyError, tronAddressBytes } from './codec.ts';
+import type { ChainKey } from './keys.ts';
 import { encodeTransferRaw, signTronRaw, type SignedTronTransaction } from './tron-tx.ts';
 
 /** A TRX transfer. */

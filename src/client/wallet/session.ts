@@ -9,15 +9,23 @@ import { createClient, type Client } from '../../../generated/wallet-session/cli
 import * as sdk from '../../../generated/wallet-session/sdk.gen.ts';
 import type { AuthorizationRecord, RegisterKey, SessionTokenClaims } from '../../../generated/wallet-session/types.gen.ts';
 import { fromHex, toHex } from '../../crypto/index.ts';
-import { signWithIdentity, svcIdOf, verifyIdentitySignature, type WalletIdentity } from './identity.ts';
-import { familyOfAddress, type ChainKey } from './keys.ts';
+import { familyOfAddress, svcIdOf } from './codec.ts';
+import { signWithIdentity, verifyIdentitySignature, type WalletIdentity } from './identity.ts';
+import type { ChainKey } from './keys.ts';
 import { signChainMessage, verifyChainMessage } from './sign-message.ts';
 
 /** Thrown when a step of the login fails or the server's answer does not check out. */
 export class SessionError extends Error {
   override name = 'SessionError';
-  constructor(message: string, readonly status?: number, readonly body?: unknown) {
+  /** The HTTP status, when the server answered. */
+  readonly status?: number;
+  /** The server's answer body, when there was one. */
+  readonly body?: unknown;
+  /** Builds the error with what the server answered. */
+  constructor(message: string, status?: number, body?: unknown) {
     super(message);
+    this.status = status;
+    this.body = body;
   }
 }
 

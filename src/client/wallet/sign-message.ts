@@ -14,7 +14,8 @@ import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { concatBytes } from '@noble/hashes/utils.js';
-import { addressOf, bytesToHex, hexToBytes, KeyError, type ChainKey } from './keys.ts';
+import { addressOf, bytesToHex, hexToBytes, KeyError } from './codec.ts';
+import type { ChainKey } from './keys.ts';
 import type { ChainFamily } from './networks.ts';
 
 const utf8 = (text: string) => new TextEncoder().encode(text);

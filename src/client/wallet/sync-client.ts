@@ -16,14 +16,22 @@ import { openSyncEnvelope, sealSyncEnvelope, SyncError, type SyncDeviceKeys, typ
 export class SyncClient {
   /** Highest `seq` accepted per sender (rollback protection). */
   readonly lastSeq = new Map<string, number>();
+  /** The authorised client every call goes through. */
+  readonly client: Client;
+  /** The identity whose state is synchronised. */
+  readonly identity: WalletIdentity;
+  /** This device's ML-KEM-768 keys. */
+  readonly device: SyncDeviceKeys;
+  /** Device ids the user confirmed (for example by comparing ids shown on both devices). */
+  readonly trustedDevices: Set<string>;
 
   /** `trustedDevices`: device ids the user confirmed (for example by comparing ids shown on both devices). */
-  constructor(
-    readonly client: Client,
-    readonly identity: WalletIdentity,
-    readonly device: SyncDeviceKeys,
-    readonly trustedDevices: Set<string> = new Set(),
-  ) {}
+  constructor(client: Client, identity: WalletIdentity, device: SyncDeviceKeys, trustedDevices: Set<string> = new Set()) {
+    this.client = client;
+    this.identity = identity;
+    this.device = device;
+    this.trustedDevices = trustedDevices;
+  }
 
   /** PUT /sync/devices/{deviceId}: publishes this device's ML-KEM-768 public key (idempotent). */
   async register(label?: string): Promise<{ isNew: boolean; device: SyncDevice }> {

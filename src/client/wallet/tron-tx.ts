@@ -10,7 +10,7 @@
  */
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex, hexToBytes, KeyError, tronAddressBytes } from './keys.ts';
+import { bytesToHex, hexToBytes, KeyError, tronAddressBytes } from './codec.ts';
 import { concat } from './sign-message.ts';
 
 /** The reference block a transaction names (TAPOS): the block's number and id. */

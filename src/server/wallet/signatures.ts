@@ -9,8 +9,9 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { base64 } from '@scure/base';
 import { isAddressEqual, recoverMessageAddress, type Hex } from 'viem';
+import { bitcoinP2wpkhAddress, tronAddress } from '../../client/wallet/codec.ts';
 import { fromHex, mlDsa65 } from '../../crypto/index.ts';
-import { p2wpkhAddress, tronAddress, type AddressKind } from './addresses.ts';
+import type { AddressKind } from './addresses.ts';
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
 
@@ -51,7 +52,7 @@ function verifyBitcoin(address: string, message: string, signature: string): boo
   const bytes = base64.decode(signature);
   if (bytes.length !== 65 || bytes[0]! < 39 || bytes[0]! > 42) return false;
   const key = recover(bytes.subarray(1), bytes[0]! - 39, bitcoinMessageHash(message), true);
-  return p2wpkhAddress(key) === address;
+  return bitcoinP2wpkhAddress(key) === address;
 }
 
 /** TIP-191, r‖s‖v with v 27/28 (or 0/1): the recovered key must derive the Tron `address`. */
