@@ -8,26 +8,14 @@ import { ripemd160 } from '@noble/hashes/legacy.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { base58check, bech32 } from '@scure/base';
-import { getAddress, isAddress } from 'viem';
+import { getAddress } from 'viem';
 import { badRequest } from '../http/errors.ts';
+import { addressKind, checksumOk } from './address-format.ts';
 
 /** The address families D-035 distinguishes. */
 export type AddressKind = 'evm' | 'bitcoin' | 'tron';
 
 const b58c = base58check(sha256);
-
-/** The family of `address` by its format alone, or undefined. */
-export function addressKind(address: string): AddressKind | undefined {
-  if (/^0x[0-9a-fA-F]{40}$/.test(address)) return 'evm';
-  if (/^bc1q[02-9ac-hj-np-z]{38}$/.test(address)) return 'bitcoin';
-  if (/^T[1-9A-HJ-NP-Za-km-z]{33}$/.test(address)) return 'tron';
-  return undefined;
-}
-
-/** EIP-55: all lower, all upper, or a correct mixed-case checksum (D-040). */
-export function checksumOk(address: string): boolean {
-  return isAddress(address, { strict: true }) || address.slice(2) === address.slice(2).toLowerCase() || address.slice(2) === address.slice(2).toUpperCase();
-}
 
 function bitcoinProgram(address: string): Uint8Array | undefined {
   try {
