@@ -41,7 +41,7 @@ export const SETTINGS = {
   SVC_SITE_PUBLIC_URL: { ...read.httpsOrigin(), description: '{site_url} as clients reach it, for the extension download; unset: the listening origin', secret: false, implements: 'D-086', readBy: SERVE },
   SVC_TLS_ALLOW_CLASSICAL: { ...read.flag(false), description: 'also accept TLS clients without X25519MLKEM768 (classical X25519 and P-256); warned on stderr at every start', secret: false, implements: 'D-093, D-157', readBy: SERVE },
   SVC_LOG_LEVEL: { ...read.text('info'), description: 'request log level: fatal, error, warn, info, debug, trace or silent; logs go to stderr', secret: false, implements: 'D-163', readBy: SERVE },
-  DATABASE_URL: { ...read.url(['postgres:', 'postgresql:']), description: 'PostgreSQL instead of the embedded PGlite', secret: true, implements: 'D-163', readBy: SERVE },
+  DATABASE_URL: { ...read.url(['postgres:', 'postgresql:']), description: 'PostgreSQL instead of the embedded PGlite; the conformance harness makes a fresh database there for its reference stack', secret: true, implements: 'D-163', readBy: ['svckit serve', 'svckit conformance'] },
   SVC_KEK: { ...read.key32(), description: 'an external key-encryption key instead of the data directory\'s keyring (keks.json); rotated outside svckit', secret: true, implements: 'D-061, D-100', readBy: SERVE },
   SVC_BLOCK_TIME: { ...read.integer(2, 0, 3600), description: 'seconds between blocks; 0 mines a block as soon as a transaction arrives', secret: false, implements: 'spec "Limits": Block period 2 seconds', readBy: SERVE },
   SVC_VALIDATORS: { ...read.integer(4, 1, 64), description: 'size of the emulated QBFT validator set', secret: false, implements: 'D-037, D-163', readBy: SERVE },
