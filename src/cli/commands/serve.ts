@@ -32,7 +32,8 @@ export function settingsHelp(): string {
   const clients = rows.filter(([, s]) => !s.readBy.includes('svckit serve'));
   return [
     '',
-    'Settings (environment variables; unset or empty means the default; a bad value stops the start with exit code 2):',
+    'Settings (environment variables; unset or empty takes the default, but an empty SVC_FX_RATES is an empty table;',
+    'a bad value stops the start with exit code 2):',
     ...served.flatMap(([name, s]) => describe(name, s)),
     '',
     'Read by the client tools, not by serve:',
