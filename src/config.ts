@@ -1,196 +1,234 @@
 /**
- * The service's settings: environment variables with documented defaults, validated at start
- * (DESIGN.md "How it starts": a bad value gets a clear message and exit code 2).
+ * The settings: every environment variable svckit reads, in one table (D-163), and the loader of the server's
+ * settings, which reads and validates them from that table at start (a bad value: a message naming the
+ * variable and exit code 2). `npx tsx scripts/settings-docs.ts --write` writes the README's settings block
+ * and docs/settings.md from the table; `svckit serve --help` prints it.
  */
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { ConfigError } from './config-error.ts';
 import { DEFAULT_UPSTREAM_TIMEOUT_MS } from './chain/upstream.ts';
-import { loadWalletSettings, type WalletSettings } from './server/wallet/settings.ts';
-import { DEFAULT_FX_RATES, parseFxRates, type FxTable } from './ledger/payments/fx.ts';
+import * as read from './config-readers.ts';
+import type { Env, Reader } from './config-readers.ts';
+import { DEFAULT_FX_RATES, type FxTable } from './ledger/payments/fx.ts';
 import type { WsLimits } from './server/ws/limits.ts';
 
-/** Validated settings of one svckit process. */
+export { ConfigError } from './config-error.ts';
+
+/** A program that reads a setting: the server (`svckit serve`, and the stacks conformance, evidence and tests start) or a client tool. */
+export type SettingReader = 'svckit serve' | 'svckit admin' | 'svckit conformance' | 'scripts/quickstart-transfer.ts';
+
+/** One row of the settings table: how the variable is read, and what the documentation says of it. */
+export type Setting<T> = Reader<T> & {
+  /** What the setting does, one sentence. */
+  description: string;
+  /** True when the value may hold a credential: keep it out of logs, shell history and version control. */
+  secret: boolean;
+  /** The specification section or decision the setting carries out. */
+  implements: string;
+  /** The programs that read it. */
+  readBy: readonly SettingReader[];
+};
+
+const SERVE = ['svckit serve'] as const;
+const SERVE_AND_CLIENTS = ['svckit serve', 'svckit admin', 'scripts/quickstart-transfer.ts'] as const;
+
+/** Every environment variable svckit reads, in the order the documentation lists them. */
+export const SETTINGS = {
+  SVC_DATA_DIR: { ...read.directory('.data'), description: 'PGlite files, TLS material, Anvil state, key-encryption keyring; created mode 0700', secret: false, implements: 'D-149, D-163', readBy: SERVE_AND_CLIENTS },
+  SVC_HOST: { ...read.host('127.0.0.1'), description: 'interface the three origins listen on', secret: false, implements: 'D-163', readBy: SERVE_AND_CLIENTS },
+  SVC_BASE_PORT: { ...read.port(8443), description: 'base origin ({base_url}): /api, /rpc, /ws, /wallet/api/v1, /admin/v1, /docs', secret: false, implements: 'D-163', readBy: SERVE_AND_CLIENTS },
+  SVC_WALLET_PORT: { ...read.port(8444), description: 'wallet session API origin ({wallet_api_url})', secret: false, implements: 'D-163', readBy: SERVE },
+  SVC_SITE_PORT: { ...read.port(8445), description: 'site origin ({site_url}): the evidence document and the extension download', secret: false, implements: 'D-163', readBy: SERVE },
+  SVC_WALLET_PUBLIC_URL: { ...read.httpsOrigin(), description: '{wallet_api_url} as clients reach it (sign-in message domain, session token iss and aud); unset: the listening origin', secret: false, implements: 'D-043', readBy: SERVE },
+  SVC_SITE_PUBLIC_URL: { ...read.httpsOrigin(), description: '{site_url} as clients reach it, for the extension download; unset: the listening origin', secret: false, implements: 'D-086', readBy: SERVE },
+  SVC_TLS_ALLOW_CLASSICAL: { ...read.flag(false), description: 'also accept TLS clients without X25519MLKEM768 (classical X25519 and P-256); warned on stderr at every start', secret: false, implements: 'D-093, D-157', readBy: SERVE },
+  SVC_LOG_LEVEL: { ...read.text('info'), description: 'request log level: fatal, error, warn, info, debug, trace or silent; logs go to stderr', secret: false, implements: 'D-163', readBy: SERVE },
+  DATABASE_URL: { ...read.url(['postgres:', 'postgresql:']), description: 'PostgreSQL instead of the embedded PGlite; the conformance harness makes a fresh database there for its reference stack', secret: true, implements: 'D-163', readBy: ['svckit serve', 'svckit conformance'] },
+  SVC_KEK: { ...read.key32(), description: 'an external key-encryption key instead of the data directory\'s keyring (keks.json); rotated outside svckit', secret: true, implements: 'D-061, D-100', readBy: SERVE },
+  SVC_BLOCK_TIME: { ...read.integer(2, 0, 3600), description: 'seconds between blocks; 0 mines a block as soon as a transaction arrives', secret: false, implements: 'spec "Limits": Block period 2 seconds', readBy: SERVE },
+  SVC_VALIDATORS: { ...read.integer(4, 1, 64), description: 'size of the emulated QBFT validator set', secret: false, implements: 'D-037, D-163', readBy: SERVE },
+  CHAIN_RPC_URL: { ...read.url(['http:', 'https:']), description: 'an upstream chain node instead of the embedded Anvil; never shown in errors, logs name its scheme, host and port only', secret: true, implements: 'D-079, D-139', readBy: SERVE },
+  SVC_CHAIN_TIMEOUT_MS: { ...read.integer(DEFAULT_UPSTREAM_TIMEOUT_MS, 100, 600_000), description: 'the longest one call to the chain node may take, connection to last byte, in milliseconds', secret: false, implements: 'D-140', readBy: SERVE },
+  QBFT_VALIDATOR_RPC_URLS: { ...read.urlList(['http:', 'https:']), description: 'validator RPC URLs that qbft_* calls are relayed to (a real QBFT upstream)', secret: true, implements: 'D-075, D-080', readBy: SERVE },
+  SVC_RATE_LIMIT: { ...read.integer(10, 0, 1_000_000), description: 'institutional API requests per second per client IP; 0 lifts it (benchmarks only)', secret: false, implements: 'spec "Limits": Request rate 10 requests per second per IP', readBy: SERVE },
+  SVC_RATE_LIMIT_RPC: { ...read.integer(100, 0, 1_000_000), description: 'JSON-RPC requests per second per client IP on /rpc and /ws, each batch entry counted; 0 lifts it', secret: false, implements: 'D-024', readBy: SERVE },
+  SVC_RATE_LIMIT_EXPLORER: { ...read.integer(50, 0, 1_000_000), description: 'explorer and /docs requests per second per client IP; 0 lifts it', secret: false, implements: 'D-024, D-155', readBy: SERVE },
+  SVC_RATE_LIMIT_ADMIN: { ...read.integer(10, 0, 1_000_000), description: 'administrator API requests per second per client IP; 0 lifts it', secret: false, implements: 'D-058', readBy: SERVE },
+  SVC_RATE_LIMIT_WALLET: { ...read.integer(20, 0, 1_000_000), description: 'wallet session API requests per second per client IP, /auth/* apart; 0 lifts it', secret: false, implements: 'D-024, D-090', readBy: SERVE },
+  SVC_RATE_LIMIT_WALLET_AUTH: { ...read.integer(5, 0, 1_000_000), description: 'requests per second per client IP on /auth/challenge and /auth/verify; 0 lifts it', secret: false, implements: 'D-024, D-090', readBy: SERVE },
+  SVC_RATE_LIMIT_SITE: { ...read.integer(50, 0, 1_000_000), description: 'site origin requests per second per client IP; 0 lifts it', secret: false, implements: 'D-146', readBy: SERVE },
+  SVC_RATE_LIMIT_WS_UPGRADE: { ...read.integer(10, 0, 1_000_000), description: '/ws upgrade attempts per second per client IP, answered or not; 0 lifts it', secret: false, implements: 'D-135', readBy: SERVE },
+  SVC_WS_MAX_SUBSCRIPTIONS: { ...read.integer(100, 1, 10_000), description: 'subscriptions one /ws connection may hold', secret: false, implements: 'D-135', readBy: SERVE },
+  SVC_WS_MAX_SOCKETS_PER_CREDENTIAL: { ...read.integer(20, 1, 100_000), description: 'open /ws connections per credential', secret: false, implements: 'D-135', readBy: SERVE },
+  SVC_WS_MAX_SOCKETS_PER_IP: { ...read.integer(50, 1, 100_000), description: 'open /ws connections per client IP', secret: false, implements: 'D-135', readBy: SERVE },
+  SVC_WS_MAX_BUFFERED_BYTES: { ...read.integer(4 * 1024 * 1024, 64 * 1024, 1024 * 1024 * 1024), description: 'unsent bytes before a /ws client that stops reading is closed with 1008', secret: false, implements: 'D-136', readBy: SERVE },
+  SVC_PLATFORM_BIC: { ...read.bic('SVCKGB2LXXX'), description: 'the platform\'s bank identifier code', secret: false, implements: 'D-049', readBy: SERVE },
+  SVC_NATIVE_CCY: { ...read.currency('SVC'), description: 'currency code of the native settlement unit', secret: false, implements: 'D-049', readBy: SERVE },
+  SVC_FX_RATES: { ...read.fxRates(DEFAULT_FX_RATES), description: 'the FX table of pacs.008 payments, native units one unit of each currency buys; empty: no currency but the native one', secret: false, implements: 'D-053, D-103', readBy: SERVE },
+  SVC_WEBHOOK_CA_FILE: { ...read.file(), description: 'PEM file of extra CAs trusted for webhook receivers, besides the default store and the development CA', secret: false, implements: 'D-102', readBy: SERVE },
+  SVC_WEBHOOK_CONCURRENCY: { ...read.integer(32, 1, 1024), description: 'webhook delivery attempts in flight at most per instance', secret: false, implements: 'D-163', readBy: SERVE },
+  SVC_WEBHOOK_ALLOW_PRIVATE: { ...read.flag(false), description: 'also deliver webhooks to loopback, private and link-local addresses (development and tests only)', secret: false, implements: 'D-143', readBy: SERVE },
+  SVC_WALLET_FEE_BPS: { ...read.integer(25, 0, 10_000), description: 'the wallet platform fee in basis points', secret: false, implements: 'D-014, D-088', readBy: SERVE },
+  SVC_WALLET_FEE_COLLECTORS: { ...read.feeCollectors(), description: 'fee collectors of chains other than the native one, one per chain; unset: none', secret: false, implements: 'D-014, D-088', readBy: SERVE },
+  SVC_WALLET_HISTORY_SOURCES: { ...read.historySources(), description: 'history sources of chains other than the native one: kind esplora (bitcoin), trongrid (tron) or etherscan (EVM); unset: the native chain only', secret: true, implements: 'D-087', readBy: SERVE },
+  SVC_WALLET_HISTORY_TIMEOUT_MS: { ...read.integer(5000, 100, 60_000), description: 'time-out of one history source, in milliseconds', secret: false, implements: 'D-087', readBy: SERVE },
+  SVC_WALLET_EXTENSION_DIR: { ...read.directory('dist/extension'), description: 'the built browser extension (manifest.json inside) the site origin offers for download', secret: false, implements: 'D-086', readBy: SERVE },
+  SVC_EVIDENCE_AT_START: { ...read.flag(true), description: 'build a missing or stale evidence document in the background once the server is ready', secret: false, implements: 'D-153', readBy: SERVE },
+  SVC_ADMIN_TOKEN: { ...read.text(), description: 'the administrator token the client tools send when --token or --admin-token is not given', secret: true, implements: 'D-158', readBy: ['svckit admin', 'svckit conformance'] },
+  SVC_API_KEY: { ...read.text(), description: 'the institutional API key (svc_…) the quick start\'s transfer script sends', secret: true, implements: 'spec "Authentication" A', readBy: ['scripts/quickstart-transfer.ts'] },
+  SVC_BASE_URL: { ...read.text(), description: 'the base origin the quick start\'s transfer script calls; unset: https://<SVC_HOST>:<SVC_BASE_PORT>', secret: false, implements: 'D-158', readBy: ['scripts/quickstart-transfer.ts'] },
+} satisfies Record<string, Setting<unknown>>;
+
+/** The name of a variable of the settings table. */
+export type SettingName = keyof typeof SETTINGS;
+
+/** The value a setting reads to. */
+export type SettingValue<N extends SettingName> = ReturnType<(typeof SETTINGS)[N]['read']>;
+
+/** How a history source is queried (D-087). */
+export type SourceKind = 'esplora' | 'etherscan' | 'trongrid';
+
+/** One configured history source of a chain other than the native one (D-087). */
+export type HistorySourceConfig = { chainId: string; kind: SourceKind; url: string; name: string };
+
+/** The fee collector of one chain (D-014). */
+export type FeeCollector = { chainId: string; address: string };
+
+/** The wallet session API's settings (surface E). */
+export type WalletSettings = {
+  /** SVC_RATE_LIMIT_WALLET. */
+  requestsPerSecond: number;
+  /** SVC_RATE_LIMIT_SITE. */
+  siteRequestsPerSecond: number;
+  /** SVC_RATE_LIMIT_WALLET_AUTH. */
+  authRequestsPerSecond: number;
+  /** SVC_WALLET_PUBLIC_URL: {wallet_api_url} as clients reach it; undefined: the listening origin. */
+  publicUrl: string | undefined;
+  /** SVC_SITE_PUBLIC_URL: {site_url} for the extension download; undefined: the site origin's listening URL. */
+  sitePublicUrl: string | undefined;
+  /** SVC_WALLET_FEE_BPS. */
+  feeBps: number;
+  /** SVC_WALLET_FEE_COLLECTORS. */
+  feeCollectors: FeeCollector[];
+  /** SVC_WALLET_HISTORY_SOURCES. */
+  historySources: HistorySourceConfig[];
+  /** SVC_WALLET_HISTORY_TIMEOUT_MS. */
+  historyTimeoutMs: number;
+  /** SVC_WALLET_EXTENSION_DIR, resolved. */
+  extensionDir: string;
+};
+
+/** Validated settings of one svckit process; each field names its variable of {@link SETTINGS}. */
 export type Config = {
-  /** SVC_DATA_DIR: PGlite files, TLS material, Anvil state. Default `./.data`. */
+  /** SVC_DATA_DIR, resolved. */
   dataDir: string;
-  /** SVC_HOST: interface the three origins listen on. Default `127.0.0.1`. */
+  /** SVC_HOST. */
   host: string;
   /** SVC_BASE_PORT, SVC_WALLET_PORT, SVC_SITE_PORT: 0 means an ephemeral port. */
   basePort: number;
   walletPort: number;
   sitePort: number;
-  /** SVC_BLOCK_TIME: seconds between blocks; 0 mines a block as soon as a transaction arrives. Default 2 (spec: "Block period | 2 seconds"). */
+  /** SVC_BLOCK_TIME: seconds between blocks; 0 mines a block as soon as a transaction arrives. */
   blockTimeSeconds: number;
   /** CHAIN_RPC_URL: an upstream node to use instead of embedded Anvil. */
   chainRpcUrl: string | undefined;
-  /** SVC_CHAIN_TIMEOUT_MS: the longest one call to the chain node may take, connection to last byte (D-140). Default 10000. */
+  /** SVC_CHAIN_TIMEOUT_MS (D-140). */
   chainTimeoutMs: number;
   /** DATABASE_URL: PostgreSQL instead of embedded PGlite. */
   databaseUrl: string | undefined;
-  /** SVC_TLS_ALLOW_CLASSICAL: also accept clients that offer no hybrid post-quantum group. Default false. */
+  /** SVC_TLS_ALLOW_CLASSICAL (D-157). */
   tlsAllowClassical: boolean;
-  /** SVC_VALIDATORS: size of the emulated QBFT validator set. Default 4. */
+  /** SVC_VALIDATORS. */
   validatorCount: number;
-  /** QBFT_VALIDATOR_RPC_URLS: comma-separated validator RPC URLs; qbft_* calls are relayed there (real QBFT upstream). */
+  /** QBFT_VALIDATOR_RPC_URLS: qbft_* calls are relayed there (real QBFT upstream). */
   validatorRpcUrls: string[];
-  /** SVC_RATE_LIMIT: institutional requests per second per IP (spec: 10); 0 lifts it (benchmarks only). */
+  /** SVC_RATE_LIMIT (spec: 10); 0 lifts it. */
   institutionalRateLimit: number;
-  /** SVC_RATE_LIMIT_RPC: JSON-RPC requests per second per IP on /rpc and /ws, batch entries counted (D-024). Default 100; 0 lifts it. */
+  /** SVC_RATE_LIMIT_RPC (D-024). */
   rpcRateLimit: number;
-  /** SVC_RATE_LIMIT_EXPLORER: explorer requests per second per IP (D-024). Default 50; 0 lifts it. */
+  /** SVC_RATE_LIMIT_EXPLORER (D-024). */
   explorerRateLimit: number;
-  /** SVC_RATE_LIMIT_ADMIN: administrator console requests per second per IP (D-058). Default 10; 0 lifts it. */
+  /** SVC_RATE_LIMIT_ADMIN (D-058). */
   adminRateLimit: number;
-  /** SVC_PLATFORM_BIC: the platform's bank identifier code (D-049). Default SVCKGB2LXXX. */
+  /** SVC_PLATFORM_BIC (D-049). */
   platformBic: string;
   /** SVC_KEK: an external key-encryption key (base64url, 32 bytes) instead of the data directory's keyring. */
   kek: string | undefined;
-  /** The wallet session API's settings (SVC_WALLET_*, SVC_RATE_LIMIT_WALLET*; see src/server/wallet/settings.ts). */
+  /** The wallet session API's settings (SVC_WALLET_*, SVC_SITE_PUBLIC_URL, SVC_RATE_LIMIT_WALLET*, SVC_RATE_LIMIT_SITE). */
   wallet: WalletSettings;
-  /** SVC_NATIVE_CCY: the native settlement unit's currency code (D-049). Default SVC. */
+  /** SVC_NATIVE_CCY (D-049). */
   nativeCcy: string;
-  /** SVC_FX_RATES: the pacs.008 FX table, `CCY=rate,...` native units per unit (D-053). Default {@link DEFAULT_FX_RATES}. */
+  /** SVC_FX_RATES (D-053). */
   fxRates: FxTable;
-  /** SVC_WEBHOOK_CA_FILE: PEM file of extra CAs trusted for webhook receivers, besides the default store and the dev CA (D-102). */
+  /** SVC_WEBHOOK_CA_FILE (D-102), resolved. */
   webhookCaFile: string | undefined;
-  /** SVC_WEBHOOK_CONCURRENCY: webhook attempts in flight at most per instance. Default 32. */
+  /** SVC_WEBHOOK_CONCURRENCY. */
   webhookConcurrency: number;
-  /**
-   * The /ws bounds (D-135, D-136): SVC_WS_MAX_SUBSCRIPTIONS per socket (default 100),
-   * SVC_WS_MAX_SOCKETS_PER_CREDENTIAL (default 20), SVC_WS_MAX_SOCKETS_PER_IP (default 50),
-   * SVC_WS_MAX_BUFFERED_BYTES unsent per socket (default 4 MiB), SVC_RATE_LIMIT_WS_UPGRADE upgrade attempts
-   * per second per IP (default 10; 0 lifts it).
-   */
+  /** The /ws bounds (D-135, D-136): SVC_WS_MAX_*, SVC_RATE_LIMIT_WS_UPGRADE. */
   ws: WsLimits;
-  /** SVC_WEBHOOK_ALLOW_PRIVATE: also deliver to loopback, private and link-local receivers (D-143; development and tests). Default false. */
+  /** SVC_WEBHOOK_ALLOW_PRIVATE (D-143). */
   webhookAllowPrivate: boolean;
-  /** SVC_EVIDENCE_AT_START: `svckit serve` builds a missing or stale evidence document in the background (D-153). Default true. */
+  /** SVC_EVIDENCE_AT_START (D-153). */
   evidenceAtStart: boolean;
+  /** SVC_LOG_LEVEL: the request log level. */
+  logLevel: string;
 };
 
-export { ConfigError } from './config-error.ts';
-
-type Env = Record<string, string | undefined>;
-
-function port(env: Env, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) > 65535) {
-    throw new ConfigError(`${name} expected a port number from 0 to 65535 (0 = ephemeral), got "${raw}"`);
-  }
-  return Number(raw);
+/** Reads and validates one setting of the table from `env` (default: process.env); throws ConfigError when it is bad. */
+export function readSetting<N extends SettingName>(name: N, env: Env = process.env): SettingValue<N> {
+  return SETTINGS[name].read(env, name) as SettingValue<N>;
 }
 
-function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-    throw new ConfigError(`${name} expected a whole number from ${min} to ${max}, got "${raw}"`);
-  }
-  return Number(raw);
-}
-
-function boolean(env: Env, name: string, fallback = false): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (raw === 'false' || raw === '0') return false;
-  if (raw === 'true' || raw === '1') return true;
-  throw new ConfigError(`${name} expected true, false, 1 or 0, got "${raw}"`);
-}
-
-function url(env: Env, name: string, protocols: string[]): string | undefined {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return undefined;
-  let parsed: URL;
-  try {
-    parsed = new URL(raw);
-  } catch {
-    // D-139: a URL setting may hold credentials; the message never repeats it.
-    throw new ConfigError(`${name} expected a URL, got a value that does not parse as one`);
-  }
-  if (!protocols.includes(parsed.protocol)) {
-    throw new ConfigError(`${name} expected a ${protocols.join(' or ')} URL, got a ${parsed.protocol} URL`);
-  }
-  return raw;
-}
-
-/** Reads and validates the settings from `env` (default: process.env); throws ConfigError on the first bad value. */
+/**
+ * The server's settings from `env` (default: process.env), read and validated through {@link SETTINGS};
+ * throws ConfigError on the first bad value, in the order below.
+ */
 export function loadConfig(env: Env = process.env): Config {
-  const host = env.SVC_HOST || '127.0.0.1';
-  if (!/^[A-Za-z0-9.:-]+$/.test(host)) throw new ConfigError(`SVC_HOST expected a host name or IP address, got "${host}"`);
-  const validatorRpcUrls = (env.QBFT_VALIDATOR_RPC_URLS ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)
-    .map((raw, i) => url({ [`QBFT_VALIDATOR_RPC_URLS[${i}]`]: raw }, `QBFT_VALIDATOR_RPC_URLS[${i}]`, ['http:', 'https:'])!);
+  const get = <N extends SettingName>(name: N) => readSetting(name, env);
+  const host = get('SVC_HOST');
+  const validatorRpcUrls = get('QBFT_VALIDATOR_RPC_URLS');
   return {
-    dataDir: path.resolve(env.SVC_DATA_DIR || '.data'),
+    dataDir: get('SVC_DATA_DIR'),
     host,
-    basePort: port(env, 'SVC_BASE_PORT', 8443),
-    walletPort: port(env, 'SVC_WALLET_PORT', 8444),
-    sitePort: port(env, 'SVC_SITE_PORT', 8445),
-    blockTimeSeconds: integer(env, 'SVC_BLOCK_TIME', 2, 0, 3600),
-    chainRpcUrl: url(env, 'CHAIN_RPC_URL', ['http:', 'https:']),
-    chainTimeoutMs: integer(env, 'SVC_CHAIN_TIMEOUT_MS', DEFAULT_UPSTREAM_TIMEOUT_MS, 100, 600_000),
-    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
-    tlsAllowClassical: boolean(env, 'SVC_TLS_ALLOW_CLASSICAL'),
-    validatorCount: integer(env, 'SVC_VALIDATORS', 4, 1, 64),
+    basePort: get('SVC_BASE_PORT'),
+    walletPort: get('SVC_WALLET_PORT'),
+    sitePort: get('SVC_SITE_PORT'),
+    blockTimeSeconds: get('SVC_BLOCK_TIME'),
+    chainRpcUrl: get('CHAIN_RPC_URL'),
+    chainTimeoutMs: get('SVC_CHAIN_TIMEOUT_MS'),
+    databaseUrl: get('DATABASE_URL'),
+    tlsAllowClassical: get('SVC_TLS_ALLOW_CLASSICAL'),
+    validatorCount: get('SVC_VALIDATORS'),
     validatorRpcUrls,
-    institutionalRateLimit: integer(env, 'SVC_RATE_LIMIT', 10, 0, 1_000_000),
-    rpcRateLimit: integer(env, 'SVC_RATE_LIMIT_RPC', 100, 0, 1_000_000),
-    explorerRateLimit: integer(env, 'SVC_RATE_LIMIT_EXPLORER', 50, 0, 1_000_000),
-    adminRateLimit: integer(env, 'SVC_RATE_LIMIT_ADMIN', 10, 0, 1_000_000),
-    platformBic: bic(env, 'SVC_PLATFORM_BIC', 'SVCKGB2LXXX'),
-    kek: kek(env),
-    wallet: loadWalletSettings(env),
-    nativeCcy: currency(env, 'SVC_NATIVE_CCY', 'SVC'),
-    fxRates: fxRates(env),
-    webhookCaFile: file(env, 'SVC_WEBHOOK_CA_FILE'),
-    webhookConcurrency: integer(env, 'SVC_WEBHOOK_CONCURRENCY', 32, 1, 1024),
-    ws: {
-      maxSubscriptions: integer(env, 'SVC_WS_MAX_SUBSCRIPTIONS', 100, 1, 10_000),
-      maxSocketsPerCredential: integer(env, 'SVC_WS_MAX_SOCKETS_PER_CREDENTIAL', 20, 1, 100_000),
-      maxSocketsPerIp: integer(env, 'SVC_WS_MAX_SOCKETS_PER_IP', 50, 1, 100_000),
-      maxBufferedBytes: integer(env, 'SVC_WS_MAX_BUFFERED_BYTES', 4 * 1024 * 1024, 64 * 1024, 1024 * 1024 * 1024),
-      upgradesPerSecond: integer(env, 'SVC_RATE_LIMIT_WS_UPGRADE', 10, 0, 1_000_000),
+    institutionalRateLimit: get('SVC_RATE_LIMIT'),
+    rpcRateLimit: get('SVC_RATE_LIMIT_RPC'),
+    explorerRateLimit: get('SVC_RATE_LIMIT_EXPLORER'),
+    adminRateLimit: get('SVC_RATE_LIMIT_ADMIN'),
+    platformBic: get('SVC_PLATFORM_BIC'),
+    kek: get('SVC_KEK'),
+    wallet: {
+      requestsPerSecond: get('SVC_RATE_LIMIT_WALLET'),
+      authRequestsPerSecond: get('SVC_RATE_LIMIT_WALLET_AUTH'),
+      siteRequestsPerSecond: get('SVC_RATE_LIMIT_SITE'),
+      publicUrl: get('SVC_WALLET_PUBLIC_URL'),
+      sitePublicUrl: get('SVC_SITE_PUBLIC_URL'),
+      feeBps: get('SVC_WALLET_FEE_BPS'),
+      feeCollectors: get('SVC_WALLET_FEE_COLLECTORS'),
+      historySources: get('SVC_WALLET_HISTORY_SOURCES'),
+      historyTimeoutMs: get('SVC_WALLET_HISTORY_TIMEOUT_MS'),
+      extensionDir: get('SVC_WALLET_EXTENSION_DIR'),
     },
-    webhookAllowPrivate: boolean(env, 'SVC_WEBHOOK_ALLOW_PRIVATE'),
-    evidenceAtStart: boolean(env, 'SVC_EVIDENCE_AT_START', true),
+    nativeCcy: get('SVC_NATIVE_CCY'),
+    fxRates: get('SVC_FX_RATES'),
+    webhookCaFile: get('SVC_WEBHOOK_CA_FILE'),
+    webhookConcurrency: get('SVC_WEBHOOK_CONCURRENCY'),
+    ws: {
+      maxSubscriptions: get('SVC_WS_MAX_SUBSCRIPTIONS'),
+      maxSocketsPerCredential: get('SVC_WS_MAX_SOCKETS_PER_CREDENTIAL'),
+      maxSocketsPerIp: get('SVC_WS_MAX_SOCKETS_PER_IP'),
+      maxBufferedBytes: get('SVC_WS_MAX_BUFFERED_BYTES'),
+      upgradesPerSecond: get('SVC_RATE_LIMIT_WS_UPGRADE'),
+    },
+    webhookAllowPrivate: get('SVC_WEBHOOK_ALLOW_PRIVATE'),
+    evidenceAtStart: get('SVC_EVIDENCE_AT_START'),
+    logLevel: get('SVC_LOG_LEVEL'),
   };
-}
-
-function currency(env: Env, name: string, fallback: string): string {
-  const raw = env[name] || fallback;
-  if (!/^[A-Z]{3}$/.test(raw)) throw new ConfigError(`${name} expected a three-letter upper-case currency code such as SVC, got "${raw}"`);
-  return raw;
-}
-
-function fxRates(env: Env): FxTable {
-  try {
-    return parseFxRates(env.SVC_FX_RATES ?? DEFAULT_FX_RATES);
-  } catch (error) {
-    throw new ConfigError(`SVC_FX_RATES ${(error as Error).message}`);
-  }
-}
-
-function file(env: Env, name: string): string | undefined {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return undefined;
-  const resolved = path.resolve(raw);
-  if (!existsSync(resolved)) throw new ConfigError(`${name} expected a readable file, got "${raw}" (not found)`);
-  return resolved;
-}
-
-function bic(env: Env, name: string, fallback: string): string {
-  const raw = env[name] || fallback;
-  if (!/^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$/.test(raw)) throw new ConfigError(`${name} expected a bank identifier code such as SVCKGB2LXXX, got "${raw}"`);
-  return raw;
-}
-
-function kek(env: Env): string | undefined {
-  const raw = env.SVC_KEK;
-  if (raw === undefined || raw === '') return undefined;
-  if (!/^[A-Za-z0-9_-]{43}$/.test(raw)) throw new ConfigError('SVC_KEK expected 32 bytes in base64url (43 characters)');
-  return raw;
 }

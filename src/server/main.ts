@@ -86,7 +86,7 @@ export async function serve(options: { onReady?: (config: Config) => ServeCompan
   guardUnhandledRejections();
   // D-157: a relaxed transport is announced on every start, on stderr (stdout carries only the ready line).
   if (config.tlsAllowClassical) console.error(CLASSICAL_TLS_WARNING);
-  const { stack, ready } = await listen(config, { persist: true, logLevel: process.env.SVC_LOG_LEVEL ?? 'info' });
+  const { stack, ready } = await listen(config, { persist: true, logLevel: config.logLevel });
   process.stdout.write(`${JSON.stringify(ready)}\n`);
   const companion = options.onReady?.(config);
   let stopping = false;

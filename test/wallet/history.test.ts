@@ -7,8 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Target } from '../../conformance/targets/target.ts';
 import { bitcoinSigner, call, login, tronSigner } from '../../conformance/checks/wallet-support.ts';
-import { ConfigError } from '../../src/config.ts';
-import { loadWalletSettings } from '../../src/server/wallet/settings.ts';
+import { ConfigError, loadConfig } from '../../src/config.ts';
 import { refusedUrl, startTarget } from './support.ts';
 
 const btc = bitcoinSigner().address;
@@ -121,10 +120,10 @@ describe('settings at the edges', () => {
   });
 
   it('bad wallet settings are a ConfigError naming the variable', () => {
-    expect(() => loadWalletSettings({ SVC_WALLET_FEE_BPS: '10001' })).toThrow(ConfigError);
-    expect(() => loadWalletSettings({ SVC_WALLET_FEE_COLLECTORS: `1111111=${btc}` })).toThrow(/SVC_WALLET_FEE_COLLECTORS\[0\]/);
-    expect(() => loadWalletSettings({ SVC_WALLET_HISTORY_SOURCES: '[{"chainId":"bitcoin","kind":"etherscan","url":"http://x"}]' })).toThrow(/kind/);
-    expect(() => loadWalletSettings({ SVC_WALLET_HISTORY_SOURCES: 'nope' })).toThrow(/JSON array/);
-    expect(loadWalletSettings({})).toMatchObject({ requestsPerSecond: 20, authRequestsPerSecond: 5, feeBps: 25, historySources: [] });
+    expect(() => loadConfig({ SVC_WALLET_FEE_BPS: '10001' })).toThrow(ConfigError);
+    expect(() => loadConfig({ SVC_WALLET_FEE_COLLECTORS: `1111111=${btc}` })).toThrow(/SVC_WALLET_FEE_COLLECTORS\[0\]/);
+    expect(() => loadConfig({ SVC_WALLET_HISTORY_SOURCES: '[{"chainId":"bitcoin","kind":"etherscan","url":"http://x"}]' })).toThrow(/kind/);
+    expect(() => loadConfig({ SVC_WALLET_HISTORY_SOURCES: 'nope' })).toThrow(/JSON array/);
+    expect(loadConfig({}).wallet).toMatchObject({ requestsPerSecond: 20, authRequestsPerSecond: 5, feeBps: 25, historySources: [] });
   });
 });

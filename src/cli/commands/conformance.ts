@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import type { ReportFormat } from '../../../conformance/report/write.ts';
 import type { Target } from '../../../conformance/targets/target.ts';
+import { readSetting } from '../../config.ts';
 
 type ConformanceOptions = {
   base?: string;
@@ -41,7 +42,7 @@ async function chooseTarget(options: ConformanceOptions): Promise<Target> {
     const caCert = options.caCert ? readFileSync(options.caCert, 'utf8') : undefined;
     const [{ useReceiverTlsDir }, { remoteTarget }] = await Promise.all([import('../../../conformance/webhooks/receiver-tls.ts'), import('../../../conformance/targets/remote.ts')]);
     if (options.receiverTlsDir) useReceiverTlsDir(options.receiverTlsDir, options.receiverHost ? [options.receiverHost] : []);
-    const adminToken = options.adminToken ?? process.env.SVC_ADMIN_TOKEN;
+    const adminToken = options.adminToken ?? readSetting('SVC_ADMIN_TOKEN');
     if (options.receiverPort !== undefined && !/^\d{1,5}$/.test(options.receiverPort)) throw new Error(`"--receiver-port" expected a port number, got "${options.receiverPort}"`);
     return remoteTarget({
       base: options.base, wallet: options.wallet, site: options.site, caCert,

@@ -8,7 +8,7 @@ import { base58check } from '@scure/base';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { getAddress } from 'viem';
 import type { HistoryItem } from '../../../generated/wallet-session/types.gen';
-import type { HistorySourceConfig } from './settings.ts';
+import type { HistorySourceConfig } from '../../config.ts';
 
 /** Asset symbols of the known EVM chains (spec rule 7); a custom network defaults to ETH. */
 const EVM_ASSET: Record<string, string> = { '1': 'ETH', '42161': 'ETH', '10': 'ETH', '8453': 'ETH', '137': 'POL', '56': 'BNB' };

@@ -12,7 +12,7 @@ import type { RpcDispatcher } from '../rpc/dispatcher.ts';
 import { canonicalAddress, type AddressKind } from './addresses.ts';
 import { nativeHistory } from './history-native.ts';
 import { readSource } from './history-sources.ts';
-import type { HistorySourceConfig } from './settings.ts';
+import type { HistorySourceConfig } from '../../config.ts';
 
 /** The native source's name in `sources` (the observer node behind the gateway). */
 export const NATIVE_SOURCE = 'svckit-observer';

@@ -13,7 +13,6 @@ import type { RpcDispatcher } from '../rpc/dispatcher.ts';
 import { ExtensionPackager, extensionSiteRoutes } from './download.ts';
 import { loadServiceKey } from './keys.ts';
 import { walletRoutes } from './routes.ts';
-import type { WalletSettings } from './settings.ts';
 
 /** What {@link mountWallet} needs from buildStack. */
 export type MountOptions = {
@@ -26,8 +25,6 @@ export type MountOptions = {
   clock: Clock;
   /** Keep the service keys in the data directory (serve) rather than in memory (tests). */
   persist: boolean;
-  /** Settings; default read from the environment. */
-  settings?: WalletSettings;
 };
 
 /** The https origin an app listens on (before listening: the configured host and port). */
@@ -39,7 +36,7 @@ function originOf(app: FastifyInstance, host: string, port: number): string {
 
 /** Registers the wallet session API and the extension downloads. */
 export async function mountWallet(options: MountOptions): Promise<void> {
-  const settings = options.settings ?? options.config.wallet;
+  const settings = options.config.wallet;
   const dataDir = options.persist ? options.config.dataDir : null;
   const [tokenKey, releaseKey] = await Promise.all([loadServiceKey(dataDir, 'token-signing'), loadServiceKey(dataDir, 'release-signing')]);
   const packager = new ExtensionPackager(settings.extensionDir, releaseKey);

@@ -20,7 +20,7 @@ import type { ExtensionPackager } from './download.ts';
 import { HistoryService } from './history.ts';
 import { ManagedService } from './managed.ts';
 import { refusePrivateMaterial } from './private-material.ts';
-import type { WalletSettings } from './settings.ts';
+import type { WalletSettings } from '../../config.ts';
 import { SyncService } from './sync.ts';
 import { SessionTokens } from './tokens.ts';
 import type { ServiceKey } from './keys.ts';

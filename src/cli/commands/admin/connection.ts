@@ -10,6 +10,7 @@ import path from 'node:path';
 import tls from 'node:tls';
 import { InvalidArgumentError, type Command } from 'commander';
 import { createClient, type Client } from '../../../../generated/admin/client';
+import { readSetting } from '../../../config.ts';
 
 /** The connection and output options every admin sub-command takes. */
 export type AdminOptions = { base?: string; token?: string; caCert?: string; json?: boolean; field?: string };
@@ -31,19 +32,19 @@ export function connectionOptions(command: Command): Command {
 
 /** The base origin from the settings `svckit serve` reads (src/config.ts): SVC_HOST and SVC_BASE_PORT. */
 export function defaultBase(env: NodeJS.ProcessEnv = process.env): string {
-  const configured = env.SVC_HOST || '127.0.0.1';
+  const configured = readSetting('SVC_HOST', env);
   // A server listening on every interface is reached on loopback, which the development certificate names.
   const host = configured === '0.0.0.0' || configured === '::' ? '127.0.0.1' : configured;
-  const port = env.SVC_BASE_PORT || '8443';
-  if (port === '0') throw new AdminCliError('SVC_BASE_PORT is 0 (an ephemeral port): give --base with the URL the ready line printed');
+  const port = readSetting('SVC_BASE_PORT', env);
+  if (port === 0) throw new AdminCliError('SVC_BASE_PORT is 0 (an ephemeral port): give --base with the URL the ready line printed');
   return `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
 /** The generated SDK's client for `{base}/admin/v1`, trusting the given or the data directory's CA. */
 export function adminClient(options: AdminOptions): Client {
-  const token = options.token || process.env.SVC_ADMIN_TOKEN;
+  const token = options.token || readSetting('SVC_ADMIN_TOKEN');
   if (!token) throw new AdminCliError('an administrator token is needed: --token or SVC_ADMIN_TOKEN');
-  const caFile = options.caCert ?? path.join(process.env.SVC_DATA_DIR || '.data', 'tls', 'ca.pem');
+  const caFile = options.caCert ?? path.join(readSetting('SVC_DATA_DIR'), 'tls', 'ca.pem');
   if (options.caCert && !existsSync(caFile)) throw new AdminCliError(`--ca-cert ${caFile}: no such file`);
   // The server's development CA joins Node's default trust store for this process (fetch honours it).
   if (existsSync(caFile)) tls.setDefaultCACertificates([...tls.getCACertificates('default'), readFileSync(caFile, 'utf8')]);
