@@ -14,10 +14,15 @@ import { ripemd160 } from '@noble/hashes/legacy.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import type { ChainFamily } from './networks.ts';
+import { SvcError } from '../../errors.ts';
 
 /** Thrown for a bad mnemonic, index or address. */
-export class KeyError extends Error {
+export class KeyError extends SvcError<'INVALID_KEY'> {
   override name = 'KeyError';
+  /** Builds the error; its code is always `INVALID_KEY`. */
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('INVALID_KEY', message, options);
+  }
 }
 
 /** A derived chain key. `privateKey` never leaves the device (rule 1). */

@@ -21,6 +21,7 @@ import { argon2idKey } from './keystore.ts';
 import { openServiceShare, recoverFromShares, RecoveryError, sealServiceShare, splitForGuardians, type GuardianShare } from './recovery.ts';
 import { authorizedClient, type Session } from './session.ts';
 import { Wallet } from './wallet.ts';
+import { SvcError } from '../../errors.ts';
 
 /** D-127: the Argon2id associated data that separates the auth key from the share-sealing key. */
 export const MANAGED_AUTH_CONTEXT = 'svckit/managed/auth/v1';
@@ -29,10 +30,11 @@ export const MANAGED_AUTH_CONTEXT = 'svckit/managed/auth/v1';
 export const normaliseEmail = (email: string) => email.trim().normalize('NFKC').toLowerCase();
 
 /** Thrown when a managed-tier call fails; `status` is the HTTP status when the server answered. */
-export class ManagedError extends Error {
+export class ManagedError extends SvcError {
   override name = 'ManagedError';
-  constructor(message: string, readonly status?: number, readonly code?: string) {
-    super(message);
+  /** `code` is the server's error code when it answered one, else `MANAGED_FAILED`. */
+  constructor(message: string, readonly status?: number, code?: string) {
+    super(code ?? 'MANAGED_FAILED', message);
   }
 }
 

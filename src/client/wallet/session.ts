@@ -12,12 +12,14 @@ import { fromHex, toHex } from '../../crypto/index.ts';
 import { signWithIdentity, svcIdOf, verifyIdentitySignature, type WalletIdentity } from './identity.ts';
 import { familyOfAddress, type ChainKey } from './keys.ts';
 import { signChainMessage, verifyChainMessage } from './sign-message.ts';
+import { SvcError } from '../../errors.ts';
 
 /** Thrown when a step of the login fails or the server's answer does not check out. */
-export class SessionError extends Error {
+export class SessionError extends SvcError<'LOGIN_FAILED'> {
   override name = 'SessionError';
+  /** `status` and `body` are the server's answer, when it answered. */
   constructor(message: string, readonly status?: number, readonly body?: unknown) {
-    super(message);
+    super('LOGIN_FAILED', message);
   }
 }
 

@@ -16,6 +16,7 @@ import { formatUnits } from '../money.ts';
 import type { WithSubquery } from 'drizzle-orm/subquery';
 import type { NewTransfer, StoredWith, TransferHooks, TransferInput, TransferRow } from '../transfers/engine.ts';
 import { paymentPayload, STATUS_OF_EVENT, type PaymentRow } from './payload.ts';
+import { SvcError } from '../../errors.ts';
 
 /** Settings of the lifecycle. */
 export type PaymentSettings = {
@@ -26,8 +27,12 @@ export type PaymentSettings = {
 };
 
 /** Thrown in a settlement's transaction when another worker already started the payment's settlement. */
-export class SettlementTaken extends Error {
+export class SettlementTaken extends SvcError<'SETTLEMENT_TAKEN'> {
   override name = 'SettlementTaken';
+  /** Builds the error; its code is always `SETTLEMENT_TAKEN`. */
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('SETTLEMENT_TAKEN', message, options);
+  }
 }
 
 /** The new row's values when a payment is taken in. */

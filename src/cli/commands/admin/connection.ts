@@ -10,13 +10,18 @@ import path from 'node:path';
 import tls from 'node:tls';
 import { InvalidArgumentError, type Command } from 'commander';
 import { createClient, type Client } from '../../../../generated/admin/client';
+import { SvcError } from '../../../errors.ts';
 
 /** The connection and output options every admin sub-command takes. */
 export type AdminOptions = { base?: string; token?: string; caCert?: string; json?: boolean; field?: string };
 
 /** A failure to report: its text goes to stderr and the command exits 1. */
-export class AdminCliError extends Error {
+export class AdminCliError extends SvcError<'ADMIN_REQUEST_FAILED'> {
   override name = 'AdminCliError';
+  /** Builds the error; its code is always `ADMIN_REQUEST_FAILED`. */
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('ADMIN_REQUEST_FAILED', message, options);
+  }
 }
 
 /** Adds the connection options, `--json` and `--field` to `command`. */
