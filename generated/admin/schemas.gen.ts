@@ -55,7 +55,13 @@ export const ErrorSchema = {
                 'NOT_OWNED',
                 'NOT_SETTLED',
                 'CREDITOR_NOT_ON_PLATFORM',
-                'RETURN_FAILED'
+                'RETURN_FAILED',
+                'ACCOUNT_NOT_APPROVED',
+                'SINGLE_LIMIT_EXCEEDED',
+                'DAILY_LIMIT_EXCEEDED',
+                'TRANSFER_REVERTED',
+                'TRANSFER_REFUSED',
+                'UNAVAILABLE'
             ],
             description: 'Stable machine-readable error code. The enum lists exactly the codes this API answers (D-160); each has one HTTP status (D-159).'
         }

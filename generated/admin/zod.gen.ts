@@ -43,7 +43,13 @@ export const zError = z.object({
         'NOT_OWNED',
         'NOT_SETTLED',
         'CREDITOR_NOT_ON_PLATFORM',
-        'RETURN_FAILED'
+        'RETURN_FAILED',
+        'ACCOUNT_NOT_APPROVED',
+        'SINGLE_LIMIT_EXCEEDED',
+        'DAILY_LIMIT_EXCEEDED',
+        'TRANSFER_REVERTED',
+        'TRANSFER_REFUSED',
+        'UNAVAILABLE'
     ]).optional()
 });
 

@@ -7,7 +7,7 @@
  */
 import { and, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { PaymentEventType, PaymentStatus } from '../../../generated/webhooks/types.gen';
-import { conflict } from '../../server/http/errors.ts';
+import { LedgerError, LedgerErrorCode } from '../errors.ts';
 import type { Database } from '../../storage/database.ts';
 import { accounts, payments } from '../../storage/schema.ts';
 import { emitEvent, emitEvents, eventCteValues, eventCtes, type PartyEvent } from '../../webhooks/outbox.ts';
@@ -103,7 +103,7 @@ export class PaymentLifecycle implements TransferHooks {
         .set({ returnTxRef: row.txRef, returnReason: purpose.reason ?? null, updatedAt: this.now() })
         .where(and(eq(payments.uetr, purpose.returns), eq(payments.status, 'SETTLED'), isNull(payments.returnTxRef)))
         .returning({ uetr: payments.uetr });
-      if (!linked) throw conflict(`payment ${purpose.returns} is already being returned or is no longer SETTLED`, 'NOT_SETTLED');
+      if (!linked) throw new LedgerError(LedgerErrorCode.NOT_SETTLED, `payment ${purpose.returns} is already being returned or is no longer SETTLED`);
       return;
     }
     await this.initiate(tx, this.paymentOfTransfer(row));

@@ -9,7 +9,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { base58check, bech32 } from '@scure/base';
 import { getAddress, isAddress } from 'viem';
-import { badRequest } from '../http/errors.ts';
+import { ErrorCode, RestError } from '../http/errors.ts';
 
 /** The address families D-035 distinguishes. */
 export type AddressKind = 'evm' | 'bitcoin' | 'tron';
@@ -58,11 +58,11 @@ export function canonicalAddress(field: string, address: string, allowed?: reado
   const valid =
     kind === 'evm' ? checksumOk(address) : kind === 'bitcoin' ? bitcoinProgram(address) !== undefined : kind === 'tron' ? tronPayload(address) !== undefined : false;
   if (!kind || !valid) {
-    throw badRequest(`"${field}" expected an EVM (0x + 40 hex, EIP-55 if mixed case), Bitcoin (bc1q...) or Tron (T...) address with a valid checksum, got ${JSON.stringify(address)}`);
+    throw new RestError(ErrorCode.INVALID_PARAMETER, `"${field}" expected an EVM (0x + 40 hex, EIP-55 if mixed case), Bitcoin (bc1q...) or Tron (T...) address with a valid checksum, got ${JSON.stringify(address)}`);
   }
   if (allowed && !allowed.includes(kind)) {
     const want = allowed[0] === 'evm' ? 'an EVM address (0x + 40 hex)' : allowed[0] === 'bitcoin' ? 'a Bitcoin address (bc1q...)' : 'a Tron address (T...)';
-    throw badRequest(`"${field}" expected ${want}${chainLabel ? ` for chainId ${chainLabel}` : ''}, got ${JSON.stringify(address)}`);
+    throw new RestError(ErrorCode.INVALID_PARAMETER, `"${field}" expected ${want}${chainLabel ? ` for chainId ${chainLabel}` : ''}, got ${JSON.stringify(address)}`);
   }
   return { kind, address: kind === 'evm' ? getAddress(address) : address };
 }
