@@ -8,7 +8,49 @@ import * as z from 'zod';
  */
 export const zError = z.object({
     error: z.string(),
-    code: z.string().optional()
+    code: z.enum([
+        'INVALID_PARAMETER',
+        'INVALID_REQUEST',
+        'NOT_FOUND',
+        'NOT_IMPLEMENTED',
+        'RATE_LIMITED',
+        'INTERNAL',
+        'BODY_TOO_LARGE',
+        'BODY_TOO_DEEP',
+        'UNSUPPORTED_MEDIA_TYPE',
+        'CHAIN_UNAVAILABLE',
+        'UNAUTHENTICATED',
+        'ADMIN_TOKEN_REQUIRED',
+        'UNKNOWN_ACCOUNT',
+        'REVOKED',
+        'DUPLICATE_KEY',
+        'DUPLICATE_REFERENCE',
+        'ACCOUNT_CLOSED',
+        'INVALID_TRANSITION',
+        'ROTATION_IN_PROGRESS',
+        'KEK_EXTERNAL',
+        'EXTERNAL_CHAIN',
+        'INVALID_VOTE',
+        'LOCAL_CHAIN_ONLY',
+        'PLATFORM_ACCOUNT',
+        'FUNDING_UNAVAILABLE',
+        'FUNDING_REFUSED',
+        'FUNDING_REVERTED',
+        'FUNDING_NOT_MINED',
+        'INSUFFICIENT_BALANCE',
+        'INVALID_AMOUNT',
+        'NOT_DEAD',
+        'NOT_OWNED',
+        'NOT_SETTLED',
+        'CREDITOR_NOT_ON_PLATFORM',
+        'RETURN_FAILED',
+        'ACCOUNT_NOT_APPROVED',
+        'SINGLE_LIMIT_EXCEEDED',
+        'DAILY_LIMIT_EXCEEDED',
+        'TRANSFER_REVERTED',
+        'TRANSFER_REFUSED',
+        'UNAVAILABLE'
+    ]).optional()
 });
 
 /**

@@ -17,12 +17,26 @@ export const ErrorSchema = {
         },
         code: {
             type: 'string',
+            enum: [
+                'INVALID_PARAMETER',
+                'INVALID_REQUEST',
+                'NOT_FOUND',
+                'NOT_IMPLEMENTED',
+                'RATE_LIMITED',
+                'INTERNAL',
+                'CHAIN_UNAVAILABLE',
+                'VALIDATOR_METADATA_UNAVAILABLE'
+            ],
             minLength: 1,
-            description: 'Optional stable machine-readable code, UPPER_SNAKE_CASE, the same codes as the institutional API where the meaning is the same (D-022).',
+            description: 'Stable machine-readable code, UPPER_SNAKE_CASE, the same codes as the institutional API where the meaning is the same (D-022). The enum lists exactly the codes this API answers (D-160); each has one HTTP status (D-159).',
             example: 'NOT_FOUND'
         }
     },
-    'x-decision': 'D-023'
+    'x-decision': [
+        'D-023',
+        'D-159',
+        'D-160'
+    ]
 } as const;
 
 export const AddressSchema = {

@@ -14,9 +14,9 @@ export type Error = {
      */
     error: string;
     /**
-     * Optional stable machine-readable code, UPPER_SNAKE_CASE, the same codes as the institutional API where the meaning is the same (D-022).
+     * Stable machine-readable code, UPPER_SNAKE_CASE, the same codes as the institutional API where the meaning is the same (D-022). The enum lists exactly the codes this API answers (D-160); each has one HTTP status (D-159).
      */
-    code?: string;
+    code?: 'INVALID_PARAMETER' | 'INVALID_REQUEST' | 'NOT_FOUND' | 'NOT_IMPLEMENTED' | 'RATE_LIMITED' | 'INTERNAL' | 'CHAIN_UNAVAILABLE' | 'VALIDATOR_METADATA_UNAVAILABLE';
 };
 
 /**

@@ -8,7 +8,16 @@ import * as z from 'zod';
  */
 export const zError = z.object({
     error: z.string().min(1),
-    code: z.string().min(1).optional()
+    code: z.enum([
+        'INVALID_PARAMETER',
+        'INVALID_REQUEST',
+        'NOT_FOUND',
+        'NOT_IMPLEMENTED',
+        'RATE_LIMITED',
+        'INTERNAL',
+        'CHAIN_UNAVAILABLE',
+        'VALIDATOR_METADATA_UNAVAILABLE'
+    ]).optional()
 });
 
 /**

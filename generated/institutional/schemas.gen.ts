@@ -4,7 +4,11 @@
 export const ErrorSchema = {
     type: 'object',
     description: 'spec: "All institutional REST errors return JSON with an error field (string detail)." The text names\nthe field, the expectation and the value received; `code` is an optional stable machine code (D-022).\n',
-    'x-decision': 'D-022',
+    'x-decision': [
+        'D-022',
+        'D-159',
+        'D-160'
+    ],
     required: [
         'error'
     ],
@@ -15,7 +19,37 @@ export const ErrorSchema = {
         },
         code: {
             type: 'string',
-            description: 'Stable machine-readable error code, e.g. INVALID_AMOUNT.'
+            enum: [
+                'INVALID_PARAMETER',
+                'INVALID_REQUEST',
+                'NOT_FOUND',
+                'NOT_IMPLEMENTED',
+                'RATE_LIMITED',
+                'INTERNAL',
+                'BODY_TOO_LARGE',
+                'BODY_TOO_DEEP',
+                'UNSUPPORTED_MEDIA_TYPE',
+                'CHAIN_UNAVAILABLE',
+                'UNAVAILABLE',
+                'UNAUTHENTICATED',
+                'PERMISSION_DENIED',
+                'STALE_TIMESTAMP',
+                'INVALID_SIGNATURE',
+                'REPLAYED_SIGNATURE',
+                'UNKNOWN_ACCOUNT',
+                'IDEMPOTENCY_KEY_REUSED',
+                'IDEMPOTENCY_IN_PROGRESS',
+                'INVALID_AMOUNT',
+                'UNSUPPORTED_CURRENCY',
+                'DUPLICATE_UETR',
+                'ACCOUNT_NOT_APPROVED',
+                'SINGLE_LIMIT_EXCEEDED',
+                'DAILY_LIMIT_EXCEEDED',
+                'INSUFFICIENT_BALANCE',
+                'TRANSFER_REVERTED',
+                'TRANSFER_REFUSED'
+            ],
+            description: 'Stable machine-readable error code, e.g. INVALID_AMOUNT. The enum lists exactly the codes this API answers (D-160); each has one HTTP status (D-159).'
         }
     },
     additionalProperties: false

@@ -10,7 +10,36 @@ import * as z from 'zod';
  */
 export const zError = z.object({
     error: z.string(),
-    code: z.string().optional()
+    code: z.enum([
+        'INVALID_PARAMETER',
+        'INVALID_REQUEST',
+        'NOT_FOUND',
+        'NOT_IMPLEMENTED',
+        'RATE_LIMITED',
+        'INTERNAL',
+        'BODY_TOO_LARGE',
+        'BODY_TOO_DEEP',
+        'UNSUPPORTED_MEDIA_TYPE',
+        'CHAIN_UNAVAILABLE',
+        'UNAVAILABLE',
+        'UNAUTHENTICATED',
+        'PERMISSION_DENIED',
+        'STALE_TIMESTAMP',
+        'INVALID_SIGNATURE',
+        'REPLAYED_SIGNATURE',
+        'UNKNOWN_ACCOUNT',
+        'IDEMPOTENCY_KEY_REUSED',
+        'IDEMPOTENCY_IN_PROGRESS',
+        'INVALID_AMOUNT',
+        'UNSUPPORTED_CURRENCY',
+        'DUPLICATE_UETR',
+        'ACCOUNT_NOT_APPROVED',
+        'SINGLE_LIMIT_EXCEEDED',
+        'DAILY_LIMIT_EXCEEDED',
+        'INSUFFICIENT_BALANCE',
+        'TRANSFER_REVERTED',
+        'TRANSFER_REFUSED'
+    ]).optional()
 });
 
 /**

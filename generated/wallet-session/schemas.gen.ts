@@ -17,12 +17,60 @@ export const ErrorSchema = {
         },
         code: {
             type: 'string',
+            enum: [
+                'INVALID_PARAMETER',
+                'INVALID_REQUEST',
+                'NOT_FOUND',
+                'NOT_IMPLEMENTED',
+                'RATE_LIMITED',
+                'INTERNAL',
+                'BODY_TOO_LARGE',
+                'BODY_TOO_DEEP',
+                'UNSUPPORTED_MEDIA_TYPE',
+                'UNAUTHENTICATED',
+                'ADMIN_TOKEN_REQUIRED',
+                'INVALID_TOKEN',
+                'TOKEN_EXPIRED',
+                'SVC_ID_MISMATCH',
+                'SVC_ID_NOT_REGISTERED',
+                'PROOF_EXPIRED',
+                'INVALID_SIGNATURE',
+                'CHALLENGE_EXPIRED',
+                'TOO_MANY_CHALLENGES',
+                'QUOTA_EXCEEDED',
+                'UNSUPPORTED_CHAIN',
+                'PRIVATE_MATERIAL_REFUSED',
+                'OWNER_BINDING_REQUIRED',
+                'CURRENCY_MISMATCH',
+                'COUNTERPARTY_NOT_ALLOWED',
+                'SPENDING_CEILING_EXCEEDED',
+                'NOT_AN_OWNER',
+                'BINDING_EXISTS',
+                'BINDING_NOT_FOUND',
+                'BINDING_STATE_CONFLICT',
+                'NOT_BINDING_WALLET',
+                'NOT_BINDING_OWNER',
+                'SHARE_LABEL_MISMATCH',
+                'NOT_A_SEALED_SHARE',
+                'MANAGED_ACCOUNT_EXISTS',
+                'MANAGED_ACCOUNT_NOT_FOUND',
+                'INVALID_CREDENTIALS',
+                'DEVICE_ID_MISMATCH',
+                'DEVICE_NOT_FOUND',
+                'TOO_MANY_DEVICES',
+                'NOT_AN_ENVELOPE',
+                'EXTENSION_NOT_BUILT'
+            ],
             minLength: 1,
-            description: 'Optional stable machine-readable code, UPPER_SNAKE_CASE, the same codes as the institutional API where the meaning is the same (D-022).',
+            description: 'Stable machine-readable code, UPPER_SNAKE_CASE, the same codes as the institutional API where the meaning is the same (D-022). The enum lists exactly the codes this API answers (D-160); each has one HTTP status (D-159).',
             example: 'INTERNAL'
         }
     },
-    'x-decision': 'D-023'
+    'x-decision': [
+        'D-023',
+        'D-159',
+        'D-160'
+    ]
 } as const;
 
 export const SvcIdSchema = {

@@ -4,6 +4,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
+import { SvcError } from '../errors.ts';
 
 /** A JSON-RPC error object (JSON-RPC 2.0 §5.1). */
 export type RpcErrorObject = { code: number; message: string; data?: unknown };
@@ -15,11 +16,11 @@ export type RpcResponse = { jsonrpc: '2.0'; id: number | string | null; result?:
 export type RpcCall = { method: string; params: unknown[] };
 
 /** An error answered by the upstream node, carried as-is to the caller. */
-export class UpstreamRpcError extends Error {
+export class UpstreamRpcError extends SvcError<number> {
   override name = 'UpstreamRpcError';
-  /** Wraps the node's error object. */
+  /** Wraps the node's error object; `code` is its JSON-RPC code. */
   constructor(readonly error: RpcErrorObject) {
-    super(error.message);
+    super(error.code, error.message);
   }
 }
 
@@ -28,7 +29,7 @@ export class UpstreamRpcError extends Error {
  * node's URL (D-139: CHAIN_RPC_URL may carry credentials, and this text reaches /rpc answers and transfer
  * records); `node` is the redacted URL, for server logs only.
  */
-export class UpstreamUnavailableError extends Error {
+export class UpstreamUnavailableError extends SvcError<'CHAIN_UNAVAILABLE'> {
   override name = 'UpstreamUnavailableError';
   /**
    * `node`: the node's URL without credentials, path or query ({@link redactedNodeUrl}). `mayHaveArrived`:
@@ -40,7 +41,7 @@ export class UpstreamUnavailableError extends Error {
     readonly node: string,
     readonly mayHaveArrived = true,
   ) {
-    super(message);
+    super('CHAIN_UNAVAILABLE', message);
   }
 }
 

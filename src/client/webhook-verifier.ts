@@ -11,6 +11,7 @@
  * delivery is accepted when any listed signature matches any secret the receiver holds.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { SvcError } from '../errors.ts';
 
 /** Why a delivery was refused. */
 export type WebhookRejection =
@@ -23,15 +24,8 @@ export type WebhookRejection =
   | 'malformed_body';
 
 /** Thrown by {@link verifyWebhook}; `code` says why. Answer such a delivery with a 4xx and do not process it. */
-export class WebhookVerificationError extends Error {
+export class WebhookVerificationError extends SvcError<WebhookRejection> {
   override name = 'WebhookVerificationError';
-  /** Why the delivery was refused. */
-  readonly code: WebhookRejection;
-  /** Builds the error with its reason code. */
-  constructor(code: WebhookRejection, message: string) {
-    super(message);
-    this.code = code;
-  }
 }
 
 /** A delivery that passed verification. */

@@ -1,6 +1,8 @@
 // Errors of the crypto façade. House rule 3: errors are classes with a stable code; the surfaces map
 // them to their own error shape (a bad key or envelope from a client is a 400, never a 500).
 
+import { SvcError } from '../errors.ts';
+
 /** Stable codes of CryptoError. */
 export type CryptoErrorCode =
   | 'bad_length' // a key, seed, nonce, signature or ciphertext has the wrong byte length
@@ -11,13 +13,6 @@ export type CryptoErrorCode =
   | 'refused'; // the backend refuses the request (e.g. a pre-hash too weak for the parameter set)
 
 /** The one error class the façade throws; `code` is stable, `message` says what was expected and got. */
-export class CryptoError extends Error {
-  /** Stable machine code. */
-  readonly code: CryptoErrorCode;
-  /** Builds the error with its stable code. */
-  constructor(code: CryptoErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'CryptoError';
-    this.code = code;
-  }
+export class CryptoError extends SvcError<CryptoErrorCode> {
+  override name = 'CryptoError';
 }

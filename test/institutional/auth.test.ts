@@ -7,7 +7,8 @@ import { ManualClock } from '../../src/clock.ts';
 import { fromHex, mlDsa65, toHex, type MlDsa65KeyPair } from '../../src/crypto/index.ts';
 import { CredentialStore } from '../../src/ledger/credentials.ts';
 import { Authenticator, SIGNATURE_SKEW_MS } from '../../src/server/auth/authenticate.ts';
-import { ApiError } from '../../src/server/http/errors.ts';
+import { statusOf } from '../../src/server/http/error-codes.ts';
+import { RestError } from '../../src/server/http/errors.ts';
 import { openDatabase, type OpenDatabase } from '../../src/storage/database.ts';
 
 const clock = new ManualClock();
@@ -33,7 +34,7 @@ async function outcome(authorization: string, target = path, method = 'GET'): Pr
     await auth.authenticate({ method, target, authorization });
     return '200';
   } catch (error) {
-    if (error instanceof ApiError) return `${error.status} ${error.code}`;
+    if (error instanceof RestError) return `${statusOf(error.code)} ${error.code}`;
     throw error;
   }
 }

@@ -3,13 +3,14 @@
 // ABANDONED_AFTER_MS, and the request that held it can then no longer store a response: its transaction
 // rolls back, so one key never creates two transfers.
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/server/http/errors.ts';
+import { statusOf } from '../../src/server/http/error-codes.ts';
+import { RestError } from '../../src/server/http/errors.ts';
 import { ABANDONED_AFTER_MS, claimKey, storeResponse } from '../../src/server/institutional/idempotency.ts';
 import { useFreshDatabase } from '../storage/fresh-database.ts';
 
 const fresh = useFreshDatabase('svckit_idem');
 
-const codeOf = async (work: Promise<unknown>) => work.then(() => 'ok', (e: unknown) => (e instanceof ApiError ? `${e.status} ${e.code}` : String(e)));
+const codeOf = async (work: Promise<unknown>) => work.then(() => 'ok', (e: unknown) => (e instanceof RestError ? `${statusOf(e.code)} ${e.code}` : String(e)));
 
 describe('Idempotency-Key claims (D-046)', () => {
   it('replays a stored response, answers 409 while in progress and takes over an abandoned claim', async () => {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request, type HttpResult } from '../../conformance/http.ts';
 import { referenceTarget } from '../../conformance/targets/reference.ts';
 import type { Target } from '../../conformance/targets/target.ts';
-import { ApiError } from '../../src/server/http/errors.ts';
+import { RestError } from '../../src/server/http/errors.ts';
 import { jsonDepth, MAX_JSON_DEPTH } from '../../src/server/http/body-depth.ts';
 import { refusePrivateMaterial } from '../../src/server/wallet/private-material.ts';
 
@@ -40,7 +40,7 @@ describe('the JSON depth scan', () => {
 
   it('the private-material walk refuses a deep value with a 400, never a stack overflow', () => {
     const deep = JSON.parse(nestedArrays(200_000)) as unknown;
-    expect(() => refusePrivateMaterial(deep)).toThrow(ApiError);
+    expect(() => refusePrivateMaterial(deep)).toThrow(RestError);
     expect(() => refusePrivateMaterial(JSON.parse(atLimit(nestedArrays)))).not.toThrow();
   });
 });

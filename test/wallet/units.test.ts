@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bitcoinSigner, evmSigner, tronSigner } from '../../conformance/checks/wallet-support.ts';
-import { ApiError } from '../../src/server/http/errors.ts';
+import { RestError } from '../../src/server/http/errors.ts';
 import { canonicalAddress } from '../../src/server/wallet/addresses.ts';
 import { challengeMessage } from '../../src/server/wallet/challenge.ts';
 import { refusePrivateMaterial } from '../../src/server/wallet/private-material.ts';
@@ -19,7 +19,7 @@ const refusal = (body: unknown) => {
     refusePrivateMaterial(body);
     return undefined;
   } catch (error) {
-    return (error as ApiError).code;
+    return (error as RestError).code;
   }
 };
 
@@ -53,9 +53,9 @@ describe('addresses (D-035, D-040)', () => {
 
   it('checks bech32 and base58check checksums, and the family a chain expects', () => {
     expect(canonicalAddress('address', 'bc1qsenmhy2qmr56yyekv5lx59ch4pdnv6fhnhvlrg').kind).toBe('bitcoin');
-    expect(() => canonicalAddress('address', 'bc1qsenmhy2qmr56yyekv5lx59ch4pdnv6fhnhvlrh')).toThrow(ApiError);
+    expect(() => canonicalAddress('address', 'bc1qsenmhy2qmr56yyekv5lx59ch4pdnv6fhnhvlrh')).toThrow(RestError);
     expect(canonicalAddress('address', 'TFDt8NJSLifRx9NS3u9FRi3JiCHbrnJqwE').kind).toBe('tron');
-    expect(() => canonicalAddress('address', 'TFDt8NJSLifRx9NS3u9FRi3JiCHbrnJqwF')).toThrow(ApiError);
+    expect(() => canonicalAddress('address', 'TFDt8NJSLifRx9NS3u9FRi3JiCHbrnJqwF')).toThrow(RestError);
     expect(() => canonicalAddress('address', 'bc1qsenmhy2qmr56yyekv5lx59ch4pdnv6fhnhvlrg', ['evm'], '1')).toThrow(/for chainId 1/);
   });
 });

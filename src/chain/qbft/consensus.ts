@@ -8,6 +8,7 @@ import { and, desc, eq, lte } from 'drizzle-orm';
 import { getAddress, type Hex } from 'viem';
 import type { Database } from '../../storage/database.ts';
 import { qbftProposals, qbftValidatorSets, qbftVotes } from '../../storage/schema.ts';
+import { SvcError } from '../../errors.ts';
 
 /** The quorums of a validator set of size n (D-037). */
 export function quorums(n: number) {
@@ -18,8 +19,12 @@ export function quorums(n: number) {
 export type Proposal = { target: Hex; add: boolean; proposedAt: Date };
 
 /** Why a proposal was refused (D-063: a vote that changes nothing is a 400). */
-export class ProposalRejected extends Error {
+export class ProposalRejected extends SvcError<'PROPOSAL_REJECTED'> {
   override name = 'ProposalRejected';
+  /** Builds the error; its code is always `PROPOSAL_REJECTED`. */
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('PROPOSAL_REJECTED', message, options);
+  }
 }
 
 /** Validator sets, proposals and votes, persisted in the database. */

@@ -16,10 +16,15 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { keccak_256, sha3_256 } from '@noble/hashes/sha3.js';
 import { bech32, createBase58check } from '@scure/base';
 import type { ChainFamily } from './networks.ts';
+import { SvcError } from '../../errors.ts';
 
 /** Thrown for a bad mnemonic, index or address. */
-export class KeyError extends Error {
+export class KeyError extends SvcError<'INVALID_KEY'> {
   override name = 'KeyError';
+  /** Builds the error; its code is always `INVALID_KEY`. */
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('INVALID_KEY', message, options);
+  }
 }
 
 /** Lower-case hex without prefix. */

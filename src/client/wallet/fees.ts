@@ -8,12 +8,17 @@
  *   for the chain the client refuses to sign (it cannot honour the fee).
  */
 import type { FeeConfig } from '../../../generated/wallet-session/types.gen.ts';
+import { SvcError } from '../../errors.ts';
 
 export type { FeeConfig } from '../../../generated/wallet-session/types.gen.ts';
 
 /** Thrown when a fee configuration is malformed or cannot be honoured. */
-export class FeeError extends Error {
+export class FeeError extends SvcError<'INVALID_FEE'> {
   override name = 'FeeError';
+  /** Builds the error; its code is always `INVALID_FEE`. */
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('INVALID_FEE', message, options);
+  }
 }
 
 /** The fee of an amount at a rate in basis points, rounded up (D-123). */

@@ -14,6 +14,7 @@
  * Defaults: RFC 9106 §4 "second recommended option" (m = 64 MiB, t = 3, p = 4). Isomorphic.
  */
 import { base64urlnopad } from '@scure/base';
+import { SvcError } from '../../errors.ts';
 
 /** Format name of the file. */
 export const KEYSTORE_FORMAT = 'svckit-wallet-keystore';
@@ -46,15 +47,8 @@ export interface KeystoreFile {
 }
 
 /** Thrown for a malformed file or a wrong password. */
-export class KeystoreError extends Error {
+export class KeystoreError extends SvcError<'bad_format' | 'weak_parameters' | 'wrong_password_or_tampered'> {
   override name = 'KeystoreError';
-  /** `bad_format`, `weak_parameters` or `wrong_password_or_tampered`. */
-  readonly code: 'bad_format' | 'weak_parameters' | 'wrong_password_or_tampered';
-  /** Builds the error with its reason code. */
-  constructor(code: KeystoreError['code'], message: string) {
-    super(message);
-    this.code = code;
-  }
 }
 
 /** The password bytes fed to Argon2id: UTF-8 of the NFKC form (the same bytes on every device). */

@@ -21,6 +21,7 @@ import { argon2idKey } from './keystore.ts';
 import { openServiceShare, recoverFromShares, RecoveryError, sealServiceShare, splitForGuardians, type GuardianShare } from './recovery.ts';
 import { authorizedClient, type Session } from './session.ts';
 import { Wallet } from './wallet.ts';
+import { SvcError } from '../../errors.ts';
 
 /** D-127: the Argon2id associated data that separates the auth key from the share-sealing key. */
 export const MANAGED_AUTH_CONTEXT = 'svckit/managed/auth/v1';
@@ -29,17 +30,14 @@ export const MANAGED_AUTH_CONTEXT = 'svckit/managed/auth/v1';
 export const normaliseEmail = (email: string) => email.trim().normalize('NFKC').toLowerCase();
 
 /** Thrown when a managed-tier call fails; `status` is the HTTP status when the server answered. */
-export class ManagedError extends Error {
+export class ManagedError extends SvcError {
   override name = 'ManagedError';
   /** The HTTP status, when the server answered. */
   readonly status?: number;
-  /** The server's error code, when it sent one. */
-  readonly code?: string;
-  /** Builds the error with what the server answered. */
+  /** `code` is the server's error code when it answered one, else `MANAGED_FAILED`. */
   constructor(message: string, status?: number, code?: string) {
-    super(message);
+    super(code ?? 'MANAGED_FAILED', message);
     this.status = status;
-    this.code = code;
   }
 }
 

@@ -4,6 +4,7 @@
  * Polygon PoS and BNB Smart Chain, Bitcoin and Tron; custom EVM networks are registered at run time.
  * Isomorphic (no node: imports): the browser extension bundles it too.
  */
+import { SvcError } from '../../errors.ts';
 
 /** The key family of a chain: it fixes the derivation path and the address format (D-035). */
 export type ChainFamily = 'evm' | 'bitcoin' | 'tron';
@@ -47,8 +48,12 @@ export const BUILTIN_NETWORKS: readonly Network[] = Object.freeze([
 export const CHAIN_ID_PATTERN = /^(bitcoin|tron|[1-9][0-9]{0,15})$/;
 
 /** Thrown for an unknown chain or a malformed network. */
-export class NetworkError extends Error {
+export class NetworkError extends SvcError<'INVALID_NETWORK'> {
   override name = 'NetworkError';
+  /** Builds the error; its code is always `INVALID_NETWORK`. */
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('INVALID_NETWORK', message, options);
+  }
 }
 
 /** Options of {@link NetworkRegistry.registerEvmNetwork}. */

@@ -17,6 +17,7 @@ import { deriveIdentity } from './identity.ts';
 import { mnemonicEntropy, mnemonicFromEntropy, mnemonicToSeed } from './keys.ts';
 import { b64url, type KeystoreFile } from './keystore-format.ts';
 import { openKeystore, sealKeystore, type SealOptions } from './keystore.ts';
+import { SvcError } from '../../errors.ts';
 
 /** Who holds a share. */
 export type ShareHolder = 'device' | 'guardian' | 'service';
@@ -37,8 +38,12 @@ export interface GuardianShare {
 export type GuardianShares = Record<ShareHolder, GuardianShare>;
 
 /** Thrown when recovery is impossible or yields the wrong identity. */
-export class RecoveryError extends Error {
+export class RecoveryError extends SvcError<'RECOVERY_FAILED'> {
   override name = 'RecoveryError';
+  /** Builds the error; its code is always `RECOVERY_FAILED`. */
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('RECOVERY_FAILED', message, options);
+  }
 }
 
 /** Splits the mnemonic's entropy 2-of-3 on the device; the svcId (with the BIP-39 passphrase) labels the shares. */

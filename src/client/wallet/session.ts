@@ -13,17 +13,18 @@ import { familyOfAddress, svcIdOf } from './codec.ts';
 import { signWithIdentity, verifyIdentitySignature, type WalletIdentity } from './identity.ts';
 import type { ChainKey } from './keys.ts';
 import { signChainMessage, verifyChainMessage } from './sign-message.ts';
+import { SvcError } from '../../errors.ts';
 
 /** Thrown when a step of the login fails or the server's answer does not check out. */
-export class SessionError extends Error {
+export class SessionError extends SvcError<'LOGIN_FAILED'> {
   override name = 'SessionError';
   /** The HTTP status, when the server answered. */
   readonly status?: number;
   /** The server's answer body, when there was one. */
   readonly body?: unknown;
-  /** Builds the error with what the server answered. */
+  /** `status` and `body` are the server's answer, when it answered. */
   constructor(message: string, status?: number, body?: unknown) {
-    super(message);
+    super('LOGIN_FAILED', message);
     this.status = status;
     this.body = body;
   }

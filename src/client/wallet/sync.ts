@@ -17,6 +17,7 @@
 import { randomBytes } from 'node:crypto';
 import { aes256Gcm, concatBytes, equalBytes, fromHex, hkdfSha256, mlDsa65, mlKem768, sha3_256, toHex, type MlKem768KeyPair } from '../../crypto/index.ts';
 import type { WalletIdentity } from './identity.ts';
+import { SvcError } from '../../errors.ts';
 
 const ENVELOPE_HEADER = Uint8Array.of(0x53, 0x56, 0x53, 0x01); // "SVS" 0x01
 const PAYLOAD_HEADER = Uint8Array.of(0x53, 0x56, 0x50, 0x01); // "SVP" 0x01
@@ -32,8 +33,12 @@ const SIG = 3309;
 export const MAX_SYNC_STATE = MAX_SYNC_PLAINTEXT - PAYLOAD_HEADER.length - SIG - 2 - 160;
 
 /** Thrown for a foreign, tampered or misaddressed envelope or payload. */
-export class SyncError extends Error {
+export class SyncError extends SvcError<'SYNC_REJECTED'> {
   override name = 'SyncError';
+  /** Builds the error; its code is always `SYNC_REJECTED`. */
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('SYNC_REJECTED', message, options);
+  }
 }
 
 /** A sync device of this wallet: its ML-KEM-768 key pair and id. The secret key never leaves the device. */

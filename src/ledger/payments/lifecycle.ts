@@ -7,7 +7,7 @@
  */
 import { and, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { PaymentEventType, PaymentStatus } from '../../../generated/webhooks/types.gen';
-import { conflict } from '../../server/http/errors.ts';
+import { LedgerError, LedgerErrorCode } from '../errors.ts';
 import type { Database } from '../../storage/database.ts';
 import { accounts, payments } from '../../storage/schema.ts';
 import { emitEvent, emitEvents, eventCteValues, eventCtes, type PartyEvent } from '../../webhooks/outbox.ts';
@@ -16,6 +16,7 @@ import { formatUnits } from '../money.ts';
 import type { WithSubquery } from 'drizzle-orm/subquery';
 import type { NewTransfer, StoredWith, TransferHooks, TransferInput, TransferRow } from '../transfers/engine.ts';
 import { paymentPayload, STATUS_OF_EVENT, type PaymentRow } from './payload.ts';
+import { SvcError } from '../../errors.ts';
 
 /** Settings of the lifecycle. */
 export type PaymentSettings = {
@@ -26,8 +27,12 @@ export type PaymentSettings = {
 };
 
 /** Thrown in a settlement's transaction when another worker already started the payment's settlement. */
-export class SettlementTaken extends Error {
+export class SettlementTaken extends SvcError<'SETTLEMENT_TAKEN'> {
   override name = 'SettlementTaken';
+  /** Builds the error; its code is always `SETTLEMENT_TAKEN`. */
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('SETTLEMENT_TAKEN', message, options);
+  }
 }
 
 /** The new row's values when a payment is taken in. */
@@ -98,7 +103,7 @@ export class PaymentLifecycle implements TransferHooks {
         .set({ returnTxRef: row.txRef, returnReason: purpose.reason ?? null, updatedAt: this.now() })
         .where(and(eq(payments.uetr, purpose.returns), eq(payments.status, 'SETTLED'), isNull(payments.returnTxRef)))
         .returning({ uetr: payments.uetr });
-      if (!linked) throw conflict(`payment ${purpose.returns} is already being returned or is no longer SETTLED`, 'NOT_SETTLED');
+      if (!linked) throw new LedgerError(LedgerErrorCode.NOT_SETTLED, `payment ${purpose.returns} is already being returned or is no longer SETTLED`);
       return;
     }
     await this.initiate(tx, this.paymentOfTransfer(row));

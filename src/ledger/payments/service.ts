@@ -9,7 +9,7 @@
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { Hex } from 'viem';
 import type { Pacs008Request } from '../../../generated/institutional/types.gen';
-import { ApiError, badRequest, conflict, notFound } from '../../server/http/errors.ts';
+import { LedgerError, LedgerErrorCode } from '../errors.ts';
 import type { Database } from '../../storage/database.ts';
 import { payments, transfers } from '../../storage/schema.ts';
 import type { AccountStore } from '../accounts.ts';
@@ -69,17 +69,17 @@ export class PaymentService {
    */
   async submit(body: Pacs008Request, mayUse: (accountId: string | null) => void): Promise<PaymentRow> {
     const { nativeCcy, platformBic } = this.deps.lifecycle.settings;
-    if (body.cdtrAgt !== platformBic) throw badRequest(`"cdtrAgt" expected the platform BIC ${platformBic}, got "${body.cdtrAgt}"`);
+    if (body.cdtrAgt !== platformBic) throw new LedgerError(LedgerErrorCode.INVALID_PARAMETER, `"cdtrAgt" expected the platform BIC ${platformBic}, got "${body.cdtrAgt}"`);
     if (body.intrBkSttlmCcy !== nativeCcy && !this.deps.fx.has(body.intrBkSttlmCcy)) {
-      throw badRequest(`"intrBkSttlmCcy" expected ${nativeCcy} or a currency with a configured FX rate, got "${body.intrBkSttlmCcy}"`, 'UNSUPPORTED_CURRENCY');
+      throw new LedgerError(LedgerErrorCode.UNSUPPORTED_CURRENCY, `"intrBkSttlmCcy" expected ${nativeCcy} or a currency with a configured FX rate, got "${body.intrBkSttlmCcy}"`);
     }
     const instrWei = parseAmount('intrBkSttlmAmt', body.intrBkSttlmAmt);
     const settlement = await this.deps.accounts.find(body.sttlmAcct);
     // The caller's check sees unknown (null) and known accounts alike, so a restricted credential cannot tell them apart (D-128).
     mayUse(settlement?.id ?? null);
-    if (!settlement) throw badRequest(`"sttlmAcct" expected an existing account, got "${body.sttlmAcct}"`, 'UNKNOWN_ACCOUNT');
+    if (!settlement) throw new LedgerError(LedgerErrorCode.UNKNOWN_ACCOUNT, `"sttlmAcct" expected an existing account, got "${body.sttlmAcct}"`);
     const creditor = await this.deps.accounts.find(body.cdtrAcct);
-    if (!creditor) throw badRequest(`"cdtrAcct" expected an existing account, got "${body.cdtrAcct}"`, 'UNKNOWN_ACCOUNT');
+    if (!creditor) throw new LedgerError(LedgerErrorCode.UNKNOWN_ACCOUNT, `"cdtrAcct" expected an existing account, got "${body.cdtrAcct}"`);
     const amount = formatUnits(instrWei, 2);
     const sameCurrency = body.intrBkSttlmCcy === nativeCcy;
     const row = await this.deps.db.transaction((tx) =>
@@ -99,7 +99,7 @@ export class PaymentService {
       }),
     );
     // D-056: "A UETR seen before is a 409."
-    if (!row) throw conflict(`"uetr" payment ${body.uetr} was already received`, 'DUPLICATE_UETR');
+    if (!row) throw new LedgerError(LedgerErrorCode.DUPLICATE_UETR, `"uetr" payment ${body.uetr} was already received`);
     this.deps.emitted();
     setImmediate(() => void this.process(row.uetr));
     return row;
@@ -150,7 +150,7 @@ export class PaymentService {
     } catch (error) {
       if (error instanceof SettlementTaken) return;
       // The engine refused it (account not approved, a limit, the settlement account's balance): D-021 failRsn.
-      if (error instanceof ApiError) return this.fail(uetr, `settlement refused: ${error.message}`);
+      if (error instanceof LedgerError) return this.fail(uetr, `settlement refused: ${error.message}`);
       throw error;
     }
     this.deps.emitted();
@@ -190,25 +190,25 @@ export class PaymentService {
    */
   async returnPayment(uetr: string, reason?: string): Promise<ReturnResult> {
     const payment = await this.find(uetr);
-    if (!payment) throw notFound(`payment ${uetr} not found`);
-    if (payment.status !== 'SETTLED') throw conflict(`payment ${uetr} is ${payment.status}, only SETTLED payments can be returned`, 'NOT_SETTLED');
+    if (!payment) throw new LedgerError(LedgerErrorCode.NOT_FOUND, `payment ${uetr} not found`);
+    if (payment.status !== 'SETTLED') throw new LedgerError(LedgerErrorCode.NOT_SETTLED, `payment ${uetr} is ${payment.status}, only SETTLED payments can be returned`);
     if (!payment.creditorAccountId) {
       // D-105: the creditor is an address outside the platform; there is no key to send the return with.
-      throw badRequest(`payment ${uetr} was credited to an address outside the platform; there is no creditor account to return it from`, 'CREDITOR_NOT_ON_PLATFORM');
+      throw new LedgerError(LedgerErrorCode.CREDITOR_NOT_ON_PLATFORM, `payment ${uetr} was credited to an address outside the platform; there is no creditor account to return it from`);
     }
     const debtor = await this.deps.accounts.find(payment.debtorAccountId);
-    if (!debtor) throw badRequest(`the account ${payment.debtorAccountId} that paid ${uetr} no longer exists`, 'UNKNOWN_ACCOUNT');
+    if (!debtor) throw new LedgerError(LedgerErrorCode.UNKNOWN_ACCOUNT, `the account ${payment.debtorAccountId} that paid ${uetr} no longer exists`);
     const row = await this.deps.engine.create({
       accountId: payment.creditorAccountId,
       to: debtor.address as Hex,
       amountWei: parseAmount('settlAmt', payment.settlAmt),
       purpose: { returns: uetr, ...(reason ? { reason } : {}) },
     });
-    if (row.status === 'failed') throw new ApiError(500, 'RETURN_FAILED', `the return transaction of ${uetr} could not be broadcast: ${row.failReason ?? 'unknown reason'}`);
+    if (row.status === 'failed') throw new LedgerError(LedgerErrorCode.RETURN_FAILED, `the return transaction of ${uetr} could not be broadcast: ${row.failReason ?? 'unknown reason'}`);
     const done = await this.mined(row.txRef);
     const after = await this.find(uetr);
     if (done !== 'confirmed' || after?.status !== 'RETURNED') {
-      throw new ApiError(500, 'RETURN_FAILED', `the return transaction ${row.txHash} of ${uetr} ended ${done}; the payment stays SETTLED`);
+      throw new LedgerError(LedgerErrorCode.RETURN_FAILED, `the return transaction ${row.txHash} of ${uetr} ended ${done}; the payment stays SETTLED`);
     }
     this.deps.emitted();
     return { payment: after, returnTxHash: row.txHash };

@@ -17,7 +17,7 @@ import { UpstreamRpcError, UpstreamUnavailableError, type RpcResponse, type Upst
 import type { Database } from '../../storage/database.ts';
 import { accounts, transfers } from '../../storage/schema.ts';
 import { isUniqueViolation } from '../../storage/errors.ts';
-import { badRequest, unavailable } from '../../server/http/errors.ts';
+import { LedgerError, LedgerErrorCode } from '../errors.ts';
 import type { AccountRow, AccountStore } from '../accounts.ts';
 import { transferReference } from '../ids.ts';
 import { formatUnits } from '../money.ts';
@@ -79,21 +79,21 @@ export function intrinsicGas(data: Hex): bigint {
  */
 function checkLimits(input: TransferInput, { account, spentToday, unmined }: SenderState, view: NodeView | undefined): void {
   if (account.status !== 'approved') {
-    throw badRequest(`account ${account.id} is ${account.status}; only approved accounts may send`, 'ACCOUNT_NOT_APPROVED');
+    throw new LedgerError(LedgerErrorCode.ACCOUNT_NOT_APPROVED, `account ${account.id} is ${account.status}; only approved accounts may send`);
   }
   if (input.amountWei > BigInt(account.singleLimitWei)) {
-    throw badRequest(`"amount" ${formatUnits(input.amountWei, 2)} exceeds the account's singleLimit ${formatUnits(BigInt(account.singleLimitWei), 2)}`, 'SINGLE_LIMIT_EXCEEDED');
+    throw new LedgerError(LedgerErrorCode.SINGLE_LIMIT_EXCEEDED, `"amount" ${formatUnits(input.amountWei, 2)} exceeds the account's singleLimit ${formatUnits(BigInt(account.singleLimitWei), 2)}`);
   }
   if (spentToday + input.amountWei > BigInt(account.dailyLimitWei)) {
-    throw badRequest(
+    throw new LedgerError(
+      LedgerErrorCode.DAILY_LIMIT_EXCEEDED,
       `"amount" ${formatUnits(input.amountWei, 2)} plus ${formatUnits(spentToday, 2)} already sent today exceeds the account's dailyLimit ${formatUnits(BigInt(account.dailyLimitWei), 2)}`,
-      'DAILY_LIMIT_EXCEEDED',
     );
   }
   // D-026: spendable = the balance at the sealed block, less the transfers that block does not contain yet.
   const spendable = view === undefined ? undefined : view.balance - unmined;
   if (spendable !== undefined && input.amountWei > spendable) {
-    throw badRequest(`"amount" ${formatUnits(input.amountWei, 2)} exceeds the spendable balance ${formatUnits(spendable, 2)}`, 'INSUFFICIENT_BALANCE');
+    throw new LedgerError(LedgerErrorCode.INSUFFICIENT_BALANCE, `"amount" ${formatUnits(input.amountWei, 2)} exceeds the spendable balance ${formatUnits(spendable, 2)}`);
   }
 }
 
@@ -101,11 +101,11 @@ function checkLimits(input: TransferInput, { account, spentToday, unmined }: Sen
  * D-141: the node's gas estimate failed, so the transaction cannot succeed (a recipient contract that reverts
  * on receive): 400 with the node's reason, and nothing is stored, as with any other refused request content.
  */
-function refusedByNode({ error }: UpstreamRpcError): Error {
+function refusedByNode({ error }: UpstreamRpcError): LedgerError {
   const reason = error.message.slice(0, 300);
   // EIP-1474 code 3 is "execution reverted"; nodes also say so in the message only.
-  if (error.code === 3 || /revert/i.test(reason)) return badRequest(`the recipient reverts the transfer: ${reason}`, 'TRANSFER_REVERTED');
-  return badRequest(`the chain node refuses the transfer: ${reason}`, 'TRANSFER_REFUSED');
+  if (error.code === 3 || /revert/i.test(reason)) return new LedgerError(LedgerErrorCode.TRANSFER_REVERTED, `the recipient reverts the transfer: ${reason}`);
+  return new LedgerError(LedgerErrorCode.TRANSFER_REFUSED, `the chain node refuses the transfer: ${reason}`);
 }
 
 /** The UTC midnight before `now` (D-026: daily limits count UTC days). */
@@ -157,7 +157,7 @@ export class TransferEngine {
    */
   async create(input: TransferInput, alsoInTransaction?: (tx: Database, row: TransferRow) => Promise<void>): Promise<TransferRow> {
     const address = await this.deps.accounts.addressOf(input.accountId);
-    if (!address) throw badRequest(`"fromAccountId" ${input.accountId} does not exist`, 'UNKNOWN_ACCOUNT');
+    if (!address) throw new LedgerError(LedgerErrorCode.UNKNOWN_ACCOUNT, `"fromAccountId" ${input.accountId} does not exist`);
     // Only a memo needs the recipient (D-032: sealed to an on-platform recipient's key).
     const recipient = input.memo ? await this.deps.accounts.findByAddress(input.to) : undefined;
     const data = this.memoData(input.memo, recipient, input.to);
@@ -235,7 +235,7 @@ export class TransferEngine {
     let gas = view && 'limit' in view.gas ? view.gas.limit : intrinsicGas(data);
     for (let attempt = 1; attempt <= MAX_STORE_ATTEMPTS; attempt++) {
       const state = await this.statements.readSenderState(input.accountId, window);
-      if (!state) throw badRequest(`"fromAccountId" ${input.accountId} does not exist`, 'UNKNOWN_ACCOUNT');
+      if (!state) throw new LedgerError(LedgerErrorCode.UNKNOWN_ACCOUNT, `"fromAccountId" ${input.accountId} does not exist`);
       checkLimits(input, state, view);
       if (view && 'error' in view.gas) throw refusedByNode(view.gas.error);
       const { account } = state;
@@ -273,7 +273,7 @@ export class TransferEngine {
         gas += 1n;
       }
     }
-    throw unavailable(`the account ${input.accountId} changed during ${MAX_STORE_ATTEMPTS} attempts to store the transfer; try again`);
+    throw new LedgerError(LedgerErrorCode.UNAVAILABLE, `the account ${input.accountId} changed during ${MAX_STORE_ATTEMPTS} attempts to store the transfer; try again`);
   }
 
   /**

@@ -23,7 +23,7 @@ import { formatUnits, parseAmount, parseLimit } from '../../ledger/money.ts';
 import type { LedgerRuntime } from '../../ledger/runtime.ts';
 import type { Database } from '../../storage/database.ts';
 import { isUniqueViolation } from '../../storage/errors.ts';
-import { badRequest, conflict, notFound } from '../http/errors.ts';
+import { ErrorCode, RestError } from '../http/errors.ts';
 import { guard, strict, requireSome } from '../http/guards.ts';
 import { withIntegers } from '../http/query.ts';
 import { accountView } from '../institutional/views.ts';
@@ -60,7 +60,7 @@ export function accountHandlers(deps: { db: Database; chain: ChainRuntime; ledge
   };
   const existing = async (id: string) => {
     const account = await ledger.accounts.find(id);
-    if (!account) throw notFound(`account ${id} not found`);
+    if (!account) throw new RestError(ErrorCode.NOT_FOUND, `account ${id} not found`);
     return account;
   };
 
@@ -69,7 +69,7 @@ export function accountHandlers(deps: { db: Database; chain: ChainRuntime; ledge
       const body = guard(strict(zAdminCreateAccountBody), request.body, ACCOUNT_FIELDS);
       const dailyLimitWei = parseLimit('dailyLimit', body.dailyLimit);
       const singleLimitWei = parseLimit('singleLimit', body.singleLimit);
-      const taken = () => conflict(`"reference" ${body.reference} is already in use`, 'DUPLICATE_REFERENCE');
+      const taken = () => new RestError(ErrorCode.DUPLICATE_REFERENCE, `"reference" ${body.reference} is already in use`);
       if (body.reference && (await ledger.accounts.find(body.reference))) throw taken();
       let row: AccountRow;
       try {
@@ -132,10 +132,10 @@ export function accountHandlers(deps: { db: Database; chain: ChainRuntime; ledge
       const body = guard(fundAccountBody, request.body);
       const amountWei = parseAmount('amount', body.amount);
       const account = await existing(id);
-      if (account.status === 'closed') throw badRequest(`account ${account.id} is closed; a closed account cannot be funded`, 'ACCOUNT_CLOSED');
+      if (account.status === 'closed') throw new RestError(ErrorCode.ACCOUNT_CLOSED, `account ${account.id} is closed; a closed account cannot be funded`);
       if (chain.mode !== 'embedded') {
         // D-061: funding is a development aid of the embedded chain only.
-        throw conflict('funding is only available on the local chain; CHAIN_RPC_URL is set', 'FUNDING_UNAVAILABLE');
+        throw new RestError(ErrorCode.FUNDING_UNAVAILABLE, 'funding is only available on the local chain; CHAIN_RPC_URL is set');
       }
       const { row, balanceWei } = await faucet.fund(account.address as Hex, amountWei);
       return reply.code(200).send({
@@ -149,13 +149,13 @@ export function accountHandlers(deps: { db: Database; chain: ChainRuntime; ledge
     },
     adminRotateKek: async (_request, reply) => {
       if (ledger.keyring.external) {
-        throw conflict(
+        throw new RestError(
+          ErrorCode.KEK_EXTERNAL,
           'the key-encryption key comes from SVC_KEK and is managed outside svckit; it cannot be rotated through the console',
-          'KEK_EXTERNAL',
         );
       }
       // D-061: one rotation at a time; a second request while one runs is refused, not queued.
-      if (rotating) throw conflict('a key-encryption key rotation is already in progress', 'ROTATION_IN_PROGRESS');
+      if (rotating) throw new RestError(ErrorCode.ROTATION_IN_PROGRESS, 'a key-encryption key rotation is already in progress');
       rotating = true;
       try {
         const { previousKekId, kekId, rewrapped } = await ledger.accounts.rotateKek();
@@ -171,5 +171,5 @@ export function accountHandlers(deps: { db: Database; chain: ChainRuntime; ledge
 function invalidTransition(from: string, to: string) {
   const allowed = ACCOUNT_TRANSITIONS[from] ?? [];
   const why = allowed.length === 0 ? `${from} is terminal` : `from ${from} only ${allowed.join(' or ')} is allowed`;
-  return conflict(`"status" cannot change from ${from} to ${to}; ${why}`, 'INVALID_TRANSITION');
+  return new RestError(ErrorCode.INVALID_TRANSITION, `"status" cannot change from ${from} to ${to}; ${why}`);
 }

@@ -12,7 +12,7 @@ import type { ChainPermissions, AllowlistEntry } from '../../chain/permissions.t
 import type { ChainRuntime } from '../../chain/runtime.ts';
 import type { AccountStore } from '../../ledger/accounts.ts';
 import { formatUnits, parseAmount } from '../../ledger/money.ts';
-import { conflict, notFound } from '../http/errors.ts';
+import { ErrorCode, RestError } from '../http/errors.ts';
 import { guard, strict } from '../http/guards.ts';
 import { withIntegers } from '../http/query.ts';
 import type { Faucet } from './funding.ts';
@@ -29,14 +29,14 @@ export function chainAccountHandlers(deps: { chain: ChainRuntime; accounts: Acco
   /** D-152: only the embedded chain keeps an allow-list. */
   const allowlist = (): ChainPermissions => {
     if (!chain.permissions || !chain.fundingAccount) {
-      throw conflict('the sender allow-list belongs to the local chain; CHAIN_RPC_URL is set', 'LOCAL_CHAIN_ONLY');
+      throw new RestError(ErrorCode.LOCAL_CHAIN_ONLY, 'the sender allow-list belongs to the local chain; CHAIN_RPC_URL is set');
     }
     return chain.permissions;
   };
   /** D-152: a platform account's address is managed through /accounts (closing it takes it off the list). */
   const notPlatform = async (address: Hex) => {
     const owner = await accounts.findByAddress(address);
-    if (owner) throw conflict(`${address} is the address of account ${owner.id}; manage it through /accounts`, 'PLATFORM_ACCOUNT');
+    if (owner) throw new RestError(ErrorCode.PLATFORM_ACCOUNT, `${address} is the address of account ${owner.id}; manage it through /accounts`);
   };
 
   return {
@@ -70,7 +70,7 @@ export function chainAccountHandlers(deps: { chain: ChainRuntime; accounts: Acco
       const permissions = allowlist();
       const address = getAddress(given.toLowerCase());
       await notPlatform(address);
-      if (!(await permissions.disallow(address))) throw notFound(`${address} is not on the allow-list`);
+      if (!(await permissions.disallow(address))) throw new RestError(ErrorCode.NOT_FOUND, `${address} is not on the allow-list`);
       return reply.code(204).send();
     },
   };

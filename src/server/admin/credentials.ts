@@ -20,7 +20,7 @@ import { fromHex, mlDsa65 } from '../../crypto/index.ts';
 import type { AccountStore } from '../../ledger/accounts.ts';
 import { mldsaFingerprint, type CredentialGrant, type CredentialStore, type Permission } from '../../ledger/credentials.ts';
 import type { apiKeys, mldsaKeys } from '../../storage/schema.ts';
-import { badRequest, conflict, notFound } from '../http/errors.ts';
+import { ErrorCode, RestError } from '../http/errors.ts';
 import { guard, strict, requireSome, requireUnique } from '../http/guards.ts';
 
 type Handlers = Pick<
@@ -84,7 +84,7 @@ export function credentialHandlers(credentials: CredentialStore, accounts: Accou
     requireUnique('accountIds', body.accountIds ?? undefined);
     for (const [i, id] of (body.accountIds ?? []).entries()) {
       // D-015: the restriction names accounts; an id naming none would silently grant nothing.
-      if (!(await accounts.find(id))) throw badRequest(`"accountIds[${i}]" expected an existing account, got "${id}"`, 'UNKNOWN_ACCOUNT');
+      if (!(await accounts.find(id))) throw new RestError(ErrorCode.UNKNOWN_ACCOUNT, `"accountIds[${i}]" expected an existing account, got "${id}"`);
     }
     return {
       ...(body.name !== undefined ? { name: body.name } : {}),
@@ -109,15 +109,15 @@ export function credentialHandlers(credentials: CredentialStore, accounts: Accou
       const body = guard(strict(zAdminUpdateApiKeyBody), request.body, GRANT);
       requireSome(body, ['name', 'permissions', 'accountIds']);
       const existing = await credentials.findApiKey(id);
-      if (!existing) throw notFound(`api key ${id} not found`);
-      if (existing.revokedAt) throw conflict(`api key ${id} is revoked`, 'REVOKED'); // D-059
+      if (!existing) throw new RestError(ErrorCode.NOT_FOUND, `api key ${id} not found`);
+      if (existing.revokedAt) throw new RestError(ErrorCode.REVOKED, `api key ${id} is revoked`); // D-059
       const row = await credentials.updateApiKey(id, await grantOf(body));
       return reply.code(200).send(apiKeyView(row!));
     },
     adminRevokeApiKey: async (request, reply) => {
       const { id } = guard(zAdminRevokeApiKeyPath, request.params, { id: 'an API key id (key_ + 26 Crockford base32)' });
       // D-059: soft revocation; revoking a revoked key again is a no-op.
-      if (!(await credentials.revokeApiKey(id))) throw notFound(`api key ${id} not found`);
+      if (!(await credentials.revokeApiKey(id))) throw new RestError(ErrorCode.NOT_FOUND, `api key ${id} not found`);
       return reply.code(204).send();
     },
     adminRegisterMldsaKey: async (request, reply) => {
@@ -129,11 +129,11 @@ export function credentialHandlers(credentials: CredentialStore, accounts: Accou
       if (!row) {
         const existing = await credentials.findMldsaKeyByPublicKey(body.publicKey.toLowerCase());
         const fingerprint = mldsaFingerprint(publicKey);
-        throw conflict(
+        throw new RestError(
+          ErrorCode.DUPLICATE_KEY,
           existing?.revokedAt
             ? `public key with fingerprint ${fingerprint} was registered as ${existing.id} and revoked; a revoked key cannot be registered again, generate a new key pair`
             : `public key with fingerprint ${fingerprint} is already registered as ${existing?.id ?? 'another key'}`,
-          'DUPLICATE_KEY',
         );
       }
       return reply.code(201).send(mldsaKeyView(row));
@@ -145,19 +145,19 @@ export function credentialHandlers(credentials: CredentialStore, accounts: Accou
       const { id } = guard(zAdminUpdateMldsaKeyPath, request.params, { id: 'an ML-DSA key id (mlk_ + 26 Crockford base32)' });
       if (typeof request.body === 'object' && request.body !== null && 'publicKey' in request.body) {
         // D-059: "A registered public key cannot be changed."
-        throw badRequest('"publicKey" cannot be changed; register a new key instead');
+        throw new RestError(ErrorCode.INVALID_PARAMETER, '"publicKey" cannot be changed; register a new key instead');
       }
       const body = guard(strict(zAdminUpdateMldsaKeyBody), request.body, GRANT);
       requireSome(body, ['name', 'permissions', 'accountIds']);
       const existing = await credentials.findMldsaKeyById(id);
-      if (!existing) throw notFound(`ml-dsa key ${id} not found`);
-      if (existing.revokedAt) throw conflict(`ml-dsa key ${id} is revoked`, 'REVOKED'); // D-059
+      if (!existing) throw new RestError(ErrorCode.NOT_FOUND, `ml-dsa key ${id} not found`);
+      if (existing.revokedAt) throw new RestError(ErrorCode.REVOKED, `ml-dsa key ${id} is revoked`); // D-059
       const row = await credentials.updateMldsaKey(id, await grantOf(body));
       return reply.code(200).send(mldsaKeyView(row!));
     },
     adminRevokeMldsaKey: async (request, reply) => {
       const { id } = guard(zAdminRevokeMldsaKeyPath, request.params, { id: 'an ML-DSA key id (mlk_ + 26 Crockford base32)' });
-      if (!(await credentials.revokeMldsaKey(id))) throw notFound(`ml-dsa key ${id} not found`);
+      if (!(await credentials.revokeMldsaKey(id))) throw new RestError(ErrorCode.NOT_FOUND, `ml-dsa key ${id} not found`);
       return reply.code(204).send();
     },
   };
@@ -171,5 +171,5 @@ export function credentialHandlers(credentials: CredentialStore, accounts: Accou
 function checkPublicKeyText(text: unknown): void {
   if (typeof text !== 'string' || (text.length === PUBLIC_KEY_HEX && /^[0-9a-fA-F]*$/.test(text))) return;
   const got = /^[0-9a-fA-F]*$/.test(text) ? `${text.length}` : `${text.length} characters, not all hex`;
-  throw badRequest(`"publicKey" expected ${PUBLIC_KEY}, got ${got}`);
+  throw new RestError(ErrorCode.INVALID_PARAMETER, `"publicKey" expected ${PUBLIC_KEY}, got ${got}`);
 }

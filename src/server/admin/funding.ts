@@ -17,7 +17,7 @@ import { KeyedMutex } from '../../ledger/transfers/locks.ts';
 import type { Database } from '../../storage/database.ts';
 import { transfers } from '../../storage/schema.ts';
 import { UpstreamRpcError } from '../../chain/upstream.ts';
-import { badRequest, conflict, unavailable } from '../http/errors.ts';
+import { ErrorCode, RestError } from '../http/errors.ts';
 
 type Receipt = { status: Hex; blockNumber: Hex };
 
@@ -48,15 +48,15 @@ export class Faucet {
     } catch (error) {
       // D-150: an error of the node is a 503 in the admin error shape, never a 500. (UpstreamUnavailableError
       // is answered 503 by the error handler, without the node's address.)
-      if (error instanceof UpstreamRpcError) throw unavailable(`the chain node refused a funding call: ${error.message}`, 'FUNDING_REFUSED');
+      if (error instanceof UpstreamRpcError) throw new RestError(ErrorCode.FUNDING_REFUSED, `the chain node refused a funding call: ${error.message}`);
       throw error;
     }
   }
 
   private async fundOnce(address: Hex, amountWei: bigint): Promise<Funding> {
     const funder = this.chain.fundingAccount;
-    // D-061: only the embedded chain has a funding account (the handlers refuse earlier with a 409).
-    if (!funder) throw unavailable('funding is only available on the local chain', 'FUNDING_UNAVAILABLE');
+    // D-061: only the embedded chain has a funding account; the handlers refuse earlier with the same code (D-159).
+    if (!funder) throw new RestError(ErrorCode.FUNDING_UNAVAILABLE, 'funding is only available on the local chain');
     // D-050: "accounts created or funded through the admin API" may send.
     await this.chain.permissions?.allow(address, 'funded');
     const sent = await this.mutex.run(funder.address, () => this.send(funder, address, amountWei));
@@ -80,7 +80,7 @@ export class Faucet {
     const [row] = await this.db.select().from(transfers).where(eq(transfers.txRef, sent.txRef));
     // D-150: the recipient's code refused the value (the funding has no gas to run it): the address's state
     // forbids the funding, a 409; the failed record stays in the statement as the confirmer would leave it.
-    if (!confirmed) throw conflict(`funding ${sent.txRef} (${sent.txHash}) was mined but reverted: ${address} does not accept a plain value transfer`, 'FUNDING_REVERTED');
+    if (!confirmed) throw new RestError(ErrorCode.FUNDING_REVERTED, `funding ${sent.txRef} (${sent.txHash}) was mined but reverted: ${address} does not accept a plain value transfer`);
     const balance = await this.chain.upstream.call<Hex>('eth_getBalance', [address, 'latest']);
     return { row: row!, balanceWei: BigInt(balance) };
   }
@@ -94,7 +94,7 @@ export class Faucet {
     ]);
     if (amountWei > BigInt(balanceHex!)) {
       // As POST /transfers refuses an amount above the spendable balance with a 400 (D-026).
-      throw badRequest(`"amount" ${formatUnits(amountWei, 2)} exceeds the local chain's funding balance ${formatUnits(BigInt(balanceHex!), 2)}`, 'INSUFFICIENT_BALANCE');
+      throw new RestError(ErrorCode.INSUFFICIENT_BALANCE, `"amount" ${formatUnits(amountWei, 2)} exceeds the local chain's funding balance ${formatUnits(BigInt(balanceHex!), 2)}`);
     }
     const nonce = Number(BigInt(nonceHex!));
     const signedTx = await funder.signTransaction({
@@ -117,7 +117,7 @@ export class Faucet {
       await this.db.delete(transfers).where(eq(transfers.txRef, row!.txRef));
       // D-150: 503 in the admin error shape; an unreachable node goes to the error handler, which names no address.
       if ('unreachable' in answer) throw answer.unreachable;
-      throw unavailable(`funding ${row!.txRef}: the chain node refused the transaction: ${answer.error!.message}`, 'FUNDING_REFUSED');
+      throw new RestError(ErrorCode.FUNDING_REFUSED, `funding ${row!.txRef}: the chain node refused the transaction: ${answer.error!.message}`);
     }
     return row!;
   }
@@ -129,7 +129,7 @@ export class Faucet {
       const receipt = await this.chain.upstream.call<Receipt | null>('eth_getTransactionReceipt', [txHash]);
       if (receipt) return receipt;
       // D-150: the record stays pending and the confirmer settles it when the block comes.
-      if (performance.now() > deadline) throw unavailable(`funding transaction ${txHash} was not mined within ${MINING_TIMEOUT_MS / 1000} s; its record stays pending`, 'FUNDING_NOT_MINED');
+      if (performance.now() > deadline) throw new RestError(ErrorCode.FUNDING_NOT_MINED, `funding transaction ${txHash} was not mined within ${MINING_TIMEOUT_MS / 1000} s; its record stays pending`);
       await this.nextBlock(250);
     }
   }

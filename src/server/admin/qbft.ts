@@ -4,7 +4,7 @@ import { zAdminProposeValidatorVoteBody } from '../../../generated/admin/zod.gen
 import { ProposalRejected, quorums } from '../../chain/qbft/consensus.ts';
 import type { ChainRuntime } from '../../chain/runtime.ts';
 import type { Clock } from '../../clock.ts';
-import { badRequest, conflict } from '../http/errors.ts';
+import { ErrorCode, RestError } from '../http/errors.ts';
 import { guard, strict } from '../http/guards.ts';
 
 type Handlers = Pick<RouteHandlers, 'adminProposeValidatorVote' | 'adminListValidatorVotes' | 'adminListValidators'>;
@@ -16,13 +16,13 @@ export function qbftHandlers(chain: ChainRuntime, clock: Clock): Handlers {
     adminProposeValidatorVote: async (request, reply) => {
       const body = guard(strict(zAdminProposeValidatorVoteBody), request.body, { validator: 'a 0x-prefixed 20-byte address' });
       if (chain.mode === 'external') {
-        throw conflict('validator votes are proposed on the validator nodes of an external chain, not through this console', 'EXTERNAL_CHAIN');
+        throw new RestError(ErrorCode.EXTERNAL_CHAIN, 'validator votes are proposed on the validator nodes of an external chain, not through this console');
       }
       try {
         const proposal = await chain.consensus.propose(body.validator as `0x${string}`, body.add, await latest(), new Date(clock.now()));
         return reply.code(202).send({ validator: proposal.target, add: proposal.add, proposedAt: proposal.proposedAt.toISOString() });
       } catch (error) {
-        if (error instanceof ProposalRejected) throw badRequest(error.message, 'INVALID_VOTE');
+        if (error instanceof ProposalRejected) throw new RestError(ErrorCode.INVALID_VOTE, error.message);
         throw error;
       }
     },

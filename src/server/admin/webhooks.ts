@@ -21,7 +21,7 @@ import type { DeliveryRecord } from '../../webhooks/deliveries.ts';
 import type { EndpointRow } from '../../webhooks/endpoints.ts';
 import { refusedLiteral } from '../../webhooks/destination.ts';
 import type { WebhookRuntime } from '../../webhooks/runtime.ts';
-import { badRequest, conflict, notFound } from '../http/errors.ts';
+import { ErrorCode, RestError } from '../http/errors.ts';
 import { guard, strict, requireSome, requireUnique } from '../http/guards.ts';
 import { withIntegers } from '../http/query.ts';
 
@@ -99,7 +99,7 @@ export function deliveryView(record: DeliveryRecord): WebhookDelivery {
 function checkSecretText(secret: unknown): void {
   if (typeof secret !== 'string' || /^[\x21-\x7E]{32,256}$/.test(secret)) return;
   const got = /^[\x21-\x7E]*$/.test(secret) ? `${secret.length} characters` : `${secret.length} characters, not all printable without spaces`;
-  throw badRequest(`"secret" expected 32 to 256 printable characters without spaces, got ${got}`);
+  throw new RestError(ErrorCode.INVALID_PARAMETER, `"secret" expected 32 to 256 printable characters without spaces, got ${got}`);
 }
 
 /** The webhook handlers. */
@@ -109,17 +109,17 @@ export function webhookHandlers(webhooks: WebhookRuntime, clock: Clock): Handler
   const checkAccounts = async (accountIds: string[] | undefined) => {
     requireUnique('accountIds', accountIds);
     const unknown = accountIds ? await endpoints.firstUnknownAccount(accountIds) : undefined;
-    if (unknown !== undefined) throw badRequest(`"accountIds[${unknown}]" expected an existing account, got "${accountIds![unknown]}"`, 'UNKNOWN_ACCOUNT');
+    if (unknown !== undefined) throw new RestError(ErrorCode.UNKNOWN_ACCOUNT, `"accountIds[${unknown}]" expected an existing account, got "${accountIds![unknown]}"`);
   };
   /** D-143: a literal non-public address is refused at once; a host name is checked at every attempt. */
   const checkUrl = (url: string | undefined) => {
     if (url === undefined || webhooks.allowPrivate) return;
     const literal = refusedLiteral(url);
-    if (literal !== undefined) throw badRequest(`"url" expected a public address, got "${url}" (a loopback, private, link-local or reserved address)`);
+    if (literal !== undefined) throw new RestError(ErrorCode.INVALID_PARAMETER, `"url" expected a public address, got "${url}" (a loopback, private, link-local or reserved address)`);
   };
   const existing = async (id: string) => {
     const row = await endpoints.find(id);
-    if (!row) throw notFound(`webhook endpoint ${id} not found`);
+    if (!row) throw new RestError(ErrorCode.NOT_FOUND, `webhook endpoint ${id} not found`);
     return row;
   };
   return {
@@ -146,12 +146,12 @@ export function webhookHandlers(webhooks: WebhookRuntime, clock: Clock): Handler
       checkUrl(body.url);
       await checkAccounts(body.accountIds);
       const row = await endpoints.update(id, body);
-      if (!row) throw notFound(`webhook endpoint ${id} not found`);
+      if (!row) throw new RestError(ErrorCode.NOT_FOUND, `webhook endpoint ${id} not found`);
       return reply.code(200).send(endpointView(row, clock.now()));
     },
     adminDeleteWebhookEndpoint: async (request, reply) => {
       const { id } = guard(zAdminDeleteWebhookEndpointPath, request.params, ENDPOINT_ID);
-      if (!(await endpoints.delete(id))) throw notFound(`webhook endpoint ${id} not found`);
+      if (!(await endpoints.delete(id))) throw new RestError(ErrorCode.NOT_FOUND, `webhook endpoint ${id} not found`);
       return reply.code(204).send();
     },
     adminSetWebhookSecret: async (request, reply) => {
@@ -159,7 +159,7 @@ export function webhookHandlers(webhooks: WebhookRuntime, clock: Clock): Handler
       checkSecretText((request.body as { secret?: unknown } | null)?.secret);
       const body = guard(strict(zAdminSetWebhookSecretBody), request.body, { secret: 'a string of 32 to 256 printable characters', gracePeriodSeconds: 'an integer from 0 to 604800' });
       const row = await endpoints.setSecret(id, body.secret, body.gracePeriodSeconds);
-      if (!row) throw notFound(`webhook endpoint ${id} not found`);
+      if (!row) throw new RestError(ErrorCode.NOT_FOUND, `webhook endpoint ${id} not found`);
       return reply.code(200).send(endpointView(row, clock.now()));
     },
     adminListWebhookDeliveries: async (request, reply) => {
@@ -174,15 +174,15 @@ export function webhookHandlers(webhooks: WebhookRuntime, clock: Clock): Handler
     adminGetWebhookDelivery: async (request, reply) => {
       const { id } = guard(zAdminGetWebhookDeliveryPath, request.params, DELIVERY_ID);
       const record = await deliveries.find(id);
-      if (!record) throw notFound(`delivery ${id} not found`);
+      if (!record) throw new RestError(ErrorCode.NOT_FOUND, `delivery ${id} not found`);
       return reply.code(200).send(deliveryView(record));
     },
     adminRedeliverWebhook: async (request, reply) => {
       const { id } = guard(zAdminRedeliverWebhookPath, request.params, DELIVERY_ID);
       const outcome = await deliveries.redeliver(id);
-      if (!outcome) throw notFound(`delivery ${id} not found`);
-      if ('notDead' in outcome) throw conflict(`delivery ${id} is ${outcome.notDead}, only dead deliveries can be redelivered`, 'NOT_DEAD');
-      if ('notOwned' in outcome) throw conflict(`delivery ${id} is of a payment on none of its endpoint's accounts (D-142)`, 'NOT_OWNED');
+      if (!outcome) throw new RestError(ErrorCode.NOT_FOUND, `delivery ${id} not found`);
+      if ('notDead' in outcome) throw new RestError(ErrorCode.NOT_DEAD, `delivery ${id} is ${outcome.notDead}, only dead deliveries can be redelivered`);
+      if ('notOwned' in outcome) throw new RestError(ErrorCode.NOT_OWNED, `delivery ${id} is of a payment on none of its endpoint's accounts (D-142)`);
       webhooks.wake();
       return reply.code(202).send(deliveryView(outcome));
     },

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { mlDsa65 } from '../../crypto/index.ts';
 import type { Clock } from '../../clock.ts';
 import type { Credential, CredentialStore, Permission } from '../../ledger/credentials.ts';
-import { forbidden, unauthenticated } from '../http/errors.ts';
+import { ErrorCode, RestError } from '../http/errors.ts';
 
 /** spec: "The timestamp must be within plus or minus 30 seconds of server time." */
 export const SIGNATURE_SKEW_MS = 30_000;
@@ -50,28 +50,28 @@ export class Authenticator {
   /** Returns the caller's credential, or throws 401 saying what is wrong. */
   async authenticate(request: SignedRequest): Promise<Credential> {
     const header = request.authorization;
-    if (!header) throw unauthenticated('missing Authorization header: expected "Bearer svc_<API_KEY>" or "SVC-MLDSA <pubkey_hex>.<timestamp_ms>.<sig_hex>"');
+    if (!header) throw new RestError(ErrorCode.UNAUTHENTICATED, 'missing Authorization header: expected "Bearer svc_<API_KEY>" or "SVC-MLDSA <pubkey_hex>.<timestamp_ms>.<sig_hex>"');
     if (header.startsWith('Bearer ')) {
       const match = BEARER.exec(header);
-      if (!match) throw unauthenticated('"Authorization" expected "Bearer svc_" followed by 43 base64url characters');
+      if (!match) throw new RestError(ErrorCode.UNAUTHENTICATED, '"Authorization" expected "Bearer svc_" followed by 43 base64url characters');
       const credential = await this.credentials.findApiKeyByToken(match[1]!);
-      if (!credential) throw unauthenticated('unknown or revoked API key');
+      if (!credential) throw new RestError(ErrorCode.UNAUTHENTICATED, 'unknown or revoked API key');
       return credential;
     }
     if (header.startsWith(MLDSA_SCHEME)) return this.verifySignature(header, request);
-    throw unauthenticated('"Authorization" expected the Bearer or SVC-MLDSA scheme');
+    throw new RestError(ErrorCode.UNAUTHENTICATED, '"Authorization" expected the Bearer or SVC-MLDSA scheme');
   }
 
   private async verifySignature(header: string, request: SignedRequest): Promise<Credential> {
     const parts = parseMldsaHeader(header);
     if (!parts) {
-      throw unauthenticated('"Authorization" expected "SVC-MLDSA <pubkey_hex 3904>.<timestamp_ms>.<sig_hex 6618>" (ML-DSA-65 key and signature in hex)');
+      throw new RestError(ErrorCode.UNAUTHENTICATED, '"Authorization" expected "SVC-MLDSA <pubkey_hex 3904>.<timestamp_ms>.<sig_hex 6618>" (ML-DSA-65 key and signature in hex)');
     }
     const { publicKey, timestamp, signature } = parts;
     const now = this.clock.now();
     const skew = Number(timestamp) - now;
     if (Math.abs(skew) > SIGNATURE_SKEW_MS) {
-      throw unauthenticated(`signature timestamp ${timestamp} is ${Math.round(skew / 1000)} s from server time ${now}; allowed ±30 s`, 'STALE_TIMESTAMP');
+      throw new RestError(ErrorCode.STALE_TIMESTAMP, `signature timestamp ${timestamp} is ${Math.round(skew / 1000)} s from server time ${now}; allowed ±30 s`);
     }
     const method = request.method.toUpperCase();
     // D-029: the target as sent, or the same target without the leading /wallet (the reference example's form).
@@ -80,8 +80,8 @@ export class Authenticator {
     // an ML-DSA verification, nor a place in the parsed-key cache. The verification then runs on libuv's
     // thread pool, so the event loop keeps serving.
     const credential = await this.credentials.findMldsaKey(publicKey);
-    if (!credential) throw unauthenticated('this ML-DSA-65 public key is not registered (or was revoked)');
-    if (!(await this.verifyAnyTarget(publicKey, signature, `${timestamp}:${method}:`, targets))) throw unauthenticated(`the ML-DSA-65 signature does not verify over "${timestamp}:${method}:${request.target}"`, 'INVALID_SIGNATURE');
+    if (!credential) throw new RestError(ErrorCode.UNAUTHENTICATED, 'this ML-DSA-65 public key is not registered (or was revoked)');
+    if (!(await this.verifyAnyTarget(publicKey, signature, `${timestamp}:${method}:`, targets))) throw new RestError(ErrorCode.INVALID_SIGNATURE, `the ML-DSA-65 signature does not verify over "${timestamp}:${method}:${request.target}"`);
     // Remembered by digest: 32 bytes per signature instead of 6,618 hex characters (D-076 keeps them 60 s).
     this.refuseReplay(createHash('sha256').update(signature).digest('base64'), now);
     return credential;
@@ -101,7 +101,7 @@ export class Authenticator {
       if (now - at <= 2 * SIGNATURE_SKEW_MS) break;
       this.seenSignatures.delete(seen);
     }
-    if (this.seenSignatures.has(signature)) throw unauthenticated('this signature was already used; sign every request afresh', 'REPLAYED_SIGNATURE');
+    if (this.seenSignatures.has(signature)) throw new RestError(ErrorCode.REPLAYED_SIGNATURE, 'this signature was already used; sign every request afresh');
     this.seenSignatures.set(signature, now);
   }
 }
@@ -109,6 +109,6 @@ export class Authenticator {
 /** Throws 403 unless the credential holds `permission` (D-015). Accounts outside a restricted credential are 404 (D-128), decided by each handler. */
 export function authorize(credential: Credential, permission: Permission): void {
   if (!credential.permissions.includes(permission)) {
-    throw forbidden(`this credential lacks the "${permission}" permission`);
+    throw new RestError(ErrorCode.PERMISSION_DENIED, `this credential lacks the "${permission}" permission`);
   }
 }

@@ -8,7 +8,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { limitRequests } from '../http/rate-limit.ts';
-import { unavailable } from '../http/errors.ts';
+import { ErrorCode, RestError } from '../http/errors.ts';
 import { BUILT_ASSETS, loadAssets } from './assets.ts';
 import { hold, readContracts, type HeldFile } from './contracts.ts';
 import { contractPage, indexPage } from './pages.ts';
@@ -68,7 +68,7 @@ export async function docsRoutes(app: FastifyInstance, options: DocsOptions): Pr
     if (assets.notBuilt && contract.renderer !== 'redoc') {
       const reason = assets.notBuilt;
       app.get(`/${contract.slug}`, async () => {
-        throw unavailable(reason, 'DOCS_NOT_BUILT');
+        throw new RestError(ErrorCode.DOCS_NOT_BUILT, reason);
       });
       continue;
     }
@@ -82,7 +82,7 @@ export async function docsRoutes(app: FastifyInstance, options: DocsOptions): Pr
     const reason = assets.notBuilt;
     for (const name of BUILT_ASSETS) {
       app.get(`/assets/${name}`, async () => {
-        throw unavailable(reason, 'DOCS_NOT_BUILT');
+        throw new RestError(ErrorCode.DOCS_NOT_BUILT, reason);
       });
     }
   }

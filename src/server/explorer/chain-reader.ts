@@ -6,7 +6,7 @@
 import { chainRpcErrorCodes, type ChainRpcMethod, type ChainRpcMethods } from '../../../generated/chain/client.gen';
 import type { Block as RpcBlock } from '../../../generated/chain/types.gen';
 import type { RpcErrorObject } from '../../chain/upstream.ts';
-import { unavailable } from '../http/errors.ts';
+import { ErrorCode, RestError } from '../http/errors.ts';
 import type { RpcDispatcher } from '../rpc/dispatcher.ts';
 import { hexToInt, toQuantity } from './format.ts';
 
@@ -93,6 +93,6 @@ function range(from: number, to: number): number[] {
  * address; anything else is a defect here → a plain Error, logged and answered with the generic 500.
  */
 function rpcFailure(method: string, error: RpcErrorObject): Error {
-  if (error.code === chainRpcErrorCodes.ResourceUnavailable) return unavailable('the chain node does not answer; try again later', 'CHAIN_UNAVAILABLE');
+  if (error.code === chainRpcErrorCodes.ResourceUnavailable) return new RestError(ErrorCode.CHAIN_UNAVAILABLE, 'the chain node does not answer; try again later');
   return new Error(`${method} failed with JSON-RPC error ${error.code}: ${error.message}`);
 }

@@ -4,7 +4,7 @@
  */
 import { getAddress, type Hex } from 'viem';
 import { zExplorerGetAddressBalancePath, zExplorerGetBlockPath, zExplorerGetTransactionPath } from '../../../generated/explorer/zod.gen';
-import { badRequest } from '../http/errors.ts';
+import { ErrorCode, RestError } from '../http/errors.ts';
 import { guard } from '../http/guards.ts';
 
 /** A block named by number or by hash. */
@@ -37,6 +37,6 @@ export function parseAddress(params: unknown): Hex {
   const digits = addr.slice(2);
   const checksummed = getAddress(addr.toLowerCase());
   const singleCase = digits === digits.toLowerCase() || digits === digits.toUpperCase();
-  if (!singleCase && checksummed !== addr) throw badRequest(`"addr" expected ${ADDRESS}, got ${JSON.stringify(addr)}`);
+  if (!singleCase && checksummed !== addr) throw new RestError(ErrorCode.INVALID_PARAMETER, `"addr" expected ${ADDRESS}, got ${JSON.stringify(addr)}`);
   return checksummed;
 }

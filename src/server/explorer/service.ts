@@ -15,7 +15,7 @@ import type {
 } from '../../../generated/explorer/types.gen';
 import type { ChainRuntime } from '../../chain/runtime.ts';
 import type { Clock } from '../../clock.ts';
-import { notFound } from '../http/errors.ts';
+import { ErrorCode, RestError } from '../http/errors.ts';
 import type { RpcDispatcher } from '../rpc/dispatcher.ts';
 import { call, ChainReader } from './chain-reader.ts';
 import { AVG_BLOCK_WINDOW, formatAvgBlockTime, formatBalance, hexToInt, toExplorerBlock, toExplorerTransaction, toQuantity } from './format.ts';
@@ -65,11 +65,11 @@ export class ExplorerService {
   async block(ref: BlockRef): Promise<Block> {
     const label = ref.kind === 'hash' ? ref.hash : ref.number.toString();
     // No chain reaches 2^53 blocks: such a number is unknown without asking the node.
-    if (ref.kind === 'number' && ref.number > BigInt(Number.MAX_SAFE_INTEGER)) throw notFound(`block ${label} not found`);
+    if (ref.kind === 'number' && ref.number > BigInt(Number.MAX_SAFE_INTEGER)) throw new RestError(ErrorCode.NOT_FOUND, `block ${label} not found`);
     const [block] = await this.reader.batch([
       ref.kind === 'hash' ? call('eth_getBlockByHash', ref.hash, false) : call('eth_getBlockByNumber', toQuantity(ref.number), false),
     ]);
-    if (!block?.number || !block.hash) throw notFound(`block ${label} not found`);
+    if (!block?.number || !block.hash) throw new RestError(ErrorCode.NOT_FOUND, `block ${label} not found`);
     return toExplorerBlock(block);
   }
 
@@ -97,7 +97,7 @@ export class ExplorerService {
   /** spec: "Explorer transaction (with receipt data)"; 404 when the node knows no such transaction. */
   async transaction(hash: Hex): Promise<ExplorerTransaction> {
     const [tx, receipt] = await this.reader.batch([call('eth_getTransactionByHash', hash), call('eth_getTransactionReceipt', hash)]);
-    if (!tx) throw notFound(`transaction ${hash} not found`);
+    if (!tx) throw new RestError(ErrorCode.NOT_FOUND, `transaction ${hash} not found`);
     return toExplorerTransaction(tx, receipt);
   }
 

@@ -6,7 +6,7 @@ import { getAddress, type Hex } from 'viem';
 import type { QbftParameters, Validator } from '../../../generated/explorer/types.gen';
 import { quorums } from '../../chain/qbft/consensus.ts';
 import type { ValidatorIdentity } from '../../chain/qbft/validators.ts';
-import { unavailable } from '../http/errors.ts';
+import { ErrorCode, RestError } from '../http/errors.ts';
 
 /** spec: "sampleBlocks (integer, size of the window used for blocksProposed; 50)". */
 export const SAMPLE_BLOCKS = 50;
@@ -18,7 +18,7 @@ export const BLOCK_PERIOD_SECONDS = 2;
 export const REQUEST_TIMEOUT_SECONDS = 10;
 
 /** The 503 of an external chain, whose validator names and post-quantum addresses this stack does not know. */
-export const metadataUnknown = (detail: string) => unavailable(`validator metadata (name, pqcAddress) is unknown: ${detail}`, 'VALIDATOR_METADATA_UNAVAILABLE');
+export const metadataUnknown = (detail: string) => new RestError(ErrorCode.VALIDATOR_METADATA_UNAVAILABLE, `validator metadata (name, pqcAddress) is unknown: ${detail}`);
 
 /**
  * The Validator entries: the current set (qbft_getValidatorsByBlockNumber at the head) first, then the

@@ -5,7 +5,7 @@
  * digests, the relay to the chain node) ever sees it. The scan is one loop over the text: no recursion.
  */
 import type { FastifyInstance } from 'fastify';
-import { badRequest } from './errors.ts';
+import { ErrorCode, RestError } from './errors.ts';
 
 /** D-144: the deepest nesting of arrays and objects any JSON body may have. */
 export const MAX_JSON_DEPTH = 64;
@@ -48,7 +48,7 @@ export function installBodyDepthGuard(app: FastifyInstance, limit = MAX_JSON_DEP
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body as string;
-    if (jsonDepth(text, limit) > limit) return done(badRequest(tooDeepMessage(limit), 'BODY_TOO_DEEP'), undefined);
+    if (jsonDepth(text, limit) > limit) return done(new RestError(ErrorCode.BODY_TOO_DEEP, tooDeepMessage(limit)), undefined);
     return parseJson(request, text, done);
   });
 }

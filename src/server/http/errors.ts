@@ -1,37 +1,30 @@
 /**
- * The REST error catalogue (house rule 3): each error class has a stable code and an HTTP status; one
- * handler (error-handler.ts) maps them to the surfaces' error shape `{error, code}` (spec: "All
- * institutional REST errors return JSON with an error field (string detail)"; D-022, D-023).
+ * The error the REST handlers throw (house rule 3): a code of the contracts (D-160) and the `error` text;
+ * the one handler (error-handler.ts) answers it with the status the edge table gives (error-codes.ts,
+ * D-159) in the surfaces' shape `{error, code}` (spec: "All institutional REST errors return JSON with an
+ * error field (string detail)"; D-022, D-023).
  */
+import { SvcError, type SvcErrorOptions } from '../../errors.ts';
+import { ErrorCode } from './error-codes.ts';
 
-/** An error with an HTTP status and a stable machine code, answered as `{error, code}`. */
-export class ApiError extends Error {
-  override name = 'ApiError';
-  /** `message` is the `error` text; `code` is stable across versions. */
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
+export { ErrorCode } from './error-codes.ts';
+
+/** Optional parts of a {@link RestError}: response headers (e.g. Retry-After) besides details and cause. */
+export type RestErrorOptions = SvcErrorOptions & { headers?: Readonly<Record<string, string>> };
+
+/** An error answered as `{error: message, code}` with the status of its code. */
+export class RestError extends SvcError<ErrorCode> {
+  override name = 'RestError';
+  /** Headers sent with the error response. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** Builds the error; `message` is the `error` text, naming the field, the expectation and the value received. */
+  constructor(code: ErrorCode, message: string, options: RestErrorOptions = {}) {
+    const { headers = {}, ...rest } = options;
+    super(code, message, rest);
+    this.headers = headers;
   }
 }
 
-/** 400: the request's content is wrong (D-022: everything about content, limits and balances). */
-export const badRequest = (message: string, code = 'INVALID_PARAMETER') => new ApiError(400, code, message);
-/** 401: missing or invalid credentials (spec: "missing or invalid API key"). */
-export const unauthenticated = (message: string, code = 'UNAUTHENTICATED') => new ApiError(401, code, message);
-/** 403: the credential lacks the permission (spec: "the key lacks permission for the operation"). */
-export const forbidden = (message: string, code = 'PERMISSION_DENIED') => new ApiError(403, code, message);
-/** 404: the addressed resource does not exist. */
-export const notFound = (message: string, code = 'NOT_FOUND') => new ApiError(404, code, message);
-/** 409: the resource's state forbids the operation. */
-export const conflict = (message: string, code: string) => new ApiError(409, code, message);
-/** 422: an idempotency key reused with another body (D-046). */
-export const unprocessable = (message: string, code: string) => new ApiError(422, code, message);
-/** 501: an operation of the contract this server version does not implement. */
+/** NOT_IMPLEMENTED: an operation of the contract this server version does not implement. */
 export const notImplemented = (operationId: string) =>
-  new ApiError(501, 'NOT_IMPLEMENTED', `${operationId} is in the contract but not implemented by this server version`);
-/** 503: a dependency (chain node, database) is unavailable. */
-export const unavailable = (message: string, code = 'UNAVAILABLE') => new ApiError(503, code, message);
+  new RestError(ErrorCode.NOT_IMPLEMENTED, `${operationId} is in the contract but not implemented by this server version`);

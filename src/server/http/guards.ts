@@ -4,7 +4,7 @@
  * `"id" expected a decimal block number or a 0x-prefixed 32-byte hash, got "abc"`.
  */
 import type { z } from 'zod';
-import { badRequest } from './errors.ts';
+import { ErrorCode, RestError } from './errors.ts';
 
 /** `permissions[0]`, `limits.daily`: the field as the contracts' error examples name it. */
 const fieldName = (path: readonly PropertyKey[]) =>
@@ -22,7 +22,7 @@ export function guard<S extends z.ZodType>(schema: S, value: unknown, explain: R
   if (issue.code === 'unrecognized_keys') {
     // A strict schema refuses fields the contract does not define (additionalProperties: false).
     const field = fieldName([...issue.path, issue.keys[0]!]);
-    throw badRequest(`"${field}" expected nothing: not a field of this request, got ${JSON.stringify(at([...issue.path, issue.keys[0]!]))}`);
+    throw new RestError(ErrorCode.INVALID_PARAMETER, `"${field}" expected nothing: not a field of this request, got ${JSON.stringify(at([...issue.path, issue.keys[0]!]))}`);
   }
   const field = fieldName(issue.path) || 'body';
   const got = at(issue.path);
@@ -30,7 +30,7 @@ export function guard<S extends z.ZodType>(schema: S, value: unknown, explain: R
     explain[field] ??
     explain[field.replace(/\[\d+\]$/, '[]')] ??
     (issue.code === 'invalid_value' ? `one of ${issue.values.map(String).join(', ')}` : issue.message);
-  throw badRequest(`"${field}" expected ${expectation}, got ${got === undefined ? 'nothing' : JSON.stringify(got)}`);
+  throw new RestError(ErrorCode.INVALID_PARAMETER, `"${field}" expected ${expectation}, got ${got === undefined ? 'nothing' : JSON.stringify(got)}`);
 }
 
 const strictSchemas = new WeakMap<z.ZodObject, z.ZodObject>();
@@ -48,14 +48,14 @@ export function strict<S extends z.ZodObject>(schema: S): ReturnType<S['strict']
 
 /** The contracts' `minProperties: 1` on update bodies, which the generated schemas do not check. */
 export function requireSome(body: object, fields: readonly string[]): void {
-  if (!fields.some((f) => f in body)) throw badRequest(`body expected at least one of ${fields.join(', ')}, got ${JSON.stringify(body)}`);
+  if (!fields.some((f) => f in body)) throw new RestError(ErrorCode.INVALID_PARAMETER, `body expected at least one of ${fields.join(', ')}, got ${JSON.stringify(body)}`);
 }
 
 /** The contracts' `uniqueItems: true`, which the generated schemas do not check. */
 export function requireUnique(field: string, items: readonly string[] | undefined): void {
   const seen = new Set<string>();
   for (const [i, item] of (items ?? []).entries()) {
-    if (seen.has(item)) throw badRequest(`"${field}[${i}]" expected no repeated entries, got "${item}" twice`);
+    if (seen.has(item)) throw new RestError(ErrorCode.INVALID_PARAMETER, `"${field}[${i}]" expected no repeated entries, got "${item}" twice`);
     seen.add(item);
   }
 }

@@ -6,7 +6,7 @@
  */
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from './errors.ts';
+import { ErrorCode, RestError } from './errors.ts';
 
 /** Limits every route of `app`'s scope to `requestsPerSecond` per client IP; 0 leaves it unlimited. */
 export async function limitRequests(app: FastifyInstance, requestsPerSecond: number): Promise<void> {
@@ -16,8 +16,8 @@ export async function limitRequests(app: FastifyInstance, requestsPerSecond: num
     timeWindow: 1000,
     errorResponseBuilder: (_request, context) => {
       const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
-      return new ApiError(429, 'RATE_LIMITED', `rate limit exceeded: ${context.max} requests per second per IP; retry in ${seconds} s`, {
-        'retry-after': String(seconds),
+      return new RestError(ErrorCode.RATE_LIMITED, `rate limit exceeded: ${context.max} requests per second per IP; retry in ${seconds} s`, {
+        headers: { 'retry-after': String(seconds) },
       });
     },
   });

@@ -26,7 +26,7 @@ import type { TransferEngine, TransferRow } from '../../ledger/transfers/engine.
 import type { PaymentService } from '../../ledger/payments/service.ts';
 import type { Database } from '../../storage/database.ts';
 import { authorize } from '../auth/authenticate.ts';
-import { badRequest, notFound } from '../http/errors.ts';
+import { ErrorCode, RestError } from '../http/errors.ts';
 import { guard, strict } from '../http/guards.ts';
 import { withIntegers } from '../http/query.ts';
 import { claimKey, releaseKey, requestDigest, storeResponse } from './idempotency.ts';
@@ -66,14 +66,14 @@ export function institutionalHandlers(deps: InstitutionalDeps): Partial<RouteHan
   const readableAccount = async (request: FastifyRequest, id: string) => {
     const account = await deps.accounts.find(id);
     // D-128: the text names the id or reference as given, never the account a reference resolves to.
-    if (!account || !mayUse(credentialOf(request), account.id)) throw notFound(`account ${id} does not exist`);
+    if (!account || !mayUse(credentialOf(request), account.id)) throw new RestError(ErrorCode.NOT_FOUND, `account ${id} does not exist`);
     return account;
   };
   /** The account named in a query or body: 400 UNKNOWN_ACCOUNT when unknown, 404 for a restricted credential (D-128). */
   const namedAccount = async (credential: Credential, field: string, id: string) => {
     refuseUnusable(credential, field, id);
     const account = await deps.accounts.find(id);
-    if (!account) throw badRequest(`"${field}" ${id} does not exist`, 'UNKNOWN_ACCOUNT');
+    if (!account) throw new RestError(ErrorCode.UNKNOWN_ACCOUNT, `"${field}" ${id} does not exist`);
     return account;
   };
 
@@ -118,11 +118,11 @@ export function institutionalHandlers(deps: InstitutionalDeps): Partial<RouteHan
       authorize(credential, 'transfers:read');
       const { reference } = guard(zGetTransferPath, request.params, { reference: 'a transfer reference TXNYYYYMMDD-XXXXXXXX' });
       const row = await findTransfer(deps.db, reference);
-      if (!row) throw notFound(`transfer ${reference} does not exist`);
+      if (!row) throw new RestError(ErrorCode.NOT_FOUND, `transfer ${reference} does not exist`);
       const recipient = await deps.accounts.findByAddress(row.toAddress as Hex);
       const involved = [row.accountId, recipient?.id].filter((id): id is string => Boolean(id));
       // D-128: a transfer between accounts outside a restricted credential is answered as an unknown one.
-      if (!involved.some((id) => mayUse(credential, id))) throw notFound(`transfer ${reference} does not exist`);
+      if (!involved.some((id) => mayUse(credential, id))) throw new RestError(ErrorCode.NOT_FOUND, `transfer ${reference} does not exist`);
       const sentByCaller = row.accountId !== null && (credential.accountIds === null || credential.accountIds.includes(row.accountId));
       return reply.code(200).send(transferView(row, sentByCaller ? 'out' : 'in'));
     },
@@ -148,7 +148,7 @@ const mayUse = (credential: Credential, accountId: string) => credential.account
  * unknown one (its list holds only existing accounts, so no read is needed), naming only the id it gave.
  */
 function refuseUnusable(credential: Credential, field: string, accountId: string): void {
-  if (!mayUse(credential, accountId)) throw notFound(`"${field}" ${accountId} does not exist`);
+  if (!mayUse(credential, accountId)) throw new RestError(ErrorCode.NOT_FOUND, `"${field}" ${accountId} does not exist`);
 }
 
 /** POST /transfers with the optional Idempotency-Key (D-046). */
@@ -166,14 +166,14 @@ async function createTransfer(deps: InstitutionalDeps, request: FastifyRequest, 
   try {
     to = getAddress(body.to);
   } catch {
-    throw badRequest(`"to" expected an EIP-55 checksummed or single-case address, got "${body.to}"`);
+    throw new RestError(ErrorCode.INVALID_PARAMETER, `"to" expected an EIP-55 checksummed or single-case address, got "${body.to}"`);
   }
   // fromAccountId is an account id (never a reference), so the grant is checked on it as given; the engine
   // refuses an unknown account (400 UNKNOWN_ACCOUNT) when it reads the sender, which saves a read per transfer.
   refuseUnusable(credential, 'fromAccountId', body.fromAccountId);
   const key = request.headers['idempotency-key'];
   if (key !== undefined && (typeof key !== 'string' || !/^[\x20-\x7E]{1,255}$/.test(key))) {
-    throw badRequest('"Idempotency-Key" expected 1 to 255 printable ASCII characters');
+    throw new RestError(ErrorCode.INVALID_PARAMETER, '"Idempotency-Key" expected 1 to 255 printable ASCII characters');
   }
   const claim = key ? await claimKey(deps.db, credential.id, key, requestDigest(body), deps.now()) : undefined;
   if (claim && 'replay' in claim) return reply.code(claim.replay.status as 201).header('location', location(claim.replay.body)).send(claim.replay.body as never);

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../storage/database.ts';
 import { idempotencyKeys } from '../../storage/schema.ts';
-import { conflict, unprocessable } from '../http/errors.ts';
+import { ErrorCode, RestError } from '../http/errors.ts';
 
 const RETENTION_MS = 24 * 60 * 60 * 1000;
 /** D-046: a claim still without a response after this long belonged to a request that died with its process. */
@@ -46,10 +46,10 @@ export async function claimKey(db: Database, credentialId: string, key: string, 
     return claimKey(db, credentialId, key, digest, now);
   }
   if (existing.requestSha256 !== digest) {
-    throw unprocessable('this Idempotency-Key was used with a different request body', 'IDEMPOTENCY_KEY_REUSED');
+    throw new RestError(ErrorCode.IDEMPOTENCY_KEY_REUSED, 'this Idempotency-Key was used with a different request body');
   }
   if (abandoned) return { replay: { status: 201, body: existing.responseBody } };
-  if (existing.responseStatus === null) throw conflict('a request with this Idempotency-Key is still in progress', 'IDEMPOTENCY_IN_PROGRESS');
+  if (existing.responseStatus === null) throw new RestError(ErrorCode.IDEMPOTENCY_IN_PROGRESS, 'a request with this Idempotency-Key is still in progress');
   return { replay: { status: existing.responseStatus, body: existing.responseBody } };
 }
 
@@ -65,7 +65,7 @@ export async function storeResponse(db: Database, credentialId: string, key: str
     .set({ responseStatus: response.status, responseBody: response.body })
     .where(and(eq(idempotencyKeys.credentialId, credentialId), eq(idempotencyKeys.key, key), eq(idempotencyKeys.createdAt, claimedAt)))
     .returning({ key: idempotencyKeys.key });
-  if (updated.length === 0) throw conflict('this Idempotency-Key was taken over by a later request', 'IDEMPOTENCY_IN_PROGRESS');
+  if (updated.length === 0) throw new RestError(ErrorCode.IDEMPOTENCY_IN_PROGRESS, 'this Idempotency-Key was taken over by a later request');
 }
 
 /** Releases a claimed key after a request that created nothing. */

@@ -10,7 +10,7 @@ import { zSubmitPacs008PaymentBody } from '../../../generated/institutional/zod.
 import type { Credential } from '../../ledger/credentials.ts';
 import type { PaymentService } from '../../ledger/payments/service.ts';
 import { authorize } from '../auth/authenticate.ts';
-import { notFound } from '../http/errors.ts';
+import { ErrorCode, RestError } from '../http/errors.ts';
 import { guard } from '../http/guards.ts';
 
 /** The amount is checked by its own rule; built once (zod compiles each new schema). */
@@ -44,7 +44,7 @@ export function paymentHandlers(payments: PaymentService): Pick<RouteHandlers, '
       const row = await payments.submit(body as Parameters<PaymentService['submit']>[0], (accountId) => {
         // D-128: unknown and outside a restricted credential are one answer, naming only the id given.
         if (credential.accountIds !== null && (accountId === null || !credential.accountIds.includes(accountId))) {
-          throw notFound(`"sttlmAcct" ${body.sttlmAcct} does not exist`);
+          throw new RestError(ErrorCode.NOT_FOUND, `"sttlmAcct" ${body.sttlmAcct} does not exist`);
         }
       });
       return reply.code(202).send({ ok: true, txRef: row.txRef, uetr: row.uetr, status: 'INITIATED' });

@@ -4,6 +4,7 @@
  */
 import { chainRpcErrorCodes } from '../../../generated/chain/client.gen';
 import type { RpcErrorObject } from '../../chain/upstream.ts';
+import { SvcError } from '../../errors.ts';
 
 type ErrorName = keyof typeof chainRpcErrorCodes;
 
@@ -26,16 +27,14 @@ const MESSAGES: Record<ErrorName, string> = {
 };
 
 /** A failure to answer with a JSON-RPC error object; `detail` goes in `data` so the message stays standard. */
-export class JsonRpcFailure extends Error {
+export class JsonRpcFailure extends SvcError<number> {
   override name = 'JsonRpcFailure';
-  readonly code: number;
   /** Creates the error named in the contract, with an optional human-readable detail. */
   constructor(
     readonly kind: ErrorName,
     readonly detail?: string,
   ) {
-    super(detail ? `${MESSAGES[kind]}: ${detail}` : MESSAGES[kind]);
-    this.code = chainRpcErrorCodes[kind];
+    super(chainRpcErrorCodes[kind], detail ? `${MESSAGES[kind]}: ${detail}` : MESSAGES[kind]);
   }
 
   /** The JSON-RPC error object: the contract's message (components/errors), the detail in `data`. */

@@ -6,7 +6,7 @@
 import { resolve } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DEFAULT_EVIDENCE_DIR } from '../../evidence/defaults.ts';
-import { ApiError, notFound, unavailable } from '../http/errors.ts';
+import { ErrorCode, RestError } from '../http/errors.ts';
 import { EvidenceFiles, type ServedFile, type Unavailable } from './evidence-files.ts';
 
 /** Options of the plugin. */
@@ -31,14 +31,17 @@ export async function evidenceSiteRoutes(app: FastifyInstance, options: Evidence
   app.get(EVIDENCE_PATH, async (request, reply) => {
     const file = files.document();
     // D-153: until the document is built (svckit serve builds it in the background at start), 503 with Retry-After.
-    if (!('body' in file)) throw new ApiError(503, file.missing ? 'EVIDENCE_NOT_BUILT' : 'EVIDENCE_INVALID', file.reason, { 'retry-after': String(RETRY_AFTER_SECONDS) });
+    if (!('body' in file)) {
+      const code = file.missing ? ErrorCode.EVIDENCE_NOT_BUILT : ErrorCode.EVIDENCE_INVALID;
+      throw new RestError(code, file.reason, { headers: { 'retry-after': String(RETRY_AFTER_SECONDS) } });
+    }
     return send(request, reply, file, 'application/json; charset=utf-8', maxAge);
   });
 
   for (const name of ['sbom.cdx.json', 'cbom.cdx.json'] as const) {
     app.get(`/pqc-evidence/${name}`, async (request, reply) => {
       const file = files.cycloneDx(name);
-      if (!('body' in file)) throw (file as Unavailable).missing ? notFound(file.reason) : unavailable(file.reason, 'EVIDENCE_INVALID');
+      if (!('body' in file)) throw (file as Unavailable).missing ? new RestError(ErrorCode.NOT_FOUND, file.reason) : new RestError(ErrorCode.EVIDENCE_INVALID, file.reason);
       return send(request, reply, file, 'application/vnd.cyclonedx+json; charset=utf-8', maxAge);
     });
   }

@@ -7,7 +7,7 @@
  */
 import { addressFamily, p2wpkhProgram, toChecksumAddress, tronAddressBytes } from '../../client/wallet/codec.ts';
 import type { ChainFamily } from '../../client/wallet/networks.ts';
-import { badRequest } from '../http/errors.ts';
+import { ErrorCode, RestError } from '../http/errors.ts';
 
 /** The address families D-035 distinguishes: the wallet library's chain families. */
 export type AddressKind = ChainFamily;
@@ -38,11 +38,11 @@ export function canonicalAddress(field: string, address: string, allowed?: reado
   const kind = addressFamily(address);
   const valid = kind === 'evm' ? checksumOk(address) : kind === 'bitcoin' ? decodes(p2wpkhProgram, address) : kind === 'tron' ? decodes(tronAddressBytes, address) : false;
   if (!kind || !valid) {
-    throw badRequest(`"${field}" expected an EVM (0x + 40 hex, EIP-55 if mixed case), Bitcoin (bc1q...) or Tron (T...) address with a valid checksum, got ${JSON.stringify(address)}`);
+    throw new RestError(ErrorCode.INVALID_PARAMETER, `"${field}" expected an EVM (0x + 40 hex, EIP-55 if mixed case), Bitcoin (bc1q...) or Tron (T...) address with a valid checksum, got ${JSON.stringify(address)}`);
   }
   if (allowed && !allowed.includes(kind)) {
     const want = allowed[0] === 'evm' ? 'an EVM address (0x + 40 hex)' : allowed[0] === 'bitcoin' ? 'a Bitcoin address (bc1q...)' : 'a Tron address (T...)';
-    throw badRequest(`"${field}" expected ${want}${chainLabel ? ` for chainId ${chainLabel}` : ''}, got ${JSON.stringify(address)}`);
+    throw new RestError(ErrorCode.INVALID_PARAMETER, `"${field}" expected ${want}${chainLabel ? ` for chainId ${chainLabel}` : ''}, got ${JSON.stringify(address)}`);
   }
   return { kind, address: kind === 'evm' ? toChecksumAddress(address) : address };
 }

@@ -17,7 +17,7 @@ import type { AuthorizationRecord, ChallengeResponse, RegisterResponse } from '.
 import type { Clock } from '../../clock.ts';
 import { fromHex, sha3_256, toHex } from '../../crypto/index.ts';
 import type { Database } from '../../storage/database.ts';
-import { badRequest, notFound, unauthenticated, unavailable } from '../http/errors.ts';
+import { ErrorCode, RestError } from '../http/errors.ts';
 import { guard } from '../http/guards.ts';
 import { canonicalAddress, messageChainId, type AddressKind } from './addresses.ts';
 import {
@@ -76,15 +76,15 @@ export class AuthService {
     const input = guard(registerBody, body, EXPLAIN);
     const key = fromHex(input.pqPublicKey.toLowerCase());
     if (fingerprint(key) !== input.svcId) {
-      throw badRequest(`"svcId" expected the fingerprint of pqPublicKey (first 8 bytes of SHA3-256, hex), got "${input.svcId}"`, 'SVC_ID_MISMATCH');
+      throw new RestError(ErrorCode.SVC_ID_MISMATCH, `"svcId" expected the fingerprint of pqPublicKey (first 8 bytes of SHA3-256, hex), got "${input.svcId}"`);
     }
     // D-147: the identity key signs the request; checked before anything is stored.
     const issuedAt = Date.parse(input.issuedAt);
     if (!Number.isFinite(issuedAt) || Math.abs(issuedAt - this.clock.now()) > CHALLENGE_LIFETIME_MS) {
-      throw unauthenticated(`"issuedAt" must be within 5 minutes of the server's clock (${new Date(this.clock.now()).toISOString()}), got ${JSON.stringify(input.issuedAt)}`, 'PROOF_EXPIRED');
+      throw new RestError(ErrorCode.PROOF_EXPIRED, `"issuedAt" must be within 5 minutes of the server's clock (${new Date(this.clock.now()).toISOString()}), got ${JSON.stringify(input.issuedAt)}`);
     }
     if (!verifyPq(key, registrationMessage({ svcId: input.svcId, issuedAt: input.issuedAt, keys: input.keys ?? [] }), input.proof)) {
-      throw unauthenticated('"proof" does not verify against pqPublicKey over this registration: sign the registration text with the identity key', 'INVALID_SIGNATURE');
+      throw new RestError(ErrorCode.INVALID_SIGNATURE, '"proof" does not verify against pqPublicKey over this registration: sign the registration text with the identity key');
     }
     const keys = (input.keys ?? []).map((k, i) => ({
       chainId: k.chainId,
@@ -99,7 +99,7 @@ export class AuthService {
     const input = guard(challengeBody, body, EXPLAIN);
     const { kind, address } = canonicalAddress('address', input.address);
     if (!(await identityKey(this.db, input.svcId))) {
-      throw notFound(`svcId ${input.svcId} is not registered: call POST /wallets/register first`, 'SVC_ID_NOT_REGISTERED');
+      throw new RestError(ErrorCode.SVC_ID_NOT_REGISTERED, `svcId ${input.svcId} is not registered: call POST /wallets/register first`);
     }
     const now = this.clock.now();
     const nonce = freshNonce();
@@ -113,7 +113,7 @@ export class AuthService {
     if ((await challengeCount(this.db)) >= CHALLENGES_IN_TOTAL) {
       await purgeExpiredChallenges(this.db, new Date(now));
       if ((await challengeCount(this.db)) >= CHALLENGES_IN_TOTAL) {
-        throw unavailable('too many sign-in challenges are outstanding on this service; try again in a few minutes', 'TOO_MANY_CHALLENGES');
+        throw new RestError(ErrorCode.TOO_MANY_CHALLENGES, 'too many sign-in challenges are outstanding on this service; try again in a few minutes');
       }
     }
     await putChallenge(this.db, { address, svcId: input.svcId, nonce, message, expiresAt: new Date(now + CHALLENGE_LIFETIME_MS) });
@@ -126,10 +126,10 @@ export class AuthService {
     const { kind, address } = canonicalAddress('address', input.address);
     const candidates = await outstandingChallenges(this.db, address, input.svcId, new Date(this.clock.now()));
     if (candidates.length === 0) {
-      throw unauthenticated('no unused challenge for this address and svcId: the nonce was used or has expired; request a new challenge', 'CHALLENGE_EXPIRED');
+      throw new RestError(ErrorCode.CHALLENGE_EXPIRED, 'no unused challenge for this address and svcId: the nonce was used or has expired; request a new challenge');
     }
     const publicKey = await identityKey(this.db, input.svcId);
-    if (!publicKey) throw unauthenticated(`svcId ${input.svcId} is not registered`, 'INVALID_SIGNATURE');
+    if (!publicKey) throw new RestError(ErrorCode.INVALID_SIGNATURE, `svcId ${input.svcId} is not registered`);
     // spec: "Both signatures must pass". D-145: the signed challenge is the one outstanding message both
     // signatures verify over; a failed attempt consumes nothing, so nobody but the signer can use or burn it.
     let classicalOk = false;
@@ -142,11 +142,11 @@ export class AuthService {
         break;
       }
     }
-    if (!classicalOk) throw unauthenticated(`"ecdsaSig" does not recover to address ${address} over an outstanding challenge`, 'INVALID_SIGNATURE');
-    if (!challenge) throw unauthenticated(`"pqSig" does not verify against the registered ML-DSA-65 public key of svcId ${input.svcId}`, 'INVALID_SIGNATURE');
+    if (!classicalOk) throw new RestError(ErrorCode.INVALID_SIGNATURE, `"ecdsaSig" does not recover to address ${address} over an outstanding challenge`);
+    if (!challenge) throw new RestError(ErrorCode.INVALID_SIGNATURE, `"pqSig" does not verify against the registered ML-DSA-65 public key of svcId ${input.svcId}`);
     // Single use: of two verifies racing with the same signatures, only the one that deletes the row goes on.
     if (!(await consumeChallenge(this.db, challenge.nonce))) {
-      throw unauthenticated('this challenge was just used: request a new challenge', 'CHALLENGE_EXPIRED');
+      throw new RestError(ErrorCode.CHALLENGE_EXPIRED, 'this challenge was just used: request a new challenge');
     }
     const { token } = await this.tokens.issue(input.svcId, address, challenge.nonce);
     await putAuthRecord(this.db, {
@@ -164,9 +164,9 @@ export class AuthService {
   /** GET /auth/records/{nonce} (D-081): everything a third party needs to re-verify the login. */
   async record(params: { nonce?: unknown }): Promise<AuthorizationRecord> {
     const nonce = String(params.nonce ?? '');
-    if (!/^[0-9a-f]{32}$/.test(nonce)) throw badRequest(`"nonce" expected 32 lower-case hex characters, got ${JSON.stringify(nonce)}`);
+    if (!/^[0-9a-f]{32}$/.test(nonce)) throw new RestError(ErrorCode.INVALID_PARAMETER, `"nonce" expected 32 lower-case hex characters, got ${JSON.stringify(nonce)}`);
     const row = await authRecord(this.db, nonce);
-    if (!row) throw notFound(`no authorisation record for nonce ${nonce}`);
+    if (!row) throw new RestError(ErrorCode.NOT_FOUND, `no authorisation record for nonce ${nonce}`);
     return {
       nonce: row.nonce,
       svcId: row.svcId,

@@ -1,7 +1,7 @@
 /** Queries of registration, challenges and authorisation records (spec rule 2: public values only). */
 import { and, desc, eq, gt, notInArray, sql } from 'drizzle-orm';
 import type { Database } from '../../storage/database.ts';
-import { conflict } from '../http/errors.ts';
+import { ErrorCode, RestError } from '../http/errors.ts';
 import { walletAuthRecords, walletChallenges, walletIdentities, walletIdentityKeys } from '../../storage/schema.ts';
 
 /** A stored challenge. */
@@ -32,7 +32,7 @@ export async function registerIdentity(db: Database, svcId: string, pqPublicKey:
       const [row] = await tx.select({ n: sql<number>`count(*)::int` }).from(walletIdentityKeys).where(eq(walletIdentityKeys.svcId, svcId));
       const held = Number(row?.n ?? 0);
       if (held > ADDRESSES_PER_IDENTITY) {
-        throw conflict(`svcId ${svcId} would hold ${held} chain addresses; an identity holds at most ${ADDRESSES_PER_IDENTITY}`, 'QUOTA_EXCEEDED');
+        throw new RestError(ErrorCode.QUOTA_EXCEEDED, `svcId ${svcId} would hold ${held} chain addresses; an identity holds at most ${ADDRESSES_PER_IDENTITY}`);
       }
     }
     return inserted.length === 1;

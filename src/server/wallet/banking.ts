@@ -9,7 +9,7 @@ import type { BankingAuthorization } from '../../../generated/wallet-session/typ
 import { zBankingAuthorizationRequest, zMoney } from '../../../generated/wallet-session/zod.gen';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../storage/database.ts';
-import { ApiError, badRequest, forbidden } from '../http/errors.ts';
+import { ErrorCode, RestError } from '../http/errors.ts';
 import { guard } from '../http/guards.ts';
 import { authorizationView, statusAt } from './bindings.ts';
 import { insertAuthorization, lockIdentity, openBindingsOf, updateBinding, type AuthorizationRow } from './bindings-store.ts';
@@ -32,7 +32,7 @@ export class BankingService {
       counterparty: '1 to 128 printable ASCII characters without spaces',
     });
     const amountMinor = toMinor(input.amount.amount);
-    if (amountMinor === 0n) throw badRequest(`"amount.amount" expected more than 0, got "${input.amount.amount}"`);
+    if (amountMinor === 0n) throw new RestError(ErrorCode.INVALID_PARAMETER, `"amount.amount" expected more than 0, got "${input.amount.amount}"`);
     const now = this.clock.now();
     const outcome = await this.db.transaction(async (tx) => {
       await lockIdentity(tx, walletSvcId);
@@ -40,18 +40,18 @@ export class BankingService {
       const binding = open.find((b) => statusAt(b, now) === 'active');
       if (!binding) {
         const why = open.some((b) => statusAt(b, now) === 'pending') ? ' (a binding is pending: accept it first)' : open.length ? ' (its binding has expired)' : '';
-        return { refusal: forbidden(`banking and fiat features need an active binding to a KYC-verified owner; svcId ${walletSvcId} has none${why}`, 'OWNER_BINDING_REQUIRED') };
+        return { refusal: new RestError(ErrorCode.OWNER_BINDING_REQUIRED, `banking and fiat features need an active binding to a KYC-verified owner; svcId ${walletSvcId} has none${why}`) };
       }
       const remaining = binding.ceilingMinor - binding.spentMinor;
-      let refusal: ApiError | undefined;
+      let refusal: RestError | undefined;
       if (input.amount.currency !== binding.currency) {
-        refusal = badRequest(`"amount.currency" expected ${binding.currency} (the binding's currency), got "${input.amount.currency}"`, 'CURRENCY_MISMATCH');
+        refusal = new RestError(ErrorCode.CURRENCY_MISMATCH, `"amount.currency" expected ${binding.currency} (the binding's currency), got "${input.amount.currency}"`);
       } else if (binding.allowedCounterparties !== null && !binding.allowedCounterparties.includes(input.counterparty)) {
-        refusal = badRequest(`"counterparty" expected one of the binding's allowed counterparties, got "${input.counterparty}"`, 'COUNTERPARTY_NOT_ALLOWED');
+        refusal = new RestError(ErrorCode.COUNTERPARTY_NOT_ALLOWED, `"counterparty" expected one of the binding's allowed counterparties, got "${input.counterparty}"`);
       } else if (amountMinor > remaining) {
-        refusal = badRequest(
+        refusal = new RestError(
+          ErrorCode.SPENDING_CEILING_EXCEEDED,
           `"amount" ${fromMinor(amountMinor)} ${binding.currency} exceeds the remaining spending ceiling of ${fromMinor(remaining)} ${binding.currency} of binding ${binding.id}`,
-          'SPENDING_CEILING_EXCEEDED',
         );
       }
       const row: AuthorizationRow = {

@@ -7,6 +7,7 @@
 import { getAddress, type Hex } from 'viem';
 import type { HistoryItem } from '../../../generated/wallet-session/types.gen';
 import type { RpcDispatcher } from '../rpc/dispatcher.ts';
+import { SvcError } from '../../errors.ts';
 
 /** Blocks scanned back from the head (D-087). */
 export const NATIVE_WINDOW = 1000;
@@ -16,8 +17,12 @@ type RpcTx = { hash: Hex; from: Hex; to: Hex | null; value: Hex; blockNumber: He
 type RpcBlock = { number: Hex | null; timestamp: Hex; transactions: RpcTx[] };
 
 /** A JSON-RPC failure of the gateway (the node unreachable, or a defect), named for the source's `error`. */
-export class GatewayError extends Error {
+export class GatewayError extends SvcError<'GATEWAY_FAILED'> {
   override name = 'GatewayError';
+  /** Builds the error; its code is always `GATEWAY_FAILED`. */
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('GATEWAY_FAILED', message, options);
+  }
 }
 
 async function batch(dispatcher: RpcDispatcher, calls: { method: string; params: unknown[] }[]): Promise<unknown[]> {

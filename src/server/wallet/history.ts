@@ -6,7 +6,7 @@
 import type { Hex } from 'viem';
 import type { HistoryItem, HistoryResponse, HistorySource } from '../../../generated/wallet-session/types.gen';
 import { zWalletSessionGetHistoryQuery } from '../../../generated/wallet-session/zod.gen';
-import { badRequest } from '../http/errors.ts';
+import { ErrorCode, RestError } from '../http/errors.ts';
 import { guard, strict } from '../http/guards.ts';
 import type { RpcDispatcher } from '../rpc/dispatcher.ts';
 import { canonicalAddress, type AddressKind } from './addresses.ts';
@@ -39,7 +39,7 @@ export class HistoryService {
     });
     const chains = this.chains();
     if (!chains.includes(input.chainId)) {
-      throw badRequest(`"chainId" expected ${chains.join(', ')} (the chains configured on this service), got "${input.chainId}"`, 'UNSUPPORTED_CHAIN');
+      throw new RestError(ErrorCode.UNSUPPORTED_CHAIN, `"chainId" expected ${chains.join(', ')} (the chains configured on this service), got "${input.chainId}"`);
     }
     const family: AddressKind = input.chainId === 'bitcoin' ? 'bitcoin' : input.chainId === 'tron' ? 'tron' : 'evm';
     const { address } = canonicalAddress('address', input.address, [family], input.chainId);

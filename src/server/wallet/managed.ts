@@ -11,7 +11,7 @@ import type { ManagedAccount, ManagedAuthKdf, ManagedSalt, ManagedSession, Manag
 import { zManagedAuthKdf, zManagedAuthKey, zManagedEmail, zSealedShare } from '../../../generated/wallet-session/zod.gen';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../storage/database.ts';
-import { badRequest, conflict, notFound, unauthenticated } from '../http/errors.ts';
+import { ErrorCode, RestError } from '../http/errors.ts';
 import { guard } from '../http/guards.ts';
 import { deleteManagedAccount, insertManagedAccount, managedByEmail, managedBySvcId, managedExists, type ManagedRow } from './managed-store.ts';
 import type { SessionTokens } from './tokens.ts';
@@ -76,13 +76,13 @@ export class ManagedService {
     const input = guard(accountBody, body, EXPLAIN);
     const expected = `guardian-share:${svcId}`;
     if (input.sealedShare.label !== expected) {
-      throw badRequest(`"sealedShare.label" expected "${expected}", got "${input.sealedShare.label}"`, 'SHARE_LABEL_MISMATCH');
+      throw new RestError(ErrorCode.SHARE_LABEL_MISMATCH, `"sealedShare.label" expected "${expected}", got "${input.sealedShare.label}"`);
     }
     checkSealed(input.sealedShare);
-    if (base64urlBytes(input.authKdf.salt).length < 16) throw badRequest('"authKdf.salt" expected at least 16 bytes');
+    if (base64urlBytes(input.authKdf.salt).length < 16) throw new RestError(ErrorCode.INVALID_PARAMETER, '"authKdf.salt" expected at least 16 bytes');
     const email = normaliseEmail(input.email);
     const existsMessage = 'a managed account already exists for this identity or this email; the service holds at most one share (DELETE /managed/accounts first to replace it)';
-    if (await managedExists(this.db, svcId, email)) throw conflict(existsMessage, 'MANAGED_ACCOUNT_EXISTS');
+    if (await managedExists(this.db, svcId, email)) throw new RestError(ErrorCode.MANAGED_ACCOUNT_EXISTS, existsMessage);
     const verifierSalt = randomBytes(16);
     const { name: _n, v: _v, ...authKdf } = input.authKdf;
     const row: ManagedRow = {
@@ -95,7 +95,7 @@ export class ManagedService {
       createdAt: new Date(this.clock.now()),
     };
     // The primary key and the unique email make the insert the arbiter when two deposits race.
-    if (!(await insertManagedAccount(this.db, row))) throw conflict(existsMessage, 'MANAGED_ACCOUNT_EXISTS');
+    if (!(await insertManagedAccount(this.db, row))) throw new RestError(ErrorCode.MANAGED_ACCOUNT_EXISTS, existsMessage);
     return { svcId, email, createdAt: row.createdAt.toISOString() };
   }
 
@@ -106,7 +106,7 @@ export class ManagedService {
     const candidate = await verifierOf(Buffer.from(input.authKey, 'hex'), row?.verifierSalt ?? this.dummyVerifierSalt);
     const stored = row ? Buffer.from(row.verifier) : Buffer.alloc(32);
     const match = timingSafeEqual(candidate, stored);
-    if (!row || !match) throw unauthenticated('email or password not recognised', 'INVALID_CREDENTIALS');
+    if (!row || !match) throw new RestError(ErrorCode.INVALID_CREDENTIALS, 'email or password not recognised');
     const { token, exp } = await this.tokens.issueManaged(row.svcId);
     return { token, svcId: row.svcId, expiresAt: new Date(exp * 1000).toISOString() };
   }
@@ -114,21 +114,21 @@ export class ManagedService {
   /** GET /managed/share: the sealed share, exactly as deposited. */
   async share(svcId: string): Promise<ManagedShare> {
     const row = await managedBySvcId(this.db, svcId);
-    if (!row) throw notFound(`svcId ${svcId} has no managed account`, 'MANAGED_ACCOUNT_NOT_FOUND');
+    if (!row) throw new RestError(ErrorCode.MANAGED_ACCOUNT_NOT_FOUND, `svcId ${svcId} has no managed account`);
     return { svcId, sealedShare: row.sealedShare as unknown as SealedShare, createdAt: row.createdAt.toISOString() };
   }
 
   /** DELETE /managed/accounts: removes the email, the verifier and the share. */
   async remove(svcId: string): Promise<void> {
-    if (!(await deleteManagedAccount(this.db, svcId))) throw notFound(`svcId ${svcId} has no managed account`, 'MANAGED_ACCOUNT_NOT_FOUND');
+    if (!(await deleteManagedAccount(this.db, svcId))) throw new RestError(ErrorCode.MANAGED_ACCOUNT_NOT_FOUND, `svcId ${svcId} has no managed account`);
   }
 }
 
 /** The keystore's own bounds (D-120): a 16-byte salt at least, a 12-byte nonce, a ciphertext longer than its tag. */
 function checkSealed(file: SealedShare): void {
-  if (base64urlBytes(file.kdf.salt).length < 16) throw badRequest('"sealedShare.kdf.salt" expected at least 16 bytes', 'NOT_A_SEALED_SHARE');
-  if (base64urlBytes(file.cipher.nonce).length !== 12) throw badRequest('"sealedShare.cipher.nonce" expected 12 bytes', 'NOT_A_SEALED_SHARE');
-  if (file.kdf.memoryKiB < 8 * file.kdf.parallelism) throw badRequest('"sealedShare.kdf.memoryKiB" expected at least 8 KiB per lane', 'NOT_A_SEALED_SHARE');
+  if (base64urlBytes(file.kdf.salt).length < 16) throw new RestError(ErrorCode.NOT_A_SEALED_SHARE, '"sealedShare.kdf.salt" expected at least 16 bytes');
+  if (base64urlBytes(file.cipher.nonce).length !== 12) throw new RestError(ErrorCode.NOT_A_SEALED_SHARE, '"sealedShare.cipher.nonce" expected 12 bytes');
+  if (file.kdf.memoryKiB < 8 * file.kdf.parallelism) throw new RestError(ErrorCode.NOT_A_SEALED_SHARE, '"sealedShare.kdf.memoryKiB" expected at least 8 KiB per lane');
   // A share of 16- to 32-byte entropy in its JSON wrapper is well over 64 bytes; shorter is not a sealed share.
-  if (base64urlBytes(file.ciphertext).length < 64) throw badRequest('"sealedShare.ciphertext" expected a sealed share (at least 64 bytes with the tag)', 'NOT_A_SEALED_SHARE');
+  if (base64urlBytes(file.ciphertext).length < 64) throw new RestError(ErrorCode.NOT_A_SEALED_SHARE, '"sealedShare.ciphertext" expected a sealed share (at least 64 bytes with the tag)');
 }

@@ -7,7 +7,7 @@
 import { validateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
 import { MAX_JSON_DEPTH, tooDeepMessage } from '../http/body-depth.ts';
-import { badRequest } from '../http/errors.ts';
+import { ErrorCode, RestError } from '../http/errors.ts';
 
 const PRIVATE_NAME = /(mnemonic|seed|private|priv|secret|xprv|wif|passphrase|password|entropy|decapsulation)/;
 const EXTENDED_PRIVATE_KEY = /^[xyzt]prv[1-9A-HJ-NP-Za-km-z]{100,}$/;
@@ -28,12 +28,12 @@ export function refusePrivateMaterial(body: unknown, limit = MAX_JSON_DEPTH): vo
     const { value, at, depth } = next;
     if (typeof value === 'string') {
       if (EXTENDED_PRIVATE_KEY.test(value) || isPhrase(value)) {
-        throw badRequest(`"${at || 'body'}" carries private key material (an extended private key or a recovery phrase), which is never accepted: send only public values`, 'PRIVATE_MATERIAL_REFUSED');
+        throw new RestError(ErrorCode.PRIVATE_MATERIAL_REFUSED, `"${at || 'body'}" carries private key material (an extended private key or a recovery phrase), which is never accepted: send only public values`);
       }
       continue;
     }
     if (value === null || typeof value !== 'object') continue;
-    if (depth >= limit) throw badRequest(tooDeepMessage(limit), 'BODY_TOO_DEEP');
+    if (depth >= limit) throw new RestError(ErrorCode.BODY_TOO_DEEP, tooDeepMessage(limit));
     if (Array.isArray(value)) {
       value.forEach((item, i) => pending.push({ value: item, at: `${at}[${i}]`, depth: depth + 1 }));
       continue;
@@ -41,7 +41,7 @@ export function refusePrivateMaterial(body: unknown, limit = MAX_JSON_DEPTH): vo
     for (const [key, item] of Object.entries(value)) {
       const field = at ? `${at}.${key}` : key;
       if (PRIVATE_NAME.test(key.toLowerCase().replace(/[_-]/g, ''))) {
-        throw badRequest(`"${field}" is private key material and is never accepted: registration sends only public values`, 'PRIVATE_MATERIAL_REFUSED');
+        throw new RestError(ErrorCode.PRIVATE_MATERIAL_REFUSED, `"${field}" is private key material and is never accepted: registration sends only public values`);
       }
       pending.push({ value: item, at: field, depth: depth + 1 });
     }

@@ -15,7 +15,7 @@ import {
 import type { Clock } from '../../clock.ts';
 import { fromHex, mlKem768, sha3_256, toHex } from '../../crypto/index.ts';
 import type { Database } from '../../storage/database.ts';
-import { badRequest, notFound } from '../http/errors.ts';
+import { ErrorCode, RestError } from '../http/errors.ts';
 import { guard } from '../http/guards.ts';
 import { deleteDevice, devices, envelopesFor, putDevice, putEnvelopes, type DeviceRow } from './sync-store.ts';
 
@@ -67,21 +67,21 @@ export class SyncService {
       // FIPS 203 §7.2 encapsulation-key check: an encapsulation succeeds only on a well-formed key.
       mlKem768.encapsulate(key);
     } catch {
-      throw badRequest('"kemPublicKey" expected a valid ML-KEM-768 encapsulation key (FIPS 203 modulus check failed)');
+      throw new RestError(ErrorCode.INVALID_PARAMETER, '"kemPublicKey" expected a valid ML-KEM-768 encapsulation key (FIPS 203 modulus check failed)');
     }
     if (toHex(sha3_256(key).subarray(0, 8)) !== deviceId) {
-      throw badRequest(`"deviceId" expected the fingerprint of kemPublicKey (first 8 bytes of SHA3-256, hex), got "${deviceId}"`, 'DEVICE_ID_MISMATCH');
+      throw new RestError(ErrorCode.DEVICE_ID_MISMATCH, `"deviceId" expected the fingerprint of kemPublicKey (first 8 bytes of SHA3-256, hex), got "${deviceId}"`);
     }
     const row = { svcId, deviceId, kemPublicKey: key, label: input.label ?? null, createdAt: new Date(this.clock.now()) };
     const result = await putDevice(this.db, row, MAX_DEVICES);
-    if (!result) throw badRequest(`svcId ${svcId} already has ${MAX_DEVICES} devices; remove one first (DELETE /sync/devices/{deviceId})`, 'TOO_MANY_DEVICES');
+    if (!result) throw new RestError(ErrorCode.TOO_MANY_DEVICES, `svcId ${svcId} already has ${MAX_DEVICES} devices; remove one first (DELETE /sync/devices/{deviceId})`);
     return { isNew: result.isNew, device: deviceView(result.device) };
   }
 
   /** DELETE /sync/devices/{deviceId}. */
   async remove(svcId: string, params: unknown): Promise<void> {
     const { deviceId } = guard(deviceIdParams, params, EXPLAIN);
-    if (!(await deleteDevice(this.db, svcId, deviceId))) throw notFound(`device ${deviceId} is not registered for svcId ${svcId}`, 'DEVICE_NOT_FOUND');
+    if (!(await deleteDevice(this.db, svcId, deviceId))) throw new RestError(ErrorCode.DEVICE_NOT_FOUND, `device ${deviceId} is not registered for svcId ${svcId}`);
   }
 
   /** POST /sync/envelopes: stores sealed envelopes after checking header, length and both devices. */
@@ -89,12 +89,15 @@ export class SyncService {
     const input = guard(postBody, body, EXPLAIN);
     const known = new Set((await devices(this.db, svcId)).map((d) => d.deviceId));
     if (!known.has(input.fromDevice)) {
-      throw badRequest(`"fromDevice" expected a device registered for svcId ${svcId}, got "${input.fromDevice}"`, 'DEVICE_NOT_FOUND');
+      throw new RestError(ErrorCode.DEVICE_NOT_FOUND, `"fromDevice" expected a device registered for svcId ${svcId}, got "${input.fromDevice}"`, { details: { field: 'fromDevice' } });
     }
     const seen = new Set<string>();
     const items = input.envelopes.map((e, i) => {
-      if (!known.has(e.toDevice)) throw badRequest(`"envelopes[${i}].toDevice" expected a device registered for svcId ${svcId}, got "${e.toDevice}"`, 'DEVICE_NOT_FOUND');
-      if (seen.has(e.toDevice)) throw badRequest(`"envelopes[${i}].toDevice" expected each recipient once, got "${e.toDevice}" twice`);
+      if (!known.has(e.toDevice)) {
+        const field = `envelopes[${i}].toDevice`;
+        throw new RestError(ErrorCode.DEVICE_NOT_FOUND, `"${field}" expected a device registered for svcId ${svcId}, got "${e.toDevice}"`, { details: { field } });
+      }
+      if (seen.has(e.toDevice)) throw new RestError(ErrorCode.INVALID_PARAMETER, `"envelopes[${i}].toDevice" expected each recipient once, got "${e.toDevice}" twice`);
       seen.add(e.toDevice);
       return { toDevice: e.toDevice, data: envelopeBytes(`envelopes[${i}].data`, e.data) };
     });
@@ -106,7 +109,7 @@ export class SyncService {
   /** GET /sync/envelopes?device=…: the latest envelope from each device to `device`. */
   async fetch(svcId: string, query: unknown): Promise<SyncEnvelopeList> {
     const { device } = guard(deviceQuery, query, EXPLAIN);
-    if (!(await devices(this.db, svcId)).some((d) => d.deviceId === device)) throw notFound(`device ${device} is not registered for svcId ${svcId}`, 'DEVICE_NOT_FOUND');
+    if (!(await devices(this.db, svcId)).some((d) => d.deviceId === device)) throw new RestError(ErrorCode.DEVICE_NOT_FOUND, `device ${device} is not registered for svcId ${svcId}`);
     const rows = await envelopesFor(this.db, svcId, device);
     return {
       device,
@@ -121,9 +124,9 @@ function envelopeBytes(field: string, text: string): Uint8Array {
   const canonical = Buffer.from(bytes).toString('base64') === text;
   const headerOk = SYNC_HEADER.every((b, i) => bytes[i] === b);
   if (!canonical || !headerOk || bytes.length < SYNC_MIN_BYTES || bytes.length > SYNC_MAX_BYTES) {
-    throw badRequest(
+    throw new RestError(
+      ErrorCode.NOT_AN_ENVELOPE,
       `"${field}" expected a sealed sync envelope (base64 of "SVS" 0x01, ML-KEM-768 ciphertext, nonce, AES-256-GCM ciphertext and tag, ${SYNC_MIN_BYTES} to ${SYNC_MAX_BYTES} bytes), got ${bytes.length} bytes`,
-      'NOT_AN_ENVELOPE',
     );
   }
   return bytes;

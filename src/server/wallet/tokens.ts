@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import type { Clock } from '../../clock.ts';
-import { unauthenticated } from '../http/errors.ts';
+import { ErrorCode, RestError } from '../http/errors.ts';
 import type { ServiceKey } from './keys.ts';
 
 /** D-018: exp = iat + 900. */
@@ -64,7 +64,7 @@ export class SessionTokens {
     const match = /^Bearer ([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]*)\.([A-Za-z0-9_-]*)$/.exec(header);
     if (match && headerType(match[1]!) === MANAGED_TOKEN_TYPE) {
       const payload = await this.check(match.slice(1).join('.'), MANAGED_TOKEN_TYPE, ['sub', 'scope', 'iat', 'nbf', 'exp', 'jti']);
-      if (payload.scope !== 'managed' || typeof payload.sub !== 'string') throw unauthenticated('invalid managed token: expected scope "managed"', 'INVALID_TOKEN');
+      if (payload.scope !== 'managed' || typeof payload.sub !== 'string') throw new RestError(ErrorCode.INVALID_TOKEN, 'invalid managed token: expected scope "managed"');
       return payload.sub;
     }
     return (await this.authenticate(request)).sub;
@@ -100,10 +100,10 @@ export class SessionTokens {
     } catch (error) {
       if (error instanceof errors.JWTExpired) {
         const exp = Number((error.payload as JWTPayload).exp);
-        throw unauthenticated(`session token expired at ${new Date(exp * 1000).toISOString()}; request a new challenge`, 'TOKEN_EXPIRED');
+        throw new RestError(ErrorCode.TOKEN_EXPIRED, `session token expired at ${new Date(exp * 1000).toISOString()}; request a new challenge`);
       }
       const why = error instanceof errors.JOSEError ? error.message : 'malformed token';
-      throw unauthenticated(`invalid session token: ${why}`, 'INVALID_TOKEN');
+      throw new RestError(ErrorCode.INVALID_TOKEN, `invalid session token: ${why}`);
     }
     return payload;
   }
@@ -111,9 +111,9 @@ export class SessionTokens {
   /** The claims of the request's `Authorization: Bearer <jwt>` (D-018), or a 401. */
   async authenticate(request: FastifyRequest): Promise<SessionClaims> {
     const header = request.headers.authorization;
-    if (!header) throw unauthenticated('missing session token: send Authorization: Bearer <jwt> obtained from POST /auth/verify');
+    if (!header) throw new RestError(ErrorCode.UNAUTHENTICATED, 'missing session token: send Authorization: Bearer <jwt> obtained from POST /auth/verify');
     const match = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*)$/.exec(header);
-    if (!match) throw unauthenticated('malformed Authorization header: expected "Bearer <jwt>" with the session token from POST /auth/verify', 'INVALID_TOKEN');
+    if (!match) throw new RestError(ErrorCode.INVALID_TOKEN, 'malformed Authorization header: expected "Bearer <jwt>" with the session token from POST /auth/verify');
     return this.verify(match[1]!);
   }
 }
@@ -129,7 +129,7 @@ function headerType(encoded: string): unknown {
 function claimsOf(payload: JWTPayload): SessionClaims {
   const p = payload as Record<string, unknown>;
   for (const name of ['sub', 'addr', 'jti', 'chl'] as const) {
-    if (typeof p[name] !== 'string') throw unauthenticated(`invalid session token: claim "${name}" expected a string`, 'INVALID_TOKEN');
+    if (typeof p[name] !== 'string') throw new RestError(ErrorCode.INVALID_TOKEN, `invalid session token: claim "${name}" expected a string`);
   }
   return p as SessionClaims;
 }

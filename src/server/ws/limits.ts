@@ -5,7 +5,7 @@
  */
 import type { WebSocket } from 'ws';
 import type { Credential } from '../../ledger/credentials.ts';
-import { ApiError } from '../http/errors.ts';
+import { ErrorCode, RestError } from '../http/errors.ts';
 
 /** The `/ws` settings (SVC_WS_*, SVC_RATE_LIMIT_WS_UPGRADE; see src/config.ts). */
 export type WsLimits = {
@@ -50,10 +50,10 @@ export class SocketRegistry {
   /** Throws 429 when one more socket for `credential` from `ip` would pass a D-135 cap. */
   assertRoom(credential: Credential, ip: string): void {
     if ((this.perCredential.get(credential.id) ?? 0) >= this.limits.maxSocketsPerCredential) {
-      throw new ApiError(429, 'TOO_MANY_CONNECTIONS', `this credential already holds ${this.limits.maxSocketsPerCredential} open /ws connections, the most allowed`);
+      throw new RestError(ErrorCode.TOO_MANY_CONNECTIONS, `this credential already holds ${this.limits.maxSocketsPerCredential} open /ws connections, the most allowed`);
     }
     if ((this.perIp.get(ip) ?? 0) >= this.limits.maxSocketsPerIp) {
-      throw new ApiError(429, 'TOO_MANY_CONNECTIONS', `this IP address already holds ${this.limits.maxSocketsPerIp} open /ws connections, the most allowed`);
+      throw new RestError(ErrorCode.TOO_MANY_CONNECTIONS, `this IP address already holds ${this.limits.maxSocketsPerIp} open /ws connections, the most allowed`);
     }
   }
 
