@@ -4,16 +4,14 @@
  */
 import { createHash } from 'node:crypto';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import type { Permission } from '../../generated/admin/types.gen';
 import { sha3_256, toHex } from '../crypto/index.ts';
 import type { Database } from '../storage/database.ts';
 import { apiKeys, mldsaKeys } from '../storage/schema.ts';
 import { resourceId, secretToken } from './ids.ts';
 
-/** D-015: what a credential may do. */
-export const PERMISSIONS = ['accounts:read', 'transfers:read', 'transfers:write', 'bank:connect', 'payments:write', 'chain:subscribe'] as const;
-
-/** One permission. */
-export type Permission = (typeof PERMISSIONS)[number];
+/** D-015: what a credential may do (the admin contract's `Permission`). */
+export type { Permission };
 
 /** An authenticated caller. */
 export type Credential = { id: string; kind: 'api_key' | 'mldsa'; permissions: Permission[]; accountIds: string[] | null };

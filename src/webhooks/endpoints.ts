@@ -5,6 +5,7 @@
  * belongs to the institution of the accounts it names).
  */
 import { and, desc, eq, inArray } from 'drizzle-orm';
+import { EventTypeSchema } from '../../generated/admin/schemas.gen';
 import { resourceId } from '../ledger/ids.ts';
 import type { Database } from '../storage/database.ts';
 import { accounts, webhookDeliveries, webhookEndpoints } from '../storage/schema.ts';
@@ -14,7 +15,7 @@ import type { WebhookSecretBox } from './secret-box.ts';
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 
 /** The five event types (spec "Webhook events (B)"); D-019: the default subscription. */
-export const EVENT_TYPES = ['payment.initiated', 'payment.rate_locked', 'payment.settled', 'payment.failed', 'payment.returned'] as const;
+export const EVENT_TYPES = EventTypeSchema.enum;
 
 /** Endpoint storage. */
 export class EndpointStore {

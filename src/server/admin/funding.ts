@@ -8,6 +8,7 @@
 import { eq } from 'drizzle-orm';
 import { getAddress, keccak256, type Hex } from 'viem';
 import type { HDAccount } from 'viem/accounts';
+import type { Receipt, ReceiptOrNull } from '../../../generated/chain/types.gen';
 import { CHAIN_ID } from '../../chain/anvil.ts';
 import type { ChainRuntime } from '../../chain/runtime.ts';
 import { transferReference } from '../../ledger/ids.ts';
@@ -18,8 +19,6 @@ import type { Database } from '../../storage/database.ts';
 import { transfers } from '../../storage/schema.ts';
 import { UpstreamRpcError } from '../../chain/upstream.ts';
 import { badRequest, conflict, unavailable } from '../http/errors.ts';
-
-type Receipt = { status: Hex; blockNumber: Hex };
 
 /** How long a funding waits for its block before giving up (the spec's block period is 2 s). */
 const MINING_TIMEOUT_MS = 60_000;
@@ -126,7 +125,7 @@ export class Faucet {
   private async receipt(txHash: Hex): Promise<Receipt> {
     const deadline = performance.now() + MINING_TIMEOUT_MS;
     for (;;) {
-      const receipt = await this.chain.upstream.call<Receipt | null>('eth_getTransactionReceipt', [txHash]);
+      const receipt = await this.chain.upstream.call<ReceiptOrNull>('eth_getTransactionReceipt', [txHash]);
       if (receipt) return receipt;
       // D-150: the record stays pending and the confirmer settles it when the block comes.
       if (performance.now() > deadline) throw unavailable(`funding transaction ${txHash} was not mined within ${MINING_TIMEOUT_MS / 1000} s; its record stays pending`, 'FUNDING_NOT_MINED');

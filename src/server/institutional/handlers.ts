@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { getAddress, type Hex } from 'viem';
 import { z } from 'zod';
 import type { RouteHandlers } from '../../../generated/institutional/fastify.gen';
-import type { Account } from '../../../generated/institutional/types.gen';
+import type { Account, TransferCreated } from '../../../generated/institutional/types.gen';
 import {
   zConnectBankBody,
   zCreateTransferBody,
@@ -177,7 +177,7 @@ async function createTransfer(deps: InstitutionalDeps, request: FastifyRequest, 
   }
   const claim = key ? await claimKey(deps.db, credential.id, key, requestDigest(body), deps.now()) : undefined;
   if (claim && 'replay' in claim) return reply.code(claim.replay.status as 201).header('location', location(claim.replay.body)).send(claim.replay.body as never);
-  const answerOf = (row: TransferRow) => ({ ok: row.status === 'pending', txRef: row.txRef, txHash: row.txHash, status: row.status as 'pending' | 'failed' });
+  const answerOf = (row: TransferRow) => ({ ok: row.status === 'pending', txRef: row.txRef, txHash: row.txHash, status: row.status as TransferCreated['status'] });
   // D-046: the response is stored with the transfer, in its transaction; a failed broadcast then changes it.
   const storeBody = key && claim ? (tx: Database, row: TransferRow) => storeResponse(tx, credential.id, key, claim.claimedAt, { status: null, body: answerOf(row) }) : undefined;
   let row: TransferRow;
