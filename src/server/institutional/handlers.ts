@@ -28,9 +28,11 @@ import type { Database } from '../../storage/database.ts';
 import { authorize } from '../auth/authenticate.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { guard, strict } from '../http/guards.ts';
+import { notImplementedHandler } from '../http/operations.ts';
 import { withIntegers } from '../http/query.ts';
 import { claimKey, releaseKey, requestDigest, storeResponse } from './idempotency.ts';
 import { paymentHandlers } from './payments.ts';
+import { credentialOf } from './request-credential.ts';
 import { findTransfer, statementPage, transferPage } from './store.ts';
 import { accountView, directionFor, statementView, transferView } from './views.ts';
 
@@ -51,11 +53,8 @@ const PAGING = { page: 'an integer from 1 to 999999999', limit: 'an integer from
 /** POST /transfers, built once (zod compiles each new schema). */
 const createTransferBody = zCreateTransferBody.extend({ amount: z.unknown() }).strict();
 
-/** The caller's credential, set by the plugin's authentication hook. */
-const credentialOf = (request: FastifyRequest) => (request as FastifyRequest & { credential: Credential }).credential;
-
 /** Builds the handlers. */
-export function institutionalHandlers(deps: InstitutionalDeps): Partial<RouteHandlers> {
+export function institutionalHandlers(deps: InstitutionalDeps): RouteHandlers {
   const balances = async (rows: AccountRow[]) =>
     (await deps.upstream.batchResults<Hex>(rows.map((r) => ({ method: 'eth_getBalance', params: [r.address, 'latest'] })))).map((b) => BigInt(b));
   const views = async (rows: AccountRow[]): Promise<Account[]> => {
@@ -78,7 +77,8 @@ export function institutionalHandlers(deps: InstitutionalDeps): Partial<RouteHan
   };
 
   return {
-    ...(deps.payments ? paymentHandlers(deps.payments) : {}),
+    // D-053: a stack without the payment intake answers 501 for it.
+    ...(deps.payments ? paymentHandlers(deps.payments) : { submitPacs008Payment: notImplementedHandler('submitPacs008Payment') }),
     listAccounts: async (request, reply) => {
       authorize(credentialOf(request), 'accounts:read');
       const query = guard(strict(zListAccountsQuery), withIntegers(request.query), PAGING);
