@@ -11,6 +11,7 @@ import type { HDAccount } from 'viem/accounts';
 import type { Receipt, ReceiptOrNull } from '../../../generated/chain/types.gen';
 import { CHAIN_ID } from '../../chain/anvil.ts';
 import type { ChainRuntime } from '../../chain/runtime.ts';
+import { dateOf, type Clock } from '../../clock.ts';
 import { transferReference } from '../../ledger/ids.ts';
 import { formatUnits } from '../../ledger/money.ts';
 import type { TransferRow } from '../../ledger/transfers/engine.ts';
@@ -37,7 +38,7 @@ export class Faucet {
   constructor(
     private readonly db: Database,
     private readonly chain: ChainRuntime,
-    private readonly now: () => Date,
+    private readonly clock: Clock,
   ) {}
 
   /** Sends `amountWei` to `address`, waits until mined and returns the confirmed record and new balance. */
@@ -101,7 +102,7 @@ export class Faucet {
       // spec: "The gas price is always 0"; a value transfer to an account without code costs exactly 21,000 gas.
       gasPrice: 0n, gas: 21_000n,
     });
-    const now = this.now();
+    const now = dateOf(this.clock);
     const [row] = await this.db
       .insert(transfers)
       .values({

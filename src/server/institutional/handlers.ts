@@ -18,6 +18,7 @@ import {
   zListTransfersQuery,
 } from '../../../generated/institutional/zod.gen';
 import type { Upstream } from '../../chain/upstream.ts';
+import { dateOf, type Clock } from '../../clock.ts';
 import type { AccountRow, AccountStore } from '../../ledger/accounts.ts';
 import type { Credential } from '../../ledger/credentials.ts';
 import { parseAmount } from '../../ledger/money.ts';
@@ -44,7 +45,7 @@ export type InstitutionalDeps = {
   /** The pacs.008 intake (D-053); absent in stacks without payments. */
   payments?: PaymentService;
   upstream: Upstream;
-  now: () => Date;
+  clock: Clock;
   platformBIC: string;
 };
 
@@ -175,7 +176,7 @@ async function createTransfer(deps: InstitutionalDeps, request: FastifyRequest, 
   if (key !== undefined && (typeof key !== 'string' || !/^[\x20-\x7E]{1,255}$/.test(key))) {
     throw badRequest('"Idempotency-Key" expected 1 to 255 printable ASCII characters');
   }
-  const claim = key ? await claimKey(deps.db, credential.id, key, requestDigest(body), deps.now()) : undefined;
+  const claim = key ? await claimKey(deps.db, credential.id, key, requestDigest(body), dateOf(deps.clock)) : undefined;
   if (claim && 'replay' in claim) return reply.code(claim.replay.status as 201).header('location', location(claim.replay.body)).send(claim.replay.body as never);
   const answerOf = (row: TransferRow) => ({ ok: row.status === 'pending', txRef: row.txRef, txHash: row.txHash, status: row.status as TransferCreated['status'] });
   // D-046: the response is stored with the transfer, in its transaction; a failed broadcast then changes it.
