@@ -6,6 +6,9 @@
 /** Milliseconds since the Unix epoch. */
 export type Clock = { now(): number };
 
+/** The clock's reading as a Date (timestamp columns, ISO 8601 texts). */
+export const dateOf = (clock: Clock): Date => new Date(clock.now());
+
 /** The real clock. */
 export const systemClock: Clock = { now: () => Date.now() };
 

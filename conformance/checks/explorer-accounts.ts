@@ -2,6 +2,7 @@
 // eth_getTransactionReceipt and eth_getBalance, the status values (D-004), four-decimal balances (D-033)
 // and the accepted parameter forms (D-040).
 import { getAddress, type Hex } from 'viem';
+import type { ReceiptOrNull } from '../../generated/chain/types.gen';
 import type { Check, CheckContext } from '../catalogue.ts';
 import {
   api,
@@ -26,12 +27,11 @@ const base = ['base'] as const;
 const UNIT = 10n ** 18n;
 
 type RpcTx = { hash: Hex; from: Hex; to: Hex | null; value: Hex; gas: Hex; gasPrice: Hex; nonce: Hex; input: Hex };
-type RpcReceipt = { blockNumber: Hex; status: Hex; gasUsed: Hex; effectiveGasPrice?: Hex };
 
 /** The explorer transaction the contract expects from the node's transaction and receipt. */
-function expectedTransaction(tx: RpcTx, receipt: RpcReceipt | null): Record<string, unknown> {
-  const int = (h: Hex) => Number(BigInt(h));
-  const quantity = (h: Hex) => `0x${BigInt(h).toString(16)}`;
+function expectedTransaction(tx: RpcTx, receipt: ReceiptOrNull): Record<string, unknown> {
+  const int = (h: string) => Number(BigInt(h));
+  const quantity = (h: string) => `0x${BigInt(h).toString(16)}`;
   return {
     hash: tx.hash.toLowerCase(), blockNumber: receipt ? int(receipt.blockNumber) : null, from: getAddress(tx.from), to: tx.to ? getAddress(tx.to) : null,
     value: quantity(tx.value), gas: int(tx.gas), gasPrice: quantity(receipt?.effectiveGasPrice ?? tx.gasPrice), nonce: int(tx.nonce),
@@ -44,12 +44,12 @@ async function transactionProblems(ctx: CheckContext, hash: Hex, path: string = 
   const res = await api(ctx.target, `tx/${path}`);
   const problems = await responseProblems(ctx, '/tx/{hash}', res, 200);
   if (problems.length) return problems;
-  const [tx, receipt] = await rpcBatch<RpcTx | RpcReceipt | null>(ctx.target, [
+  const [tx, receipt] = await rpcBatch<RpcTx | ReceiptOrNull>(ctx.target, [
     { method: 'eth_getTransactionByHash', params: [hash] },
     { method: 'eth_getTransactionReceipt', params: [hash] },
   ]);
   if (!tx) return [`eth_getTransactionByHash knows no ${hash}`];
-  return differences(expectedTransaction(tx as RpcTx, receipt as RpcReceipt | null), res.json, `/tx/${hash.slice(0, 10)}…`);
+  return differences(expectedTransaction(tx as RpcTx, receipt as ReceiptOrNull), res.json, `/tx/${hash.slice(0, 10)}…`);
 }
 
 /** Problems of /address/{addr} against eth_getBalance at the stated block number. */

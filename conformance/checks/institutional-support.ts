@@ -5,6 +5,8 @@
 import { readFile } from 'node:fs/promises';
 import type { Hex } from 'viem';
 import { parse as parseYaml } from 'yaml';
+import type { Permission } from '../../generated/admin/types.gen';
+import type { Operation } from '../../generated/institutional/routes.gen';
 import { mldsaAuthorization } from '../../src/client/mldsa-signer.ts';
 import { mlDsa65, toHex, type MlDsa65KeyPair } from '../../src/crypto/index.ts';
 import type { Check, CheckContext, CheckSource, CheckVerdict } from '../catalogue.ts';
@@ -21,16 +23,8 @@ export const WITH_ADMIN: readonly Capability[] = ['base', 'admin'];
 /** Checks that also drive the in-process stack (its clock, its chain node, a crash). */
 export const WITH_REFERENCE: readonly Capability[] = ['base', 'admin', 'reference'];
 
-/** The operations of surface A, as `METHOD /route` of the contract. */
-export type Operation =
-  | 'GET /accounts'
-  | 'GET /accounts/{id}'
-  | 'GET /accounts/{id}/statement'
-  | 'GET /transfers'
-  | 'POST /transfers'
-  | 'GET /transfers/{reference}'
-  | 'POST /bank/connect'
-  | 'POST /payments/pacs008';
+/** The operations of surface A, as `METHOD /route` of the contract (generated: a new operation appears here by itself). */
+export type { Operation };
 
 /** A precondition the target cannot meet (e.g. no funding on an external chain): the check is skipped. */
 export class Unavailable extends Error {
@@ -180,7 +174,7 @@ export type TransferView = {
 export type Created = { ok: boolean; txRef: string; txHash: Hex; status: string };
 
 /** The four permissions of surface A (D-015). */
-export const A_PERMISSIONS = ['accounts:read', 'transfers:read', 'transfers:write', 'bank:connect'] as const;
+export const A_PERMISSIONS = ['accounts:read', 'transfers:read', 'transfers:write', 'bank:connect'] as const satisfies readonly Permission[];
 
 let accountCounter = 0;
 
@@ -195,13 +189,13 @@ export async function newAccount(target: Target, options: { dailyLimit?: number;
 }
 
 /** Issues a bearer API key (D-015) and returns its raw token, shown once. */
-export async function apiKey(target: Target, permissions: readonly string[], accountIds?: string[]): Promise<string> {
+export async function apiKey(target: Target, permissions: readonly Permission[], accountIds?: string[]): Promise<string> {
   const body = { name: 'conformance', permissions, ...(accountIds ? { accountIds } : {}) };
   return (await adminJson<{ token: string }>(target, 'POST', '/api-keys', body, 201)).token;
 }
 
 /** Generates an ML-DSA-65 key pair here and registers only its public key (spec: "registers only the public key"). */
-export async function mldsaKey(target: Target, permissions: readonly string[], accountIds?: string[]): Promise<MlDsa65KeyPair> {
+export async function mldsaKey(target: Target, permissions: readonly Permission[], accountIds?: string[]): Promise<MlDsa65KeyPair> {
   const keys = mlDsa65.keygen();
   const body = { name: 'conformance', publicKey: toHex(keys.publicKey), permissions, ...(accountIds ? { accountIds } : {}) };
   await adminJson(target, 'POST', '/mldsa-keys', body, 201);

@@ -17,6 +17,7 @@ import { hybridConstructions, POST_QUANTUM_ALGORITHMS, runtimeOffersHybridTls, s
 import { readAcvpResults, readInteropResults, readProtocolReport, readWycheproofResults, type ProtocolSummary } from './results-files.ts';
 import { exactPins, generateSbom, lockedProductionPackages, packagesWithProvenance, runNpmAudit, type AuditResult, type FetchLike } from './supply-chain.ts';
 import { formatVerifyResult, verifyEvidence } from '../../src/evidence/verify.ts';
+import { dateOf, systemClock, type Clock } from '../../src/clock.ts';
 
 /** The file name of the document (served at /.well-known/pqc-evidence.json). */
 export const EVIDENCE_FILE = 'pqc-evidence.json';
@@ -51,8 +52,8 @@ export interface BuildEvidenceOptions {
   siteUrl?: string;
   /** Optional security contact. */
   contact?: string;
-  /** Clock (house rule 6). */
-  now?: () => Date;
+  /** The clock that dates the document (house rule 6). Default the system clock. */
+  clock?: Clock;
   /** fetch for the attestation lookups (tests inject one). */
   fetch?: FetchLike;
   /** The dependency audit of the online mode (default: npm audit; tests inject one). */
@@ -71,7 +72,7 @@ export interface BuildEvidenceResult {
 
 /** Runs or reads every input, writes SBOM, CBOM and the document, and verifies the document before writing it. */
 export async function buildEvidence(options: BuildEvidenceOptions): Promise<BuildEvidenceResult> {
-  const now = options.now ?? (() => new Date());
+  const clock = options.clock ?? systemClock;
   const log = options.log ?? (() => {});
   const written: string[] = [];
   mkdirSync(options.outDir, { recursive: true });
@@ -113,7 +114,7 @@ export async function buildEvidence(options: BuildEvidenceOptions): Promise<Buil
   log('generating the CycloneDX SBOM from package-lock.json...');
   const sbom = await generateSbom(options.repoRoot, join(options.outDir, 'sbom.cdx.json'));
   written.push(sbom.path);
-  const generatedAt = now();
+  const generatedAt = dateOf(clock);
   const date = generatedAt.toISOString().slice(0, 10);
   let audit: AuditResult;
   if (options.online) {

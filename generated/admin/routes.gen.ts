@@ -40,3 +40,41 @@ export const routes: readonly { method: string; url: string; operationId: keyof 
   { method: 'POST', url: '/qbft/votes', operationId: 'adminProposeValidatorVote' },
   { method: 'GET', url: '/qbft/validators', operationId: 'adminListValidators' },
 ];
+
+/** Every operation of the contract as `METHOD /path` (the path as the contract writes it), with its operationId. */
+export const operations = {
+  'GET /health': 'adminGetHealth',
+  'GET /api-keys': 'adminListApiKeys',
+  'POST /api-keys': 'adminCreateApiKey',
+  'DELETE /api-keys/{id}': 'adminRevokeApiKey',
+  'PATCH /api-keys/{id}': 'adminUpdateApiKey',
+  'GET /mldsa-keys': 'adminListMldsaKeys',
+  'POST /mldsa-keys': 'adminRegisterMldsaKey',
+  'DELETE /mldsa-keys/{id}': 'adminRevokeMldsaKey',
+  'PATCH /mldsa-keys/{id}': 'adminUpdateMldsaKey',
+  'GET /accounts': 'adminListAccounts',
+  'POST /accounts': 'adminCreateAccount',
+  'GET /accounts/{id}': 'adminGetAccount',
+  'PATCH /accounts/{id}': 'adminUpdateAccount',
+  'POST /accounts/{id}/fund': 'adminFundAccount',
+  'GET /chain/accounts': 'adminListChainAccounts',
+  'POST /chain/accounts': 'adminAddChainAccount',
+  'DELETE /chain/accounts/{address}': 'adminRemoveChainAccount',
+  'POST /kek/rotate': 'adminRotateKek',
+  'GET /webhooks/endpoints': 'adminListWebhookEndpoints',
+  'POST /webhooks/endpoints': 'adminCreateWebhookEndpoint',
+  'GET /webhooks/endpoints/{id}': 'adminGetWebhookEndpoint',
+  'DELETE /webhooks/endpoints/{id}': 'adminDeleteWebhookEndpoint',
+  'PATCH /webhooks/endpoints/{id}': 'adminUpdateWebhookEndpoint',
+  'PUT /webhooks/endpoints/{id}/secret': 'adminSetWebhookSecret',
+  'GET /webhooks/deliveries': 'adminListWebhookDeliveries',
+  'GET /webhooks/deliveries/{id}': 'adminGetWebhookDelivery',
+  'POST /webhooks/deliveries/{id}/redeliver': 'adminRedeliverWebhook',
+  'POST /payments/{uetr}/return': 'adminReturnPayment',
+  'GET /qbft/votes': 'adminListValidatorVotes',
+  'POST /qbft/votes': 'adminProposeValidatorVote',
+  'GET /qbft/validators': 'adminListValidators',
+} as const satisfies Record<string, keyof RouteHandlers>;
+
+/** One operation of the contract, as `METHOD /path`. */
+export type Operation = keyof typeof operations;

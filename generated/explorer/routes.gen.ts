@@ -17,3 +17,18 @@ export const routes: readonly { method: string; url: string; operationId: keyof 
   { method: 'GET', url: '/validators', operationId: 'explorerGetValidators' },
   { method: 'GET', url: '/governance', operationId: 'explorerGetGovernance' },
 ];
+
+/** Every operation of the contract as `METHOD /path` (the path as the contract writes it), with its operationId. */
+export const operations = {
+  'GET /stats': 'explorerGetStats',
+  'GET /blocks': 'explorerListBlocks',
+  'GET /block/{id}': 'explorerGetBlock',
+  'GET /txns': 'explorerListTransactions',
+  'GET /tx/{hash}': 'explorerGetTransaction',
+  'GET /address/{addr}': 'explorerGetAddressBalance',
+  'GET /validators': 'explorerGetValidators',
+  'GET /governance': 'explorerGetGovernance',
+} as const satisfies Record<string, keyof RouteHandlers>;
+
+/** One operation of the contract, as `METHOD /path`. */
+export type Operation = keyof typeof operations;

@@ -17,3 +17,18 @@ export const routes: readonly { method: string; url: string; operationId: keyof 
   { method: 'POST', url: '/bank/connect', operationId: 'connectBank' },
   { method: 'POST', url: '/payments/pacs008', operationId: 'submitPacs008Payment' },
 ];
+
+/** Every operation of the contract as `METHOD /path` (the path as the contract writes it), with its operationId. */
+export const operations = {
+  'GET /accounts': 'listAccounts',
+  'GET /accounts/{id}': 'getAccount',
+  'GET /accounts/{id}/statement': 'getAccountStatement',
+  'GET /transfers': 'listTransfers',
+  'POST /transfers': 'createTransfer',
+  'GET /transfers/{reference}': 'getTransfer',
+  'POST /bank/connect': 'connectBank',
+  'POST /payments/pacs008': 'submitPacs008Payment',
+} as const satisfies Record<string, keyof RouteHandlers>;
+
+/** One operation of the contract, as `METHOD /path`. */
+export type Operation = keyof typeof operations;

@@ -36,3 +36,37 @@ export const routes: readonly { method: string; url: string; operationId: keyof 
   { method: 'POST', url: '/managed/sessions', operationId: 'walletSessionCreateManagedSession' },
   { method: 'GET', url: '/managed/share', operationId: 'walletSessionGetManagedShare' },
 ];
+
+/** Every operation of the contract as `METHOD /path` (the path as the contract writes it), with its operationId. */
+export const operations = {
+  'POST /auth/challenge': 'walletSessionCreateChallenge',
+  'POST /auth/verify': 'walletSessionVerify',
+  'POST /wallets/register': 'walletSessionRegisterWallet',
+  'GET /history': 'walletSessionGetHistory',
+  'GET /fees/config': 'walletSessionGetFeeConfig',
+  'GET /download/extension': 'walletSessionDownloadExtension',
+  'GET /.well-known/jwks.json': 'walletSessionGetJwks',
+  'GET /auth/records/{nonce}': 'walletSessionGetAuthorizationRecord',
+  'GET /sync/devices': 'walletSessionListSyncDevices',
+  'PUT /sync/devices/{deviceId}': 'walletSessionPutSyncDevice',
+  'DELETE /sync/devices/{deviceId}': 'walletSessionDeleteSyncDevice',
+  'GET /sync/envelopes': 'walletSessionListSyncEnvelopes',
+  'POST /sync/envelopes': 'walletSessionPostSyncEnvelopes',
+  'PUT /owners/{svcId}': 'walletSessionPutOwner',
+  'GET /bindings': 'walletSessionListBindings',
+  'POST /bindings': 'walletSessionCreateBinding',
+  'GET /bindings/{bindingId}': 'walletSessionGetBinding',
+  'POST /bindings/{bindingId}/accept': 'walletSessionAcceptBinding',
+  'PUT /bindings/{bindingId}/limits': 'walletSessionPutBindingLimits',
+  'POST /bindings/{bindingId}/revoke': 'walletSessionRevokeBinding',
+  'GET /bindings/{bindingId}/activity': 'walletSessionGetBindingActivity',
+  'POST /banking/authorizations': 'walletSessionAuthorizeBanking',
+  'GET /managed/salt': 'walletSessionGetManagedSalt',
+  'POST /managed/accounts': 'walletSessionCreateManagedAccount',
+  'DELETE /managed/accounts': 'walletSessionDeleteManagedAccount',
+  'POST /managed/sessions': 'walletSessionCreateManagedSession',
+  'GET /managed/share': 'walletSessionGetManagedShare',
+} as const satisfies Record<string, keyof RouteHandlers>;
+
+/** One operation of the contract, as `METHOD /path`. */
+export type Operation = keyof typeof operations;

@@ -56,7 +56,7 @@ const db = database.db;
 const clock = new OffsetClock();
 // Secrets are sealed under a KEK as in the stack (D-130): an in-memory keyring.
 const secrets = new WebhookSecretBox(Keyring.open({ dataDir: null }));
-const endpoints = new EndpointStore(db, () => new Date(clock.now()), secrets);
+const endpoints = new EndpointStore(db, clock, secrets);
 
 /** The debtor account of every seeded payment, and the endpoint's owner (D-142). */
 const BENCH_ACCOUNT = 'acc_01JD3Z8Q4V6WQ8N2K7M5R9T3XA';

@@ -11,7 +11,17 @@
  * delivery is accepted when any listed signature matches any secret the receiver holds.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import type {
+  PaymentFailedPayload,
+  PaymentInitiatedPayload,
+  PaymentRateLockedPayload,
+  PaymentReturnedPayload,
+  PaymentSettledPayload,
+} from '../../generated/webhooks/types.gen.ts';
 import { SvcError } from '../errors.ts';
+
+/** The payload of one Payment event, as specs/webhooks.asyncapi.yaml defines it per event type. */
+export type PaymentPayload = PaymentInitiatedPayload | PaymentRateLockedPayload | PaymentSettledPayload | PaymentFailedPayload | PaymentReturnedPayload;
 
 /** Why a delivery was refused. */
 export type WebhookRejection =
@@ -36,8 +46,11 @@ export type VerifiedWebhook = {
   deliveryId: string;
   /** X-SVC-Timestamp in Unix seconds. */
   timestamp: number;
-  /** The parsed Payment event payload. */
-  payload: Record<string, unknown>;
+  /**
+   * The parsed Payment event payload. Its type is the contract's: the signature proves the sender, whose
+   * payloads follow specs/webhooks.asyncapi.yaml; the verifier checks the signature, not the schema.
+   */
+  payload: PaymentPayload;
 };
 
 /** Request headers as fetch (`Headers`) or Node (`IncomingHttpHeaders`) give them. */
@@ -103,5 +116,5 @@ export function verifyWebhook(rawBody: string | Uint8Array, headers: WebhookHead
     throw new WebhookVerificationError('malformed_body', 'the body is not JSON');
   }
   if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) throw new WebhookVerificationError('malformed_body', 'the body is not a JSON object');
-  return { event: event!, deliveryId: deliveryId!, timestamp, payload: payload as Record<string, unknown> };
+  return { event: event!, deliveryId: deliveryId!, timestamp, payload: payload as PaymentPayload };
 }

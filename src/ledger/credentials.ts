@@ -4,16 +4,15 @@
  */
 import { createHash } from 'node:crypto';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import type { Permission } from '../../generated/admin/types.gen';
+import { dateOf, type Clock } from '../clock.ts';
 import { sha3_256, toHex } from '../crypto/index.ts';
 import type { Database } from '../storage/database.ts';
 import { apiKeys, mldsaKeys } from '../storage/schema.ts';
 import { resourceId, secretToken } from './ids.ts';
 
-/** D-015: what a credential may do. */
-export const PERMISSIONS = ['accounts:read', 'transfers:read', 'transfers:write', 'bank:connect', 'payments:write', 'chain:subscribe'] as const;
-
-/** One permission. */
-export type Permission = (typeof PERMISSIONS)[number];
+/** D-015: what a credential may do (the admin contract's `Permission`). */
+export type { Permission };
 
 /** An authenticated caller. */
 export type Credential = { id: string; kind: 'api_key' | 'mldsa'; permissions: Permission[]; accountIds: string[] | null };
@@ -46,10 +45,10 @@ export class CredentialStore {
   /** Bumped by every change, so a read that started before the change is not remembered after it. */
   private generation = 0;
 
-  /** Uses `db`; `now` is the injectable clock's reading. */
+  /** Uses `db`; every time (creation, revocation, last use, the D-129 memory) comes from `clock`. */
   constructor(
     private readonly db: Database,
-    private readonly now: () => Date,
+    private readonly clock: Clock,
   ) {}
 
   /** Issues an API key; the raw token is returned once and only its hash is stored. */
@@ -57,7 +56,7 @@ export class CredentialStore {
     const token = secretToken('svc_');
     const [row] = await this.db
       .insert(apiKeys)
-      .values({ id: resourceId('key'), ...grant, tokenSha256: sha256(token), tokenPrefix: token.slice(0, 12), createdAt: this.now() })
+      .values({ id: resourceId('key'), ...grant, tokenSha256: sha256(token), tokenPrefix: token.slice(0, 12), createdAt: dateOf(this.clock) })
       .returning();
     return { row: row!, token };
   }
@@ -85,7 +84,7 @@ export class CredentialStore {
     this.forgetRecent();
     const [existing] = await this.db.select().from(apiKeys).where(eq(apiKeys.id, id));
     if (!existing || existing.revokedAt) return existing;
-    const [row] = await this.db.update(apiKeys).set({ revokedAt: this.now() }).where(eq(apiKeys.id, id)).returning();
+    const [row] = await this.db.update(apiKeys).set({ revokedAt: dateOf(this.clock) }).where(eq(apiKeys.id, id)).returning();
     return row;
   }
 
@@ -93,7 +92,7 @@ export class CredentialStore {
   async registerMldsaKey(publicKey: Uint8Array, grant: CredentialGrant) {
     const rows = await this.db
       .insert(mldsaKeys)
-      .values({ id: resourceId('mlk'), ...grant, publicKeyHex: toHex(publicKey), createdAt: this.now() })
+      .values({ id: resourceId('mlk'), ...grant, publicKeyHex: toHex(publicKey), createdAt: dateOf(this.clock) })
       .onConflictDoNothing()
       .returning();
     return rows[0];
@@ -128,7 +127,7 @@ export class CredentialStore {
     this.forgetRecent();
     const [existing] = await this.db.select().from(mldsaKeys).where(eq(mldsaKeys.id, id));
     if (!existing || existing.revokedAt) return existing;
-    const [row] = await this.db.update(mldsaKeys).set({ revokedAt: this.now() }).where(eq(mldsaKeys.id, id)).returning();
+    const [row] = await this.db.update(mldsaKeys).set({ revokedAt: dateOf(this.clock) }).where(eq(mldsaKeys.id, id)).returning();
     return row;
   }
 
@@ -146,7 +145,7 @@ export class CredentialStore {
       .prepare('credential_by_token')
       .execute();
     if (!row) return undefined;
-    await this.touch(row.id, () => this.db.update(apiKeys).set({ lastUsedAt: this.now() }).where(eq(apiKeys.id, row.id)));
+    await this.touch(row.id, () => this.db.update(apiKeys).set({ lastUsedAt: dateOf(this.clock) }).where(eq(apiKeys.id, row.id)));
     return { id: row.id, kind: 'api_key', permissions: row.permissions as Permission[], accountIds: row.accountIds ?? null };
   }
 
@@ -167,7 +166,7 @@ export class CredentialStore {
       .prepare('credential_by_mldsa_key')
       .execute();
     if (!row) return undefined;
-    await this.touch(row.id, () => this.db.update(mldsaKeys).set({ lastUsedAt: this.now() }).where(eq(mldsaKeys.id, row.id)));
+    await this.touch(row.id, () => this.db.update(mldsaKeys).set({ lastUsedAt: dateOf(this.clock) }).where(eq(mldsaKeys.id, row.id)));
     return { id: row.id, kind: 'mldsa', permissions: row.permissions as Permission[], accountIds: row.accountIds ?? null };
   }
 
@@ -186,7 +185,7 @@ export class CredentialStore {
 
   /** A credential looked up within CREDENTIAL_CACHE_MS, or `read` (only active credentials are remembered). */
   private async remembered(key: string, read: () => Promise<Credential | undefined>): Promise<Credential | undefined> {
-    const now = Date.now();
+    const now = this.clock.now();
     const hit = this.recent.get(key);
     if (hit && hit.until > now) return hit.credential;
     const generation = this.generation;
@@ -207,7 +206,7 @@ export class CredentialStore {
 
   /** Records last use at most once a minute per credential, so authentication stays a single read. */
   private async touch(id: string, write: () => Promise<unknown>): Promise<void> {
-    const now = this.now().getTime();
+    const now = this.clock.now();
     if (now - (this.lastUsedWrites.get(id) ?? 0) < 60_000) return;
     this.lastUsedWrites.set(id, now);
     await write();

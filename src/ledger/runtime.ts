@@ -42,12 +42,11 @@ export async function startLedger(
     payments: LedgerPaymentOptions;
   },
 ): Promise<LedgerRuntime> {
-  const now = () => new Date(clock.now());
   const { keyring } = options;
   const accounts = new AccountStore(db, keyring, options.rewrapWithKek);
-  const lifecycle = new PaymentLifecycle(now, { platformBic: options.payments.platformBic, nativeCcy: options.payments.nativeCcy });
+  const lifecycle = new PaymentLifecycle(clock, { platformBic: options.payments.platformBic, nativeCcy: options.payments.nativeCcy });
   const engine = new TransferEngine({
-    db, accounts, upstream: chain.upstream, now, hooks: lifecycle,
+    db, accounts, upstream: chain.upstream, clock, hooks: lifecycle,
     onAccepted: () => chain.producer?.onTransaction(),
     onUnsure: (row) => confirmer.recheck(row.txRef),
     sealedHead: () => chain.blockCache?.latest,
@@ -69,7 +68,7 @@ export async function startLedger(
   onSealed();
   payments.start();
   return {
-    credentials: new CredentialStore(db, now),
+    credentials: new CredentialStore(db, clock),
     accounts,
     keyring,
     engine,

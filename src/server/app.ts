@@ -151,7 +151,7 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
       engine: ledger.engine,
       payments: ledger.payments,
       upstream: chain.upstream,
-      now: () => new Date(clock.now()),
+      clock,
       platformBIC: config.platformBic,
       authenticator,
       requestsPerSecond: config.institutionalRateLimit,

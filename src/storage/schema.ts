@@ -4,6 +4,11 @@
  */
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, customType, index, integer, jsonb, numeric, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+// The contracts' status unions type these text columns in TypeScript only: the columns and migrations stay as they are.
+import type { DeliveryAttempt, DeliveryStatus } from '../../generated/admin/types.gen';
+import type { TransferStatus } from '../../generated/institutional/types.gen';
+import type { BankingAuthorization } from '../../generated/wallet-session/types.gen';
+import type { PaymentStatus } from '../../generated/webhooks/types.gen';
 
 /** PostgreSQL bytea as Uint8Array (PGlite and node-postgres both return binary data for it). */
 const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });
@@ -123,7 +128,7 @@ export const transfers = pgTable(
     nonce: bigint('nonce', { mode: 'number' }).notNull(),
     txHash: text('tx_hash').notNull().unique(),
     signedTx: text('signed_tx').notNull(),
-    status: text('status').$type<'pending' | 'confirmed' | 'failed'>().notNull(),
+    status: text('status').$type<TransferStatus>().notNull(),
     failReason: text('fail_reason'),
     blockNumber: bigint('block_number', { mode: 'number' }),
     blockTimestamp: bigint('block_timestamp', { mode: 'number' }),
@@ -156,7 +161,7 @@ export const payments = pgTable(
     uetr: text('uetr').primaryKey(),
     txRef: text('tx_ref').notNull().unique(),
     source: text('source').$type<'transfer' | 'pacs008'>().notNull(),
-    status: text('status').$type<'INITIATED' | 'RATE_LOCKED' | 'SETTLED' | 'FAILED' | 'RETURNED'>().notNull(),
+    status: text('status').$type<PaymentStatus>().notNull(),
     instrAmtCcy: text('instr_amt_ccy').notNull(),
     instrAmt: text('instr_amt').notNull(),
     settlAmtCcy: text('settl_amt_ccy'),
@@ -232,7 +237,7 @@ export const webhookDeliveries = pgTable(
     endpointId: text('endpoint_id').notNull(),
     event: text('event').notNull(),
     uetr: text('uetr').notNull(),
-    status: text('status').$type<'pending' | 'delivered' | 'dead'>().notNull(),
+    status: text('status').$type<DeliveryStatus>().notNull(),
     round: integer('round').notNull(),
     /** Attempts made in the current round (0 to 5). */
     attempts: integer('attempts').notNull(),
@@ -261,7 +266,7 @@ export const webhookAttempts = pgTable(
     durationMs: integer('duration_ms').notNull(),
     responseStatus: integer('response_status'),
     error: text('error'),
-    outcome: text('outcome').$type<'success' | 'failure'>().notNull(),
+    outcome: text('outcome').$type<DeliveryAttempt['outcome']>().notNull(),
     /** The X-SVC-Timestamp the attempt was signed with (never reused: a fresh one per attempt). */
     signedAt: bigint('signed_at', { mode: 'number' }).notNull(),
   },
@@ -380,7 +385,7 @@ export const walletBankingAuthorizations = pgTable(
     currency: text('currency').notNull(),
     counterparty: text('counterparty').notNull(),
     reference: text('reference'),
-    status: text('status').$type<'approved' | 'refused'>().notNull(),
+    status: text('status').$type<BankingAuthorization['status']>().notNull(),
     reason: text('reason'),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
   },

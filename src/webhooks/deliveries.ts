@@ -4,6 +4,7 @@
  * round of 5 attempts; attempts carry round and number").
  */
 import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { dateOf, type Clock } from '../clock.ts';
 import type { Database } from '../storage/database.ts';
 import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from '../storage/schema.ts';
 
@@ -25,10 +26,10 @@ const ownedByEndpoint = sql`exists (
 
 /** Delivery queries. */
 export class DeliveryStore {
-  /** Works on `db`; `now` is the injectable clock. */
+  /** Works on `db`; times come from `clock`. */
   constructor(
     private readonly db: Database,
-    private readonly now: () => Date,
+    private readonly clock: Clock,
   ) {}
 
   /** One page, newest first, filtered by status and endpoint. */
@@ -61,7 +62,7 @@ export class DeliveryStore {
   async redeliver(id: string): Promise<DeliveryRecord | { notDead: string } | { notOwned: true } | undefined> {
     const [row] = await this.db
       .update(webhookDeliveries)
-      .set({ status: 'pending', round: sqlRoundPlusOne(), attempts: 0, nextAttemptAt: this.now(), leaseOwner: null, leaseUntil: null, deliveredAt: null })
+      .set({ status: 'pending', round: sqlRoundPlusOne(), attempts: 0, nextAttemptAt: dateOf(this.clock), leaseOwner: null, leaseUntil: null, deliveredAt: null })
       .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.status, 'dead'), ownedByEndpoint))
       .returning();
     if (row) return (await this.withAttempts([row]))[0];

@@ -5,6 +5,8 @@
  * belongs to the institution of the accounts it names).
  */
 import { and, desc, eq, inArray } from 'drizzle-orm';
+import { EventTypeSchema } from '../../generated/admin/schemas.gen';
+import { dateOf, type Clock } from '../clock.ts';
 import { resourceId } from '../ledger/ids.ts';
 import type { Database } from '../storage/database.ts';
 import { accounts, webhookDeliveries, webhookEndpoints } from '../storage/schema.ts';
@@ -14,20 +16,20 @@ import type { WebhookSecretBox } from './secret-box.ts';
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 
 /** The five event types (spec "Webhook events (B)"); D-019: the default subscription. */
-export const EVENT_TYPES = ['payment.initiated', 'payment.rate_locked', 'payment.settled', 'payment.failed', 'payment.returned'] as const;
+export const EVENT_TYPES = EventTypeSchema.enum;
 
 /** Endpoint storage. */
 export class EndpointStore {
-  /** Works on `db`; `now` is the injectable clock; `secrets` seals what {@link setSecret} stores (D-130). */
+  /** Works on `db`; times come from `clock`; `secrets` seals what {@link setSecret} stores (D-130). */
   constructor(
     private readonly db: Database,
-    private readonly now: () => Date,
+    private readonly clock: Clock,
     private readonly secrets: WebhookSecretBox,
   ) {}
 
   /** Registers an endpoint for the institution of `accountIds` (D-142), without a secret yet. */
   async create(input: { url: string; accountIds: string[]; events?: string[]; description?: string; enabled?: boolean }): Promise<EndpointRow> {
-    const now = this.now();
+    const now = dateOf(this.clock);
     const [row] = await this.db
       .insert(webhookEndpoints)
       .values({
@@ -67,7 +69,7 @@ export class EndpointStore {
   async update(id: string, change: { url?: string; events?: string[]; accountIds?: string[]; description?: string; enabled?: boolean }): Promise<EndpointRow | undefined> {
     const [row] = await this.db
       .update(webhookEndpoints)
-      .set({ ...change, updatedAt: this.now() })
+      .set({ ...change, updatedAt: dateOf(this.clock) })
       .where(eq(webhookEndpoints.id, id))
       .returning();
     return row;
@@ -81,7 +83,7 @@ export class EndpointStore {
     return this.db.transaction(async (tx) => {
       const [current] = await tx.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id)).for('update');
       if (!current) return undefined;
-      const now = this.now();
+      const now = dateOf(this.clock);
       const keepPrevious = current.secret !== null && graceSeconds > 0 && this.secrets.open(id, current.secret) !== secret;
       const [row] = await tx
         .update(webhookEndpoints)

@@ -49,7 +49,6 @@ const defaultCa = (): string[] => (typeof tls.getCACertificates === 'function' ?
  * Secrets an svckit before D-130 stored in clear are sealed first.
  */
 export async function startWebhooks(db: Database, clock: Clock, keyring: Keyring, options: WebhookOptions): Promise<WebhookRuntime> {
-  const now = () => new Date(clock.now());
   const secrets = new WebhookSecretBox(keyring);
   await db.transaction((tx) => secrets.sealClear(tx));
   const transport = new WebhookTransport(clock, {
@@ -65,8 +64,8 @@ export async function startWebhooks(db: Database, clock: Clock, keyring: Keyring
   });
   dispatcher.start();
   return {
-    endpoints: new EndpointStore(db, now, secrets),
-    deliveries: new DeliveryStore(db, now),
+    endpoints: new EndpointStore(db, clock, secrets),
+    deliveries: new DeliveryStore(db, clock),
     dispatcher,
     secrets,
     allowPrivate: options.allowPrivate ?? false,

@@ -14,6 +14,7 @@ import { readProtocolReport } from '../../conformance/evidence/results-files.ts'
 import { parseNpmAudit } from '../../conformance/evidence/supply-chain.ts';
 import { buildJsonReport } from '../../conformance/report/json.ts';
 import type { CheckResult } from '../../conformance/runner.ts';
+import { ManualClock } from '../../src/clock.ts';
 import { verifyEvidence } from '../../src/evidence/verify.ts';
 import { REPO_VECTORS } from '../crypto/vector-files.ts';
 
@@ -34,7 +35,7 @@ describe('evidence build (offline)', () => {
 
   beforeAll(async () => {
     outDir = mkdtempSync(join(tmpdir(), 'svckit-evidence-'));
-    built = await buildEvidence({ ...base, outDir, online: false, now: () => now, siteUrl: 'https://site.example' });
+    built = await buildEvidence({ ...base, outDir, online: false, clock: new ManualClock(now.getTime()), siteUrl: 'https://site.example' });
   }, 120_000);
 
   it('validates against specs/pqc-evidence.schema.json in strict mode and verifies', () => {
@@ -139,7 +140,7 @@ describe('evidence build (offline)', () => {
       ...base,
       outDir: mkdtempSync(join(tmpdir(), 'svckit-evidence-online-')),
       online: true,
-      now: () => now,
+      clock: new ManualClock(now.getTime()),
       acvpResults: join(outDir, 'acvp', 'acvp-results.json'),
       wycheproofResults: join(outDir, 'wycheproof', 'wycheproof-results.json'),
       interopResults: join(outDir, 'interop', 'interop-results.json'),

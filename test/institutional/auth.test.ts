@@ -19,7 +19,7 @@ const path = '/wallet/api/v1/accounts/acc_01JD3Z8Q4V6WQ8N2K7M5R9T3XA/statement?p
 
 beforeAll(async () => {
   database = await openDatabase({ dataDir: null });
-  const store = new CredentialStore(database.db, () => new Date(clock.now()));
+  const store = new CredentialStore(database.db, clock);
   keys = mlDsa65.keygen();
   await store.registerMldsaKey(keys.publicKey, { name: 'unit', permissions: ['accounts:read'], accountIds: null });
   auth = new Authenticator(store, clock);

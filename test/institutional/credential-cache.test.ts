@@ -2,16 +2,16 @@
 // same store takes effect at once; one made elsewhere (another instance on the same database) within
 // CREDENTIAL_CACHE_MS. Run on PGlite by `npm test` and on PostgreSQL by `npm run test:postgres`.
 import { describe, expect, it } from 'vitest';
+import { systemClock } from '../../src/clock.ts';
 import { mlDsa65 } from '../../src/crypto/index.ts';
 import { CREDENTIAL_CACHE_MS, CredentialStore } from '../../src/ledger/credentials.ts';
 import { useFreshDatabase } from '../storage/fresh-database.ts';
 
 const fresh = useFreshDatabase('svckit_credcache');
-const now = () => new Date();
 
 describe('remembered credentials (D-129)', () => {
   it('a revocation or a permission change through the same store takes effect on the next request', async () => {
-    const store = new CredentialStore(fresh.database.db, now);
+    const store = new CredentialStore(fresh.database.db, systemClock);
     const { row, token } = await store.createApiKey({ name: 'a', permissions: ['accounts:read'], accountIds: null });
     expect((await store.findApiKeyByToken(token))?.permissions).toEqual(['accounts:read']);
     await store.updateApiKey(row.id, { permissions: ['transfers:read'] });
@@ -27,8 +27,8 @@ describe('remembered credentials (D-129)', () => {
   });
 
   it('a revocation by another instance takes effect within CREDENTIAL_CACHE_MS, and an unknown key is never remembered', async () => {
-    const serving = new CredentialStore(fresh.database.db, now);
-    const elsewhere = new CredentialStore(fresh.database.db, now);
+    const serving = new CredentialStore(fresh.database.db, systemClock);
+    const elsewhere = new CredentialStore(fresh.database.db, systemClock);
     const { row, token } = await elsewhere.createApiKey({ name: 'b', permissions: ['accounts:read'], accountIds: null });
     expect(await serving.findApiKeyByToken(token)).toBeDefined();
     await elsewhere.revokeApiKey(row.id);

@@ -48,13 +48,12 @@ afterEach(async () => {
 async function setup(answer: (r: Received) => Answer = () => 200) {
   database = await freshDatabase();
   clock = new ManualClock();
-  const now = () => new Date(clock.now());
   const path = `/t/${crypto.randomUUID()}`;
   receiver.respond(path, answer);
-  const endpoints = new EndpointStore(database.db, now, secrets);
+  const endpoints = new EndpointStore(database.db, clock, secrets);
   const endpoint = await endpoints.create({ url: receiver.url(path), accountIds: [DEBTOR] });
   await endpoints.setSecret(endpoint.id, SECRET, 0);
-  return { path, endpoints, endpoint, deliveries: new DeliveryStore(database.db, now), start: () => dispatcher() };
+  return { path, endpoints, endpoint, deliveries: new DeliveryStore(database.db, clock), start: () => dispatcher() };
 }
 
 /**

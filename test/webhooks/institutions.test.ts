@@ -12,6 +12,7 @@ import { referenceTarget } from '../../conformance/targets/reference.ts';
 import type { Target } from '../../conformance/targets/target.ts';
 import type { WebhookReceiver } from '../../conformance/webhooks/receiver.ts';
 import { sql } from 'drizzle-orm';
+import { systemClock } from '../../src/clock.ts';
 import { DeliveryStore } from '../../src/webhooks/deliveries.ts';
 import { emitEvent } from '../../src/webhooks/outbox.ts';
 import { admin, eventually, wallet } from '../admin/support.ts';
@@ -126,7 +127,7 @@ describe('an endpoint an older svckit stored without an owner (D-142)', () => {
     await db.execute(sql`insert into webhook_deliveries (id, event_id, endpoint_id, event, uetr, status, round, attempts, created_at) values
       ('d-old', 'e-old', 'whe_01JD42C8E5F2G7H3J9K4M6N1PC', 'payment.settled', 'u-old', 'dead', 1, 5, now()),
       ('d-own', 'e-own', 'whe_01JD42C8E5F2G7H3J9K4M6N1PC', 'payment.settled', 'u-own', 'dead', 1, 5, now())`);
-    const deliveries = new DeliveryStore(db, () => new Date());
+    const deliveries = new DeliveryStore(db, systemClock);
     expect(await deliveries.redeliver('d-old')).toEqual({ notOwned: true });
     expect((await deliveries.find('d-old'))?.status).toBe('dead');
     expect(await deliveries.redeliver('d-own')).toMatchObject({ id: 'd-own', status: 'pending', round: 2 });

@@ -3,7 +3,7 @@
 // PGlite under `npm test`; the stores are the stack's own.
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.ts';
+import { dateOf, ManualClock } from '../../src/clock.ts';
 import { AccountStore } from '../../src/ledger/accounts.ts';
 import { Keyring } from '../../src/ledger/keyring.ts';
 import { webhookEndpoints } from '../../src/storage/schema.ts';
@@ -15,7 +15,7 @@ import { useFreshDatabase } from '../storage/fresh-database.ts';
 const fresh = useFreshDatabase('webhook_secrets');
 const SECRET = 'whsec_JFGTla5bYScCb4aK2IvnRRiBIk5TAru2IYOc7uStGFU';
 const OTHER = 'whsec_0000000000000000000000000000000000000000000';
-const now = () => new Date('2026-11-22T02:00:00Z');
+const clock = new ManualClock(Date.parse('2026-11-22T02:00:00Z'));
 
 const stored = async (id: string) => {
   const [row] = await fresh.database.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id));
@@ -25,7 +25,7 @@ const stored = async (id: string) => {
 describe('webhook secrets at rest', () => {
   it('are stored sealed, never in clear, and open only for their own endpoint', async () => {
     const box = new WebhookSecretBox(Keyring.open({ dataDir: null }));
-    const endpoints = new EndpointStore(fresh.database.db, now, box);
+    const endpoints = new EndpointStore(fresh.database.db, clock, box);
     const [a, b] = [await endpoints.create({ url: 'https://127.0.0.1:9/a', accountIds: ['acc_01JD3Z8Q4V6WQ8N2K7M5R9T3XA'] }), await endpoints.create({ url: 'https://127.0.0.1:9/b', accountIds: ['acc_01JD3Z8Q4V6WQ8N2K7M5R9T3XA'] })];
     await endpoints.setSecret(a.id, SECRET, 3600);
     await endpoints.setSecret(b.id, SECRET, 0);
@@ -51,7 +51,7 @@ describe('webhook secrets at rest', () => {
     const keyring = Keyring.open({ dataDir: null });
     const [row] = await fresh.database.db
       .insert(webhookEndpoints)
-      .values({ id: 'whe_01JD5CLEARSECRET0000000000', url: 'https://127.0.0.1:9/c', description: '', events: ['payment.settled'], enabled: true, secret: SECRET, previousSecret: OTHER, createdAt: now(), updatedAt: now() })
+      .values({ id: 'whe_01JD5CLEARSECRET0000000000', url: 'https://127.0.0.1:9/c', description: '', events: ['payment.settled'], enabled: true, secret: SECRET, previousSecret: OTHER, createdAt: dateOf(clock), updatedAt: dateOf(clock) })
       .returning();
     const webhooks = await startWebhooks(fresh.database.db, new ManualClock(), keyring, { extraCa: [], concurrency: 1 });
     await webhooks.stop();
@@ -64,7 +64,7 @@ describe('webhook secrets at rest', () => {
     await fresh.database.db.delete(webhookEndpoints); // the rows above are sealed with other (test) keyrings
     const keyring = Keyring.open({ dataDir: null });
     const box = new WebhookSecretBox(keyring);
-    const endpoints = new EndpointStore(fresh.database.db, now, box);
+    const endpoints = new EndpointStore(fresh.database.db, clock, box);
     const endpoint = await endpoints.create({ url: 'https://127.0.0.1:9/d', accountIds: ['acc_01JD3Z8Q4V6WQ8N2K7M5R9T3XA'] });
     await endpoints.setSecret(endpoint.id, SECRET, 0);
     const before = keyring.activeId;

@@ -8,6 +8,7 @@ import { createLocalJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import { createClient, type Client } from '../../../generated/wallet-session/client/index.ts';
 import * as sdk from '../../../generated/wallet-session/sdk.gen.ts';
 import type { AuthorizationRecord, RegisterKey, SessionTokenClaims } from '../../../generated/wallet-session/types.gen.ts';
+import { dateOf, systemClock, type Clock } from '../../clock.ts';
 import { fromHex, toHex } from '../../crypto/index.ts';
 import { familyOfAddress, svcIdOf } from './codec.ts';
 import { signWithIdentity, verifyIdentitySignature, type WalletIdentity } from './identity.ts';
@@ -47,7 +48,8 @@ export interface LoginOptions {
   verifyToken?: boolean;
   /** Retries of a step answered 429 (after Retry-After, at most 5 s each; D-024: 5/s on /auth/*). Default 3. */
   retries?: number;
-  now?: () => Date;
+  /** The clock that dates the registration and checks the challenge's expiry. Default the system clock. */
+  clock?: Clock;
 }
 
 /** A session. */
@@ -73,7 +75,7 @@ export function registrationMessage(input: { svcId: string; issuedAt: string; ke
 /** challenge -> both signatures -> verify -> token. */
 export async function login(options: LoginOptions): Promise<Session> {
   const { client, identity, key } = options;
-  const now = options.now ?? (() => new Date());
+  const clock = options.clock ?? systemClock;
   const retries = options.retries ?? 3;
   const baseUrl = new URL(String(client.getConfig().baseUrl));
   const address = key.address;
@@ -85,7 +87,7 @@ export async function login(options: LoginOptions): Promise<Session> {
     const keys = options.registerKeys ?? [{ chainId: key.family === 'evm' ? '1111111' : key.family, address }];
     // D-147: registration is signed by the identity key, so nobody else can attach addresses to this svcId.
     const reg = await patient(retries, () => {
-      const issuedAt = now().toISOString();
+      const issuedAt = dateOf(clock).toISOString();
       const proof = toHex(signWithIdentity(identity, registrationMessage({ svcId: identity.svcId, issuedAt, keys })));
       return sdk.walletSessionRegisterWallet({ client, body: { svcId: identity.svcId, pqPublicKey: toHex(identity.publicKey), keys, issuedAt, proof } });
     });
@@ -95,7 +97,7 @@ export async function login(options: LoginOptions): Promise<Session> {
   const challenge = await patient(retries, () => sdk.walletSessionCreateChallenge({ client, body: { address, svcId: identity.svcId } }));
   if (!challenge.data) throw new SessionError(`POST /auth/challenge failed: ${describe(challenge)}`, challenge.response?.status, challenge.error);
   const { nonce, message } = challenge.data;
-  checkChallengeMessage(message, { domain: options.expectedDomain ?? baseUrl.host, address, svcId: identity.svcId, nonce, now: now() });
+  checkChallengeMessage(message, { domain: options.expectedDomain ?? baseUrl.host, address, svcId: identity.svcId, nonce, now: dateOf(clock) });
 
   const ecdsaSig = signChainMessage(key, message);
   const pqSig = toHex(signWithIdentity(identity, message));

@@ -7,6 +7,7 @@
  */
 import { and, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { PaymentEventType, PaymentStatus } from '../../../generated/webhooks/types.gen';
+import { dateOf, type Clock } from '../../clock.ts';
 import { LedgerError, LedgerErrorCode } from '../errors.ts';
 import type { Database } from '../../storage/database.ts';
 import { accounts, payments } from '../../storage/schema.ts';
@@ -47,15 +48,15 @@ const initiatedRow = (values: NewPayment & { txRef: string; status: 'INITIATED' 
 
 /** Payment transitions with their events; also the transfer engine's and confirmer's hooks. */
 export class PaymentLifecycle implements TransferHooks {
-  /** `now` is the injectable clock. */
+  /** Every time (references, timestamps, events) comes from `clock`. */
   constructor(
-    private readonly now: () => Date,
+    private readonly clock: Clock,
     readonly settings: PaymentSettings,
   ) {}
 
   /** Stores a payment as INITIATED and emits payment.initiated (in `tx`); undefined when the uetr exists. */
   async initiate(tx: Database, values: NewPayment): Promise<PaymentRow | undefined> {
-    const now = this.now();
+    const now = dateOf(this.clock);
     const stored = { ...values, txRef: paymentReference(now), status: 'INITIATED' as const, createdAt: now, updatedAt: now };
     // An initiated payment has nothing the database fills in that its payload shows, so the payload is built
     // from the values, and the payment, its event and the event's deliveries go in one statement.
@@ -73,7 +74,7 @@ export class PaymentLifecycle implements TransferHooks {
    * `tx`. Undefined when the payment is not in one of `from` (someone else moved it: nothing is emitted twice).
    */
   async transition(tx: Database, uetr: string, from: PaymentStatus[], event: PaymentEventType, change: Partial<PaymentRow> = {}, onlyUnsettled = false): Promise<PaymentRow | undefined> {
-    const now = this.now();
+    const now = dateOf(this.clock);
     const [row] = await tx
       .update(payments)
       .set({ ...change, status: STATUS_OF_EVENT[event], updatedAt: now })
@@ -91,7 +92,7 @@ export class PaymentLifecycle implements TransferHooks {
       // One settling transfer per payment, whichever worker gets here first (several instances on PostgreSQL).
       const [linked] = await tx
         .update(payments)
-        .set({ transferTxRef: row.txRef, updatedAt: this.now() })
+        .set({ transferTxRef: row.txRef, updatedAt: dateOf(this.clock) })
         .where(and(eq(payments.uetr, purpose.settles), isNull(payments.transferTxRef), inArray(payments.status, ['INITIATED', 'RATE_LOCKED'])))
         .returning({ uetr: payments.uetr });
       if (!linked) throw new SettlementTaken(`payment ${purpose.settles} is already being settled`);
@@ -100,7 +101,7 @@ export class PaymentLifecycle implements TransferHooks {
     if (purpose && 'returns' in purpose) {
       const [linked] = await tx
         .update(payments)
-        .set({ returnTxRef: row.txRef, returnReason: purpose.reason ?? null, updatedAt: this.now() })
+        .set({ returnTxRef: row.txRef, returnReason: purpose.reason ?? null, updatedAt: dateOf(this.clock) })
         .where(and(eq(payments.uetr, purpose.returns), eq(payments.status, 'SETTLED'), isNull(payments.returnTxRef)))
         .returning({ uetr: payments.uetr });
       if (!linked) throw new LedgerError(LedgerErrorCode.NOT_SETTLED, `payment ${purpose.returns} is already being returned or is no longer SETTLED`);
@@ -132,7 +133,7 @@ export class PaymentLifecycle implements TransferHooks {
     },
     values: (transfer: NewTransfer, input: TransferInput): Record<string, unknown> | undefined => {
       if (transfer.kind !== 'transfer' || input.purpose) return undefined;
-      const now = this.now();
+      const now = dateOf(this.clock);
       const payment = { ...this.paymentOfTransfer(transfer), txRef: paymentReference(now), status: 'INITIATED' as const, createdAt: now, updatedAt: now };
       return {
         payment_uetr: payment.uetr, payment_tx_ref: payment.txRef, payment_ccy: payment.instrAmtCcy, payment_amount: payment.instrAmt,
@@ -177,7 +178,7 @@ export class PaymentLifecycle implements TransferHooks {
       .from(payments)
       .where(or(inArray(payments.transferTxRef, refs), inArray(payments.returnTxRef, refs)))
       .for('update');
-    const now = this.now();
+    const now = dateOf(this.clock);
     const changed: PaymentRow[] = [];
     const events: PartyEvent[] = [];
     for (const payment of linked) {
@@ -211,7 +212,7 @@ export class PaymentLifecycle implements TransferHooks {
       if (payment.status !== 'INITIATED' && payment.status !== 'RATE_LOCKED') return undefined;
       if (settling.status === 'confirmed') {
         // spec: "onChainTxHash | 0x-prefixed hash of the settling transaction", "sttlmTm | ISO 8601 UTC settlement time"
-        const sttlmTm = new Date((settling.blockTimestamp ?? Math.floor(this.now().getTime() / 1000)) * 1000).toISOString();
+        const sttlmTm = new Date((settling.blockTimestamp ?? Math.floor(this.clock.now() / 1000)) * 1000).toISOString();
         return { event: 'payment.settled', change: { onChainTxHash: settling.txHash, sttlmTm } };
       }
       // D-072: the hash only when the transaction was mined (and failed); a broadcast failure has none.

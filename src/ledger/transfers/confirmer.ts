@@ -6,12 +6,12 @@
  */
 import { and, eq, gt, inArray, or } from 'drizzle-orm';
 import type { Hex } from 'viem';
+import type { ReceiptOrNull } from '../../../generated/chain/types.gen';
 import type { Upstream } from '../../chain/upstream.ts';
 import type { Database } from '../../storage/database.ts';
 import { transfers } from '../../storage/schema.ts';
 import { NO_TRANSFER_HOOKS, type TransferHooks } from './engine.ts';
 
-type Receipt = { status: Hex; blockNumber: Hex; blockHash: Hex } | null;
 type PendingRow = { txRef: string; txHash: string; createdAt: Date };
 
 /** Pending records are checked in pages of this many, one JSON-RPC batch of receipts per page. */
@@ -91,15 +91,15 @@ export class TransferConfirmer {
 
   /** Settles the records of `pending` whose receipts the node has (one not yet broadcast simply has none). */
   private async settleMined(pending: PendingRow[]): Promise<void> {
-    const receipts = await this.upstream.batchResults<Receipt>(pending.map((t) => ({ method: 'eth_getTransactionReceipt', params: [t.txHash] })));
-    const mined = pending.map((row, i) => ({ row, receipt: receipts[i]! })).filter((m): m is { row: (typeof pending)[number]; receipt: NonNullable<Receipt> } => m.receipt !== null);
+    const receipts = await this.upstream.batchResults<ReceiptOrNull>(pending.map((t) => ({ method: 'eth_getTransactionReceipt', params: [t.txHash] })));
+    const mined = pending.map((row, i) => ({ row, receipt: receipts[i]! })).filter((m): m is { row: (typeof pending)[number]; receipt: NonNullable<ReceiptOrNull> } => m.receipt !== null);
     if (mined.length === 0) return;
     const blockNumbers = [...new Set(mined.map((m) => m.receipt.blockNumber))];
     const blocks = await this.upstream.batchResults<{ timestamp: Hex }>(blockNumbers.map((n) => ({ method: 'eth_getBlockByNumber', params: [n, false] })));
     const timestampOf = new Map(blockNumbers.map((n, i) => [n, Number(BigInt(blocks[i]!.timestamp))]));
     // One update per block and outcome (with instant mining, usually one in all), in one transaction with the
     // payment events of every record it settles (the outbox).
-    const groups = new Map<string, { blockNumber: Hex; confirmed: boolean; txRefs: string[] }>();
+    const groups = new Map<string, { blockNumber: string; confirmed: boolean; txRefs: string[] }>();
     for (const { row, receipt } of mined) {
       const confirmed = receipt.status === '0x1';
       const key = `${receipt.blockNumber}/${confirmed}`;

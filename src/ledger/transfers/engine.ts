@@ -14,6 +14,7 @@ import { bytesToHex, getAddress, keccak256, toBytes, type Hex } from 'viem';
 import { memoEnvelope } from '../../crypto/index.ts';
 import { CHAIN_ID } from '../../chain/anvil.ts';
 import { UpstreamRpcError, UpstreamUnavailableError, type RpcResponse, type Upstream } from '../../chain/upstream.ts';
+import { dateOf, type Clock } from '../../clock.ts';
 import type { Database } from '../../storage/database.ts';
 import { accounts, transfers } from '../../storage/schema.ts';
 import { isUniqueViolation } from '../../storage/errors.ts';
@@ -116,7 +117,8 @@ export type TransferEngineDeps = {
   db: Database;
   accounts: AccountStore;
   upstream: Upstream;
-  now: () => Date;
+  /** The time of a transfer's reference, record and daily limit window. */
+  clock: Clock;
   /** Called after a successful broadcast, so the chain can seal a block (instant mode). */
   onAccepted?: () => void;
   /** D-140: called for a stored transfer whose broadcast had no clear outcome (the confirmer looks it up). */
@@ -230,7 +232,7 @@ export class TransferEngine {
    * changed since the read. When something did, it reads and signs again.
    */
   private async persistSigned(input: TransferInput, data: Hex, view: NodeView | undefined, alsoInTransaction?: (tx: Database, row: TransferRow) => Promise<void>): Promise<TransferRow> {
-    const now = this.deps.now();
+    const now = dateOf(this.deps.clock);
     const window: LimitWindow = { midnight: utcMidnight(now), unminedFrom: view?.nonce ?? Number.MAX_SAFE_INTEGER };
     let gas = view && 'limit' in view.gas ? view.gas.limit : intrinsicGas(data);
     for (let attempt = 1; attempt <= MAX_STORE_ATTEMPTS; attempt++) {

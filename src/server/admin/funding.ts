@@ -8,8 +8,10 @@
 import { eq } from 'drizzle-orm';
 import { getAddress, keccak256, type Hex } from 'viem';
 import type { HDAccount } from 'viem/accounts';
+import type { Receipt, ReceiptOrNull } from '../../../generated/chain/types.gen';
 import { CHAIN_ID } from '../../chain/anvil.ts';
 import type { ChainRuntime } from '../../chain/runtime.ts';
+import { dateOf, type Clock } from '../../clock.ts';
 import { transferReference } from '../../ledger/ids.ts';
 import { formatUnits } from '../../ledger/money.ts';
 import type { TransferRow } from '../../ledger/transfers/engine.ts';
@@ -18,8 +20,6 @@ import type { Database } from '../../storage/database.ts';
 import { transfers } from '../../storage/schema.ts';
 import { UpstreamRpcError } from '../../chain/upstream.ts';
 import { ErrorCode, RestError } from '../http/errors.ts';
-
-type Receipt = { status: Hex; blockNumber: Hex };
 
 /** How long a funding waits for its block before giving up (the spec's block period is 2 s). */
 const MINING_TIMEOUT_MS = 60_000;
@@ -38,7 +38,7 @@ export class Faucet {
   constructor(
     private readonly db: Database,
     private readonly chain: ChainRuntime,
-    private readonly now: () => Date,
+    private readonly clock: Clock,
   ) {}
 
   /** Sends `amountWei` to `address`, waits until mined and returns the confirmed record and new balance. */
@@ -102,7 +102,7 @@ export class Faucet {
       // spec: "The gas price is always 0"; a value transfer to an account without code costs exactly 21,000 gas.
       gasPrice: 0n, gas: 21_000n,
     });
-    const now = this.now();
+    const now = dateOf(this.clock);
     const [row] = await this.db
       .insert(transfers)
       .values({
@@ -126,7 +126,7 @@ export class Faucet {
   private async receipt(txHash: Hex): Promise<Receipt> {
     const deadline = performance.now() + MINING_TIMEOUT_MS;
     for (;;) {
-      const receipt = await this.chain.upstream.call<Receipt | null>('eth_getTransactionReceipt', [txHash]);
+      const receipt = await this.chain.upstream.call<ReceiptOrNull>('eth_getTransactionReceipt', [txHash]);
       if (receipt) return receipt;
       // D-150: the record stays pending and the confirmer settles it when the block comes.
       if (performance.now() > deadline) throw new RestError(ErrorCode.FUNDING_NOT_MINED, `funding transaction ${txHash} was not mined within ${MINING_TIMEOUT_MS / 1000} s; its record stays pending`);

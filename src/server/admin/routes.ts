@@ -33,8 +33,8 @@ export async function adminRoutes(app: FastifyInstance, deps: AdminDeps): Promis
     if (request.routeOptions.url !== '/admin/v1/health') await requireAdmin(request, deps.db);
   });
   // D-151: one faucet for account and address funding, so the funding account's nonces never collide.
-  const faucet = new Faucet(deps.db, deps.chain, () => new Date(deps.clock.now()));
-  const handlers: Partial<RouteHandlers> = {
+  const faucet = new Faucet(deps.db, deps.chain, deps.clock);
+  const handlers: RouteHandlers = {
     ...healthHandler(deps.db, deps.chain, deps.version),
     ...qbftHandlers(deps.chain, deps.clock),
     ...credentialHandlers(deps.ledger.credentials, deps.ledger.accounts),

@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { getAddress, type Hex } from 'viem';
 import { z } from 'zod';
 import type { RouteHandlers } from '../../../generated/institutional/fastify.gen';
-import type { Account } from '../../../generated/institutional/types.gen';
+import type { Account, TransferCreated } from '../../../generated/institutional/types.gen';
 import {
   zConnectBankBody,
   zCreateTransferBody,
@@ -18,6 +18,7 @@ import {
   zListTransfersQuery,
 } from '../../../generated/institutional/zod.gen';
 import type { Upstream } from '../../chain/upstream.ts';
+import { dateOf, type Clock } from '../../clock.ts';
 import type { AccountRow, AccountStore } from '../../ledger/accounts.ts';
 import type { Credential } from '../../ledger/credentials.ts';
 import { parseAmount } from '../../ledger/money.ts';
@@ -28,9 +29,11 @@ import type { Database } from '../../storage/database.ts';
 import { authorize } from '../auth/authenticate.ts';
 import { ErrorCode, RestError } from '../http/errors.ts';
 import { guard, strict } from '../http/guards.ts';
+import { notImplementedHandler } from '../http/operations.ts';
 import { withIntegers } from '../http/query.ts';
 import { claimKey, releaseKey, requestDigest, storeResponse } from './idempotency.ts';
 import { paymentHandlers } from './payments.ts';
+import { credentialOf } from './request-credential.ts';
 import { findTransfer, statementPage, transferPage } from './store.ts';
 import { accountView, directionFor, statementView, transferView } from './views.ts';
 
@@ -42,7 +45,7 @@ export type InstitutionalDeps = {
   /** The pacs.008 intake (D-053); absent in stacks without payments. */
   payments?: PaymentService;
   upstream: Upstream;
-  now: () => Date;
+  clock: Clock;
   platformBIC: string;
 };
 
@@ -51,11 +54,8 @@ const PAGING = { page: 'an integer from 1 to 999999999', limit: 'an integer from
 /** POST /transfers, built once (zod compiles each new schema). */
 const createTransferBody = zCreateTransferBody.extend({ amount: z.unknown() }).strict();
 
-/** The caller's credential, set by the plugin's authentication hook. */
-const credentialOf = (request: FastifyRequest) => (request as FastifyRequest & { credential: Credential }).credential;
-
 /** Builds the handlers. */
-export function institutionalHandlers(deps: InstitutionalDeps): Partial<RouteHandlers> {
+export function institutionalHandlers(deps: InstitutionalDeps): RouteHandlers {
   const balances = async (rows: AccountRow[]) =>
     (await deps.upstream.batchResults<Hex>(rows.map((r) => ({ method: 'eth_getBalance', params: [r.address, 'latest'] })))).map((b) => BigInt(b));
   const views = async (rows: AccountRow[]): Promise<Account[]> => {
@@ -78,7 +78,8 @@ export function institutionalHandlers(deps: InstitutionalDeps): Partial<RouteHan
   };
 
   return {
-    ...(deps.payments ? paymentHandlers(deps.payments) : {}),
+    // D-053: a stack without the payment intake answers 501 for it.
+    ...(deps.payments ? paymentHandlers(deps.payments) : { submitPacs008Payment: notImplementedHandler('submitPacs008Payment') }),
     listAccounts: async (request, reply) => {
       authorize(credentialOf(request), 'accounts:read');
       const query = guard(strict(zListAccountsQuery), withIntegers(request.query), PAGING);
@@ -175,9 +176,9 @@ async function createTransfer(deps: InstitutionalDeps, request: FastifyRequest, 
   if (key !== undefined && (typeof key !== 'string' || !/^[\x20-\x7E]{1,255}$/.test(key))) {
     throw new RestError(ErrorCode.INVALID_PARAMETER, '"Idempotency-Key" expected 1 to 255 printable ASCII characters');
   }
-  const claim = key ? await claimKey(deps.db, credential.id, key, requestDigest(body), deps.now()) : undefined;
+  const claim = key ? await claimKey(deps.db, credential.id, key, requestDigest(body), dateOf(deps.clock)) : undefined;
   if (claim && 'replay' in claim) return reply.code(claim.replay.status as 201).header('location', location(claim.replay.body)).send(claim.replay.body as never);
-  const answerOf = (row: TransferRow) => ({ ok: row.status === 'pending', txRef: row.txRef, txHash: row.txHash, status: row.status as 'pending' | 'failed' });
+  const answerOf = (row: TransferRow) => ({ ok: row.status === 'pending', txRef: row.txRef, txHash: row.txHash, status: row.status as TransferCreated['status'] });
   // D-046: the response is stored with the transfer, in its transaction; a failed broadcast then changes it.
   const storeBody = key && claim ? (tx: Database, row: TransferRow) => storeResponse(tx, credential.id, key, claim.claimedAt, { status: null, body: answerOf(row) }) : undefined;
   let row: TransferRow;

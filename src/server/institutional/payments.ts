@@ -3,15 +3,14 @@
  * transfer, answered 202 once the payment instruction is persisted (status INITIATED, D-007). Settlement
  * continues asynchronously and is reported by webhooks (D-021).
  */
-import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { RouteHandlers } from '../../../generated/institutional/fastify.gen';
 import { zSubmitPacs008PaymentBody } from '../../../generated/institutional/zod.gen';
-import type { Credential } from '../../ledger/credentials.ts';
 import type { PaymentService } from '../../ledger/payments/service.ts';
 import { authorize } from '../auth/authenticate.ts';
 import { ErrorCode, RestError } from '../http/errors.ts';
 import { guard } from '../http/guards.ts';
+import { credentialOf } from './request-credential.ts';
 
 /** The amount is checked by its own rule; built once (zod compiles each new schema). */
 const pacs008Body = zSubmitPacs008PaymentBody.extend({ intrBkSttlmAmt: z.unknown() }).strict();
@@ -37,7 +36,7 @@ const FIELDS = {
 export function paymentHandlers(payments: PaymentService): Pick<RouteHandlers, 'submitPacs008Payment'> {
   return {
     submitPacs008Payment: async (request, reply) => {
-      const credential = (request as FastifyRequest & { credential: Credential }).credential;
+      const credential = credentialOf(request);
       authorize(credential, 'payments:write');
       // The amount is left to parseAmount (D-026, D-033) for the INVALID_AMOUNT code and a message naming the rule.
       const body = guard(pacs008Body, request.body, FIELDS);

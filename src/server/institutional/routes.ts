@@ -3,7 +3,7 @@
  * (spec: "require authentication"), the per-IP rate limit (spec: "10 requests per second per IP") and every
  * operation of specs/institutional.openapi.yaml.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { routes } from '../../../generated/institutional/routes.gen';
 import { limitRequests } from '../http/rate-limit.ts';
 import { registerOperations } from '../http/operations.ts';
@@ -17,13 +17,13 @@ export type InstitutionalOptions = InstitutionalDeps & { authenticator: Authenti
 export async function institutionalRoutes(app: FastifyInstance, options: InstitutionalOptions): Promise<void> {
   await limitRequests(app, options.requestsPerSecond);
   app.decorateRequest('credential', null);
-  app.addHook('preHandler', async (request: FastifyRequest) => {
+  app.addHook('preHandler', async (request) => {
     const credential = await options.authenticator.authenticate({
       method: request.method,
       target: request.url,
       authorization: request.headers.authorization,
     });
-    (request as FastifyRequest & { credential: unknown }).credential = credential;
+    request.credential = credential;
   });
   registerOperations(app, routes, institutionalHandlers(options));
 }

@@ -4,6 +4,7 @@
  * -32600 for a value that is not a request object, an empty batch, a batch entry that is not an object, or a
  * frame nested deeper than D-144 allows; D-134).
  */
+import type { SubscriptionType } from '../../../generated/chain/types.gen';
 import type { RpcResponse } from '../../chain/upstream.ts';
 import type { RpcDispatcher } from '../rpc/dispatcher.ts';
 import { JsonRpcFailure } from '../rpc/errors.ts';
@@ -35,7 +36,7 @@ export async function answerFrame(text: string, subscriptions: SubscriptionSet, 
   try {
     const params = dispatcher.checkParams(request.method, request.params);
     if (request.method === 'eth_unsubscribe') return { jsonrpc: '2.0', id, result: subscriptions.remove(String(params[0])) };
-    const kind = params[0] as 'newHeads' | 'logs';
+    const kind = params[0] as SubscriptionType;
     return { jsonrpc: '2.0', id, result: subscriptions.add(kind, (params[1] ?? {}) as object) };
   } catch (error) {
     const failure = error instanceof JsonRpcFailure ? error : new JsonRpcFailure('InternalError');

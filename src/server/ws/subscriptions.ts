@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Hex } from 'viem';
+import type { SubscriptionType } from '../../../generated/chain/types.gen';
 import type { Upstream } from '../../chain/upstream.ts';
 import { JsonRpcFailure } from '../rpc/errors.ts';
 
@@ -25,7 +26,7 @@ export class SubscriptionSet {
   ) {}
 
   /** Adds a subscription; returns its id (16 random bytes, 0x-hex); -32005 past the D-135 cap. */
-  add(kind: 'newHeads' | 'logs', filter: LogFilter = {}): string {
+  add(kind: SubscriptionType, filter: LogFilter = {}): string {
     if (this.subscriptions.size >= this.max) {
       throw new JsonRpcFailure('LimitExceeded', `a connection holds at most ${this.max} subscriptions; eth_unsubscribe one first`);
     }
