@@ -12,6 +12,8 @@ import type {
 } from './catalogue.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { Target } from './targets/target.ts';
+import { pathToFileURL } from 'node:url';
+import { SPECS_DIR } from '../src/paths.ts';
 
 /** One check's outcome together with the check's catalogue entry. */
 export type CheckResult = CheckOutcome & {
@@ -48,7 +50,7 @@ export interface Summary {
 }
 
 /** The repository's specs/ directory. */
-export const DEFAULT_SPECS_DIR = new URL('../specs/', import.meta.url);
+export const DEFAULT_SPECS_DIR = pathToFileURL(`${SPECS_DIR}/`);
 
 /** True when an id is selected by a prefix: equal to it, or below it at a dot boundary. */
 export function matchesPrefix(id: string, prefix: string): boolean {

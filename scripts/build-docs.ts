@@ -18,12 +18,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Parser, stringify } from '@asyncapi/parser';
 import { build } from 'esbuild';
+import { REPO_ROOT } from '../src/paths.ts';
 
 /** The repository root. */
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Where the server looks for the build by default (src/server/docs/assets.ts reads the same folder). */
-export const DEFAULT_DOCS_BUILD_DIR = path.join(ROOT, 'dist/docs');
+export const DEFAULT_DOCS_BUILD_DIR = path.join(REPO_ROOT, 'dist/docs');
 
 const require = createRequire(import.meta.url);
 
@@ -35,7 +35,7 @@ const { renderToStaticMarkup } = require('react-dom/server') as { renderToStatic
 export async function buildDocs(outDir = DEFAULT_DOCS_BUILD_DIR): Promise<Array<{ path: string; bytes: number }>> {
   const outputs = new Map<string, Uint8Array>();
   const bundle = await build({
-    absWorkingDir: ROOT,
+    absWorkingDir: REPO_ROOT,
     entryPoints: ['src/server/docs/browser/openrpc.js'],
     bundle: true,
     format: 'iife',
@@ -51,7 +51,7 @@ export async function buildDocs(outDir = DEFAULT_DOCS_BUILD_DIR): Promise<Array<
     define: { 'process.env.NODE_ENV': '"production"' },
   });
   for (const file of bundle.outputFiles) outputs.set(path.relative(outDir, file.path), file.contents);
-  outputs.set('webhooks.html', Buffer.from(await renderAsyncApi(path.join(ROOT, 'specs/webhooks.asyncapi.yaml')), 'utf8'));
+  outputs.set('webhooks.html', Buffer.from(await renderAsyncApi(path.join(REPO_ROOT, 'specs/webhooks.asyncapi.yaml')), 'utf8'));
   outputs.set('asyncapi.css', readFileSync(require.resolve('@asyncapi/react-component/styles/default.min.css')));
 
   // Each file is replaced by a rename, so a server (or a parallel test) reading dist/docs never sees it
@@ -75,7 +75,7 @@ export async function renderAsyncApi(file: string): Promise<string> {
   const { document, diagnostics } = await new Parser().parse(readFileSync(file, 'utf8'));
   if (!document) {
     const errors = diagnostics.filter((d) => d.severity === 0).map((d) => d.message);
-    throw new Error(`${path.relative(ROOT, file)} could not be parsed: ${errors.slice(0, 3).join('; ')}`);
+    throw new Error(`${path.relative(REPO_ROOT, file)} could not be parsed: ${errors.slice(0, 3).join('; ')}`);
   }
   // The variant without the parser takes the document @asyncapi/parser stringified.
   const loaded = require('@asyncapi/react-component/lib/cjs/without-parser.js') as { default: unknown };

@@ -15,9 +15,9 @@ import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, write
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type BuildOptions } from 'esbuild';
+import { REPO_ROOT } from '../src/paths.ts';
 
 /** The repository root. */
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** One built file. */
 export interface BuiltFile {
@@ -36,12 +36,12 @@ const ENTRIES: Array<{ entry: string; out: string; format: 'iife' | 'esm' }> = [
 ];
 
 /** Builds into `outDir` (emptied first); returns the files and the tree digest. */
-export async function buildExtension(outDir = path.join(ROOT, 'dist/extension')): Promise<{ outDir: string; files: BuiltFile[]; treeSha256: string }> {
+export async function buildExtension(outDir = path.join(REPO_ROOT, 'dist/extension')): Promise<{ outDir: string; files: BuiltFile[]; treeSha256: string }> {
   const epoch = Number(process.env.SOURCE_DATE_EPOCH ?? 946_684_800);
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
   const common: BuildOptions = {
-    absWorkingDir: ROOT,
+    absWorkingDir: REPO_ROOT,
     bundle: true,
     platform: 'browser',
     target: ['chrome111'],
@@ -60,8 +60,8 @@ export async function buildExtension(outDir = path.join(ROOT, 'dist/extension'))
     const result = await build({ ...common, entryPoints: [entry], format, outfile: path.join(outDir, out) });
     for (const file of result.outputFiles ?? []) outputs.set(path.relative(outDir, file.path), file.contents);
   }
-  outputs.set('manifest.json', readFileSync(path.join(ROOT, 'extension/manifest.json')));
-  const staticDir = path.join(ROOT, 'extension/static');
+  outputs.set('manifest.json', readFileSync(path.join(REPO_ROOT, 'extension/manifest.json')));
+  const staticDir = path.join(REPO_ROOT, 'extension/static');
   for (const name of readdirSync(staticDir).sort()) outputs.set(name, readFileSync(path.join(staticDir, name)));
 
   const files: BuiltFile[] = [];
@@ -84,7 +84,7 @@ export function copyBuilt(from: string, to: string): void {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const outDir = path.resolve(process.argv[2] ?? path.join(ROOT, 'dist/extension'));
+  const outDir = path.resolve(process.argv[2] ?? path.join(REPO_ROOT, 'dist/extension'));
   const { files, treeSha256 } = await buildExtension(outDir);
   // stderr: `npm start` runs this before `svckit serve`, whose stdout carries only the ready line.
   for (const f of files) console.error(`${f.sha256}  ${String(f.bytes).padStart(8)}  ${f.path}`);

@@ -8,7 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { normaliseWhitespace, SPEC_QUOTES_URL } from '../conformance/catalogue.ts';
 import { buildCatalogue } from '../conformance/checks/index.ts';
-import { repoPath } from '../conformance/paths.ts';
+import { repoPath } from '../src/paths.ts';
 
 /** The specification the quotes come from, when it is beside this clone. */
 export const SPEC_PATH = process.env.SVCKIT_SPEC ?? repoPath('../shared/spec/interface-specification.md');

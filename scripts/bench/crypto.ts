@@ -10,7 +10,7 @@ import { ml_kem768 } from '@noble/post-quantum/ml-kem.js';
 import { runAcvp } from '../../conformance/crypto/acvp/run.ts';
 import { IMPLEMENTATION_IDS } from '../../conformance/crypto/implementations.ts';
 import { runInterop } from '../../conformance/crypto/interop/run.ts';
-import { repoPath } from '../../conformance/paths.ts';
+import { repoPath } from '../../src/paths.ts';
 import { runWycheproof } from '../../conformance/crypto/wycheproof/run.ts';
 import { mlDsa65 } from '../../src/crypto/ml-dsa.ts';
 import { mlKem768 } from '../../src/crypto/ml-kem.ts';

@@ -1,11 +1,11 @@
 /** Where the contracts live and where generated code goes; every generator reads these. */
-import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { REPO_ROOT, SPECS_DIR } from '../../src/paths.ts';
 
-/** Repository root (two levels above this file). */
-export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+/** Repository root. */
+export const repoRoot = REPO_ROOT;
 /** The contracts folder. */
-export const specsDir = path.join(repoRoot, 'specs');
+export const specsDir = SPECS_DIR;
 /** Where a generator run writes: `<root>/generated` and `<root>/mocks` (the repository, or a scratch copy in tests). */
 export type OutputRoot = { generatedDir: string; mocksDir: string };
 

@@ -1,12 +1,12 @@
 // Every operation of the admin contract has a `svckit admin` sub-command: the operationIds come from
-// specs/admin.openapi.yaml, the commands from the CLI's own command tree (src/cli/commands/admin.ts), joined by
-// the mapping table in src/cli/commands/admin/operations.ts.
+// specs/admin.openapi.yaml, the commands from the CLI's own command tree (cli/commands/admin.ts), joined by
+// the mapping table in cli/commands/admin/operations.ts.
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { adminCommand } from '../../src/cli/commands/admin.ts';
-import { ADMIN_OPERATIONS } from '../../src/cli/commands/admin/operations.ts';
+import { adminCommand } from '../../cli/commands/admin.ts';
+import { ADMIN_OPERATIONS } from '../../cli/commands/admin/operations.ts';
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
 const contract = parseYaml(readFileSync(new URL('../../specs/admin.openapi.yaml', import.meta.url), 'utf8')) as { paths: Record<string, Record<string, { operationId?: string }>> };
@@ -28,7 +28,7 @@ describe('svckit admin covers the admin contract', () => {
 
   it.each(operationIds)('%s has a svckit admin sub-command', (operationId) => {
     const words = ADMIN_OPERATIONS[operationId];
-    expect(words, `${operationId} is missing from ADMIN_OPERATIONS (src/cli/commands/admin/operations.ts)`).toBeDefined();
+    expect(words, `${operationId} is missing from ADMIN_OPERATIONS (cli/commands/admin/operations.ts)`).toBeDefined();
     expect(find(adminCommand(), words!.split(' ')), `svckit admin ${words} does not exist or does nothing`).toBeDefined();
   });
 

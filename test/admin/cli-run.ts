@@ -1,12 +1,13 @@
 // Runs `svckit admin …` as its own process (bin/svckit.js, the pinned Node 26), for the CLI tests.
 import { execFile } from 'node:child_process';
 import path from 'node:path';
+import { REPO_ROOT } from '../../src/paths.ts';
 
 /** What a finished command left. */
 export type Run = { code: number; stdout: string; stderr: string };
 
 /** The repository root (the CLI runs from there, as a user's clone would). */
-export const ROOT = path.resolve(import.meta.dirname, '../..');
+export const ROOT = REPO_ROOT;
 
 /**
  * `svckit admin <args>` with `env` over a neutral environment (no token, a data directory without a CA), and

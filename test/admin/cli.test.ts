@@ -10,6 +10,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceTarget } from '../../conformance/targets/reference.ts';
 import type { Target } from '../../conformance/targets/target.ts';
+import { REPO_ROOT } from '../../src/paths.ts';
 
 let target: Target;
 const scratch = mkdtempSync(path.join(tmpdir(), 'svckit-admin-cli-'));
@@ -26,7 +27,7 @@ afterAll(async () => {
 type Run = { code: number; stdout: string; stderr: string };
 async function svckit(args: string[], env: Record<string, string> = {}): Promise<Run> {
   const run = promisify(execFile)(process.execPath, ['bin/svckit.js', 'admin', 'chain-accounts', ...args], {
-    cwd: path.resolve(import.meta.dirname, '../..'),
+    cwd: REPO_ROOT,
     env: { ...process.env, SVC_ADMIN_TOKEN: '', SVC_DATA_DIR: path.join(scratch, 'none'), ...env },
   });
   return run.then(

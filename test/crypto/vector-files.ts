@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { repoPath } from '../../conformance/paths.ts';
+import { repoPath } from '../../src/paths.ts';
 
 /** The vectors the repository carries (vectors/README.md gives their provenance). */
 export const REPO_VECTORS = repoPath('vectors');

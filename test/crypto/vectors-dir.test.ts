@@ -6,7 +6,7 @@ import { join, relative } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { checkSha256Sums, readJsonFile, walkDirectories } from '../../conformance/crypto/vectors.ts';
-import { REPO_ROOT } from '../../conformance/paths.ts';
+import { REPO_ROOT } from '../../src/paths.ts';
 import { ACVP_SETS, filterAcvpFile, projectionGaps, WYCHEPROOF_FILES } from '../../scripts/filter-vectors.ts';
 import { FULL_VECTORS, HAS_FULL_VECTORS, REPO_VECTORS } from './vector-files.ts';
 

@@ -17,8 +17,9 @@ import type { CheckResult } from '../../conformance/runner.ts';
 import { ManualClock } from '../../src/clock.ts';
 import { verifyEvidence } from '../../src/evidence/verify.ts';
 import { REPO_VECTORS } from '../crypto/vector-files.ts';
+import { REPO_ROOT } from '../../src/paths.ts';
 
-const repoRoot = resolve(new URL('../../', import.meta.url).pathname);
+const repoRoot = REPO_ROOT;
 const schema = JSON.parse(readFileSync(join(repoRoot, 'specs/pqc-evidence.schema.json'), 'utf8'));
 const base = {
   repoRoot,

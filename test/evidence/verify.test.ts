@@ -7,8 +7,9 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { verifyEvidence, type EvidenceRule } from '../../src/evidence/verify.ts';
+import { REPO_ROOT } from '../../src/paths.ts';
 
-const repoRoot = resolve(new URL('../../', import.meta.url).pathname);
+const repoRoot = REPO_ROOT;
 const example = JSON.parse(readFileSync(join(repoRoot, 'specs/pqc-evidence.schema.json'), 'utf8')).examples[0];
 const now = new Date('2026-11-21T12:00:00.000Z');
 

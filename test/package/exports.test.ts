@@ -25,8 +25,9 @@ import { webhookMessageByEvent, webhookSchemaDefs } from 'svckit/sdk/webhooks/sc
 import type { PaymentSettledPayload } from 'svckit/sdk/webhooks';
 import { Wallet, evmAddress, toChecksumAddress } from 'svckit/wallet';
 import { verifyWebhook, WebhookVerificationError } from 'svckit/webhooks/verifier';
+import { REPO_ROOT } from '../../src/paths.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
+const ROOT = REPO_ROOT;
 const exportsMap = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, string> }).exports;
 
 /** Each subpath and one runtime export it must have; `null` for the type-only modules. */

@@ -5,9 +5,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../src/chain/anvil.ts';
+import { REPO_ROOT } from '../../src/paths.ts';
 
 /** The repository root. */
-export const ROOT = path.resolve(import.meta.dirname, '../..');
+export const ROOT = REPO_ROOT;
 
 /** The ready line `svckit serve` prints (src/server/main.ts). */
 export type Ready = { event: 'ready'; base: string; wallet: string; site: string; caCert: string; adminToken?: string };

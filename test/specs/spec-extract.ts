@@ -4,7 +4,7 @@
 // it is beside the clone. Regenerate with `npx tsx test/specs/spec-extract.ts --write`.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { repoPath } from '../../conformance/paths.ts';
+import { repoPath } from '../../src/paths.ts';
 
 /** The specification beside a development checkout (absent from a user's clone). */
 export const SPEC_PATH = repoPath('../shared/spec/interface-specification.md');

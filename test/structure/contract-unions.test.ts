@@ -5,8 +5,9 @@ import path from 'node:path';
 import ts from 'typescript';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../../src/paths.ts';
 
-const root = path.resolve(import.meta.dirname, '../..');
+const root = REPO_ROOT;
 
 /** A string enum of a contract: where it is and its values. */
 type ContractEnum = { where: string; values: string[] };

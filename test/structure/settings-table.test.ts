@@ -10,8 +10,9 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig, SETTINGS, type Setting } from '../../src/config.ts';
 import { ErrorCode } from '../../src/server/http/error-codes.ts';
 import { README, renderSettingsPage, SETTINGS_PAGE, withReadmeBlock } from '../../scripts/settings-docs.ts';
+import { REPO_ROOT } from '../../src/paths.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
+const ROOT = REPO_ROOT;
 const SCANNED = ['src', 'conformance', 'scripts', 'bin'];
 const SETTING = /^SVC_[A-Z0-9_]+$/;
 /** The files that read the environment for the table. */

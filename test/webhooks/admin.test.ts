@@ -12,6 +12,7 @@ import { apiKey, newAccount } from '../../conformance/checks/institutional-suppo
 import { referenceTarget } from '../../conformance/targets/reference.ts';
 import type { Target } from '../../conformance/targets/target.ts';
 import { admin, expectContract, eventually, wallet } from '../admin/support.ts';
+import { REPO_ROOT } from '../../src/paths.ts';
 
 let target: Target;
 /** The accounts the endpoints of the first tests belong to (D-142). */
@@ -144,12 +145,12 @@ describe('svckit admin webhooks (CLI)', () => {
   it('lists deliveries with their attempts from the running server', async () => {
     const ca = path.join(mkdtempSync(path.join(tmpdir(), 'svckit-cli-')), 'ca.pem');
     writeFileSync(ca, target.caCert!);
-    const { stdout } = await promisify(execFile)(process.execPath, ['bin/svckit.js', 'admin', 'webhooks', 'deliveries', 'list', '--base', target.base!.href, '--token', target.adminToken!, '--ca-cert', ca, '--status', 'dead'], { cwd: path.resolve(import.meta.dirname, '../..') });
+    const { stdout } = await promisify(execFile)(process.execPath, ['bin/svckit.js', 'admin', 'webhooks', 'deliveries', 'list', '--base', target.base!.href, '--token', target.adminToken!, '--ca-cert', ca, '--status', 'dead'], { cwd: REPO_ROOT });
     expect(stdout).toMatch(/^\d+ deliveries; page 1/);
     expect(stdout).toMatch(/payment\.(initiated|failed)\s+dead\s+round 1/);
     expect(stdout).toMatch(/1\.1 {2}\S+ +\d+ ms {2}failure connection failed/);
 
-    const unknown = await promisify(execFile)(process.execPath, ['bin/svckit.js', 'admin', 'webhooks', 'redeliver', randomUUID(), '--base', target.base!.href, '--token', target.adminToken!, '--ca-cert', ca], { cwd: path.resolve(import.meta.dirname, '../..') }).catch((error: { code: number; stderr: string }) => error);
+    const unknown = await promisify(execFile)(process.execPath, ['bin/svckit.js', 'admin', 'webhooks', 'redeliver', randomUUID(), '--base', target.base!.href, '--token', target.adminToken!, '--ca-cert', ca], { cwd: REPO_ROOT }).catch((error: { code: number; stderr: string }) => error);
     expect(unknown).toMatchObject({ code: 1, stderr: expect.stringMatching(/^svckit admin: HTTP 404: /) });
   });
 });

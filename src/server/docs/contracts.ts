@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { SPECS_DIR } from '../../paths.ts';
 
 /** The renderer a page uses. */
 export type Renderer = 'redoc' | 'asyncapi' | 'openrpc';
@@ -30,7 +30,6 @@ export const CONTRACTS: readonly Contract[] = [
 ];
 
 /** The repository's specs/ folder. */
-export const SPECS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../specs');
 
 /** A file held in memory with the headers that describe it. */
 export interface HeldFile {

@@ -6,8 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
-import type { DeliveryStatus, EventType, WebhookDelivery, WebhookEndpoint } from '../../../../generated/admin/types.gen';
-import * as sdk from '../../../../generated/admin/sdk.gen';
+import type { DeliveryStatus, EventType, WebhookDelivery, WebhookEndpoint } from '../../../generated/admin/types.gen';
+import * as sdk from '../../../generated/admin/sdk.gen';
 import { action, AdminCliError, adminClient, answer, connectionOptions, integer, list, print, table, type AdminOptions } from './connection.ts';
 
 type EndpointOptions = AdminOptions & { url?: string; accounts?: string[]; events?: string[]; description?: string; enable?: boolean; disable?: boolean };

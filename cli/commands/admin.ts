@@ -1,6 +1,6 @@
 /**
  * `svckit admin`: every operation of a running server's administrator API (D-048), one sub-command group per
- * resource, each on the generated admin SDK (src/cli/commands/admin/; which command carries which operation:
+ * resource, each on the generated admin SDK (cli/commands/admin/; which command carries which operation:
  * admin/operations.ts).
  */
 import { Command } from 'commander';

@@ -1,8 +1,8 @@
 /** `svckit acvp`: runs NIST ACVP vector sets against OpenSSL and/or noble; writes responses and a results file. */
 import { relative, resolve } from 'node:path';
 import { Command } from 'commander';
-import { parseImplementations, type ImplementationId } from '../../../conformance/crypto/implementations.ts';
-import { REPO_ROOT, repoPath } from '../../../conformance/paths.ts';
+import { parseImplementations, type ImplementationId } from '../../conformance/crypto/implementations.ts';
+import { REPO_ROOT, repoPath } from '../../src/paths.ts';
 
 type AcvpOptions = { vectors: string; impl: string; out: string; largeData?: boolean; only?: string[] };
 
@@ -27,8 +27,8 @@ export function acvpCommand(): Command {
         process.exit(2);
       }
       // Loaded on use, so other commands start without the runners.
-      const { runAcvp } = await import('../../../conformance/crypto/acvp/run.ts');
-      const { formatAcvpConsole, writeAcvpOutputs } = await import('../../../conformance/crypto/acvp/output.ts');
+      const { runAcvp } = await import('../../conformance/crypto/acvp/run.ts');
+      const { formatAcvpConsole, writeAcvpOutputs } = await import('../../conformance/crypto/acvp/output.ts');
       let run;
       try {
         run = runAcvp({ vectorsDir: resolve(options.vectors), implementations, largeData: options.largeData ?? false, only: options.only });

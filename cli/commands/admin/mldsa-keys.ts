@@ -4,8 +4,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
-import type { MldsaKey, Permissions } from '../../../../generated/admin/types.gen';
-import * as sdk from '../../../../generated/admin/sdk.gen';
+import type { MldsaKey, Permissions } from '../../../generated/admin/types.gen';
+import * as sdk from '../../../generated/admin/sdk.gen';
 import { keyTable, keyUpdate } from './api-keys.ts';
 import { action, AdminCliError, adminClient, answer, connectionOptions, list, print, type AdminOptions } from './connection.ts';
 

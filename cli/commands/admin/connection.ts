@@ -9,8 +9,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import tls from 'node:tls';
 import { InvalidArgumentError, type Command } from 'commander';
-import { createClient, type Client } from '../../../../generated/admin/client';
-import { readSetting } from '../../../config.ts';
+import { createClient, type Client } from '../../../generated/admin/client';
+import { readSetting } from '../../../src/config.ts';
 
 /** The connection and output options every admin sub-command takes. */
 export type AdminOptions = { base?: string; token?: string; caCert?: string; json?: boolean; field?: string };

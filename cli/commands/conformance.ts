@@ -4,9 +4,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
-import type { ReportFormat } from '../../../conformance/report/write.ts';
-import type { Target } from '../../../conformance/targets/target.ts';
-import { readSetting } from '../../config.ts';
+import type { ReportFormat } from '../../conformance/report/write.ts';
+import type { Target } from '../../conformance/targets/target.ts';
+import { readSetting } from '../../src/config.ts';
 
 type ConformanceOptions = {
   base?: string;
@@ -40,7 +40,7 @@ function parseFormats(value: string | undefined): ReportFormat[] {
 async function chooseTarget(options: ConformanceOptions): Promise<Target> {
   if (options.base || options.wallet || options.site) {
     const caCert = options.caCert ? readFileSync(options.caCert, 'utf8') : undefined;
-    const [{ useReceiverTlsDir }, { remoteTarget }] = await Promise.all([import('../../../conformance/webhooks/receiver-tls.ts'), import('../../../conformance/targets/remote.ts')]);
+    const [{ useReceiverTlsDir }, { remoteTarget }] = await Promise.all([import('../../conformance/webhooks/receiver-tls.ts'), import('../../conformance/targets/remote.ts')]);
     if (options.receiverTlsDir) useReceiverTlsDir(options.receiverTlsDir, options.receiverHost ? [options.receiverHost] : []);
     const adminToken = options.adminToken ?? readSetting('SVC_ADMIN_TOKEN');
     if (options.receiverPort !== undefined && !/^\d{1,5}$/.test(options.receiverPort)) throw new Error(`"--receiver-port" expected a port number, got "${options.receiverPort}"`);
@@ -52,8 +52,8 @@ async function chooseTarget(options: ConformanceOptions): Promise<Target> {
     });
   }
   // Persisted, so the crash-recovery and stopped-chain checks (D-078) can restart it on the same data.
-  if (options.target === 'specs') return (await import('../../../conformance/targets/specs-only.ts')).specsOnlyTarget();
-  return (await import('../../../conformance/targets/reference.ts')).referenceTarget({ persist: true });
+  if (options.target === 'specs') return (await import('../../conformance/targets/specs-only.ts')).specsOnlyTarget();
+  return (await import('../../conformance/targets/reference.ts')).referenceTarget({ persist: true });
 }
 
 /** Builds the `conformance` sub-command. */
@@ -83,10 +83,10 @@ export function conformanceCommand(): Command {
         process.exit(2);
       }
       const [{ buildCatalogue }, { formatConsole }, { writeReports }, { runChecks, summarise }] = await Promise.all([
-        import('../../../conformance/checks/index.ts'),
-        import('../../../conformance/report/console.ts'),
-        import('../../../conformance/report/write.ts'),
-        import('../../../conformance/runner.ts'),
+        import('../../conformance/checks/index.ts'),
+        import('../../conformance/report/console.ts'),
+        import('../../conformance/report/write.ts'),
+        import('../../conformance/runner.ts'),
       ]);
       const results = await runChecks(buildCatalogue(), target, { only: options.only }).finally(() => target.close?.());
       console.log(formatConsole(results));

@@ -2,8 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
-import { REPO_ROOT, repoPath } from '../../../conformance/paths.ts';
-import { DEFAULT_EVIDENCE_DIR, DEFAULT_MAX_AGE_DAYS, DEFAULT_REGISTRY } from '../../evidence/defaults.ts';
+import { REPO_ROOT, repoPath } from '../../src/paths.ts';
+import { DEFAULT_EVIDENCE_DIR, DEFAULT_MAX_AGE_DAYS, DEFAULT_REGISTRY } from '../../src/evidence/defaults.ts';
 
 type BuildOptions = {
   out: string;
@@ -54,7 +54,7 @@ function buildCommand(): Command {
     .action(async (options: BuildOptions) => {
       try {
         // Loaded on use, so other commands start without the runners and the SBOM tooling.
-        const { buildEvidence } = await import('../../../conformance/evidence/build.ts');
+        const { buildEvidence } = await import('../../conformance/evidence/build.ts');
         const { written } = await buildEvidence({
           repoRoot: REPO_ROOT,
           outDir: resolve(options.out),
@@ -91,8 +91,8 @@ function verifyCommand(): Command {
     .option('--ca-cert <file>', 'PEM file of an extra CA to trust for an https URL')
     .option('--json', 'print the result as JSON')
     .action(async (source: string, options: { maxAgeDays: number; caCert?: string; json?: boolean }) => {
-      const { loadEvidenceDocument } = await import('../../../conformance/evidence/load.ts');
-      const { formatVerifyResult, verifyEvidence } = await import('../../evidence/verify.ts');
+      const { loadEvidenceDocument } = await import('../../conformance/evidence/load.ts');
+      const { formatVerifyResult, verifyEvidence } = await import('../../src/evidence/verify.ts');
       let document: unknown;
       try {
         document = await loadEvidenceDocument(source, { caCert: options.caCert ? readFileSync(options.caCert, 'utf8') : undefined });

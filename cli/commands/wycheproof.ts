@@ -1,8 +1,8 @@
 /** `svckit wycheproof`: runs C2SP Wycheproof vectors against OpenSSL and/or noble; writes a results file. */
 import { relative, resolve } from 'node:path';
 import { Command } from 'commander';
-import { parseImplementations, type ImplementationId } from '../../../conformance/crypto/implementations.ts';
-import { REPO_ROOT, repoPath } from '../../../conformance/paths.ts';
+import { parseImplementations, type ImplementationId } from '../../conformance/crypto/implementations.ts';
+import { REPO_ROOT, repoPath } from '../../src/paths.ts';
 
 type WycheproofOptions = { vectors: string; impl: string; out: string };
 
@@ -25,8 +25,8 @@ export function wycheproofCommand(): Command {
         process.exit(2);
       }
       // Loaded on use, so other commands start without the runners.
-      const { runWycheproof } = await import('../../../conformance/crypto/wycheproof/run.ts');
-      const { formatWycheproofConsole, writeWycheproofOutputs } = await import('../../../conformance/crypto/wycheproof/output.ts');
+      const { runWycheproof } = await import('../../conformance/crypto/wycheproof/run.ts');
+      const { formatWycheproofConsole, writeWycheproofOutputs } = await import('../../conformance/crypto/wycheproof/output.ts');
       let run;
       try {
         run = runWycheproof({ vectorsDir: resolve(options.vectors), implementations });

@@ -9,7 +9,8 @@ import { readFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_MAX_AGE_DAYS } from '../../evidence/defaults.ts';
+import { DEFAULT_MAX_AGE_DAYS } from '../../src/evidence/defaults.ts';
+import { SVCKIT_BIN } from '../../src/paths.ts';
 
 /** What the start-up check decided, and how the build ended. */
 export type EvidenceAtStart = 'current' | 'built' | 'failed' | 'stopped';
@@ -17,7 +18,7 @@ export type EvidenceAtStart = 'current' | 'built' | 'failed' | 'stopped';
 /** The running check: `done` settles when nothing more will happen; `stop` ends a build in progress. */
 export type EvidenceBuildHandle = { done: Promise<EvidenceAtStart>; stop(): void };
 
-const BIN = fileURLToPath(new URL('../../../bin/svckit.js', import.meta.url));
+const BIN = SVCKIT_BIN;
 const DAY_MS = 86_400_000;
 /** The lowest scheduling priority (nice 19): the build yields the CPU to requests. */
 const LOWEST_PRIORITY = 19;

@@ -1,6 +1,6 @@
 /** `svckit serve`: the reference stack (see src/server/main.ts). */
 import { Command } from 'commander';
-import { SETTINGS, type Setting } from '../../config.ts';
+import { SETTINGS, type Setting } from '../../src/config.ts';
 
 const WIDTH = 100;
 
@@ -50,7 +50,7 @@ export function serveCommand(): Command {
     .addHelpText('after', settingsHelp())
     .action(async () => {
       // Loaded when the command runs: the server takes seconds to import, which `svckit --help` should not.
-      const { serve } = await import('../../server/main.ts');
+      const { serve } = await import('../../src/server/main.ts');
       const { buildEvidenceAtStart } = await import('./evidence-at-start.ts');
       const path = await import('node:path');
       // D-153: a missing or stale evidence document is built in the background once the server is ready.
