@@ -3,9 +3,9 @@
 // authentication matrix and the rate limit. Every check must run (none skipped) and pass.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../conformance/checks/index.ts';
-import { institutionalChecks } from '../../conformance/checks/institutional.ts';
-import { institutionalAuthChecks } from '../../conformance/checks/institutional-auth.ts';
-import { institutionalEndpointChecks } from '../../conformance/checks/institutional-endpoints.ts';
+import { institutionalChecks } from '../../conformance/checks/institutional/index.ts';
+import { institutionalAuthChecks } from '../../conformance/checks/institutional/auth.ts';
+import { institutionalEndpointChecks } from '../../conformance/checks/institutional/endpoints.ts';
 import { summarise } from '../../conformance/runner.ts';
 import type { Target } from '../../conformance/targets/target.ts';
 import { nonPasses, runGroup, startTarget } from './support.ts';

@@ -6,7 +6,7 @@ import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../generated/institutional/client';
 import * as sdk from '../../generated/institutional/sdk.gen';
-import { adminJson, apiKey, A_PERMISSIONS, newAccount, type AccountView } from '../../conformance/checks/institutional-support.ts';
+import { adminJson, apiKey, A_PERMISSIONS, newAccount, type AccountView } from '../../conformance/checks/institutional/support.ts';
 import { referenceTarget } from '../../conformance/targets/reference.ts';
 import type { Target } from '../../conformance/targets/target.ts';
 import { mlDsa65, toHex } from '../../src/crypto/index.ts';

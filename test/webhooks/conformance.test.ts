@@ -2,7 +2,7 @@
 // checked (headers, signature, payload schema, event), and the whole retry schedule on its injectable clock.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Catalogue } from '../../conformance/catalogue.ts';
-import { webhookChecks } from '../../conformance/checks/webhooks.ts';
+import { webhookChecks } from '../../conformance/checks/webhooks/index.ts';
 import { runChecks } from '../../conformance/runner.ts';
 import { referenceTarget } from '../../conformance/targets/reference.ts';
 import type { Target } from '../../conformance/targets/target.ts';

@@ -3,7 +3,7 @@
 // reason, never counted as passed. The deployment here is an in-process reference stack reached only by URL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Catalogue } from '../../conformance/catalogue.ts';
-import { webhookChecks } from '../../conformance/checks/webhooks.ts';
+import { webhookChecks } from '../../conformance/checks/webhooks/index.ts';
 import { formatConsole } from '../../conformance/report/console.ts';
 import { runChecks, summarise } from '../../conformance/runner.ts';
 import { referenceTarget } from '../../conformance/targets/reference.ts';
