@@ -1,5 +1,5 @@
-// What the harness runs against. DESIGN: "It runs ... checks against any target: the reference
-// server, the MSW mocks, or a vendor's deployment given by URL."
+// What the harness runs against: the in-process reference server, a vendor's deployment given by URL, or
+// the contract files alone.
 
 /** Every capability a check may need (Check.needs) and a target may offer. */
 export const CAPABILITIES = [
@@ -15,7 +15,7 @@ export const CAPABILITIES = [
 export type Capability = (typeof CAPABILITIES)[number];
 
 /** The kinds of target the harness knows. */
-export type TargetKind = 'reference' | 'remote' | 'mocks' | 'specs-only';
+export type TargetKind = 'reference' | 'remote' | 'specs-only';
 
 /** A target: where the surfaces live and what can be exercised there. */
 export interface Target {

@@ -17,7 +17,7 @@ let sender: AccountView;
 let recipient: AccountView;
 
 beforeAll(async () => {
-  // Stock fetch does not wait out a 429: the rate limit is lifted here (inst.sdk.* run the same flow under it).
+  // Stock fetch does not wait out a 429: the rate limit is lifted here (institutional.sdk.* run the same flow under it).
   target = await referenceTarget({ env: { SVC_RATE_LIMIT: '0' } });
   tls.setDefaultCACertificates([...tls.getCACertificates('default'), target.caCert!]);
   sender = await newAccount(target, { fund: '100.00' });

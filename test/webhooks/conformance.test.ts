@@ -1,4 +1,4 @@
-// The receiver-side webhook checks (`webhook.*`) against the in-process reference stack: every delivery
+// The receiver-side webhook checks (`webhooks.*`) against the in-process reference stack: every delivery
 // checked (headers, signature, payload schema, event), and the whole retry schedule on its injectable clock.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Catalogue } from '../../conformance/catalogue.ts';
@@ -15,7 +15,7 @@ afterAll(async () => {
   await target?.close?.();
 });
 
-describe('webhook.* on the reference target', () => {
+describe('webhooks.* on the reference target', () => {
   it('every check passes', async () => {
     const catalogue = new Catalogue();
     for (const check of webhookChecks()) catalogue.register(check);

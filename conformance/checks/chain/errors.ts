@@ -139,47 +139,47 @@ async function receiptNullWhilePending(ctx: CheckContext): Promise<CheckVerdict>
 /** The error, batch, lookup and permission checks. */
 export function chainErrorChecks(): Check[] {
   return [
-    errorCheck('rpc.errors.parse_error', 'malformed JSON gets -32700 with id null', 'D-023', () => [
+    errorCheck('chain.errors.parse_error', 'malformed JSON gets -32700 with id null', 'D-023', () => [
       { body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId"', error: 'ParseError', id: null, what: 'truncated JSON' },
       { body: 'not json at all', error: 'ParseError', id: null, what: 'plain text' },
     ]),
-    errorCheck('rpc.errors.invalid_request', 'a request that is not a valid JSON-RPC 2.0 object gets -32600', 'D-023', () => [
+    errorCheck('chain.errors.invalid_request', 'a request that is not a valid JSON-RPC 2.0 object gets -32600', 'D-023', () => [
       { body: { jsonrpc: '2.0', id: 5, method: 42 }, error: 'InvalidRequest', id: 5, what: 'method is a number' },
       { body: { jsonrpc: '2.0', id: 6 }, error: 'InvalidRequest', id: 6, what: 'no method' },
       { body: '"eth_chainId"', error: 'InvalidRequest', id: null, what: 'a JSON string instead of an object' },
     ]),
-    errorCheck('rpc.errors.invalid_params', 'params that break the OpenRPC schemas get -32602 before anything is relayed', 'D-023', () => [
+    errorCheck('chain.errors.invalid_params', 'params that break the OpenRPC schemas get -32602 before anything is relayed', 'D-023', () => [
       { body: rpcBody(10, 'eth_getBalance', ['0x12', 'latest']), error: 'InvalidParams', id: 10, what: 'short address' },
       { body: rpcBody(11, 'eth_getBlockByNumber', ['tomorrow', false]), error: 'InvalidParams', id: 11, what: 'unknown block tag' },
       { body: rpcBody(12, 'eth_getBlockByHash', ['0x1234', false]), error: 'InvalidParams', id: 12, what: 'short block hash' },
       { body: rpcBody(13, 'eth_getBalance', []), error: 'InvalidParams', id: 13, what: 'missing required params' },
       { body: rpcBody(14, 'eth_call', [{ data: '0x' }, 'latest']), error: 'InvalidParams', id: 14, what: 'eth_call without "to" (D-077)' },
     ]),
-    errorCheck('rpc.errors.method_not_found', 'an unknown method outside the not-enabled groups gets -32601', 'D-013', () => [
+    errorCheck('chain.errors.method_not_found', 'an unknown method outside the not-enabled groups gets -32601', 'D-013', () => [
       { body: rpcBody(20, 'svckit_noSuchMethod'), error: 'MethodNotFound', id: 20, what: 'svckit_noSuchMethod' },
       { body: rpcBody(21, 'eth_noSuchMethod'), error: 'MethodNotFound', id: 21, what: 'eth_noSuchMethod' },
     ]),
-    errorCheck('rpc.errors.method_not_enabled', 'mutating admin methods and disabled groups get -32604', 'D-013', notEnabledProbes),
-    errorCheck('rpc.batch.empty', 'an empty batch gets one -32600 error object', 'D-051', () => [
+    errorCheck('chain.errors.method_not_enabled', 'mutating admin methods and disabled groups get -32604', 'D-013', notEnabledProbes),
+    errorCheck('chain.batch.empty', 'an empty batch gets one -32600 error object', 'D-051', () => [
       { body: [], error: 'InvalidRequest', id: null, what: 'empty batch' },
     ]),
-    errorCheck('rpc.batch.oversized', 'a batch of 101 requests gets one -32005 error object, not an array', 'D-051', () => [
+    errorCheck('chain.batch.oversized', 'a batch of 101 requests gets one -32005 error object, not an array', 'D-051', () => [
       { body: Array.from({ length: 101 }, (_, i) => rpcBody(i, 'eth_chainId')), error: 'LimitExceeded', id: null, what: '101 requests' },
     ]),
     {
-      id: 'rpc.batch.answers_each', title: 'a batch gets one response per request with an id, matched by id', surface: 'C',
+      id: 'chain.batch.answers_each', title: 'a batch gets one response per request with an id, matched by id', surface: 'C',
       source: { decision: 'D-051' }, severity: 'SHOULD', needs: ['base', 'specs'], run: batchAnswersEach,
     },
     {
-      id: 'rpc.lookups.unknown_null', title: 'unknown blocks, transactions and receipts are null', surface: 'C',
+      id: 'chain.lookups.unknown_null', title: 'unknown blocks, transactions and receipts are null', surface: 'C',
       source: { decision: 'D-074' }, severity: 'SHOULD', needs: ['base', 'specs'], run: unknownLookupsNull,
     },
     {
-      id: 'rpc.permissioning.unfunded_sender', title: 'a transaction from an account the chain never funded gets -32007', surface: 'C',
+      id: 'chain.permissioning.unfunded_sender', title: 'a transaction from an account the chain never funded gets -32007', surface: 'C',
       source: { decision: 'D-050' }, severity: 'SHOULD', needs: ['base', 'specs'], run: unfundedSender,
     },
     {
-      id: 'rpc.receipt.null_while_pending', title: 'the receipt of a known, unmined transaction is null, then appears once mined', surface: 'C',
+      id: 'chain.receipt.null_while_pending', title: 'the receipt of a known, unmined transaction is null, then appears once mined', surface: 'C',
       source: { quote: 'eth_getTransactionReceipt returns null while the transaction is pending.' }, severity: 'MUST',
       needs: ['base', 'specs', 'reference'], run: receiptNullWhilePending,
     },

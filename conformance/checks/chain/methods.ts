@@ -1,7 +1,7 @@
 /**
  * Surface C: every method of the chain contract called on `{base_url}/rpc`, each result validated against
- * the method's OpenRPC result schema. `rpc.methods.schemas` is read-only and runs on any target;
- * `rpc.methods.schemas_with_transactions` deploys and calls a log-emitting contract with zero gas price,
+ * the method's OpenRPC result schema. `chain.methods.schemas` is read-only and runs on any target;
+ * `chain.methods.schemas_with_transactions` deploys and calls a log-emitting contract with zero gas price,
  * so receipts, logs, code and storage are checked on real data (reference stack only).
  */
 import type { Hex } from 'viem';
@@ -151,7 +151,7 @@ async function schemasWithTransactions(ctx: CheckContext): Promise<CheckVerdict>
 export function chainMethodChecks(): Check[] {
   return [
     {
-      id: 'rpc.methods.schemas',
+      id: 'chain.methods.schemas',
       title: 'every read-only method of the contract answers a result that validates against its schema',
       surface: 'C',
       source: { quote: 'The JSON-RPC method set follows EIP-1474 plus the qbft, net and web3 groups listed above.' },
@@ -160,7 +160,7 @@ export function chainMethodChecks(): Check[] {
       run: readOnlySchemas,
     },
     {
-      id: 'rpc.methods.schemas_with_transactions',
+      id: 'chain.methods.schemas_with_transactions',
       title: 'sending, receipts, logs, code, storage, call and estimate validate on a deployed contract',
       surface: 'C',
       source: { quote: 'The JSON-RPC method set follows EIP-1474 plus the qbft, net and web3 groups listed above.' },

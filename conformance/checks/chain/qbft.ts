@@ -168,21 +168,21 @@ async function votes(ctx: CheckContext): Promise<CheckVerdict> {
 export function chainQbftChecks(): Check[] {
   return [
     {
-      id: 'rpc.qbft.validators_by_number', title: 'qbft_getValidatorsByBlockNumber returns the validator set, which holds the block\'s miner',
+      id: 'chain.qbft.validators_by_number', title: 'qbft_getValidatorsByBlockNumber returns the validator set, which holds the block\'s miner',
       surface: 'C', severity: 'MUST', needs: ['base', 'specs'], run: validatorsByNumber,
       source: { quote: 'qbft_getValidatorsByBlockNumber | blockNumber (QUANTITY or TAG) | array of DATA(20) validator addresses' },
     },
     {
-      id: 'rpc.qbft.validators_by_hash', title: 'qbft_getValidatorsByBlockHash returns the same set as by number',
+      id: 'chain.qbft.validators_by_hash', title: 'qbft_getValidatorsByBlockHash returns the same set as by number',
       surface: 'C', severity: 'MUST', needs: ['base', 'specs'], run: validatorsByHash,
       source: { quote: 'qbft_getValidatorsByBlockHash | blockHash (DATA(32)) | array of DATA(20) validator addresses' },
     },
     {
-      id: 'rpc.qbft.unknown_block_null', title: 'qbft_getValidatorsBy* answer null for an unknown block',
+      id: 'chain.qbft.unknown_block_null', title: 'qbft_getValidatorsBy* answer null for an unknown block',
       surface: 'C', severity: 'SHOULD', needs: ['base', 'specs'], run: unknownBlockNull, source: { decision: 'D-074' },
     },
     {
-      id: 'rpc.qbft.votes', title: 'a vote proposed through the admin API is pending, passes with quorum and changes the set from the next block',
+      id: 'chain.qbft.votes', title: 'a vote proposed through the admin API is pending, passes with quorum and changes the set from the next block',
       surface: 'C', severity: 'SHOULD', needs: ['base', 'specs', 'admin', 'reference'], run: votes, source: { decision: 'D-063' },
     },
   ];

@@ -10,7 +10,7 @@ import { call, ChainContract, result, verdictOf } from './support.ts';
 export function chainValueChecks(): Check[] {
   return [
     {
-      id: 'rpc.eth_chainid.value',
+      id: 'chain.eth_chainid.value',
       title: 'eth_chainId answers 0x10f447 (1111111)',
       surface: 'C',
       source: { quote: 'Chain ID is 1111111 (hex 0x10F447).' },
@@ -25,7 +25,7 @@ export function chainValueChecks(): Check[] {
       },
     },
     {
-      id: 'rpc.net_version',
+      id: 'chain.net_version',
       title: 'net_version answers the string "1111111"',
       surface: 'C',
       source: { quote: 'The network ID string is 1111111.' },
@@ -39,7 +39,7 @@ export function chainValueChecks(): Check[] {
       },
     },
     {
-      id: 'rpc.gas_price_zero',
+      id: 'chain.gas_price_zero',
       title: 'eth_gasPrice is 0x0 and the latest block has base fee 0',
       surface: 'C',
       source: { quote: 'The gas price is always 0 (free transactions for permissioned participants).' },
@@ -61,7 +61,7 @@ export function chainValueChecks(): Check[] {
       },
     },
     {
-      id: 'rpc.web3_sha3.value',
+      id: 'chain.web3_sha3.value',
       title: 'web3_sha3 returns the keccak-256 hash of its input',
       surface: 'C',
       source: { quote: 'DATA(32), keccak-256 hash' },
@@ -82,7 +82,7 @@ export function chainValueChecks(): Check[] {
       },
     },
     {
-      id: 'rpc.eth_syncing.caught_up',
+      id: 'chain.eth_syncing.caught_up',
       title: 'eth_syncing is false when caught up, a progress object only while behind',
       surface: 'C',
       source: { quote: 'object {startingBlock, currentBlock, highestBlock} while syncing, false when caught up' },

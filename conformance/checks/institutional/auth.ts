@@ -44,7 +44,7 @@ async function expectAll(ctx: CheckContext, operation: Operation, status: number
 function credentialChecks(): Check[] {
   return [
     defineCheck({
-      id: 'inst.auth.both_methods',
+      id: 'institutional.auth.both_methods',
       title: 'A bearer svc_ key and a per-request SVC-MLDSA signature are each accepted',
       source: { quote: 'two methods, one of which must be used on every request' },
       needs: WITH_ADMIN,
@@ -58,7 +58,7 @@ function credentialChecks(): Check[] {
       },
     }),
     defineCheck({
-      id: 'inst.auth.missing_credentials',
+      id: 'institutional.auth.missing_credentials',
       title: 'A request without credentials is refused with 401 and {error}, on every operation',
       source: { quote: 'missing or invalid credentials give 401' },
       needs: WITH_ADMIN,
@@ -83,7 +83,7 @@ function credentialChecks(): Check[] {
       },
     }),
     defineCheck({
-      id: 'inst.auth.malformed_header',
+      id: 'institutional.auth.malformed_header',
       title: 'Malformed Authorization headers (wrong scheme, bad token, truncated SVC-MLDSA parts) get 401',
       source: { quote: 'missing or invalid credentials give 401' },
       needs: WITH_ADMIN,
@@ -101,7 +101,7 @@ function credentialChecks(): Check[] {
       },
     }),
     defineCheck({
-      id: 'inst.auth.unknown_key',
+      id: 'institutional.auth.unknown_key',
       title: 'An unknown or revoked svc_ key and an unregistered ML-DSA-65 public key get 401',
       source: { quote: 'missing or invalid credentials give 401' },
       needs: WITH_ADMIN,
@@ -118,7 +118,7 @@ function credentialChecks(): Check[] {
       },
     }),
     defineCheck({
-      id: 'inst.auth.wrong_signature',
+      id: 'institutional.auth.wrong_signature',
       title: 'An SVC-MLDSA signature by another key, or with a flipped bit, gets 401',
       source: { quote: 'missing or invalid credentials give 401' },
       needs: WITH_ADMIN,
@@ -142,7 +142,7 @@ function credentialChecks(): Check[] {
       },
     }),
     defineCheck({
-      id: 'inst.auth.wrong_method_or_path',
+      id: 'institutional.auth.wrong_method_or_path',
       title: 'A signature over another method, another path or the path without its query gets 401',
       source: { quote: 'The signed message is the UTF-8 string <timestamp_ms>:<METHOD>:<request_path>' },
       needs: WITH_ADMIN,
@@ -159,7 +159,7 @@ function credentialChecks(): Check[] {
       },
     }),
     defineCheck({
-      id: 'inst.auth.timestamp_skew',
+      id: 'institutional.auth.timestamp_skew',
       title: 'SVC-MLDSA timestamps 31 s ahead or behind get 401; 29 s ahead or behind are accepted',
       source: { quote: 'The timestamp must be within plus or minus 30 seconds of server time.' },
       needs: WITH_ADMIN,
@@ -176,7 +176,7 @@ function credentialChecks(): Check[] {
       },
     }),
     defineCheck({
-      id: 'inst.auth.missing_permission',
+      id: 'institutional.auth.missing_permission',
       title: 'A bearer or ML-DSA key without the operation permission gets 403 (accounts:read, transfers:read, transfers:write, bank:connect)',
       source: { quote: 'a key without permission for the operation gives 403' },
       needs: WITH_ADMIN,
@@ -202,7 +202,7 @@ function credentialChecks(): Check[] {
       },
     }),
     defineCheck({
-      id: 'inst.auth.account_not_permitted',
+      id: 'institutional.auth.account_not_permitted',
       title: 'A key limited to some accounts gets 404 for any other account, as for an unknown one, on every operation that names one',
       source: { decision: 'D-128' },
       needs: WITH_ADMIN,
@@ -270,7 +270,7 @@ function credentialChecks(): Check[] {
       },
     }),
     defineCheck({
-      id: 'inst.auth.path_forms',
+      id: 'institutional.auth.path_forms',
       title: 'SVC-MLDSA accepts the request target as sent and the same without the leading /wallet, query included',
       source: { decision: 'D-029' },
       needs: WITH_ADMIN,
@@ -284,7 +284,7 @@ function credentialChecks(): Check[] {
       },
     }),
     defineCheck({
-      id: 'inst.auth.replay',
+      id: 'institutional.auth.replay',
       title: 'An SVC-MLDSA header accepted once is refused with 401 when sent again',
       source: { decision: 'D-076' },
       needs: WITH_ADMIN,
@@ -316,7 +316,7 @@ async function burst(ctx: CheckContext, path: string, bearer: string, count: num
 function rateLimitChecks(): Check[] {
   return [
     defineCheck({
-      id: 'inst.rate_limit.exceeded',
+      id: 'institutional.rate_limit.exceeded',
       title: 'More than 10 requests in one second from one IP get 429 with {error} and Retry-After, on every operation',
       source: { quote: 'rate limit exceeded (10 requests per second per IP)' },
       needs: WITH_ADMIN,
@@ -354,7 +354,7 @@ function rateLimitChecks(): Check[] {
       },
     }),
     defineCheck({
-      id: 'inst.rate_limit.headers',
+      id: 'institutional.rate_limit.headers',
       title: 'A 429 carries Retry-After (seconds) and x-ratelimit-limit 10, x-ratelimit-remaining 0 and x-ratelimit-reset',
       source: { decision: 'D-022' },
       needs: WITH_ADMIN,
@@ -376,7 +376,7 @@ function rateLimitChecks(): Check[] {
   ];
 }
 
-/** Every `inst.auth.*` and `inst.rate_limit.*` check. */
+/** Every `institutional.auth.*` and `institutional.rate_limit.*` check. */
 export function institutionalAuthChecks(): Check[] {
   return [...credentialChecks(), ...rateLimitChecks()];
 }

@@ -46,7 +46,7 @@ const PAGE = { page: 1, limit: 50 };
 function accountChecks(): Check[] {
   return [
     defineCheck({
-      id: 'inst.accounts.list',
+      id: 'institutional.accounts.list',
       title: 'GET /accounts lists the accounts the credential may read, newest first, with paging',
       source: { decision: 'D-009' },
       needs: WITH_ADMIN,
@@ -69,7 +69,7 @@ function accountChecks(): Check[] {
       },
     }),
     defineCheck({
-      id: 'inst.accounts.list.statuses',
+      id: 'institutional.accounts.list.statuses',
       title: 'GET /accounts answers 400 (limit 500), 401 (no credentials) and 403 (no accounts:read)',
       source: { decision: 'D-009' },
       needs: WITH_ADMIN,
@@ -83,7 +83,7 @@ function accountChecks(): Check[] {
       },
     }),
     defineCheck({
-      id: 'inst.accounts.get',
+      id: 'institutional.accounts.get',
       title: 'GET /accounts/{id} by id or reference answers the Account the admin API shows, with the balance of eth_getBalance',
       source: { quote: 'path id: string, the internal account identifier' },
       needs: WITH_ADMIN,
@@ -109,7 +109,7 @@ function accountChecks(): Check[] {
       },
     }),
     defineCheck({
-      id: 'inst.accounts.get.statuses',
+      id: 'institutional.accounts.get.statuses',
       title: 'GET /accounts/{id} answers 400 (malformed id), 401 and 404 (unknown account, or one outside the key: D-128)',
       source: { quote: 'resource not found' },
       needs: WITH_ADMIN,
@@ -125,7 +125,7 @@ function accountChecks(): Check[] {
       },
     }),
     defineCheck({
-      id: 'inst.statement',
+      id: 'institutional.statement',
       title: 'GET /accounts/{id}/statement pages the account transactions (defaults page 1, limit 50) with confirmed lines complete',
       source: { quote: 'query page (integer, 1-based, default 1), limit (integer, default 50, maximum 200)' },
       needs: WITH_ADMIN,
@@ -149,7 +149,7 @@ function accountChecks(): Check[] {
       },
     }),
     defineCheck({
-      id: 'inst.statement.direction',
+      id: 'institutional.statement.direction',
       title: 'A transfer between two platform accounts is out on the sender statement and in on the recipient statement',
       source: { decision: 'D-003' },
       needs: WITH_ADMIN,
@@ -165,7 +165,7 @@ function accountChecks(): Check[] {
       },
     }),
     defineCheck({
-      id: 'inst.statement.statuses',
+      id: 'institutional.statement.statuses',
       title: 'GET /accounts/{id}/statement answers 400 (malformed id, page 0), 401, 403 (no accounts:read) and 404 (also for an account outside the key: D-128)',
       source: { quote: 'missing or invalid credentials give 401; a key without permission for the operation gives 403.' },
       needs: WITH_ADMIN,
@@ -189,7 +189,7 @@ function accountChecks(): Check[] {
 function transferChecks(): Check[] {
   return [
     defineCheck({
-      id: 'inst.transfers.list',
+      id: 'institutional.transfers.list',
       title: 'GET /transfers filters by accountId, pages newest first, and sets direction relative to the account (D-054)',
       source: { decision: 'D-010' },
       needs: WITH_ADMIN,
@@ -215,7 +215,7 @@ function transferChecks(): Check[] {
       },
     }),
     defineCheck({
-      id: 'inst.transfers.list.statuses',
+      id: 'institutional.transfers.list.statuses',
       title: 'GET /transfers answers 400 (malformed or unknown accountId), 401, 403 (no transfers:read) and 404 (account outside the key: D-128)',
       source: { decision: 'D-022' },
       needs: WITH_ADMIN,
@@ -232,7 +232,7 @@ function transferChecks(): Check[] {
       },
     }),
     defineCheck({
-      id: 'inst.transfers.create',
+      id: 'institutional.transfers.create',
       title: 'POST /transfers answers 201 with ok, txRef (TXN + UTC date), txHash, status pending and a Location that reads it back',
       source: { decision: 'D-055' },
       needs: WITH_ADMIN,
@@ -257,7 +257,7 @@ function transferChecks(): Check[] {
       },
     }),
     defineCheck({
-      id: 'inst.transfers.create.statuses',
+      id: 'institutional.transfers.create.statuses',
       title: 'POST /transfers answers 400 (missing field, unknown account), 401, and 403 (no transfers:write)',
       source: { quote: 'missing or invalid credentials give 401; a key without permission for the operation gives 403.' },
       needs: WITH_ADMIN,
@@ -276,7 +276,7 @@ function transferChecks(): Check[] {
       },
     }),
     defineCheck({
-      id: 'inst.transfers.get',
+      id: 'institutional.transfers.get',
       title: 'GET /transfers/{reference} answers the Transfer, in agreement with eth_getTransactionByHash, the receipt and its block',
       source: { quote: 'path reference: the txRef, format TXNYYYYMMDD-XXXXXXXX' },
       needs: WITH_ADMIN,
@@ -304,7 +304,7 @@ function transferChecks(): Check[] {
       },
     }),
     defineCheck({
-      id: 'inst.transfers.get.statuses',
+      id: 'institutional.transfers.get.statuses',
       title: 'GET /transfers/{reference} answers 400 (malformed txRef), 401, 403 (no transfers:read) and 404 (unknown txRef)',
       source: { quote: 'resource not found' },
       needs: WITH_ADMIN,
@@ -320,7 +320,7 @@ function transferChecks(): Check[] {
       },
     }),
     defineCheck({
-      id: 'inst.bank.connect',
+      id: 'institutional.bank.connect',
       title: 'POST /bank/connect answers pacs.008.001.08 instructions whose field mappings cover every element D-011 lists',
       source: { decision: 'D-011' },
       needs: WITH_ADMIN,
@@ -343,7 +343,7 @@ function transferChecks(): Check[] {
       },
     }),
     defineCheck({
-      id: 'inst.bank.connect.statuses',
+      id: 'institutional.bank.connect.statuses',
       title: 'POST /bank/connect answers 400 (malformed BIC, unknown account), 401 and 403 (no bank:connect)',
       source: { decision: 'D-011' },
       needs: WITH_ADMIN,
@@ -368,7 +368,7 @@ const PACS008_ELEMENTS = [
   'IntrBkSttlmAmt', 'IntrBkSttlmAmt/@Ccy', 'ChrgBr', 'Dbtr/', 'DbtrAgt/FinInstnId/BICFI', 'Cdtr/', 'CdtrAgt/FinInstnId/BICFI', 'RmtInf',
 ];
 
-/** Every `inst.accounts.*`, `inst.statement.*`, `inst.transfers.*` and `inst.bank.*` check. */
+/** Every `institutional.accounts.*`, `institutional.statement.*`, `institutional.transfers.*` and `institutional.bank.*` check. */
 export function institutionalEndpointChecks(): Check[] {
   return [...accountChecks(), ...transferChecks()];
 }

@@ -10,7 +10,7 @@ import { institutionalRuleChecks } from './rules.ts';
 import { institutionalSdkChecks } from './sdk.ts';
 import { institutionalTransferChecks } from './transfers.ts';
 
-/** Every `inst.*` check, in run order (the crash and chain-stop checks last: they restart the stack). */
+/** Every `institutional.*` check, in run order (the crash and chain-stop checks last: they restart the stack). */
 export function institutionalChecks(): Check[] {
   return [
     ...institutionalEndpointChecks(),

@@ -52,7 +52,7 @@ async function refusals(ctx: CheckContext, cases: [string, () => Promise<HttpRes
 function pagingChecks(): Check[] {
   return [
     defineCheck({
-      id: 'inst.paging.bounds',
+      id: 'institutional.paging.bounds',
       title: 'limit 0, 201 or "abc" and page 0, -1 or 1.5 get 400 on every paged list (never clamped)',
       source: { decision: 'D-025' },
       needs: WITH_ADMIN,
@@ -70,7 +70,7 @@ function pagingChecks(): Check[] {
       },
     }),
     defineCheck({
-      id: 'inst.paging.past_end',
+      id: 'institutional.paging.past_end',
       title: 'A page past the last one answers 200 with an empty list and the true total',
       source: { decision: 'D-025' },
       needs: WITH_ADMIN,
@@ -94,7 +94,7 @@ function pagingChecks(): Check[] {
       },
     }),
     defineCheck({
-      id: 'inst.paging.defaults',
+      id: 'institutional.paging.defaults',
       title: 'Pages are 1-based with default page 1 and limit 50; limit 200 is accepted; consecutive pages tile the list',
       source: { quote: 'query page (integer, 1-based, default 1), limit (integer, default 50, maximum 200)' },
       needs: WITH_ADMIN,
@@ -127,7 +127,7 @@ function pagingChecks(): Check[] {
 function transferRuleChecks(): Check[] {
   return [
     defineCheck({
-      id: 'inst.memo.length',
+      id: 'institutional.memo.length',
       title: 'A memo of 513 characters gets 400; 512 characters (also 512 two-byte characters) are accepted',
       source: { quote: 'at most 512 characters' },
       needs: WITH_ADMIN,
@@ -143,7 +143,7 @@ function transferRuleChecks(): Check[] {
       },
     }),
     defineCheck({
-      id: 'inst.amount.precision',
+      id: 'institutional.amount.precision',
       title: 'amount "1.234" gets 400 INVALID_AMOUNT (never rounded); "0.5" and "0.05" are accepted',
       source: { decision: 'D-033' },
       needs: WITH_ADMIN,
@@ -154,7 +154,7 @@ function transferRuleChecks(): Check[] {
       },
     }),
     defineCheck({
-      id: 'inst.amount.bounds',
+      id: 'institutional.amount.bounds',
       title: 'amount 0, negative, a JSON number, exponent form or 16 integer digits gets 400',
       source: { decision: 'D-026' },
       needs: WITH_ADMIN,
@@ -165,7 +165,7 @@ function transferRuleChecks(): Check[] {
       },
     }),
     defineCheck({
-      id: 'inst.transfers.bad_address',
+      id: 'institutional.transfers.bad_address',
       title: 'A recipient that is not a 0x-prefixed 20-byte address gets 400',
       source: { quote: 'recipient address, 0x-prefixed' },
       needs: WITH_ADMIN,
@@ -177,7 +177,7 @@ function transferRuleChecks(): Check[] {
       },
     }),
     defineCheck({
-      id: 'inst.limits.single_and_daily',
+      id: 'institutional.limits.single_and_daily',
       title: 'Over singleLimit → 400 SINGLE_LIMIT_EXCEEDED; over the rest of dailyLimit → 400 DAILY_LIMIT_EXCEEDED; failed transfers do not count',
       source: { decision: 'D-026' },
       needs: WITH_ADMIN,
@@ -196,7 +196,7 @@ function transferRuleChecks(): Check[] {
       },
     }),
     defineCheck({
-      id: 'inst.limits.balance',
+      id: 'institutional.limits.balance',
       title: 'An amount above the spendable balance gets 400 INSUFFICIENT_BALANCE and creates nothing',
       source: { decision: 'D-026' },
       needs: WITH_ADMIN,
@@ -211,7 +211,7 @@ function transferRuleChecks(): Check[] {
       },
     }),
     defineCheck({
-      id: 'inst.account_status',
+      id: 'institutional.account_status',
       title: 'A suspended or closed account cannot send (400 ACCOUNT_NOT_APPROVED); approved again, it can',
       source: { decision: 'D-001' },
       needs: WITH_ADMIN,
@@ -236,7 +236,7 @@ function idempotencyChecks(): Check[] {
   const key = () => `conformance-${crypto.randomUUID()}`;
   return [
     defineCheck({
-      id: 'inst.idempotency.replay',
+      id: 'institutional.idempotency.replay',
       title: 'The same Idempotency-Key and body answer the first response again (same txRef) and move no more money',
       source: { decision: 'D-046' },
       needs: WITH_ADMIN,
@@ -260,7 +260,7 @@ function idempotencyChecks(): Check[] {
       },
     }),
     defineCheck({
-      id: 'inst.idempotency.other_body',
+      id: 'institutional.idempotency.other_body',
       title: 'The same Idempotency-Key with another body gets 422 and creates nothing',
       source: { decision: 'D-046' },
       needs: WITH_ADMIN,
@@ -275,7 +275,7 @@ function idempotencyChecks(): Check[] {
       },
     }),
     defineCheck({
-      id: 'inst.idempotency.in_progress',
+      id: 'institutional.idempotency.in_progress',
       title: 'The same Idempotency-Key while the first request is still in progress gets 409; afterwards the first response',
       source: { decision: 'D-046' },
       needs: WITH_REFERENCE,
@@ -298,7 +298,7 @@ function idempotencyChecks(): Check[] {
   ];
 }
 
-/** Every `inst.paging.*`, `inst.memo.length`, `inst.amount.*`, `inst.limits.*`, `inst.account_status` and `inst.idempotency.*` check. */
+/** Every `institutional.paging.*`, `institutional.memo.length`, `institutional.amount.*`, `institutional.limits.*`, `institutional.account_status` and `institutional.idempotency.*` check. */
 export function institutionalRuleChecks(): Check[] {
   return [...pagingChecks(), ...transferRuleChecks(), ...idempotencyChecks()];
 }

@@ -68,7 +68,7 @@ const baseUrl = (target: Target) => new URL('wallet/api/v1', target.base).href;
 export function institutionalSdkChecks(): Check[] {
   return [
     defineCheck({
-      id: 'inst.sdk.mldsa_client',
+      id: 'institutional.sdk.mldsa_client',
       title: 'A generated SDK client with signRequestsWithMldsa reads an account and its statement and sends a transfer that confirms',
       source: { quote: 'The client generates the key pair locally and registers only the public key through an administrator console' },
       needs: WITH_ADMIN,
@@ -80,7 +80,7 @@ export function institutionalSdkChecks(): Check[] {
       },
     }),
     defineCheck({
-      id: 'inst.sdk.bearer_client',
+      id: 'institutional.sdk.bearer_client',
       title: 'A generated SDK client with a bearer svc_ key reads an account and its statement and sends a transfer that confirms',
       source: { quote: 'Header Authorization: Bearer svc_<API_KEY>' },
       needs: WITH_ADMIN,

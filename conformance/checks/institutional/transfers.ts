@@ -43,7 +43,7 @@ const freshAddress = () => getAddress(bytesToHex(crypto.getRandomValues(new Uint
 function lifecycleChecks(): Check[] {
   return [
     defineCheck({
-      id: 'inst.transfer.lifecycle',
+      id: 'institutional.transfer.lifecycle',
       title: 'A transfer goes from pending to confirmed, carrying the blockNumber and timestamp of its receipt and block',
       source: { quote: 'A confirmed transfer carries blockNumber and timestamp.' },
       needs: WITH_ADMIN,
@@ -65,7 +65,7 @@ function lifecycleChecks(): Check[] {
       },
     }),
     defineCheck({
-      id: 'inst.transfer.server_signed',
+      id: 'institutional.transfer.server_signed',
       title: "The chain transaction is signed by the account's own key: from its address, chain 1111111, the amount in wei, gas price 0",
       source: { quote: "The transfer is signed on the server with the account's encrypted private key; no password or key material is sent in the request." },
       needs: WITH_ADMIN,
@@ -86,7 +86,7 @@ function lifecycleChecks(): Check[] {
       },
     }),
     defineCheck({
-      id: 'inst.transfer.stored_before_broadcast',
+      id: 'institutional.transfer.stored_before_broadcast',
       title: 'Between its stored record and its broadcast, a transfer is already readable (pending) while the node does not know it',
       source: { quote: 'The transfer record is stored before the broadcast.' },
       needs: WITH_REFERENCE,
@@ -110,7 +110,7 @@ function lifecycleChecks(): Check[] {
       },
     }),
     defineCheck({
-      id: 'inst.transfer.pending_fields',
+      id: 'institutional.transfer.pending_fields',
       title: 'A pending transfer shows txHash, and blockNumber and timestamp as null, in GET /transfers/{reference} and the statement',
       source: { decision: 'D-038' },
       needs: WITH_REFERENCE,
@@ -137,7 +137,7 @@ function lifecycleChecks(): Check[] {
       },
     }),
     defineCheck({
-      id: 'inst.transfer.concurrent_nonces',
+      id: 'institutional.transfer.concurrent_nonces',
       title: 'Eight concurrent transfers from one account all confirm, with the nonces 0 to 7 and none reused or skipped',
       source: { decision: 'D-078' },
       needs: WITH_ADMIN,
@@ -167,7 +167,7 @@ function memoChecks(): Check[] {
   const MEMO = 'Invoice 2026-1142 · Zahlung für März';
   return [
     defineCheck({
-      id: 'inst.memo.encrypted_on_chain',
+      id: 'institutional.memo.encrypted_on_chain',
       title: 'A memo to a platform account lands in the transaction data as a D-032 envelope (0x53564d01…), its text nowhere in it',
       source: { quote: "memo is encrypted with the recipient's ML-KEM-768 public key before it is placed in the transaction data field, so chain observers cannot read it." },
       needs: WITH_ADMIN,
@@ -187,7 +187,7 @@ function memoChecks(): Check[] {
       },
     }),
     defineCheck({
-      id: 'inst.memo.opens_with_recipient_key',
+      id: 'institutional.memo.opens_with_recipient_key',
       title: "The envelope opens with the recipient account's ML-KEM-768 key to the memo sent",
       source: { decision: 'D-032' },
       needs: WITH_REFERENCE,
@@ -202,7 +202,7 @@ function memoChecks(): Check[] {
       },
     }),
     defineCheck({
-      id: 'inst.memo.plain_off_platform',
+      id: 'institutional.memo.plain_off_platform',
       title: 'A memo to an address outside the platform goes as plain UTF-8 bytes',
       source: { decision: 'D-032' },
       needs: WITH_ADMIN,
@@ -222,7 +222,7 @@ function memoChecks(): Check[] {
 function recoveryChecks(): Check[] {
   return [
     defineCheck({
-      id: 'inst.transfer.broadcast_failure',
+      id: 'institutional.transfer.broadcast_failure',
       title: 'With the chain node stopped the transfer is 201 ok:false failed; it stays failed, is never sent, and leaves no nonce gap',
       source: { quote: 'If the broadcast fails the record is marked failed and is not retried' },
       needs: WITH_REFERENCE,
@@ -252,7 +252,7 @@ function recoveryChecks(): Check[] {
       },
     }),
     defineCheck({
-      id: 'inst.transfer.crash_recovery',
+      id: 'institutional.transfer.crash_recovery',
       title: 'A server stopped dead between the stored record and the broadcast (in process: the engine never resumes) sends that transfer exactly once after restart; nothing is lost or duplicated, and its Idempotency-Key replays it',
       source: { decision: 'D-078' },
       needs: WITH_REFERENCE,
@@ -296,7 +296,7 @@ function recoveryChecks(): Check[] {
   ];
 }
 
-/** Every `inst.transfer.*` and `inst.memo.*` check except the memo length (rules.ts). */
+/** Every `institutional.transfer.*` and `institutional.memo.*` check except the memo length (rules.ts). */
 export function institutionalTransferChecks(): Check[] {
   return [...lifecycleChecks(), ...memoChecks(), ...recoveryChecks()];
 }

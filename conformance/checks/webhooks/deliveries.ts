@@ -78,7 +78,7 @@ const payloadsOf = (scenario: Scenario) => scenario.received.map(parseBody);
 function deliveryChecks(): Check[] {
   return [
     defineWebhookCheck({
-      id: 'webhook.delivery.headers',
+      id: 'webhooks.delivery.headers',
       title: 'Every delivery carries X-SVC-Signature, X-SVC-Event, X-SVC-Timestamp (Unix seconds) and X-SVC-Delivery as the contract defines them',
       source: { quote: 'X-SVC-Delivery | delivery job identifier' },
       async run(ctx) {
@@ -89,17 +89,17 @@ function deliveryChecks(): Check[] {
       },
     }),
     defineWebhookCheck({
-      id: 'webhook.delivery.signature',
+      id: 'webhooks.delivery.signature',
       title: 'X-SVC-Signature is sha256=<lowercase hex HMAC-SHA256 of "<timestamp>.<raw_body>"> under the shared secret',
       source: { quote: 'hmac_hex is the lowercase hex HMAC-SHA256, keyed with the shared secret, of the string <timestamp>.<raw_body>, where timestamp is the X-SVC-Timestamp value and raw_body is the unparsed request body.' },
       async run(ctx) {
         const { received, secret } = await allDeliveries(ctx);
-        // The replay window is checked separately (webhook.delivery.fresh_timestamp): here only the HMAC.
+        // The replay window is checked separately (webhooks.delivery.fresh_timestamp): here only the HMAC.
         return outcome(received.flatMap((r) => signatureProblems(r, [secret], Number(r.headers['x-svc-timestamp']) * 1000)), `${received.length} deliveries`);
       },
     }),
     defineWebhookCheck({
-      id: 'webhook.delivery.fresh_timestamp',
+      id: 'webhooks.delivery.fresh_timestamp',
       title: 'Every delivery is signed with a timestamp within 5 minutes of its arrival, so receivers accept it',
       source: { quote: 'The receiver rejects a delivery whose timestamp is more than 5 minutes old (replay protection).' },
       async run(ctx) {
@@ -112,7 +112,7 @@ function deliveryChecks(): Check[] {
       },
     }),
     defineWebhookCheck({
-      id: 'webhook.delivery.payload_schema',
+      id: 'webhooks.delivery.payload_schema',
       title: "Every body is the Payment event payload of its event's message in webhooks.asyncapi.yaml",
       source: { quote: 'The body is the Payment event payload (see Resources and their fields).' },
       async run(ctx) {
@@ -121,7 +121,7 @@ function deliveryChecks(): Check[] {
       },
     }),
     defineWebhookCheck({
-      id: 'webhook.delivery.event_matches_payload',
+      id: 'webhooks.delivery.event_matches_payload',
       title: "X-SVC-Event equals the payload's event, and status is that event's status (D-007)",
       source: { quote: 'X-SVC-Event | event type, for example payment.settled' },
       async run(ctx) {
@@ -137,7 +137,7 @@ function deliveryChecks(): Check[] {
       },
     }),
     defineWebhookCheck({
-      id: 'webhook.delivery.post_json',
+      id: 'webhooks.delivery.post_json',
       title: 'A delivery is a POST with Content-Type application/json; charset=utf-8 and a compact JSON body',
       source: { decision: 'D-020' },
       async run(ctx) {
@@ -158,7 +158,7 @@ function deliveryChecks(): Check[] {
 function payloadChecks(): Check[] {
   return [
     defineWebhookCheck({
-      id: 'webhook.payload.settled_fields',
+      id: 'webhooks.payload.settled_fields',
       title: 'payment.settled carries every payload field except failRsn',
       source: { quote: 'A payment.settled payload shows every field above except failRsn.' },
       async run(ctx) {
@@ -170,7 +170,7 @@ function payloadChecks(): Check[] {
       },
     }),
     defineWebhookCheck({
-      id: 'webhook.payload.uetr',
+      id: 'webhooks.payload.uetr',
       title: "uetr is a UUID, the same in every event of one payment, and the pacs.008 instruction's UETR",
       source: { quote: 'UUID-format end-to-end payment identifier' },
       async run(ctx) {
@@ -186,7 +186,7 @@ function payloadChecks(): Check[] {
       },
     }),
     defineWebhookCheck({
-      id: 'webhook.payload.tx_ref',
+      id: 'webhooks.payload.tx_ref',
       title: 'The payment txRef is PMT-YYYYMMDD- plus 12 Crockford base32 characters, one per payment',
       source: { decision: 'D-034' },
       async run(ctx) {
@@ -203,7 +203,7 @@ function payloadChecks(): Check[] {
       },
     }),
     defineWebhookCheck({
-      id: 'webhook.payload.bic',
+      id: 'webhooks.payload.bic',
       title: 'dbtrInst and cdtrInst have bank-identifier-code shape (the pacs.008 agents, or the platform BIC for transfers)',
       source: { quote: 'debtor institution identifier (bank-identifier-code shape)' },
       async run(ctx) {
@@ -216,7 +216,7 @@ function payloadChecks(): Check[] {
       },
     }),
     defineWebhookCheck({
-      id: 'webhook.events.transfer',
+      id: 'webhooks.events.transfer',
       title: 'POST /transfers emits payment.initiated, then payment.settled with the transaction hash and settlement time',
       source: { decision: 'D-021' },
       async run(ctx) {
@@ -233,7 +233,7 @@ function payloadChecks(): Check[] {
       },
     }),
     defineWebhookCheck({
-      id: 'webhook.events.pacs008',
+      id: 'webhooks.events.pacs008',
       title: 'A cross-currency pacs.008 payment emits initiated, rate_locked (settlement amount fixed), then settled',
       source: { decision: 'D-053' },
       async run(ctx) {
@@ -250,7 +250,7 @@ function payloadChecks(): Check[] {
       },
     }),
     defineWebhookCheck({
-      id: 'webhook.events.failed',
+      id: 'webhooks.events.failed',
       title: 'A payment whose settlement fails emits payment.failed with failRsn',
       source: { decision: 'D-021' },
       async run(ctx) {
@@ -260,7 +260,7 @@ function payloadChecks(): Check[] {
       },
     }),
     defineWebhookCheck({
-      id: 'webhook.events.returned',
+      id: 'webhooks.events.returned',
       title: 'Returning a settled payment answers RETURNED with returnTxHash and emits payment.returned naming the original settlement',
       source: { decision: 'D-062' },
       async run(ctx) {

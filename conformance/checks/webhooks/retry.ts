@@ -14,7 +14,7 @@ const DELAYS_MS = [0, 30_000, 300_000, 1_800_000, 7_200_000];
 const REAL_TIME_SLACK_MS = 20_000;
 
 const EXTERNAL_SCHEDULE =
-  'the full schedule takes 2 h 35 min of real time and an external target\'s clock cannot be moved; against it only attempts 1 and 2 are observable (webhook.retry.second_attempt, webhook.retry.timeout, webhook.retry.redirect). Run on the reference target to verify the whole schedule through its injectable clock.';
+  'the full schedule takes 2 h 35 min of real time and an external target\'s clock cannot be moved; against it only attempts 1 and 2 are observable (webhooks.retry.second_attempt, webhooks.retry.timeout, webhooks.retry.redirect). Run on the reference target to verify the whole schedule through its injectable clock.';
 
 type DeliveryView = { id: string; status: string; round: number; attempts: { round: number; number: number; startedAt: string; durationMs: number; responseStatus: number | null; outcome: string }[] };
 
@@ -112,7 +112,7 @@ function deadDelivery(ctx: CheckContext) {
 export function webhookRetryChecks(): Check[] {
   return [
     defineWebhookCheck({
-      id: 'webhook.retry.second_attempt',
+      id: 'webhooks.retry.second_attempt',
       title: 'A 500 is a failure: the same delivery comes again 30 s later, freshly signed; after a 200 nothing more comes',
       source: { quote: 'next attempt after the delay in the retry table' },
       async run(ctx) {
@@ -133,7 +133,7 @@ export function webhookRetryChecks(): Check[] {
       },
     }),
     defineWebhookCheck({
-      id: 'webhook.retry.timeout',
+      id: 'webhooks.retry.timeout',
       title: 'A receiver that does not answer within 10 s counts as a failure; the delivery is retried after 30 s',
       source: { quote: 'The receiving endpoint must answer with a 2xx status within 10 seconds; any other response or a time-out counts as a failure.' },
       async run(ctx) {
@@ -158,7 +158,7 @@ export function webhookRetryChecks(): Check[] {
       },
     }),
     defineWebhookCheck({
-      id: 'webhook.retry.redirect',
+      id: 'webhooks.retry.redirect',
       title: 'A 3xx is a failure (redirects are not followed): the delivery is retried',
       source: { decision: 'D-020' },
       async run(ctx) {
@@ -173,7 +173,7 @@ export function webhookRetryChecks(): Check[] {
       },
     }),
     defineWebhookCheck({
-      id: 'webhook.retry.schedule',
+      id: 'webhooks.retry.schedule',
       title: 'Retries come 30 s, 5 min, 30 min and 2 h after each failure, freshly signed; after the fifth failure the delivery is DEAD',
       source: { quote: '2 hours; final attempt, then the delivery is DEAD' },
       async run(ctx) {
@@ -192,7 +192,7 @@ export function webhookRetryChecks(): Check[] {
       },
     }),
     defineWebhookCheck({
-      id: 'webhook.retry.redeliver',
+      id: 'webhooks.retry.redeliver',
       title: 'A DEAD delivery redelivered (202) comes again with the same id in a new round, freshly signed',
       source: { decision: 'D-060' },
       async run(ctx) {
@@ -219,7 +219,7 @@ export function webhookRetryChecks(): Check[] {
       },
     }),
     defineWebhookCheck({
-      id: 'webhook.signature.rotation',
+      id: 'webhooks.signature.rotation',
       title: 'During a secret rotation X-SVC-Signature carries both signatures, current first; after it only one',
       source: { decision: 'D-047' },
       async run(ctx) {
@@ -251,7 +251,7 @@ export function webhookRetryChecks(): Check[] {
       },
     }),
     defineWebhookCheck({
-      id: 'webhook.endpoint.no_secret',
+      id: 'webhooks.endpoint.no_secret',
       title: 'An endpoint receives nothing until its signing secret is set',
       source: { decision: 'D-060' },
       async run(ctx) {
