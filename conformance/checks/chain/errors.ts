@@ -6,7 +6,7 @@ import { keccak256, toHex, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { Check, CheckContext, CheckVerdict, DecisionId } from '../../catalogue.ts';
 import { request } from '../../http.ts';
-import { call, CHAIN_ID, ChainContract, devAccount, errorProblem, needsReference, result, signDev, verdictOf, waitForReceipt } from './support.ts';
+import { defineCheck, call, CHAIN_ID, ChainContract, devAccount, errorProblem, needsReference, result, signDev, verdictOf, waitForReceipt } from './support.ts';
 
 type Probe = { body: unknown; error: string; id: unknown; what: string };
 
@@ -28,10 +28,7 @@ const rpcBody = (id: number | string, method: string, params: unknown[] = []) =>
 
 /** An error check built from probes. */
 function errorCheck(id: string, title: string, decision: DecisionId, probes: (ctx: CheckContext) => Promise<Probe[]> | Probe[]): Check {
-  return {
-    id, title, surface: 'C', source: { decision }, severity: 'SHOULD', needs: ['base', 'specs'],
-    run: async (ctx) => probeErrors(ctx, await probes(ctx)),
-  };
+  return defineCheck({ id, title, source: { decision }, run: async (ctx) => probeErrors(ctx, await probes(ctx)) });
 }
 
 /** Every group and method the contract lists as not enabled (x-method-not-enabled, D-013). */
@@ -166,22 +163,22 @@ export function chainErrorChecks(): Check[] {
     errorCheck('chain.batch.oversized', 'a batch of 101 requests gets one -32005 error object, not an array', 'D-051', () => [
       { body: Array.from({ length: 101 }, (_, i) => rpcBody(i, 'eth_chainId')), error: 'LimitExceeded', id: null, what: '101 requests' },
     ]),
-    {
-      id: 'chain.batch.answers_each', title: 'a batch gets one response per request with an id, matched by id', surface: 'C',
-      source: { decision: 'D-051' }, severity: 'SHOULD', needs: ['base', 'specs'], run: batchAnswersEach,
-    },
-    {
-      id: 'chain.lookups.unknown_null', title: 'unknown blocks, transactions and receipts are null', surface: 'C',
-      source: { decision: 'D-074' }, severity: 'SHOULD', needs: ['base', 'specs'], run: unknownLookupsNull,
-    },
-    {
-      id: 'chain.permissioning.unfunded_sender', title: 'a transaction from an account the chain never funded gets -32007', surface: 'C',
-      source: { decision: 'D-050' }, severity: 'SHOULD', needs: ['base', 'specs'], run: unfundedSender,
-    },
-    {
-      id: 'chain.receipt.null_while_pending', title: 'the receipt of a known, unmined transaction is null, then appears once mined', surface: 'C',
-      source: { quote: 'eth_getTransactionReceipt returns null while the transaction is pending.' }, severity: 'MUST',
+    defineCheck({
+      id: 'chain.batch.answers_each', title: 'a batch gets one response per request with an id, matched by id',
+      source: { decision: 'D-051' }, run: batchAnswersEach,
+    }),
+    defineCheck({
+      id: 'chain.lookups.unknown_null', title: 'unknown blocks, transactions and receipts are null',
+      source: { decision: 'D-074' }, run: unknownLookupsNull,
+    }),
+    defineCheck({
+      id: 'chain.permissioning.unfunded_sender', title: 'a transaction from an account the chain never funded gets -32007',
+      source: { decision: 'D-050' }, run: unfundedSender,
+    }),
+    defineCheck({
+      id: 'chain.receipt.null_while_pending', title: 'the receipt of a known, unmined transaction is null, then appears once mined',
+      source: { quote: 'eth_getTransactionReceipt returns null while the transaction is pending.' },
       needs: ['base', 'specs', 'reference'], run: receiptNullWhilePending,
-    },
+    }),
   ];
 }

@@ -7,6 +7,7 @@
 import type { Hex } from 'viem';
 import type { Check, CheckContext, CheckVerdict } from '../../catalogue.ts';
 import {
+  defineCheck,
   call, ChainContract, devAccount, needsReference, PING_INIT_CODE, PING_RUNTIME, PING_TOPIC, result, signDev, verdictOf,
   waitForReceipt, WORD_42,
 } from './support.ts';
@@ -150,23 +151,18 @@ async function schemasWithTransactions(ctx: CheckContext): Promise<CheckVerdict>
 /** The method-coverage checks. */
 export function chainMethodChecks(): Check[] {
   return [
-    {
+    defineCheck({
       id: 'chain.methods.schemas',
       title: 'every read-only method of the contract answers a result that validates against its schema',
-      surface: 'C',
       source: { quote: 'The JSON-RPC method set follows EIP-1474 plus the qbft, net and web3 groups listed above.' },
-      severity: 'MUST',
-      needs: ['base', 'specs'],
       run: readOnlySchemas,
-    },
-    {
+    }),
+    defineCheck({
       id: 'chain.methods.schemas_with_transactions',
       title: 'sending, receipts, logs, code, storage, call and estimate validate on a deployed contract',
-      surface: 'C',
       source: { quote: 'The JSON-RPC method set follows EIP-1474 plus the qbft, net and web3 groups listed above.' },
-      severity: 'MUST',
       needs: ['base', 'specs', 'reference'],
       run: schemasWithTransactions,
-    },
+    }),
   ];
 }

@@ -7,7 +7,7 @@ import { getAddress, keccak256, toHex, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { Check, CheckContext, CheckVerdict } from '../../catalogue.ts';
 import { request } from '../../http.ts';
-import { call, ChainContract, needsReference, result, verdictOf } from './support.ts';
+import { defineCheck, call, ChainContract, needsReference, result, verdictOf } from './support.ts';
 
 const hex = (n: bigint | number) => `0x${BigInt(n).toString(16)}` as Hex;
 const sameSet = (a: readonly string[], b: readonly string[]) =>
@@ -167,23 +167,23 @@ async function votes(ctx: CheckContext): Promise<CheckVerdict> {
 /** The QBFT checks. */
 export function chainQbftChecks(): Check[] {
   return [
-    {
+    defineCheck({
       id: 'chain.qbft.validators_by_number', title: 'qbft_getValidatorsByBlockNumber returns the validator set, which holds the block\'s miner',
-      surface: 'C', severity: 'MUST', needs: ['base', 'specs'], run: validatorsByNumber,
+      run: validatorsByNumber,
       source: { quote: 'qbft_getValidatorsByBlockNumber | blockNumber (QUANTITY or TAG) | array of DATA(20) validator addresses' },
-    },
-    {
+    }),
+    defineCheck({
       id: 'chain.qbft.validators_by_hash', title: 'qbft_getValidatorsByBlockHash returns the same set as by number',
-      surface: 'C', severity: 'MUST', needs: ['base', 'specs'], run: validatorsByHash,
+      run: validatorsByHash,
       source: { quote: 'qbft_getValidatorsByBlockHash | blockHash (DATA(32)) | array of DATA(20) validator addresses' },
-    },
-    {
+    }),
+    defineCheck({
       id: 'chain.qbft.unknown_block_null', title: 'qbft_getValidatorsBy* answer null for an unknown block',
-      surface: 'C', severity: 'SHOULD', needs: ['base', 'specs'], run: unknownBlockNull, source: { decision: 'D-074' },
-    },
-    {
+      run: unknownBlockNull, source: { decision: 'D-074' },
+    }),
+    defineCheck({
       id: 'chain.qbft.votes', title: 'a vote proposed through the admin API is pending, passes with quorum and changes the set from the next block',
-      surface: 'C', severity: 'SHOULD', needs: ['base', 'specs', 'admin', 'reference'], run: votes, source: { decision: 'D-063' },
-    },
+      needs: ['base', 'specs', 'admin', 'reference'], run: votes, source: { decision: 'D-063' },
+    }),
   ];
 }

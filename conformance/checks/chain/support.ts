@@ -9,8 +9,12 @@ import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 
 import type { CheckContext, CheckRequest, CheckVerdict } from '../../catalogue.ts';
 import { request, type HttpResult } from '../../http.ts';
 import type { Target } from '../../targets/target.ts';
+import { checkDefiner } from '../define.ts';
 import { deref, isObject, type Segment } from '../spec-examples/pointer.ts';
 import { DocumentValidator } from '../spec-examples/validator.ts';
+
+/** Defines a surface-C check (needs: the service host and the contract unless it names its own). */
+export const defineCheck = checkDefiner({ surface: 'C', needs: ['base', 'specs'] });
 
 /** spec: "Chain ID is 1111111 (hex 0x10F447)". */
 export const CHAIN_ID = 1111111;

@@ -4,17 +4,15 @@
  */
 import { keccak256, type Hex } from 'viem';
 import type { Check, CheckVerdict } from '../../catalogue.ts';
-import { call, ChainContract, result, verdictOf } from './support.ts';
+import { defineCheck, call, ChainContract, result, verdictOf } from './support.ts';
 
 /** The checks of fixed values on `{base_url}/rpc`. */
 export function chainValueChecks(): Check[] {
   return [
-    {
+    defineCheck({
       id: 'chain.eth_chainid.value',
       title: 'eth_chainId answers 0x10f447 (1111111)',
-      surface: 'C',
       source: { quote: 'Chain ID is 1111111 (hex 0x10F447).' },
-      severity: 'MUST',
       needs: ['base'],
       run: async ({ target }) => {
         const x = await call(target, 'eth_chainId');
@@ -23,13 +21,11 @@ export function chainValueChecks(): Check[] {
           ? { status: 'passed', request: x.request }
           : { status: 'failed', reason: `eth_chainId expected "0x10f447", got ${x.http.text.slice(0, 200)}`, request: x.request, expected: '0x10f447', actual: x.http.json };
       },
-    },
-    {
+    }),
+    defineCheck({
       id: 'chain.net_version',
       title: 'net_version answers the string "1111111"',
-      surface: 'C',
       source: { quote: 'The network ID string is 1111111.' },
-      severity: 'MUST',
       needs: ['base'],
       run: async ({ target }) => {
         const x = await call(target, 'net_version');
@@ -37,13 +33,11 @@ export function chainValueChecks(): Check[] {
           ? { status: 'passed', request: x.request }
           : { status: 'failed', reason: `net_version expected the string "1111111", got ${x.http.text.slice(0, 200)}`, request: x.request, expected: '1111111', actual: x.http.json };
       },
-    },
-    {
+    }),
+    defineCheck({
       id: 'chain.gas_price_zero',
       title: 'eth_gasPrice is 0x0 and the latest block has base fee 0',
-      surface: 'C',
       source: { quote: 'The gas price is always 0 (free transactions for permissioned participants).' },
-      severity: 'MUST',
       needs: ['base'],
       run: async ({ target }) => {
         const problems: string[] = [];
@@ -59,14 +53,11 @@ export function chainValueChecks(): Check[] {
         }
         return verdictOf(problems, `eth_gasPrice 0x0; latest block base fee ${block.baseFeePerGas ?? 'absent (pre-London)'}`, { request: x.request });
       },
-    },
-    {
+    }),
+    defineCheck({
       id: 'chain.web3_sha3.value',
       title: 'web3_sha3 returns the keccak-256 hash of its input',
-      surface: 'C',
       source: { quote: 'DATA(32), keccak-256 hash' },
-      severity: 'MUST',
-      needs: ['base', 'specs'],
       run: async (ctx) => {
         const contract = await ChainContract.load(ctx);
         const problems: string[] = [];
@@ -80,14 +71,11 @@ export function chainValueChecks(): Check[] {
         }
         return verdictOf(problems, `keccak-256 of ${inputs.length} inputs (0, 5 and 300 bytes) matches viem's`);
       },
-    },
-    {
+    }),
+    defineCheck({
       id: 'chain.eth_syncing.caught_up',
       title: 'eth_syncing is false when caught up, a progress object only while behind',
-      surface: 'C',
       source: { quote: 'object {startingBlock, currentBlock, highestBlock} while syncing, false when caught up' },
-      severity: 'MUST',
-      needs: ['base', 'specs'],
       run: async (ctx): Promise<CheckVerdict> => {
         const contract = await ChainContract.load(ctx);
         const x = await call(ctx.target, 'eth_syncing');
@@ -99,6 +87,6 @@ export function chainValueChecks(): Check[] {
         }
         return verdictOf(problems, progress === false ? 'caught up: false' : `syncing: ${JSON.stringify(progress)}`, { request: x.request });
       },
-    },
+    }),
   ];
 }

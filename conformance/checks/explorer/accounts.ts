@@ -3,7 +3,9 @@
 // and the accepted parameter forms (D-040).
 import { getAddress, type Hex } from 'viem';
 import type { Check, CheckContext } from '../../catalogue.ts';
+import { skip, verdict } from '../define.ts';
 import {
+  defineCheck,
   api,
   differences,
   fourDecimals,
@@ -15,14 +17,10 @@ import {
   rpcBatch,
   rpcResult,
   sendTransaction,
-  skip,
   someTransaction,
-  verdict,
   waitForReceipt,
 } from './support.ts';
 
-const D = 'D' as const;
-const base = ['base'] as const;
 const UNIT = 10n ** 18n;
 
 type RpcTx = { hash: Hex; from: Hex; to: Hex | null; value: Hex; gas: Hex; gasPrice: Hex; nonce: Hex; input: Hex };
@@ -70,40 +68,32 @@ async function balanceProblems(ctx: CheckContext, address: string): Promise<stri
 /** The /tx/{hash} checks. */
 function transactionChecks(): Check[] {
   return [
-    {
+    defineCheck({
       id: 'explorer.tx.schema',
       title: 'GET /api/tx/{hash} answers 200 with an ExplorerTransaction',
-      surface: D,
       source: { quote: 'Fields: hash, blockNumber (integer), from, to, value (hex string), gas (integer), gasPrice (hex string), nonce (integer), input (hex string), status (string), gasUsed (integer).' },
-      severity: 'MUST',
-      needs: base,
       async run(ctx) {
         const hash = await someTransaction(ctx.target);
         if (!hash) return skip('no transaction in the last 200 blocks to look up');
         const res = await api(ctx.target, `tx/${hash}`);
         return verdict(await responseProblems(ctx, '/tx/{hash}', res, 200), res);
       },
-    },
-    {
+    }),
+    defineCheck({
       id: 'explorer.tx.agrees_with_rpc',
       title: '/api/tx/{hash} (either case) equals eth_getTransactionByHash plus eth_getTransactionReceipt',
-      surface: D,
       source: { quote: 'Anything it does can also be done directly via JSON-RPC.' },
-      severity: 'MUST',
-      needs: base,
       async run(ctx) {
         const hash = await someTransaction(ctx.target);
         if (!hash) return skip('no transaction in the last 200 blocks to look up');
         const upper = `0x${hash.slice(2).toUpperCase()}`;
         return verdict([...(await transactionProblems(ctx, hash)), ...(await transactionProblems(ctx, hash, upper))]);
       },
-    },
-    {
+    }),
+    defineCheck({
       id: 'explorer.tx.status_values',
       title: '/api/tx/{hash} status is Success (receipt 0x1), Failed (receipt 0x0) or Pending (no receipt; blockNumber and gasUsed null)',
-      surface: D,
       source: { decision: 'D-004' },
-      severity: 'SHOULD',
       needs: ['base', 'reference'],
       async run(ctx) {
         const problems: string[] = [];
@@ -123,14 +113,11 @@ function transactionChecks(): Check[] {
         }
         return verdict(problems);
       },
-    },
-    {
+    }),
+    defineCheck({
       id: 'explorer.tx.bad_hash_400',
       title: '/api/tx/{hash} answers 400 {error, code} naming "hash" for anything but 0x + 64 hex',
-      surface: D,
       source: { decision: 'D-040' },
-      severity: 'SHOULD',
-      needs: base,
       async run(ctx) {
         const bad = ['0x88df0164', 'abc', randomHash().slice(2), `${randomHash()}a`, `0x${'g'.repeat(64)}`, 'latest'];
         const problems: string[] = [];
@@ -142,44 +129,35 @@ function transactionChecks(): Check[] {
         }
         return verdict(problems);
       },
-    },
-    {
+    }),
+    defineCheck({
       id: 'explorer.tx.unknown_404',
       title: '/api/tx/{hash} answers 404 {error, code} for a hash the node does not know',
-      surface: D,
       source: { decision: 'D-023' },
-      severity: 'SHOULD',
-      needs: base,
       async run(ctx) {
         const res = await api(ctx.target, `tx/${randomHash()}`);
         return verdict(await responseProblems(ctx, '/tx/{hash}', res, 404), res);
       },
-    },
+    }),
   ];
 }
 
 /** The /address/{addr} checks. */
 function addressChecks(): Check[] {
   return [
-    {
+    defineCheck({
       id: 'explorer.address.schema',
       title: 'GET /api/address/{addr} answers 200 with an AddressBalance',
-      surface: D,
       source: { quote: 'Fields: address (string), balance (string, decimal with four decimal places, in the native unit), blockNumber (integer).' },
-      severity: 'MUST',
-      needs: base,
       async run(ctx) {
         const res = await api(ctx.target, `address/${freshAddress()}`);
         return verdict(await responseProblems(ctx, '/address/{addr}', res, 200), res);
       },
-    },
-    {
+    }),
+    defineCheck({
       id: 'explorer.address.agrees_with_rpc',
       title: '/api/address/{addr} balance equals eth_getBalance at the stated (latest) blockNumber, in four decimals',
-      surface: D,
       source: { quote: 'Anything it does can also be done directly via JSON-RPC.' },
-      severity: 'MUST',
-      needs: base,
       async run(ctx) {
         const latest = await rpcResult<{ miner: Hex }>(ctx.target, 'eth_getBlockByNumber', ['latest', false]);
         const addresses: string[] = [latest.miner, freshAddress()];
@@ -189,13 +167,11 @@ function addressChecks(): Check[] {
         for (const address of addresses) problems.push(...(await balanceProblems(ctx, address)));
         return verdict(problems, undefined, `checked ${addresses.length} addresses`);
       },
-    },
-    {
+    }),
+    defineCheck({
       id: 'explorer.address.four_decimals',
       title: '/api/address/{addr} shows exactly four fraction digits, truncated toward zero (1.23456789 → 1.2345; 0.00009999 → 0.0000)',
-      surface: D,
       source: { decision: 'D-033' },
-      severity: 'SHOULD',
       needs: ['base', 'reference'],
       async run(ctx) {
         const cases = [
@@ -214,14 +190,11 @@ function addressChecks(): Check[] {
         }
         return verdict(problems);
       },
-    },
-    {
+    }),
+    defineCheck({
       id: 'explorer.address.forms',
       title: '/api/address/{addr} accepts all-lower and all-upper hex, answers with the EIP-55 form, and refuses a wrong checksum or malformed address with 400',
-      surface: D,
       source: { decision: 'D-040' },
-      severity: 'SHOULD',
-      needs: base,
       async run(ctx) {
         const address = freshAddress();
         const problems: string[] = [];
@@ -243,7 +216,7 @@ function addressChecks(): Check[] {
         }
         return verdict(problems);
       },
-    },
+    }),
   ];
 }
 

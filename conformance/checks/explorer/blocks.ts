@@ -3,7 +3,9 @@
 // via JSON-RPC").
 import type { Hex } from 'viem';
 import type { Check, CheckContext } from '../../catalogue.ts';
+import { verdict } from '../define.ts';
 import {
+  defineCheck,
   api,
   blocksByNumber,
   differences,
@@ -14,12 +16,9 @@ import {
   randomHash,
   responseProblems,
   rpcResult,
-  verdict,
   type RpcBlock,
 } from './support.ts';
 
-const base = ['base'] as const;
-const D = 'D' as const;
 
 /** The texts a D-041 average may be: the exact value truncated or rounded to 2 decimals (D-041 fixes neither). */
 function acceptableAverages(latest: number, earlier: number, blocks: number): string[] {
@@ -33,25 +32,19 @@ function acceptableAverages(latest: number, earlier: number, blocks: number): st
 /** The checks of /stats. */
 function statsChecks(): Check[] {
   return [
-    {
+    defineCheck({
       id: 'explorer.stats.schema',
       title: 'GET /api/stats answers 200 with a ChainStats body',
-      surface: D,
       source: { quote: 'Fields: blockNumber (integer), avgBlockTime (string, decimal seconds, averaged over the last 20 blocks).' },
-      severity: 'MUST',
-      needs: base,
       async run(ctx) {
         const res = await api(ctx.target, 'stats');
         return verdict(await responseProblems(ctx, '/stats', res, 200), res);
       },
-    },
-    {
+    }),
+    defineCheck({
       id: 'explorer.stats.agrees_with_rpc',
       title: '/api/stats blockNumber is the head eth_blockNumber reports',
-      surface: D,
       source: { quote: 'Anything it does can also be done directly via JSON-RPC.' },
-      severity: 'MUST',
-      needs: base,
       async run(ctx) {
         const before = await headNumber(ctx.target);
         const res = await api(ctx.target, 'stats');
@@ -61,14 +54,11 @@ function statsChecks(): Check[] {
         if (got < before || got > after) problems.push(`blockNumber ${got} is not the head (eth_blockNumber was ${before} before and ${after} after)`);
         return verdict(problems, res);
       },
-    },
-    {
+    }),
+    defineCheck({
       id: 'explorer.stats.avg_block_time',
       title: '/api/stats avgBlockTime is (t_latest - t_(latest-20)) / 20 with 2 decimals, fewer blocks near genesis',
-      surface: D,
       source: { decision: 'D-041' },
-      severity: 'SHOULD',
-      needs: base,
       async run(ctx) {
         if (ctx.target.reference) {
           // The full 20-block window, and a second between its ends so the average is not trivially 0.
@@ -89,32 +79,26 @@ function statsChecks(): Check[] {
         }
         return verdict(problems, res);
       },
-    },
+    }),
   ];
 }
 
 /** Checks /blocks: its schema, and its ten entries against eth_getBlockByNumber. */
 function blocksChecks(): Check[] {
   return [
-    {
+    defineCheck({
       id: 'explorer.blocks.schema',
       title: 'GET /api/blocks answers 200 with at most 10 Block headers',
-      surface: D,
       source: { quote: 'array of the 10 most recent blocks, headers only (transactions listed as hashes)' },
-      severity: 'MUST',
-      needs: base,
       async run(ctx) {
         const res = await api(ctx.target, 'blocks');
         return verdict(await responseProblems(ctx, '/blocks', res, 200), res);
       },
-    },
-    {
+    }),
+    defineCheck({
       id: 'explorer.blocks.agrees_with_rpc',
       title: '/api/blocks holds the 10 most recent blocks, newest first, each as eth_getBlockByNumber gives it',
-      surface: D,
       source: { quote: '10 blocks; 10 transactions' },
-      severity: 'MUST',
-      needs: base,
       async run(ctx) {
         // On the reference chain: more than 10 blocks, the newest holding a transaction.
         await ensureHeight(ctx.target, 12);
@@ -136,7 +120,7 @@ function blocksChecks(): Check[] {
         });
         return verdict(problems, res);
       },
-    },
+    }),
   ];
 }
 
@@ -150,13 +134,10 @@ async function blockMatches(ctx: CheckContext, id: string, block: RpcBlock): Pro
 /** Checks /block/{id}: schema, agreement by number and by hash, 400 for malformed ids and 404 for unknown blocks. */
 function blockChecks(): Check[] {
   return [
-    {
+    defineCheck({
       id: 'explorer.block.schema',
       title: 'GET /api/block/{id} answers 200 with a Block for the head, for genesis and for a hash',
-      surface: D,
       source: { quote: 'one block with the list of its transaction hashes' },
-      severity: 'MUST',
-      needs: base,
       async run(ctx) {
         const head = await rpcResult<RpcBlock>(ctx.target, 'eth_getBlockByNumber', ['latest', false]);
         const problems: string[] = [];
@@ -165,14 +146,11 @@ function blockChecks(): Check[] {
         }
         return verdict(problems);
       },
-    },
-    {
+    }),
+    defineCheck({
       id: 'explorer.block.agrees_with_rpc',
       title: '/api/block/{id} by decimal number and by hash (either case) equals eth_getBlockByNumber / eth_getBlockByHash',
-      surface: D,
       source: { quote: 'id: string, a decimal block number or a 0x-prefixed 32-byte block hash' },
-      severity: 'MUST',
-      needs: base,
       async run(ctx) {
         if (ctx.target.reference) await minedTransaction(ctx.target);
         const block = await rpcResult<RpcBlock>(ctx.target, 'eth_getBlockByNumber', ['latest', false]);
@@ -184,14 +162,11 @@ function blockChecks(): Check[] {
         ];
         return verdict(problems);
       },
-    },
-    {
+    }),
+    defineCheck({
       id: 'explorer.block.bad_id_400',
       title: '/api/block/{id} answers 400 {error, code} naming "id" for hex numbers, leading zeros, tags and bad hashes',
-      surface: D,
       source: { decision: 'D-041' },
-      severity: 'SHOULD',
-      needs: base,
       async run(ctx) {
         const hex63 = randomHash().slice(0, 65);
         const bad = ['0x10', '010', '00', 'latest', 'earliest', '-1', '1.5', '1e3', ' 1', 'abc', hex63, `${randomHash()}0`, `0x${'g'.repeat(64)}`];
@@ -204,14 +179,11 @@ function blockChecks(): Check[] {
         }
         return verdict(problems);
       },
-    },
-    {
+    }),
+    defineCheck({
       id: 'explorer.block.unknown_404',
       title: '/api/block/{id} answers 404 {error, code} for a number past the head and for an unknown hash',
-      surface: D,
       source: { decision: 'D-041' },
-      severity: 'SHOULD',
-      needs: base,
       async run(ctx) {
         const problems: string[] = [];
         for (const id of [String((await headNumber(ctx.target)) + 1_000_000), randomHash() as Hex]) {
@@ -219,7 +191,7 @@ function blockChecks(): Check[] {
         }
         return verdict(problems);
       },
-    },
+    }),
   ];
 }
 

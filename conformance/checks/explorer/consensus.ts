@@ -4,10 +4,9 @@
 import type { Hex } from 'viem';
 import type { Check, CheckContext } from '../../catalogue.ts';
 import type { HttpResult } from '../../http.ts';
-import { api, blocksByNumber, headNumber, responseProblems, rpcResult, verdict } from './support.ts';
+import { verdict } from '../define.ts';
+import { defineCheck, api, blocksByNumber, headNumber, responseProblems, rpcResult } from './support.ts';
 
-const D = 'D' as const;
-const base = ['base'] as const;
 /** spec: "sampleBlocks (integer, size of the window used for blocksProposed; 50)". */
 const SAMPLE_BLOCKS = 50;
 
@@ -54,25 +53,19 @@ async function validatorProblems(ctx: CheckContext, validators: Validator[], hea
 /** The /validators and /governance checks. */
 export function explorerConsensusChecks(): Check[] {
   return [
-    {
+    defineCheck({
       id: 'explorer.validators.schema',
       title: 'GET /api/validators answers 200 with a ValidatorList',
-      surface: D,
       source: { quote: 'Fields: validators (array of Validator), totalValidators (integer), faultTolerance (integer), consensusThreshold (integer), sampleBlocks (integer, size of the window used for blocksProposed; 50).' },
-      severity: 'MUST',
-      needs: base,
       async run(ctx) {
         const res = await api(ctx.target, 'validators');
         return verdict(await responseProblems(ctx, '/validators', res, 200), res);
       },
-    },
-    {
+    }),
+    defineCheck({
       id: 'explorer.validators.agrees_with_rpc',
       title: '/api/validators: the active validators are qbft_getValidatorsByBlockNumber at the head, blocksProposed counts their blocks among the last 50 miners',
-      surface: D,
       source: { quote: 'blocksProposed (integer, count within the sample window)' },
-      severity: 'MUST',
-      needs: base,
       async run(ctx) {
         // On the reference chain, seal a few blocks so the proposer rotation shows in the counts.
         for (let i = 0; i < 5 && ctx.target.reference; i++) await ctx.target.reference.mineBlock();
@@ -86,14 +79,11 @@ export function explorerConsensusChecks(): Check[] {
         if (list.totalValidators !== set.length) problems.push(`totalValidators ${list.totalValidators}, qbft_getValidatorsByBlockNumber has ${set.length}`);
         return verdict(problems, read.res);
       },
-    },
-    {
+    }),
+    defineCheck({
       id: 'explorer.validators.quorums',
       title: '/api/validators faultTolerance = floor((n-1)/3) and consensusThreshold = ceil(2n/3), n = totalValidators',
-      surface: D,
       source: { decision: 'D-037' },
-      severity: 'SHOULD',
-      needs: base,
       async run(ctx) {
         const res = await api(ctx.target, 'validators');
         const problems = await responseProblems(ctx, '/validators', res, 200);
@@ -104,26 +94,20 @@ export function explorerConsensusChecks(): Check[] {
         if (list.consensusThreshold !== threshold) problems.push(`consensusThreshold ${list.consensusThreshold}, ceil(2*${list.totalValidators}/3) = ${threshold}`);
         return verdict(problems, res);
       },
-    },
-    {
+    }),
+    defineCheck({
       id: 'explorer.governance.schema',
       title: 'GET /api/governance answers 200 with a GovernanceView (blockPeriodSeconds 2, requestTimeoutSeconds 10)',
-      surface: D,
       source: { quote: 'Fields: validators (array of Validator) and qbft, an object with n (integer, validator count), f (integer, tolerated faults), threshold (integer), blockPeriodSeconds (integer; 2), requestTimeoutSeconds (integer; 10).' },
-      severity: 'MUST',
-      needs: base,
       async run(ctx) {
         const res = await api(ctx.target, 'governance');
         return verdict(await responseProblems(ctx, '/governance', res, 200), res);
       },
-    },
-    {
+    }),
+    defineCheck({
       id: 'explorer.governance.agrees_with_rpc',
       title: '/api/governance: n is the size of qbft_getValidatorsByBlockNumber at the head, f and threshold follow D-037, validators as in /api/validators',
-      surface: D,
       source: { decision: 'D-037' },
-      severity: 'SHOULD',
-      needs: base,
       async run(ctx) {
         const read = await atStableHead(ctx, 'governance');
         if ('problem' in read) return verdict([read.problem]);
@@ -143,6 +127,6 @@ export function explorerConsensusChecks(): Check[] {
         }
         return verdict(problems, read.res);
       },
-    },
+    }),
   ];
 }

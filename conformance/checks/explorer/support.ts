@@ -4,12 +4,16 @@
 import { readFile } from 'node:fs/promises';
 import { getAddress, type Hex } from 'viem';
 import { parse as parseYaml } from 'yaml';
-import type { CheckContext, CheckVerdict } from '../../catalogue.ts';
+import type { CheckContext } from '../../catalogue.ts';
 import { request, type HttpResult } from '../../http.ts';
 import type { Target } from '../../targets/target.ts';
+import { checkDefiner } from '../define.ts';
 import { devAccount } from '../chain/support.ts';
 import { deref, isObject } from '../spec-examples/pointer.ts';
 import { DocumentValidator } from '../spec-examples/validator.ts';
+
+/** Defines a surface-D check (needs: the service host unless it names its own). */
+export const defineCheck = checkDefiner({ surface: 'D', needs: ['base'] });
 
 /** The explorer contract, parsed, with a validator over its schemas. */
 type Contract = { doc: Record<string, unknown>; validator: DocumentValidator };
@@ -58,15 +62,6 @@ export async function responseProblems(ctx: CheckContext, route: string, res: Ht
   return problems;
 }
 
-/** A verdict from a list of problems: passed when empty. */
-export function verdict(problems: string[], res?: HttpResult, passReason?: string): CheckVerdict {
-  const request = res?.request;
-  if (problems.length === 0) return { status: 'passed', ...(passReason ? { reason: passReason } : {}), ...(request ? { request } : {}) };
-  return { status: 'failed', reason: problems.slice(0, 8).join('; '), ...(request ? { request, actual: res?.json ?? res?.text } : {}) };
-}
-
-/** A skip with its reason. */
-export const skip = (reason: string): CheckVerdict => ({ status: 'skipped', reason });
 
 /** Calls a JSON-RPC method on `{base}/rpc` and returns its result; throws on an error object. */
 export async function rpcResult<T = unknown>(target: Target, method: string, params: unknown[] = []): Promise<T> {

@@ -5,7 +5,9 @@ import type { Hex } from 'viem';
 import type { Check, CheckContext } from '../../catalogue.ts';
 import type { HttpResult } from '../../http.ts';
 import type { Target } from '../../targets/target.ts';
+import { skip, verdict } from '../define.ts';
 import {
+  defineCheck,
   api,
   blocksByNumber,
   headNumber,
@@ -13,12 +15,9 @@ import {
   responseProblems,
   rpcBatch,
   sendTransaction,
-  skip,
-  verdict,
   waitForReceipt,
 } from './support.ts';
 
-const D = 'D' as const;
 /** spec: "cached for 20 seconds". */
 const CACHE_MS = 20_000;
 /** spec: "scans the last 200 blocks". */
@@ -57,26 +56,20 @@ const hashesOf = (res: HttpResult) => (Array.isArray(res.json) ? (res.json as Su
 /** The /txns checks. */
 export function explorerTxnsChecks(): Check[] {
   return [
-    {
+    defineCheck({
       id: 'explorer.txns.schema',
       title: 'GET /api/txns answers 200 with at most 10 {hash, blockNumber, timestamp}',
-      surface: D,
       source: { quote: 'array of the 10 most recent transactions, each {hash, blockNumber, timestamp}' },
-      severity: 'MUST',
-      needs: ['base'],
       async run(ctx) {
         if (ctx.target.reference) await minedTransaction(ctx.target);
         const res = await freshTxns(ctx);
         return verdict(await responseProblems(ctx, '/txns', res, 200), res);
       },
-    },
-    {
+    }),
+    defineCheck({
       id: 'explorer.txns.agrees_with_rpc',
       title: 'each /api/txns entry is mined at its blockNumber (eth_getTransactionByHash) with that block\'s timestamp, newest block first',
-      surface: D,
       source: { quote: 'Anything it does can also be done directly via JSON-RPC.' },
-      severity: 'MUST',
-      needs: ['base'],
       async run(ctx) {
         if (ctx.target.reference) await minedTransaction(ctx.target);
         const res = await freshTxns(ctx);
@@ -98,13 +91,11 @@ export function explorerTxnsChecks(): Check[] {
         if (new Set(list.map((t) => t.hash)).size !== list.length) problems.push('a transaction is listed twice');
         return verdict(problems, res);
       },
-    },
-    {
+    }),
+    defineCheck({
       id: 'explorer.txns.recent_window',
       title: '/api/txns lists exactly the 10 newest transactions of the last 200 blocks',
-      surface: D,
       source: { quote: '10 blocks; 10 transactions' },
-      severity: 'MUST',
       needs: ['base', 'reference'],
       async run(ctx) {
         // More than ten, sent without waiting, so some blocks hold several.
@@ -122,13 +113,11 @@ export function explorerTxnsChecks(): Check[] {
         }
         return verdict([], res);
       },
-    },
-    {
+    }),
+    defineCheck({
       id: 'explorer.txns.scan_window',
       title: '/api/txns includes a transaction while it is within the last 200 blocks and drops it at the 201st',
-      surface: D,
       source: { quote: 'scans the last 200 blocks' },
-      severity: 'MUST',
       needs: ['base', 'reference'],
       async run(ctx) {
         const hash = await minedTransaction(ctx.target);
@@ -144,13 +133,11 @@ export function explorerTxnsChecks(): Check[] {
         if (hashesOf(outside).includes(hash)) problems.push(`${hash} (block ${mined}) is still listed at head ${mined + SCAN_BLOCKS}, 201 blocks later`);
         return verdict(problems, outside);
       },
-    },
-    {
+    }),
+    defineCheck({
       id: 'explorer.txns.cache_window',
       title: '/api/txns is served from a cache for 20 seconds of (injected) clock time, then refreshed',
-      surface: D,
       source: { quote: 'cached for 20 seconds' },
-      severity: 'MUST',
       needs: ['base', 'reference'],
       async run(ctx) {
         const first = await freshTxns(ctx);
@@ -166,6 +153,6 @@ export function explorerTxnsChecks(): Check[] {
         if (hashesOf(refreshed)[0] !== hash) problems.push(`20.1 s after the first answer the newest entry is ${hashesOf(refreshed)[0]}, not the transaction ${hash} mined meanwhile`);
         return verdict(problems, refreshed);
       },
-    },
+    }),
   ];
 }

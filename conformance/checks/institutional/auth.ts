@@ -8,6 +8,7 @@ import { mldsaAuthorization } from '../../../src/client/mldsa-signer.ts';
 import { mlDsa65, toHex } from '../../../src/crypto/index.ts';
 import type { Check, CheckContext } from '../../catalogue.ts';
 import { request, type HttpResult } from '../../http.ts';
+import { verdict } from '../define.ts';
 import {
   adminJson,
   codeOf,
@@ -21,7 +22,6 @@ import {
   retryAfterMs,
   serverNow,
   sleep,
-  verdict,
   wireTarget,
   WITH_ADMIN,
   type Credential,

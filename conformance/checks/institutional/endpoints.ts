@@ -5,6 +5,7 @@ import type { Hex } from 'viem';
 import type { Check, CheckContext } from '../../catalogue.ts';
 import type { HttpResult } from '../../http.ts';
 import { rpcBatch, rpcResult } from '../explorer/support.ts';
+import { verdict } from '../define.ts';
 import {
   adminJson,
   codeOf,
@@ -15,7 +16,6 @@ import {
   serverNow,
   twoDecimals,
   unknownAccountId,
-  verdict,
   WITH_ADMIN,
   type AccountView,
   type Created,

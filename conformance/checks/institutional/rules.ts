@@ -3,6 +3,7 @@
 // status (D-026, D-001), and the Idempotency-Key of POST /transfers (D-046).
 import type { Check, CheckContext } from '../../catalogue.ts';
 import type { HttpResult } from '../../http.ts';
+import { verdict } from '../define.ts';
 import {
   adminJson,
   codeOf,
@@ -13,7 +14,6 @@ import {
   newAccount,
   settled,
   smallAmount,
-  verdict,
   whileHeld,
   WITH_ADMIN,
   WITH_REFERENCE,

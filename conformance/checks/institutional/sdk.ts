@@ -7,7 +7,8 @@ import * as sdk from '../../../generated/institutional/sdk.gen';
 import { signRequestsWithMldsa } from '../../../src/client/mldsa-signer.ts';
 import type { Check } from '../../catalogue.ts';
 import type { Target } from '../../targets/target.ts';
-import { defineCheck, fixture, serverNow, sleep, smallAmount, verdict, WITH_ADMIN, type Fixture } from './support.ts';
+import { verdict } from '../define.ts';
+import { defineCheck, fixture, serverNow, sleep, smallAmount, WITH_ADMIN, type Fixture } from './support.ts';
 
 /** One exchange over node:https, trusting the target's CA (the generated client takes any fetch). */
 function exchange(target: Target, request: Request, body: Buffer | undefined): Promise<Response> {

@@ -7,14 +7,12 @@ import type { Hex } from 'viem';
 import { parse as parseYaml } from 'yaml';
 import { mldsaAuthorization } from '../../../src/client/mldsa-signer.ts';
 import { mlDsa65, toHex, type MlDsa65KeyPair } from '../../../src/crypto/index.ts';
-import type { Check, CheckContext, CheckSource, CheckVerdict } from '../../catalogue.ts';
+import type { CheckContext } from '../../catalogue.ts';
 import { request, type HttpResult } from '../../http.ts';
 import type { Capability, Target } from '../../targets/target.ts';
-import { skip, verdict } from '../explorer/support.ts';
+import { checkDefiner, Unavailable } from '../define.ts';
 import { deref, isObject } from '../spec-examples/pointer.ts';
 import { DocumentValidator } from '../spec-examples/validator.ts';
-
-export { verdict };
 
 /** Checks that create accounts and credentials through the admin API. */
 export const WITH_ADMIN: readonly Capability[] = ['base', 'admin'];
@@ -32,27 +30,8 @@ export type Operation =
   | 'POST /bank/connect'
   | 'POST /payments/pacs008';
 
-/** A precondition the target cannot meet (e.g. no funding on an external chain): the check is skipped. */
-export class Unavailable extends Error {
-  override name = 'Unavailable';
-}
-
-/** A surface-A check: MUST for a spec quote, SHOULD for a decision; Unavailable becomes a skip. */
-export function defineCheck(check: { id: string; title: string; source: CheckSource; needs: readonly Capability[]; run(ctx: CheckContext): Promise<CheckVerdict> }): Check {
-  return {
-    ...check,
-    surface: 'A',
-    severity: 'quote' in check.source ? 'MUST' : 'SHOULD',
-    async run(ctx) {
-      try {
-        return await check.run(ctx);
-      } catch (error) {
-        if (error instanceof Unavailable) return skip(error.message);
-        throw error;
-      }
-    },
-  };
-}
+/** Defines a surface-A check (needs: WITH_ADMIN unless it names its own). */
+export const defineCheck = checkDefiner({ surface: 'A', needs: WITH_ADMIN });
 
 type Contract = { doc: Record<string, unknown>; validator: DocumentValidator };
 const contracts = new Map<string, Promise<Contract>>();

@@ -5,6 +5,7 @@
 import { bytesToHex, getAddress, toBytes, type Hex } from 'viem';
 import type { Check, CheckContext } from '../../catalogue.ts';
 import { rpcBatch, rpcResult } from '../explorer/support.ts';
+import { verdict } from '../define.ts';
 import {
   contractProblems,
   defineCheck,
@@ -15,7 +16,6 @@ import {
   sleep,
   smallAmount,
   transferOf,
-  verdict,
   weiOf,
   whileHeld,
   WITH_ADMIN,

@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import type { Check, CheckSource, CheckVerdict } from '../../catalogue.ts';
+import { checkDefiner } from '../define.ts';
 import { collectAsyncApiExamples } from './asyncapi.ts';
 import { checkEvidenceExamples } from './evidence.ts';
 import { collectOpenApiExamples } from './openapi.ts';
@@ -78,15 +79,15 @@ const FORMAT_NAMES: Record<ContractFormat, string> = {
 
 /** One `specs.<key>.examples_validate` check per contract file. */
 export function specExampleChecks(files: readonly ContractFile[] = CONTRACT_FILES): Check[] {
-  return files.map((contract) => ({
-    id: `specs.${contract.key}.examples_validate`,
-    title: `every example in ${contract.file} validates against its schema`,
-    surface: 'specs',
-    source: contract.source,
-    severity: 'quote' in contract.source ? 'MUST' : 'SHOULD',
-    needs: ['specs'],
-    run: async (ctx) => checkContractExamples(contract, ctx.specsDir),
-  }));
+  const defineCheck = checkDefiner({ surface: 'specs', needs: ['specs'] });
+  return files.map((contract) =>
+    defineCheck({
+      id: `specs.${contract.key}.examples_validate`,
+      title: `every example in ${contract.file} validates against its schema`,
+      source: contract.source,
+      run: async (ctx) => checkContractExamples(contract, ctx.specsDir),
+    }),
+  );
 }
 
 /** Loads one contract and validates all of its examples. A missing file is a failure, not a skip. */

@@ -9,6 +9,7 @@ import tls from 'node:tls';
 import type { Check, CheckContext, CheckVerdict } from '../../catalogue.ts';
 import { request } from '../../http.ts';
 import type { Target } from '../../targets/target.ts';
+import { checkDefiner } from '../define.ts';
 
 /** The hybrid post-quantum group the spec names. */
 export const HYBRID_GROUP = 'X25519MLKEM768';
@@ -84,16 +85,16 @@ async function perOrigin(ctx: CheckContext, probe: (name: string, url: URL) => P
   return { status: 'passed', reason: `${passed} on ${list.map(([n]) => n).join(', ')}` };
 }
 
+/** Defines a transport check: filed under surface A, whose quote it enforces, on every origin of the target. */
+const defineCheck = checkDefiner({ surface: 'A', needs: ['base'] });
+
 /** The transport checks. */
 export function transportChecks(): Check[] {
   return [
-    {
+    defineCheck({
       id: 'transport.tls.hybrid_group',
       title: 'a client offering hybrid and classical groups gets TLS 1.3 with X25519MLKEM768',
-      surface: 'A',
       source: { quote: 'All institutional REST endpoints are served over HTTPS with hybrid post-quantum TLS (X25519MLKEM768).' },
-      severity: 'MUST',
-      needs: ['base'],
       run: async (ctx) => {
         // A browser-like offer: the hybrid group first, classical ones as fallback; the server must pick the hybrid.
         const verdict = await perOrigin(ctx, async (_name, url) => {
@@ -109,40 +110,31 @@ export function transportChecks(): Check[] {
           ? { ...verdict, request: rpc.request }
           : { status: 'failed', reason: `POST /rpc ran over group ${rpc.tlsGroup}, expected ${HYBRID_GROUP}`, request: rpc.request };
       },
-    },
-    {
+    }),
+    defineCheck({
       id: 'transport.tls.classical_refused',
       title: 'a client offering only classical groups (X25519, P-256) fails the handshake',
-      surface: 'A',
       source: { quote: 'HTTPS only, hybrid post-quantum TLS' },
-      severity: 'MUST',
-      needs: ['base'],
       run: (ctx) =>
         perOrigin(ctx, async (_name, url) => {
           const h = await handshake(ctx.target, url, { groups: 'X25519:P-256' });
           return h.ok ? `a classical-only client completed a handshake (${h.protocol}, group ${h.group})` : undefined;
         }, 'classical-only handshakes refused'),
-    },
-    {
+    }),
+    defineCheck({
       id: 'transport.tls.legacy_version_refused',
       title: 'a TLS 1.2 client fails the handshake (the hybrid group exists only in TLS 1.3)',
-      surface: 'A',
       source: { quote: 'All institutional REST endpoints are served over HTTPS with hybrid post-quantum TLS (X25519MLKEM768).' },
-      severity: 'MUST',
-      needs: ['base'],
       run: (ctx) =>
         perOrigin(ctx, async (_name, url) => {
           const h = await handshake(ctx.target, url, { groups: `${HYBRID_GROUP}:X25519:P-256`, maxVersion: 'TLSv1.2' });
           return h.ok ? `a TLS 1.2 client completed a handshake (${h.protocol}, group ${h.group})` : undefined;
         }, 'TLS 1.2 handshakes refused'),
-    },
-    {
+    }),
+    defineCheck({
       id: 'transport.plain_http_refused',
       title: 'a plain-HTTP request to an HTTPS origin gets no HTTP answer',
-      surface: 'A',
       source: { quote: 'Plain HTTP connections are rejected.' },
-      severity: 'MUST',
-      needs: ['base'],
       run: (ctx) =>
         perOrigin(ctx, async (_name, url) => {
           const { bytes, closed } = await plainHttp(url);
@@ -151,6 +143,6 @@ export function transportChecks(): Check[] {
           if (!closed) return 'the connection stayed open for 5 s instead of being closed';
           return undefined;
         }, 'plain HTTP closed without an HTTP answer'),
-    },
+    }),
   ];
 }

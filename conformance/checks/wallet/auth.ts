@@ -3,6 +3,7 @@
 // identity, a reused or expired nonce, an unregistered svcId — and logins with Bitcoin and Tron addresses
 // (D-035). Every answer is validated against specs/wallet-session.openapi.yaml.
 import type { Check } from '../../catalogue.ts';
+import { verdict } from '../define.ts';
 import {
   bitcoinSigner,
   challenge,
@@ -16,7 +17,6 @@ import {
   problems,
   register,
   tronSigner,
-  verdict,
   verify,
   WALLET,
   WALLET_REF,

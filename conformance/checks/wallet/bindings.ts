@@ -4,7 +4,8 @@
 // expiry — which the enforcement point applies; the owner sees activity, changes limits and revokes.
 import type { Check, CheckContext } from '../../catalogue.ts';
 import type { HttpResult } from '../../http.ts';
-import { call, defineCheck, expectError, login, problems, Unavailable, verdict, WALLET, WALLET_ADMIN } from './support.ts';
+import { Unavailable, verdict } from '../define.ts';
+import { call, defineCheck, expectError, login, problems, WALLET, WALLET_ADMIN } from './support.ts';
 
 type Session = Awaited<ReturnType<typeof login>>;
 

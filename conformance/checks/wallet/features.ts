@@ -8,7 +8,8 @@ import { aes256Gcm, concatBytes, fromHex, hkdfSha256, mlDsa65, mlKem768, sha3_25
 import type { Check } from '../../catalogue.ts';
 import type { Target } from '../../targets/target.ts';
 import { freshAddress, minedTransaction } from '../explorer/support.ts';
-import { call, defineCheck, expectError, login, problems, Unavailable, verdict, WALLET } from './support.ts';
+import { Unavailable, verdict } from '../define.ts';
+import { call, defineCheck, expectError, login, problems, WALLET } from './support.ts';
 
 /** GETs `url` (any origin of the target) as bytes, trusting the target's CA. */
 function fetchBytes(target: Target, url: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {

@@ -13,14 +13,12 @@ import { base58check, base64, bech32 } from '@scure/base';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { parse as parseYaml } from 'yaml';
 import { mlDsa65, sha3_256, toHex, type MlDsa65KeyPair } from '../../../src/crypto/index.ts';
-import type { Check, CheckContext, CheckSource, CheckVerdict } from '../../catalogue.ts';
+import type { CheckContext } from '../../catalogue.ts';
 import { request, type HttpResult } from '../../http.ts';
 import type { Capability, Target } from '../../targets/target.ts';
-import { skip, verdict } from '../explorer/support.ts';
+import { checkDefiner, Unavailable } from '../define.ts';
 import { deref, isObject } from '../spec-examples/pointer.ts';
 import { DocumentValidator } from '../spec-examples/validator.ts';
-
-export { verdict, skip };
 
 /** Checks on the wallet origin alone. */
 export const WALLET: readonly Capability[] = ['wallet'];
@@ -29,27 +27,8 @@ export const WALLET_REF: readonly Capability[] = ['wallet', 'reference'];
 /** Checks that record a KYC-verified owner with the administrator token (D-083). */
 export const WALLET_ADMIN: readonly Capability[] = ['wallet', 'admin'];
 
-/** A precondition the target cannot meet: the check is skipped, never passed. */
-export class Unavailable extends Error {
-  override name = 'Unavailable';
-}
-
-/** A surface-E check: MUST for a spec quote, SHOULD for a decision; Unavailable becomes a skip. */
-export function defineCheck(check: { id: string; title: string; source: CheckSource; needs: readonly Capability[]; run(ctx: CheckContext): Promise<CheckVerdict> }): Check {
-  return {
-    ...check,
-    surface: 'E',
-    severity: 'quote' in check.source ? 'MUST' : 'SHOULD',
-    async run(ctx) {
-      try {
-        return await check.run(ctx);
-      } catch (error) {
-        if (error instanceof Unavailable) return skip(error.message);
-        throw error;
-      }
-    },
-  };
-}
+/** Defines a surface-E check (needs: WALLET unless it names its own). */
+export const defineCheck = checkDefiner({ surface: 'E', needs: WALLET });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -9,7 +9,8 @@ import { verifyMessage, type Hex } from 'viem';
 import { fromHex, mlDsa65, sha3_256, toHex } from '../../../src/crypto/index.ts';
 import type { Check, CheckContext } from '../../catalogue.ts';
 import type { HttpResult } from '../../http.ts';
-import { call, defineCheck, expectError, jwtPart, login, newIdentity, problems, register, registrationProof, verdict, WALLET, WALLET_REF } from './support.ts';
+import { verdict } from '../define.ts';
+import { call, defineCheck, expectError, jwtPart, login, newIdentity, problems, register, registrationProof, WALLET, WALLET_REF } from './support.ts';
 
 const THIRD_PARTY = 'a third party can verify that an action was authorised by the identity without trusting the service';
 

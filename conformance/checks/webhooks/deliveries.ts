@@ -6,11 +6,11 @@ import type { Check, CheckContext } from '../../catalogue.ts';
 import type { Target } from '../../targets/target.ts';
 import type { Received } from '../../webhooks/receiver.ts';
 import { adminJson } from '../institutional/support.ts';
+import { outcome } from '../define.ts';
 import {
-  defineWebhookCheck,
+  defineCheck,
   deliveriesOf,
   dropEndpoint,
-  outcome,
   pacs008,
   parseBody,
   partiesFor,
@@ -77,7 +77,7 @@ const payloadsOf = (scenario: Scenario) => scenario.received.map(parseBody);
 /** Header, signature, schema and event checks over every delivery. */
 function deliveryChecks(): Check[] {
   return [
-    defineWebhookCheck({
+    defineCheck({
       id: 'webhooks.delivery.headers',
       title: 'Every delivery carries X-SVC-Signature, X-SVC-Event, X-SVC-Timestamp (Unix seconds) and X-SVC-Delivery as the contract defines them',
       source: { quote: 'X-SVC-Delivery | delivery job identifier' },
@@ -88,7 +88,7 @@ function deliveryChecks(): Check[] {
         return outcome(problems, `${received.length} deliveries`);
       },
     }),
-    defineWebhookCheck({
+    defineCheck({
       id: 'webhooks.delivery.signature',
       title: 'X-SVC-Signature is sha256=<lowercase hex HMAC-SHA256 of "<timestamp>.<raw_body>"> under the shared secret',
       source: { quote: 'hmac_hex is the lowercase hex HMAC-SHA256, keyed with the shared secret, of the string <timestamp>.<raw_body>, where timestamp is the X-SVC-Timestamp value and raw_body is the unparsed request body.' },
@@ -98,7 +98,7 @@ function deliveryChecks(): Check[] {
         return outcome(received.flatMap((r) => signatureProblems(r, [secret], Number(r.headers['x-svc-timestamp']) * 1000)), `${received.length} deliveries`);
       },
     }),
-    defineWebhookCheck({
+    defineCheck({
       id: 'webhooks.delivery.fresh_timestamp',
       title: 'Every delivery is signed with a timestamp within 5 minutes of its arrival, so receivers accept it',
       source: { quote: 'The receiver rejects a delivery whose timestamp is more than 5 minutes old (replay protection).' },
@@ -111,7 +111,7 @@ function deliveryChecks(): Check[] {
         return outcome(problems, `${received.length} deliveries`);
       },
     }),
-    defineWebhookCheck({
+    defineCheck({
       id: 'webhooks.delivery.payload_schema',
       title: "Every body is the Payment event payload of its event's message in webhooks.asyncapi.yaml",
       source: { quote: 'The body is the Payment event payload (see Resources and their fields).' },
@@ -120,7 +120,7 @@ function deliveryChecks(): Check[] {
         return outcome(received.flatMap((r) => schemaProblems(r).filter((p) => p.includes(' payload'))), `${received.length} deliveries`);
       },
     }),
-    defineWebhookCheck({
+    defineCheck({
       id: 'webhooks.delivery.event_matches_payload',
       title: "X-SVC-Event equals the payload's event, and status is that event's status (D-007)",
       source: { quote: 'X-SVC-Event | event type, for example payment.settled' },
@@ -136,7 +136,7 @@ function deliveryChecks(): Check[] {
         return outcome(problems, `${received.length} deliveries`);
       },
     }),
-    defineWebhookCheck({
+    defineCheck({
       id: 'webhooks.delivery.post_json',
       title: 'A delivery is a POST with Content-Type application/json; charset=utf-8 and a compact JSON body',
       source: { decision: 'D-020' },
@@ -157,7 +157,7 @@ function deliveryChecks(): Check[] {
 /** Payload field and lifecycle checks. */
 function payloadChecks(): Check[] {
   return [
-    defineWebhookCheck({
+    defineCheck({
       id: 'webhooks.payload.settled_fields',
       title: 'payment.settled carries every payload field except failRsn',
       source: { quote: 'A payment.settled payload shows every field above except failRsn.' },
@@ -169,7 +169,7 @@ function payloadChecks(): Check[] {
         return outcome(settled.length ? problems : ['no payment.settled was received'], `${settled.length} payment.settled deliveries`);
       },
     }),
-    defineWebhookCheck({
+    defineCheck({
       id: 'webhooks.payload.uetr',
       title: "uetr is a UUID, the same in every event of one payment, and the pacs.008 instruction's UETR",
       source: { quote: 'UUID-format end-to-end payment identifier' },
@@ -185,7 +185,7 @@ function payloadChecks(): Check[] {
         return outcome(problems);
       },
     }),
-    defineWebhookCheck({
+    defineCheck({
       id: 'webhooks.payload.tx_ref',
       title: 'The payment txRef is PMT-YYYYMMDD- plus 12 Crockford base32 characters, one per payment',
       source: { decision: 'D-034' },
@@ -202,7 +202,7 @@ function payloadChecks(): Check[] {
         return outcome(problems);
       },
     }),
-    defineWebhookCheck({
+    defineCheck({
       id: 'webhooks.payload.bic',
       title: 'dbtrInst and cdtrInst have bank-identifier-code shape (the pacs.008 agents, or the platform BIC for transfers)',
       source: { quote: 'debtor institution identifier (bank-identifier-code shape)' },
@@ -215,7 +215,7 @@ function payloadChecks(): Check[] {
         return outcome(problems);
       },
     }),
-    defineWebhookCheck({
+    defineCheck({
       id: 'webhooks.events.transfer',
       title: 'POST /transfers emits payment.initiated, then payment.settled with the transaction hash and settlement time',
       source: { decision: 'D-021' },
@@ -232,7 +232,7 @@ function payloadChecks(): Check[] {
         return outcome(problems, events.join(' → '));
       },
     }),
-    defineWebhookCheck({
+    defineCheck({
       id: 'webhooks.events.pacs008',
       title: 'A cross-currency pacs.008 payment emits initiated, rate_locked (settlement amount fixed), then settled',
       source: { decision: 'D-053' },
@@ -249,7 +249,7 @@ function payloadChecks(): Check[] {
         return outcome(problems, events.join(' → '));
       },
     }),
-    defineWebhookCheck({
+    defineCheck({
       id: 'webhooks.events.failed',
       title: 'A payment whose settlement fails emits payment.failed with failRsn',
       source: { decision: 'D-021' },
@@ -259,7 +259,7 @@ function payloadChecks(): Check[] {
         return outcome(failed && typeof failed.failRsn === 'string' && failed.failRsn ? [] : [`payment.failed without failRsn: ${JSON.stringify(failed)}`], String(failed?.failRsn));
       },
     }),
-    defineWebhookCheck({
+    defineCheck({
       id: 'webhooks.events.returned',
       title: 'Returning a settled payment answers RETURNED with returnTxHash and emits payment.returned naming the original settlement',
       source: { decision: 'D-062' },

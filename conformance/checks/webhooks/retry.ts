@@ -6,7 +6,8 @@ import type { Check, CheckContext } from '../../catalogue.ts';
 import type { Target } from '../../targets/target.ts';
 import type { Received } from '../../webhooks/receiver.ts';
 import { adminCall, adminJson, sleep, smallAmount } from '../institutional/support.ts';
-import { advance, defineWebhookCheck, dropEndpoint, newSecret, outcome, partiesFor, receiverFor, registerEndpoint, signatureProblems, targetNow, transfer, type Endpoint } from './support.ts';
+import { outcome } from '../define.ts';
+import { advance, defineCheck, dropEndpoint, newSecret, partiesFor, receiverFor, registerEndpoint, signatureProblems, targetNow, transfer, type Endpoint } from './support.ts';
 
 /** spec: "| 2 | 30 seconds |", "| 3 | 5 minutes |", "| 4 | 30 minutes |", "| 5 | 2 hours; final attempt, then the delivery is DEAD |". */
 const DELAYS_MS = [0, 30_000, 300_000, 1_800_000, 7_200_000];
@@ -111,7 +112,7 @@ function deadDelivery(ctx: CheckContext) {
 /** The retry checks. */
 export function webhookRetryChecks(): Check[] {
   return [
-    defineWebhookCheck({
+    defineCheck({
       id: 'webhooks.retry.second_attempt',
       title: 'A 500 is a failure: the same delivery comes again 30 s later, freshly signed; after a 200 nothing more comes',
       source: { quote: 'next attempt after the delay in the retry table' },
@@ -132,7 +133,7 @@ export function webhookRetryChecks(): Check[] {
         }
       },
     }),
-    defineWebhookCheck({
+    defineCheck({
       id: 'webhooks.retry.timeout',
       title: 'A receiver that does not answer within 10 s counts as a failure; the delivery is retried after 30 s',
       source: { quote: 'The receiving endpoint must answer with a 2xx status within 10 seconds; any other response or a time-out counts as a failure.' },
@@ -157,7 +158,7 @@ export function webhookRetryChecks(): Check[] {
         }
       },
     }),
-    defineWebhookCheck({
+    defineCheck({
       id: 'webhooks.retry.redirect',
       title: 'A 3xx is a failure (redirects are not followed): the delivery is retried',
       source: { decision: 'D-020' },
@@ -172,7 +173,7 @@ export function webhookRetryChecks(): Check[] {
         }
       },
     }),
-    defineWebhookCheck({
+    defineCheck({
       id: 'webhooks.retry.schedule',
       title: 'Retries come 30 s, 5 min, 30 min and 2 h after each failure, freshly signed; after the fifth failure the delivery is DEAD',
       source: { quote: '2 hours; final attempt, then the delivery is DEAD' },
@@ -191,7 +192,7 @@ export function webhookRetryChecks(): Check[] {
         return outcome(problems, `delays ${gaps.map((g) => `${g} ms`).join(', ')}`);
       },
     }),
-    defineWebhookCheck({
+    defineCheck({
       id: 'webhooks.retry.redeliver',
       title: 'A DEAD delivery redelivered (202) comes again with the same id in a new round, freshly signed',
       source: { decision: 'D-060' },
@@ -218,7 +219,7 @@ export function webhookRetryChecks(): Check[] {
         }
       },
     }),
-    defineWebhookCheck({
+    defineCheck({
       id: 'webhooks.signature.rotation',
       title: 'During a secret rotation X-SVC-Signature carries both signatures, current first; after it only one',
       source: { decision: 'D-047' },
@@ -250,7 +251,7 @@ export function webhookRetryChecks(): Check[] {
         }
       },
     }),
-    defineWebhookCheck({
+    defineCheck({
       id: 'webhooks.endpoint.no_secret',
       title: 'An endpoint receives nothing until its signing secret is set',
       source: { decision: 'D-060' },

@@ -8,35 +8,17 @@ import addFormats from 'ajv-formats';
 import type { Hex } from 'viem';
 import { webhookMessageByEvent, webhookSchemaDefs } from '../../../generated/webhooks/schemas.gen';
 import { verifyWebhook } from '../../../src/client/webhook-verifier.ts';
-import type { Check, CheckContext, CheckSource, CheckVerdict } from '../../catalogue.ts';
 import type { Capability, Target } from '../../targets/target.ts';
 import { WebhookReceiver, type Received, type Responder } from '../../webhooks/receiver.ts';
 import { receiverTls } from '../../webhooks/receiver-tls.ts';
-import { skip } from '../explorer/support.ts';
-import { adminJson, apiKey, inst, newAccount, Unavailable, type AccountView } from '../institutional/support.ts';
-
-export { Unavailable };
+import { checkDefiner } from '../define.ts';
+import { adminJson, apiKey, inst, newAccount, type AccountView } from '../institutional/support.ts';
 
 /** Checks that register an endpoint (admin) and make the target emit through its institutional API (base). */
 export const WITH_RECEIVER: readonly Capability[] = ['base', 'admin'];
 
-/** A surface-B check: MUST for a spec quote, SHOULD for a decision; Unavailable becomes a skip. */
-export function defineWebhookCheck(check: { id: string; title: string; source: CheckSource; needs?: readonly Capability[]; run(ctx: CheckContext): Promise<CheckVerdict> }): Check {
-  return {
-    ...check,
-    needs: check.needs ?? WITH_RECEIVER,
-    surface: 'B',
-    severity: 'quote' in check.source ? 'MUST' : 'SHOULD',
-    async run(ctx) {
-      try {
-        return await check.run(ctx);
-      } catch (error) {
-        if (error instanceof Unavailable) return skip(error.message);
-        throw error;
-      }
-    },
-  };
-}
+/** Defines a surface-B check (needs: WITH_RECEIVER unless it names its own). */
+export const defineCheck = checkDefiner({ surface: 'B', needs: WITH_RECEIVER });
 
 /** The clock deliveries are timed on: the reference stack's own, else this machine's. */
 export const targetNow = (target: Target) => target.reference?.now?.() ?? Date.now();
@@ -198,11 +180,6 @@ export function signatureProblems(received: Received, secrets: string[], nowMs: 
   }
 }
 
-/** A verdict from a list of problems (passed when empty). */
-export function outcome(problems: string[], passReason?: string, actual?: unknown): CheckVerdict {
-  if (problems.length === 0) return { status: 'passed', ...(passReason ? { reason: passReason } : {}) };
-  return { status: 'failed', reason: problems.slice(0, 8).join('; '), ...(actual !== undefined ? { actual } : {}) };
-}
 
 /** Moves the reference stack's clock; an external target's time cannot be moved (the check says why it waits). */
 export function advance(target: Target, ms: number): void {
