@@ -5,6 +5,8 @@ import { getAddress, type Hex } from 'viem';
 import type { Check, CheckContext } from '../../catalogue.ts';
 import { skip, verdict } from '../define.ts';
 import {
+  badParameterProblems,
+  betweenHeads,
   defineCheck,
   api,
   differences,
@@ -14,6 +16,7 @@ import {
   minedTransaction,
   randomHash,
   responseProblems,
+  schemaCheck,
   rpcBatch,
   rpcResult,
   sendTransaction,
@@ -52,9 +55,7 @@ async function transactionProblems(ctx: CheckContext, hash: Hex, path: string = 
 
 /** Problems of /address/{addr} against eth_getBalance at the stated block number. */
 async function balanceProblems(ctx: CheckContext, address: string): Promise<string[]> {
-  const before = await headNumber(ctx.target);
-  const res = await api(ctx.target, `address/${address}`);
-  const after = await headNumber(ctx.target);
+  const { before, res, after } = await betweenHeads(ctx.target, `address/${address}`);
   const problems = await responseProblems(ctx, '/address/{addr}', res, 200);
   if (problems.length) return problems;
   const body = res.json as { address: string; balance: string; blockNumber: number };
@@ -120,14 +121,7 @@ function transactionChecks(): Check[] {
       source: { decision: 'D-040' },
       async run(ctx) {
         const bad = ['0x88df0164', 'abc', randomHash().slice(2), `${randomHash()}a`, `0x${'g'.repeat(64)}`, 'latest'];
-        const problems: string[] = [];
-        for (const hash of bad) {
-          const res = await api(ctx.target, `tx/${encodeURIComponent(hash)}`);
-          problems.push(...(await responseProblems(ctx, '/tx/{hash}', res, 400)));
-          const error = (res.json as { error?: string } | undefined)?.error ?? '';
-          if (res.status === 400 && !error.includes('"hash"')) problems.push(`400 for ${JSON.stringify(hash)} does not name the field "hash": ${JSON.stringify(error)}`);
-        }
-        return verdict(problems);
+        return verdict(await badParameterProblems(ctx, '/tx/{hash}', bad));
       },
     }),
     defineCheck({
@@ -145,14 +139,10 @@ function transactionChecks(): Check[] {
 /** The /address/{addr} checks. */
 function addressChecks(): Check[] {
   return [
-    defineCheck({
-      id: 'explorer.address.schema',
-      title: 'GET /api/address/{addr} answers 200 with an AddressBalance',
+    schemaCheck('/address/{addr}', {
+      id: 'explorer.address.schema', title: 'GET /api/address/{addr} answers 200 with an AddressBalance',
       source: { quote: 'Fields: address (string), balance (string, decimal with four decimal places, in the native unit), blockNumber (integer).' },
-      async run(ctx) {
-        const res = await api(ctx.target, `address/${freshAddress()}`);
-        return verdict(await responseProblems(ctx, '/address/{addr}', res, 200), res);
-      },
+      path: () => `address/${freshAddress()}`,
     }),
     defineCheck({
       id: 'explorer.address.agrees_with_rpc',

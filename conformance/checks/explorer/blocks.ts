@@ -5,6 +5,8 @@ import type { Hex } from 'viem';
 import type { Check, CheckContext } from '../../catalogue.ts';
 import { verdict } from '../define.ts';
 import {
+  badParameterProblems,
+  betweenHeads,
   defineCheck,
   api,
   blocksByNumber,
@@ -15,6 +17,7 @@ import {
   minedTransaction,
   randomHash,
   responseProblems,
+  schemaCheck,
   rpcResult,
   type RpcBlock,
 } from './support.ts';
@@ -32,23 +35,16 @@ function acceptableAverages(latest: number, earlier: number, blocks: number): st
 /** The checks of /stats. */
 function statsChecks(): Check[] {
   return [
-    defineCheck({
-      id: 'explorer.stats.schema',
-      title: 'GET /api/stats answers 200 with a ChainStats body',
+    schemaCheck('/stats', {
+      id: 'explorer.stats.schema', title: 'GET /api/stats answers 200 with a ChainStats body',
       source: { quote: 'Fields: blockNumber (integer), avgBlockTime (string, decimal seconds, averaged over the last 20 blocks).' },
-      async run(ctx) {
-        const res = await api(ctx.target, 'stats');
-        return verdict(await responseProblems(ctx, '/stats', res, 200), res);
-      },
     }),
     defineCheck({
       id: 'explorer.stats.agrees_with_rpc',
       title: '/api/stats blockNumber is the head eth_blockNumber reports',
       source: { quote: 'Anything it does can also be done directly via JSON-RPC.' },
       async run(ctx) {
-        const before = await headNumber(ctx.target);
-        const res = await api(ctx.target, 'stats');
-        const after = await headNumber(ctx.target);
+        const { before, res, after } = await betweenHeads(ctx.target, 'stats');
         const problems = await responseProblems(ctx, '/stats', res, 200);
         const got = (res.json as { blockNumber?: number }).blockNumber ?? -1;
         if (got < before || got > after) problems.push(`blockNumber ${got} is not the head (eth_blockNumber was ${before} before and ${after} after)`);
@@ -86,14 +82,9 @@ function statsChecks(): Check[] {
 /** Checks /blocks: its schema, and its ten entries against eth_getBlockByNumber. */
 function blocksChecks(): Check[] {
   return [
-    defineCheck({
-      id: 'explorer.blocks.schema',
-      title: 'GET /api/blocks answers 200 with at most 10 Block headers',
+    schemaCheck('/blocks', {
+      id: 'explorer.blocks.schema', title: 'GET /api/blocks answers 200 with at most 10 Block headers',
       source: { quote: 'array of the 10 most recent blocks, headers only (transactions listed as hashes)' },
-      async run(ctx) {
-        const res = await api(ctx.target, 'blocks');
-        return verdict(await responseProblems(ctx, '/blocks', res, 200), res);
-      },
     }),
     defineCheck({
       id: 'explorer.blocks.agrees_with_rpc',
@@ -103,9 +94,7 @@ function blocksChecks(): Check[] {
         // On the reference chain: more than 10 blocks, the newest holding a transaction.
         await ensureHeight(ctx.target, 12);
         if (ctx.target.reference) await minedTransaction(ctx.target);
-        const before = await headNumber(ctx.target);
-        const res = await api(ctx.target, 'blocks');
-        const after = await headNumber(ctx.target);
+        const { before, res, after } = await betweenHeads(ctx.target, 'blocks');
         const problems = await responseProblems(ctx, '/blocks', res, 200);
         if (problems.length) return verdict(problems, res);
         const list = res.json as { number: number }[];
@@ -170,14 +159,7 @@ function blockChecks(): Check[] {
       async run(ctx) {
         const hex63 = randomHash().slice(0, 65);
         const bad = ['0x10', '010', '00', 'latest', 'earliest', '-1', '1.5', '1e3', ' 1', 'abc', hex63, `${randomHash()}0`, `0x${'g'.repeat(64)}`];
-        const problems: string[] = [];
-        for (const id of bad) {
-          const res = await api(ctx.target, `block/${encodeURIComponent(id)}`);
-          problems.push(...(await responseProblems(ctx, '/block/{id}', res, 400)));
-          const error = (res.json as { error?: string } | undefined)?.error ?? '';
-          if (res.status === 400 && !error.includes('"id"')) problems.push(`400 for ${JSON.stringify(id)} does not name the field "id": ${JSON.stringify(error)}`);
-        }
-        return verdict(problems);
+        return verdict(await badParameterProblems(ctx, '/block/{id}', bad));
       },
     }),
     defineCheck({

@@ -5,7 +5,7 @@ import type { Hex } from 'viem';
 import type { Check, CheckContext } from '../../catalogue.ts';
 import type { HttpResult } from '../../http.ts';
 import { verdict } from '../define.ts';
-import { defineCheck, api, blocksByNumber, headNumber, responseProblems, rpcResult } from './support.ts';
+import { defineCheck, api, blocksByNumber, headNumber, responseProblems, schemaCheck, rpcResult } from './support.ts';
 
 /** spec: "sampleBlocks (integer, size of the window used for blocksProposed; 50)". */
 const SAMPLE_BLOCKS = 50;
@@ -53,14 +53,9 @@ async function validatorProblems(ctx: CheckContext, validators: Validator[], hea
 /** The /validators and /governance checks. */
 export function explorerConsensusChecks(): Check[] {
   return [
-    defineCheck({
-      id: 'explorer.validators.schema',
-      title: 'GET /api/validators answers 200 with a ValidatorList',
+    schemaCheck('/validators', {
+      id: 'explorer.validators.schema', title: 'GET /api/validators answers 200 with a ValidatorList',
       source: { quote: 'Fields: validators (array of Validator), totalValidators (integer), faultTolerance (integer), consensusThreshold (integer), sampleBlocks (integer, size of the window used for blocksProposed; 50).' },
-      async run(ctx) {
-        const res = await api(ctx.target, 'validators');
-        return verdict(await responseProblems(ctx, '/validators', res, 200), res);
-      },
     }),
     defineCheck({
       id: 'explorer.validators.agrees_with_rpc',
@@ -95,14 +90,9 @@ export function explorerConsensusChecks(): Check[] {
         return verdict(problems, res);
       },
     }),
-    defineCheck({
-      id: 'explorer.governance.schema',
-      title: 'GET /api/governance answers 200 with a GovernanceView (blockPeriodSeconds 2, requestTimeoutSeconds 10)',
+    schemaCheck('/governance', {
+      id: 'explorer.governance.schema', title: 'GET /api/governance answers 200 with a GovernanceView (blockPeriodSeconds 2, requestTimeoutSeconds 10)',
       source: { quote: 'Fields: validators (array of Validator) and qbft, an object with n (integer, validator count), f (integer, tolerated faults), threshold (integer), blockPeriodSeconds (integer; 2), requestTimeoutSeconds (integer; 10).' },
-      async run(ctx) {
-        const res = await api(ctx.target, 'governance');
-        return verdict(await responseProblems(ctx, '/governance', res, 200), res);
-      },
     }),
     defineCheck({
       id: 'explorer.governance.agrees_with_rpc',

@@ -1,36 +1,20 @@
 // Shared helpers of the explorer (surface D) checks: calling {base}/api and {base}/rpc, validating each
 // answer against the response schema of specs/explorer.openapi.yaml, and, on the reference target only,
 // creating the transactions a check needs, from a sender the harness allow-lists and funds (D-152).
-import { readFile } from 'node:fs/promises';
 import { getAddress, type Hex } from 'viem';
-import { parse as parseYaml } from 'yaml';
-import type { CheckContext } from '../../catalogue.ts';
+import type { Check, CheckContext } from '../../catalogue.ts';
 import { request, type HttpResult } from '../../http.ts';
 import type { Target } from '../../targets/target.ts';
-import { checkDefiner } from '../define.ts';
+import { checkDefiner, verdict, type CheckDefinition } from '../define.ts';
 import { devAccount } from '../chain/support.ts';
 import { deref, isObject } from '../spec-examples/pointer.ts';
-import { DocumentValidator } from '../spec-examples/validator.ts';
+import { openApiContract } from '../support/openapi.ts';
 
 /** Defines a surface-D check (needs: the service host unless it names its own). */
 export const defineCheck = checkDefiner({ surface: 'D', needs: ['base'] });
 
-/** The explorer contract, parsed, with a validator over its schemas. */
-type Contract = { doc: Record<string, unknown>; validator: DocumentValidator };
-const contracts = new Map<string, Promise<Contract>>();
-
-/** Loads (once per specs directory) the explorer contract and compiles its schemas. */
-export function explorerContract(specsDir: URL): Promise<Contract> {
-  let contract = contracts.get(specsDir.href);
-  if (!contract) {
-    contract = readFile(new URL('explorer.openapi.yaml', specsDir), 'utf8').then((text) => {
-      const doc = parseYaml(text) as Record<string, unknown>;
-      return { doc, validator: new DocumentValidator(doc, '2020-12', 'explorer.openapi.yaml') };
-    });
-    contracts.set(specsDir.href, contract);
-  }
-  return contract;
-}
+/** The explorer contract, parsed once per specs directory, with a validator over its schemas. */
+export const explorerContract = (specsDir: URL) => openApiContract(specsDir, 'explorer.openapi.yaml');
 
 /** GET `{base}/api/<path>`. */
 export function api(target: Target, path: string): Promise<HttpResult> {
@@ -63,6 +47,31 @@ export async function responseProblems(ctx: CheckContext, route: string, res: Ht
 }
 
 
+/** A check that GET `/api<route>` answers 200 with the body the contract declares; `path` fills in the route's parameters. */
+export function schemaCheck(route: string, definition: Omit<CheckDefinition, 'run'> & { path?: () => string }): Check {
+  const { path, ...rest } = definition;
+  return defineCheck({
+    ...rest,
+    async run(ctx) {
+      const res = await api(ctx.target, path ? path() : route.slice(1));
+      return verdict(await responseProblems(ctx, route, res, 200), res);
+    },
+  });
+}
+
+/** Problems unless GET `/api<route>` answers 400 naming its one path parameter for each of `values` (D-040, D-041). */
+export async function badParameterProblems(ctx: CheckContext, route: string, values: readonly string[]): Promise<string[]> {
+  const field = /\{(\w+)\}/.exec(route)![1]!;
+  const problems: string[] = [];
+  for (const value of values) {
+    const res = await api(ctx.target, route.slice(1).replace(`{${field}}`, encodeURIComponent(value)));
+    problems.push(...(await responseProblems(ctx, route, res, 400)));
+    const error = (res.json as { error?: string } | undefined)?.error ?? '';
+    if (res.status === 400 && !error.includes(`"${field}"`)) problems.push(`400 for ${JSON.stringify(value)} does not name the field "${field}": ${JSON.stringify(error)}`);
+  }
+  return problems;
+}
+
 /** Calls a JSON-RPC method on `{base}/rpc` and returns its result; throws on an error object. */
 export async function rpcResult<T = unknown>(target: Target, method: string, params: unknown[] = []): Promise<T> {
   const [result] = await rpcBatch<T>(target, [{ method, params }]);
@@ -94,6 +103,13 @@ export type RpcBlock = {
 /** eth_blockNumber as a number. */
 export async function headNumber(target: Target): Promise<number> {
   return Number(BigInt(await rpcResult<Hex>(target, 'eth_blockNumber')));
+}
+
+/** GET `/api/<path>` between two reads of eth_blockNumber, so the head it reports can be placed between them. */
+export async function betweenHeads(target: Target, path: string): Promise<{ before: number; res: HttpResult; after: number }> {
+  const before = await headNumber(target);
+  const res = await api(target, path);
+  return { before, res, after: await headNumber(target) };
 }
 
 /** On the reference target, seals empty blocks until the chain has at least `height` + 1 blocks. */

@@ -2,17 +2,14 @@
 // credential (spec "two methods, one of which must be used on every request"), validation of every answer
 // against specs/institutional.openapi.yaml, and the accounts and credentials each target needs, created
 // through the administrator API (D-048) with the target's admin token.
-import { readFile } from 'node:fs/promises';
 import type { Hex } from 'viem';
-import { parse as parseYaml } from 'yaml';
 import { mldsaAuthorization } from '../../../src/client/mldsa-signer.ts';
 import { mlDsa65, toHex, type MlDsa65KeyPair } from '../../../src/crypto/index.ts';
 import type { CheckContext } from '../../catalogue.ts';
 import { request, type HttpResult } from '../../http.ts';
 import type { Capability, Target } from '../../targets/target.ts';
 import { checkDefiner, Unavailable } from '../define.ts';
-import { deref, isObject } from '../spec-examples/pointer.ts';
-import { DocumentValidator } from '../spec-examples/validator.ts';
+import { operationProblems } from '../support/openapi.ts';
 
 /** Checks that create accounts and credentials through the admin API. */
 export const WITH_ADMIN: readonly Capability[] = ['base', 'admin'];
@@ -33,38 +30,12 @@ export type Operation =
 /** Defines a surface-A check (needs: WITH_ADMIN unless it names its own). */
 export const defineCheck = checkDefiner({ surface: 'A', needs: WITH_ADMIN });
 
-type Contract = { doc: Record<string, unknown>; validator: DocumentValidator };
-const contracts = new Map<string, Promise<Contract>>();
-
-/** Loads (once per specs directory) the institutional contract and compiles its schemas. */
-function contract(specsDir: URL): Promise<Contract> {
-  let loaded = contracts.get(specsDir.href);
-  if (!loaded) {
-    loaded = readFile(new URL('institutional.openapi.yaml', specsDir), 'utf8').then((text) => {
-      const doc = parseYaml(text) as Record<string, unknown>;
-      return { doc, validator: new DocumentValidator(doc, '2020-12', 'institutional.openapi.yaml') };
-    });
-    contracts.set(specsDir.href, loaded);
-  }
-  return loaded;
-}
-
 /**
  * Problems with an answer to `operation`: a status other than `status`, a status the contract does not
  * declare for it, a body that is not JSON or fails the declared schema. `what` names the case in messages.
  */
-export async function contractProblems(ctx: CheckContext, operation: Operation, res: HttpResult, status: number, what = ''): Promise<string[]> {
-  const { doc, validator } = await contract(ctx.specsDir);
-  const [method, route] = operation.split(' ') as [string, string];
-  const where = `${operation}${what ? ` (${what})` : ''}`;
-  if (res.status !== status) return [`${where}: expected HTTP ${status}, got ${res.status} ${res.text.slice(0, 300)}`];
-  const at = ['paths', route, method.toLowerCase(), 'responses', String(status)];
-  const { node, at: resolved } = deref(doc, at);
-  if (!isObject(node)) return [`${where}: HTTP ${status} is not a status the contract declares`];
-  if (!isObject(node.content)) return [];
-  if (!/^application\/json\b/.test(res.headers['content-type'] ?? '')) return [`${where}: expected application/json, got ${JSON.stringify(res.headers['content-type'])}`];
-  if (res.json === undefined) return [`${where}: the body is not JSON: ${res.text.slice(0, 200)}`];
-  return validator.validate({ where, value: res.json, schemaAt: [...resolved, 'content', 'application/json', 'schema'] });
+export function contractProblems(ctx: CheckContext, operation: Operation, res: HttpResult, status: number, what = ''): Promise<string[]> {
+  return operationProblems(ctx.specsDir, 'institutional.openapi.yaml', operation, res, status, what);
 }
 
 /** The `code` of an error body, if any. */

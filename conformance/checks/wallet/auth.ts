@@ -7,6 +7,7 @@ import { verdict } from '../define.ts';
 import {
   bitcoinSigner,
   challenge,
+  challenged,
   defineCheck,
   evmSigner,
   expectError,
@@ -18,7 +19,6 @@ import {
   register,
   tronSigner,
   verify,
-  WALLET,
   WALLET_REF,
   call,
 } from './support.ts';
@@ -32,7 +32,6 @@ export function walletAuthChecks(): Check[] {
       id: 'wallet.login.full_flow',
       title: 'Register, challenge, both signatures, verify: an ML-DSA-65 session token with the D-005 claims, accepted as Bearer',
       source: { quote: 'The client posts address, svcId, ecdsaSig and pqSig to /auth/verify and receives a session token (JWT).' },
-      needs: WALLET,
       async run(ctx) {
         const identity = newIdentity();
         const found: string[] = [];
@@ -62,7 +61,6 @@ export function walletAuthChecks(): Check[] {
       id: 'wallet.login.challenge_message',
       title: 'The challenge is a fresh 128-bit nonce and an EIP-4361 message binding domain, address, chain, nonce, times and svc:{svcId}',
       source: { decision: 'D-043' },
-      needs: WALLET,
       async run(ctx) {
         const identity = newIdentity();
         await register(ctx.target, identity);
@@ -90,11 +88,8 @@ export function walletAuthChecks(): Check[] {
       id: 'wallet.login.wrong_ecdsa_sig',
       title: 'A classical signature over another message is refused with 401 INVALID_SIGNATURE',
       source: { quote: TWO_KEYS },
-      needs: WALLET,
       async run(ctx) {
-        const identity = newIdentity();
-        await register(ctx.target, identity);
-        const { message } = await challenge(ctx.target, identity);
+        const { identity, message } = await challenged(ctx.target);
         const res = await verify(ctx.target, identity, await identity.chain.sign(`${message}!`), pqSign(identity, message));
         return verdict(await expectError(ctx, 'POST /auth/verify', res, 401, 'INVALID_SIGNATURE'), res);
       },
@@ -103,11 +98,8 @@ export function walletAuthChecks(): Check[] {
       id: 'wallet.login.wrong_pq_sig',
       title: 'An ML-DSA-65 signature over another message is refused with 401 INVALID_SIGNATURE',
       source: { quote: TWO_KEYS },
-      needs: WALLET,
       async run(ctx) {
-        const identity = newIdentity();
-        await register(ctx.target, identity);
-        const { message } = await challenge(ctx.target, identity);
+        const { identity, message } = await challenged(ctx.target);
         const res = await verify(ctx.target, identity, await identity.chain.sign(message), pqSign(identity, `${message}!`));
         return verdict(await expectError(ctx, 'POST /auth/verify', res, 401, 'INVALID_SIGNATURE'), res);
       },
@@ -116,7 +108,6 @@ export function walletAuthChecks(): Check[] {
       id: 'wallet.login.other_identity',
       title: 'Signatures by another identity (its ML-DSA-65 key, or its chain key) over the right message are refused with 401',
       source: { quote: TWO_KEYS },
-      needs: WALLET,
       async run(ctx) {
         const identity = newIdentity();
         const other = newIdentity();
@@ -136,11 +127,8 @@ export function walletAuthChecks(): Check[] {
       id: 'wallet.login.nonce_reused',
       title: 'A nonce is single-use: verifying the same signed challenge twice is 401 CHALLENGE_EXPIRED the second time; a failed attempt does not use it',
       source: { decision: 'D-145' },
-      needs: WALLET,
       async run(ctx) {
-        const identity = newIdentity();
-        await register(ctx.target, identity);
-        const { message } = await challenge(ctx.target, identity);
+        const { identity, message } = await challenged(ctx.target);
         const ecdsaSig = await identity.chain.sign(message);
         const pqSig = pqSign(identity, message);
         const first = await verify(ctx.target, identity, ecdsaSig, pqSig);
@@ -167,9 +155,7 @@ export function walletAuthChecks(): Check[] {
       source: { decision: 'D-043' },
       needs: WALLET_REF,
       async run(ctx) {
-        const identity = newIdentity();
-        await register(ctx.target, identity);
-        const { message } = await challenge(ctx.target, identity);
+        const { identity, message } = await challenged(ctx.target);
         ctx.target.reference!.advanceClock(5 * 60_000 + 1000);
         const res = await verify(ctx.target, identity, await identity.chain.sign(message), pqSign(identity, message));
         return verdict(await expectError(ctx, 'POST /auth/verify', res, 401, 'CHALLENGE_EXPIRED'), res);
@@ -179,7 +165,6 @@ export function walletAuthChecks(): Check[] {
       id: 'wallet.login.unregistered_svc_id',
       title: 'A challenge for an svcId nobody registered is 404 SVC_ID_NOT_REGISTERED',
       source: { decision: 'D-068' },
-      needs: WALLET,
       async run(ctx) {
         const identity = newIdentity();
         const res = await call(ctx.target, 'POST', '/auth/challenge', { body: { address: identity.chain.address, svcId: identity.svcId } });
@@ -190,7 +175,6 @@ export function walletAuthChecks(): Check[] {
       id: 'wallet.login.chain_schemes',
       title: 'Bitcoin (BIP-137, P2WPKH) and Tron (TIP-191) addresses log in with their own message schemes; EVM too',
       source: { decision: 'D-035' },
-      needs: WALLET,
       async run(ctx) {
         const found: string[] = [];
         for (const [name, signer] of [['evm', evmSigner()], ['bitcoin', bitcoinSigner()], ['tron', tronSigner()]] as const) {

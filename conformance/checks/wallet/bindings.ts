@@ -5,7 +5,7 @@
 import type { Check, CheckContext } from '../../catalogue.ts';
 import type { HttpResult } from '../../http.ts';
 import { Unavailable, verdict } from '../define.ts';
-import { call, defineCheck, expectError, login, problems, WALLET, WALLET_ADMIN } from './support.ts';
+import { call, defineCheck, expectError, login, problems, WALLET_ADMIN } from './support.ts';
 
 type Session = Awaited<ReturnType<typeof login>>;
 
@@ -44,7 +44,6 @@ export function walletBindingChecks(): Check[] {
       id: 'wallet.binding.self_custody_needs_no_owner',
       title: 'An identity with no owner registers, logs in, reads history and syncs; only a banking authorisation is refused (403 OWNER_BINDING_REQUIRED)',
       source: { quote: 'needs no identity verification and no owner' },
-      needs: WALLET,
       async run(ctx) {
         const wallet = await login(ctx.target);
         const found: string[] = [];
@@ -63,7 +62,6 @@ export function walletBindingChecks(): Check[] {
       id: 'wallet.binding.requires_kyc_owner',
       title: 'Only a KYC-verified owner may offer a binding (403 NOT_AN_OWNER); recording an owner needs the operator token (401)',
       source: { quote: 'require a verified owner who has completed know-your-customer verification with the operating institution' },
-      needs: WALLET,
       async run(ctx) {
         const [notOwner, wallet] = [await login(ctx.target), await login(ctx.target)];
         const offer = await call(ctx.target, 'POST', '/bindings', {

@@ -52,7 +52,6 @@ export function walletFeatureChecks(): Check[] {
       id: 'wallet.fees.config',
       title: 'GET /fees/config gives the fee in basis points (integer 0 to 10000) and at most one collector per chain',
       source: { quote: 'platform fee configuration: a fee in basis points and its collectors' },
-      needs: WALLET,
       async run(ctx) {
         const res = await call(ctx.target, 'GET', '/fees/config');
         const found = await problems(ctx, 'GET /fees/config', res, 200);
@@ -112,7 +111,6 @@ export function walletFeatureChecks(): Check[] {
       id: 'wallet.history.sources_named',
       title: 'Every /history answer names its sources; an unreachable one is listed as unavailable with an error, never left out',
       source: { decision: 'D-014' },
-      needs: WALLET,
       async run(ctx) {
         const { token } = await login(ctx.target);
         const found: string[] = [];
@@ -138,7 +136,6 @@ export function walletFeatureChecks(): Check[] {
       id: 'wallet.history.unsupported_chain',
       title: 'An unconfigured chainId is 400 UNSUPPORTED_CHAIN; an address of another chain is 400',
       source: { decision: 'D-065' },
-      needs: WALLET,
       async run(ctx) {
         const { token } = await login(ctx.target);
         const a = await call(ctx.target, 'GET', '/history?chainId=250&address=0x5B38Da6a701c568545dCfcB03FcB875f56beddC4', { token });
@@ -150,7 +147,6 @@ export function walletFeatureChecks(): Check[] {
       id: 'wallet.sync.ciphertext_only',
       title: 'Sync: a state sealed to another device (ML-KEM-768 + HKDF + AES-256-GCM) round-trips; plaintext is refused; other identities see nothing',
       source: { quote: 'so the server sees only ciphertext' },
-      needs: WALLET,
       async run(ctx) {
         const { token, identity } = await login(ctx.target);
         const [laptop, phone] = [mlKem768.keygen(), mlKem768.keygen()];
@@ -183,7 +179,6 @@ export function walletFeatureChecks(): Check[] {
       id: 'wallet.rate_limit.auth',
       title: 'More than 5 /auth/challenge requests in one second from one IP get 429 RATE_LIMITED with Retry-After',
       source: { decision: 'D-024' },
-      needs: WALLET,
       async run(ctx) {
         const body = { address: '0x5B38Da6a701c568545dCfcB03FcB875f56beddC4', svcId: '0000000000000000' };
         const answers = await Promise.all(Array.from({ length: 12 }, () => call(ctx.target, 'POST', '/auth/challenge', { body, retry429: false })));

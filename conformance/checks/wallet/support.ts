@@ -4,21 +4,18 @@
 // @noble/curves — so any target can be exercised without trusting it to sign for us.
 import type { RegisterKey } from '../../../generated/wallet-session/types.gen.ts';
 import { registrationMessage } from '../../../src/client/wallet/session.ts';
-import { readFile } from 'node:fs/promises';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { ripemd160 } from '@noble/hashes/legacy.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { base58check, base64, bech32 } from '@scure/base';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { parse as parseYaml } from 'yaml';
 import { mlDsa65, sha3_256, toHex, type MlDsa65KeyPair } from '../../../src/crypto/index.ts';
 import type { CheckContext } from '../../catalogue.ts';
 import { request, type HttpResult } from '../../http.ts';
 import type { Capability, Target } from '../../targets/target.ts';
 import { checkDefiner, Unavailable } from '../define.ts';
-import { deref, isObject } from '../spec-examples/pointer.ts';
-import { DocumentValidator } from '../spec-examples/validator.ts';
+import { operationProblems } from '../support/openapi.ts';
 
 /** Checks on the wallet origin alone. */
 export const WALLET: readonly Capability[] = ['wallet'];
@@ -46,33 +43,9 @@ export async function call(target: Target, method: string, path: string, options
   }
 }
 
-type Contract = { doc: Record<string, unknown>; validator: DocumentValidator };
-const contracts = new Map<string, Promise<Contract>>();
-
-function contract(specsDir: URL): Promise<Contract> {
-  let loaded = contracts.get(specsDir.href);
-  if (!loaded) {
-    loaded = readFile(new URL('wallet-session.openapi.yaml', specsDir), 'utf8').then((text) => {
-      const doc = parseYaml(text) as Record<string, unknown>;
-      return { doc, validator: new DocumentValidator(doc, '2020-12', 'wallet-session.openapi.yaml') };
-    });
-    contracts.set(specsDir.href, loaded);
-  }
-  return loaded;
-}
-
 /** Problems with an answer to `operation` (`METHOD /route` of the contract): another status, an undeclared status, a body off-schema. */
-export async function problems(ctx: CheckContext, operation: string, res: HttpResult, status: number, what = ''): Promise<string[]> {
-  const { doc, validator } = await contract(ctx.specsDir);
-  const [method, route] = operation.split(' ') as [string, string];
-  const where = `${operation}${what ? ` (${what})` : ''}`;
-  if (res.status !== status) return [`${where}: expected HTTP ${status}, got ${res.status} ${res.text.slice(0, 300)}`];
-  const { node, at } = deref(doc, ['paths', route, method.toLowerCase(), 'responses', String(status)]);
-  if (!isObject(node)) return [`${where}: HTTP ${status} is not a status the contract declares`];
-  if (!isObject(node.content)) return [];
-  if (!/^application\/json\b/.test(res.headers['content-type'] ?? '')) return [`${where}: expected application/json, got ${JSON.stringify(res.headers['content-type'])}`];
-  if (res.json === undefined) return [`${where}: the body is not JSON: ${res.text.slice(0, 200)}`];
-  return validator.validate({ where, value: res.json, schemaAt: [...at, 'content', 'application/json', 'schema'] });
+export function problems(ctx: CheckContext, operation: string, res: HttpResult, status: number, what = ''): Promise<string[]> {
+  return operationProblems(ctx.specsDir, 'wallet-session.openapi.yaml', operation, res, status, what);
 }
 
 /** Problems unless the answer is `status` with error code `code` (and a contract-valid body). */
@@ -158,6 +131,14 @@ export async function challenge(target: Target, identity: Identity): Promise<{ n
   const res = await call(target, 'POST', '/auth/challenge', { body: { address: identity.chain.address, svcId: identity.svcId } });
   if (res.status !== 200) throw new Error(`POST /auth/challenge: expected 200, got ${res.status} ${res.text.slice(0, 200)}`);
   return { ...(res.json as { nonce: string; message: string }), res };
+}
+
+/** A fresh identity (chain key: `chain`), registered, and a challenge issued to it. */
+export async function challenged(target: Target, chain?: ChainSigner): Promise<{ identity: Identity; nonce: string; message: string }> {
+  const identity = newIdentity(chain);
+  await register(target, identity);
+  const { nonce, message } = await challenge(target, identity);
+  return { identity, nonce, message };
 }
 
 /** POST /auth/verify with explicit signatures. */

@@ -10,7 +10,7 @@ import { fromHex, mlDsa65, sha3_256, toHex } from '../../../src/crypto/index.ts'
 import type { Check, CheckContext } from '../../catalogue.ts';
 import type { HttpResult } from '../../http.ts';
 import { verdict } from '../define.ts';
-import { call, defineCheck, expectError, jwtPart, login, newIdentity, problems, register, registrationProof, WALLET, WALLET_REF } from './support.ts';
+import { call, defineCheck, expectError, jwtPart, login, newIdentity, problems, register, registrationProof, WALLET_REF } from './support.ts';
 
 const THIRD_PARTY = 'a third party can verify that an action was authorised by the identity without trusting the service';
 
@@ -29,7 +29,6 @@ export function walletTokenChecks(): Check[] {
       id: 'wallet.token.missing',
       title: 'GET /history without a session token is 401 UNAUTHENTICATED',
       source: { decision: 'D-066' },
-      needs: WALLET,
       async run(ctx) {
         const res = await call(ctx.target, 'GET', '/history?chainId=1111111&address=0x5B38Da6a701c568545dCfcB03FcB875f56beddC4');
         return verdict(await expectError(ctx, 'GET /history', res, 401, 'UNAUTHENTICATED'), res);
@@ -39,7 +38,6 @@ export function walletTokenChecks(): Check[] {
       id: 'wallet.token.forged',
       title: 'Forged tokens are refused: altered claims, a flipped signature byte, or a signature by another ML-DSA-65 key under the same kid',
       source: { decision: 'D-018' },
-      needs: WALLET,
       async run(ctx) {
         const { token } = await login(ctx.target);
         const [h, p, s] = token.split('.') as [string, string, string];
@@ -67,7 +65,6 @@ export function walletTokenChecks(): Check[] {
       id: 'wallet.token.alg_none',
       title: 'An unsigned token (alg: none) with valid claims is refused with 401',
       source: { decision: 'D-018' },
-      needs: WALLET,
       async run(ctx) {
         const { token } = await login(ctx.target);
         const claims = jwtPart(token, 1);
@@ -84,7 +81,6 @@ export function walletTokenChecks(): Check[] {
       id: 'wallet.token.hs256_public_key',
       title: 'HS256 tokens keyed with the published ML-DSA-65 public key (raw bytes, the JWK pub text, the JWK JSON) are refused',
       source: { decision: 'D-018' },
-      needs: WALLET,
       async run(ctx) {
         const { token } = await login(ctx.target);
         const jwks = (await call(ctx.target, 'GET', '/.well-known/jwks.json')).json as { keys: JWK[] };
@@ -118,7 +114,6 @@ export function walletTokenChecks(): Check[] {
       id: 'wallet.jwks.third_party_verify',
       title: 'A third party verifies a session token with /.well-known/jwks.json alone (ML-DSA-65, kid)',
       source: { quote: THIRD_PARTY },
-      needs: WALLET,
       async run(ctx) {
         const { token, identity } = await login(ctx.target);
         const res = await call(ctx.target, 'GET', '/.well-known/jwks.json');
@@ -138,7 +133,6 @@ export function walletTokenChecks(): Check[] {
       id: 'wallet.record.third_party_verify',
       title: "The token's chl names an authorisation record whose signed challenge a third party re-verifies with public values only",
       source: { quote: THIRD_PARTY },
-      needs: WALLET,
       async run(ctx) {
         const { token, identity, message } = await login(ctx.target);
         const nonce = String(jwtPart(token, 1).chl);
@@ -160,7 +154,6 @@ export function walletTokenChecks(): Check[] {
       id: 'wallet.register.idempotent',
       title: 'Registering the same identity twice answers isNew true, then isNew false',
       source: { decision: 'D-069' },
-      needs: WALLET,
       async run(ctx) {
         const identity = newIdentity();
         const first = await register(ctx.target, identity);
@@ -177,7 +170,6 @@ export function walletTokenChecks(): Check[] {
       id: 'wallet.register.svc_id_mismatch',
       title: 'An svcId that is not the fingerprint of pqPublicKey is refused with 400 SVC_ID_MISMATCH',
       source: { quote: "Identity is the fingerprint of the client's ML-DSA-65 public key (FIPS 204), 16 hexadecimal characters." },
-      needs: WALLET,
       async run(ctx) {
         const identity = newIdentity();
         const other = newIdentity();
@@ -189,7 +181,6 @@ export function walletTokenChecks(): Check[] {
       id: 'wallet.register.private_material',
       title: 'Registration refuses private material: mnemonic, seed, privateKey, secretKey, xprv fields, and a recovery phrase as a value',
       source: { quote: 'Registration sends only public values.' },
-      needs: WALLET,
       async run(ctx) {
         const identity = newIdentity();
         const phrase = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
