@@ -1,6 +1,7 @@
 // The catalogue of every check (house rule 7), one folder per surface.
 import { Catalogue, type CatalogueOptions } from '../catalogue.ts';
 import { chainChecks } from './chain/index.ts';
+import { evidenceChecks } from './evidence/index.ts';
 import { explorerChecks } from './explorer/index.ts';
 import { institutionalChecks } from './institutional/index.ts';
 import { specExampleChecks } from './spec-examples/index.ts';
@@ -18,5 +19,6 @@ export function buildCatalogue(options: CatalogueOptions = {}): Catalogue {
   for (const check of institutionalChecks()) catalogue.register(check);
   for (const check of walletChecks()) catalogue.register(check);
   for (const check of webhookChecks()) catalogue.register(check);
+  for (const check of evidenceChecks()) catalogue.register(check);
   return catalogue;
 }

@@ -63,6 +63,8 @@ export interface ReferenceControl {
   crashAtNextBroadcast?(): Promise<void>;
   /** Starts the stack again on the same data directory (PGlite files or DATABASE_URL, Anvil state); URLs change. */
   restart?(): Promise<void>;
+  /** Starts building the evidence document in the background, as `svckit serve` does at start (D-153); once per stack. */
+  buildEvidence?(): void;
 }
 
 /** A JSON-safe description of a target, for reports (never includes the CA text). */
