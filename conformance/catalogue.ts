@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import type { Clock } from './clock.ts';
 import { CAPABILITIES, type Capability, type Target } from './targets/target.ts';
 
-/** A check id: dotted lower-case segments, at least two (e.g. `inst.auth.missing_credentials`). */
+/** A check id: dotted lower-case segments, at least two (e.g. `institutional.auth.missing_credentials`). */
 export const CHECK_ID_PATTERN = /^[a-z0-9_]+(\.[a-z0-9_]+)+$/;
 
 /** The surfaces a check can belong to: the spec's six (A to F) and the contracts themselves. */
@@ -13,6 +13,23 @@ export const SURFACES = ['A', 'B', 'C', 'D', 'E', 'F', 'specs'] as const;
 
 /** One surface. */
 export type Surface = (typeof SURFACES)[number];
+
+/** The name of each surface, which is also the first segment of its checks' ids (`chain.batch.empty`). */
+export const SURFACE_NAMES = {
+  A: 'institutional',
+  B: 'webhooks',
+  C: 'chain',
+  D: 'explorer',
+  E: 'wallet',
+  F: 'evidence',
+  specs: 'specs',
+} as const satisfies Record<Surface, string>;
+
+/** First id segments of checks that span surfaces: the TLS of every origin, and the administrator API (D-048). */
+export const CROSS_SURFACE_PREFIXES = ['transport', 'admin'] as const;
+
+/** Every first segment a check id may have. */
+export const CHECK_ID_PREFIXES: readonly string[] = [...Object.values(SURFACE_NAMES), ...CROSS_SURFACE_PREFIXES];
 
 /** MUST for a requirement quoted from the spec, SHOULD for one fixed by a decision. */
 export type Severity = 'MUST' | 'SHOULD';
@@ -133,7 +150,7 @@ export class Catalogue {
     this.#decisionsPath = options.decisionsPath ?? new URL('../specs/DECISIONS.md', import.meta.url);
   }
 
-  /** Adds a check; throws CatalogueError on a duplicate id, bad id, unknown source or wrong severity. */
+  /** Adds a check; throws CatalogueError on a duplicate id, bad id or id prefix, unknown source or wrong severity. */
   register(check: Check): this {
     const { id } = check;
     if (typeof id !== 'string' || !CHECK_ID_PATTERN.test(id)) {
@@ -153,6 +170,11 @@ export class Catalogue {
         'bad_surface',
         `check "${id}": surface expected one of ${SURFACES.join(', ')}, got ${JSON.stringify(check.surface)}`,
       );
+    }
+    const prefix = id.slice(0, id.indexOf('.'));
+    if (prefix !== SURFACE_NAMES[check.surface] && !(CROSS_SURFACE_PREFIXES as readonly string[]).includes(prefix)) {
+      const allowed = [SURFACE_NAMES[check.surface], ...CROSS_SURFACE_PREFIXES].map((p) => `${p}.`).join(', ');
+      throw new CatalogueError('bad_prefix', `check "${id}": id expected to start with one of ${allowed} (surface ${check.surface}), got "${prefix}."`);
     }
     for (const need of check.needs) {
       if (!(CAPABILITIES as readonly string[]).includes(need)) {

@@ -3,6 +3,7 @@
  * `npx tsx scripts/check-docs.ts --write` writes docs/conformance-checks.md; a test fails when it is stale.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import { SURFACE_NAMES } from '../conformance/catalogue.ts';
 import { buildCatalogue } from '../conformance/checks/index.ts';
 
 /** The page's path. */
@@ -22,7 +23,7 @@ export function renderChecksPage(): string {
     'A check whose needs the target lacks is reported as skipped, never as passed.',
   ];
   for (const surface of surfaces) {
-    lines.push('', `## Surface ${surface}`, '', '| id | title | severity | source | needs |', '|---|---|---|---|---|');
+    lines.push('', `## Surface ${surface}: ${SURFACE_NAMES[surface]}`, '', '| id | title | severity | source | needs |', '|---|---|---|---|---|');
     for (const c of checks.filter((x) => x.surface === surface)) {
       const source = 'quote' in c.source ? `spec: "${c.source.quote}"` : c.source.decision;
       lines.push(`| \`${c.id}\` | ${cell(c.title)} | ${c.severity} | ${cell(source)} | ${c.needs.join(', ')} |`);

@@ -65,7 +65,7 @@ export function conformanceCommand(): Command {
     .option('--site <url>', 'HTTPS root of the vendor site serving the evidence document ({site_url})')
     .option('--ca-cert <file>', 'PEM file of an extra CA to trust (e.g. the reference stack development CA)')
     .option('--admin-token <token>', 'the deployment\'s administrator token (or SVC_ADMIN_TOKEN); enables checks that use the admin API')
-    .option('--receiver-host <host>', 'host name or IP at which the deployment reaches the harness\'s HTTPS webhook receiver (webhook.* checks)')
+    .option('--receiver-host <host>', 'host name or IP at which the deployment reaches the harness\'s HTTPS webhook receiver (webhooks.* checks)')
     .option('--receiver-port <port>', 'fixed port for the webhook receiver (default: ephemeral)')
     .option('--receiver-tls-dir <dir>', 'folder keeping the receiver\'s CA and certificate between runs (the deployment must trust <dir>/tls/ca.pem)')
     .addOption(new Option('--target <kind>', 'target when no URL is given').choices(['reference', 'specs']).default('reference'))

@@ -51,7 +51,7 @@ export function serveCommand(): Command {
     .action(async () => {
       // Loaded when the command runs: the server takes seconds to import, which `svckit --help` should not.
       const { serve } = await import('../../src/server/main.ts');
-      const { buildEvidenceAtStart } = await import('./evidence-at-start.ts');
+      const { buildEvidenceAtStart } = await import('../../conformance/evidence/at-start.ts');
       const path = await import('node:path');
       // D-153: a missing or stale evidence document is built in the background once the server is ready.
       await serve({ onReady: (config) => (config.evidenceAtStart ? buildEvidenceAtStart({ evidenceDir: path.join(config.dataDir, 'evidence') }) : undefined) });

@@ -87,3 +87,26 @@ export function mergeSkipReasons(groups: readonly { skipReasons: Record<string, 
 export function countsConsistent(c: Counts): boolean {
   return [c.total, c.passed, c.failed, c.skipped].every((n) => Number.isInteger(n) && n >= 0) && c.total === c.passed + c.failed + c.skipped;
 }
+
+/** The fields every vector results file (ACVP, Wycheproof) has besides its vector provenance and per-set results. */
+export interface VectorResultsFile<Kind extends string, Implementations> {
+  /** Always the file's kind tag. */
+  kind: Kind;
+  /** Format version. */
+  formatVersion: 1;
+  /** When the run started. */
+  generatedAt: string;
+  /** The command that reproduces the run. */
+  reproduce: string;
+  /** Implementations and versions. */
+  implementations: Implementations;
+  /** Totals: all implementations together, and per implementation; skip reasons with counts. */
+  summary: { total: Counts; byImplementation: Record<string, Counts>; skipReasons: Record<string, number> };
+  /** Wall time in ms. */
+  durationMs: number;
+}
+
+/** The summary of a results file from the counts per implementation and the skip reasons. */
+export function resultsSummary(byImplementation: Record<string, Counts>, skipReasons: Record<string, number>): VectorResultsFile<string, unknown>['summary'] {
+  return { total: sumCounts(Object.values(byImplementation)), byImplementation, skipReasons };
+}

@@ -16,6 +16,7 @@ import { memoEnvelope } from '../../src/crypto/index.ts';
 import type { TransferRow } from '../../src/ledger/transfers/engine.ts';
 import type { Stack } from '../../src/server/app.ts';
 import { listen, type ReadyEvent } from '../../src/server/main.ts';
+import { buildEvidenceAtStart, type EvidenceBuildHandle } from '../evidence/at-start.ts';
 import { buildExtension } from '../../scripts/build-extension.ts';
 import { receiverTls } from '../webhooks/receiver-tls.ts';
 import type { ReferenceControl, Target } from './target.ts';
@@ -64,12 +65,15 @@ export async function referenceTarget(options: ReferenceOptions = {}): Promise<T
   let { stack, ready } = await start();
   /** False after a crash or a stopped chain, until restart(). */
   let running = true;
+  /** The background evidence build, once a check asked for the document (D-167). */
+  let evidenceBuild: EvidenceBuildHandle | undefined;
   const target: Target = {
     kind: 'reference',
     caCert: stack.tls.caCert,
     capabilities: new Set(['specs', 'base', 'wallet', 'site', 'admin', 'reference']),
     ...(ready.adminToken ? { adminToken: ready.adminToken } : {}),
     close: async () => {
+      evidenceBuild?.stop();
       if (running) await stack.close();
       running = false;
       await postgres?.drop();
@@ -100,6 +104,10 @@ export async function referenceTarget(options: ReferenceOptions = {}): Promise<T
       await stack.chain.producer?.requestBlock();
     },
     now: () => clock.now(),
+    // The site serves <data>/evidence (D-153); the in-process stack builds it only when a check first asks (D-167).
+    buildEvidence: () => {
+      evidenceBuild ??= buildEvidenceAtStart({ evidenceDir: path.join(dataDir, 'evidence'), log: () => undefined });
+    },
     openMemo: (txHash) => openMemo(stack, txHash as Hex),
     holdNextBroadcast: () => {
       const reached = Promise.withResolvers<void>();

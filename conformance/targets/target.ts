@@ -1,5 +1,5 @@
-// What the harness runs against. DESIGN: "It runs ... checks against any target: the reference
-// server, the MSW mocks, or a vendor's deployment given by URL."
+// What the harness runs against: the in-process reference server, a vendor's deployment given by URL, or
+// the contract files alone.
 
 /** Every capability a check may need (Check.needs) and a target may offer. */
 export const CAPABILITIES = [
@@ -15,7 +15,7 @@ export const CAPABILITIES = [
 export type Capability = (typeof CAPABILITIES)[number];
 
 /** The kinds of target the harness knows. */
-export type TargetKind = 'reference' | 'remote' | 'mocks' | 'specs-only';
+export type TargetKind = 'reference' | 'remote' | 'specs-only';
 
 /** A target: where the surfaces live and what can be exercised there. */
 export interface Target {
@@ -63,6 +63,8 @@ export interface ReferenceControl {
   crashAtNextBroadcast?(): Promise<void>;
   /** Starts the stack again on the same data directory (PGlite files or DATABASE_URL, Anvil state); URLs change. */
   restart?(): Promise<void>;
+  /** Starts building the evidence document in the background, as `svckit serve` does at start (D-153); once per stack. */
+  buildEvidence?(): void;
 }
 
 /** A JSON-safe description of a target, for reports (never includes the CA text). */

@@ -74,7 +74,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
   const { port } = front.address() as net.AddressInfo;
   const target = remoteTarget({ base: `https://127.0.0.1:${port}`, caCert: material.caCert });
-  const list = await runChecks(buildCatalogue(), target, { only: ['rpc', 'transport'] });
+  const list = await runChecks(buildCatalogue(), target, { only: ['chain', 'transport'] });
   results = new Map(list.map((r) => [r.id, r]));
 });
 afterAll(async () => {
@@ -88,19 +88,19 @@ const reason = (id: string) => results.get(id)?.reason ?? '';
 
 describe('the checks against a non-conforming target', () => {
   it('fail the wrong chain ID, network ID, gas price and hash function', () => {
-    expect(status('rpc.eth_chainid.value')).toBe('failed');
-    expect(reason('rpc.eth_chainid.value')).toContain('eth_chainId expected "0x10f447"');
-    expect(status('rpc.net_version')).toBe('failed');
-    expect(reason('rpc.gas_price_zero')).toBe('eth_gasPrice expected "0x0", got "0x3b9aca00"; latest block baseFeePerGas expected "0x0", got "0x7"');
-    expect(status('rpc.web3_sha3.value')).toBe('failed');
-    expect(reason('rpc.web3_sha3.value')).toMatch(/web3_sha3\(0x68656c6c6f…\) expected 0x1c8aff95/);
+    expect(status('chain.eth_chainid.value')).toBe('failed');
+    expect(reason('chain.eth_chainid.value')).toContain('eth_chainId expected "0x10f447"');
+    expect(status('chain.net_version')).toBe('failed');
+    expect(reason('chain.gas_price_zero')).toBe('eth_gasPrice expected "0x0", got "0x3b9aca00"; latest block baseFeePerGas expected "0x0", got "0x7"');
+    expect(status('chain.web3_sha3.value')).toBe('failed');
+    expect(reason('chain.web3_sha3.value')).toMatch(/web3_sha3\(0x68656c6c6f…\) expected 0x1c8aff95/);
   });
 
   it('fail error objects whose code or message differs from the contract', () => {
-    expect(reason('rpc.errors.method_not_found')).toContain('error message expected "Method not found"');
-    expect(reason('rpc.errors.method_not_enabled')).toContain('error code expected -32604 (MethodNotEnabled), got -32601');
-    expect(reason('rpc.batch.empty')).toMatch(/expected one JSON-RPC response object, got \[\]/);
-    expect(status('rpc.methods.schemas')).toBe('failed');
+    expect(reason('chain.errors.method_not_found')).toContain('error message expected "Method not found"');
+    expect(reason('chain.errors.method_not_enabled')).toContain('error code expected -32604 (MethodNotEnabled), got -32601');
+    expect(reason('chain.batch.empty')).toMatch(/expected one JSON-RPC response object, got \[\]/);
+    expect(status('chain.methods.schemas')).toBe('failed');
   });
 
   it('fail classical-only and TLS 1.2 handshakes and a plain-HTTP answer, while the hybrid group still passes', () => {
@@ -111,7 +111,7 @@ describe('the checks against a non-conforming target', () => {
   });
 
   it('skip, never pass, the checks that must drive the chain', () => {
-    for (const id of ['rpc.methods.schemas_with_transactions', 'rpc.receipt.null_while_pending', 'rpc.qbft.votes']) {
+    for (const id of ['chain.methods.schemas_with_transactions', 'chain.receipt.null_while_pending', 'chain.qbft.votes']) {
       expect(status(id)).toBe('skipped');
     }
   });

@@ -8,18 +8,18 @@ import { referenceTarget } from '../../conformance/targets/reference.ts';
 import { remoteTarget } from '../../conformance/targets/remote.ts';
 import type { Target } from '../../conformance/targets/target.ts';
 
-const PREFIXES = ['rpc', 'transport'];
+const PREFIXES = ['chain', 'transport'];
 const EXPECTED_IDS = [
-  'rpc.eth_chainid.value', 'rpc.net_version', 'rpc.gas_price_zero', 'rpc.web3_sha3.value', 'rpc.eth_syncing.caught_up',
-  'rpc.methods.schemas', 'rpc.methods.schemas_with_transactions',
-  'rpc.errors.parse_error', 'rpc.errors.invalid_request', 'rpc.errors.invalid_params', 'rpc.errors.method_not_found',
-  'rpc.errors.method_not_enabled', 'rpc.batch.empty', 'rpc.batch.oversized', 'rpc.batch.answers_each',
-  'rpc.lookups.unknown_null', 'rpc.permissioning.unfunded_sender', 'rpc.receipt.null_while_pending',
-  'rpc.qbft.validators_by_number', 'rpc.qbft.validators_by_hash', 'rpc.qbft.unknown_block_null', 'rpc.qbft.votes',
+  'chain.eth_chainid.value', 'chain.net_version', 'chain.gas_price_zero', 'chain.web3_sha3.value', 'chain.eth_syncing.caught_up',
+  'chain.methods.schemas', 'chain.methods.schemas_with_transactions',
+  'chain.errors.parse_error', 'chain.errors.invalid_request', 'chain.errors.invalid_params', 'chain.errors.method_not_found',
+  'chain.errors.method_not_enabled', 'chain.batch.empty', 'chain.batch.oversized', 'chain.batch.answers_each',
+  'chain.lookups.unknown_null', 'chain.permissioning.unfunded_sender', 'chain.receipt.null_while_pending',
+  'chain.qbft.validators_by_number', 'chain.qbft.validators_by_hash', 'chain.qbft.unknown_block_null', 'chain.qbft.votes',
   'transport.tls.hybrid_group', 'transport.tls.classical_refused', 'transport.tls.legacy_version_refused', 'transport.plain_http_refused',
 ];
 // Checks that send transactions or drive the chain; elsewhere they are skipped, never passed.
-const REFERENCE_ONLY = ['rpc.methods.schemas_with_transactions', 'rpc.receipt.null_while_pending', 'rpc.qbft.votes'];
+const REFERENCE_ONLY = ['chain.methods.schemas_with_transactions', 'chain.receipt.null_while_pending', 'chain.qbft.votes'];
 
 let target: Target;
 let results: CheckResult[];
@@ -50,7 +50,7 @@ describe('surface C and transport checks on the reference stack', () => {
     const httpMethods = doc.methods.filter((m) => m['x-transport'] !== 'websocket').map((m) => m.name);
     expect(httpMethods.length).toBeGreaterThanOrEqual(28);
     const validated = new Set(
-      results.filter((r) => r.id.startsWith('rpc.methods.')).flatMap((r) => (r.actual as { validated: string[] }).validated),
+      results.filter((r) => r.id.startsWith('chain.methods.')).flatMap((r) => (r.actual as { validated: string[] }).validated),
     );
     expect(httpMethods.filter((m) => !validated.has(m))).toEqual([]);
   });

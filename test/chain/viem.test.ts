@@ -6,7 +6,7 @@ import tls from 'node:tls';
 import { BaseError, createPublicClient, createWalletClient, defineChain, http, parseEther, toHex, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { devAccount, PING_INIT_CODE, PING_TOPIC } from '../../conformance/checks/chain-support.ts';
+import { devAccount, PING_INIT_CODE, PING_TOPIC } from '../../conformance/checks/chain/support.ts';
 import { referenceTarget } from '../../conformance/targets/reference.ts';
 import type { Target } from '../../conformance/targets/target.ts';
 

@@ -4,14 +4,14 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Catalogue, CatalogueError, type Check } from '../../conformance/catalogue.ts';
+import { Catalogue, CatalogueError, CHECK_ID_PREFIXES, type Check } from '../../conformance/catalogue.ts';
 import { buildCatalogue } from '../../conformance/checks/index.ts';
 
 const passing = async () => ({ status: 'passed' as const });
 
 function check(overrides: Partial<Check> = {}): Check {
   return {
-    id: 'inst.auth.missing_credentials',
+    id: 'institutional.auth.missing_credentials',
     title: 'a request without credentials gets 401',
     surface: 'A',
     source: { quote: 'missing or invalid credentials give 401' },
@@ -36,10 +36,10 @@ describe('Catalogue.register', () => {
   it('keeps checks in registration order and finds them by id', () => {
     const cat = new Catalogue();
     cat.register(check());
-    cat.register(check({ id: 'inst.paging.limit_over_200', source: { decision: 'D-025' }, severity: 'SHOULD' }));
-    expect(cat.list().map((c) => c.id)).toEqual(['inst.auth.missing_credentials', 'inst.paging.limit_over_200']);
-    expect(cat.get('inst.paging.limit_over_200')?.severity).toBe('SHOULD');
-    expect(cat.get('inst.nope')).toBeUndefined();
+    cat.register(check({ id: 'institutional.paging.limit_over_200', source: { decision: 'D-025' }, severity: 'SHOULD' }));
+    expect(cat.list().map((c) => c.id)).toEqual(['institutional.auth.missing_credentials', 'institutional.paging.limit_over_200']);
+    expect(cat.get('institutional.paging.limit_over_200')?.severity).toBe('SHOULD');
+    expect(cat.get('institutional.nope')).toBeUndefined();
   });
 
   it('throws on a duplicate id and keeps the first registration', () => {
@@ -51,12 +51,24 @@ describe('Catalogue.register', () => {
     expect(cat.list()).toEqual([first]);
   });
 
-  it.each(['single', 'Inst.auth', 'inst..auth', 'inst.auth.', '.inst.auth', 'inst-auth.x', 'inst.auth x', ''])(
+  it.each(['single', 'Inst.auth', 'institutional..auth', 'institutional.auth.', '.inst.auth', 'inst-auth.x', 'institutional.auth x', ''])(
     'throws on the bad id %j',
     (id) => {
       expect(codeOf(() => new Catalogue().register(check({ id })))).toBe('bad_id');
     },
   );
+
+  it('accepts exactly one prefix per surface, plus transport and admin on any surface', () => {
+    expect(CHECK_ID_PREFIXES).toEqual(['institutional', 'webhooks', 'chain', 'explorer', 'wallet', 'evidence', 'specs', 'transport', 'admin']);
+    const cat = new Catalogue();
+    cat.register(check({ id: 'transport.tls.hybrid' })).register(check({ id: 'admin.accounts.create' }));
+    cat.register(check({ id: 'chain.values.chain_id', surface: 'C' })).register(check({ id: 'evidence.document.fresh', surface: 'F' }));
+    expect(cat.list()).toHaveLength(4);
+    for (const id of ['inst.auth.missing_credentials', 'rpc.batch.empty', 'webhook.delivery.headers', 'chain.auth.x', 'institutionalx.auth']) {
+      expect(codeOf(() => new Catalogue().register(check({ id }))), id).toBe('bad_prefix');
+    }
+    expect(codeOf(() => new Catalogue().register(check({ id: 'webhooks.delivery.headers', surface: 'C' })))).toBe('bad_prefix');
+  });
 
   it('throws when the severity does not follow from the source', () => {
     expect(codeOf(() => new Catalogue().register(check({ severity: 'SHOULD' })))).toBe('severity_mismatch');
@@ -94,9 +106,9 @@ describe('Catalogue.register', () => {
     writeFileSync(join(dir, 'spec.md'), 'Widgets MUST be\nblue.\n');
     writeFileSync(join(dir, 'DECISIONS.md'), '### D-007 Widget colour\n- **Choice:** blue\n');
     const cat = new Catalogue({ specPath: join(dir, 'spec.md'), decisionsPath: join(dir, 'DECISIONS.md') });
-    cat.register(check({ id: 'w.colour', source: { quote: 'Widgets MUST be blue.' } }));
-    cat.register(check({ id: 'w.decided', source: { decision: 'D-007' }, severity: 'SHOULD' }));
-    expect(codeOf(() => cat.register(check({ id: 'w.real', source: { decision: 'D-001' }, severity: 'SHOULD' })))).toBe(
+    cat.register(check({ id: 'institutional.colour', source: { quote: 'Widgets MUST be blue.' } }));
+    cat.register(check({ id: 'institutional.decided', source: { decision: 'D-007' }, severity: 'SHOULD' }));
+    expect(codeOf(() => cat.register(check({ id: 'institutional.real', source: { decision: 'D-001' }, severity: 'SHOULD' })))).toBe(
       'unknown_decision',
     );
   });

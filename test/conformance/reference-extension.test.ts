@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { walletChecks } from '../../conformance/checks/wallet.ts';
+import { walletChecks } from '../../conformance/checks/wallet/index.ts';
 import { referenceTarget } from '../../conformance/targets/reference.ts';
 import type { Target } from '../../conformance/targets/target.ts';
 import { nonPasses, runGroup } from '../wallet/support.ts';

@@ -14,7 +14,7 @@ const QUOTE = { quote: 'missing or invalid credentials give 401' };
 
 const RESULTS: CheckResult[] = [
   {
-    id: 'inst.auth.missing_credentials',
+    id: 'institutional.auth.missing_credentials',
     title: 'a request without credentials gets 401',
     surface: 'A',
     source: QUOTE,
@@ -23,7 +23,7 @@ const RESULTS: CheckResult[] = [
     durationMs: 12,
   },
   {
-    id: 'inst.auth.bad_bearer',
+    id: 'institutional.auth.bad_bearer',
     title: 'a wrong <bearer> & "key" gets 401',
     surface: 'A',
     source: QUOTE,
@@ -58,8 +58,8 @@ describe('console summary', () => {
   const lines = text.split('\n');
 
   it('prints PASS|FAIL|SKIP <id> — <title> per check and ends with the exact count line', () => {
-    expect(lines[0]).toBe('PASS inst.auth.missing_credentials — a request without credentials gets 401');
-    expect(lines).toContain('FAIL inst.auth.bad_bearer — a wrong <bearer> & "key" gets 401');
+    expect(lines[0]).toBe('PASS institutional.auth.missing_credentials — a request without credentials gets 401');
+    expect(lines).toContain('FAIL institutional.auth.bad_bearer — a wrong <bearer> & "key" gets 401');
     expect(lines).toContain('SKIP webhooks.retry.schedule — retries follow the schedule');
     expect(lines[lines.length - 1]).toBe('1 passed, 1 failed, 1 skipped');
   });
@@ -93,8 +93,8 @@ describe('JUnit XML', () => {
     expect(suites.map((s) => s.attrs.name)).toEqual(['A institutional REST API', 'B webhooks']);
     expect(suites[0]?.attrs).toMatchObject({ tests: '2', failures: '1', skipped: '0' });
     expect(byName(suites[0] as XmlElement, 'testcase').map((c) => c.attrs.name)).toEqual([
-      'inst.auth.missing_credentials',
-      'inst.auth.bad_bearer',
+      'institutional.auth.missing_credentials',
+      'institutional.auth.bad_bearer',
     ]);
   });
 

@@ -21,7 +21,7 @@ describe('runChecks', () => {
   it('skips a check whose needs the target lacks, naming the capability, without running it', async () => {
     let ran = false;
     const cat = new Catalogue().register(
-      check('inst.x.needs_wallet', async () => ((ran = true), { status: 'passed' }), ['specs', 'wallet']),
+      check('institutional.x.needs_wallet', async () => ((ran = true), { status: 'passed' }), ['specs', 'wallet']),
     );
     const [result] = await runChecks(cat, specsOnlyTarget());
     expect(ran).toBe(false);
@@ -32,14 +32,14 @@ describe('runChecks', () => {
   });
 
   it('runs the same check when the target offers the capability', async () => {
-    const cat = new Catalogue().register(check('inst.x.needs_wallet', async () => ({ status: 'passed' }), ['wallet']));
+    const cat = new Catalogue().register(check('institutional.x.needs_wallet', async () => ({ status: 'passed' }), ['wallet']));
     const [result] = await runChecks(cat, remoteTarget({ wallet: 'https://wallet.example' }));
     expect(result?.status).toBe('passed');
   });
 
   it('marks a throwing check failed with the error message', async () => {
     const cat = new Catalogue().register(
-      check('inst.x.throws', async () => {
+      check('institutional.x.throws', async () => {
         throw new TypeError('cannot read "balance" of undefined');
       }),
     );
@@ -50,8 +50,8 @@ describe('runChecks', () => {
 
   it('fails a check that reports failed or skipped without a reason, or an unknown status', async () => {
     const cat = new Catalogue()
-      .register(check('inst.x.no_reason', async () => ({ status: 'skipped' }) as unknown as CheckVerdict))
-      .register(check('inst.x.odd_status', async () => ({ status: 'ok' }) as unknown as CheckVerdict));
+      .register(check('institutional.x.no_reason', async () => ({ status: 'skipped' }) as unknown as CheckVerdict))
+      .register(check('institutional.x.odd_status', async () => ({ status: 'ok' }) as unknown as CheckVerdict));
     const results = await runChecks(cat, specsOnlyTarget());
     expect(results.map((r) => r.status)).toEqual(['failed', 'failed']);
     expect(results[0]?.reason).toContain('without a reason');
@@ -60,29 +60,29 @@ describe('runChecks', () => {
 
   it('keeps the catalogue entry over anything the verdict says, and times the run with the clock', async () => {
     const cat = new Catalogue().register(
-      check('inst.x.sneaky', async () => ({ status: 'passed', id: 'other.id', durationMs: 99 }) as CheckVerdict),
+      check('institutional.x.sneaky', async () => ({ status: 'passed', id: 'other.id', durationMs: 99 }) as CheckVerdict),
     );
     const [result] = await runChecks(cat, specsOnlyTarget(), { clock: steppingClock() });
-    expect(result).toMatchObject({ id: 'inst.x.sneaky', status: 'passed', durationMs: 5, severity: 'MUST' });
+    expect(result).toMatchObject({ id: 'institutional.x.sneaky', status: 'passed', durationMs: 5, severity: 'MUST' });
   });
 
   it('runs only the checks selected by dotted id prefixes, and refuses a prefix that selects nothing', async () => {
     const cat = new Catalogue();
-    for (const id of ['inst.auth.a', 'inst.auth.b', 'inst.authz.c', 'chain.rpc.d']) {
+    for (const id of ['institutional.auth.a', 'institutional.auth.b', 'institutional.authz.c', 'transport.tls.d']) {
       cat.register(check(id, async () => ({ status: 'passed' })));
     }
-    const picked = await runChecks(cat, specsOnlyTarget(), { only: ['inst.auth', 'chain.rpc.d'] });
-    expect(picked.map((r) => r.id)).toEqual(['inst.auth.a', 'inst.auth.b', 'chain.rpc.d']);
-    await expect(runChecks(cat, specsOnlyTarget(), { only: ['inst.au'] })).rejects.toThrow(/matches no check/);
-    expect(matchesPrefix('inst.auth.a', 'inst.auth.')).toBe(true);
+    const picked = await runChecks(cat, specsOnlyTarget(), { only: ['institutional.auth', 'transport.tls.d'] });
+    expect(picked.map((r) => r.id)).toEqual(['institutional.auth.a', 'institutional.auth.b', 'transport.tls.d']);
+    await expect(runChecks(cat, specsOnlyTarget(), { only: ['institutional.au'] })).rejects.toThrow(/matches no check/);
+    expect(matchesPrefix('institutional.auth.a', 'institutional.auth.')).toBe(true);
   });
 
   it('counts each status separately: a skip is never a pass', async () => {
     const cat = new Catalogue()
-      .register(check('a.pass', async () => ({ status: 'passed' })))
-      .register(check('a.fail', async () => ({ status: 'failed', reason: 'got 200, expected 401' })))
-      .register(check('a.skip', async () => ({ status: 'skipped', reason: 'no second account' })))
-      .register(check('a.unmet', async () => ({ status: 'passed' }), ['admin']));
+      .register(check('institutional.pass', async () => ({ status: 'passed' })))
+      .register(check('institutional.fail', async () => ({ status: 'failed', reason: 'got 200, expected 401' })))
+      .register(check('institutional.skip', async () => ({ status: 'skipped', reason: 'no second account' })))
+      .register(check('institutional.unmet', async () => ({ status: 'passed' }), ['admin']));
     expect(summarise(await runChecks(cat, specsOnlyTarget()))).toEqual({ passed: 1, failed: 1, skipped: 2 });
   });
 });

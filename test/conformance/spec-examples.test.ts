@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { checkContractExamples, CONTRACT_FILES, type ContractFile } from '../../conformance/checks/specs.ts';
+import { checkContractExamples, CONTRACT_FILES, type ContractFile } from '../../conformance/checks/spec-examples/index.ts';
 
 const contract = (key: string) => CONTRACT_FILES.find((c) => c.key === key) as ContractFile;
 

@@ -10,7 +10,7 @@ import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
 import { request } from '../../conformance/http.ts';
 import { remoteTarget } from '../../conformance/targets/remote.ts';
-import { buildEvidenceAtStart, documentAgeDays } from '../../cli/commands/evidence-at-start.ts';
+import { buildEvidenceAtStart, documentAgeDays } from '../../conformance/evidence/at-start.ts';
 import { verifyEvidence } from '../../src/evidence/verify.ts';
 
 type Ready = { event: string; base: string; site: string; caCert: string };

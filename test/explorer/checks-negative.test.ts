@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Catalogue } from '../../conformance/catalogue.ts';
-import { explorerChecks } from '../../conformance/checks/explorer.ts';
+import { explorerChecks } from '../../conformance/checks/explorer/index.ts';
 import { request } from '../../conformance/http.ts';
 import { runChecks, type CheckResult } from '../../conformance/runner.ts';
 import { referenceTarget } from '../../conformance/targets/reference.ts';

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Catalogue } from '../../conformance/catalogue.ts';
 import { buildCatalogue } from '../../conformance/checks/index.ts';
-import { explorerChecks } from '../../conformance/checks/explorer.ts';
+import { explorerChecks } from '../../conformance/checks/explorer/index.ts';
 import { runChecks, summarise } from '../../conformance/runner.ts';
 import { referenceTarget } from '../../conformance/targets/reference.ts';
 import { remoteTarget } from '../../conformance/targets/remote.ts';

@@ -3,7 +3,7 @@
 // upstream batch when cold, none while warm, refreshed after 20 s), and 400 against 404 for ids.
 import { getAddress, type Hex } from 'viem';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { blocksByNumber, headNumber, minedTransaction, randomHash, rpcResult } from '../../conformance/checks/explorer-support.ts';
+import { blocksByNumber, headNumber, minedTransaction, randomHash, rpcResult } from '../../conformance/checks/explorer/support.ts';
 import { request } from '../../conformance/http.ts';
 import { referenceTarget } from '../../conformance/targets/reference.ts';
 import type { Target } from '../../conformance/targets/target.ts';

@@ -3,9 +3,9 @@
 // authentication matrix and the rate limit. Every check must run (none skipped) and pass.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../conformance/checks/index.ts';
-import { institutionalChecks } from '../../conformance/checks/institutional.ts';
-import { institutionalAuthChecks } from '../../conformance/checks/institutional-auth.ts';
-import { institutionalEndpointChecks } from '../../conformance/checks/institutional-endpoints.ts';
+import { institutionalChecks } from '../../conformance/checks/institutional/index.ts';
+import { institutionalAuthChecks } from '../../conformance/checks/institutional/auth.ts';
+import { institutionalEndpointChecks } from '../../conformance/checks/institutional/endpoints.ts';
 import { summarise } from '../../conformance/runner.ts';
 import type { Target } from '../../conformance/targets/target.ts';
 import { nonPasses, runGroup, startTarget } from './support.ts';
@@ -24,7 +24,7 @@ describe('institutional checks (catalogue)', () => {
     const registered = new Map(buildCatalogue().list().map((c) => [c.id, c]));
     for (const check of checks) {
       expect(registered.get(check.id)?.surface, check.id).toBe('A');
-      expect(check.id).toMatch(/^inst\./);
+      expect(check.id).toMatch(/^institutional\./);
       expect(check.severity).toBe('quote' in check.source ? 'MUST' : 'SHOULD');
       expect(check.needs.slice(0, 2)).toEqual(['base', 'admin']);
     }
@@ -35,13 +35,13 @@ describe('institutional checks (catalogue)', () => {
     const ids = institutionalChecks().map((c) => c.id);
     expect(ids).toEqual(
       expect.arrayContaining([
-        'inst.accounts.get.statuses', 'inst.statement.statuses', 'inst.transfers.list.statuses', 'inst.transfers.create.statuses',
-        'inst.transfers.get.statuses', 'inst.bank.connect.statuses', 'inst.auth.missing_credentials', 'inst.auth.malformed_header',
-        'inst.auth.unknown_key', 'inst.auth.wrong_signature', 'inst.auth.wrong_method_or_path', 'inst.auth.timestamp_skew',
-        'inst.auth.missing_permission', 'inst.auth.account_not_permitted', 'inst.auth.path_forms', 'inst.auth.replay',
-        'inst.rate_limit.exceeded', 'inst.paging.bounds', 'inst.memo.length', 'inst.amount.precision', 'inst.limits.single_and_daily',
-        'inst.transfer.lifecycle', 'inst.memo.encrypted_on_chain', 'inst.idempotency.replay', 'inst.transfer.broadcast_failure',
-        'inst.transfer.crash_recovery', 'inst.sdk.mldsa_client', 'inst.sdk.bearer_client',
+        'institutional.accounts.get.statuses', 'institutional.statement.statuses', 'institutional.transfers.list.statuses', 'institutional.transfers.create.statuses',
+        'institutional.transfers.get.statuses', 'institutional.bank.connect.statuses', 'institutional.auth.missing_credentials', 'institutional.auth.malformed_header',
+        'institutional.auth.unknown_key', 'institutional.auth.wrong_signature', 'institutional.auth.wrong_method_or_path', 'institutional.auth.timestamp_skew',
+        'institutional.auth.missing_permission', 'institutional.auth.account_not_permitted', 'institutional.auth.path_forms', 'institutional.auth.replay',
+        'institutional.rate_limit.exceeded', 'institutional.paging.bounds', 'institutional.memo.length', 'institutional.amount.precision', 'institutional.limits.single_and_daily',
+        'institutional.transfer.lifecycle', 'institutional.memo.encrypted_on_chain', 'institutional.idempotency.replay', 'institutional.transfer.broadcast_failure',
+        'institutional.transfer.crash_recovery', 'institutional.sdk.mldsa_client', 'institutional.sdk.bearer_client',
       ]),
     );
   });

@@ -1,7 +1,7 @@
 // Crash recovery with a real crash (nothing is lost or duplicated when the server is killed mid-transfer
 // and restarted; D-078). `svckit serve` runs as its own process on a persisted data directory; while a
 // stream of transfers is in flight it is killed with SIGKILL (no shutdown code runs), then started again on
-// the same directory. The in-process check (inst.transfer.crash_recovery) aims at the exact window between
+// the same directory. The in-process check (institutional.transfer.crash_recovery) aims at the exact window between
 // the stored record and its broadcast; this one lets the kill land wherever the load is, and checks the
 // invariants afterwards against the chain. PGlite under `npm test`, PostgreSQL under `npm run test:postgres`.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -11,8 +11,8 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Hex } from 'viem';
 import { afterAll, describe, expect, it } from 'vitest';
-import { rpcBatch, rpcResult } from '../../conformance/checks/explorer-support.ts';
-import { apiKey, inst, newAccount, weiOf, type TransferView } from '../../conformance/checks/institutional-support.ts';
+import { rpcBatch, rpcResult } from '../../conformance/checks/explorer/support.ts';
+import { apiKey, inst, newAccount, weiOf, type TransferView } from '../../conformance/checks/institutional/support.ts';
 import { freshDatabase } from '../../conformance/targets/reference.ts';
 import { remoteTarget } from '../../conformance/targets/remote.ts';
 import type { Target } from '../../conformance/targets/target.ts';

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { adminCall, apiKey, inst, newAccount, type AccountView } from '../../conformance/checks/institutional-support.ts';
+import { adminCall, apiKey, inst, newAccount, type AccountView } from '../../conformance/checks/institutional/support.ts';
 import { referenceTarget } from '../../conformance/targets/reference.ts';
 import type { Target } from '../../conformance/targets/target.ts';
 

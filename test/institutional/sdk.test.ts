@@ -6,7 +6,7 @@ import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../generated/institutional/client';
 import * as sdk from '../../generated/institutional/sdk.gen';
-import { adminJson, apiKey, A_PERMISSIONS, newAccount, type AccountView } from '../../conformance/checks/institutional-support.ts';
+import { adminJson, apiKey, A_PERMISSIONS, newAccount, type AccountView } from '../../conformance/checks/institutional/support.ts';
 import { referenceTarget } from '../../conformance/targets/reference.ts';
 import type { Target } from '../../conformance/targets/target.ts';
 import { mlDsa65, toHex } from '../../src/crypto/index.ts';
@@ -17,7 +17,7 @@ let sender: AccountView;
 let recipient: AccountView;
 
 beforeAll(async () => {
-  // Stock fetch does not wait out a 429: the rate limit is lifted here (inst.sdk.* run the same flow under it).
+  // Stock fetch does not wait out a 429: the rate limit is lifted here (institutional.sdk.* run the same flow under it).
   target = await referenceTarget({ env: { SVC_RATE_LIMIT: '0' } });
   tls.setDefaultCACertificates([...tls.getCACertificates('default'), target.caCert!]);
   sender = await newAccount(target, { fund: '100.00' });

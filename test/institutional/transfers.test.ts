@@ -3,9 +3,9 @@
 // node, a crash between the stored record and the broadcast, and a generated SDK client. None skipped.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Catalogue } from '../../conformance/catalogue.ts';
-import { institutionalRuleChecks } from '../../conformance/checks/institutional-rules.ts';
-import { institutionalSdkChecks } from '../../conformance/checks/institutional-sdk.ts';
-import { institutionalTransferChecks } from '../../conformance/checks/institutional-transfers.ts';
+import { institutionalRuleChecks } from '../../conformance/checks/institutional/rules.ts';
+import { institutionalSdkChecks } from '../../conformance/checks/institutional/sdk.ts';
+import { institutionalTransferChecks } from '../../conformance/checks/institutional/transfers.ts';
 import { runChecks, summarise } from '../../conformance/runner.ts';
 import type { Target } from '../../conformance/targets/target.ts';
 import { nonPasses, runGroup, startTarget } from './support.ts';

@@ -1,5 +1,5 @@
 // D-024 and D-058: per-IP limits of /rpc (batch entries counted), /api and /admin/v1, answered 429 in each
-// surface's error shape with Retry-After. The institutional 10/s limit is covered by the inst.* checks.
+// surface's error shape with Retry-After. The institutional 10/s limit is covered by the institutional.* checks.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from '../../conformance/http.ts';
 import { referenceTarget } from '../../conformance/targets/reference.ts';

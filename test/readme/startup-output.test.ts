@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { handshake } from '../../conformance/checks/transport.ts';
+import { handshake } from '../../conformance/checks/transport/index.ts';
 import { CLASSICAL_TLS_WARNING } from '../../src/server/tls/tls-options.ts';
 import { openStack, type OpenStack } from '../admin/stack.ts';
 import { ROOT, startServe } from './serve-process.ts';

@@ -2,7 +2,7 @@
 // are public. A third party that asks a challenge for the victim's (address, svcId) and sends a bad verify
 // neither replaces nor consumes the victim's challenge; the victim's own signatures verify once, only once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { challenge, newIdentity, pqSign, register, verify } from '../../conformance/checks/wallet-support.ts';
+import { challenge, newIdentity, pqSign, register, verify } from '../../conformance/checks/wallet/support.ts';
 import { referenceTarget } from '../../conformance/targets/reference.ts';
 import type { Target } from '../../conformance/targets/target.ts';
 import { CHALLENGES_PER_IDENTITY } from '../../src/server/wallet/auth-store.ts';

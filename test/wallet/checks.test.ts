@@ -2,7 +2,7 @@
 // D-024 rate limits), with real keys made in each check. Every check must run (none skipped) and pass.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../conformance/checks/index.ts';
-import { walletChecks } from '../../conformance/checks/wallet.ts';
+import { walletChecks } from '../../conformance/checks/wallet/index.ts';
 import { summarise } from '../../conformance/runner.ts';
 import type { Target } from '../../conformance/targets/target.ts';
 import { extensionFixture, nonPasses, refusedUrl, runGroup, startTarget } from './support.ts';

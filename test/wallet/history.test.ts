@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Target } from '../../conformance/targets/target.ts';
-import { bitcoinSigner, call, login, tronSigner } from '../../conformance/checks/wallet-support.ts';
+import { bitcoinSigner, call, login, tronSigner } from '../../conformance/checks/wallet/support.ts';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { refusedUrl, startTarget } from './support.ts';
 

@@ -1,7 +1,7 @@
 // D-147: POST /wallets/register is signed by the identity key (`proof` over the request), so nobody can
 // attach addresses to someone else's svcId; an identity holds at most 64 chain addresses.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, challenge, newIdentity, evmSigner, registrationProof } from '../../conformance/checks/wallet-support.ts';
+import { call, challenge, newIdentity, evmSigner, registrationProof } from '../../conformance/checks/wallet/support.ts';
 import { referenceTarget } from '../../conformance/targets/reference.ts';
 import type { Target } from '../../conformance/targets/target.ts';
 import { ADDRESSES_PER_IDENTITY } from '../../src/server/wallet/auth-store.ts';

@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bitcoinSigner, evmSigner, tronSigner } from '../../conformance/checks/wallet-support.ts';
+import { bitcoinSigner, evmSigner, tronSigner } from '../../conformance/checks/wallet/support.ts';
 import { RestError } from '../../src/server/http/errors.ts';
 import { canonicalAddress } from '../../src/server/wallet/addresses.ts';
 import { challengeMessage } from '../../src/server/wallet/challenge.ts';

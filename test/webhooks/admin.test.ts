@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiKey, newAccount } from '../../conformance/checks/institutional-support.ts';
+import { apiKey, newAccount } from '../../conformance/checks/institutional/support.ts';
 import { referenceTarget } from '../../conformance/targets/reference.ts';
 import type { Target } from '../../conformance/targets/target.ts';
 import { admin, expectContract, eventually, wallet } from '../admin/support.ts';

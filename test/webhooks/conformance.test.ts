@@ -1,8 +1,8 @@
-// The receiver-side webhook checks (`webhook.*`) against the in-process reference stack: every delivery
+// The receiver-side webhook checks (`webhooks.*`) against the in-process reference stack: every delivery
 // checked (headers, signature, payload schema, event), and the whole retry schedule on its injectable clock.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Catalogue } from '../../conformance/catalogue.ts';
-import { webhookChecks } from '../../conformance/checks/webhooks.ts';
+import { webhookChecks } from '../../conformance/checks/webhooks/index.ts';
 import { runChecks } from '../../conformance/runner.ts';
 import { referenceTarget } from '../../conformance/targets/reference.ts';
 import type { Target } from '../../conformance/targets/target.ts';
@@ -15,7 +15,7 @@ afterAll(async () => {
   await target?.close?.();
 });
 
-describe('webhook.* on the reference target', () => {
+describe('webhooks.* on the reference target', () => {
   it('every check passes', async () => {
     const catalogue = new Catalogue();
     for (const check of webhookChecks()) catalogue.register(check);

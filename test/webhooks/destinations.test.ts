@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiKey, newAccount } from '../../conformance/checks/institutional-support.ts';
+import { apiKey, newAccount } from '../../conformance/checks/institutional/support.ts';
 import { referenceTarget } from '../../conformance/targets/reference.ts';
 import type { Target } from '../../conformance/targets/target.ts';
 import { receiverTls } from '../../conformance/webhooks/receiver-tls.ts';

@@ -3,8 +3,8 @@
 // loses a job), on the persisted in-process reference stack: PGlite files (or DATABASE_URL) and Anvil state
 // kept in its data directory, the injectable clock moved by the test.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminJson, sleep, smallAmount } from '../../conformance/checks/institutional-support.ts';
-import { registerEndpoint, transfer } from '../../conformance/checks/webhook-support.ts';
+import { adminJson, sleep, smallAmount } from '../../conformance/checks/institutional/support.ts';
+import { registerEndpoint, transfer } from '../../conformance/checks/webhooks/support.ts';
 import { referenceTarget } from '../../conformance/targets/reference.ts';
 import type { Target } from '../../conformance/targets/target.ts';
 import { verifyWebhook } from '../../src/client/webhook-verifier.ts';

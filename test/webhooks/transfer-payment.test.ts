@@ -3,7 +3,7 @@
 // confirmer settles it with payment.settled; an administrator can return it from the creditor account (D-062),
 // which needs the creditor found inside that statement.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiKey, newAccount } from '../../conformance/checks/institutional-support.ts';
+import { apiKey, newAccount } from '../../conformance/checks/institutional/support.ts';
 import { referenceTarget } from '../../conformance/targets/reference.ts';
 import type { Target } from '../../conformance/targets/target.ts';
 import { admin, eventually, wallet } from '../admin/support.ts';

@@ -1,6 +1,6 @@
 // The contract between the ACVP runner and the per-algorithm handlers.
 import type { ImplementationId } from '../implementations.ts';
-import { hexBytes, type JsonObject } from '../vectors.ts';
+import { hexBytes, upperHex, type JsonObject } from '../vectors.ts';
 
 /** The parameter sets in scope (ML-DSA-65 and ML-KEM-768, spec: "The default security level is NIST Category 3"). */
 export const IN_SCOPE_PARAMETER_SETS: readonly string[] = ['ML-DSA-65', 'ML-KEM-768'];
@@ -85,6 +85,37 @@ export function compareResponse(c: AcvpCase, response: JsonObject, fields: reado
     .map((name) => `${name}: expected ${preview(c.expected?.[name])}, got ${preview(response[name])}`)
     .join('; ');
   return { status: 'failed', reason: `${detail}${why}`, response };
+}
+
+/** A key pair made from a seed, as an adapter gives it: the secret key, or (OpenSSL) a test of the expected one. */
+export interface SeededKeyPair {
+  /** The public key. */
+  publicKey: Uint8Array;
+  /** The expanded secret key, when the implementation exposes it. */
+  secretKey?: Uint8Array;
+  /** Whether the seed expands to `expected` (for an implementation that keeps only the seed). */
+  secretMatches?(expected: Uint8Array): boolean;
+}
+
+/**
+ * The keyGen outcome of a seeded key pair (ML-DSA pk/sk, ML-KEM ek/dk), its fields named by `names`: the
+ * secret key as the implementation gives it or, from one that keeps only the seed, the expected secret key
+ * once the implementation confirms the seed expands to it (PKCS#8 seed+expanded consistency check).
+ */
+export function seededKeyGenOutcome(c: AcvpCase, names: { public: string; secret: string; seed: string }, key: SeededKeyPair): CaseOutcome {
+  const response: JsonObject = { tcId: c.test.tcId, [names.public]: upperHex(key.publicKey) };
+  const fields = [names.public, names.secret];
+  if (key.secretKey) {
+    response[names.secret] = upperHex(key.secretKey);
+    return compareResponse(c, response, fields);
+  }
+  const expected = typeof c.expected?.[names.secret] === 'string' ? (c.expected[names.secret] as string) : undefined;
+  if (expected === undefined) return { status: 'failed', reason: `the vector files give no expected ${names.secret} for this case`, response };
+  if (!key.secretMatches?.(Buffer.from(expected, 'hex'))) {
+    return { status: 'failed', reason: `OpenSSL's expansion of ${names.seed} differs from the expected ${names.secret} (PKCS#8 seed+expanded consistency check)`, response };
+  }
+  response[names.secret] = expected.toUpperCase(); // the value OpenSSL has just confirmed equal to its own
+  return compareResponse(c, response, fields);
 }
 
 function sameValue(a: unknown, b: unknown): boolean {

@@ -1,7 +1,7 @@
 // The ACVP results file and response files. The results file is what `svckit evidence build` reads
 // (conformance.acvp); each response file is the JSON an ACVP client would submit for one vector set.
 import { join } from 'node:path';
-import { sumCounts, type Counts } from '../results.ts';
+import { resultsSummary, type VectorResultsFile } from '../results.ts';
 import { formatCountsTable, formatTotalsLine, writeJson } from '../report.ts';
 import { acvpCountsByImplementation, acvpSkipReasons, type AcvpRun } from './run.ts';
 
@@ -9,15 +9,7 @@ import { acvpCountsByImplementation, acvpSkipReasons, type AcvpRun } from './run
 export const ACVP_RESULTS_KIND = 'svckit.acvp-results';
 
 /** The results file's shape (formatVersion 1). */
-export interface AcvpResultsFile {
-  /** Always ACVP_RESULTS_KIND. */
-  kind: typeof ACVP_RESULTS_KIND;
-  /** Format version. */
-  formatVersion: 1;
-  /** When the run started. */
-  generatedAt: string;
-  /** The command that reproduces the run. */
-  reproduce: string;
+export interface AcvpResultsFile extends VectorResultsFile<typeof ACVP_RESULTS_KIND, AcvpRun['implementations']> {
   /** Vector provenance. */
   vectors: {
     dir: string;
@@ -27,16 +19,10 @@ export interface AcvpResultsFile {
     filesNotListed: string[];
     sets: AcvpRun['sources'];
   };
-  /** Implementations and versions. */
-  implementations: AcvpRun['implementations'];
   /** Options. */
   options: AcvpRun['options'];
-  /** Totals: all implementations together, and per implementation; skip reasons with counts. */
-  summary: { total: Counts; byImplementation: Record<string, Counts>; skipReasons: Record<string, number> };
   /** Per set and implementation, with groups, failures and skip reasons. */
   sets: AcvpRun['results'];
-  /** Wall time in ms. */
-  durationMs: number;
 }
 
 /** Builds the results file object. */
@@ -57,7 +43,7 @@ export function acvpResultsFile(run: AcvpRun, reproduce: string): AcvpResultsFil
     },
     implementations: run.implementations,
     options: run.options,
-    summary: { total: sumCounts(Object.values(byImplementation)), byImplementation, skipReasons: acvpSkipReasons(run) },
+    summary: resultsSummary(byImplementation, acvpSkipReasons(run)),
     sets: run.results,
     durationMs: run.durationMs,
   };

@@ -1,6 +1,6 @@
 // The Wycheproof results file and console summary.
 import { join } from 'node:path';
-import { mergeSkipReasons, sumCounts, type Counts } from '../results.ts';
+import { mergeSkipReasons, resultsSummary, type VectorResultsFile } from '../results.ts';
 import { formatCountsTable, formatTotalsLine, writeJson } from '../report.ts';
 import { wycheproofCountsByImplementation, type WycheproofRun } from './run.ts';
 
@@ -8,25 +8,11 @@ import { wycheproofCountsByImplementation, type WycheproofRun } from './run.ts';
 export const WYCHEPROOF_RESULTS_KIND = 'svckit.wycheproof-results';
 
 /** The results file's shape (formatVersion 1). */
-export interface WycheproofResultsFile {
-  /** Always WYCHEPROOF_RESULTS_KIND. */
-  kind: typeof WYCHEPROOF_RESULTS_KIND;
-  /** Format version. */
-  formatVersion: 1;
-  /** When the run started. */
-  generatedAt: string;
-  /** The command that reproduces the run. */
-  reproduce: string;
+export interface WycheproofResultsFile extends VectorResultsFile<typeof WYCHEPROOF_RESULTS_KIND, WycheproofRun['implementations']> {
   /** Files read, with digests. */
   vectors: { dir: string; files: WycheproofRun['sources'] };
-  /** Implementations and versions. */
-  implementations: WycheproofRun['implementations'];
-  /** Totals, per implementation, skip reasons. */
-  summary: { total: Counts; byImplementation: Record<string, Counts>; skipReasons: Record<string, number> };
   /** Per file and implementation. */
   files: WycheproofRun['results'];
-  /** Wall time in ms. */
-  durationMs: number;
 }
 
 /** Builds the results file object. */
@@ -39,7 +25,7 @@ export function wycheproofResultsFile(run: WycheproofRun, reproduce: string): Wy
     reproduce,
     vectors: { dir: run.vectorsDir, files: run.sources },
     implementations: run.implementations,
-    summary: { total: sumCounts(Object.values(byImplementation)), byImplementation, skipReasons: mergeSkipReasons(run.results.flatMap((r) => r.groups)) },
+    summary: resultsSummary(byImplementation, mergeSkipReasons(run.results.flatMap((r) => r.groups))),
     files: run.results,
     durationMs: run.durationMs,
   };

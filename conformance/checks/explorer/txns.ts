@@ -1,0 +1,158 @@
+// Explorer checks of /txns (spec: "array of the 10 most recent transactions, each {hash, blockNumber,
+// timestamp}; cached for 20 seconds; scans the last 200 blocks"). The window and cache checks drive the
+// reference stack's clock and chain; the others run against any target.
+import type { Hex } from 'viem';
+import type { Check, CheckContext } from '../../catalogue.ts';
+import type { HttpResult } from '../../http.ts';
+import type { Target } from '../../targets/target.ts';
+import { skip, verdict } from '../define.ts';
+import {
+  defineCheck,
+  api,
+  blocksByNumber,
+  headNumber,
+  minedTransaction,
+  responseProblems,
+  rpcBatch,
+  sendTransaction,
+  waitForReceipt,
+} from './support.ts';
+
+/** spec: "cached for 20 seconds". */
+const CACHE_MS = 20_000;
+/** spec: "scans the last 200 blocks". */
+const SCAN_BLOCKS = 200;
+
+type Summary = { hash: Hex; blockNumber: number; timestamp: number };
+
+/** GET /txns after moving the reference clock past the cache window, so the list is fresh. */
+async function freshTxns(ctx: CheckContext): Promise<HttpResult> {
+  ctx.target.reference?.advanceClock(CACHE_MS + 1);
+  return api(ctx.target, 'txns');
+}
+
+/** The 10 newest transactions of the last 200 blocks, read over JSON-RPC; within a block newest (last) first or first first. */
+async function scanExpected(target: Target, lastFirstInBlock: boolean): Promise<Summary[]> {
+  const head = await headNumber(target);
+  const numbers = Array.from({ length: Math.min(SCAN_BLOCKS, head + 1) }, (_, i) => head - i);
+  const out: Summary[] = [];
+  for (const block of await blocksByNumber(target, numbers)) {
+    if (!block) continue;
+    const hashes = block.transactions.map((h) => h.toLowerCase() as Hex);
+    if (lastFirstInBlock) hashes.reverse();
+    for (const hash of hashes) out.push({ hash, blockNumber: Number(BigInt(block.number)), timestamp: Number(BigInt(block.timestamp)) });
+  }
+  return out.slice(0, 10);
+}
+
+/** Mines empty blocks on the reference stack until the head is `target` (or past it). */
+async function mineUntil(target: Target, number: number): Promise<void> {
+  for (let head = await headNumber(target); head < number; head++) await target.reference!.mineBlock();
+}
+
+/** The hashes of a /txns answer. */
+const hashesOf = (res: HttpResult) => (Array.isArray(res.json) ? (res.json as Summary[]).map((t) => t.hash) : []);
+
+/** The /txns checks. */
+export function explorerTxnsChecks(): Check[] {
+  return [
+    defineCheck({
+      id: 'explorer.txns.schema',
+      title: 'GET /api/txns answers 200 with at most 10 {hash, blockNumber, timestamp}',
+      source: { quote: 'array of the 10 most recent transactions, each {hash, blockNumber, timestamp}' },
+      async run(ctx) {
+        if (ctx.target.reference) await minedTransaction(ctx.target);
+        const res = await freshTxns(ctx);
+        return verdict(await responseProblems(ctx, '/txns', res, 200), res);
+      },
+    }),
+    defineCheck({
+      id: 'explorer.txns.agrees_with_rpc',
+      title: 'each /api/txns entry is mined at its blockNumber (eth_getTransactionByHash) with that block\'s timestamp, newest block first',
+      source: { quote: 'Anything it does can also be done directly via JSON-RPC.' },
+      async run(ctx) {
+        if (ctx.target.reference) await minedTransaction(ctx.target);
+        const res = await freshTxns(ctx);
+        const problems = await responseProblems(ctx, '/txns', res, 200);
+        if (problems.length) return verdict(problems, res);
+        const list = res.json as Summary[];
+        if (list.length === 0) {
+          return ctx.target.reference ? verdict(['/txns is empty although a transaction was just mined'], res) : skip('/txns lists no transactions (none in the last 200 blocks, or a list up to 20 s old)');
+        }
+        const txs = await rpcBatch<{ blockNumber: Hex | null } | null>(ctx.target, list.map((t) => ({ method: 'eth_getTransactionByHash', params: [t.hash] })));
+        const blocks = await blocksByNumber(ctx.target, list.map((t) => t.blockNumber));
+        list.forEach((t, i) => {
+          const mined = txs[i]?.blockNumber ? Number(BigInt(txs[i]!.blockNumber!)) : null;
+          if (mined !== t.blockNumber) problems.push(`${t.hash}: blockNumber ${t.blockNumber}, eth_getTransactionByHash says ${mined}`);
+          const ts = blocks[i] ? Number(BigInt(blocks[i]!.timestamp)) : null;
+          if (ts !== t.timestamp) problems.push(`${t.hash}: timestamp ${t.timestamp}, block ${t.blockNumber} has ${ts}`);
+          if (i > 0 && t.blockNumber > list[i - 1]!.blockNumber) problems.push(`entry ${i} (block ${t.blockNumber}) is newer than entry ${i - 1}: not newest first`);
+        });
+        if (new Set(list.map((t) => t.hash)).size !== list.length) problems.push('a transaction is listed twice');
+        return verdict(problems, res);
+      },
+    }),
+    defineCheck({
+      id: 'explorer.txns.recent_window',
+      title: '/api/txns lists exactly the 10 newest transactions of the last 200 blocks',
+      source: { quote: '10 blocks; 10 transactions' },
+      needs: ['base', 'reference'],
+      async run(ctx) {
+        // More than ten, sent without waiting, so some blocks hold several.
+        let last: Hex | undefined;
+        for (let i = 0; i < 12; i++) last = await sendTransaction(ctx.target, { value: BigInt(i + 1) });
+        await waitForReceipt(ctx.target, last!);
+        const res = await freshTxns(ctx);
+        const problems = await responseProblems(ctx, '/txns', res, 200);
+        if (problems.length) return verdict(problems, res);
+        const got = JSON.stringify(res.json);
+        const lastFirst = await scanExpected(ctx.target, true);
+        const firstFirst = await scanExpected(ctx.target, false);
+        if (got !== JSON.stringify(lastFirst) && got !== JSON.stringify(firstFirst)) {
+          return { status: 'failed', reason: 'the list is not the 10 newest transactions of the last 200 blocks', request: res.request, expected: lastFirst, actual: res.json };
+        }
+        return verdict([], res);
+      },
+    }),
+    defineCheck({
+      id: 'explorer.txns.scan_window',
+      title: '/api/txns includes a transaction while it is within the last 200 blocks and drops it at the 201st',
+      source: { quote: 'scans the last 200 blocks' },
+      needs: ['base', 'reference'],
+      async run(ctx) {
+        const hash = await minedTransaction(ctx.target);
+        const { blockNumber } = await waitForReceipt(ctx.target, hash);
+        const mined = Number(BigInt(blockNumber));
+        await mineUntil(ctx.target, mined + SCAN_BLOCKS - 1);
+        const inside = await freshTxns(ctx);
+        const problems = await responseProblems(ctx, '/txns', inside, 200);
+        if (!hashesOf(inside).includes(hash)) problems.push(`${hash} (block ${mined}) is missing at head ${mined + SCAN_BLOCKS - 1}, where block ${mined} is the 200th newest`);
+        await mineUntil(ctx.target, mined + SCAN_BLOCKS);
+        const outside = await freshTxns(ctx);
+        problems.push(...(await responseProblems(ctx, '/txns', outside, 200)));
+        if (hashesOf(outside).includes(hash)) problems.push(`${hash} (block ${mined}) is still listed at head ${mined + SCAN_BLOCKS}, 201 blocks later`);
+        return verdict(problems, outside);
+      },
+    }),
+    defineCheck({
+      id: 'explorer.txns.cache_window',
+      title: '/api/txns is served from a cache for 20 seconds of (injected) clock time, then refreshed',
+      source: { quote: 'cached for 20 seconds' },
+      needs: ['base', 'reference'],
+      async run(ctx) {
+        const first = await freshTxns(ctx);
+        const problems = await responseProblems(ctx, '/txns', first, 200);
+        const hash = await minedTransaction(ctx.target);
+        // 18 s of clock time (plus the real time the transaction took): still inside the window.
+        ctx.target.reference!.advanceClock(CACHE_MS - 2_000);
+        const cached = await api(ctx.target, 'txns');
+        if (cached.text !== first.text) problems.push(`18 s after the first answer /txns changed (the cache must hold 20 s): ${cached.text.slice(0, 200)}`);
+        ctx.target.reference!.advanceClock(2_100);
+        const refreshed = await api(ctx.target, 'txns');
+        problems.push(...(await responseProblems(ctx, '/txns', refreshed, 200)));
+        if (hashesOf(refreshed)[0] !== hash) problems.push(`20.1 s after the first answer the newest entry is ${hashesOf(refreshed)[0]}, not the transaction ${hash} mined meanwhile`);
+        return verdict(problems, refreshed);
+      },
+    }),
+  ];
+}
