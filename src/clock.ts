@@ -15,7 +15,7 @@ export const systemClock: Clock = { now: () => Date.now() };
 /** A clock tests move by hand. */
 export class ManualClock implements Clock {
   private current: number;
-  /** Starts at `start` (ms since the epoch); plain fields, so Node's type stripping loads this file (D-165). */
+  /** Starts at `start` (ms since the epoch); plain fields, so Node's type stripping loads this file (D-162). */
   constructor(start: number = Date.UTC(2026, 10, 21, 9, 30)) {
     this.current = start;
   }

@@ -65,7 +65,7 @@ export async function referenceTarget(options: ReferenceOptions = {}): Promise<T
   let { stack, ready } = await start();
   /** False after a crash or a stopped chain, until restart(). */
   let running = true;
-  /** The background evidence build, once a check asked for the document (D-167). */
+  /** The background evidence build, once a check asked for the document (D-164). */
   let evidenceBuild: EvidenceBuildHandle | undefined;
   const target: Target = {
     kind: 'reference',
@@ -104,7 +104,7 @@ export async function referenceTarget(options: ReferenceOptions = {}): Promise<T
       await stack.chain.producer?.requestBlock();
     },
     now: () => clock.now(),
-    // The site serves <data>/evidence (D-153); the in-process stack builds it only when a check first asks (D-167).
+    // The site serves <data>/evidence (D-153); the in-process stack builds it only when a check first asks (D-164).
     buildEvidence: () => {
       evidenceBuild ??= buildEvidenceAtStart({ evidenceDir: path.join(dataDir, 'evidence'), log: () => undefined });
     },

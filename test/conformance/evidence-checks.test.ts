@@ -1,6 +1,6 @@
 // The evidence document checks (surface F) against a small HTTPS site serving good, tampered, stale and
 // late documents: each check fails on the rule it enforces and only there; a 503 with Retry-After is
-// waited out within the bound (D-153, D-167), and a site that never serves the document fails.
+// waited out within the bound (D-153, D-164), and a site that never serves the document fails.
 import { readFileSync } from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -117,7 +117,7 @@ describe('evidence.* checks', () => {
   it('fail every check when the site still answers 503 after the bound', async () => {
     const { status, results } = await run('never', 1_500);
     expect(Object.values(status)).toEqual(Array(5).fill('failed'));
-    for (const r of results) expect(r.reason).toMatch(/still answered 503 after [12] s \(D-167\)/);
+    for (const r of results) expect(r.reason).toMatch(/still answered 503 after [12] s \(D-164\)/);
     expect(asked.never).toBe(3); // at 0 s, after the Retry-After second, and once more at the bound
   });
 

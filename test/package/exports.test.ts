@@ -1,4 +1,4 @@
-// The package's public entry points (package.json `exports`, D-165): every subpath loads through the package name
+// The package's public entry points (package.json `exports`, D-162): every subpath loads through the package name
 // under plain Node 26 type stripping, without tsx, and each one's exports work as an integrator uses them.
 import { spawnSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';

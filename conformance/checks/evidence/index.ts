@@ -12,7 +12,7 @@ const defineCheck = checkDefiner({ surface: 'F', needs: ['site'] });
 
 /** Options of evidenceChecks. */
 export interface EvidenceCheckOptions {
-  /** How long to wait for a site that answers 503 with Retry-After (default EVIDENCE_WAIT_MS, D-167). */
+  /** How long to wait for a site that answers 503 with Retry-After (default EVIDENCE_WAIT_MS, D-164). */
   waitMs?: number;
 }
 

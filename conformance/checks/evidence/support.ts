@@ -1,6 +1,6 @@
 // Shared part of the evidence document checks (surface F): one GET of {site_url}/.well-known/pqc-evidence.json
 // per target, waiting out the 503 and Retry-After a site answers before its document is built (D-153), within
-// a bound (D-167).
+// a bound (D-164).
 import type { HttpResult } from '../../http.ts';
 import { request } from '../../http.ts';
 import type { Target } from '../../targets/target.ts';
@@ -9,7 +9,7 @@ import { Unavailable } from '../define.ts';
 /** The path of the evidence document under {site_url} (spec "F. Evidence document"). */
 export const EVIDENCE_DOCUMENT_PATH = '.well-known/pqc-evidence.json';
 
-/** How long the checks wait for a site that answers 503 with Retry-After (D-167). */
+/** How long the checks wait for a site that answers 503 with Retry-After (D-164). */
 export const EVIDENCE_WAIT_MS = 180_000;
 
 /** The answer the checks judge, and how long the site made them wait for it. */
@@ -50,7 +50,7 @@ async function fetchDocument(target: Target, waitMs: number): Promise<EvidenceFe
 
 /** Why an answer is not a served document (undefined when it is one: 200 with a JSON body). */
 export function notServed({ res, waitedMs }: EvidenceFetch): string | undefined {
-  if (res.status === 503) return `GET /${EVIDENCE_DOCUMENT_PATH} still answered 503 after ${Math.round(waitedMs / 1000)} s (D-167): ${res.text.slice(0, 200)}`;
+  if (res.status === 503) return `GET /${EVIDENCE_DOCUMENT_PATH} still answered 503 after ${Math.round(waitedMs / 1000)} s (D-164): ${res.text.slice(0, 200)}`;
   if (res.status !== 200) return `GET /${EVIDENCE_DOCUMENT_PATH}: expected HTTP 200, got ${res.status} ${res.text.slice(0, 200)}`;
   if (res.json === undefined) return `GET /${EVIDENCE_DOCUMENT_PATH}: the body is not JSON: ${res.text.slice(0, 200)}`;
   return undefined;
