@@ -4,11 +4,11 @@
  * variable and exit code 2). `npx tsx scripts/settings-docs.ts --write` writes the README's settings block
  * and docs/settings.md from the table; `svckit serve --help` prints it.
  */
-import { DEFAULT_UPSTREAM_TIMEOUT_MS } from './chain/upstream.ts';
+import { DEFAULT_UPSTREAM_TIMEOUT_MS } from './node/upstream.ts';
 import * as read from './config-readers.ts';
 import type { Env, Reader } from './config-readers.ts';
 import { DEFAULT_FX_RATES, type FxTable } from './ledger/payments/fx.ts';
-import type { WsLimits } from './server/ws/limits.ts';
+import type { WsLimits } from './server/chain/ws/limits.ts';
 
 export { ConfigError } from './config-error.ts';
 

@@ -83,7 +83,7 @@ function buildCommand(): Command {
 function verifyCommand(): Command {
   return new Command('verify')
     .description(
-      'Check an evidence document (file or URL) against specs/pqc-evidence.schema.json and the rules: counts add up, a skipped case is not a pass, ' +
+      'Check an evidence document (file or URL) against specs/evidence.schema.json and the rules: counts add up, a skipped case is not a pass, ' +
         'provenance and provenanceNote never together, and a stale "generated" makes it unverified (D-045). Exits 1 on any violation, naming each.',
     )
     .argument('<source>', 'a file path or an http(s) URL')

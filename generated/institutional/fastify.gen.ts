@@ -3,41 +3,41 @@
 
 import type { RouteHandler } from 'fastify';
 
-import type { ConnectBankData, ConnectBankErrors, ConnectBankResponses, CreateTransferData, CreateTransferErrors, CreateTransferResponses, GetAccountData, GetAccountErrors, GetAccountResponses, GetAccountStatementData, GetAccountStatementErrors, GetAccountStatementResponses, GetTransferData, GetTransferErrors, GetTransferResponses, ListAccountsData, ListAccountsErrors, ListAccountsResponses, ListTransfersData, ListTransfersErrors, ListTransfersResponses, SubmitPacs008PaymentData, SubmitPacs008PaymentErrors, SubmitPacs008PaymentResponses } from './types.gen.ts';
+import type { InstitutionalConnectBankData, InstitutionalConnectBankErrors, InstitutionalConnectBankResponses, InstitutionalCreateTransferData, InstitutionalCreateTransferErrors, InstitutionalCreateTransferResponses, InstitutionalGetAccountData, InstitutionalGetAccountErrors, InstitutionalGetAccountResponses, InstitutionalGetAccountStatementData, InstitutionalGetAccountStatementErrors, InstitutionalGetAccountStatementResponses, InstitutionalGetTransferData, InstitutionalGetTransferErrors, InstitutionalGetTransferResponses, InstitutionalListAccountsData, InstitutionalListAccountsErrors, InstitutionalListAccountsResponses, InstitutionalListTransfersData, InstitutionalListTransfersErrors, InstitutionalListTransfersResponses, InstitutionalSubmitPacs008PaymentData, InstitutionalSubmitPacs008PaymentErrors, InstitutionalSubmitPacs008PaymentResponses } from './types.gen.ts';
 
 export type RouteHandlers = {
-    listAccounts: RouteHandler<{
-        Querystring?: ListAccountsData['query'];
-        Reply: ListAccountsErrors & ListAccountsResponses;
+    institutionalListAccounts: RouteHandler<{
+        Querystring?: InstitutionalListAccountsData['query'];
+        Reply: InstitutionalListAccountsErrors & InstitutionalListAccountsResponses;
     }>;
-    getAccount: RouteHandler<{
-        Params: GetAccountData['path'];
-        Reply: GetAccountErrors & GetAccountResponses;
+    institutionalGetAccount: RouteHandler<{
+        Params: InstitutionalGetAccountData['path'];
+        Reply: InstitutionalGetAccountErrors & InstitutionalGetAccountResponses;
     }>;
-    getAccountStatement: RouteHandler<{
-        Params: GetAccountStatementData['path'];
-        Querystring?: GetAccountStatementData['query'];
-        Reply: GetAccountStatementErrors & GetAccountStatementResponses;
+    institutionalGetAccountStatement: RouteHandler<{
+        Params: InstitutionalGetAccountStatementData['path'];
+        Querystring?: InstitutionalGetAccountStatementData['query'];
+        Reply: InstitutionalGetAccountStatementErrors & InstitutionalGetAccountStatementResponses;
     }>;
-    listTransfers: RouteHandler<{
-        Querystring?: ListTransfersData['query'];
-        Reply: ListTransfersErrors & ListTransfersResponses;
+    institutionalListTransfers: RouteHandler<{
+        Querystring?: InstitutionalListTransfersData['query'];
+        Reply: InstitutionalListTransfersErrors & InstitutionalListTransfersResponses;
     }>;
-    createTransfer: RouteHandler<{
-        Body: CreateTransferData['body'];
-        Headers?: CreateTransferData['headers'];
-        Reply: CreateTransferErrors & CreateTransferResponses;
+    institutionalCreateTransfer: RouteHandler<{
+        Body: InstitutionalCreateTransferData['body'];
+        Headers?: InstitutionalCreateTransferData['headers'];
+        Reply: InstitutionalCreateTransferErrors & InstitutionalCreateTransferResponses;
     }>;
-    getTransfer: RouteHandler<{
-        Params: GetTransferData['path'];
-        Reply: GetTransferErrors & GetTransferResponses;
+    institutionalGetTransfer: RouteHandler<{
+        Params: InstitutionalGetTransferData['path'];
+        Reply: InstitutionalGetTransferErrors & InstitutionalGetTransferResponses;
     }>;
-    connectBank: RouteHandler<{
-        Body: ConnectBankData['body'];
-        Reply: ConnectBankErrors & ConnectBankResponses;
+    institutionalConnectBank: RouteHandler<{
+        Body: InstitutionalConnectBankData['body'];
+        Reply: InstitutionalConnectBankErrors & InstitutionalConnectBankResponses;
     }>;
-    submitPacs008Payment: RouteHandler<{
-        Body: SubmitPacs008PaymentData['body'];
-        Reply: SubmitPacs008PaymentErrors & SubmitPacs008PaymentResponses;
+    institutionalSubmitPacs008Payment: RouteHandler<{
+        Body: InstitutionalSubmitPacs008PaymentData['body'];
+        Reply: InstitutionalSubmitPacs008PaymentErrors & InstitutionalSubmitPacs008PaymentResponses;
     }>;
 };

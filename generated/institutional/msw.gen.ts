@@ -3,22 +3,22 @@
 
 import { http, type HttpHandler, HttpResponse, type HttpResponseResolver, type RequestHandlerOptions as RequestHandlerOptions2 } from 'msw';
 
-import type { ClientOptions, ConnectBankData, ConnectBankResponses, CreateTransferData, CreateTransferResponses, GetAccountResponses, GetAccountStatementResponses, GetTransferResponses, ListAccountsResponses, ListTransfersResponses, SubmitPacs008PaymentData, SubmitPacs008PaymentResponses } from './types.gen.ts';
+import type { ClientOptions, InstitutionalConnectBankData, InstitutionalConnectBankResponses, InstitutionalCreateTransferData, InstitutionalCreateTransferResponses, InstitutionalGetAccountResponses, InstitutionalGetAccountStatementResponses, InstitutionalGetTransferResponses, InstitutionalListAccountsResponses, InstitutionalListTransfersResponses, InstitutionalSubmitPacs008PaymentData, InstitutionalSubmitPacs008PaymentResponses } from './types.gen.ts';
 
 export type RequestHandlerOptions = RequestHandlerOptions2 & {
     baseUrl?: ClientOptions['baseUrl'];
     responseFallback?: 'error' | 'passthrough';
 };
 
-export type HandleListAccountsResponse = {
-    body: ListAccountsResponses[200];
+export type HandleInstitutionalListAccountsResponse = {
+    body: InstitutionalListAccountsResponses[200];
     status?: 200;
 };
 
 /**
  * Handler for the `GET /accounts` operation.
  */
-export function handleListAccounts(response?: HandleListAccountsResponse | HttpResponseResolver<never, never>, options?: RequestHandlerOptions): HttpHandler {
+export function handleInstitutionalListAccounts(response?: HandleInstitutionalListAccountsResponse | HttpResponseResolver<never, never>, options?: RequestHandlerOptions): HttpHandler {
     return http.get<never, never>(`${options?.baseUrl ?? '*'}/accounts`, info => {
         if (typeof response === 'function') {
             return response(info);
@@ -37,15 +37,15 @@ export function handleListAccounts(response?: HandleListAccountsResponse | HttpR
     }, options);
 }
 
-export type HandleGetAccountResponse = {
-    body: GetAccountResponses[200];
+export type HandleInstitutionalGetAccountResponse = {
+    body: InstitutionalGetAccountResponses[200];
     status?: 200;
 };
 
 /**
  * Handler for the `GET /accounts/{id}` operation.
  */
-export function handleGetAccount(response?: HandleGetAccountResponse | HttpResponseResolver<{
+export function handleInstitutionalGetAccount(response?: HandleInstitutionalGetAccountResponse | HttpResponseResolver<{
     id: string;
 }, never>, options?: RequestHandlerOptions): HttpHandler {
     return http.get<{
@@ -68,15 +68,15 @@ export function handleGetAccount(response?: HandleGetAccountResponse | HttpRespo
     }, options);
 }
 
-export type HandleGetAccountStatementResponse = {
-    body: GetAccountStatementResponses[200];
+export type HandleInstitutionalGetAccountStatementResponse = {
+    body: InstitutionalGetAccountStatementResponses[200];
     status?: 200;
 };
 
 /**
  * Handler for the `GET /accounts/{id}/statement` operation.
  */
-export function handleGetAccountStatement(response?: HandleGetAccountStatementResponse | HttpResponseResolver<{
+export function handleInstitutionalGetAccountStatement(response?: HandleInstitutionalGetAccountStatementResponse | HttpResponseResolver<{
     id: string;
 }, never>, options?: RequestHandlerOptions): HttpHandler {
     return http.get<{
@@ -99,15 +99,15 @@ export function handleGetAccountStatement(response?: HandleGetAccountStatementRe
     }, options);
 }
 
-export type HandleListTransfersResponse = {
-    body: ListTransfersResponses[200];
+export type HandleInstitutionalListTransfersResponse = {
+    body: InstitutionalListTransfersResponses[200];
     status?: 200;
 };
 
 /**
  * Handler for the `GET /transfers` operation.
  */
-export function handleListTransfers(response?: HandleListTransfersResponse | HttpResponseResolver<never, never>, options?: RequestHandlerOptions): HttpHandler {
+export function handleInstitutionalListTransfers(response?: HandleInstitutionalListTransfersResponse | HttpResponseResolver<never, never>, options?: RequestHandlerOptions): HttpHandler {
     return http.get<never, never>(`${options?.baseUrl ?? '*'}/transfers`, info => {
         if (typeof response === 'function') {
             return response(info);
@@ -126,16 +126,16 @@ export function handleListTransfers(response?: HandleListTransfersResponse | Htt
     }, options);
 }
 
-export type HandleCreateTransferResponse = {
-    body: CreateTransferResponses[201];
+export type HandleInstitutionalCreateTransferResponse = {
+    body: InstitutionalCreateTransferResponses[201];
     status?: 201;
 };
 
 /**
  * Handler for the `POST /transfers` operation.
  */
-export function handleCreateTransfer(response?: HandleCreateTransferResponse | HttpResponseResolver<never, CreateTransferData['body']>, options?: RequestHandlerOptions): HttpHandler {
-    return http.post<never, CreateTransferData['body']>(`${options?.baseUrl ?? '*'}/transfers`, info => {
+export function handleInstitutionalCreateTransfer(response?: HandleInstitutionalCreateTransferResponse | HttpResponseResolver<never, InstitutionalCreateTransferData['body']>, options?: RequestHandlerOptions): HttpHandler {
+    return http.post<never, InstitutionalCreateTransferData['body']>(`${options?.baseUrl ?? '*'}/transfers`, info => {
         if (typeof response === 'function') {
             return response(info);
         }
@@ -153,15 +153,15 @@ export function handleCreateTransfer(response?: HandleCreateTransferResponse | H
     }, options);
 }
 
-export type HandleGetTransferResponse = {
-    body: GetTransferResponses[200];
+export type HandleInstitutionalGetTransferResponse = {
+    body: InstitutionalGetTransferResponses[200];
     status?: 200;
 };
 
 /**
  * Handler for the `GET /transfers/{reference}` operation.
  */
-export function handleGetTransfer(response?: HandleGetTransferResponse | HttpResponseResolver<{
+export function handleInstitutionalGetTransfer(response?: HandleInstitutionalGetTransferResponse | HttpResponseResolver<{
     reference: string;
 }, never>, options?: RequestHandlerOptions): HttpHandler {
     return http.get<{
@@ -184,16 +184,16 @@ export function handleGetTransfer(response?: HandleGetTransferResponse | HttpRes
     }, options);
 }
 
-export type HandleConnectBankResponse = {
-    body: ConnectBankResponses[200];
+export type HandleInstitutionalConnectBankResponse = {
+    body: InstitutionalConnectBankResponses[200];
     status?: 200;
 };
 
 /**
  * Handler for the `POST /bank/connect` operation.
  */
-export function handleConnectBank(response?: HandleConnectBankResponse | HttpResponseResolver<never, ConnectBankData['body']>, options?: RequestHandlerOptions): HttpHandler {
-    return http.post<never, ConnectBankData['body']>(`${options?.baseUrl ?? '*'}/bank/connect`, info => {
+export function handleInstitutionalConnectBank(response?: HandleInstitutionalConnectBankResponse | HttpResponseResolver<never, InstitutionalConnectBankData['body']>, options?: RequestHandlerOptions): HttpHandler {
+    return http.post<never, InstitutionalConnectBankData['body']>(`${options?.baseUrl ?? '*'}/bank/connect`, info => {
         if (typeof response === 'function') {
             return response(info);
         }
@@ -211,16 +211,16 @@ export function handleConnectBank(response?: HandleConnectBankResponse | HttpRes
     }, options);
 }
 
-export type HandleSubmitPacs008PaymentResponse = {
-    body: SubmitPacs008PaymentResponses[202];
+export type HandleInstitutionalSubmitPacs008PaymentResponse = {
+    body: InstitutionalSubmitPacs008PaymentResponses[202];
     status?: 202;
 };
 
 /**
  * Handler for the `POST /payments/pacs008` operation.
  */
-export function handleSubmitPacs008Payment(response?: HandleSubmitPacs008PaymentResponse | HttpResponseResolver<never, SubmitPacs008PaymentData['body']>, options?: RequestHandlerOptions): HttpHandler {
-    return http.post<never, SubmitPacs008PaymentData['body']>(`${options?.baseUrl ?? '*'}/payments/pacs008`, info => {
+export function handleInstitutionalSubmitPacs008Payment(response?: HandleInstitutionalSubmitPacs008PaymentResponse | HttpResponseResolver<never, InstitutionalSubmitPacs008PaymentData['body']>, options?: RequestHandlerOptions): HttpHandler {
+    return http.post<never, InstitutionalSubmitPacs008PaymentData['body']>(`${options?.baseUrl ?? '*'}/payments/pacs008`, info => {
         if (typeof response === 'function') {
             return response(info);
         }
@@ -242,35 +242,35 @@ export type MswHandlerFactories = {
     /**
      * Handler for the `GET /accounts` operation.
      */
-    listAccounts: typeof handleListAccounts;
+    institutionalListAccounts: typeof handleInstitutionalListAccounts;
     /**
      * Handler for the `GET /accounts/{id}` operation.
      */
-    getAccount: typeof handleGetAccount;
+    institutionalGetAccount: typeof handleInstitutionalGetAccount;
     /**
      * Handler for the `GET /accounts/{id}/statement` operation.
      */
-    getAccountStatement: typeof handleGetAccountStatement;
+    institutionalGetAccountStatement: typeof handleInstitutionalGetAccountStatement;
     /**
      * Handler for the `GET /transfers` operation.
      */
-    listTransfers: typeof handleListTransfers;
+    institutionalListTransfers: typeof handleInstitutionalListTransfers;
     /**
      * Handler for the `POST /transfers` operation.
      */
-    createTransfer: typeof handleCreateTransfer;
+    institutionalCreateTransfer: typeof handleInstitutionalCreateTransfer;
     /**
      * Handler for the `GET /transfers/{reference}` operation.
      */
-    getTransfer: typeof handleGetTransfer;
+    institutionalGetTransfer: typeof handleInstitutionalGetTransfer;
     /**
      * Handler for the `POST /bank/connect` operation.
      */
-    connectBank: typeof handleConnectBank;
+    institutionalConnectBank: typeof handleInstitutionalConnectBank;
     /**
      * Handler for the `POST /payments/pacs008` operation.
      */
-    submitPacs008Payment: typeof handleSubmitPacs008Payment;
+    institutionalSubmitPacs008Payment: typeof handleInstitutionalSubmitPacs008Payment;
 };
 
 export type CreateMswHandlersResult = {
@@ -288,14 +288,14 @@ export function createMswHandlers(config: RequestHandlerOptions = {}): CreateMsw
         return (response, options) => handler(response, { ...config, ...options });
     }
     const pick: CreateMswHandlersResult['pick'] = {
-        listAccounts: wrap(handleListAccounts),
-        getAccount: wrap(handleGetAccount),
-        getAccountStatement: wrap(handleGetAccountStatement),
-        listTransfers: wrap(handleListTransfers),
-        createTransfer: wrap(handleCreateTransfer),
-        getTransfer: wrap(handleGetTransfer),
-        connectBank: wrap(handleConnectBank),
-        submitPacs008Payment: wrap(handleSubmitPacs008Payment)
+        institutionalListAccounts: wrap(handleInstitutionalListAccounts),
+        institutionalGetAccount: wrap(handleInstitutionalGetAccount),
+        institutionalGetAccountStatement: wrap(handleInstitutionalGetAccountStatement),
+        institutionalListTransfers: wrap(handleInstitutionalListTransfers),
+        institutionalCreateTransfer: wrap(handleInstitutionalCreateTransfer),
+        institutionalGetTransfer: wrap(handleInstitutionalGetTransfer),
+        institutionalConnectBank: wrap(handleInstitutionalConnectBank),
+        institutionalSubmitPacs008Payment: wrap(handleInstitutionalSubmitPacs008Payment)
     };
     const all: CreateMswHandlersResult['all'] = (options = {}) => {
         type OverrideValue<R> = R | [
@@ -307,14 +307,14 @@ export function createMswHandlers(config: RequestHandlerOptions = {}): CreateMsw
         }
         const overrides = options.pick ?? {};
         return [
-            invoke(pick.getAccountStatement, overrides.getAccountStatement),
-            invoke(pick.connectBank, overrides.connectBank),
-            invoke(pick.submitPacs008Payment, overrides.submitPacs008Payment),
-            invoke(pick.getAccount, overrides.getAccount),
-            invoke(pick.getTransfer, overrides.getTransfer),
-            invoke(pick.listAccounts, overrides.listAccounts),
-            invoke(pick.listTransfers, overrides.listTransfers),
-            invoke(pick.createTransfer, overrides.createTransfer)
+            invoke(pick.institutionalGetAccountStatement, overrides.institutionalGetAccountStatement),
+            invoke(pick.institutionalConnectBank, overrides.institutionalConnectBank),
+            invoke(pick.institutionalSubmitPacs008Payment, overrides.institutionalSubmitPacs008Payment),
+            invoke(pick.institutionalGetAccount, overrides.institutionalGetAccount),
+            invoke(pick.institutionalGetTransfer, overrides.institutionalGetTransfer),
+            invoke(pick.institutionalListAccounts, overrides.institutionalListAccounts),
+            invoke(pick.institutionalListTransfers, overrides.institutionalListTransfers),
+            invoke(pick.institutionalCreateTransfer, overrides.institutionalCreateTransfer)
         ];
     };
     return { all, pick };

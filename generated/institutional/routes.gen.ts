@@ -8,26 +8,26 @@ export const basePath = '/wallet/api/v1';
 
 /** Every operation of the contract: HTTP method, Fastify URL (relative to basePath) and operationId. */
 export const routes: readonly { method: string; url: string; operationId: keyof RouteHandlers }[] = [
-  { method: 'GET', url: '/accounts', operationId: 'listAccounts' },
-  { method: 'GET', url: '/accounts/:id', operationId: 'getAccount' },
-  { method: 'GET', url: '/accounts/:id/statement', operationId: 'getAccountStatement' },
-  { method: 'GET', url: '/transfers', operationId: 'listTransfers' },
-  { method: 'POST', url: '/transfers', operationId: 'createTransfer' },
-  { method: 'GET', url: '/transfers/:reference', operationId: 'getTransfer' },
-  { method: 'POST', url: '/bank/connect', operationId: 'connectBank' },
-  { method: 'POST', url: '/payments/pacs008', operationId: 'submitPacs008Payment' },
+  { method: 'GET', url: '/accounts', operationId: 'institutionalListAccounts' },
+  { method: 'GET', url: '/accounts/:id', operationId: 'institutionalGetAccount' },
+  { method: 'GET', url: '/accounts/:id/statement', operationId: 'institutionalGetAccountStatement' },
+  { method: 'GET', url: '/transfers', operationId: 'institutionalListTransfers' },
+  { method: 'POST', url: '/transfers', operationId: 'institutionalCreateTransfer' },
+  { method: 'GET', url: '/transfers/:reference', operationId: 'institutionalGetTransfer' },
+  { method: 'POST', url: '/bank/connect', operationId: 'institutionalConnectBank' },
+  { method: 'POST', url: '/payments/pacs008', operationId: 'institutionalSubmitPacs008Payment' },
 ];
 
 /** Every operation of the contract as `METHOD /path` (the path as the contract writes it), with its operationId. */
 export const operations = {
-  'GET /accounts': 'listAccounts',
-  'GET /accounts/{id}': 'getAccount',
-  'GET /accounts/{id}/statement': 'getAccountStatement',
-  'GET /transfers': 'listTransfers',
-  'POST /transfers': 'createTransfer',
-  'GET /transfers/{reference}': 'getTransfer',
-  'POST /bank/connect': 'connectBank',
-  'POST /payments/pacs008': 'submitPacs008Payment',
+  'GET /accounts': 'institutionalListAccounts',
+  'GET /accounts/{id}': 'institutionalGetAccount',
+  'GET /accounts/{id}/statement': 'institutionalGetAccountStatement',
+  'GET /transfers': 'institutionalListTransfers',
+  'POST /transfers': 'institutionalCreateTransfer',
+  'GET /transfers/{reference}': 'institutionalGetTransfer',
+  'POST /bank/connect': 'institutionalConnectBank',
+  'POST /payments/pacs008': 'institutionalSubmitPacs008Payment',
 } as const satisfies Record<string, keyof RouteHandlers>;
 
 /** One operation of the contract, as `METHOD /path`. */

@@ -3,8 +3,8 @@
 
 import { client } from './client.gen.ts';
 import type { Client, ClientMeta, Options as Options2, RequestResult, TDataShape } from './client/index.ts';
-import type { ConnectBankData, ConnectBankErrors, ConnectBankResponses, CreateTransferData, CreateTransferErrors, CreateTransferResponses, GetAccountData, GetAccountErrors, GetAccountResponses, GetAccountStatementData, GetAccountStatementErrors, GetAccountStatementResponses, GetTransferData, GetTransferErrors, GetTransferResponses, ListAccountsData, ListAccountsErrors, ListAccountsResponses, ListTransfersData, ListTransfersErrors, ListTransfersResponses, SubmitPacs008PaymentData, SubmitPacs008PaymentErrors, SubmitPacs008PaymentResponses } from './types.gen.ts';
-import { zConnectBankResponse, zCreateTransferResponse, zGetAccountResponse, zGetAccountStatementResponse, zGetTransferResponse, zListAccountsResponse, zListTransfersResponse, zSubmitPacs008PaymentResponse } from './zod.gen.ts';
+import type { InstitutionalConnectBankData, InstitutionalConnectBankErrors, InstitutionalConnectBankResponses, InstitutionalCreateTransferData, InstitutionalCreateTransferErrors, InstitutionalCreateTransferResponses, InstitutionalGetAccountData, InstitutionalGetAccountErrors, InstitutionalGetAccountResponses, InstitutionalGetAccountStatementData, InstitutionalGetAccountStatementErrors, InstitutionalGetAccountStatementResponses, InstitutionalGetTransferData, InstitutionalGetTransferErrors, InstitutionalGetTransferResponses, InstitutionalListAccountsData, InstitutionalListAccountsErrors, InstitutionalListAccountsResponses, InstitutionalListTransfersData, InstitutionalListTransfersErrors, InstitutionalListTransfersResponses, InstitutionalSubmitPacs008PaymentData, InstitutionalSubmitPacs008PaymentErrors, InstitutionalSubmitPacs008PaymentResponses } from './types.gen.ts';
+import { zInstitutionalConnectBankResponse, zInstitutionalCreateTransferResponse, zInstitutionalGetAccountResponse, zInstitutionalGetAccountStatementResponse, zInstitutionalGetTransferResponse, zInstitutionalListAccountsResponse, zInstitutionalListTransfersResponse, zInstitutionalSubmitPacs008PaymentResponse } from './zod.gen.ts';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -28,8 +28,8 @@ export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends 
  * the same paging as the statement. Each item carries both `id` and `reference` (D-036).
  *
  */
-export const listAccounts = <ThrowOnError extends boolean = false>(options?: Options<ListAccountsData, ThrowOnError>): RequestResult<ListAccountsResponses, ListAccountsErrors, ThrowOnError> => (options?.client ?? client).get<ListAccountsResponses, ListAccountsErrors, ThrowOnError>({
-    responseValidator: async (data) => await zListAccountsResponse.parseAsync(data),
+export const institutionalListAccounts = <ThrowOnError extends boolean = false>(options?: Options<InstitutionalListAccountsData, ThrowOnError>): RequestResult<InstitutionalListAccountsResponses, InstitutionalListAccountsErrors, ThrowOnError> => (options?.client ?? client).get<InstitutionalListAccountsResponses, InstitutionalListAccountsErrors, ThrowOnError>({
+    responseValidator: async (data) => await zInstitutionalListAccountsResponse.parseAsync(data),
     security: [{ scheme: 'bearer', type: 'http' }, { name: 'Authorization', type: 'apiKey' }],
     url: '/accounts',
     ...options
@@ -42,8 +42,8 @@ export const listAccounts = <ThrowOnError extends boolean = false>(options?: Opt
  * internal account identifier"); the human-readable `reference` is accepted as well (D-036).
  *
  */
-export const getAccount = <ThrowOnError extends boolean = false>(options: Options<GetAccountData, ThrowOnError>): RequestResult<GetAccountResponses, GetAccountErrors, ThrowOnError> => (options.client ?? client).get<GetAccountResponses, GetAccountErrors, ThrowOnError>({
-    responseValidator: async (data) => await zGetAccountResponse.parseAsync(data),
+export const institutionalGetAccount = <ThrowOnError extends boolean = false>(options: Options<InstitutionalGetAccountData, ThrowOnError>): RequestResult<InstitutionalGetAccountResponses, InstitutionalGetAccountErrors, ThrowOnError> => (options.client ?? client).get<InstitutionalGetAccountResponses, InstitutionalGetAccountErrors, ThrowOnError>({
+    responseValidator: async (data) => await zInstitutionalGetAccountResponse.parseAsync(data),
     security: [{ scheme: 'bearer', type: 'http' }, { name: 'Authorization', type: 'apiKey' }],
     url: '/accounts/{id}',
     ...options
@@ -57,8 +57,8 @@ export const getAccount = <ThrowOnError extends boolean = false>(options: Option
  * this account (D-003); `blockNumber` and `timestamp` are null until the transfer is confirmed (D-038).
  *
  */
-export const getAccountStatement = <ThrowOnError extends boolean = false>(options: Options<GetAccountStatementData, ThrowOnError>): RequestResult<GetAccountStatementResponses, GetAccountStatementErrors, ThrowOnError> => (options.client ?? client).get<GetAccountStatementResponses, GetAccountStatementErrors, ThrowOnError>({
-    responseValidator: async (data) => await zGetAccountStatementResponse.parseAsync(data),
+export const institutionalGetAccountStatement = <ThrowOnError extends boolean = false>(options: Options<InstitutionalGetAccountStatementData, ThrowOnError>): RequestResult<InstitutionalGetAccountStatementResponses, InstitutionalGetAccountStatementErrors, ThrowOnError> => (options.client ?? client).get<InstitutionalGetAccountStatementResponses, InstitutionalGetAccountStatementErrors, ThrowOnError>({
+    responseValidator: async (data) => await zInstitutionalGetAccountStatementResponse.parseAsync(data),
     security: [{ scheme: 'bearer', type: 'http' }, { name: 'Authorization', type: 'apiKey' }],
     url: '/accounts/{id}/statement',
     ...options
@@ -74,8 +74,8 @@ export const getAccountStatement = <ThrowOnError extends boolean = false>(option
  * (D-054).
  *
  */
-export const listTransfers = <ThrowOnError extends boolean = false>(options?: Options<ListTransfersData, ThrowOnError>): RequestResult<ListTransfersResponses, ListTransfersErrors, ThrowOnError> => (options?.client ?? client).get<ListTransfersResponses, ListTransfersErrors, ThrowOnError>({
-    responseValidator: async (data) => await zListTransfersResponse.parseAsync(data),
+export const institutionalListTransfers = <ThrowOnError extends boolean = false>(options?: Options<InstitutionalListTransfersData, ThrowOnError>): RequestResult<InstitutionalListTransfersResponses, InstitutionalListTransfersErrors, ThrowOnError> => (options?.client ?? client).get<InstitutionalListTransfersResponses, InstitutionalListTransfersErrors, ThrowOnError>({
+    responseValidator: async (data) => await zInstitutionalListTransfersResponse.parseAsync(data),
     security: [{ scheme: 'bearer', type: 'http' }, { name: 'Authorization', type: 'apiKey' }],
     url: '/transfers',
     ...options
@@ -114,8 +114,8 @@ export const listTransfers = <ThrowOnError extends boolean = false>(options?: Op
  * Retrying safely: send an `Idempotency-Key` (svckit extension, D-046).
  *
  */
-export const createTransfer = <ThrowOnError extends boolean = false>(options: Options<CreateTransferData, ThrowOnError>): RequestResult<CreateTransferResponses, CreateTransferErrors, ThrowOnError> => (options.client ?? client).post<CreateTransferResponses, CreateTransferErrors, ThrowOnError>({
-    responseValidator: async (data) => await zCreateTransferResponse.parseAsync(data),
+export const institutionalCreateTransfer = <ThrowOnError extends boolean = false>(options: Options<InstitutionalCreateTransferData, ThrowOnError>): RequestResult<InstitutionalCreateTransferResponses, InstitutionalCreateTransferErrors, ThrowOnError> => (options.client ?? client).post<InstitutionalCreateTransferResponses, InstitutionalCreateTransferErrors, ThrowOnError>({
+    responseValidator: async (data) => await zInstitutionalCreateTransferResponse.parseAsync(data),
     security: [{ scheme: 'bearer', type: 'http' }, { name: 'Authorization', type: 'apiKey' }],
     url: '/transfers',
     ...options,
@@ -132,8 +132,8 @@ export const createTransfer = <ThrowOnError extends boolean = false>(options: Op
  * TXNYYYYMMDD-XXXXXXXX"). Use it to check a transfer's status before submitting again.
  *
  */
-export const getTransfer = <ThrowOnError extends boolean = false>(options: Options<GetTransferData, ThrowOnError>): RequestResult<GetTransferResponses, GetTransferErrors, ThrowOnError> => (options.client ?? client).get<GetTransferResponses, GetTransferErrors, ThrowOnError>({
-    responseValidator: async (data) => await zGetTransferResponse.parseAsync(data),
+export const institutionalGetTransfer = <ThrowOnError extends boolean = false>(options: Options<InstitutionalGetTransferData, ThrowOnError>): RequestResult<InstitutionalGetTransferResponses, InstitutionalGetTransferErrors, ThrowOnError> => (options.client ?? client).get<InstitutionalGetTransferResponses, InstitutionalGetTransferErrors, ThrowOnError>({
+    responseValidator: async (data) => await zInstitutionalGetTransferResponse.parseAsync(data),
     security: [{ scheme: 'bearer', type: 'http' }, { name: 'Authorization', type: 'apiKey' }],
     url: '/transfers/{reference}',
     ...options
@@ -148,8 +148,8 @@ export const getTransfer = <ThrowOnError extends boolean = false>(options: Optio
  * settles its instructions. The call is read-only and idempotent; a malformed BIC is a 400 (D-011).
  *
  */
-export const connectBank = <ThrowOnError extends boolean = false>(options: Options<ConnectBankData, ThrowOnError>): RequestResult<ConnectBankResponses, ConnectBankErrors, ThrowOnError> => (options.client ?? client).post<ConnectBankResponses, ConnectBankErrors, ThrowOnError>({
-    responseValidator: async (data) => await zConnectBankResponse.parseAsync(data),
+export const institutionalConnectBank = <ThrowOnError extends boolean = false>(options: Options<InstitutionalConnectBankData, ThrowOnError>): RequestResult<InstitutionalConnectBankResponses, InstitutionalConnectBankErrors, ThrowOnError> => (options.client ?? client).post<InstitutionalConnectBankResponses, InstitutionalConnectBankErrors, ThrowOnError>({
+    responseValidator: async (data) => await zInstitutionalConnectBankResponse.parseAsync(data),
     security: [{ scheme: 'bearer', type: 'http' }, { name: 'Authorization', type: 'apiKey' }],
     url: '/bank/connect',
     ...options,
@@ -170,8 +170,8 @@ export const connectBank = <ThrowOnError extends boolean = false>(options: Optio
  * received is refused with 409 (D-056).
  *
  */
-export const submitPacs008Payment = <ThrowOnError extends boolean = false>(options: Options<SubmitPacs008PaymentData, ThrowOnError>): RequestResult<SubmitPacs008PaymentResponses, SubmitPacs008PaymentErrors, ThrowOnError> => (options.client ?? client).post<SubmitPacs008PaymentResponses, SubmitPacs008PaymentErrors, ThrowOnError>({
-    responseValidator: async (data) => await zSubmitPacs008PaymentResponse.parseAsync(data),
+export const institutionalSubmitPacs008Payment = <ThrowOnError extends boolean = false>(options: Options<InstitutionalSubmitPacs008PaymentData, ThrowOnError>): RequestResult<InstitutionalSubmitPacs008PaymentResponses, InstitutionalSubmitPacs008PaymentErrors, ThrowOnError> => (options.client ?? client).post<InstitutionalSubmitPacs008PaymentResponses, InstitutionalSubmitPacs008PaymentErrors, ThrowOnError>({
+    responseValidator: async (data) => await zInstitutionalSubmitPacs008PaymentResponse.parseAsync(data),
     security: [{ scheme: 'bearer', type: 'http' }, { name: 'Authorization', type: 'apiKey' }],
     url: '/payments/pacs008',
     ...options,

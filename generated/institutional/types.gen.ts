@@ -466,7 +466,7 @@ export type Limit = number;
  */
 export type IdempotencyKey = string;
 
-export type ListAccountsData = {
+export type InstitutionalListAccountsData = {
     body?: never;
     path?: never;
     query?: {
@@ -486,7 +486,7 @@ export type ListAccountsData = {
     url: '/accounts';
 };
 
-export type ListAccountsErrors = {
+export type InstitutionalListAccountsErrors = {
     /**
      * Bad request (invalid `page` or `limit`, D-025).
      */
@@ -517,18 +517,18 @@ export type ListAccountsErrors = {
     503: Error;
 };
 
-export type ListAccountsError = ListAccountsErrors[keyof ListAccountsErrors];
+export type InstitutionalListAccountsError = InstitutionalListAccountsErrors[keyof InstitutionalListAccountsErrors];
 
-export type ListAccountsResponses = {
+export type InstitutionalListAccountsResponses = {
     /**
      * One page of accounts.
      */
     200: AccountPage;
 };
 
-export type ListAccountsResponse = ListAccountsResponses[keyof ListAccountsResponses];
+export type InstitutionalListAccountsResponse = InstitutionalListAccountsResponses[keyof InstitutionalListAccountsResponses];
 
-export type GetAccountData = {
+export type InstitutionalGetAccountData = {
     body?: never;
     path: {
         /**
@@ -542,7 +542,7 @@ export type GetAccountData = {
     url: '/accounts/{id}';
 };
 
-export type GetAccountErrors = {
+export type InstitutionalGetAccountErrors = {
     /**
      * Bad request (the path id is neither an account id nor an account reference).
      */
@@ -577,18 +577,18 @@ export type GetAccountErrors = {
     503: Error;
 };
 
-export type GetAccountError = GetAccountErrors[keyof GetAccountErrors];
+export type InstitutionalGetAccountError = InstitutionalGetAccountErrors[keyof InstitutionalGetAccountErrors];
 
-export type GetAccountResponses = {
+export type InstitutionalGetAccountResponses = {
     /**
      * The account.
      */
     200: Account;
 };
 
-export type GetAccountResponse = GetAccountResponses[keyof GetAccountResponses];
+export type InstitutionalGetAccountResponse = InstitutionalGetAccountResponses[keyof InstitutionalGetAccountResponses];
 
-export type GetAccountStatementData = {
+export type InstitutionalGetAccountStatementData = {
     body?: never;
     path: {
         /**
@@ -615,7 +615,7 @@ export type GetAccountStatementData = {
     url: '/accounts/{id}/statement';
 };
 
-export type GetAccountStatementErrors = {
+export type InstitutionalGetAccountStatementErrors = {
     /**
      * Bad request (malformed account id, or invalid `page` or `limit`, D-025).
      */
@@ -650,18 +650,18 @@ export type GetAccountStatementErrors = {
     503: Error;
 };
 
-export type GetAccountStatementError = GetAccountStatementErrors[keyof GetAccountStatementErrors];
+export type InstitutionalGetAccountStatementError = InstitutionalGetAccountStatementErrors[keyof InstitutionalGetAccountStatementErrors];
 
-export type GetAccountStatementResponses = {
+export type InstitutionalGetAccountStatementResponses = {
     /**
      * One page of the statement.
      */
     200: StatementPage;
 };
 
-export type GetAccountStatementResponse = GetAccountStatementResponses[keyof GetAccountStatementResponses];
+export type InstitutionalGetAccountStatementResponse = InstitutionalGetAccountStatementResponses[keyof InstitutionalGetAccountStatementResponses];
 
-export type ListTransfersData = {
+export type InstitutionalListTransfersData = {
     body?: never;
     path?: never;
     query?: {
@@ -685,7 +685,7 @@ export type ListTransfersData = {
     url: '/transfers';
 };
 
-export type ListTransfersErrors = {
+export type InstitutionalListTransfersErrors = {
     /**
      * Bad request (malformed or unknown `accountId`, or invalid `page` or `limit`; D-022, D-025).
      */
@@ -723,18 +723,18 @@ export type ListTransfersErrors = {
     503: Error;
 };
 
-export type ListTransfersError = ListTransfersErrors[keyof ListTransfersErrors];
+export type InstitutionalListTransfersError = InstitutionalListTransfersErrors[keyof InstitutionalListTransfersErrors];
 
-export type ListTransfersResponses = {
+export type InstitutionalListTransfersResponses = {
     /**
      * One page of transfers.
      */
     200: TransferPage;
 };
 
-export type ListTransfersResponse = ListTransfersResponses[keyof ListTransfersResponses];
+export type InstitutionalListTransfersResponse = InstitutionalListTransfersResponses[keyof InstitutionalListTransfersResponses];
 
-export type CreateTransferData = {
+export type InstitutionalCreateTransferData = {
     body: TransferRequest;
     headers?: {
         /**
@@ -750,7 +750,7 @@ export type CreateTransferData = {
     url: '/transfers';
 };
 
-export type CreateTransferErrors = {
+export type InstitutionalCreateTransferErrors = {
     /**
      * Bad request: malformed or missing field, unknown sending account, amount out of bounds, limit
      * exceeded, insufficient balance or account not `approved` (D-022, D-026).
@@ -800,9 +800,9 @@ export type CreateTransferErrors = {
     503: Error;
 };
 
-export type CreateTransferError = CreateTransferErrors[keyof CreateTransferErrors];
+export type InstitutionalCreateTransferError = InstitutionalCreateTransferErrors[keyof InstitutionalCreateTransferErrors];
 
-export type CreateTransferResponses = {
+export type InstitutionalCreateTransferResponses = {
     /**
      * The transfer record was stored and the signed transaction broadcast (`status: pending`), or the
      * broadcast failed and the stored record is `failed` (`ok: false`, D-055).
@@ -811,9 +811,9 @@ export type CreateTransferResponses = {
     201: TransferCreated;
 };
 
-export type CreateTransferResponse = CreateTransferResponses[keyof CreateTransferResponses];
+export type InstitutionalCreateTransferResponse = InstitutionalCreateTransferResponses[keyof InstitutionalCreateTransferResponses];
 
-export type GetTransferData = {
+export type InstitutionalGetTransferData = {
     body?: never;
     path: {
         /**
@@ -825,7 +825,7 @@ export type GetTransferData = {
     url: '/transfers/{reference}';
 };
 
-export type GetTransferErrors = {
+export type InstitutionalGetTransferErrors = {
     /**
      * Bad request (the reference is not a txRef).
      */
@@ -862,25 +862,25 @@ export type GetTransferErrors = {
     503: Error;
 };
 
-export type GetTransferError = GetTransferErrors[keyof GetTransferErrors];
+export type InstitutionalGetTransferError = InstitutionalGetTransferErrors[keyof InstitutionalGetTransferErrors];
 
-export type GetTransferResponses = {
+export type InstitutionalGetTransferResponses = {
     /**
      * The transfer.
      */
     200: Transfer;
 };
 
-export type GetTransferResponse = GetTransferResponses[keyof GetTransferResponses];
+export type InstitutionalGetTransferResponse = InstitutionalGetTransferResponses[keyof InstitutionalGetTransferResponses];
 
-export type ConnectBankData = {
+export type InstitutionalConnectBankData = {
     body: BankConnectRequest;
     path?: never;
     query?: never;
     url: '/bank/connect';
 };
 
-export type ConnectBankErrors = {
+export type InstitutionalConnectBankErrors = {
     /**
      * Bad request (malformed BIC, malformed or unknown account id; D-011, D-022).
      */
@@ -918,25 +918,25 @@ export type ConnectBankErrors = {
     503: Error;
 };
 
-export type ConnectBankError = ConnectBankErrors[keyof ConnectBankErrors];
+export type InstitutionalConnectBankError = InstitutionalConnectBankErrors[keyof InstitutionalConnectBankErrors];
 
-export type ConnectBankResponses = {
+export type InstitutionalConnectBankResponses = {
     /**
      * The integration instructions.
      */
     200: BankConnectResponse;
 };
 
-export type ConnectBankResponse = ConnectBankResponses[keyof ConnectBankResponses];
+export type InstitutionalConnectBankResponse = InstitutionalConnectBankResponses[keyof InstitutionalConnectBankResponses];
 
-export type SubmitPacs008PaymentData = {
+export type InstitutionalSubmitPacs008PaymentData = {
     body: Pacs008Request;
     path?: never;
     query?: never;
     url: '/payments/pacs008';
 };
 
-export type SubmitPacs008PaymentErrors = {
+export type InstitutionalSubmitPacs008PaymentErrors = {
     /**
      * Bad request (malformed field, unknown account, unsupported currency, creditor agent not the platform).
      */
@@ -978,13 +978,13 @@ export type SubmitPacs008PaymentErrors = {
     503: Error;
 };
 
-export type SubmitPacs008PaymentError = SubmitPacs008PaymentErrors[keyof SubmitPacs008PaymentErrors];
+export type InstitutionalSubmitPacs008PaymentError = InstitutionalSubmitPacs008PaymentErrors[keyof InstitutionalSubmitPacs008PaymentErrors];
 
-export type SubmitPacs008PaymentResponses = {
+export type InstitutionalSubmitPacs008PaymentResponses = {
     /**
      * The payment instruction was persisted; settlement continues asynchronously.
      */
     202: Pacs008Accepted;
 };
 
-export type SubmitPacs008PaymentResponse = SubmitPacs008PaymentResponses[keyof SubmitPacs008PaymentResponses];
+export type InstitutionalSubmitPacs008PaymentResponse = InstitutionalSubmitPacs008PaymentResponses[keyof InstitutionalSubmitPacs008PaymentResponses];

@@ -341,7 +341,7 @@ export const zLimit = z.int().gte(1).lte(200).default(50);
  */
 export const zIdempotencyKey = z.string().min(1).max(255).regex(/^[\x20-\x7E]{1,255}$/);
 
-export const zListAccountsQuery = z.object({
+export const zInstitutionalListAccountsQuery = z.object({
     page: z.int().gte(1).lte(999999999).optional().default(1),
     limit: z.int().gte(1).lte(200).optional().default(50)
 });
@@ -349,22 +349,22 @@ export const zListAccountsQuery = z.object({
 /**
  * One page of accounts.
  */
-export const zListAccountsResponse = zAccountPage;
+export const zInstitutionalListAccountsResponse = zAccountPage;
 
-export const zGetAccountPath = z.object({
+export const zInstitutionalGetAccountPath = z.object({
     id: z.string().regex(/^(acc_[0-9A-HJKMNP-TV-Z]{26}|ACC-[0-9]{10})$/)
 });
 
 /**
  * The account.
  */
-export const zGetAccountResponse = zAccount;
+export const zInstitutionalGetAccountResponse = zAccount;
 
-export const zGetAccountStatementPath = z.object({
+export const zInstitutionalGetAccountStatementPath = z.object({
     id: z.string().regex(/^(acc_[0-9A-HJKMNP-TV-Z]{26}|ACC-[0-9]{10})$/)
 });
 
-export const zGetAccountStatementQuery = z.object({
+export const zInstitutionalGetAccountStatementQuery = z.object({
     page: z.int().gte(1).lte(999999999).optional().default(1),
     limit: z.int().gte(1).lte(200).optional().default(50)
 });
@@ -372,9 +372,9 @@ export const zGetAccountStatementQuery = z.object({
 /**
  * One page of the statement.
  */
-export const zGetAccountStatementResponse = zStatementPage;
+export const zInstitutionalGetAccountStatementResponse = zStatementPage;
 
-export const zListTransfersQuery = z.object({
+export const zInstitutionalListTransfersQuery = z.object({
     accountId: zAccountIdentifier.optional(),
     page: z.int().gte(1).lte(999999999).optional().default(1),
     limit: z.int().gte(1).lte(200).optional().default(50)
@@ -383,11 +383,11 @@ export const zListTransfersQuery = z.object({
 /**
  * One page of transfers.
  */
-export const zListTransfersResponse = zTransferPage;
+export const zInstitutionalListTransfersResponse = zTransferPage;
 
-export const zCreateTransferBody = zTransferRequest;
+export const zInstitutionalCreateTransferBody = zTransferRequest;
 
-export const zCreateTransferHeaders = z.object({
+export const zInstitutionalCreateTransferHeaders = z.object({
     'Idempotency-Key': z.string().min(1).max(255).regex(/^[\x20-\x7E]{1,255}$/).optional()
 });
 
@@ -396,27 +396,27 @@ export const zCreateTransferHeaders = z.object({
  * broadcast failed and the stored record is `failed` (`ok: false`, D-055).
  *
  */
-export const zCreateTransferResponse = zTransferCreated;
+export const zInstitutionalCreateTransferResponse = zTransferCreated;
 
-export const zGetTransferPath = z.object({
+export const zInstitutionalGetTransferPath = z.object({
     reference: zTxRef
 });
 
 /**
  * The transfer.
  */
-export const zGetTransferResponse = zTransfer;
+export const zInstitutionalGetTransferResponse = zTransfer;
 
-export const zConnectBankBody = zBankConnectRequest;
+export const zInstitutionalConnectBankBody = zBankConnectRequest;
 
 /**
  * The integration instructions.
  */
-export const zConnectBankResponse = zBankConnectResponse;
+export const zInstitutionalConnectBankResponse = zBankConnectResponse;
 
-export const zSubmitPacs008PaymentBody = zPacs008Request;
+export const zInstitutionalSubmitPacs008PaymentBody = zPacs008Request;
 
 /**
  * The payment instruction was persisted; settlement continues asynchronously.
  */
-export const zSubmitPacs008PaymentResponse = zPacs008Accepted;
+export const zInstitutionalSubmitPacs008PaymentResponse = zPacs008Accepted;

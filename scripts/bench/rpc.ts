@@ -29,7 +29,7 @@ import { OffsetClock } from '../../src/clock.ts';
 import { loadConfig } from '../../src/config.ts';
 import { installErrorHandling } from '../../src/server/http/error-handler.ts';
 import { listen } from '../../src/server/main.ts';
-import { rpcRoutes } from '../../src/server/rpc/routes.ts';
+import { rpcRoutes } from '../../src/server/chain/routes.ts';
 import { RateWindow } from '../../src/server/http/rate-window.ts';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);

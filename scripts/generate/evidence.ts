@@ -5,7 +5,7 @@ import { compileDefinitions } from './json-schema-types.ts';
 import { generatedHeader, type OutputRoot } from './paths.ts';
 import { loadSpec } from './spec-loader.ts';
 
-const SPEC = 'pqc-evidence.schema.json';
+const SPEC = 'evidence.schema.json';
 
 /** Writes `generated/evidence/types.gen.ts` and `schema.gen.ts`. */
 export async function generateEvidence({ generatedDir }: OutputRoot): Promise<void> {

@@ -60,11 +60,11 @@ function renderChainMock(): string {
 }
 
 function renderEvidenceMock(): string {
-  const schema = loadSpec('pqc-evidence.schema.json') as { examples?: unknown[] };
+  const schema = loadSpec('evidence.schema.json') as { examples?: unknown[] };
   const example = schema.examples?.[0];
-  if (!example) throw new Error('specs/pqc-evidence.schema.json has no example document');
+  if (!example) throw new Error('specs/evidence.schema.json has no example document');
   return [
-    ...generatedHeader('pqc-evidence.schema.json'),
+    ...generatedHeader('evidence.schema.json'),
     '',
     "import { http, HttpResponse, type HttpHandler } from 'msw';",
     "import type { PqcEvidenceDocument } from '../generated/evidence/types.gen';",

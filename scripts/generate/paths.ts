@@ -18,7 +18,7 @@ export function outputRoot(root: string = repoRoot): OutputRoot {
 export const openApiSurfaces = [
   { name: 'institutional', spec: 'institutional.openapi.yaml' },
   { name: 'explorer', spec: 'explorer.openapi.yaml' },
-  { name: 'wallet-session', spec: 'wallet-session.openapi.yaml' },
+  { name: 'wallet', spec: 'wallet.openapi.yaml' },
   { name: 'admin', spec: 'admin.openapi.yaml' },
 ] as const;
 

@@ -168,7 +168,7 @@ function checkGenerated(generated: unknown, options: VerifyOptions, out: Violati
   return ageDays;
 }
 
-// The schema generated from specs/pqc-evidence.schema.json, compiled in ajv strict mode with its one
+// The schema generated from specs/evidence.schema.json, compiled in ajv strict mode with its one
 // extension keyword (x-decision) registered, as the spec checks compile it.
 function compileSchema(): ValidateFunction {
   const ajv = new Ajv2020({ strict: true, allErrors: true });

@@ -2,7 +2,7 @@
  * The ledger side of the stack: credentials, accounts with keys at rest, the transfer engine and the
  * confirmer that settles pending transfers as blocks arrive (and reconciles after a crash, D-078).
  */
-import type { ChainRuntime } from '../chain/runtime.ts';
+import type { ChainRuntime } from '../node/runtime.ts';
 import type { Clock } from '../clock.ts';
 import type { Database } from '../storage/database.ts';
 import { AccountStore } from './accounts.ts';

@@ -7,7 +7,7 @@ import { bigint, boolean, customType, index, integer, jsonb, numeric, pgTable, p
 // The contracts' status unions type these text columns in TypeScript only: the columns and migrations stay as they are.
 import type { DeliveryAttempt, DeliveryStatus } from '../../generated/admin/types.gen';
 import type { TransferStatus } from '../../generated/institutional/types.gen';
-import type { BankingAuthorization } from '../../generated/wallet-session/types.gen';
+import type { BankingAuthorization } from '../../generated/wallet/types.gen';
 import type { PaymentStatus } from '../../generated/webhooks/types.gen';
 
 /** PostgreSQL bytea as Uint8Array (PGlite and node-postgres both return binary data for it). */

@@ -169,7 +169,7 @@ describe('funding on the local chain (D-061)', () => {
     }
     await expectContract(A, 'POST /accounts/{id}/fund', await admin(target, 'POST', `/accounts/${account.id}/fund`, { amount: '1.00', to: '0x00' }), 400);
     await expectContract(A, 'POST /accounts/{id}/fund', await admin(target, 'POST', '/accounts/ACC-9999999999/fund', { amount: '1.00' }), 404);
-    // The genesis account holds 10^9 units (src/chain/anvil.ts): more is refused before anything is signed or stored.
+    // The genesis account holds 10^9 units (src/node/anvil.ts): more is refused before anything is signed or stored.
     const tooMuch = await admin(target, 'POST', `/accounts/${account.id}/fund`, { amount: '2000000000.00' });
     await expectContract(A, 'POST /accounts/{id}/fund', tooMuch, 400);
     expect(tooMuch.json).toMatchObject({ code: 'INSUFFICIENT_BALANCE' });

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Target } from '../../conformance/targets/target.ts';
 import { referenceTarget } from '../../conformance/targets/reference.ts';
-import { startAnvil, type AnvilNode } from '../../src/chain/anvil.ts';
+import { startAnvil, type AnvilNode } from '../../src/node/anvil.ts';
 import { accountBody, admin, expectContract } from './support.ts';
 
 let node: AnvilNode;

@@ -11,7 +11,7 @@ import { runChecks, type CheckResult } from '../../conformance/runner.ts';
 import { remoteTarget } from '../../conformance/targets/remote.ts';
 import { receiverTls } from '../../conformance/webhooks/receiver-tls.ts';
 
-const example = JSON.parse(readFileSync(new URL('../../specs/pqc-evidence.schema.json', import.meta.url), 'utf8')).examples[0];
+const example = JSON.parse(readFileSync(new URL('../../specs/evidence.schema.json', import.meta.url), 'utf8')).examples[0];
 const DAY_MS = 86_400_000;
 
 /** The schema's example, generated now, changed by `mutate`. */

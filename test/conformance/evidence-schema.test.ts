@@ -1,9 +1,9 @@
-// specs/pqc-evidence.schema.json against the spec's "Evidence document (F)" table and D-045.
+// specs/evidence.schema.json against the spec's "Evidence document (F)" table and D-045.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { strictEvidenceAjv } from '../../conformance/checks/spec-examples/evidence.ts';
 
-const schema = JSON.parse(readFileSync(new URL('../../specs/pqc-evidence.schema.json', import.meta.url), 'utf8'));
+const schema = JSON.parse(readFileSync(new URL('../../specs/evidence.schema.json', import.meta.url), 'utf8'));
 const validate = strictEvidenceAjv().compile(schema);
 const example = schema.examples[0];
 
@@ -14,7 +14,7 @@ function rejects(mutate: (doc: any) => void): string[] {
   return (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
 }
 
-describe('pqc-evidence.schema.json', () => {
+describe('evidence.schema.json', () => {
   it('declares draft 2020-12 and its id, and its example is valid', () => {
     expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
     expect(schema.$id).toBe('https://svckit.dev/schemas/pqc-evidence.schema.json');

@@ -213,10 +213,10 @@ describe('evidence schema examples', () => {
   it('fails a schema that does not compile strictly or whose example is invalid', async () => {
     const base = { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object' };
     const unknownKeyword = { ...base, 'x-owner': 'lead', examples: [{}] };
-    const v1 = await checkContractExamples(contract('evidence'), specsDir({ 'pqc-evidence.schema.json': unknownKeyword }));
+    const v1 = await checkContractExamples(contract('evidence'), specsDir({ 'evidence.schema.json': unknownKeyword }));
     expect(v1.reason).toContain('does not compile in ajv strict mode');
     const badExample = { ...base, required: ['generated'], properties: { generated: { type: 'string' } }, examples: [{}] };
-    const v2 = await checkContractExamples(contract('evidence'), specsDir({ 'pqc-evidence.schema.json': badExample }));
+    const v2 = await checkContractExamples(contract('evidence'), specsDir({ 'evidence.schema.json': badExample }));
     expect(v2.actual).toEqual(["#/examples/0: (value) must have required property 'generated'"]);
   });
 });

@@ -8,7 +8,7 @@ import { CONTRACTS } from '../../src/server/docs/contracts.ts';
 export const EXPECTED: Record<string, string[]> = {
   institutional: ['List the accounts the credential may read', 'Read an account statement'],
   explorer: ['Chain statistics', 'One block by number or hash'],
-  'wallet-session': ['Ask for a sign-in challenge', 'Register a wallet identity (public values only)'],
+  'wallet': ['Ask for a sign-in challenge', 'Register a wallet identity (public values only)'],
   admin: ['Check service health', 'Issue an API key'],
   webhooks: ['payment.settled', 'payment.initiated'],
   chain: ['eth_getStorageAt', 'eth_chainId'],
@@ -16,9 +16,9 @@ export const EXPECTED: Record<string, string[]> = {
 
 /** The section each renderer gives an operation, by operationId (Redoc) or operation key (AsyncAPI). */
 export const SECTIONS: Record<string, string[]> = {
-  institutional: ['operation/listAccounts', 'operation/getAccountStatement'],
+  institutional: ['operation/institutionalListAccounts', 'operation/institutionalGetAccountStatement'],
   explorer: ['operation/explorerGetStats', 'operation/explorerGetBlock'],
-  'wallet-session': ['operation/walletSessionCreateChallenge', 'operation/walletSessionRegisterWallet'],
+  'wallet': ['operation/walletCreateChallenge', 'operation/walletRegisterWallet'],
   admin: ['operation/adminGetHealth', 'operation/adminCreateApiKey'],
   webhooks: ['operation-send-deliverPaymentSettled', 'operation-send-deliverPaymentInitiated'],
   chain: [],

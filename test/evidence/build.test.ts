@@ -1,5 +1,5 @@
 // `svckit evidence build` in its offline mode (npm test has no network): every count comes from the
-// runs, the document validates against specs/pqc-evidence.schema.json and verifies, and what was not
+// runs, the document validates against specs/evidence.schema.json and verifies, and what was not
 // measured (audit, attestations) is said, never invented. The online mode runs with a fake registry.
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -20,7 +20,7 @@ import { REPO_VECTORS } from '../crypto/vector-files.ts';
 import { REPO_ROOT } from '../../src/paths.ts';
 
 const repoRoot = REPO_ROOT;
-const schema = JSON.parse(readFileSync(join(repoRoot, 'specs/pqc-evidence.schema.json'), 'utf8'));
+const schema = JSON.parse(readFileSync(join(repoRoot, 'specs/evidence.schema.json'), 'utf8'));
 const base = {
   repoRoot,
   vectorsDir: REPO_VECTORS,
@@ -39,7 +39,7 @@ describe('evidence build (offline)', () => {
     built = await buildEvidence({ ...base, outDir, online: false, clock: new ManualClock(now.getTime()), siteUrl: 'https://site.example' });
   }, 120_000);
 
-  it('validates against specs/pqc-evidence.schema.json in strict mode and verifies', () => {
+  it('validates against specs/evidence.schema.json in strict mode and verifies', () => {
     const validate = strictEvidenceAjv().compile(schema);
     expect(validate(built.document), JSON.stringify(validate.errors)).toBe(true);
     expect(verifyEvidence(built.document, { now })).toEqual({ status: 'verified', violations: [], ageDays: 0 });

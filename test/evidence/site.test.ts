@@ -6,11 +6,11 @@ import { join, resolve } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { installErrorHandling } from '../../src/server/http/error-handler.ts';
-import { evidenceSiteRoutes } from '../../src/server/site/routes.ts';
+import { evidenceSiteRoutes } from '../../src/server/evidence/routes.ts';
 import { REPO_ROOT } from '../../src/paths.ts';
 
 const repoRoot = REPO_ROOT;
-const example = JSON.parse(readFileSync(join(repoRoot, 'specs/pqc-evidence.schema.json'), 'utf8')).examples[0];
+const example = JSON.parse(readFileSync(join(repoRoot, 'specs/evidence.schema.json'), 'utf8')).examples[0];
 
 async function site(dir: string): Promise<FastifyInstance> {
   const app = Fastify();

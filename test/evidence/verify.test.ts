@@ -10,7 +10,7 @@ import { verifyEvidence, type EvidenceRule } from '../../src/evidence/verify.ts'
 import { REPO_ROOT } from '../../src/paths.ts';
 
 const repoRoot = REPO_ROOT;
-const example = JSON.parse(readFileSync(join(repoRoot, 'specs/pqc-evidence.schema.json'), 'utf8')).examples[0];
+const example = JSON.parse(readFileSync(join(repoRoot, 'specs/evidence.schema.json'), 'utf8')).examples[0];
 const now = new Date('2026-11-21T12:00:00.000Z');
 
 /** The schema's example, generated now, changed by `mutate`. */

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from '../../conformance/http.ts';
 import { referenceTarget } from '../../conformance/targets/reference.ts';
 import type { Target } from '../../conformance/targets/target.ts';
-import { startAnvil, type AnvilNode } from '../../src/chain/anvil.ts';
+import { startAnvil, type AnvilNode } from '../../src/node/anvil.ts';
 
 let anvil: AnvilNode | undefined;
 let target: Target;

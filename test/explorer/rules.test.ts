@@ -7,7 +7,7 @@ import { blocksByNumber, headNumber, minedTransaction, randomHash, rpcResult } f
 import { request } from '../../conformance/http.ts';
 import { referenceTarget } from '../../conformance/targets/reference.ts';
 import type { Target } from '../../conformance/targets/target.ts';
-import { Upstream } from '../../src/chain/upstream.ts';
+import { Upstream } from '../../src/node/upstream.ts';
 import { formatAvgBlockTime, formatBalance } from '../../src/server/explorer/format.ts';
 
 let target: Target;

@@ -4,9 +4,9 @@
 import { eq } from 'drizzle-orm';
 import type { Hex } from 'viem';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CHAIN_ID, startAnvil } from '../../src/chain/anvil.ts';
-import { Upstream } from '../../src/chain/upstream.ts';
-import { fundedSender } from '../chain/funded-sender.ts';
+import { CHAIN_ID, startAnvil } from '../../src/node/anvil.ts';
+import { Upstream } from '../../src/node/upstream.ts';
+import { fundedSender } from '../node/funded-sender.ts';
 import { CONFIRM_PAGE, TransferConfirmer } from '../../src/ledger/transfers/confirmer.ts';
 import { transfers } from '../../src/storage/schema.ts';
 import { useFreshDatabase } from '../storage/fresh-database.ts';

@@ -5,7 +5,7 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Hex } from 'viem';
-import { startAnvil, type AnvilNode } from '../../src/chain/anvil.ts';
+import { startAnvil, type AnvilNode } from '../../src/node/anvil.ts';
 
 /** How the stand-in treats requests. */
 export type ProxyMode =

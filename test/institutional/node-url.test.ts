@@ -13,7 +13,7 @@ import { remoteTarget } from '../../conformance/targets/remote.ts';
 import type { Target } from '../../conformance/targets/target.ts';
 import { receiverTls } from '../../conformance/webhooks/receiver-tls.ts';
 import { loadConfig } from '../../src/config.ts';
-import { redactedNodeUrl } from '../../src/chain/upstream.ts';
+import { redactedNodeUrl } from '../../src/node/upstream.ts';
 import { payments, transfers } from '../../src/storage/schema.ts';
 import type { Stack } from '../../src/server/app.ts';
 import { listen } from '../../src/server/main.ts';

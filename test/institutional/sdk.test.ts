@@ -31,10 +31,10 @@ const baseUrl = () => new URL('wallet/api/v1', target.base).href;
 
 /** The integrator's flow through the generated SDK: read, read the statement, transfer, poll to confirmed. */
 async function integratorFlow(client: ReturnType<typeof createClient>) {
-  const account = await sdk.getAccount({ client, path: { id: sender.id }, throwOnError: true });
+  const account = await sdk.institutionalGetAccount({ client, path: { id: sender.id }, throwOnError: true });
   expect(account.data).toMatchObject({ id: sender.id, reference: sender.reference, address: sender.address, status: 'approved' });
-  const before = await sdk.getAccountStatement({ client, path: { id: sender.id }, query: { page: 1, limit: 50 }, throwOnError: true });
-  const created = await sdk.createTransfer({
+  const before = await sdk.institutionalGetAccountStatement({ client, path: { id: sender.id }, query: { page: 1, limit: 50 }, throwOnError: true });
+  const created = await sdk.institutionalCreateTransfer({
     client,
     body: { fromAccountId: sender.id, to: recipient.address, amount: '2.50', memo: 'invoice 42' },
     headers: { 'Idempotency-Key': crypto.randomUUID() },
@@ -42,15 +42,15 @@ async function integratorFlow(client: ReturnType<typeof createClient>) {
   });
   expect(created.response.status).toBe(201);
   expect(created.data).toMatchObject({ ok: true, status: 'pending' });
-  let transfer = (await sdk.getTransfer({ client, path: { reference: created.data.txRef }, throwOnError: true })).data;
+  let transfer = (await sdk.institutionalGetTransfer({ client, path: { reference: created.data.txRef }, throwOnError: true })).data;
   for (let i = 0; transfer.status === 'pending' && i < 100; i++) {
     await new Promise((resolve) => setTimeout(resolve, 200));
-    transfer = (await sdk.getTransfer({ client, path: { reference: created.data.txRef }, throwOnError: true })).data;
+    transfer = (await sdk.institutionalGetTransfer({ client, path: { reference: created.data.txRef }, throwOnError: true })).data;
   }
   expect(transfer).toMatchObject({ txRef: created.data.txRef, txHash: created.data.txHash, status: 'confirmed', amount: '2.50', direction: 'out' });
   expect(transfer.blockNumber).toBeGreaterThan(0);
   expect(transfer.timestamp).toBeGreaterThan(0);
-  const after = await sdk.getAccountStatement({ client, path: { id: sender.id }, throwOnError: true });
+  const after = await sdk.institutionalGetAccountStatement({ client, path: { id: sender.id }, throwOnError: true });
   expect(after.data.total).toBe(before.data.total + 1);
   expect(after.data.transactions[0]).toMatchObject({ txRef: created.data.txRef, direction: 'out', status: 'confirmed' });
 }
@@ -72,11 +72,11 @@ describe('a generated SDK client against the reference stack', () => {
   });
 
   it('is refused (401) without the helper, and with a key the server does not know', async () => {
-    const bare = await sdk.getAccount({ client: createClient({ baseUrl: baseUrl() }), path: { id: sender.id } });
+    const bare = await sdk.institutionalGetAccount({ client: createClient({ baseUrl: baseUrl() }), path: { id: sender.id } });
     expect(bare.response?.status).toBe(401);
     const stranger = createClient({ baseUrl: baseUrl() });
     signRequestsWithMldsa(stranger, mlDsa65.keygen());
-    const refused = await sdk.getAccount({ client: stranger, path: { id: sender.id } });
+    const refused = await sdk.institutionalGetAccount({ client: stranger, path: { id: sender.id } });
     expect(refused.response?.status).toBe(401);
     expect(refused.error).toMatchObject({ error: expect.any(String) });
   });

@@ -17,10 +17,10 @@ import type { PqcEvidenceDocument } from 'svckit/sdk/evidence';
 import { pqcEvidenceSchema } from 'svckit/sdk/evidence/schema';
 import { explorerGetStats } from 'svckit/sdk/explorer';
 import { createClient as explorerClient } from 'svckit/sdk/explorer/client';
-import { getAccount } from 'svckit/sdk/institutional';
+import { institutionalGetAccount } from 'svckit/sdk/institutional';
 import { createClient as institutionalClient } from 'svckit/sdk/institutional/client';
-import { walletSessionGetFeeConfig } from 'svckit/sdk/wallet-session';
-import { createClient as walletSessionClient } from 'svckit/sdk/wallet-session/client';
+import { walletGetFeeConfig } from 'svckit/sdk/wallet';
+import { createClient as walletSessionClient } from 'svckit/sdk/wallet/client';
 import { webhookMessageByEvent, webhookSchemaDefs } from 'svckit/sdk/webhooks/schemas';
 import type { PaymentSettledPayload } from 'svckit/sdk/webhooks';
 import { Wallet, evmAddress, toChecksumAddress } from 'svckit/wallet';
@@ -36,12 +36,12 @@ const ENTRY_POINTS: Record<string, string | null> = {
   'svckit/webhooks/verifier': 'verifyWebhook',
   'svckit/wallet': 'Wallet',
   'svckit/crypto': 'mlDsa65',
-  'svckit/sdk/institutional': 'getAccount',
+  'svckit/sdk/institutional': 'institutionalGetAccount',
   'svckit/sdk/institutional/client': 'createClient',
   'svckit/sdk/explorer': 'explorerGetStats',
   'svckit/sdk/explorer/client': 'createClient',
-  'svckit/sdk/wallet-session': 'walletSessionGetFeeConfig',
-  'svckit/sdk/wallet-session/client': 'createClient',
+  'svckit/sdk/wallet': 'walletGetFeeConfig',
+  'svckit/sdk/wallet/client': 'createClient',
   'svckit/sdk/admin': 'adminGetHealth',
   'svckit/sdk/admin/client': 'createClient',
   'svckit/sdk/chain': 'createChainRpcClient',
@@ -152,17 +152,17 @@ describe('the entry points at work', () => {
       return `${result.response?.status} ${seen[0]!.method} ${seen[0]!.url}`;
     };
     const at = (base: string, fetch: typeof globalThis.fetch) => ({ baseUrl: `https://svckit.test${base}`, fetch });
-    expect(await answered('institutional', (fetch) => getAccount({ client: institutionalClient(at('/wallet/api/v1', fetch)), path: { id: 'acc_01JD3Z8Q4V6WQ8N2K7M5R9T3XA' } })))
+    expect(await answered('institutional', (fetch) => institutionalGetAccount({ client: institutionalClient(at('/wallet/api/v1', fetch)), path: { id: 'acc_01JD3Z8Q4V6WQ8N2K7M5R9T3XA' } })))
       .toBe('404 GET https://svckit.test/wallet/api/v1/accounts/acc_01JD3Z8Q4V6WQ8N2K7M5R9T3XA');
     expect(await answered('explorer', (fetch) => explorerGetStats({ client: explorerClient(at('/api', fetch)) }))).toBe('404 GET https://svckit.test/api/stats');
-    expect(await answered('wallet-session', (fetch) => walletSessionGetFeeConfig({ client: walletSessionClient(at('', fetch)) }))).toBe('404 GET https://svckit.test/fees/config');
+    expect(await answered('wallet', (fetch) => walletGetFeeConfig({ client: walletSessionClient(at('', fetch)) }))).toBe('404 GET https://svckit.test/fees/config');
     expect(await answered('admin', (fetch) => adminGetHealth({ client: adminClient(at('/admin/v1', fetch)) }))).toBe('404 GET https://svckit.test/admin/v1/health');
   });
 
   it('svckit/sdk/chain calls JSON-RPC methods and throws the server\'s errors', async () => {
     const answers = [{ jsonrpc: '2.0', id: 1, result: '0x10f447' }, { jsonrpc: '2.0', id: 2, error: { code: -32601, message: 'method not found' } }];
     const { fetch, seen } = recordingFetch(() => Response.json(answers.shift()));
-    const rpc = createChainRpcClient({ url: 'https://svckit.test/rpc', fetch });
+    const rpc = createChainRpcClient({ url: 'https://svckit.test/chain', fetch });
     expect(await rpc.call('eth_chainId')).toBe('0x10f447');
     await expect(rpc.call('eth_blockNumber')).rejects.toMatchObject({ constructor: ChainRpcError, code: -32601 });
     expect(await seen[0]!.json()).toEqual({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] });

@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort } from '../../src/chain/anvil.ts';
+import { freePort } from '../../src/node/anvil.ts';
 import { REPO_ROOT } from '../../src/paths.ts';
 
 /** The repository root. */

@@ -9,9 +9,9 @@ import { objectShape, propertySchema, typesOf } from './schema-shape.ts';
 
 const institutional = loadSpec('institutional.openapi.yaml');
 const explorer = loadSpec('explorer.openapi.yaml');
-const wallet = loadSpec('wallet-session.openapi.yaml');
+const wallet = loadSpec('wallet.openapi.yaml');
 const rpc = loadSpec('chain.openrpc.json');
-const evidence = loadSpec('pqc-evidence.schema.json');
+const evidence = loadSpec('evidence.schema.json');
 const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 /** Asserts that a schema has each field, with the specification's type, and (for responses) requires it. */

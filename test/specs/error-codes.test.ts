@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { ErrorSchema as AdminErrorSchema } from '../../generated/admin/schemas.gen.ts';
 import { ErrorSchema as ExplorerErrorSchema } from '../../generated/explorer/schemas.gen.ts';
 import { ErrorSchema as InstitutionalErrorSchema } from '../../generated/institutional/schemas.gen.ts';
-import { ErrorSchema as WalletSessionErrorSchema } from '../../generated/wallet-session/schemas.gen.ts';
+import { ErrorSchema as WalletSessionErrorSchema } from '../../generated/wallet/schemas.gen.ts';
 import { LedgerError, LedgerErrorCode } from '../../src/ledger/errors.ts';
 import { HTTP_STATUS } from '../../src/server/http/error-codes.ts';
 import { installErrorHandling } from '../../src/server/http/error-handler.ts';
@@ -18,23 +18,23 @@ import { ErrorCode, RestError } from '../../src/server/http/errors.ts';
 const contract = {
   institutional: InstitutionalErrorSchema.properties.code.enum,
   explorer: ExplorerErrorSchema.properties.code.enum,
-  'wallet-session': WalletSessionErrorSchema.properties.code.enum,
+  'wallet': WalletSessionErrorSchema.properties.code.enum,
   admin: AdminErrorSchema.properties.code.enum,
 } satisfies Record<string, readonly string[]>;
 type Surface = keyof typeof contract;
-const ALL: Surface[] = ['institutional', 'explorer', 'wallet-session', 'admin'];
+const ALL: Surface[] = ['institutional', 'explorer', 'wallet', 'admin'];
 
 /** The REST APIs whose requests reach the code of each source folder or file (most specific first). */
 const REACHES: [string, Surface[]][] = [
-  ['src/server/admin/auth.ts', ['admin', 'wallet-session']], // requireAdmin also guards the wallet's owner registration
+  ['src/server/admin/auth.ts', ['admin', 'wallet']], // requireAdmin also guards the wallet's owner registration
   ['src/server/admin', ['admin']],
   ['src/server/institutional', ['institutional']],
   ['src/server/auth', ['institutional']],
-  ['src/server/wallet', ['wallet-session']],
+  ['src/server/wallet', ['wallet']],
   ['src/server/explorer', ['explorer']],
   ['src/server/http', ALL],
-  ['src/server/ws', []], // the /ws upgrade, the evidence site and the docs pages have no REST contract (D-160)
-  ['src/server/site', []],
+  ['src/server/chain/ws', []], // the /ws upgrade, the evidence site and the docs pages have no REST contract (D-160)
+  ['src/server/evidence', []],
   ['src/server/docs', []],
   ['src/server/app.ts', ALL],
 ];
@@ -61,7 +61,7 @@ describe('error codes (D-159, D-160)', () => {
   it('every code thrown under src/server is in the edge table and in the contract of each API that reaches it', () => {
     const missing: string[] = [];
     // JSON-RPC has its own codes (chain.openrpc.json); error-codes.ts is the table itself.
-    const server = files('src/server').filter((f) => !f.startsWith('src/server/rpc/') && f !== 'src/server/http/error-codes.ts');
+    const server = files('src/server').filter((f) => !f.startsWith('src/server/chain/') && f !== 'src/server/http/error-codes.ts');
     for (const file of server) {
       const used = codesUsed(file);
       if (used.length === 0) continue;

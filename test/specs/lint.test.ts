@@ -41,7 +41,7 @@ describe('spec lint', () => {
     const ajv = new Ajv2020({ strict: true, allErrors: true });
     addFormats.default(ajv);
     ajv.addKeyword('x-decision');
-    const schema = JSON.parse(read('pqc-evidence.schema.json')) as { $schema: string };
+    const schema = JSON.parse(read('evidence.schema.json')) as { $schema: string };
     expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
     expect(() => ajv.compile(schema)).not.toThrow();
   });

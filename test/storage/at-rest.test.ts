@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { deriveValidators } from '../../src/chain/qbft/validators.ts';
+import { deriveValidators } from '../../src/node/qbft/validators.ts';
 import { loadConfig } from '../../src/config.ts';
 import { Keyring } from '../../src/ledger/keyring.ts';
 import { listen } from '../../src/server/main.ts';

@@ -65,7 +65,7 @@ function fakeDeps(overrides: Partial<RouterDeps> = {}, state?: WalletState) {
   return { deps, approvals, emitted, forwarded, connected };
 }
 
-const STATE = { keystore: {} as WalletState['keystore'], accounts: ['0x9858EfFD232B4033E47d90003D41EC34EcaEda94'], chainId: '1111111', rpcUrls: { '1111111': 'https://gw.test/rpc', '1': 'https://eth.test' } } satisfies WalletState;
+const STATE = { keystore: {} as WalletState['keystore'], accounts: ['0x9858EfFD232B4033E47d90003D41EC34EcaEda94'], chainId: '1111111', rpcUrls: { '1111111': 'https://gw.test/chain', '1': 'https://eth.test' } } satisfies WalletState;
 
 describe('router', () => {
   it('answers eth_chainId from the wallet, even before setup, and never forwards it', async () => {
@@ -89,7 +89,7 @@ describe('router', () => {
   it('forwards reads to the selected chain\'s endpoint and refuses writes and unknown methods', async () => {
     const { deps, forwarded } = fakeDeps({}, STATE);
     expect(await route('http://a.test', 'eth_blockNumber', undefined, deps)).toBe('0x2a');
-    expect(forwarded).toEqual([{ url: 'https://gw.test/rpc', method: 'eth_blockNumber', params: [] }]);
+    expect(forwarded).toEqual([{ url: 'https://gw.test/chain', method: 'eth_blockNumber', params: [] }]);
     for (const m of ['eth_sendTransaction', 'eth_sendRawTransaction', 'eth_sign', 'admin_peers', 'eth_signTypedData_v4']) {
       expect(READ_METHODS.has(m)).toBe(false);
       await expect(route('http://a.test', m, [], deps)).rejects.toMatchObject({ code: 4200 });

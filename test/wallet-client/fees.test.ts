@@ -1,4 +1,4 @@
-// Rule 9 (specs/wallet-session.openapi.yaml): the client applies the fee in basis points before signing.
+// Rule 9 (specs/wallet.openapi.yaml): the client applies the fee in basis points before signing.
 // D-123: fee = ceil(amount x feeBps / 10000) in bigint, paid on top, to the chain's collector.
 import { describe, expect, it } from 'vitest';
 import { applyFee, computeFee, fetchFeeConfig, FeeError, type FeeConfig } from '../../src/client/wallet/fees.ts';

@@ -2,8 +2,8 @@
 // on the device and uploads only the password-sealed service share and an auth key; recovery on a new device
 // needs the password and the guardian's share; the service's data alone recovers nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, type Client } from '../../generated/wallet-session/client/index.ts';
-import * as sdk from '../../generated/wallet-session/sdk.gen.ts';
+import { createClient, type Client } from '../../generated/wallet/client/index.ts';
+import * as sdk from '../../generated/wallet/sdk.gen.ts';
 import { referenceTarget } from '../../conformance/targets/reference.ts';
 import type { Target } from '../../conformance/targets/target.ts';
 import { closeAccount, ManagedError, managedAuthKey, recover, signIn, signUp, type SignUpResult } from '../../src/client/wallet/managed.ts';
@@ -61,18 +61,18 @@ describe('managed-account tier', () => {
     for (const error of [wrong, unknown]) expect(error).toMatchObject({ name: 'ManagedError', status: 401, code: 'INVALID_CREDENTIALS' });
     expect((wrong as ManagedError).message).toBe((unknown as ManagedError).message);
     // The salt of an unknown email has the same shape as a real one, and is stable.
-    const a = await sdk.walletSessionGetManagedSalt({ client, query: { email: 'nobody@example.com' } });
-    const b = await sdk.walletSessionGetManagedSalt({ client, query: { email: 'NOBODY@example.com' } });
+    const a = await sdk.walletGetManagedSalt({ client, query: { email: 'nobody@example.com' } });
+    const b = await sdk.walletGetManagedSalt({ client, query: { email: 'NOBODY@example.com' } });
     expect(a.data?.authKdf.salt).toMatch(/^[A-Za-z0-9_-]{22}$/);
     expect(a.data).toEqual(b.data);
   });
 
   it("the service's data cannot recover the wallet: one sealed share and a hash of a different key", async () => {
     const token = await signIn(client, EMAIL, PASSWORD);
-    const held = await sdk.walletSessionGetManagedShare({ client: authorizedClient(client, token) });
+    const held = await sdk.walletGetManagedShare({ client: authorizedClient(client, token) });
     const sealed = held.data!.sealedShare;
     // The auth key the server saw does not open the share, and without the password nothing does.
-    const salt = await sdk.walletSessionGetManagedSalt({ client, query: { email: EMAIL.trim() } });
+    const salt = await sdk.walletGetManagedSalt({ client, query: { email: EMAIL.trim() } });
     const authKey = await managedAuthKey(PASSWORD, salt.data!.authKdf);
     await expect(openServiceShare(sealed as never, authKey)).rejects.toThrow();
     await expect(openServiceShare(sealed as never, 'guess')).rejects.toThrow();
@@ -85,7 +85,7 @@ describe('managed-account tier', () => {
 
   it('the managed token opens only /managed/*: it is not a session token', async () => {
     const token = await signIn(client, EMAIL, PASSWORD);
-    const history = await sdk.walletSessionGetHistory({ client: authorizedClient(client, token), query: { chainId: '1111111', address: wallet.address('1111111') } });
+    const history = await sdk.walletGetHistory({ client: authorizedClient(client, token), query: { chainId: '1111111', address: wallet.address('1111111') } });
     expect(history.response?.status).toBe(401);
   });
 
@@ -99,7 +99,7 @@ describe('managed-account tier', () => {
     expect(taken).toMatchObject({ status: 409, code: 'MANAGED_ACCOUNT_EXISTS' });
     // Closing removes the share; a new deposit (a fresh split) then replaces it.
     await closeAccount(client, await signIn(client, EMAIL, PASSWORD));
-    const gone = await sdk.walletSessionGetManagedShare({ client: authorizedClient(client, session) });
+    const gone = await sdk.walletGetManagedShare({ client: authorizedClient(client, session) });
     expect(gone.response?.status).toBe(404);
     const fresh = await signUp(client, EMAIL, 'a new password', wallet, { ...fast, session });
     expect((await recover(client, EMAIL, 'a new password', fresh.guardianShare)).svcId).toBe(wallet.svcId);
@@ -110,12 +110,12 @@ describe('managed-account tier', () => {
   it('refuses a share labelled for another identity, and any body carrying the password', async () => {
     const other = Wallet.create().wallet;
     const session = await other.login(client);
-    const { sealedShare } = (await sdk.walletSessionGetManagedShare({ client: authorizedClient(client, await signIn(client, EMAIL, 'a new password')) })).data!;
+    const { sealedShare } = (await sdk.walletGetManagedShare({ client: authorizedClient(client, await signIn(client, EMAIL, 'a new password')) })).data!;
     const body = { email: 'bob@example.com', authKdf: { name: 'argon2id' as const, v: 19 as const, ...FAST_ARGON2, salt: 'q3Xl0Rk9V1bXb7wS2aZr5A' }, authKey: 'ab'.repeat(32), sealedShare };
-    const mislabelled = await sdk.walletSessionCreateManagedAccount({ client: authorizedClient(client, session), body });
+    const mislabelled = await sdk.walletCreateManagedAccount({ client: authorizedClient(client, session), body });
     expect(mislabelled.response?.status).toBe(400);
     expect(mislabelled.error).toMatchObject({ code: 'SHARE_LABEL_MISMATCH' });
-    const withPassword = await sdk.walletSessionCreateManagedAccount({ client: authorizedClient(client, session), body: { ...body, password: PASSWORD } as never });
+    const withPassword = await sdk.walletCreateManagedAccount({ client: authorizedClient(client, session), body: { ...body, password: PASSWORD } as never });
     expect(withPassword.error).toMatchObject({ code: 'PRIVATE_MATERIAL_REFUSED' });
   });
 });

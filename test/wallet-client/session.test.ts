@@ -2,8 +2,8 @@
 // in-process reference stack (conformance/targets/reference.ts): real TLS, the real wallet server, real keys.
 // The server's BIP-137 and TIP-191 checks are an independent implementation of what the client signs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, type Client } from '../../generated/wallet-session/client/index.ts';
-import * as sdk from '../../generated/wallet-session/sdk.gen.ts';
+import { createClient, type Client } from '../../generated/wallet/client/index.ts';
+import * as sdk from '../../generated/wallet/sdk.gen.ts';
 import { referenceTarget } from '../../conformance/targets/reference.ts';
 import type { Target } from '../../conformance/targets/target.ts';
 import { fetchFeeConfig } from '../../src/client/wallet/fees.ts';
@@ -34,9 +34,9 @@ describe('session login against the reference stack', () => {
     expect(session.claims.exp - session.claims.iat).toBe(900); // D-018
     expect(session.message).toContain(`- svc:${wallet.svcId}`);
     // The session token opens the endpoints that need it.
-    const history = await sdk.walletSessionGetHistory({ client: authorizedClient(client, session), query: { chainId: '1111111', address: session.address } });
+    const history = await sdk.walletGetHistory({ client: authorizedClient(client, session), query: { chainId: '1111111', address: session.address } });
     expect(history.response?.status).toBe(200);
-    const anonymous = await sdk.walletSessionGetHistory({ client, query: { chainId: '1111111', address: session.address } });
+    const anonymous = await sdk.walletGetHistory({ client, query: { chainId: '1111111', address: session.address } });
     expect(anonymous.response?.status).toBe(401);
   });
 
@@ -50,7 +50,7 @@ describe('session login against the reference stack', () => {
 
   it('the authorisation record re-verifies with no trust in the service; a changed record does not', async () => {
     const session = await wallet.login(client, { chain: 'tron', register: false });
-    const record = await sdk.walletSessionGetAuthorizationRecord({ client, path: { nonce: session.nonce } });
+    const record = await sdk.walletGetAuthorizationRecord({ client, path: { nonce: session.nonce } });
     expect(record.data?.message).toBe(session.message);
     expect(verifyAuthorizationRecord(record.data!)).toBe(true);
     expect(verifyAuthorizationRecord({ ...record.data!, message: record.data!.message.replace('Version: 1', 'Version: 2') })).toBe(false);
@@ -59,7 +59,7 @@ describe('session login against the reference stack', () => {
   it('refuses to sign a challenge for another domain, address or identity', async () => {
     await expect(wallet.login(client, { expectedDomain: 'wallet.example' })).rejects.toThrow(SessionError);
     await new Promise((resolve) => setTimeout(resolve, 1100)); // let the /auth/* window (5/s) pass
-    const challenge = await sdk.walletSessionCreateChallenge({ client, body: { address: wallet.address('1111111'), svcId: wallet.svcId } });
+    const challenge = await sdk.walletCreateChallenge({ client, body: { address: wallet.address('1111111'), svcId: wallet.svcId } });
     const { nonce, message } = challenge.data!;
     const domain = new URL(target.wallet!.origin).host;
     expect(() => checkChallengeMessage(message, { domain, address: wallet.address('1111111'), svcId: wallet.svcId, nonce })).not.toThrow();
@@ -69,7 +69,7 @@ describe('session login against the reference stack', () => {
   });
 
   it('reads the fee configuration the client must honour before signing', async () => {
-    const fees = await fetchFeeConfig(() => sdk.walletSessionGetFeeConfig({ client }));
+    const fees = await fetchFeeConfig(() => sdk.walletGetFeeConfig({ client }));
     expect(Number.isInteger(fees.feeBps)).toBe(true);
   });
 });

@@ -48,7 +48,7 @@ export function evidenceChecks(options: EvidenceCheckOptions = {}): Check[] {
     }),
     ruleCheck({
       id: 'evidence.document.schema_valid',
-      title: 'the document validates against specs/pqc-evidence.schema.json (closed objects per D-045)',
+      title: 'the document validates against specs/evidence.schema.json (closed objects per D-045)',
       source: { quote: 'The evidence document is described by a JSON Schema (draft 2020-12) and carries a generated timestamp.' },
       rules: ['schema'],
       passed: 'the document validates against its schema',

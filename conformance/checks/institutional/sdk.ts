@@ -45,18 +45,18 @@ export function targetFetch(target: Target): typeof fetch {
 /** Reads the sender and its statement and sends a transfer that confirms, through `client`; returns problems. */
 async function integratorFlow(f: Fixture, client: ReturnType<typeof createClient>): Promise<string[]> {
   const problems: string[] = [];
-  const account = await sdk.getAccount({ client, path: { id: f.sender.id } });
-  if (account.error || account.data?.id !== f.sender.id) problems.push(`getAccount: HTTP ${account.response?.status} ${JSON.stringify(account.error ?? account.data)}`);
-  const statement = await sdk.getAccountStatement({ client, path: { id: f.sender.id }, query: { page: 1, limit: 10 } });
-  if (statement.error || !statement.data?.transactions.length) problems.push(`getAccountStatement: HTTP ${statement.response?.status} ${JSON.stringify(statement.error ?? statement.data)}`);
-  const created = await sdk.createTransfer({ client, body: { fromAccountId: f.sender.id, to: f.recipient.address, amount: smallAmount(), memo: 'sent with the generated SDK' } });
+  const account = await sdk.institutionalGetAccount({ client, path: { id: f.sender.id } });
+  if (account.error || account.data?.id !== f.sender.id) problems.push(`institutionalGetAccount: HTTP ${account.response?.status} ${JSON.stringify(account.error ?? account.data)}`);
+  const statement = await sdk.institutionalGetAccountStatement({ client, path: { id: f.sender.id }, query: { page: 1, limit: 10 } });
+  if (statement.error || !statement.data?.transactions.length) problems.push(`institutionalGetAccountStatement: HTTP ${statement.response?.status} ${JSON.stringify(statement.error ?? statement.data)}`);
+  const created = await sdk.institutionalCreateTransfer({ client, body: { fromAccountId: f.sender.id, to: f.recipient.address, amount: smallAmount(), memo: 'sent with the generated SDK' } });
   if (created.error || created.response?.status !== 201 || created.data?.status !== 'pending') {
-    return [...problems, `createTransfer: HTTP ${created.response?.status} ${JSON.stringify(created.error ?? created.data)}`];
+    return [...problems, `institutionalCreateTransfer: HTTP ${created.response?.status} ${JSON.stringify(created.error ?? created.data)}`];
   }
   const deadline = Date.now() + 30_000;
   for (;;) {
-    const read = await sdk.getTransfer({ client, path: { reference: created.data.txRef } });
-    if (read.error) return [...problems, `getTransfer: HTTP ${read.response?.status} ${JSON.stringify(read.error)}`];
+    const read = await sdk.institutionalGetTransfer({ client, path: { reference: created.data.txRef } });
+    if (read.error) return [...problems, `institutionalGetTransfer: HTTP ${read.response?.status} ${JSON.stringify(read.error)}`];
     if (read.data?.status === 'confirmed' && read.data.blockNumber !== null) return problems;
     if (read.data?.status === 'failed' || Date.now() > deadline) return [...problems, `the transfer is ${read.data?.status}, expected confirmed`];
     await sleep(200);

@@ -1,7 +1,7 @@
 // Surface E sessions (spec "E. Wallet session API", Authentication steps 1 to 3): the full login with real
 // keys, each way a login must fail — a wrong classical or post-quantum signature, a signature by another
 // identity, a reused or expired nonce, an unregistered svcId — and logins with Bitcoin and Tron addresses
-// (D-035). Every answer is validated against specs/wallet-session.openapi.yaml.
+// (D-035). Every answer is validated against specs/wallet.openapi.yaml.
 import type { Check } from '../../catalogue.ts';
 import { verdict } from '../define.ts';
 import {

@@ -1,8 +1,8 @@
 // Shared helpers of the wallet session API checks (surface E): calls to {wallet_api_url} that wait out the
-// D-024 rate limit, validation of every answer against specs/wallet-session.openapi.yaml, and identities
+// D-024 rate limit, validation of every answer against specs/wallet.openapi.yaml, and identities
 // made in the check with real keys — ML-DSA-65 from the crypto façade, secp256k1 chain keys from viem and
 // @noble/curves — so any target can be exercised without trusting it to sign for us.
-import type { RegisterKey } from '../../../generated/wallet-session/types.gen.ts';
+import type { RegisterKey } from '../../../generated/wallet/types.gen.ts';
 import { registrationMessage } from '../../../src/client/wallet/session.ts';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { ripemd160 } from '@noble/hashes/legacy.js';
@@ -45,7 +45,7 @@ export async function call(target: Target, method: string, path: string, options
 
 /** Problems with an answer to `operation` (`METHOD /route` of the contract): another status, an undeclared status, a body off-schema. */
 export function problems(ctx: CheckContext, operation: string, res: HttpResult, status: number, what = ''): Promise<string[]> {
-  return operationProblems(ctx.specsDir, 'wallet-session.openapi.yaml', operation, res, status, what);
+  return operationProblems(ctx.specsDir, 'wallet.openapi.yaml', operation, res, status, what);
 }
 
 /** Problems unless the answer is `status` with error code `code` (and a contract-valid body). */

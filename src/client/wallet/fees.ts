@@ -1,5 +1,5 @@
 /**
- * The platform fee (specs/wallet-session.openapi.yaml rule 9: "The client must read `GET /fees/config` and
+ * The platform fee (specs/wallet.openapi.yaml rule 9: "The client must read `GET /fees/config` and
  * honour the fee (basis points) before signing"; `FeeConfig`, D-014). D-123:
  *   fee   = ceil(amount x feeBps / 10000), in the chain's base unit (wei, satoshi, sun), bigint arithmetic;
  *           rounding up so the collector never receives less than the advertised rate;
@@ -7,10 +7,10 @@
  *   the fee goes to the chain's collector; feeBps 0 means no fee transfer. With feeBps > 0 and no collector
  *   for the chain the client refuses to sign (it cannot honour the fee).
  */
-import type { FeeConfig } from '../../../generated/wallet-session/types.gen.ts';
+import type { FeeConfig } from '../../../generated/wallet/types.gen.ts';
 import { SvcError } from '../../errors.ts';
 
-export type { FeeConfig } from '../../../generated/wallet-session/types.gen.ts';
+export type { FeeConfig } from '../../../generated/wallet/types.gen.ts';
 
 /** Thrown when a fee configuration is malformed or cannot be honoured. */
 export class FeeError extends SvcError<'INVALID_FEE'> {

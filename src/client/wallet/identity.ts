@@ -1,5 +1,5 @@
 /**
- * The wallet identity (specs/wallet-session.openapi.yaml rule 5): an ML-DSA-65 key pair (FIPS 204) derived
+ * The wallet identity (specs/wallet.openapi.yaml rule 5): an ML-DSA-65 key pair (FIPS 204) derived
  * deterministically from the BIP-39 seed, and its fingerprint `svcId` (D-031).
  *
  *   ξ      = HKDF-SHA256(ikm = 64-byte BIP-39 seed, salt = "" (RFC 5869: 32 zero bytes),

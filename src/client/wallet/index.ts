@@ -1,5 +1,5 @@
 /**
- * The svckit wallet client library (specs/wallet-session.openapi.yaml rules 1 to 9): seed and
+ * The svckit wallet client library (specs/wallet.openapi.yaml rules 1 to 9): seed and
  * ML-DSA-65 identity, chain keys for the native chain, EVM chains, Bitcoin and Tron, the Argon2id keystore,
  * ML-KEM-768 cross-device sync, 2-of-3 guardian recovery, fee-honouring sends and session login.
  */

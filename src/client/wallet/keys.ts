@@ -1,5 +1,5 @@
 /**
- * Chain keys from one BIP-39 seed (specs/wallet-session.openapi.yaml rule 7):
+ * Chain keys from one BIP-39 seed (specs/wallet.openapi.yaml rule 7):
  *   native chain, Ethereum and EVM chains  BIP-44  m/44'/60'/0'/0/i   EIP-55 0x address
  *   Bitcoin                                BIP-84  m/84'/0'/0'/0/i    P2WPKH bech32 bc1q... (BIP-173)
  *   Tron                                   BIP-44  m/44'/195'/0'/0/i  base58check 0x41 || keccak20 -> T...

@@ -1,5 +1,5 @@
 /**
- * The keystore file format (specs/wallet-session.openapi.yaml rule 8: "Client-side keys live in an
+ * The keystore file format (specs/wallet.openapi.yaml rule 8: "Client-side keys live in an
  * AES-256-GCM keystore protected by Argon2id"), shared by the Node library (keystore.ts, node:crypto) and the
  * browser extension (WebCrypto + @noble/hashes), so a file written by one opens in the other. D-120.
  *

@@ -1,5 +1,5 @@
 /**
- * The Node keystore (specs/wallet-session.openapi.yaml rule 8): AES-256-GCM from the crypto façade, the key
+ * The Node keystore (specs/wallet.openapi.yaml rule 8): AES-256-GCM from the crypto façade, the key
  * from Argon2id in node:crypto (OpenSSL 3.5's implementation: `crypto.argon2(algorithm, {message, nonce,
  * parallelism, tagLength, memory /KiB/, passes})`, Node >= 24.7). File layout and AAD: keystore-format.ts.
  */

@@ -12,9 +12,9 @@
  * - the password itself never leaves the device.
  */
 import { randomBytes } from 'node:crypto';
-import type { Client } from '../../../generated/wallet-session/client/index.ts';
-import * as sdk from '../../../generated/wallet-session/sdk.gen.ts';
-import type { ManagedAccount, ManagedAuthKdf } from '../../../generated/wallet-session/types.gen.ts';
+import type { Client } from '../../../generated/wallet/client/index.ts';
+import * as sdk from '../../../generated/wallet/sdk.gen.ts';
+import type { ManagedAccount, ManagedAuthKdf } from '../../../generated/wallet/types.gen.ts';
 import { toHex } from '../../crypto/index.ts';
 import { b64url, DEFAULT_ARGON2ID, passwordBytes, type Argon2idParams } from './keystore-format.ts';
 import { argon2idKey } from './keystore.ts';
@@ -83,7 +83,7 @@ export async function signUp(client: Client, email: string, password: string, wa
   ]);
   const session = options.session ?? (await wallet.login(client));
   const result = await patient(() =>
-    sdk.walletSessionCreateManagedAccount({ client: authorizedClient(client, session), body: { email: normaliseEmail(email), authKdf, authKey, sealedShare: sealedShare as never } }),
+    sdk.walletCreateManagedAccount({ client: authorizedClient(client, session), body: { email: normaliseEmail(email), authKdf, authKey, sealedShare: sealedShare as never } }),
   );
   if (!result.data) throw failure('opening the managed account', result);
   return { account: result.data, deviceShare: shares.device, guardianShare: shares.guardian };
@@ -98,7 +98,7 @@ export interface RecoverOptions {
 /** Signs in with email and password, downloads and opens the sealed share, and rebuilds the wallet with the guardian's share. */
 export async function recover(client: Client, email: string, password: string, guardianShare: GuardianShare, options: RecoverOptions = {}): Promise<Wallet> {
   const token = await signIn(client, email, password);
-  const download = await patient(() => sdk.walletSessionGetManagedShare({ client: authorizedClient(client, token) }));
+  const download = await patient(() => sdk.walletGetManagedShare({ client: authorizedClient(client, token) }));
   if (!download.data) throw failure('downloading the sealed share', download);
   const svcId = download.data.svcId;
   const serviceShare = await openServiceShare(download.data.sealedShare as never, password);
@@ -114,17 +114,17 @@ export async function recover(client: Client, email: string, password: string, g
 /** GET /managed/salt, then POST /managed/sessions with the derived auth key: a managed token. */
 export async function signIn(client: Client, address: string, password: string): Promise<{ token: string; svcId: string; expiresAt: string }> {
   const email = normaliseEmail(address);
-  const salt = await patient(() => sdk.walletSessionGetManagedSalt({ client, query: { email } }));
+  const salt = await patient(() => sdk.walletGetManagedSalt({ client, query: { email } }));
   if (!salt.data) throw failure('reading the account salt', salt);
   const authKey = await managedAuthKey(password, salt.data.authKdf);
-  const session = await patient(() => sdk.walletSessionCreateManagedSession({ client, body: { email, authKey } }));
+  const session = await patient(() => sdk.walletCreateManagedSession({ client, body: { email, authKey } }));
   if (!session.data) throw failure('signing in', session);
   return session.data;
 }
 
 /** DELETE /managed/accounts with a session or managed token: the service forgets the share. */
 export async function closeAccount(client: Client, token: Pick<Session, 'token'>): Promise<void> {
-  const result = await patient(() => sdk.walletSessionDeleteManagedAccount({ client: authorizedClient(client, token) }));
+  const result = await patient(() => sdk.walletDeleteManagedAccount({ client: authorizedClient(client, token) }));
   if (result.response?.status !== 204) throw failure('closing the managed account', result);
 }
 

@@ -1,5 +1,5 @@
 /**
- * The chains one seed serves (specs/wallet-session.openapi.yaml, rule 7 and `ChainId`, D-065): the native
+ * The chains one seed serves (specs/wallet.openapi.yaml, rule 7 and `ChainId`, D-065): the native
  * settlement network (EVM chain id 1111111), Ethereum and the EVM chains Arbitrum One, OP Mainnet, Base,
  * Polygon PoS and BNB Smart Chain, Bitcoin and Tron; custom EVM networks are registered at run time.
  * Isomorphic (no node: imports): the browser extension bundles it too.

@@ -1,5 +1,5 @@
 /**
- * Managed-account tier, 2-of-3 guardian recovery (specs/wallet-session.openapi.yaml rule 8: "the optional
+ * Managed-account tier, 2-of-3 guardian recovery (specs/wallet.openapi.yaml rule 8: "the optional
  * managed-account tier stays non-custodial through 2-of-3 guardian recovery (shares split on the device; the
  * service holds at most one share)"). D-122.
  *

@@ -1,13 +1,13 @@
 /**
- * Session login (specs/wallet-session.openapi.yaml "Session flow"): register (idempotent, public values only,
+ * Session login (specs/wallet.openapi.yaml "Session flow"): register (idempotent, public values only,
  * D-030/D-069) -> POST /auth/challenge -> check the EIP-4361 message (D-043, D-071) -> sign it with the chain
  * key (`ecdsaSig`, D-035) and the ML-DSA-65 identity (`pqSig`, pure, empty context, D-044) -> POST
  * /auth/verify -> an ML-DSA-65 JWT (D-005, D-018), optionally checked against /.well-known/jwks.json.
  */
 import { createLocalJWKSet, jwtVerify, type JWTPayload } from 'jose';
-import { createClient, type Client } from '../../../generated/wallet-session/client/index.ts';
-import * as sdk from '../../../generated/wallet-session/sdk.gen.ts';
-import type { AuthorizationRecord, RegisterKey, SessionTokenClaims } from '../../../generated/wallet-session/types.gen.ts';
+import { createClient, type Client } from '../../../generated/wallet/client/index.ts';
+import * as sdk from '../../../generated/wallet/sdk.gen.ts';
+import type { AuthorizationRecord, RegisterKey, SessionTokenClaims } from '../../../generated/wallet/types.gen.ts';
 import { dateOf, systemClock, type Clock } from '../../clock.ts';
 import { fromHex, toHex } from '../../crypto/index.ts';
 import { familyOfAddress, svcIdOf } from './codec.ts';
@@ -33,7 +33,7 @@ export class SessionError extends SvcError<'LOGIN_FAILED'> {
 
 /** Options of {@link login}. */
 export interface LoginOptions {
-  /** A generated wallet-session client whose baseUrl is {wallet_api_url}. */
+  /** A generated wallet client whose baseUrl is {wallet_api_url}. */
   client: Client;
   identity: WalletIdentity;
   /** The chain key that signs `ecdsaSig`: an EVM, Bitcoin or Tron key (D-035). */
@@ -89,12 +89,12 @@ export async function login(options: LoginOptions): Promise<Session> {
     const reg = await patient(retries, () => {
       const issuedAt = dateOf(clock).toISOString();
       const proof = toHex(signWithIdentity(identity, registrationMessage({ svcId: identity.svcId, issuedAt, keys })));
-      return sdk.walletSessionRegisterWallet({ client, body: { svcId: identity.svcId, pqPublicKey: toHex(identity.publicKey), keys, issuedAt, proof } });
+      return sdk.walletRegisterWallet({ client, body: { svcId: identity.svcId, pqPublicKey: toHex(identity.publicKey), keys, issuedAt, proof } });
     });
     if (!reg.data) throw new SessionError(`POST /wallets/register failed: ${describe(reg)}`, reg.response?.status, reg.error);
     isNew = reg.data.isNew;
   }
-  const challenge = await patient(retries, () => sdk.walletSessionCreateChallenge({ client, body: { address, svcId: identity.svcId } }));
+  const challenge = await patient(retries, () => sdk.walletCreateChallenge({ client, body: { address, svcId: identity.svcId } }));
   if (!challenge.data) throw new SessionError(`POST /auth/challenge failed: ${describe(challenge)}`, challenge.response?.status, challenge.error);
   const { nonce, message } = challenge.data;
   checkChallengeMessage(message, { domain: options.expectedDomain ?? baseUrl.host, address, svcId: identity.svcId, nonce, now: dateOf(clock) });
@@ -102,7 +102,7 @@ export async function login(options: LoginOptions): Promise<Session> {
   const ecdsaSig = signChainMessage(key, message);
   const pqSig = toHex(signWithIdentity(identity, message));
   // A 429 is answered before the handler runs, so the nonce is still unused and the retry may reuse it.
-  const verified = await patient(retries, () => sdk.walletSessionVerify({ client, body: { address, svcId: identity.svcId, ecdsaSig, pqSig } }));
+  const verified = await patient(retries, () => sdk.walletVerify({ client, body: { address, svcId: identity.svcId, ecdsaSig, pqSig } }));
   if (!verified.data) throw new SessionError(`POST /auth/verify failed: ${describe(verified)}`, verified.response?.status, verified.error);
   const { token } = verified.data;
   const claims = options.verifyToken === false ? decodeClaims(token) : await verifySessionToken(client, token, { svcId: identity.svcId, address, nonce });
@@ -133,7 +133,7 @@ export function checkChallengeMessage(message: string, expected: { domain: strin
 
 /** Verifies a session token with the service's published JWKS (D-018): ML-DSA-65 signature, iss, aud, time, sub. */
 export async function verifySessionToken(client: Client, token: string, expected: { svcId?: string; address?: string; nonce?: string } = {}): Promise<SessionTokenClaims> {
-  const jwks = await sdk.walletSessionGetJwks({ client });
+  const jwks = await sdk.walletGetJwks({ client });
   if (!jwks.data) throw new SessionError(`GET /.well-known/jwks.json failed: ${describe(jwks)}`, jwks.response?.status);
   const origin = new URL(String(client.getConfig().baseUrl)).origin;
   let payload: JWTPayload;

@@ -1,6 +1,6 @@
 /**
  * The classical "sign message" scheme of each chain, as `ecdsaSig` of POST /auth/verify (D-035,
- * specs/wallet-session.openapi.yaml `ClassicalSignature`):
+ * specs/wallet.openapi.yaml `ClassicalSignature`):
  *   EVM and native  EIP-191 personal_sign: keccak256("\x19Ethereum Signed Message:\n" + len + msg),
  *                   r || s || v (v = 27 + recid), 0x + 130 hex
  *   Tron            TIP-191: keccak256("\x19TRON Signed Message:\n" + len + msg), r || s || v, 0x + 130 hex

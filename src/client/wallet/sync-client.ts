@@ -1,13 +1,13 @@
 /**
- * Cross-device sync over the contract's `/sync/*` extension (specs/wallet-session.openapi.yaml, D-082),
+ * Cross-device sync over the contract's `/sync/*` extension (specs/wallet.openapi.yaml, D-082),
  * with the sealing of sync.ts. A device seals only to peers it trusts (D-121): the device list comes from
  * the server, which could add a key of its own, so the caller decides through `trust` (by default: devices
  * whose id the user confirmed, kept in `trustedDevices`). Received states are checked for the identity's
  * signature and for rollback (`seq` must grow per sender).
  */
-import type { Client } from '../../../generated/wallet-session/client/index.ts';
-import * as sdk from '../../../generated/wallet-session/sdk.gen.ts';
-import type { SyncDevice } from '../../../generated/wallet-session/types.gen.ts';
+import type { Client } from '../../../generated/wallet/client/index.ts';
+import * as sdk from '../../../generated/wallet/sdk.gen.ts';
+import type { SyncDevice } from '../../../generated/wallet/types.gen.ts';
 import { fromHex, toHex } from '../../crypto/index.ts';
 import type { WalletIdentity } from './identity.ts';
 import { openSyncEnvelope, sealSyncEnvelope, SyncError, type SyncDeviceKeys, type SyncMessage } from './sync.ts';
@@ -35,7 +35,7 @@ export class SyncClient {
 
   /** PUT /sync/devices/{deviceId}: publishes this device's ML-KEM-768 public key (idempotent). */
   async register(label?: string): Promise<{ isNew: boolean; device: SyncDevice }> {
-    const answer = await sdk.walletSessionPutSyncDevice({
+    const answer = await sdk.walletPutSyncDevice({
       client: this.client,
       path: { deviceId: this.device.deviceId },
       body: { kemPublicKey: toHex(this.device.publicKey), ...(label ? { label } : {}) },
@@ -46,7 +46,7 @@ export class SyncClient {
 
   /** GET /sync/devices: the identity's devices as the server lists them. */
   async devices(): Promise<SyncDevice[]> {
-    const answer = await sdk.walletSessionListSyncDevices({ client: this.client });
+    const answer = await sdk.walletListSyncDevices({ client: this.client });
     if (!answer.data) throw new SyncError(`GET /sync/devices failed: ${answer.response?.status} ${JSON.stringify(answer.error)}`);
     return answer.data.devices;
   }
@@ -62,14 +62,14 @@ export class SyncClient {
       toDevice: peer.deviceId,
       data: Buffer.from(sealSyncEnvelope(this.identity, this.device, { deviceId: peer.deviceId, kemPublicKey: fromHex(peer.kemPublicKey) }, state, seq)).toString('base64'),
     }));
-    const answer = await sdk.walletSessionPostSyncEnvelopes({ client: this.client, body: { fromDevice: this.device.deviceId, envelopes } });
+    const answer = await sdk.walletPostSyncEnvelopes({ client: this.client, body: { fromDevice: this.device.deviceId, envelopes } });
     if (!answer.data) throw new SyncError(`POST /sync/envelopes failed: ${answer.response?.status} ${JSON.stringify(answer.error)}`);
     return peers.map((p) => p.deviceId);
   }
 
   /** GET /sync/envelopes?device=me: opens each envelope; refuses unsigned, misaddressed or rolled-back ones. */
   async pull(): Promise<{ accepted: SyncMessage[]; refused: Array<{ fromDevice: string; reason: string }> }> {
-    const answer = await sdk.walletSessionListSyncEnvelopes({ client: this.client, query: { device: this.device.deviceId } });
+    const answer = await sdk.walletListSyncEnvelopes({ client: this.client, query: { device: this.device.deviceId } });
     if (!answer.data) throw new SyncError(`GET /sync/envelopes failed: ${answer.response?.status} ${JSON.stringify(answer.error)}`);
     const accepted: SyncMessage[] = [];
     const refused: Array<{ fromDevice: string; reason: string }> = [];
@@ -89,7 +89,7 @@ export class SyncClient {
 
   /** DELETE /sync/devices/{deviceId}: retires a lost device and stops trusting it. */
   async remove(deviceId: string): Promise<void> {
-    const answer = await sdk.walletSessionDeleteSyncDevice({ client: this.client, path: { deviceId } });
+    const answer = await sdk.walletDeleteSyncDevice({ client: this.client, path: { deviceId } });
     if (answer.response?.status !== 204) throw new SyncError(`DELETE /sync/devices/${deviceId} failed: ${answer.response?.status} ${JSON.stringify(answer.error)}`);
     this.trustedDevices.delete(deviceId);
   }

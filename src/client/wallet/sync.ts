@@ -1,5 +1,5 @@
 /**
- * Cross-device sync sealing (specs/wallet-session.openapi.yaml rule 6 and `SyncEnvelopeData`, D-082):
+ * Cross-device sync sealing (specs/wallet.openapi.yaml rule 6 and `SyncEnvelopeData`, D-082):
  * each device has its own ML-KEM-768 key pair; a device's state is sealed separately to every other device
  * of the identity, so the server sees only ciphertext.
  *

@@ -3,8 +3,8 @@
  * it knows (networks.ts), its keystore (keystore.ts), session login (session.ts) and sends (send-*.ts).
  * Keys never leave the object except through the password-protected keystore (rule 1, rule 8).
  */
-import type { Client } from '../../../generated/wallet-session/client/index.ts';
-import * as sdk from '../../../generated/wallet-session/sdk.gen.ts';
+import type { Client } from '../../../generated/wallet/client/index.ts';
+import * as sdk from '../../../generated/wallet/sdk.gen.ts';
 import { deriveIdentity, type WalletIdentity } from './identity.ts';
 import { deriveChainKey, generateMnemonic, mnemonicToSeed, type ChainKey } from './keys.ts';
 import { openWalletSecrets, sealWalletSecrets, type KeystoreFile, type SealOptions } from './keystore.ts';
@@ -34,7 +34,7 @@ export interface SendRequest {
   amount: bigint;
   /** Address index of the sending key; default 0. */
   index?: number;
-  /** The wallet-session client the fee configuration is read from right before signing (rule 9). */
+  /** The wallet client the fee configuration is read from right before signing (rule 9). */
   client?: Client;
   /** Or the configuration itself, read by the caller just before. */
   fees?: FeeConfig;
@@ -127,7 +127,7 @@ export class Wallet {
   /** Reads the fee configuration, applies it, signs on the client and broadcasts to the chain's RPC (rule 9). */
   async send(request: SendRequest): Promise<EvmSendResult | BitcoinSendResult | TronSendResult> {
     const client = request.client;
-    const fees = request.fees ?? (client ? await fetchFeeConfig(() => sdk.walletSessionGetFeeConfig({ client })) : undefined);
+    const fees = request.fees ?? (client ? await fetchFeeConfig(() => sdk.walletGetFeeConfig({ client })) : undefined);
     if (!fees) throw new TypeError('send needs the fee configuration: pass `client` (GET /fees/config is read before signing) or `fees`');
     const network = this.networks.get(request.chainId);
     const key = this.key(network.chainId, request.index ?? 0);

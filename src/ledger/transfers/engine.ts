@@ -12,8 +12,8 @@
 import { and, eq } from 'drizzle-orm';
 import { bytesToHex, getAddress, keccak256, toBytes, type Hex } from 'viem';
 import { memoEnvelope } from '../../crypto/index.ts';
-import { CHAIN_ID } from '../../chain/anvil.ts';
-import { UpstreamRpcError, UpstreamUnavailableError, type RpcResponse, type Upstream } from '../../chain/upstream.ts';
+import { CHAIN_ID } from '../../node/anvil.ts';
+import { UpstreamRpcError, UpstreamUnavailableError, type RpcResponse, type Upstream } from '../../node/upstream.ts';
 import { dateOf, type Clock } from '../../clock.ts';
 import type { Database } from '../../storage/database.ts';
 import { accounts, transfers } from '../../storage/schema.ts';

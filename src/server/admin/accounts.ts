@@ -16,7 +16,7 @@ import {
   zAdminUpdateAccountBody,
   zAdminUpdateAccountPath,
 } from '../../../generated/admin/zod.gen';
-import type { ChainRuntime } from '../../chain/runtime.ts';
+import type { ChainRuntime } from '../../node/runtime.ts';
 import type { Clock } from '../../clock.ts';
 import { ACCOUNT_TRANSITIONS, type AccountRow } from '../../ledger/accounts.ts';
 import { formatUnits, parseAmount, parseLimit } from '../../ledger/money.ts';

@@ -9,8 +9,8 @@ import { eq } from 'drizzle-orm';
 import { getAddress, keccak256, type Hex } from 'viem';
 import type { HDAccount } from 'viem/accounts';
 import type { Receipt, ReceiptOrNull } from '../../../generated/chain/types.gen';
-import { CHAIN_ID } from '../../chain/anvil.ts';
-import type { ChainRuntime } from '../../chain/runtime.ts';
+import { CHAIN_ID } from '../../node/anvil.ts';
+import type { ChainRuntime } from '../../node/runtime.ts';
 import { dateOf, type Clock } from '../../clock.ts';
 import { transferReference } from '../../ledger/ids.ts';
 import { formatUnits } from '../../ledger/money.ts';
@@ -18,7 +18,7 @@ import type { TransferRow } from '../../ledger/transfers/engine.ts';
 import { KeyedMutex } from '../../ledger/transfers/locks.ts';
 import type { Database } from '../../storage/database.ts';
 import { transfers } from '../../storage/schema.ts';
-import { UpstreamRpcError } from '../../chain/upstream.ts';
+import { UpstreamRpcError } from '../../node/upstream.ts';
 import { ErrorCode, RestError } from '../http/errors.ts';
 
 /** How long a funding waits for its block before giving up (the spec's block period is 2 s). */

@@ -1,7 +1,7 @@
 /** GET /admin/v1/health (D-064): liveness and readiness of the database and the chain. */
 import { sql } from 'drizzle-orm';
 import type { RouteHandlers } from '../../../generated/admin/fastify.gen';
-import type { ChainRuntime } from '../../chain/runtime.ts';
+import type { ChainRuntime } from '../../node/runtime.ts';
 import type { Database } from '../../storage/database.ts';
 
 /** The health handler. */

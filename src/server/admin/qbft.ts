@@ -1,8 +1,8 @@
 /** Admin handlers for the QBFT validator set and votes (D-037, D-063). */
 import type { RouteHandlers } from '../../../generated/admin/fastify.gen';
 import { zAdminProposeValidatorVoteBody } from '../../../generated/admin/zod.gen';
-import { ProposalRejected, quorums } from '../../chain/qbft/consensus.ts';
-import type { ChainRuntime } from '../../chain/runtime.ts';
+import { ProposalRejected, quorums } from '../../node/qbft/consensus.ts';
+import type { ChainRuntime } from '../../node/runtime.ts';
 import type { Clock } from '../../clock.ts';
 import { ErrorCode, RestError } from '../http/errors.ts';
 import { guard, strict } from '../http/guards.ts';

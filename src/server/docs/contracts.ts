@@ -23,7 +23,7 @@ export interface Contract {
 export const CONTRACTS: readonly Contract[] = [
   { slug: 'institutional', file: 'institutional.openapi.yaml', renderer: 'redoc', surface: 'Institutional REST API (OpenAPI)' },
   { slug: 'explorer', file: 'explorer.openapi.yaml', renderer: 'redoc', surface: 'Explorer REST API (OpenAPI)' },
-  { slug: 'wallet-session', file: 'wallet-session.openapi.yaml', renderer: 'redoc', surface: 'Wallet session API (OpenAPI)' },
+  { slug: 'wallet', file: 'wallet.openapi.yaml', renderer: 'redoc', surface: 'Wallet session API (OpenAPI)' },
   { slug: 'admin', file: 'admin.openapi.yaml', renderer: 'redoc', surface: 'Administrator console API (OpenAPI)' },
   { slug: 'webhooks', file: 'webhooks.asyncapi.yaml', renderer: 'asyncapi', surface: 'Webhook events (AsyncAPI)' },
   { slug: 'chain', file: 'chain.openrpc.json', renderer: 'openrpc', surface: 'Chain JSON-RPC methods (OpenRPC)' },

@@ -5,9 +5,9 @@
  */
 import { chainRpcErrorCodes, type ChainRpcMethod, type ChainRpcMethods } from '../../../generated/chain/client.gen';
 import type { Block as RpcBlock } from '../../../generated/chain/types.gen';
-import type { RpcErrorObject } from '../../chain/upstream.ts';
+import type { RpcErrorObject } from '../../node/upstream.ts';
 import { ErrorCode, RestError } from '../http/errors.ts';
-import type { RpcDispatcher } from '../rpc/dispatcher.ts';
+import type { RpcDispatcher } from '../chain/service.ts';
 import { hexToInt, toQuantity } from './format.ts';
 
 /** One JSON-RPC call of the chain contract, typed by method. */

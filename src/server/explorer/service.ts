@@ -13,10 +13,10 @@ import type {
   TransactionSummary,
   ValidatorList,
 } from '../../../generated/explorer/types.gen';
-import type { ChainRuntime } from '../../chain/runtime.ts';
+import type { ChainRuntime } from '../../node/runtime.ts';
 import type { Clock } from '../../clock.ts';
 import { ErrorCode, RestError } from '../http/errors.ts';
-import type { RpcDispatcher } from '../rpc/dispatcher.ts';
+import type { RpcDispatcher } from '../chain/service.ts';
 import { call, ChainReader } from './chain-reader.ts';
 import { AVG_BLOCK_WINDOW, formatAvgBlockTime, formatBalance, hexToInt, toExplorerBlock, toExplorerTransaction, toQuantity } from './format.ts';
 import type { BlockRef } from './params.ts';

@@ -4,8 +4,8 @@
  */
 import { getAddress, type Hex } from 'viem';
 import type { QbftParameters, Validator } from '../../../generated/explorer/types.gen';
-import { quorums } from '../../chain/qbft/consensus.ts';
-import type { ValidatorIdentity } from '../../chain/qbft/validators.ts';
+import { quorums } from '../../node/qbft/consensus.ts';
+import type { ValidatorIdentity } from '../../node/qbft/validators.ts';
 import { ErrorCode, RestError } from '../http/errors.ts';
 
 /** spec: "sampleBlocks (integer, size of the window used for blocksProposed; 50)". */

@@ -7,13 +7,13 @@
 import type { Error as AdminError } from '../../../generated/admin/types.gen.ts';
 import type { Error as ExplorerError } from '../../../generated/explorer/types.gen.ts';
 import type { Error as InstitutionalError } from '../../../generated/institutional/types.gen.ts';
-import type { Error as WalletSessionError } from '../../../generated/wallet-session/types.gen.ts';
+import type { Error as WalletSessionError } from '../../../generated/wallet/types.gen.ts';
 
 /** Codes the institutional API answers (institutional.openapi.yaml#/components/schemas/Error). */
 export type InstitutionalErrorCode = NonNullable<InstitutionalError['code']>;
 /** Codes the explorer answers (explorer.openapi.yaml#/components/schemas/Error). */
 export type ExplorerErrorCode = NonNullable<ExplorerError['code']>;
-/** Codes the wallet session API answers (wallet-session.openapi.yaml#/components/schemas/Error). */
+/** Codes the wallet session API answers (wallet.openapi.yaml#/components/schemas/Error). */
 export type WalletSessionErrorCode = NonNullable<WalletSessionError['code']>;
 /** Codes the admin API answers (admin.openapi.yaml#/components/schemas/Error). */
 export type AdminErrorCode = NonNullable<AdminError['code']>;

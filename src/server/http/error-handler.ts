@@ -5,7 +5,7 @@
  * generic INTERNAL that reveals nothing (house rule 3; spec: "Never answer a 500 for bad input").
  */
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { UpstreamUnavailableError } from '../../chain/upstream.ts';
+import { UpstreamUnavailableError } from '../../node/upstream.ts';
 import { LedgerError } from '../../ledger/errors.ts';
 import { ErrorCode, statusOf } from './error-codes.ts';
 import { RestError } from './errors.ts';

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { RouteHandlers } from '../../../generated/institutional/fastify.gen';
-import { zSubmitPacs008PaymentBody } from '../../../generated/institutional/zod.gen';
+import { zInstitutionalSubmitPacs008PaymentBody } from '../../../generated/institutional/zod.gen';
 import type { PaymentService } from '../../ledger/payments/service.ts';
 import { authorize } from '../auth/authenticate.ts';
 import { ErrorCode, RestError } from '../http/errors.ts';
@@ -13,7 +13,7 @@ import { guard } from '../http/guards.ts';
 import { credentialOf } from './request-credential.ts';
 
 /** The amount is checked by its own rule; built once (zod compiles each new schema). */
-const pacs008Body = zSubmitPacs008PaymentBody.extend({ intrBkSttlmAmt: z.unknown() }).strict();
+const pacs008Body = zInstitutionalSubmitPacs008PaymentBody.extend({ intrBkSttlmAmt: z.unknown() }).strict();
 const BIC = 'a bank identifier code: 4 letters, 2 letters, 2 letters or digits, optional 3 letters or digits';
 const ACCOUNT = 'an account id (acc_ + 26 Crockford base32)';
 const FIELDS = {
@@ -33,9 +33,9 @@ const FIELDS = {
 };
 
 /** The pacs.008 intake handler. */
-export function paymentHandlers(payments: PaymentService): Pick<RouteHandlers, 'submitPacs008Payment'> {
+export function paymentHandlers(payments: PaymentService): Pick<RouteHandlers, 'institutionalSubmitPacs008Payment'> {
   return {
-    submitPacs008Payment: async (request, reply) => {
+    institutionalSubmitPacs008Payment: async (request, reply) => {
       const credential = credentialOf(request);
       authorize(credential, 'payments:write');
       // The amount is left to parseAmount (D-026, D-033) for the INVALID_AMOUNT code and a message naming the rule.

@@ -8,7 +8,7 @@ import { routes } from '../../../generated/institutional/routes.gen';
 import { limitRequests } from '../http/rate-limit.ts';
 import { registerOperations } from '../http/operations.ts';
 import type { Authenticator } from '../auth/authenticate.ts';
-import { institutionalHandlers, type InstitutionalDeps } from './handlers.ts';
+import { institutionalHandlers, type InstitutionalDeps } from './service.ts';
 
 /** Options of the plugin: handler dependencies, the authenticator and the rate limit (0 = off, for benchmarks). */
 export type InstitutionalOptions = InstitutionalDeps & { authenticator: Authenticator; requestsPerSecond: number };

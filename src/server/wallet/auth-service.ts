@@ -12,8 +12,8 @@ import {
   zRegisterKey,
   zRegisterRequest,
   zVerifyRequest,
-} from '../../../generated/wallet-session/zod.gen';
-import type { AuthorizationRecord, ChallengeResponse, RegisterResponse } from '../../../generated/wallet-session/types.gen';
+} from '../../../generated/wallet/zod.gen';
+import type { AuthorizationRecord, ChallengeResponse, RegisterResponse } from '../../../generated/wallet/types.gen';
 import type { Clock } from '../../clock.ts';
 import { fromHex, sha3_256, toHex } from '../../crypto/index.ts';
 import type { Database } from '../../storage/database.ts';

@@ -5,8 +5,8 @@
  * this API looks at a binding. Refusals under a binding are recorded, so the owner sees them as activity.
  */
 import { randomUUID } from 'node:crypto';
-import type { BankingAuthorization } from '../../../generated/wallet-session/types.gen';
-import { zBankingAuthorizationRequest, zMoney } from '../../../generated/wallet-session/zod.gen';
+import type { BankingAuthorization } from '../../../generated/wallet/types.gen';
+import { zBankingAuthorizationRequest, zMoney } from '../../../generated/wallet/zod.gen';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../storage/database.ts';
 import { ErrorCode, RestError } from '../http/errors.ts';

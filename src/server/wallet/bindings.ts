@@ -7,8 +7,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import type { Binding, BindingActivity, BindingList, BindingStatus, Owner } from '../../../generated/wallet-session/types.gen';
-import { zBindingLimits, zBindingOffer, zMoney, zOwnerRequest, zSvcId } from '../../../generated/wallet-session/zod.gen';
+import type { Binding, BindingActivity, BindingList, BindingStatus, Owner } from '../../../generated/wallet/types.gen';
+import { zBindingLimits, zBindingOffer, zMoney, zOwnerRequest, zSvcId } from '../../../generated/wallet/zod.gen';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../storage/database.ts';
 import { ErrorCode, RestError } from '../http/errors.ts';

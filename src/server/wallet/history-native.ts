@@ -5,8 +5,8 @@
  * pending block (D-087); items carry D-067's values.
  */
 import { getAddress, type Hex } from 'viem';
-import type { HistoryItem } from '../../../generated/wallet-session/types.gen';
-import type { RpcDispatcher } from '../rpc/dispatcher.ts';
+import type { HistoryItem } from '../../../generated/wallet/types.gen';
+import type { RpcDispatcher } from '../chain/service.ts';
 import { SvcError } from '../../errors.ts';
 
 /** Blocks scanned back from the head (D-087). */

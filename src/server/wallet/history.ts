@@ -4,11 +4,11 @@
  * is still 200 with whatever the other sources returned. D-065: a chain id that is not configured is 400.
  */
 import type { Hex } from 'viem';
-import type { HistoryItem, HistoryResponse, HistorySource } from '../../../generated/wallet-session/types.gen';
-import { zWalletSessionGetHistoryQuery } from '../../../generated/wallet-session/zod.gen';
+import type { HistoryItem, HistoryResponse, HistorySource } from '../../../generated/wallet/types.gen';
+import { zWalletGetHistoryQuery } from '../../../generated/wallet/zod.gen';
 import { ErrorCode, RestError } from '../http/errors.ts';
 import { guard, strict } from '../http/guards.ts';
-import type { RpcDispatcher } from '../rpc/dispatcher.ts';
+import type { RpcDispatcher } from '../chain/service.ts';
 import { canonicalAddress, type AddressKind } from './addresses.ts';
 import { nativeHistory } from './history-native.ts';
 import { readSource } from './history-sources.ts';
@@ -33,7 +33,7 @@ export class HistoryService {
 
   /** Validates the query and collects every source's answer. */
   async feed(query: unknown): Promise<HistoryResponse> {
-    const input = guard(strict(zWalletSessionGetHistoryQuery), query, {
+    const input = guard(strict(zWalletGetHistoryQuery), query, {
       chainId: '1111111, an EVM chain id, "bitcoin" or "tron"',
       address: 'an EVM (0x + 40 hex), Bitcoin (bc1q...) or Tron (T...) address',
     });

@@ -7,8 +7,8 @@
  */
 import { createHmac, randomBytes, scrypt, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
-import type { ManagedAccount, ManagedAuthKdf, ManagedSalt, ManagedSession, ManagedShare, SealedShare } from '../../../generated/wallet-session/types.gen';
-import { zManagedAuthKdf, zManagedAuthKey, zManagedEmail, zSealedShare } from '../../../generated/wallet-session/zod.gen';
+import type { ManagedAccount, ManagedAuthKdf, ManagedSalt, ManagedSession, ManagedShare, SealedShare } from '../../../generated/wallet/types.gen';
+import { zManagedAuthKdf, zManagedAuthKey, zManagedEmail, zSealedShare } from '../../../generated/wallet/zod.gen';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../storage/database.ts';
 import { ErrorCode, RestError } from '../http/errors.ts';

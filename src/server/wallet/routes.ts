@@ -1,18 +1,18 @@
 /**
  * The wallet session API plugin, `{wallet_api_url}` (surface E): every operation of
- * specs/wallet-session.openapi.yaml. D-024: 20 requests per second per IP, 5 on /auth/challenge and
+ * specs/wallet.openapi.yaml. D-024: 20 requests per second per IP, 5 on /auth/challenge and
  * /auth/verify ("because each verify costs two signature checks") and on the managed sign-in (D-127). spec rule 1: a body carrying private
  * material is refused before any handler runs.
  */
 import type { FastifyInstance } from 'fastify';
-import type { RouteHandlers } from '../../../generated/wallet-session/fastify.gen';
-import { routes } from '../../../generated/wallet-session/routes.gen';
+import type { RouteHandlers } from '../../../generated/wallet/fastify.gen';
+import { routes } from '../../../generated/wallet/routes.gen';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../storage/database.ts';
 import { requireAdmin } from '../admin/auth.ts';
 import { registerOperations } from '../http/operations.ts';
 import { limitRequests } from '../http/rate-limit.ts';
-import type { RpcDispatcher } from '../rpc/dispatcher.ts';
+import type { RpcDispatcher } from '../chain/service.ts';
 import { AuthService } from './auth-service.ts';
 import { BankingService } from './banking.ts';
 import { BindingService } from './bindings.ts';
@@ -42,7 +42,7 @@ export type WalletOptions = {
 };
 
 // D-127: the managed sign-in (salt and password proof) shares the 5/s window of /auth/*.
-const AUTH_OPERATIONS = new Set(['walletSessionCreateChallenge', 'walletSessionVerify', 'walletSessionGetManagedSalt', 'walletSessionCreateManagedSession']);
+const AUTH_OPERATIONS = new Set(['walletCreateChallenge', 'walletVerify', 'walletGetManagedSalt', 'walletCreateManagedSession']);
 
 /** The handlers of every operation, typed by the generated RouteHandlers. */
 export function walletHandlers(options: WalletOptions, tokens: SessionTokens): RouteHandlers {
@@ -58,49 +58,49 @@ export function walletHandlers(options: WalletOptions, tokens: SessionTokens): R
   const feesUpdatedAt = new Date(clock.now()).toISOString();
   const session = (request: Parameters<SessionTokens['authenticate']>[0]) => tokens.authenticate(request).then((c) => c.sub);
   return {
-    walletSessionCreateChallenge: async (request, reply) => reply.code(200).send(await auth.challenge(request.body)),
-    walletSessionVerify: async (request, reply) => reply.code(200).send(await auth.verify(request.body)),
-    walletSessionRegisterWallet: async (request, reply) => reply.code(200).send(await auth.register(request.body)),
-    walletSessionGetHistory: async (request, reply) => {
+    walletCreateChallenge: async (request, reply) => reply.code(200).send(await auth.challenge(request.body)),
+    walletVerify: async (request, reply) => reply.code(200).send(await auth.verify(request.body)),
+    walletRegisterWallet: async (request, reply) => reply.code(200).send(await auth.register(request.body)),
+    walletGetHistory: async (request, reply) => {
       // D-066: any address may be queried with a valid token; none is 401.
       await session(request);
       return reply.code(200).send(await history.feed(request.query));
     },
     // spec rule 9: "The client must read the platform fee configuration and honour the fee (basis points) shown before signing."
-    walletSessionGetFeeConfig: async (_request, reply) => reply.code(200).send({ feeBps: settings.feeBps, collectors, updatedAt: feesUpdatedAt }),
-    walletSessionDownloadExtension: async (_request, reply) => {
+    walletGetFeeConfig: async (_request, reply) => reply.code(200).send({ feeBps: settings.feeBps, collectors, updatedAt: feesUpdatedAt }),
+    walletDownloadExtension: async (_request, reply) => {
       const pkg = options.packager.current();
       return reply.redirect(`${options.siteOrigin()}/downloads/${pkg.fileName}`, 302);
     },
-    walletSessionGetJwks: async (_request, reply) => reply.code(200).send(tokens.jwks()),
-    walletSessionGetAuthorizationRecord: async (request, reply) => reply.code(200).send(await auth.record(request.params)),
-    walletSessionListSyncDevices: async (request, reply) => reply.code(200).send(await sync.list(await session(request))),
-    walletSessionPutSyncDevice: async (request, reply) => reply.code(200).send(await sync.put(await session(request), request.params, request.body)),
-    walletSessionDeleteSyncDevice: async (request, reply) => {
+    walletGetJwks: async (_request, reply) => reply.code(200).send(tokens.jwks()),
+    walletGetAuthorizationRecord: async (request, reply) => reply.code(200).send(await auth.record(request.params)),
+    walletListSyncDevices: async (request, reply) => reply.code(200).send(await sync.list(await session(request))),
+    walletPutSyncDevice: async (request, reply) => reply.code(200).send(await sync.put(await session(request), request.params, request.body)),
+    walletDeleteSyncDevice: async (request, reply) => {
       await sync.remove(await session(request), request.params);
       return reply.code(204).send();
     },
-    walletSessionListSyncEnvelopes: async (request, reply) => reply.code(200).send(await sync.fetch(await session(request), request.query)),
-    walletSessionPostSyncEnvelopes: async (request, reply) => reply.code(200).send(await sync.post(await session(request), request.body)),
-    walletSessionPutOwner: async (request, reply) => {
+    walletListSyncEnvelopes: async (request, reply) => reply.code(200).send(await sync.fetch(await session(request), request.query)),
+    walletPostSyncEnvelopes: async (request, reply) => reply.code(200).send(await sync.post(await session(request), request.body)),
+    walletPutOwner: async (request, reply) => {
       // D-083: the operating institution (the administrator token, D-048) records KYC-verified owners.
       await requireAdmin(request, db);
       return reply.code(200).send(await bindings.putOwner(request.params, request.body));
     },
-    walletSessionListBindings: async (request, reply) => reply.code(200).send(await bindings.list(await session(request))),
-    walletSessionCreateBinding: async (request, reply) => reply.code(201).send(await bindings.offer(await session(request), request.body)),
-    walletSessionGetBinding: async (request, reply) => reply.code(200).send(await bindings.get(await session(request), request.params)),
-    walletSessionAcceptBinding: async (request, reply) => reply.code(200).send(await bindings.accept(await session(request), request.params)),
-    walletSessionPutBindingLimits: async (request, reply) =>
+    walletListBindings: async (request, reply) => reply.code(200).send(await bindings.list(await session(request))),
+    walletCreateBinding: async (request, reply) => reply.code(201).send(await bindings.offer(await session(request), request.body)),
+    walletGetBinding: async (request, reply) => reply.code(200).send(await bindings.get(await session(request), request.params)),
+    walletAcceptBinding: async (request, reply) => reply.code(200).send(await bindings.accept(await session(request), request.params)),
+    walletPutBindingLimits: async (request, reply) =>
       reply.code(200).send(await bindings.changeLimits(await session(request), request.params, request.body)),
-    walletSessionRevokeBinding: async (request, reply) => reply.code(200).send(await bindings.revoke(await session(request), request.params)),
-    walletSessionGetBindingActivity: async (request, reply) => reply.code(200).send(await bindings.activity(await session(request), request.params)),
-    walletSessionAuthorizeBanking: async (request, reply) => reply.code(201).send(await banking.authorize(await session(request), request.body)),
-    walletSessionGetManagedSalt: async (request, reply) => reply.code(200).send(await managed.salt(request.query)),
-    walletSessionCreateManagedAccount: async (request, reply) => reply.code(201).send(await managed.create(await session(request), request.body)),
-    walletSessionCreateManagedSession: async (request, reply) => reply.code(200).send(await managed.signIn(request.body)),
-    walletSessionGetManagedShare: async (request, reply) => reply.code(200).send(await managed.share(await tokens.authenticateManaged(request))),
-    walletSessionDeleteManagedAccount: async (request, reply) => {
+    walletRevokeBinding: async (request, reply) => reply.code(200).send(await bindings.revoke(await session(request), request.params)),
+    walletGetBindingActivity: async (request, reply) => reply.code(200).send(await bindings.activity(await session(request), request.params)),
+    walletAuthorizeBanking: async (request, reply) => reply.code(201).send(await banking.authorize(await session(request), request.body)),
+    walletGetManagedSalt: async (request, reply) => reply.code(200).send(await managed.salt(request.query)),
+    walletCreateManagedAccount: async (request, reply) => reply.code(201).send(await managed.create(await session(request), request.body)),
+    walletCreateManagedSession: async (request, reply) => reply.code(200).send(await managed.signIn(request.body)),
+    walletGetManagedShare: async (request, reply) => reply.code(200).send(await managed.share(await tokens.authenticateManaged(request))),
+    walletDeleteManagedAccount: async (request, reply) => {
       await managed.remove(await tokens.authenticateManaged(request));
       return reply.code(204).send();
     },

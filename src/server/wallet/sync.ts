@@ -5,13 +5,13 @@
  * envelope's header and length — so plaintext is refused, never stored — and cannot open it.
  */
 import { z } from 'zod';
-import type { SyncDevice, SyncDeviceList, SyncDeviceRegistered, SyncEnvelopeList, SyncPostResponse } from '../../../generated/wallet-session/types.gen';
+import type { SyncDevice, SyncDeviceList, SyncDeviceRegistered, SyncEnvelopeList, SyncPostResponse } from '../../../generated/wallet/types.gen';
 import {
   zSyncDeviceId,
   zSyncDeviceRequest,
   zSyncEnvelopeInput,
   zSyncPostRequest,
-} from '../../../generated/wallet-session/zod.gen';
+} from '../../../generated/wallet/zod.gen';
 import type { Clock } from '../../clock.ts';
 import { fromHex, mlKem768, sha3_256, toHex } from '../../crypto/index.ts';
 import type { Database } from '../../storage/database.ts';

@@ -1,0 +1,160 @@
+/**
+ * The observer's JSON-RPC dispatcher, shared by POST /rpc, the /ws endpoint and the explorer: validates
+ * each request against the OpenRPC contract, answers local methods itself and relays the rest to the node,
+ * in one upstream batch per client batch.
+ */
+import { parseTransaction, recoverTransactionAddress, type TransactionSerialized } from 'viem';
+import type { BlockProducer } from '../../node/block-producer.ts';
+import type { ChainPermissions } from '../../node/permissions.ts';
+import type { FinalBlockCache } from '../../node/final-blocks.ts';
+import { UpstreamRpcError, UpstreamUnavailableError, type RpcCall, type RpcResponse } from '../../node/upstream.ts';
+import { JsonRpcFailure } from './errors.ts';
+import { localMethods, type LocalContext } from './local-methods.ts';
+import { ParamsValidator } from './params.ts';
+
+/** spec (D-013): groups that are not enabled on the observer, and mutating admin methods. */
+const NOT_ENABLED_GROUPS = ['debug', 'miner', 'trace', 'perm', 'clique', 'ibft', 'eea', 'priv', 'plugins'];
+const NOT_ENABLED_METHODS = new Set(['admin_addPeer', 'admin_removePeer', 'admin_changeLogLevel']);
+
+/** D-051: batches of 1 to 100 requests. */
+export const MAX_BATCH = 100;
+
+type Id = number | string | null;
+type Prepared = { id: Id; kind: 'error'; error: JsonRpcFailure } | { id: Id; kind: 'local' | 'relay'; method: string; params: unknown[] };
+
+/** What the dispatcher needs from the rest of the stack. */
+export type DispatcherDeps = LocalContext & {
+  /** Present when the chain is the embedded one: writes are permissioned (D-050) and trigger a block. */
+  producer: BlockProducer | undefined;
+  permissions: ChainPermissions | undefined;
+  /** Embedded chain only: sealed blocks and the head, answered without the node. */
+  blockCache: FinalBlockCache | undefined;
+  /** Real QBFT upstream: qbft_* are relayed to the validators' RPC instead of emulated. */
+  qbftRelay: ((method: string, params: unknown[]) => Promise<RpcResponse>) | undefined;
+};
+
+/** Validates and answers JSON-RPC requests. */
+export class RpcDispatcher {
+  private readonly params = new ParamsValidator();
+
+  /** Creates a dispatcher over the stack's chain parts. */
+  constructor(private readonly deps: DispatcherDeps) {}
+
+  /** Answers one parsed request object (from HTTP or WebSocket). `transport` decides the ws-only methods. */
+  async handle(request: unknown, transport: 'http' | 'ws' = 'http'): Promise<RpcResponse> {
+    const [answer] = await this.run([this.prepare(request, transport)]);
+    return answer!;
+  }
+
+  /** Validates params of a contract method (used by the WebSocket endpoint for eth_subscribe). */
+  checkParams(method: string, params: unknown): unknown[] {
+    return this.params.check(method, params);
+  }
+
+  /** Answers a batch; the caller has checked it is a non-empty array of at most MAX_BATCH entries. */
+  async handleBatch(requests: unknown[], transport: 'http' | 'ws' = 'http'): Promise<RpcResponse[]> {
+    return this.run(requests.map((r) => this.prepare(r, transport)));
+  }
+
+  private prepare(request: unknown, transport: 'http' | 'ws'): Prepared {
+    const raw = (request ?? {}) as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown };
+    const id = typeof raw.id === 'number' || typeof raw.id === 'string' ? raw.id : null;
+    const fail = (error: JsonRpcFailure): Prepared => ({ id, kind: 'error', error });
+    if (typeof request !== 'object' || request === null || Array.isArray(request)) {
+      return fail(new JsonRpcFailure('InvalidRequest', 'a request must be a JSON object'));
+    }
+    if (raw.jsonrpc !== '2.0') return fail(new JsonRpcFailure('InvalidRequest', '"jsonrpc" expected "2.0"'));
+    if (typeof raw.method !== 'string') return fail(new JsonRpcFailure('InvalidRequest', '"method" expected a string'));
+    if ('id' in raw && raw.id !== null && typeof raw.id !== 'number' && typeof raw.id !== 'string') {
+      return fail(new JsonRpcFailure('InvalidRequest', '"id" expected a string, a number or null'));
+    }
+    const method = raw.method;
+    if (!this.params.has(method) || (transport === 'http' && this.params.websocketOnly.has(method))) {
+      const group = method.split('_')[0] ?? '';
+      if (NOT_ENABLED_METHODS.has(method) || NOT_ENABLED_GROUPS.includes(group)) return fail(new JsonRpcFailure('MethodNotEnabled', method));
+      const where = this.params.websocketOnly.has(method) ? ` (${method} is served on the WebSocket endpoint /ws)` : '';
+      return fail(new JsonRpcFailure('MethodNotFound', `${method}${where}`));
+    }
+    try {
+      const params = this.params.check(method, raw.params);
+      const local = method in localMethods || (method.startsWith('qbft_') && this.deps.qbftRelay !== undefined);
+      return { id, kind: local ? 'local' : 'relay', method, params };
+    } catch (error) {
+      return fail(error as JsonRpcFailure);
+    }
+  }
+
+  private async run(prepared: Prepared[]): Promise<RpcResponse[]> {
+    const answers: (RpcResponse | undefined)[] = new Array(prepared.length);
+    const relay: { index: number; call: RpcCall }[] = [];
+    await Promise.all(
+      prepared.map(async (p, index) => {
+        if (p.kind === 'error') answers[index] = { jsonrpc: '2.0', id: p.id, error: p.error.toObject() };
+        else if (p.kind === 'local') answers[index] = await this.local(p.id, p.method, p.params);
+        else if (p.method === 'eth_sendRawTransaction') answers[index] = await this.sendRaw(p.id, p.params);
+        else relay.push({ index, call: { method: p.method, params: p.params } });
+      }),
+    );
+    // Sealed blocks are final (QBFT): answers the cache holds never reach the node; the rest go in one batch.
+    const misses: { index: number; call: RpcCall; store?: (result: unknown) => void }[] = [];
+    for (const r of relay) {
+      const found = this.deps.blockCache?.lookup(r.call.method, r.call.params);
+      if (found?.hit) answers[r.index] = { jsonrpc: '2.0', id: (prepared[r.index] as { id: Id }).id, result: found.value };
+      else misses.push({ ...r, ...(found ? { store: found.store } : {}) });
+    }
+    if (misses.length) {
+      try {
+        const responses = await this.deps.upstream.batch(misses.map((r) => r.call));
+        misses.forEach((r, i) => {
+          const response = responses[i]!;
+          if (!response.error) {
+            this.deps.blockCache?.observe(r.call.method, r.call.params, response.result);
+            r.store?.(response.result);
+          }
+          answers[r.index] = { ...response, id: (prepared[r.index] as { id: Id }).id };
+        });
+      } catch (error) {
+        misses.forEach((r) => (answers[r.index] = this.failure((prepared[r.index] as { id: Id }).id, error)));
+      }
+    }
+    return answers as RpcResponse[];
+  }
+
+  private async local(id: Id, method: string, params: unknown[]): Promise<RpcResponse> {
+    try {
+      if (method.startsWith('qbft_') && this.deps.qbftRelay) return { ...(await this.deps.qbftRelay(method, params)), id };
+      return { jsonrpc: '2.0', id, result: await localMethods[method]!(params, this.deps) };
+    } catch (error) {
+      return this.failure(id, error);
+    }
+  }
+
+  /** D-050: only allowed senders may write; an accepted transaction triggers a block in instant mode. */
+  private async sendRaw(id: Id, [signed]: unknown[]): Promise<RpcResponse> {
+    try {
+      if (this.deps.permissions) {
+        let sender;
+        try {
+          const serialized = signed as TransactionSerialized;
+          parseTransaction(serialized);
+          sender = await recoverTransactionAddress({ serializedTransaction: serialized });
+        } catch (error) {
+          throw new JsonRpcFailure('InvalidInput', `"signedTx" is not a valid signed transaction: ${(error as Error).message.split('\n')[0]}`);
+        }
+        if (!(await this.deps.permissions.isAllowed(sender))) throw new JsonRpcFailure('SenderNotAuthorized', sender);
+      }
+      const response = await this.deps.upstream.send('eth_sendRawTransaction', [signed]);
+      if (!response.error) this.deps.producer?.onTransaction();
+      return { ...response, id };
+    } catch (error) {
+      return this.failure(id, error);
+    }
+  }
+
+  private failure(id: Id, error: unknown): RpcResponse {
+    if (error instanceof JsonRpcFailure) return { jsonrpc: '2.0', id, error: error.toObject() };
+    if (error instanceof UpstreamRpcError) return { jsonrpc: '2.0', id, error: error.error };
+    if (error instanceof UpstreamUnavailableError) return { jsonrpc: '2.0', id, error: new JsonRpcFailure('ResourceUnavailable', error.message).toObject() };
+    return { jsonrpc: '2.0', id, error: new JsonRpcFailure('InternalError').toObject() };
+  }
+}
