@@ -174,7 +174,10 @@ export class Catalogue {
     const prefix = id.slice(0, id.indexOf('.'));
     if (prefix !== SURFACE_NAMES[check.surface] && !(CROSS_SURFACE_PREFIXES as readonly string[]).includes(prefix)) {
       const allowed = [SURFACE_NAMES[check.surface], ...CROSS_SURFACE_PREFIXES].map((p) => `${p}.`).join(', ');
-      throw new CatalogueError('bad_prefix', `check "${id}": id expected to start with one of ${allowed} (surface ${check.surface}), got "${prefix}."`);
+      throw new CatalogueError(
+        'bad_prefix',
+        `check "${id}": id expected to start with one of ${allowed} (surface ${check.surface}), got "${prefix}."`,
+      );
     }
     for (const need of check.needs) {
       if (!(CAPABILITIES as readonly string[]).includes(need)) {
@@ -217,8 +220,14 @@ export class Catalogue {
     if ('quote' in source) {
       const quote = normaliseWhitespace(String(source.quote));
       if (quote === '' || !this.#spec().includes(quote)) {
-        const where = this.#specPath === SPEC_QUOTES_URL ? 'the committed spec quotes (conformance/spec-quotes.json; add it with `npx tsx scripts/spec-quotes.ts --write`)' : `the interface specification (${String(this.#specPath)})`;
-        throw new CatalogueError('unknown_quote', `check "${id}": quote not found in ${where}: ${JSON.stringify(source.quote)}`);
+        const where =
+          this.#specPath === SPEC_QUOTES_URL
+            ? 'the committed spec quotes (conformance/spec-quotes.json; add it with `npx tsx scripts/spec-quotes.ts --write`)'
+            : `the interface specification (${String(this.#specPath)})`;
+        throw new CatalogueError(
+          'unknown_quote',
+          `check "${id}": quote not found in ${where}: ${JSON.stringify(source.quote)}`,
+        );
       }
     } else if (!this.#decisions().has(source.decision)) {
       throw new CatalogueError(
@@ -231,9 +240,10 @@ export class Catalogue {
   #spec(): string {
     // The committed quotes are joined with a separator no quote contains, so a quote matches one entry
     // (or part of one), never text spanning two.
-    this.#specText ??= this.#specPath === SPEC_QUOTES_URL
-      ? readSpecQuotes().join('\u0000')
-      : normaliseWhitespace(readFileSync(this.#specPath, 'utf8'));
+    this.#specText ??=
+      this.#specPath === SPEC_QUOTES_URL
+        ? readSpecQuotes().join('\u0000')
+        : normaliseWhitespace(readFileSync(this.#specPath, 'utf8'));
     return this.#specText;
   }
 

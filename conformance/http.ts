@@ -33,10 +33,23 @@ export type HttpOptions = {
 /** Sends one HTTPS request to `url` (absolute, or relative to the target's base). */
 export function request(target: Target, url: string | URL, options: HttpOptions = {}): Promise<HttpResult> {
   const full = new URL(url, target.base);
-  const body = options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
-  const headers: Record<string, string> = { ...(body !== undefined && typeof options.body !== 'string' ? { 'content-type': 'application/json' } : {}), ...options.headers };
+  const body =
+    options.body === undefined
+      ? undefined
+      : typeof options.body === 'string'
+        ? options.body
+        : JSON.stringify(options.body);
+  const headers: Record<string, string> = {
+    ...(body !== undefined && typeof options.body !== 'string' ? { 'content-type': 'application/json' } : {}),
+    ...options.headers,
+  };
   const method = options.method ?? (body === undefined ? 'GET' : 'POST');
-  const record: CheckRequest = { method, url: full.href, headers, ...(body !== undefined ? { body: options.body } : {}) };
+  const record: CheckRequest = {
+    method,
+    url: full.href,
+    headers,
+    ...(body !== undefined ? { body: options.body } : {}),
+  };
   return new Promise((resolve, reject) => {
     const req = https.request(
       full,
@@ -62,7 +75,9 @@ export function request(target: Target, url: string | URL, options: HttpOptions 
           const socket = res.socket as import('node:tls').TLSSocket;
           resolve({
             status: res.statusCode ?? 0,
-            headers: Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)])),
+            headers: Object.fromEntries(
+              Object.entries(res.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]),
+            ),
             text,
             json,
             tlsGroup: (socket.getEphemeralKeyInfo?.() as { name?: string } | null)?.name,
@@ -71,7 +86,9 @@ export function request(target: Target, url: string | URL, options: HttpOptions 
         });
       },
     );
-    req.on('timeout', () => req.destroy(new Error(`no answer from ${full.href} within ${options.timeoutMs ?? 15_000} ms`)));
+    req.on('timeout', () =>
+      req.destroy(new Error(`no answer from ${full.href} within ${options.timeoutMs ?? 15_000} ms`)),
+    );
     req.on('error', reject);
     if (body !== undefined) req.write(body);
     req.end();
@@ -79,6 +96,11 @@ export function request(target: Target, url: string | URL, options: HttpOptions 
 }
 
 /** Calls a JSON-RPC method on `{base_url}/rpc`. */
-export function rpc(target: Target, method: string, params: unknown[] = [], id: number | string = 1): Promise<HttpResult> {
+export function rpc(
+  target: Target,
+  method: string,
+  params: unknown[] = [],
+  id: number | string = 1,
+): Promise<HttpResult> {
   return request(target, 'rpc', { body: { jsonrpc: '2.0', id, method, params } });
 }

@@ -70,7 +70,11 @@ export function selectChecks(checks: readonly Check[], only?: readonly string[])
 }
 
 /** Runs the selected checks one after another (sequential, so rate limits are not tripped). */
-export async function runChecks(catalogue: Catalogue, target: Target, options: RunOptions = {}): Promise<CheckResult[]> {
+export async function runChecks(
+  catalogue: Catalogue,
+  target: Target,
+  options: RunOptions = {},
+): Promise<CheckResult[]> {
   const clock = options.clock ?? systemClock;
   const specsDir = options.specsDir ?? DEFAULT_SPECS_DIR;
   const ctx: CheckContext = { target, clock, specsDir };

@@ -51,7 +51,10 @@ export async function buildDocs(outDir = DEFAULT_DOCS_BUILD_DIR): Promise<Array<
     define: { 'process.env.NODE_ENV': '"production"' },
   });
   for (const file of bundle.outputFiles) outputs.set(path.relative(outDir, file.path), file.contents);
-  outputs.set('webhooks.html', Buffer.from(await renderAsyncApi(path.join(REPO_ROOT, 'specs/webhooks.asyncapi.yaml')), 'utf8'));
+  outputs.set(
+    'webhooks.html',
+    Buffer.from(await renderAsyncApi(path.join(REPO_ROOT, 'specs/webhooks.asyncapi.yaml')), 'utf8'),
+  );
   outputs.set('asyncapi.css', readFileSync(require.resolve('@asyncapi/react-component/styles/default.min.css')));
 
   // Each file is replaced by a rename, so a server (or a parallel test) reading dist/docs never sees it
@@ -85,5 +88,6 @@ export async function renderAsyncApi(file: string): Promise<string> {
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const outDir = path.resolve(process.argv[2] ?? DEFAULT_DOCS_BUILD_DIR);
-  for (const file of await buildDocs(outDir)) console.error(`${String(file.bytes).padStart(9)}  ${path.join(path.relative(process.cwd(), outDir), file.path)}`);
+  for (const file of await buildDocs(outDir))
+    console.error(`${String(file.bytes).padStart(9)}  ${path.join(path.relative(process.cwd(), outDir), file.path)}`);
 }

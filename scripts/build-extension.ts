@@ -36,7 +36,9 @@ const ENTRIES: Array<{ entry: string; out: string; format: 'iife' | 'esm' }> = [
 ];
 
 /** Builds into `outDir` (emptied first); returns the files and the tree digest. */
-export async function buildExtension(outDir = path.join(REPO_ROOT, 'dist/extension')): Promise<{ outDir: string; files: BuiltFile[]; treeSha256: string }> {
+export async function buildExtension(
+  outDir = path.join(REPO_ROOT, 'dist/extension'),
+): Promise<{ outDir: string; files: BuiltFile[]; treeSha256: string }> {
   const epoch = Number(process.env.SOURCE_DATE_EPOCH ?? 946_684_800);
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
@@ -74,7 +76,9 @@ export async function buildExtension(outDir = path.join(REPO_ROOT, 'dist/extensi
     files.push({ path: name, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') });
   }
   utimesSync(outDir, epoch, epoch);
-  const treeSha256 = createHash('sha256').update(files.map((f) => `${f.path}\0${f.sha256}\n`).join('')).digest('hex');
+  const treeSha256 = createHash('sha256')
+    .update(files.map((f) => `${f.path}\0${f.sha256}\n`).join(''))
+    .digest('hex');
   return { outDir, files, treeSha256 };
 }
 

@@ -23,7 +23,13 @@ export function renderChecksPage(): string {
     'A check whose needs the target lacks is reported as skipped, never as passed.',
   ];
   for (const surface of surfaces) {
-    lines.push('', `## Surface ${surface}: ${SURFACE_NAMES[surface]}`, '', '| id | title | severity | source | needs |', '|---|---|---|---|---|');
+    lines.push(
+      '',
+      `## Surface ${surface}: ${SURFACE_NAMES[surface]}`,
+      '',
+      '| id | title | severity | source | needs |',
+      '|---|---|---|---|---|',
+    );
     for (const c of checks.filter((x) => x.surface === surface)) {
       const source = 'quote' in c.source ? `spec: "${c.source.quote}"` : c.source.decision;
       lines.push(`| \`${c.id}\` | ${cell(c.title)} | ${c.severity} | ${cell(source)} | ${c.needs.join(', ')} |`);
@@ -32,7 +38,8 @@ export function renderChecksPage(): string {
   return `${lines.join('\n')}\n`;
 }
 
-if (process.argv[1] === import.meta.filename && process.argv.includes('--write')) writeFileSync(CHECKS_PAGE, renderChecksPage());
+if (process.argv[1] === import.meta.filename && process.argv.includes('--write'))
+  writeFileSync(CHECKS_PAGE, renderChecksPage());
 
 /** The committed page. */
 export const committedChecksPage = () => readFileSync(CHECKS_PAGE, 'utf8');

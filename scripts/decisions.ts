@@ -28,7 +28,9 @@ const escapePointer = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~
 /** Every `x-decision` in specs/: decision id → sorted list of `file#/json/pointer` carrying it. */
 export function decisionCarriers(): Map<string, string[]> {
   const carriers = new Map<string, string[]>();
-  const files = readdirSync(specsDir).filter((f) => /\.(ya?ml|json)$/.test(f)).sort();
+  const files = readdirSync(specsDir)
+    .filter((f) => /\.(ya?ml|json)$/.test(f))
+    .sort();
   for (const file of files) {
     const walk = (node: unknown, pointer: string) => {
       if (Array.isArray(node)) return node.forEach((child, i) => walk(child, `${pointer}/${i}`));
@@ -62,10 +64,13 @@ export function carriedByLine(id: string, carriers = decisionCarriers()): string
 export function syncCarriedBy(): void {
   const carriers = decisionCarriers();
   const text = readFileSync(REGISTER, 'utf8');
-  const updated = text.replace(/^### (D-\d{3}) [^\n]*\n[\s\S]*?^- \*\*Carried by:\*\*[^\n]*(\n {2}[^\n]*)*/gm, (block, id: string) => {
-    const line = carriedByLine(id, carriers);
-    return line ? block.replace(/^- \*\*Carried by:\*\*[^\n]*(\n {2}[^\n]*)*/m, line) : block;
-  });
+  const updated = text.replace(
+    /^### (D-\d{3}) [^\n]*\n[\s\S]*?^- \*\*Carried by:\*\*[^\n]*(\n {2}[^\n]*)*/gm,
+    (block, id: string) => {
+      const line = carriedByLine(id, carriers);
+      return line ? block.replace(/^- \*\*Carried by:\*\*[^\n]*(\n {2}[^\n]*)*/m, line) : block;
+    },
+  );
   writeFileSync(REGISTER, updated);
 }
 

@@ -53,9 +53,15 @@ function find(dir: string, name: string): string | undefined {
 }
 
 /** Drops the test groups (and registration entries) of other parameter sets from one ACVP file. */
-export function filterAcvpFile(kind: string, doc: Json, keep: string, kept: { groups: Set<number>; tests: Set<number> }): Json {
+export function filterAcvpFile(
+  kind: string,
+  doc: Json,
+  keep: string,
+  kept: { groups: Set<number>; tests: Set<number> },
+): Json {
   if (kind === 'registration') {
-    const trim = (o: Json) => (Array.isArray(o.parameterSets) ? { ...o, parameterSets: o.parameterSets.filter((p: string) => p === keep) } : o);
+    const trim = (o: Json) =>
+      Array.isArray(o.parameterSets) ? { ...o, parameterSets: o.parameterSets.filter((p: string) => p === keep) } : o;
     const out = trim(doc);
     return Array.isArray(out.capabilities) ? { ...out, capabilities: out.capabilities.map(trim) } : out;
   }
@@ -76,9 +82,11 @@ export function projectionGaps(prompt: Json, expected: Json, projection: Json): 
     for (const [key, value] of Object.entries(want)) {
       if (skip.includes(key)) continue;
       const got = have?.[key];
-      const ok = key === 'resultsArray' && Array.isArray(value) && Array.isArray(got)
-        ? value.length === got.length && value.every((entry: Json, i: number) => Object.entries(entry).every(([k, v]) => same(v, got[i]?.[k])))
-        : same(value, got);
+      const ok =
+        key === 'resultsArray' && Array.isArray(value) && Array.isArray(got)
+          ? value.length === got.length &&
+            value.every((entry: Json, i: number) => Object.entries(entry).every(([k, v]) => same(v, got[i]?.[k])))
+          : same(value, got);
       if (!ok) gaps.push(`${where}.${key}`);
     }
   };
@@ -106,8 +114,12 @@ function readJson(path: string): Json {
 function copyAcvpSet(from: string, to: string, keep: string | undefined): void {
   mkdirSync(to, { recursive: true });
   const prompt = readJson(find(from, 'prompt')!);
-  const inScope = keep === undefined ? prompt.testGroups : prompt.testGroups.filter((g: Json) => g.parameterSet === keep);
-  const kept = { groups: new Set<number>(inScope.map((g: Json) => g.tgId)), tests: new Set<number>(inScope.flatMap((g: Json) => g.tests.map((t: Json) => t.tcId))) };
+  const inScope =
+    keep === undefined ? prompt.testGroups : prompt.testGroups.filter((g: Json) => g.parameterSet === keep);
+  const kept = {
+    groups: new Set<number>(inScope.map((g: Json) => g.tgId)),
+    tests: new Set<number>(inScope.flatMap((g: Json) => g.tests.map((t: Json) => t.tcId))),
+  };
   const docs = new Map<string, Json>();
   for (const kind of ['prompt', 'expectedResults', 'internalProjection', 'registration', 'validation']) {
     const path = find(from, kind);
@@ -124,15 +136,27 @@ function copyAcvpSet(from: string, to: string, keep: string | undefined): void {
   for (const [kind, doc] of docs) {
     const path = find(from, kind)!;
     // Unfiltered sets keep upstream's bytes.
-    if (keep === undefined) writeFileSync(join(to, `${kind}.json.gz`), path.endsWith('.gz') ? readFileSync(path) : gzipSync(readFileSync(path), { level: 9 }));
+    if (keep === undefined)
+      writeFileSync(
+        join(to, `${kind}.json.gz`),
+        path.endsWith('.gz') ? readFileSync(path) : gzipSync(readFileSync(path), { level: 9 }),
+      );
     else writeGzipJson(join(to, `${kind}.json.gz`), doc);
   }
 }
 
 function main(): void {
-  const { values } = parseArgs({ options: { acvp: { type: 'string' }, wycheproof: { type: 'string', multiple: true }, out: { type: 'string', default: 'vectors' } } });
+  const { values } = parseArgs({
+    options: {
+      acvp: { type: 'string' },
+      wycheproof: { type: 'string', multiple: true },
+      out: { type: 'string', default: 'vectors' },
+    },
+  });
   if (!values.acvp || !values.wycheproof?.length) {
-    console.error('usage: tsx scripts/filter-vectors.ts --acvp <dir> --wycheproof <dir> [--wycheproof <dir>] [--out vectors]');
+    console.error(
+      'usage: tsx scripts/filter-vectors.ts --acvp <dir> --wycheproof <dir> [--wycheproof <dir>] [--out vectors]',
+    );
     process.exit(2);
   }
   const out = values.out;
@@ -150,7 +174,11 @@ function main(): void {
     else writeFileSync(target, gzipSync(readFileSync(path), { level: 9 }));
   }
   const files = walkDirectories(out)
-    .flatMap((dir) => readdirSync(dir).filter((f) => f.endsWith('.json.gz')).map((f) => join(dir, f)))
+    .flatMap((dir) =>
+      readdirSync(dir)
+        .filter((f) => f.endsWith('.json.gz'))
+        .map((f) => join(dir, f)),
+    )
     .sort();
   writeFileSync(join(out, 'SHA256SUMS'), files.map((f) => `${sha256File(f)}  ./${relative(out, f)}\n`).join(''));
   console.log(`wrote ${files.length} files and SHA256SUMS under ${out}`);

@@ -18,9 +18,14 @@ const NOTICE = 'Written by `npm run docs:settings` from the settings table of sr
 const rows = () => Object.entries(SETTINGS) as [string, Setting<unknown>][];
 
 /** Plain text as one Markdown table cell: no line breaks, Markdown's special characters escaped. */
-const cell = (text: string) => text.replace(/\s+/g, ' ').replace(/([\\|*<>])/g, '\\$1').trim();
+const cell = (text: string) =>
+  text
+    .replace(/\s+/g, ' ')
+    .replace(/([\\|*<>])/g, '\\$1')
+    .trim();
 const code = (text: string | undefined) => (text === undefined || text === '' ? '–' : `\`${text}\``);
-const readers = (setting: Setting<unknown>) => (setting.readBy.includes('svckit serve') ? '' : `read by ${setting.readBy.join(', ')}: `);
+const readers = (setting: Setting<unknown>) =>
+  setting.readBy.includes('svckit serve') ? '' : `read by ${setting.readBy.join(', ')}: `;
 
 /** The README's settings block, markers included: every variable with its default, meaning and source. */
 export function renderReadmeBlock(): string {
@@ -29,7 +34,10 @@ export function renderReadmeBlock(): string {
     `<!-- ${NOTICE} -->`,
     '| Variable | Default | Meaning | Carries out |',
     '|---|---|---|---|',
-    ...rows().map(([name, s]) => `| \`${name}\` | ${code(s.default)} | ${cell(`${readers(s)}${s.description}${s.secret ? '; secret' : ''}`)} | ${cell(s.implements)} |`),
+    ...rows().map(
+      ([name, s]) =>
+        `| \`${name}\` | ${code(s.default)} | ${cell(`${readers(s)}${s.description}${s.secret ? '; secret' : ''}`)} | ${cell(s.implements)} |`,
+    ),
     END,
   ].join('\n');
 }
@@ -49,7 +57,10 @@ export function renderSettingsPage(): string {
     '',
     '| Variable | Type | Default | Secret | Meaning | Carries out | Read by |',
     '|---|---|---|---|---|---|---|',
-    ...rows().map(([name, s]) => `| \`${name}\` | ${cell(s.type)} | ${code(s.default)} | ${s.secret ? 'yes' : 'no'} | ${cell(s.description)} | ${cell(s.implements)} | ${cell(s.readBy.join(', '))} |`),
+    ...rows().map(
+      ([name, s]) =>
+        `| \`${name}\` | ${cell(s.type)} | ${code(s.default)} | ${s.secret ? 'yes' : 'no'} | ${cell(s.description)} | ${cell(s.implements)} | ${cell(s.readBy.join(', '))} |`,
+    ),
     '',
   ].join('\n');
 }

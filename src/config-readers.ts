@@ -43,7 +43,8 @@ export const host = (fallback: string): Reader<string> => ({
   default: fallback,
   read(env, name) {
     const raw = env[name] || fallback;
-    if (!/^[A-Za-z0-9.:-]+$/.test(raw)) throw new ConfigError(`${name} expected a host name or IP address, got "${raw}"`);
+    if (!/^[A-Za-z0-9.:-]+$/.test(raw))
+      throw new ConfigError(`${name} expected a host name or IP address, got "${raw}"`);
     return raw;
   },
 });
@@ -55,7 +56,8 @@ export const port = (fallback: number): Reader<number> => ({
   read(env, name) {
     const raw = env[name];
     if (raw === undefined || raw === '') return fallback;
-    if (!/^\d+$/.test(raw) || Number(raw) > 65535) throw new ConfigError(`${name} expected a port number from 0 to 65535 (0 = ephemeral), got "${raw}"`);
+    if (!/^\d+$/.test(raw) || Number(raw) > 65535)
+      throw new ConfigError(`${name} expected a port number from 0 to 65535 (0 = ephemeral), got "${raw}"`);
     return Number(raw);
   },
 });
@@ -67,7 +69,8 @@ export const integer = (fallback: number, min: number, max: number): Reader<numb
   read(env, name) {
     const raw = env[name];
     if (raw === undefined || raw === '') return fallback;
-    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) throw new ConfigError(`${name} expected a whole number from ${min} to ${max}, got "${raw}"`);
+    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max)
+      throw new ConfigError(`${name} expected a whole number from ${min} to ${max}, got "${raw}"`);
     return Number(raw);
   },
 });
@@ -93,7 +96,8 @@ function checkUrl(raw: string, name: string, protocols: string[]): string {
   } catch {
     throw new ConfigError(`${name} expected a URL, got a value that does not parse as one`);
   }
-  if (!protocols.includes(parsed.protocol)) throw new ConfigError(`${name} expected a ${protocols.join(' or ')} URL, got a ${parsed.protocol} URL`);
+  if (!protocols.includes(parsed.protocol))
+    throw new ConfigError(`${name} expected a ${protocols.join(' or ')} URL, got a ${parsed.protocol} URL`);
   return raw;
 }
 
@@ -154,7 +158,8 @@ export const bic = (fallback: string): Reader<string> => ({
   default: fallback,
   read(env, name) {
     const raw = env[name] || fallback;
-    if (!/^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$/.test(raw)) throw new ConfigError(`${name} expected a bank identifier code such as SVCKGB2LXXX, got "${raw}"`);
+    if (!/^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$/.test(raw))
+      throw new ConfigError(`${name} expected a bank identifier code such as SVCKGB2LXXX, got "${raw}"`);
     return raw;
   },
 });
@@ -165,7 +170,8 @@ export const currency = (fallback: string): Reader<string> => ({
   default: fallback,
   read(env, name) {
     const raw = env[name] || fallback;
-    if (!/^[A-Z]{3}$/.test(raw)) throw new ConfigError(`${name} expected a three-letter upper-case currency code such as SVC, got "${raw}"`);
+    if (!/^[A-Z]{3}$/.test(raw))
+      throw new ConfigError(`${name} expected a three-letter upper-case currency code such as SVC, got "${raw}"`);
     return raw;
   },
 });
@@ -190,7 +196,8 @@ export const key32 = (): Reader<string | undefined> => ({
   read(env, name) {
     const raw = env[name];
     if (raw === undefined || raw === '') return undefined;
-    if (!/^[A-Za-z0-9_-]{43}$/.test(raw)) throw new ConfigError(`${name} expected 32 bytes in base64url (43 characters)`);
+    if (!/^[A-Za-z0-9_-]{43}$/.test(raw))
+      throw new ConfigError(`${name} expected 32 bytes in base64url (43 characters)`);
     return raw;
   },
 });
@@ -203,16 +210,22 @@ export const feeCollectors = (): Reader<FeeCollector[]> => ({
   default: undefined,
   read(env, name) {
     const seen = new Set<string>();
-    return (env[name] ?? '').split(',').map((s) => s.trim()).filter(Boolean).map((entry, i) => {
-      const [chainId = '', address = ''] = entry.split('=');
-      const kind = addressKind(address);
-      const fits = kind === 'evm' ? /^[1-9]/.test(chainId) && checksumOk(address) : kind === chainId;
-      if (!CHAIN_ID.test(chainId) || !fits || seen.has(chainId)) {
-        throw new ConfigError(`${name}[${i}] expected chainId=address (one per chain, the address of that chain), got "${entry}"`);
-      }
-      seen.add(chainId);
-      return { chainId, address };
-    });
+    return (env[name] ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)
+      .map((entry, i) => {
+        const [chainId = '', address = ''] = entry.split('=');
+        const kind = addressKind(address);
+        const fits = kind === 'evm' ? /^[1-9]/.test(chainId) && checksumOk(address) : kind === chainId;
+        if (!CHAIN_ID.test(chainId) || !fits || seen.has(chainId)) {
+          throw new ConfigError(
+            `${name}[${i}] expected chainId=address (one per chain, the address of that chain), got "${entry}"`,
+          );
+        }
+        seen.add(chainId);
+        return { chainId, address };
+      });
   },
 });
 
@@ -242,9 +255,12 @@ export const historySources = (): Reader<HistorySourceConfig[]> => ({
 
 function historySource(item: Record<string, unknown>, where: string): HistorySourceConfig {
   const { chainId, kind, url, name } = item ?? {};
-  if (typeof chainId !== 'string' || !CHAIN_ID.test(chainId)) throw new ConfigError(`${where}.chainId expected bitcoin, tron or an EVM chain id, got ${JSON.stringify(chainId)}`);
+  if (typeof chainId !== 'string' || !CHAIN_ID.test(chainId))
+    throw new ConfigError(`${where}.chainId expected bitcoin, tron or an EVM chain id, got ${JSON.stringify(chainId)}`);
   if (typeof kind !== 'string' || !(kind in KINDS) || !KINDS[kind as SourceKind](chainId)) {
-    throw new ConfigError(`${where}.kind expected esplora (bitcoin), trongrid (tron) or etherscan (an EVM chain other than 1111111), got ${JSON.stringify(kind)} for ${chainId}`);
+    throw new ConfigError(
+      `${where}.kind expected esplora (bitcoin), trongrid (tron) or etherscan (an EVM chain other than 1111111), got ${JSON.stringify(kind)} for ${chainId}`,
+    );
   }
   let parsedUrl: URL;
   try {
@@ -254,7 +270,14 @@ function historySource(item: Record<string, unknown>, where: string): HistorySou
     throw new ConfigError(`${where}.url expected an http or https URL, got ${JSON.stringify(url)}`);
   }
   if (name !== undefined && (typeof name !== 'string' || !/^[a-z0-9][a-z0-9._-]{0,63}$/.test(name))) {
-    throw new ConfigError(`${where}.name expected lower-case letters, digits, ".", "_" or "-", got ${JSON.stringify(name)}`);
+    throw new ConfigError(
+      `${where}.name expected lower-case letters, digits, ".", "_" or "-", got ${JSON.stringify(name)}`,
+    );
   }
-  return { chainId, kind: kind as SourceKind, url: parsedUrl.href.replace(/\/$/, ''), name: (name as string | undefined) ?? `${kind}-${parsedUrl.hostname}` };
+  return {
+    chainId,
+    kind: kind as SourceKind,
+    url: parsedUrl.href.replace(/\/$/, ''),
+    name: (name as string | undefined) ?? `${kind}-${parsedUrl.hostname}`,
+  };
 }

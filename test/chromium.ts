@@ -20,10 +20,18 @@ export const CHROMIUM_FLAGS = [
 /** base64 SHA-256 of the SubjectPublicKeyInfo of the certificate the TLS server at `url` presents. */
 export async function spkiHash(url: URL, ca: string): Promise<string> {
   const cert = await new Promise<Buffer>((resolve, reject) => {
-    const socket = tls.connect({ host: url.hostname, port: Number(url.port), ca, servername: url.hostname === '127.0.0.1' ? undefined : url.hostname }, () => {
-      resolve(socket.getPeerCertificate(false).raw);
-      socket.end();
-    });
+    const socket = tls.connect(
+      {
+        host: url.hostname,
+        port: Number(url.port),
+        ca,
+        servername: url.hostname === '127.0.0.1' ? undefined : url.hostname,
+      },
+      () => {
+        resolve(socket.getPeerCertificate(false).raw);
+        socket.end();
+      },
+    );
     socket.on('error', reject);
   });
   const spki = new X509Certificate(cert).publicKey.export({ type: 'spki', format: 'der' });
@@ -31,4 +39,5 @@ export async function spkiHash(url: URL, ca: string): Promise<string> {
 }
 
 /** The flag that trusts exactly the server at `url` (its key), instead of ignoring every TLS error. */
-export const trustServerFlag = async (url: URL, ca: string) => `--ignore-certificate-errors-spki-list=${await spkiHash(url, ca)}`;
+export const trustServerFlag = async (url: URL, ca: string) =>
+  `--ignore-certificate-errors-spki-list=${await spkiHash(url, ca)}`;

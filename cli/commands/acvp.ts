@@ -13,10 +13,17 @@ export function acvpCommand(): Command {
       'Run ACVP gen-val vector sets (ML-DSA keyGen/sigGen/sigVer, ML-KEM keyGen/encapDecap, HMAC-SHA2-256, AES-GCM, SHA3-256), gzipped or plain. ' +
         'Parameter sets other than ML-DSA-65 and ML-KEM-768 count as skipped. Writes responses/<impl>/<set>.json and acvp-results.json.',
     )
-    .option('--vectors <dir>', 'vectors directory (default: vectors/ in the repository; a root with acvp/, an acvp/ folder, or one set)', repoPath('vectors'))
+    .option(
+      '--vectors <dir>',
+      'vectors directory (default: vectors/ in the repository; a root with acvp/, an acvp/ folder, or one set)',
+      repoPath('vectors'),
+    )
     .option('--impl <impl>', 'implementation: openssl, noble or all', 'all')
     .option('--out <dir>', 'folder for the responses and the results file', 'reports/acvp')
-    .option('--large-data', 'also run the SHA-3 large data tests (1 to 8 GiB each; about a minute with OpenSSL, ten with noble)')
+    .option(
+      '--large-data',
+      'also run the SHA-3 large data tests (1 to 8 GiB each; about a minute with OpenSSL, ten with noble)',
+    )
     .option('--only <names...>', 'only sets whose folder name contains one of these strings')
     .action(async (options: AcvpOptions) => {
       let implementations: ImplementationId[];
@@ -31,7 +38,12 @@ export function acvpCommand(): Command {
       const { formatAcvpConsole, writeAcvpOutputs } = await import('../../conformance/crypto/acvp/output.ts');
       let run;
       try {
-        run = runAcvp({ vectorsDir: resolve(options.vectors), implementations, largeData: options.largeData ?? false, only: options.only });
+        run = runAcvp({
+          vectorsDir: resolve(options.vectors),
+          implementations,
+          largeData: options.largeData ?? false,
+          only: options.only,
+        });
       } catch (error) {
         console.error(`svckit acvp: ${(error as Error).message}`);
         process.exit(2);
@@ -43,10 +55,14 @@ export function acvpCommand(): Command {
         `--out ${options.out}`,
         options.largeData ? '--large-data' : '',
         options.only?.length ? `--only ${options.only.join(' ')}` : '',
-      ].filter(Boolean).join(' ');
+      ]
+        .filter(Boolean)
+        .join(' ');
       const written = await writeAcvpOutputs(run, options.out, reproduce);
       console.log(formatAcvpConsole(run));
-      console.log(`responses and results written under ${options.out} (${written.length} files); total ${(run.durationMs / 1000).toFixed(1)} s`);
+      console.log(
+        `responses and results written under ${options.out} (${written.length} files); total ${(run.durationMs / 1000).toFixed(1)} s`,
+      );
       process.exitCode = run.results.some((r) => r.counts.failed > 0) ? 1 : 0;
     });
 }

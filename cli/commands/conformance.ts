@@ -40,12 +40,20 @@ function parseFormats(value: string | undefined): ReportFormat[] {
 async function chooseTarget(options: ConformanceOptions): Promise<Target> {
   if (options.base || options.wallet || options.site) {
     const caCert = options.caCert ? readFileSync(options.caCert, 'utf8') : undefined;
-    const [{ useReceiverTlsDir }, { remoteTarget }] = await Promise.all([import('../../conformance/webhooks/receiver-tls.ts'), import('../../conformance/targets/remote.ts')]);
-    if (options.receiverTlsDir) useReceiverTlsDir(options.receiverTlsDir, options.receiverHost ? [options.receiverHost] : []);
+    const [{ useReceiverTlsDir }, { remoteTarget }] = await Promise.all([
+      import('../../conformance/webhooks/receiver-tls.ts'),
+      import('../../conformance/targets/remote.ts'),
+    ]);
+    if (options.receiverTlsDir)
+      useReceiverTlsDir(options.receiverTlsDir, options.receiverHost ? [options.receiverHost] : []);
     const adminToken = options.adminToken ?? readSetting('SVC_ADMIN_TOKEN');
-    if (options.receiverPort !== undefined && !/^\d{1,5}$/.test(options.receiverPort)) throw new Error(`"--receiver-port" expected a port number, got "${options.receiverPort}"`);
+    if (options.receiverPort !== undefined && !/^\d{1,5}$/.test(options.receiverPort))
+      throw new Error(`"--receiver-port" expected a port number, got "${options.receiverPort}"`);
     return remoteTarget({
-      base: options.base, wallet: options.wallet, site: options.site, caCert,
+      base: options.base,
+      wallet: options.wallet,
+      site: options.site,
+      caCert,
       ...(adminToken ? { adminToken } : {}),
       ...(options.receiverHost ? { receiverHost: options.receiverHost } : {}),
       ...(options.receiverPort ? { receiverPort: Number(options.receiverPort) } : {}),
@@ -59,16 +67,29 @@ async function chooseTarget(options: ConformanceOptions): Promise<Target> {
 /** Builds the `conformance` sub-command. */
 export function conformanceCommand(): Command {
   return new Command('conformance')
-    .description('Run the conformance checks against the reference stack, the specs alone, or a deployment given by URL.')
+    .description(
+      'Run the conformance checks against the reference stack, the specs alone, or a deployment given by URL.',
+    )
     .option('--base <url>', 'HTTPS root of the service host ({base_url})')
     .option('--wallet <url>', 'HTTPS base of the wallet session API ({wallet_api_url})')
     .option('--site <url>', 'HTTPS root of the vendor site serving the evidence document ({site_url})')
     .option('--ca-cert <file>', 'PEM file of an extra CA to trust (e.g. the reference stack development CA)')
-    .option('--admin-token <token>', 'the deployment\'s administrator token (or SVC_ADMIN_TOKEN); enables checks that use the admin API')
-    .option('--receiver-host <host>', 'host name or IP at which the deployment reaches the harness\'s HTTPS webhook receiver (webhooks.* checks)')
+    .option(
+      '--admin-token <token>',
+      "the deployment's administrator token (or SVC_ADMIN_TOKEN); enables checks that use the admin API",
+    )
+    .option(
+      '--receiver-host <host>',
+      "host name or IP at which the deployment reaches the harness's HTTPS webhook receiver (webhooks.* checks)",
+    )
     .option('--receiver-port <port>', 'fixed port for the webhook receiver (default: ephemeral)')
-    .option('--receiver-tls-dir <dir>', 'folder keeping the receiver\'s CA and certificate between runs (the deployment must trust <dir>/tls/ca.pem)')
-    .addOption(new Option('--target <kind>', 'target when no URL is given').choices(['reference', 'specs']).default('reference'))
+    .option(
+      '--receiver-tls-dir <dir>',
+      "folder keeping the receiver's CA and certificate between runs (the deployment must trust <dir>/tls/ca.pem)",
+    )
+    .addOption(
+      new Option('--target <kind>', 'target when no URL is given').choices(['reference', 'specs']).default('reference'),
+    )
     .option('--report <formats>', 'reports to write besides the console summary: junit,json')
     .option('--out <dir>', 'folder for the reports', 'reports')
     .option('--only <prefixes...>', 'run only checks whose id starts with one of these dotted prefixes')

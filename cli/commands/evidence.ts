@@ -24,7 +24,9 @@ type BuildOptions = {
 
 /** Builds the `evidence` command with its `build` and `verify` sub-commands. */
 export function evidenceCommand(): Command {
-  const evidence = new Command('evidence').description('Build the post-quantum evidence document (/.well-known/pqc-evidence.json) from real runs, or verify one.');
+  const evidence = new Command('evidence').description(
+    'Build the post-quantum evidence document (/.well-known/pqc-evidence.json) from real runs, or verify one.',
+  );
   evidence.addCommand(buildCommand());
   evidence.addCommand(verifyCommand());
   return evidence;
@@ -42,13 +44,20 @@ function buildCommand(): Command {
     .option('--acvp-results <file>', 'use this acvp-results.json instead of running the ACVP vectors now')
     .option('--wycheproof-results <file>', 'use this wycheproof-results.json instead of running Wycheproof now')
     .option('--interop-results <file>', 'use this interop-results.json instead of running the matrix now')
-    .option('--protocol-results <file>', 'the JSON report of "svckit conformance --report json" for conformance.protocol')
+    .option(
+      '--protocol-results <file>',
+      'the JSON report of "svckit conformance --report json" for conformance.protocol',
+    )
     .option('--large-data', 'run the SHA-3 large data tests in the ACVP run made now')
     .option('--online', 'query the registry: npm audit and the npm provenance attestations')
     .option('--registry <url>', 'registry for packages the lockfile does not resolve explicitly', DEFAULT_REGISTRY)
     .option('--vendor-name <name>', 'vendor.name', 'svckit')
     .option('--vendor-url <url>', 'vendor.url', 'https://svckit.dev')
-    .option('--dependency-policy <url>', 'supplyChain.dependencyPolicy (a URI)', 'https://svckit.dev/docs/dependency-policy')
+    .option(
+      '--dependency-policy <url>',
+      'supplyChain.dependencyPolicy (a URI)',
+      'https://svckit.dev/docs/dependency-policy',
+    )
     .option('--site-url <url>', '{site_url}, to give the SBOM and CBOM their URLs beside the document')
     .option('--contact <text>', 'security contact')
     .action(async (options: BuildOptions) => {
@@ -87,7 +96,11 @@ function verifyCommand(): Command {
         'provenance and provenanceNote never together, and a stale "generated" makes it unverified (D-045). Exits 1 on any violation, naming each.',
     )
     .argument('<source>', 'a file path or an http(s) URL')
-    .addOption(new Option('--max-age-days <days>', 'days after which "generated" is stale (D-045)').default(DEFAULT_MAX_AGE_DAYS).argParser(positiveNumber))
+    .addOption(
+      new Option('--max-age-days <days>', 'days after which "generated" is stale (D-045)')
+        .default(DEFAULT_MAX_AGE_DAYS)
+        .argParser(positiveNumber),
+    )
     .option('--ca-cert <file>', 'PEM file of an extra CA to trust for an https URL')
     .option('--json', 'print the result as JSON')
     .action(async (source: string, options: { maxAgeDays: number; caCert?: string; json?: boolean }) => {
@@ -95,7 +108,9 @@ function verifyCommand(): Command {
       const { formatVerifyResult, verifyEvidence } = await import('../../src/evidence/verify.ts');
       let document: unknown;
       try {
-        document = await loadEvidenceDocument(source, { caCert: options.caCert ? readFileSync(options.caCert, 'utf8') : undefined });
+        document = await loadEvidenceDocument(source, {
+          caCert: options.caCert ? readFileSync(options.caCert, 'utf8') : undefined,
+        });
       } catch (error) {
         console.error(`svckit evidence verify: ${(error as Error).message}`);
         process.exit(2);

@@ -12,7 +12,9 @@ export function interopCommand(): Command {
     .option('--out <dir>', 'folder for the results file', 'reports/interop')
     .action(async (options: { out: string }) => {
       // Loaded on use: the liboqs WebAssembly modules are large.
-      const { formatInteropConsole, runInterop, writeInteropOutputs } = await import('../../conformance/crypto/interop/run.ts');
+      const { formatInteropConsole, runInterop, writeInteropOutputs } = await import(
+        '../../conformance/crypto/interop/run.ts'
+      );
       const results = await runInterop(`npx svckit interop --out ${options.out}`);
       const path = await writeInteropOutputs(results, options.out);
       console.log(formatInteropConsole(results));

@@ -21,7 +21,11 @@ function wrap(text: string, indent: string): string[] {
 
 /** One variable of the table: its name, type, default and whether it is secret, then what it does. */
 function describe(name: string, setting: Setting<unknown>): string[] {
-  const facts = [setting.type, setting.default === undefined ? 'no default' : `default ${setting.default}`, ...(setting.secret ? ['secret'] : [])];
+  const facts = [
+    setting.type,
+    setting.default === undefined ? 'no default' : `default ${setting.default}`,
+    ...(setting.secret ? ['secret'] : []),
+  ];
   return [`  ${name}  (${facts.join('; ')})`, ...wrap(`${setting.description} [${setting.implements}]`, '      ')];
 }
 
@@ -37,7 +41,10 @@ export function settingsHelp(): string {
     ...served.flatMap(([name, s]) => describe(name, s)),
     '',
     'Read by the client tools, not by serve:',
-    ...clients.flatMap(([name, s]) => [...describe(name, s).slice(0, 1), ...wrap(`read by ${s.readBy.join(', ')}: ${s.description} [${s.implements}]`, '      ')]),
+    ...clients.flatMap(([name, s]) => [
+      ...describe(name, s).slice(0, 1),
+      ...wrap(`read by ${s.readBy.join(', ')}: ${s.description} [${s.implements}]`, '      '),
+    ]),
     '',
     'docs/settings.md describes every setting.',
   ].join('\n');
@@ -54,6 +61,11 @@ export function serveCommand(): Command {
       const { buildEvidenceAtStart } = await import('../../conformance/evidence/at-start.ts');
       const path = await import('node:path');
       // D-153: a missing or stale evidence document is built in the background once the server is ready.
-      await serve({ onReady: (config) => (config.evidenceAtStart ? buildEvidenceAtStart({ evidenceDir: path.join(config.dataDir, 'evidence') }) : undefined) });
+      await serve({
+        onReady: (config) =>
+          config.evidenceAtStart
+            ? buildEvidenceAtStart({ evidenceDir: path.join(config.dataDir, 'evidence') })
+            : undefined,
+      });
     });
 }

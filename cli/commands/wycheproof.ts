@@ -13,7 +13,11 @@ export function wycheproofCommand(): Command {
       'Run Wycheproof vectors (ML-DSA-65 sign and verify; ML-KEM-768 keygen, encaps, decaps; HMAC-SHA256, AES-GCM, ECDSA secp256k1): valid cases must be accepted, ' +
         'invalid ones rejected, acceptable ones may go either way. Writes wycheproof-results.json.',
     )
-    .option('--vectors <dir>', 'vectors directory (default: vectors/ in the repository; a root with wycheproof/, a folder of files, or one file)', repoPath('vectors'))
+    .option(
+      '--vectors <dir>',
+      'vectors directory (default: vectors/ in the repository; a root with wycheproof/, a folder of files, or one file)',
+      repoPath('vectors'),
+    )
     .option('--impl <impl>', 'implementation: openssl, noble or all', 'all')
     .option('--out <dir>', 'folder for the results file', 'reports/wycheproof')
     .action(async (options: WycheproofOptions) => {
@@ -26,7 +30,9 @@ export function wycheproofCommand(): Command {
       }
       // Loaded on use, so other commands start without the runners.
       const { runWycheproof } = await import('../../conformance/crypto/wycheproof/run.ts');
-      const { formatWycheproofConsole, writeWycheproofOutputs } = await import('../../conformance/crypto/wycheproof/output.ts');
+      const { formatWycheproofConsole, writeWycheproofOutputs } = await import(
+        '../../conformance/crypto/wycheproof/output.ts'
+      );
       let run;
       try {
         run = runWycheproof({ vectorsDir: resolve(options.vectors), implementations });

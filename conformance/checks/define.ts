@@ -58,10 +58,19 @@ export function checkDefiner(defaults: SurfaceDefaults): (definition: CheckDefin
 export const skip = (reason: string): CheckVerdict => ({ status: 'skipped', reason });
 
 /** A verdict from a list of problems: passed when empty, else failed with the first eight as its reason. */
-function fromProblems(problems: string[], passReason: string | undefined, detail: { request?: HttpResult['request']; actual?: unknown }): CheckVerdict {
+function fromProblems(
+  problems: string[],
+  passReason: string | undefined,
+  detail: { request?: HttpResult['request']; actual?: unknown },
+): CheckVerdict {
   const request = detail.request ? { request: detail.request } : {};
   if (problems.length === 0) return { status: 'passed', ...(passReason ? { reason: passReason } : {}), ...request };
-  return { status: 'failed', reason: problems.slice(0, 8).join('; '), ...request, ...(detail.actual !== undefined ? { actual: detail.actual } : {}) };
+  return {
+    status: 'failed',
+    reason: problems.slice(0, 8).join('; '),
+    ...request,
+    ...(detail.actual !== undefined ? { actual: detail.actual } : {}),
+  };
 }
 
 /** The verdict of a check that made the HTTP exchange `res`: its request is reported, and its body on failure. */

@@ -19,7 +19,12 @@ export interface ImplementationInfo {
 
 /** Describes an implementation with the versions installed now. */
 export function describeImplementation(id: ImplementationId): ImplementationInfo {
-  if (id === 'openssl') return { id, name: 'OpenSSL through node:crypto', versions: { openssl: opensslVersion(), node: process.versions.node } };
+  if (id === 'openssl')
+    return {
+      id,
+      name: 'OpenSSL through node:crypto',
+      versions: { openssl: opensslVersion(), node: process.versions.node },
+    };
   return {
     id,
     name: '@noble/post-quantum, @noble/hashes and @noble/curves',

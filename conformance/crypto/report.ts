@@ -20,20 +20,40 @@ export interface CountsRow {
 /** A table of counts, failures named by tgId and tcId, and the skip reasons per implementation. */
 export function formatCountsTable(title: string, rows: readonly CountsRow[]): string {
   const width = Math.max(12, ...rows.map((r) => r.name.length));
-  const lines = [title, `${'set'.padEnd(width)}  ${'impl'.padEnd(8)}  ${'total'.padStart(6)} ${'passed'.padStart(6)} ${'failed'.padStart(6)} ${'skipped'.padStart(7)}  time`];
+  const lines = [
+    title,
+    `${'set'.padEnd(width)}  ${'impl'.padEnd(8)}  ${'total'.padStart(6)} ${'passed'.padStart(6)} ${'failed'.padStart(6)} ${'skipped'.padStart(7)}  time`,
+  ];
   for (const r of rows) {
     const c = r.counts;
     lines.push(
       `${r.name.padEnd(width)}  ${r.implementation.padEnd(8)}  ${String(c.total).padStart(6)} ${String(c.passed).padStart(6)} ${String(c.failed).padStart(6)} ${String(c.skipped).padStart(7)}  ${(r.durationMs / 1000).toFixed(2)} s`,
     );
   }
-  const failures = rows.flatMap((r) => r.groups.flatMap((g) => g.failures.map((f) => `  FAIL ${r.name} [${r.implementation}] tgId ${f.tgId} tcId ${f.tcId}: ${f.reason}`)));
-  if (failures.length > 0) lines.push('', 'failures:', ...failures.slice(0, 200), ...(failures.length > 200 ? [`  ... and ${failures.length - 200} more (see the results file)`] : []));
+  const failures = rows.flatMap((r) =>
+    r.groups.flatMap((g) =>
+      g.failures.map((f) => `  FAIL ${r.name} [${r.implementation}] tgId ${f.tgId} tcId ${f.tcId}: ${f.reason}`),
+    ),
+  );
+  if (failures.length > 0)
+    lines.push(
+      '',
+      'failures:',
+      ...failures.slice(0, 200),
+      ...(failures.length > 200 ? [`  ... and ${failures.length - 200} more (see the results file)`] : []),
+    );
   const skips = new Map<string, number>();
   for (const r of rows) {
-    for (const g of r.groups) for (const [reason, n] of Object.entries(g.skipReasons)) skips.set(`[${r.implementation}] ${reason}`, (skips.get(`[${r.implementation}] ${reason}`) ?? 0) + n);
+    for (const g of r.groups)
+      for (const [reason, n] of Object.entries(g.skipReasons))
+        skips.set(`[${r.implementation}] ${reason}`, (skips.get(`[${r.implementation}] ${reason}`) ?? 0) + n);
   }
-  if (skips.size > 0) lines.push('', 'skipped (never counted as passes):', ...[...skips].map(([reason, n]) => `  ${String(n).padStart(5)}  ${reason}`));
+  if (skips.size > 0)
+    lines.push(
+      '',
+      'skipped (never counted as passes):',
+      ...[...skips].map(([reason, n]) => `  ${String(n).padStart(5)}  ${reason}`),
+    );
   return lines.join('\n');
 }
 

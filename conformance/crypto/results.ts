@@ -85,7 +85,10 @@ export function mergeSkipReasons(groups: readonly { skipReasons: Record<string, 
 
 /** True when the counts add up: total = passed + failed + skipped, all non-negative integers. */
 export function countsConsistent(c: Counts): boolean {
-  return [c.total, c.passed, c.failed, c.skipped].every((n) => Number.isInteger(n) && n >= 0) && c.total === c.passed + c.failed + c.skipped;
+  return (
+    [c.total, c.passed, c.failed, c.skipped].every((n) => Number.isInteger(n) && n >= 0) &&
+    c.total === c.passed + c.failed + c.skipped
+  );
 }
 
 /** The fields every vector results file (ACVP, Wycheproof) has besides its vector provenance and per-set results. */
@@ -107,6 +110,9 @@ export interface VectorResultsFile<Kind extends string, Implementations> {
 }
 
 /** The summary of a results file from the counts per implementation and the skip reasons. */
-export function resultsSummary(byImplementation: Record<string, Counts>, skipReasons: Record<string, number>): VectorResultsFile<string, unknown>['summary'] {
+export function resultsSummary(
+  byImplementation: Record<string, Counts>,
+  skipReasons: Record<string, number>,
+): VectorResultsFile<string, unknown>['summary'] {
   return { total: sumCounts(Object.values(byImplementation)), byImplementation, skipReasons };
 }

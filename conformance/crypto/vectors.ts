@@ -67,7 +67,12 @@ export interface ChecksumReport {
 /** Checks files against the SHA256SUMS in `vectorsRoot` (the repository's vectors/ carries one). */
 export function checkSha256Sums(vectorsRoot: string, files: readonly string[]): ChecksumReport {
   const sumsFile = join(vectorsRoot, 'SHA256SUMS');
-  const report: ChecksumReport = { sumsFile: existsSync(sumsFile) ? sumsFile : null, matched: [], mismatched: [], unlisted: [] };
+  const report: ChecksumReport = {
+    sumsFile: existsSync(sumsFile) ? sumsFile : null,
+    matched: [],
+    mismatched: [],
+    unlisted: [],
+  };
   if (!report.sumsFile) return { ...report, unlisted: [...files] };
   const listed = new Map<string, string>();
   for (const line of readFileSync(sumsFile, 'utf8').split('\n')) {

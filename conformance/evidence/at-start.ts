@@ -26,7 +26,8 @@ const LOWEST_PRIORITY = 19;
 /** The age of the document in `dir` in days, or undefined when it is missing or unreadable. */
 export function documentAgeDays(dir: string, now = Date.now()): number | undefined {
   try {
-    const generated = (JSON.parse(readFileSync(path.join(dir, 'pqc-evidence.json'), 'utf8')) as { generated?: unknown }).generated;
+    const generated = (JSON.parse(readFileSync(path.join(dir, 'pqc-evidence.json'), 'utf8')) as { generated?: unknown })
+      .generated;
     const at = typeof generated === 'string' ? Date.parse(generated) : Number.NaN;
     return Number.isNaN(at) ? undefined : (now - at) / DAY_MS;
   } catch {
@@ -35,7 +36,11 @@ export function documentAgeDays(dir: string, now = Date.now()): number | undefin
 }
 
 /** Starts the check; lines for the operator go to `log` (stderr in `svckit serve`). */
-export function buildEvidenceAtStart(options: { evidenceDir: string; maxAgeDays?: number; log?: (line: string) => void }): EvidenceBuildHandle {
+export function buildEvidenceAtStart(options: {
+  evidenceDir: string;
+  maxAgeDays?: number;
+  log?: (line: string) => void;
+}): EvidenceBuildHandle {
   const log = options.log ?? ((line: string) => console.error(line));
   const maxAgeDays = options.maxAgeDays ?? DEFAULT_MAX_AGE_DAYS;
   const age = documentAgeDays(options.evidenceDir);
@@ -43,9 +48,13 @@ export function buildEvidenceAtStart(options: { evidenceDir: string; maxAgeDays?
     log(`svckit serve: the evidence document is current (${age.toFixed(1)} of ${maxAgeDays} days old); not rebuilt`);
     return { done: Promise.resolve('current'), stop: () => undefined };
   }
-  log(`svckit serve: building the evidence document in the background (${age === undefined ? 'none yet' : `${age.toFixed(1)} days old`})`);
+  log(
+    `svckit serve: building the evidence document in the background (${age === undefined ? 'none yet' : `${age.toFixed(1)} days old`})`,
+  );
   const started = performance.now();
-  const child = spawn(process.execPath, [BIN, 'evidence', 'build', '--out', options.evidenceDir], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'evidence', 'build', '--out', options.evidenceDir], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   try {
     if (child.pid !== undefined) setPriority(child.pid, LOWEST_PRIORITY);
   } catch {
@@ -71,7 +80,9 @@ export function buildEvidenceAtStart(options: { evidenceDir: string; maxAgeDays?
         log(`svckit serve: evidence document built in ${seconds} s`);
         return resolve('built');
       }
-      log(`svckit serve: the evidence build failed after ${seconds} s (${error ? error.message : `exit code ${code}`}); the site answers 503 until "svckit evidence build" succeeds\n${stderrTail.trim()}`);
+      log(
+        `svckit serve: the evidence build failed after ${seconds} s (${error ? error.message : `exit code ${code}`}); the site answers 503 until "svckit evidence build" succeeds\n${stderrTail.trim()}`,
+      );
       resolve('failed');
     };
     child.once('error', (error) => finish(null, error));

@@ -10,12 +10,36 @@ import { acvpResultsFile, type AcvpResultsFile, writeAcvpOutputs } from '../cryp
 import { runAcvp } from '../crypto/acvp/run.ts';
 import { IMPLEMENTATION_IDS } from '../crypto/implementations.ts';
 import { runInterop, writeInteropOutputs, type InteropResultsFile } from '../crypto/interop/run.ts';
-import { writeWycheproofOutputs, wycheproofResultsFile, type WycheproofResultsFile } from '../crypto/wycheproof/output.ts';
+import {
+  writeWycheproofOutputs,
+  wycheproofResultsFile,
+  type WycheproofResultsFile,
+} from '../crypto/wycheproof/output.ts';
 import { runWycheproof } from '../crypto/wycheproof/run.ts';
 import { buildCbom } from './cbom.ts';
-import { hybridConstructions, POST_QUANTUM_ALGORITHMS, runtimeOffersHybridTls, summariseSkipReasons, SYMMETRIC_ALGORITHMS } from './claims.ts';
-import { readAcvpResults, readInteropResults, readProtocolReport, readWycheproofResults, type ProtocolSummary } from './results-files.ts';
-import { exactPins, generateSbom, lockedProductionPackages, packagesWithProvenance, runNpmAudit, type AuditResult, type FetchLike } from './supply-chain.ts';
+import {
+  hybridConstructions,
+  POST_QUANTUM_ALGORITHMS,
+  runtimeOffersHybridTls,
+  summariseSkipReasons,
+  SYMMETRIC_ALGORITHMS,
+} from './claims.ts';
+import {
+  readAcvpResults,
+  readInteropResults,
+  readProtocolReport,
+  readWycheproofResults,
+  type ProtocolSummary,
+} from './results-files.ts';
+import {
+  exactPins,
+  generateSbom,
+  lockedProductionPackages,
+  packagesWithProvenance,
+  runNpmAudit,
+  type AuditResult,
+  type FetchLike,
+} from './supply-chain.ts';
 import { formatVerifyResult, verifyEvidence } from '../../src/evidence/verify.ts';
 import { dateOf, systemClock, type Clock } from '../../src/clock.ts';
 
@@ -89,7 +113,11 @@ export async function buildEvidence(options: BuildEvidenceOptions): Promise<Buil
   else {
     log('running the ACVP vectors (OpenSSL and noble)...');
     const reproduce = `npx svckit acvp --vectors ${vectorsArg} --impl all --out ${rel(join(options.outDir, 'acvp'))}${options.largeData ? ' --large-data' : ''}`;
-    const run = runAcvp({ vectorsDir: options.vectorsDir, implementations: IMPLEMENTATION_IDS, largeData: options.largeData ?? false });
+    const run = runAcvp({
+      vectorsDir: options.vectorsDir,
+      implementations: IMPLEMENTATION_IDS,
+      largeData: options.largeData ?? false,
+    });
     written.push(...(await writeAcvpOutputs(run, join(options.outDir, 'acvp'), reproduce)));
     acvp = acvpResultsFile(run, reproduce);
   }
@@ -121,20 +149,35 @@ export async function buildEvidence(options: BuildEvidenceOptions): Promise<Buil
     log('running npm audit (online)...');
     audit = await (options.audit ?? runNpmAudit)(options.repoRoot, generatedAt);
   } else {
-    audit = { tool: 'npm audit', performed: false, note: 'not run: the evidence was built offline; svckit evidence build --online runs it against the registry' };
+    audit = {
+      tool: 'npm audit',
+      performed: false,
+      note: 'not run: the evidence was built offline; svckit evidence build --online runs it against the registry',
+    };
   }
   if (options.online) log('looking up npm provenance attestations (online)...');
   const fetchImpl: FetchLike = options.fetch ?? ((url) => fetch(url, { signal: AbortSignal.timeout(20_000) }));
-  const packages = await packagesWithProvenance(lockedProductionPackages(options.repoRoot, options.registry), options.online ? { fetch: fetchImpl, date } : null);
+  const packages = await packagesWithProvenance(
+    lockedProductionPackages(options.repoRoot, options.registry),
+    options.online ? { fetch: fetchImpl, date } : null,
+  );
 
-  const manifest = JSON.parse(readFileSync(join(options.repoRoot, 'package.json'), 'utf8')) as { name: string; version: string; license: string };
+  const manifest = JSON.parse(readFileSync(join(options.repoRoot, 'package.json'), 'utf8')) as {
+    name: string;
+    version: string;
+    license: string;
+  };
   const openssl = process.versions.openssl ?? 'unknown';
   const hybrid = hybridConstructions(openssl, runtimeOffersHybridTls());
   const pins = exactPins(options.repoRoot);
-  const siteFile = (file: string) => (options.siteUrl ? { url: new URL(`/pqc-evidence/${file}`, options.siteUrl).href } : {});
+  const siteFile = (file: string) =>
+    options.siteUrl ? { url: new URL(`/pqc-evidence/${file}`, options.siteUrl).href } : {};
 
   const cbomPath = join(options.outDir, 'cbom.cdx.json');
-  writeFileSync(cbomPath, `${JSON.stringify(buildCbom({ name: manifest.name, version: manifest.version }, hybrid, generatedAt.toISOString()), null, 2)}\n`);
+  writeFileSync(
+    cbomPath,
+    `${JSON.stringify(buildCbom({ name: manifest.name, version: manifest.version }, hybrid, generatedAt.toISOString()), null, 2)}\n`,
+  );
   written.push(cbomPath);
 
   const document: PqcEvidenceDocument = {
@@ -149,7 +192,10 @@ export async function buildEvidence(options: BuildEvidenceOptions): Promise<Buil
       languages: ['TypeScript'],
       runtime: { node: process.versions.node, openssl },
     },
-    algorithms: [POST_QUANTUM_ALGORITHMS[0] as PqcEvidenceDocument['algorithms'][0], ...POST_QUANTUM_ALGORITHMS.slice(1)],
+    algorithms: [
+      POST_QUANTUM_ALGORITHMS[0] as PqcEvidenceDocument['algorithms'][0],
+      ...POST_QUANTUM_ALGORITHMS.slice(1),
+    ],
     symmetricAlgorithms: SYMMETRIC_ALGORITHMS,
     nistSecurityCategories: [...new Set(POST_QUANTUM_ALGORITHMS.map((a) => a.nistSecurityCategory as number))],
     hybrid,
@@ -171,7 +217,9 @@ export async function buildEvidence(options: BuildEvidenceOptions): Promise<Buil
       wycheproof: {
         source: `C2SP Wycheproof testvectors_v1 (${wycheproof.vectors.files.map((f) => f.path.split(/[\\/]/).pop()).join(', ')}); each case run once per implementation (${wycheproof.implementations.map((i) => i.id).join(', ')}); valid must be accepted, invalid rejected`,
         ...wycheproof.summary.total,
-        ...(wycheproof.summary.total.skipped > 0 ? { skippedReason: summariseSkipReasons(wycheproof.summary.skipReasons) } : {}),
+        ...(wycheproof.summary.total.skipped > 0
+          ? { skippedReason: summariseSkipReasons(wycheproof.summary.skipReasons) }
+          : {}),
         reproduce: wycheproof.reproduce,
         byImplementation: wycheproof.summary.byImplementation,
       },
@@ -202,7 +250,10 @@ export async function buildEvidence(options: BuildEvidenceOptions): Promise<Buil
   };
 
   const check = verifyEvidence(document, { now: generatedAt });
-  if (check.status !== 'verified') throw new Error(`the built document does not verify, so it was not written:\n${formatVerifyResult('pqc-evidence.json', check)}`);
+  if (check.status !== 'verified')
+    throw new Error(
+      `the built document does not verify, so it was not written:\n${formatVerifyResult('pqc-evidence.json', check)}`,
+    );
   const path = join(options.outDir, EVIDENCE_FILE);
   // Written beside and renamed into place, so a site serving the folder never reads half a document.
   writeFileSync(`${path}.partial`, `${JSON.stringify(document, null, 2)}\n`);
@@ -214,8 +265,17 @@ export async function buildEvidence(options: BuildEvidenceOptions): Promise<Buil
 function acvpSource(acvp: AcvpResultsFile): string {
   const sets = acvp.vectors.sets.map((s) => s.set).join(', ');
   const files = acvp.vectors.sets.reduce((n, s) => n + s.files.length, 0);
-  const sums = acvp.vectors.sumsFile ? `${acvp.vectors.filesMatchingSums} of ${files} files match SHA256SUMS` : 'no SHA256SUMS to check the files against';
-  const impls = acvp.implementations.map((i) => `${i.id} (${Object.entries(i.versions).map(([k, v]) => `${k} ${v}`).join(', ')})`).join('; ');
+  const sums = acvp.vectors.sumsFile
+    ? `${acvp.vectors.filesMatchingSums} of ${files} files match SHA256SUMS`
+    : 'no SHA256SUMS to check the files against';
+  const impls = acvp.implementations
+    .map(
+      (i) =>
+        `${i.id} (${Object.entries(i.versions)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ')})`,
+    )
+    .join('; ');
   return `NIST ACVP-Server gen-val JSON vectors: ${sets}; ${sums}; each case run once per implementation: ${impls}`;
 }
 
@@ -223,7 +283,10 @@ function acvpSource(acvp: AcvpResultsFile): string {
 // Without a report it is left out and a note says so, rather than inventing counts.
 function protocolSection(protocol: ProtocolSummary | undefined): Record<string, unknown> {
   if (!protocol) {
-    return { protocolNote: 'not included: no API, webhook and JSON-RPC conformance report was given (svckit evidence build --protocol-results reports/conformance.json)' };
+    return {
+      protocolNote:
+        'not included: no API, webhook and JSON-RPC conformance report was given (svckit evidence build --protocol-results reports/conformance.json)',
+    };
   }
   const { checks, passed, failed, skipped, reproduce, generatedAt } = protocol;
   return { protocol: { checks, passed, failed, skipped, reproduce, generated: generatedAt } };

@@ -20,16 +20,63 @@ interface AssetSpec {
 // SHA3-256 .4.2.8), RFC 4231 / RFC 8018 (HMAC-SHA256 1.2.840.113549.2.9), RFC 8619 (HKDF-SHA256
 // 1.2.840.113549.1.9.16.3.28). nistQuantumSecurityLevel is the NIST PQC category.
 const ASSETS: readonly AssetSpec[] = [
-  { ref: 'crypto/algorithm/ml-dsa-65', name: 'ML-DSA-65', primitive: 'signature', functions: ['keygen', 'sign', 'verify'], parameterSetIdentifier: '65', level: 3, oid: '2.16.840.1.101.3.4.3.18' },
-  { ref: 'crypto/algorithm/ml-kem-768', name: 'ML-KEM-768', primitive: 'kem', functions: ['keygen', 'encapsulate', 'decapsulate'], parameterSetIdentifier: '768', level: 3, oid: '2.16.840.1.101.3.4.4.2' },
-  { ref: 'crypto/algorithm/aes-256-gcm', name: 'AES-256-GCM', primitive: 'ae', functions: ['encrypt', 'decrypt'], parameterSetIdentifier: '256', mode: 'gcm', level: 5, oid: '2.16.840.1.101.3.4.1.46' },
-  { ref: 'crypto/algorithm/hmac-sha256', name: 'HMAC-SHA256', primitive: 'mac', functions: ['tag', 'verify'], oid: '1.2.840.113549.2.9' },
-  { ref: 'crypto/algorithm/sha3-256', name: 'SHA3-256', primitive: 'hash', functions: ['digest'], oid: '2.16.840.1.101.3.4.2.8' },
-  { ref: 'crypto/algorithm/hkdf-sha256', name: 'HKDF-SHA256', primitive: 'kdf', functions: ['keyderive'], oid: '1.2.840.113549.1.9.16.3.28' },
+  {
+    ref: 'crypto/algorithm/ml-dsa-65',
+    name: 'ML-DSA-65',
+    primitive: 'signature',
+    functions: ['keygen', 'sign', 'verify'],
+    parameterSetIdentifier: '65',
+    level: 3,
+    oid: '2.16.840.1.101.3.4.3.18',
+  },
+  {
+    ref: 'crypto/algorithm/ml-kem-768',
+    name: 'ML-KEM-768',
+    primitive: 'kem',
+    functions: ['keygen', 'encapsulate', 'decapsulate'],
+    parameterSetIdentifier: '768',
+    level: 3,
+    oid: '2.16.840.1.101.3.4.4.2',
+  },
+  {
+    ref: 'crypto/algorithm/aes-256-gcm',
+    name: 'AES-256-GCM',
+    primitive: 'ae',
+    functions: ['encrypt', 'decrypt'],
+    parameterSetIdentifier: '256',
+    mode: 'gcm',
+    level: 5,
+    oid: '2.16.840.1.101.3.4.1.46',
+  },
+  {
+    ref: 'crypto/algorithm/hmac-sha256',
+    name: 'HMAC-SHA256',
+    primitive: 'mac',
+    functions: ['tag', 'verify'],
+    oid: '1.2.840.113549.2.9',
+  },
+  {
+    ref: 'crypto/algorithm/sha3-256',
+    name: 'SHA3-256',
+    primitive: 'hash',
+    functions: ['digest'],
+    oid: '2.16.840.1.101.3.4.2.8',
+  },
+  {
+    ref: 'crypto/algorithm/hkdf-sha256',
+    name: 'HKDF-SHA256',
+    primitive: 'kdf',
+    functions: ['keyderive'],
+    oid: '1.2.840.113549.1.9.16.3.28',
+  },
 ];
 
 /** Builds the CBOM for a product version and the hybrid constructions the evidence names. */
-export function buildCbom(product: { name: string; version: string }, hybrid: readonly HybridConstruction[], generated: string): CycloneDxDocument {
+export function buildCbom(
+  product: { name: string; version: string },
+  hybrid: readonly HybridConstruction[],
+  generated: string,
+): CycloneDxDocument {
   const components = ASSETS.map((a) => ({
     type: 'cryptographic-asset',
     'bom-ref': a.ref,
@@ -51,7 +98,10 @@ export function buildCbom(product: { name: string; version: string }, hybrid: re
   for (const h of hybrid) {
     components.push({
       type: 'cryptographic-asset',
-      'bom-ref': `crypto/algorithm/${h.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/-+$/, '')}`,
+      'bom-ref': `crypto/algorithm/${h.name
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/-+$/, '')}`,
       name: h.name,
       cryptoProperties: {
         assetType: 'algorithm',
@@ -59,7 +109,10 @@ export function buildCbom(product: { name: string; version: string }, hybrid: re
           primitive: h.purpose === 'key exchange' ? 'key-agree' : 'combiner',
           executionEnvironment: 'software-plain-ram',
           certificationLevel: ['none'],
-          cryptoFunctions: h.purpose === 'key exchange' ? ['keygen', 'encapsulate', 'decapsulate'] : ['encapsulate', 'decapsulate', 'encrypt', 'decrypt'],
+          cryptoFunctions:
+            h.purpose === 'key exchange'
+              ? ['keygen', 'encapsulate', 'decapsulate']
+              : ['encapsulate', 'decapsulate', 'encrypt', 'decrypt'],
           nistQuantumSecurityLevel: 3,
         },
       },

@@ -5,8 +5,20 @@ import type { Algorithm, HybridConstruction } from '../../generated/evidence/typ
 
 /** The post-quantum algorithms (spec: "the post-quantum algorithms the vendor implements"). */
 export const POST_QUANTUM_ALGORITHMS: readonly Algorithm[] = [
-  { parameterSet: 'ML-DSA-65', standard: 'FIPS 204', family: 'ML-DSA', purpose: 'digital signature', nistSecurityCategory: 3 },
-  { parameterSet: 'ML-KEM-768', standard: 'FIPS 203', family: 'ML-KEM', purpose: 'key encapsulation', nistSecurityCategory: 3 },
+  {
+    parameterSet: 'ML-DSA-65',
+    standard: 'FIPS 204',
+    family: 'ML-DSA',
+    purpose: 'digital signature',
+    nistSecurityCategory: 3,
+  },
+  {
+    parameterSet: 'ML-KEM-768',
+    standard: 'FIPS 203',
+    family: 'ML-KEM',
+    purpose: 'key encapsulation',
+    nistSecurityCategory: 3,
+  },
 ];
 
 /**
@@ -41,7 +53,8 @@ export function runtimeOffersHybridTls(): boolean {
 /** The hybrid constructions (spec: "constructions pairing a post-quantum with a classical algorithm"). */
 export function hybridConstructions(opensslVersion: string, tlsOffered: boolean): HybridConstruction[] {
   const out: HybridConstruction[] = [];
-  if (tlsOffered) out.push({ name: HYBRID_TLS_GROUP, purpose: 'key exchange', package: `node:tls (OpenSSL ${opensslVersion})` });
+  if (tlsOffered)
+    out.push({ name: HYBRID_TLS_GROUP, purpose: 'key exchange', package: `node:tls (OpenSSL ${opensslVersion})` });
   out.push({
     name: 'ML-KEM-768 + HKDF-SHA256 + AES-256-GCM memo envelope (D-032)',
     purpose: 'key encapsulation with authenticated encryption of transfer memos',
@@ -65,12 +78,17 @@ export function summariseSkipReasons(reasons: Record<string, number>): string {
   for (const [reason, count] of Object.entries(reasons)) {
     let m: RegExpExecArray | null;
     if ((m = /^parameter set (\S+) is out of scope/.exec(reason))) add('parameter sets out of scope', count, m[1]);
-    else if ((m = /^pre-hash (\S+) refused by (@[\w/.-]+)/.exec(reason))) add(`pre-hashes ${m[2]} refuses below the parameter set's λ`, count, m[1]);
-    else if ((m = /^(.+) (?:is|are) not offered by (.+?)(?: \(.*\))?$/.exec(reason))) add(`not offered by ${m[2]}`, count, m[1]);
+    else if ((m = /^pre-hash (\S+) refused by (@[\w/.-]+)/.exec(reason)))
+      add(`pre-hashes ${m[2]} refuses below the parameter set's λ`, count, m[1]);
+    else if ((m = /^(.+) (?:is|are) not offered by (.+?)(?: \(.*\))?$/.exec(reason)))
+      add(`not offered by ${m[2]}`, count, m[1]);
     else add(reason, count);
   }
   return [...categories]
     .sort((a, b) => b[1].count - a[1].count)
-    .map(([label, { count, items }]) => `${count} ${count === 1 ? 'case' : 'cases'}: ${label}${items.size ? ` (${[...items].join('; ')})` : ''}`)
+    .map(
+      ([label, { count, items }]) =>
+        `${count} ${count === 1 ? 'case' : 'cases'}: ${label}${items.size ? ` (${[...items].join('; ')})` : ''}`,
+    )
     .join('. ');
 }

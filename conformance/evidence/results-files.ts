@@ -11,14 +11,22 @@ import type { JsonReport } from '../report/json.ts';
 /** Reads and checks an ACVP results file. */
 export function readAcvpResults(path: string): AcvpResultsFile {
   const file = readKind<AcvpResultsFile>(path, ACVP_RESULTS_KIND);
-  checkCountsFile(path, file.summary.total, file.sets.map((s) => s.counts));
+  checkCountsFile(
+    path,
+    file.summary.total,
+    file.sets.map((s) => s.counts),
+  );
   return file;
 }
 
 /** Reads and checks a Wycheproof results file. */
 export function readWycheproofResults(path: string): WycheproofResultsFile {
   const file = readKind<WycheproofResultsFile>(path, WYCHEPROOF_RESULTS_KIND);
-  checkCountsFile(path, file.summary.total, file.files.map((f) => f.counts));
+  checkCountsFile(
+    path,
+    file.summary.total,
+    file.files.map((f) => f.counts),
+  );
   return file;
 }
 
@@ -53,25 +61,39 @@ export interface ProtocolSummary {
 export function readProtocolReport(path: string): ProtocolSummary {
   const report = readJson(path) as Partial<JsonReport>;
   if (!Array.isArray(report.results) || !report.summary || typeof report.generatedAt !== 'string') {
-    throw new Error(`${path}: expected the JSON report of "svckit conformance --report json" (generatedAt, summary, results)`);
+    throw new Error(
+      `${path}: expected the JSON report of "svckit conformance --report json" (generatedAt, summary, results)`,
+    );
   }
   const recount = { passed: 0, failed: 0, skipped: 0 };
   for (const r of report.results) {
-    if (r.status !== 'passed' && r.status !== 'failed' && r.status !== 'skipped') throw new Error(`${path}: result ${r.id} has status ${JSON.stringify(r.status)}`);
+    if (r.status !== 'passed' && r.status !== 'failed' && r.status !== 'skipped')
+      throw new Error(`${path}: result ${r.id} has status ${JSON.stringify(r.status)}`);
     recount[r.status] += 1;
   }
   const { passed, failed, skipped } = report.summary;
   if (passed !== recount.passed || failed !== recount.failed || skipped !== recount.skipped) {
-    throw new Error(`${path}: the summary (${passed}/${failed}/${skipped}) does not match its results (${recount.passed}/${recount.failed}/${recount.skipped})`);
+    throw new Error(
+      `${path}: the summary (${passed}/${failed}/${skipped}) does not match its results (${recount.passed}/${recount.failed}/${recount.skipped})`,
+    );
   }
-  return { checks: report.results.length, ...recount, reproduce: reproduceConformance(report), generatedAt: report.generatedAt };
+  return {
+    checks: report.results.length,
+    ...recount,
+    reproduce: reproduceConformance(report),
+    generatedAt: report.generatedAt,
+  };
 }
 
 function reproduceConformance(report: Partial<JsonReport>): string {
   const target = report.target;
   if (!target || target.kind === 'reference') return 'npx svckit conformance --report json --out reports';
   if (target.kind === 'specs-only') return 'npx svckit conformance --target specs --report json --out reports';
-  const urls = [target.base && `--base ${target.base}`, target.wallet && `--wallet ${target.wallet}`, target.site && `--site ${target.site}`].filter(Boolean);
+  const urls = [
+    target.base && `--base ${target.base}`,
+    target.wallet && `--wallet ${target.wallet}`,
+    target.site && `--site ${target.site}`,
+  ].filter(Boolean);
   return `npx svckit conformance ${urls.join(' ')} --report json --out reports`;
 }
 
@@ -85,8 +107,14 @@ function readKind<T extends { kind: string; formatVersion: number }>(path: strin
 
 function checkCountsFile(path: string, total: Counts, parts: Counts[]): void {
   const sum = sumCounts(parts);
-  if (!countsConsistent(total) || !parts.every(countsConsistent) || !(['total', 'passed', 'failed', 'skipped'] as const).every((k) => sum[k] === total[k])) {
-    throw new Error(`${path}: counts do not add up (total ${JSON.stringify(total)}, sum of parts ${JSON.stringify(sum)})`);
+  if (
+    !countsConsistent(total) ||
+    !parts.every(countsConsistent) ||
+    !(['total', 'passed', 'failed', 'skipped'] as const).every((k) => sum[k] === total[k])
+  ) {
+    throw new Error(
+      `${path}: counts do not add up (total ${JSON.stringify(total)}, sum of parts ${JSON.stringify(sum)})`,
+    );
   }
 }
 

@@ -12,7 +12,6 @@ import { DEFAULT_REGISTRY } from '../../src/evidence/defaults.ts';
 
 const run = promisify(execFile);
 
-
 /** A production dependency as the lockfile pins it. */
 export interface LockedPackage {
   /** Package name. */
@@ -29,7 +28,10 @@ export interface LockedPackage {
 
 /** The direct production dependencies of package.json, optional ones included, at the versions package-lock.json pins. */
 export function lockedProductionPackages(repoRoot: string, registry = DEFAULT_REGISTRY): LockedPackage[] {
-  const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { dependencies?: Record<string, string>; optionalDependencies?: Record<string, string> };
+  const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
+    dependencies?: Record<string, string>;
+    optionalDependencies?: Record<string, string>;
+  };
   const lock = JSON.parse(readFileSync(join(repoRoot, 'package-lock.json'), 'utf8')) as {
     lockfileVersion?: number;
     packages?: Record<string, { version?: string; license?: string; resolved?: string }>;
@@ -40,7 +42,8 @@ export function lockedProductionPackages(repoRoot: string, registry = DEFAULT_RE
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([name, requested]) => {
       const entry = lock.packages?.[`node_modules/${name}`];
-      if (!entry?.version) throw new Error(`package-lock.json does not pin ${name}; run npm install to update the lockfile`);
+      if (!entry?.version)
+        throw new Error(`package-lock.json does not pin ${name}; run npm install to update the lockfile`);
       return {
         name,
         version: entry.version,
@@ -53,7 +56,10 @@ export function lockedProductionPackages(repoRoot: string, registry = DEFAULT_RE
 
 /** How many of package.json's dependencies are pinned to an exact version (DESIGN: "Pin exact versions"). */
 export function exactPins(repoRoot: string): { exact: number; total: number } {
-  const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
+  const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as Record<
+    string,
+    Record<string, string> | undefined
+  >;
   const specs = [...Object.values(manifest.dependencies ?? {}), ...Object.values(manifest.devDependencies ?? {})];
   return { exact: specs.filter((s) => /^\d+\.\d+\.\d+(-[\w.]+)?$/.test(s)).length, total: specs.length };
 }
@@ -61,7 +67,15 @@ export function exactPins(repoRoot: string): { exact: number; total: number } {
 /** The SBOM as written and described. */
 export interface SbomResult {
   /** Description for supplyChain.sbom. */
-  summary: { format: string; specVersion: string; tool: string; source: string; components: number; file: string; sha256: string };
+  summary: {
+    format: string;
+    specVersion: string;
+    tool: string;
+    source: string;
+    components: number;
+    file: string;
+    sha256: string;
+  };
   /** Path written. */
   path: string;
 }
@@ -71,16 +85,36 @@ export async function generateSbom(repoRoot: string, outPath: string): Promise<S
   // The package's "exports" give only its entry point, which sits at the package root.
   const packageDir = dirname(createRequire(join(repoRoot, 'package.json')).resolve('@cyclonedx/cyclonedx-npm'));
   const cli = join(packageDir, 'bin', 'cyclonedx-npm-cli.js');
-  const args = [cli, '--package-lock-only', '--omit', 'dev', '--output-format', 'JSON', '--spec-version', '1.6', '--output-reproducible', '--output-file', outPath, join(repoRoot, 'package.json')];
+  const args = [
+    cli,
+    '--package-lock-only',
+    '--omit',
+    'dev',
+    '--output-format',
+    'JSON',
+    '--spec-version',
+    '1.6',
+    '--output-reproducible',
+    '--output-file',
+    outPath,
+    join(repoRoot, 'package.json'),
+  ];
   try {
     await run(process.execPath, args, { cwd: repoRoot, maxBuffer: 64 << 20 });
   } catch (error) {
-    const stderr = String((error as { stderr?: string }).stderr ?? '').trim().split('\n').slice(-3).join(' | ');
-    throw new Error(`cyclonedx-npm could not write the SBOM (it needs npm on the PATH): ${stderr || (error as Error).message}`);
+    const stderr = String((error as { stderr?: string }).stderr ?? '')
+      .trim()
+      .split('\n')
+      .slice(-3)
+      .join(' | ');
+    throw new Error(
+      `cyclonedx-npm could not write the SBOM (it needs npm on the PATH): ${stderr || (error as Error).message}`,
+    );
   }
   const bytes = readFileSync(outPath);
   const bom = JSON.parse(bytes.toString('utf8')) as { specVersion?: string; components?: unknown[] };
-  if (bom.specVersion !== '1.6' || !Array.isArray(bom.components)) throw new Error(`${outPath} is not a CycloneDX 1.6 document`);
+  if (bom.specVersion !== '1.6' || !Array.isArray(bom.components))
+    throw new Error(`${outPath} is not a CycloneDX 1.6 document`);
   const tool = `@cyclonedx/cyclonedx-npm ${JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')).version as string}`;
   return {
     path: outPath,
@@ -104,14 +138,22 @@ export type AuditResult =
 /** Runs `npm audit` on the lockfile's production dependencies; needs the registry (online step). */
 export async function runNpmAudit(repoRoot: string, now: Date): Promise<AuditResult> {
   const tool = 'npm audit';
-  const npm = process.env.npm_execpath && existsSync(process.env.npm_execpath) ? [process.execPath, process.env.npm_execpath] : ['npm'];
+  const npm =
+    process.env.npm_execpath && existsSync(process.env.npm_execpath)
+      ? [process.execPath, process.env.npm_execpath]
+      : ['npm'];
   let stdout: string;
   try {
-    ({ stdout } = await run(npm[0] as string, [...npm.slice(1), 'audit', '--json', '--package-lock-only', '--omit', 'dev'], { cwd: repoRoot, maxBuffer: 64 << 20 }));
+    ({ stdout } = await run(
+      npm[0] as string,
+      [...npm.slice(1), 'audit', '--json', '--package-lock-only', '--omit', 'dev'],
+      { cwd: repoRoot, maxBuffer: 64 << 20 },
+    ));
   } catch (error) {
     // npm audit exits 1 when it finds vulnerabilities; its JSON is still on stdout.
     stdout = String((error as { stdout?: string }).stdout ?? '');
-    if (!stdout.trim().startsWith('{')) return { tool, performed: false, note: `npm audit did not run: ${(error as Error).message.split('\n')[0]}` };
+    if (!stdout.trim().startsWith('{'))
+      return { tool, performed: false, note: `npm audit did not run: ${(error as Error).message.split('\n')[0]}` };
   }
   return parseNpmAudit(stdout, now);
 }
@@ -119,7 +161,11 @@ export async function runNpmAudit(repoRoot: string, now: Date): Promise<AuditRes
 /** Reads `npm audit --json` output: counts only when npm reported them, else why not (e.g. the registry refused). */
 export function parseNpmAudit(stdout: string, now: Date): AuditResult {
   const tool = 'npm audit';
-  let report: { metadata?: { vulnerabilities?: Record<string, number> }; message?: string; error?: { summary?: string } };
+  let report: {
+    metadata?: { vulnerabilities?: Record<string, number> };
+    message?: string;
+    error?: { summary?: string };
+  };
   try {
     report = JSON.parse(stdout);
   } catch {
@@ -127,22 +173,40 @@ export function parseNpmAudit(stdout: string, now: Date): AuditResult {
   }
   const v = report.metadata?.vulnerabilities;
   if (!v || typeof v.total !== 'number') {
-    return { tool, performed: false, note: `npm audit gave no counts: ${report.error?.summary || report.message || 'unexpected output'}` };
+    return {
+      tool,
+      performed: false,
+      note: `npm audit gave no counts: ${report.error?.summary || report.message || 'unexpected output'}`,
+    };
   }
   const { total, ...bySeverity } = v;
-  return { tool, performed: true, date: now.toISOString().slice(0, 10), scope: 'production dependencies in package-lock.json (--omit dev)', findings: total, bySeverity };
+  return {
+    tool,
+    performed: true,
+    date: now.toISOString().slice(0, 10),
+    scope: 'production dependencies in package-lock.json (--omit dev)',
+    findings: total,
+    bySeverity,
+  };
 }
 
 /** A fetch-like function (injected in tests). */
 export type FetchLike = (url: string) => Promise<{ status: number; json(): Promise<unknown> }>;
 
 /** The packages list: `provenance` only where the registry publishes an attestation, else `provenanceNote`. */
-export async function packagesWithProvenance(packages: readonly LockedPackage[], lookup: { fetch: FetchLike; date: string } | null): Promise<Package[]> {
+export async function packagesWithProvenance(
+  packages: readonly LockedPackage[],
+  lookup: { fetch: FetchLike; date: string } | null,
+): Promise<Package[]> {
   const out: Package[] = [];
   for (const p of packages) {
     const base = { name: p.name, version: p.version, license: p.license, registry: p.registry };
     if (!lookup) {
-      out.push({ ...base, provenanceNote: 'attestation lookup not performed: the evidence was built offline (svckit evidence build --online checks the registry)' });
+      out.push({
+        ...base,
+        provenanceNote:
+          'attestation lookup not performed: the evidence was built offline (svckit evidence build --online checks the registry)',
+      });
       continue;
     }
     const url = attestationUrl(p);
@@ -154,14 +218,26 @@ export async function packagesWithProvenance(packages: readonly LockedPackage[],
           out.push({ ...base, provenance: url });
           continue;
         }
-        out.push({ ...base, provenanceNote: `the registry answered with no attestation for ${p.name}@${p.version} (checked ${lookup.date})` });
+        out.push({
+          ...base,
+          provenanceNote: `the registry answered with no attestation for ${p.name}@${p.version} (checked ${lookup.date})`,
+        });
       } else if (response.status === 404) {
-        out.push({ ...base, provenanceNote: `the registry publishes no attestation for ${p.name}@${p.version} (checked ${lookup.date})` });
+        out.push({
+          ...base,
+          provenanceNote: `the registry publishes no attestation for ${p.name}@${p.version} (checked ${lookup.date})`,
+        });
       } else {
-        out.push({ ...base, provenanceNote: `attestation lookup failed: HTTP ${response.status} (checked ${lookup.date})` });
+        out.push({
+          ...base,
+          provenanceNote: `attestation lookup failed: HTTP ${response.status} (checked ${lookup.date})`,
+        });
       }
     } catch (error) {
-      out.push({ ...base, provenanceNote: `attestation lookup failed: ${(error as Error).message} (checked ${lookup.date})` });
+      out.push({
+        ...base,
+        provenanceNote: `attestation lookup failed: ${(error as Error).message} (checked ${lookup.date})`,
+      });
     }
   }
   return out;
@@ -174,7 +250,9 @@ export function attestationUrl(p: { name: string; version: string; registry: str
 
 function installedLicense(repoRoot: string, name: string): string | undefined {
   try {
-    const manifest = JSON.parse(readFileSync(join(repoRoot, 'node_modules', name, 'package.json'), 'utf8')) as { license?: string | { type?: string } };
+    const manifest = JSON.parse(readFileSync(join(repoRoot, 'node_modules', name, 'package.json'), 'utf8')) as {
+      license?: string | { type?: string };
+    };
     return typeof manifest.license === 'string' ? manifest.license : manifest.license?.type;
   } catch {
     return undefined;

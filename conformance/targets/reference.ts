@@ -40,7 +40,8 @@ export async function referenceTarget(options: ReferenceOptions = {}): Promise<T
   const receiverCa = (await receiverTls()).caCertPath;
   // The in-process reference serves the extension it builds from this checkout (0.1 s), into its own data
   // directory, unless the caller names a built one; a deployment's unbuilt extension stays a real failure.
-  const extensionDir = options.env?.SVC_WALLET_EXTENSION_DIR ?? (await buildExtension(path.join(dataDir, 'extension'))).outDir;
+  const extensionDir =
+    options.env?.SVC_WALLET_EXTENSION_DIR ?? (await buildExtension(path.join(dataDir, 'extension'))).outDir;
   const config = loadConfig({
     SVC_WALLET_EXTENSION_DIR: extensionDir,
     SVC_DATA_DIR: dataDir,
@@ -153,7 +154,9 @@ export async function referenceTarget(options: ReferenceOptions = {}): Promise<T
 
 /** Decrypts the D-032 envelope in a transaction's data with the recipient account's ML-KEM-768 secret key. */
 async function openMemo(stack: Stack, txHash: Hex): Promise<string> {
-  const tx = await stack.chain.upstream.call<{ to: Hex | null; input: Hex } | null>('eth_getTransactionByHash', [txHash]);
+  const tx = await stack.chain.upstream.call<{ to: Hex | null; input: Hex } | null>('eth_getTransactionByHash', [
+    txHash,
+  ]);
   if (!tx?.to) throw new Error(`the node knows no transaction ${txHash} to an address`);
   const recipient = await stack.ledger.accounts.findByAddress(tx.to);
   if (!recipient) throw new Error(`transaction ${txHash} goes to ${tx.to}, which is not a platform account`);
@@ -162,7 +165,9 @@ async function openMemo(stack: Stack, txHash: Hex): Promise<string> {
 }
 
 /** A new database on the PostgreSQL server of `serverUrl`, and how to drop it; undefined without a URL. */
-export async function freshDatabase(serverUrl: string | undefined): Promise<{ url: string; drop(): Promise<void> } | undefined> {
+export async function freshDatabase(
+  serverUrl: string | undefined,
+): Promise<{ url: string; drop(): Promise<void> } | undefined> {
   if (!serverUrl) return undefined;
   const name = `svckit_ref_${randomBytes(6).toString('hex')}`;
   const admin = async (sql: string) => {

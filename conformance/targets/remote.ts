@@ -36,7 +36,8 @@ export function remoteTarget(options: RemoteTargetOptions): Target {
     throw new Error('a remote target needs at least one of "base", "wallet", "site" (https URLs)');
   }
   if (options.adminToken !== undefined) {
-    if (!/^svcadm_[A-Za-z0-9_-]{43}$/.test(options.adminToken)) throw new Error('"adminToken" expected svcadm_ followed by 43 base64url characters (D-039)');
+    if (!/^svcadm_[A-Za-z0-9_-]{43}$/.test(options.adminToken))
+      throw new Error('"adminToken" expected svcadm_ followed by 43 base64url characters (D-039)');
     target.adminToken = options.adminToken;
     target.capabilities.add('admin');
   }

@@ -20,6 +20,10 @@ export function useReceiverTlsDir(dir: string, hosts: string[] = []): void {
 
 /** The harness receiver's CA, certificate and key (created on first use). */
 export function receiverTls(): Promise<TlsMaterial> {
-  material ??= ensureDevCertificates(chosen?.dir ?? mkdtempSync(path.join(tmpdir(), 'svckit-receiver-')), chosen?.hosts ?? [], 'svckit conformance webhook receiver CA');
+  material ??= ensureDevCertificates(
+    chosen?.dir ?? mkdtempSync(path.join(tmpdir(), 'svckit-receiver-')),
+    chosen?.hosts ?? [],
+    'svckit conformance webhook receiver CA',
+  );
   return material;
 }

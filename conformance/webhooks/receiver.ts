@@ -43,9 +43,17 @@ export class WebhookReceiver {
   ) {}
 
   /** Listens on `listenHost:port` (0: ephemeral); URLs name `publicHost` (what the target can reach). */
-  static async start(options: { tls: Pick<TlsMaterial, 'cert' | 'key'>; publicHost?: string; listenHost?: string; port?: number; clock?: () => number }): Promise<WebhookReceiver> {
+  static async start(options: {
+    tls: Pick<TlsMaterial, 'cert' | 'key'>;
+    publicHost?: string;
+    listenHost?: string;
+    port?: number;
+    clock?: () => number;
+  }): Promise<WebhookReceiver> {
     let self: WebhookReceiver | undefined;
-    const server = https.createServer({ cert: options.tls.cert, key: options.tls.key }, (req, res) => self!.handle(req, res));
+    const server = https.createServer({ cert: options.tls.cert, key: options.tls.key }, (req, res) =>
+      self!.handle(req, res),
+    );
     server.keepAliveTimeout = 30_000;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -80,7 +88,10 @@ export class WebhookReceiver {
       const now = this.deliveries(path);
       if (ready(now)) return now;
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`the receiver got ${now.length} deliveries on ${path}, not what was expected, within ${timeoutMs} ms`);
+      if (left <= 0)
+        throw new Error(
+          `the receiver got ${now.length} deliveries on ${path}, not what was expected, within ${timeoutMs} ms`,
+        );
       await new Promise<void>((resolve) => {
         const timer = setTimeout(done, Math.min(left, 250));
         function done() {
@@ -110,11 +121,21 @@ export class WebhookReceiver {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]));
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]),
+      );
       const path = (req.url ?? '/').split('?')[0]!;
       const id = headers['x-svc-delivery'];
       const nth = this.received.filter((r) => r.headers['x-svc-delivery'] === id).length + 1;
-      const delivery: Received = { path, method: req.method ?? '', headers, rawBody: Buffer.concat(chunks).toString('utf8'), receivedAt: this.clock(), nth, answered: 200 };
+      const delivery: Received = {
+        path,
+        method: req.method ?? '',
+        headers,
+        rawBody: Buffer.concat(chunks).toString('utf8'),
+        receivedAt: this.clock(),
+        nth,
+        answered: 200,
+      };
       const responder = this.responders.get(path);
       delivery.answered = responder ? responder(delivery) : 200;
       this.received.push(delivery);

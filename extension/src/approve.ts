@@ -19,7 +19,8 @@ async function main(): Promise<void> {
   $('origin').textContent = request.origin;
   if (request.kind === 'connect') {
     $('title').textContent = 'Connect to this site?';
-    $('what').textContent = `The site will see your address ${request.accounts[0] ?? ''}. It cannot move funds without asking you.`;
+    $('what').textContent =
+      `The site will see your address ${request.accounts[0] ?? ''}. It cannot move funds without asking you.`;
   } else {
     $('title').textContent = 'Sign this message?';
     $('what').textContent = `Signed by ${request.account} (EIP-191 personal_sign).`;
@@ -30,7 +31,12 @@ async function main(): Promise<void> {
   }
   const decide = async (approved: boolean) => {
     const password = $<HTMLInputElement>('password').value;
-    await chrome.runtime.sendMessage({ type: 'approval:decide', id, approved, ...(approved && password ? { password } : {}) });
+    await chrome.runtime.sendMessage({
+      type: 'approval:decide',
+      id,
+      approved,
+      ...(approved && password ? { password } : {}),
+    });
     window.close();
   };
   $('approve').addEventListener('click', () => void decide(true));

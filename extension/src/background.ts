@@ -13,7 +13,10 @@ import { KEYS, type WalletState } from './state.ts';
 
 const chrome = chromeApi();
 const ports = new Map<Port, string>();
-const pending = new Map<string, { request: ApprovalRequest; windowId?: number; resolve: (d: { approved: boolean; password?: string }) => void }>();
+const pending = new Map<
+  string,
+  { request: ApprovalRequest; windowId?: number; resolve: (d: { approved: boolean; password?: string }) => void }
+>();
 let rpcId = 0;
 
 const deps: RouterDeps = {
@@ -35,7 +38,13 @@ const deps: RouterDeps = {
       const id = crypto.randomUUID();
       pending.set(id, { request, resolve });
       chrome.windows
-        .create({ url: chrome.runtime.getURL(`approve.html?id=${id}`), type: 'popup', width: 420, height: 560, focused: true })
+        .create({
+          url: chrome.runtime.getURL(`approve.html?id=${id}`),
+          type: 'popup',
+          width: 420,
+          height: 560,
+          focused: true,
+        })
         .then((w) => {
           const entry = pending.get(id);
           if (entry && w.id !== undefined) entry.windowId = w.id;
@@ -46,17 +55,33 @@ const deps: RouterDeps = {
   async forward(url, method, params) {
     let response: Response;
     try {
-      response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: ++rpcId, method, params }) });
+      response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: ++rpcId, method, params }),
+      });
     } catch (error) {
-      throw new ProviderRpcError(ERRORS.chainDisconnected, `the gateway ${new URL(url).origin} cannot be reached: ${(error as Error).message}`);
+      throw new ProviderRpcError(
+        ERRORS.chainDisconnected,
+        `the gateway ${new URL(url).origin} cannot be reached: ${(error as Error).message}`,
+      );
     }
-    const body = (await response.json().catch(() => undefined)) as { result?: unknown; error?: { code: number; message: string; data?: unknown } } | undefined;
-    if (!body) throw new ProviderRpcError(ERRORS.chainDisconnected, `the gateway answered HTTP ${response.status} without a JSON-RPC body`);
+    const body = (await response.json().catch(() => undefined)) as
+      | { result?: unknown; error?: { code: number; message: string; data?: unknown } }
+      | undefined;
+    if (!body)
+      throw new ProviderRpcError(
+        ERRORS.chainDisconnected,
+        `the gateway answered HTTP ${response.status} without a JSON-RPC body`,
+      );
     if (body.error) throw new ProviderRpcError(body.error.code, body.error.message, body.error.data);
     return body.result;
   },
   async personalSign(state, password, index, message) {
-    const secrets = JSON.parse(new TextDecoder().decode(await openKeystoreWeb(password, state.keystore))) as { mnemonic: string; passphrase?: string };
+    const secrets = JSON.parse(new TextDecoder().decode(await openKeystoreWeb(password, state.keystore))) as {
+      mnemonic: string;
+      passphrase?: string;
+    };
     const key = deriveChainKey(mnemonicToSeed(secrets.mnemonic, secrets.passphrase ?? ''), 'evm', index);
     try {
       return signChainMessage(key, message); // EIP-191 personal_sign (D-035)
@@ -119,6 +144,7 @@ chrome.runtime.onMessage.addListener((raw, sender, sendResponse) => {
 });
 
 function toRpcError(error: unknown): { code: number; message: string; data?: unknown } {
-  if (error instanceof ProviderRpcError) return { code: error.code, message: error.message, ...(error.data !== undefined ? { data: error.data } : {}) };
+  if (error instanceof ProviderRpcError)
+    return { code: error.code, message: error.message, ...(error.data !== undefined ? { data: error.data } : {}) };
   return { code: ERRORS.internal, message: error instanceof Error ? error.message : String(error) };
 }

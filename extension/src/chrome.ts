@@ -28,14 +28,34 @@ export interface ChromeApi {
     sendMessage<T = unknown>(message: unknown): Promise<T>;
     connect(info: { name: string }): Port;
     openOptionsPage(): Promise<void>;
-    onMessage: { addListener(fn: (message: unknown, sender: MessageSender, sendResponse: (response: unknown) => void) => boolean | void): void };
+    onMessage: {
+      addListener(
+        fn: (message: unknown, sender: MessageSender, sendResponse: (response: unknown) => void) => boolean | void,
+      ): void;
+    };
     onConnect: { addListener(fn: (port: Port) => void): void };
   };
   storage: {
-    local: { get(keys: string[] | string): Promise<Record<string, unknown>>; set(items: Record<string, unknown>): Promise<void> };
-    onChanged: { addListener(fn: (changes: Record<string, { newValue?: unknown; oldValue?: unknown }>, area: string) => void): void };
+    local: {
+      get(keys: string[] | string): Promise<Record<string, unknown>>;
+      set(items: Record<string, unknown>): Promise<void>;
+    };
+    onChanged: {
+      addListener(
+        fn: (changes: Record<string, { newValue?: unknown; oldValue?: unknown }>, area: string) => void,
+      ): void;
+    };
   };
-  windows: { create(options: { url: string; type: 'popup'; width: number; height: number; focused?: boolean }): Promise<{ id?: number }>; onRemoved: { addListener(fn: (windowId: number) => void): void } };
+  windows: {
+    create(options: {
+      url: string;
+      type: 'popup';
+      width: number;
+      height: number;
+      focused?: boolean;
+    }): Promise<{ id?: number }>;
+    onRemoved: { addListener(fn: (windowId: number) => void): void };
+  };
 }
 
 /** The extension's chrome namespace (throws outside an extension context). */

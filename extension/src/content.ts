@@ -16,7 +16,15 @@ window.addEventListener('message', (event: MessageEvent) => {
   const { id, method, params } = data;
   chrome.runtime.sendMessage<Omit<RpcResponseMessage, 'source' | 'id'>>({ type: 'rpc', method, params }).then(
     (answer) => window.postMessage({ source: TO_PAGE, id, ...answer }, target),
-    (error: unknown) => window.postMessage({ source: TO_PAGE, id, error: { code: 4900, message: `the svckit wallet is not reachable: ${(error as Error).message}` } }, target),
+    (error: unknown) =>
+      window.postMessage(
+        {
+          source: TO_PAGE,
+          id,
+          error: { code: 4900, message: `the svckit wallet is not reachable: ${(error as Error).message}` },
+        },
+        target,
+      ),
   );
 });
 

@@ -11,7 +11,9 @@ export const RDNS = 'dev.svckit.wallet';
 
 const ICON =
   'data:image/svg+xml;base64,' +
-  btoa('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 96 96"><rect width="96" height="96" rx="20" fill="#0b3d2e"/><path d="M28 62c6 6 34 6 38-4s-34-10-34-22 30-12 36-4" fill="none" stroke="#7be0b5" stroke-width="8" stroke-linecap="round"/></svg>');
+  btoa(
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 96 96"><rect width="96" height="96" rx="20" fill="#0b3d2e"/><path d="M28 62c6 6 34 6 38-4s-34-10-34-22 30-12 36-4" fill="none" stroke="#7be0b5" stroke-width="8" stroke-linecap="round"/></svg>',
+  );
 
 const target = location.origin === 'null' ? '*' : location.origin;
 const waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: unknown) => void }>();

@@ -18,17 +18,33 @@ import {
 
 /** Argon2id (RFC 9106) through @noble/hashes: a 32-byte key. */
 export function argon2idWeb(password: Uint8Array, salt: Uint8Array, params: Argon2idParams): Promise<Uint8Array> {
-  return argon2idAsync(password, salt, { m: params.memoryKiB, t: params.passes, p: params.parallelism, dkLen: 32, asyncTick: 25 });
+  return argon2idAsync(password, salt, {
+    m: params.memoryKiB,
+    t: params.passes,
+    p: params.parallelism,
+    dkLen: 32,
+    asyncTick: 25,
+  });
 }
 
 /** Seals bytes under a password (WebCrypto randomness for salt and nonce). */
-export async function sealKeystoreWeb(password: string, plaintext: Uint8Array, options: { params?: Argon2idParams; label?: string } = {}): Promise<KeystoreFile> {
+export async function sealKeystoreWeb(
+  password: string,
+  plaintext: Uint8Array,
+  options: { params?: Argon2idParams; label?: string } = {},
+): Promise<KeystoreFile> {
   const params = options.params ?? DEFAULT_ARGON2ID;
   const salt = crypto.getRandomValues(new Uint8Array(16));
   const nonce = crypto.getRandomValues(new Uint8Array(12));
   const header = keystoreHeader(params, salt, nonce, options.label);
   const key = await aesKey(await argon2idWeb(passwordBytes(password), salt, params));
-  const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv: nonce, additionalData: buf(keystoreAad(header)), tagLength: 128 }, key, buf(plaintext)));
+  const sealed = new Uint8Array(
+    await crypto.subtle.encrypt(
+      { name: 'AES-GCM', iv: nonce, additionalData: buf(keystoreAad(header)), tagLength: 128 },
+      key,
+      buf(plaintext),
+    ),
+  );
   return { ...header, ciphertext: b64url.encode(sealed) };
 }
 
@@ -37,9 +53,18 @@ export async function openKeystoreWeb(password: string, file: KeystoreFile | str
   const parsed = parseKeystore(file);
   const key = await aesKey(await argon2idWeb(passwordBytes(password), parsed.salt, parsed.params));
   try {
-    return new Uint8Array(await crypto.subtle.decrypt({ name: 'AES-GCM', iv: buf(parsed.nonce), additionalData: buf(keystoreAad(parsed.file)), tagLength: 128 }, key, buf(parsed.sealed)));
+    return new Uint8Array(
+      await crypto.subtle.decrypt(
+        { name: 'AES-GCM', iv: buf(parsed.nonce), additionalData: buf(keystoreAad(parsed.file)), tagLength: 128 },
+        key,
+        buf(parsed.sealed),
+      ),
+    );
   } catch {
-    throw new KeystoreError('wrong_password_or_tampered', 'the keystore did not open: wrong password, or the file was changed');
+    throw new KeystoreError(
+      'wrong_password_or_tampered',
+      'the keystore did not open: wrong password, or the file was changed',
+    );
   }
 }
 

@@ -40,7 +40,8 @@ async function save(): Promise<void> {
   const mnemonic = $<HTMLTextAreaElement>('mnemonic').value.trim().toLowerCase().split(/\s+/).join(' ');
   const password = $<HTMLInputElement>('password').value;
   const gateway = $<HTMLInputElement>('gateway-url').value.trim();
-  if (!isValidMnemonic(mnemonic)) return status('That is not a valid BIP-39 phrase (a word is unknown or the checksum is wrong).');
+  if (!isValidMnemonic(mnemonic))
+    return status('That is not a valid BIP-39 phrase (a word is unknown or the checksum is wrong).');
   if (password.length < 8) return status('Choose a password of at least 8 characters.');
   try {
     if (!['https:', 'http:'].includes(new URL(gateway).protocol)) throw new Error();
@@ -53,7 +54,9 @@ async function save(): Promise<void> {
   account.privateKey.fill(0);
   const svcId = svcIdOfSeed(seed);
   seed.fill(0);
-  const keystore = await sealKeystoreWeb(password, new TextEncoder().encode(JSON.stringify({ mnemonic })), { label: svcId });
+  const keystore = await sealKeystoreWeb(password, new TextEncoder().encode(JSON.stringify({ mnemonic })), {
+    label: svcId,
+  });
   await chrome.storage.local.set({ [KEYS.wallet]: initialState(keystore, account.address, gateway, svcId) });
   await chrome.runtime.sendMessage({ type: 'wallet:changed' });
   $<HTMLTextAreaElement>('mnemonic').value = '';

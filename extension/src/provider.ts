@@ -32,7 +32,8 @@ export class SvckitProvider {
 
   /** EIP-1193 request: resolves with the result or rejects with a ProviderRpcError. */
   async request(args: RequestArguments): Promise<unknown> {
-    if (!args || typeof args !== 'object' || typeof args.method !== 'string') throw new ProviderRpcError(-32602, 'request expected {method, params?}');
+    if (!args || typeof args !== 'object' || typeof args.method !== 'string')
+      throw new ProviderRpcError(-32602, 'request expected {method, params?}');
     const result = await this.#transport.send(args.method, args.params);
     if (args.method === 'eth_chainId' && typeof result === 'string' && this.#chainId === undefined) {
       this.#chainId = result;

@@ -63,7 +63,8 @@ export type ApprovalRequest =
 
 /** Answers one request from `origin` (the browser-reported origin of the page). */
 export async function route(origin: string, method: string, params: unknown, deps: RouterDeps): Promise<unknown> {
-  if (typeof method !== 'string' || method.length === 0) throw new ProviderRpcError(ERRORS.invalidParams, 'request expected a method name');
+  if (typeof method !== 'string' || method.length === 0)
+    throw new ProviderRpcError(ERRORS.invalidParams, 'request expected a method name');
   const state = await deps.state();
   switch (method) {
     case 'eth_chainId':
@@ -73,10 +74,15 @@ export async function route(origin: string, method: string, params: unknown, dep
     case 'eth_accounts':
       return state && (await deps.connected()).includes(origin) ? state.accounts.slice(0, 1) : [];
     case 'eth_requestAccounts': {
-      if (!state) throw new ProviderRpcError(ERRORS.unauthorized, 'the svckit wallet is not set up yet: open the extension options to create or import a wallet');
+      if (!state)
+        throw new ProviderRpcError(
+          ERRORS.unauthorized,
+          'the svckit wallet is not set up yet: open the extension options to create or import a wallet',
+        );
       if ((await deps.connected()).includes(origin)) return state.accounts.slice(0, 1);
       const decision = await deps.approve({ kind: 'connect', origin, accounts: state.accounts.slice(0, 1) });
-      if (!decision.approved) throw new ProviderRpcError(ERRORS.userRejected, 'the user rejected the connection request');
+      if (!decision.approved)
+        throw new ProviderRpcError(ERRORS.userRejected, 'the user rejected the connection request');
       await deps.setConnected(origin, true);
       deps.emit('accountsChanged', state.accounts.slice(0, 1), origin);
       return state.accounts.slice(0, 1);
@@ -87,10 +93,15 @@ export async function route(origin: string, method: string, params: unknown, dep
       return null;
     case 'wallet_switchEthereumChain': {
       const requested = (Array.isArray(params) ? params[0] : undefined) as { chainId?: unknown } | undefined;
-      if (typeof requested?.chainId !== 'string' || !/^0x[1-9a-f][0-9a-f]*$/i.test(requested.chainId)) throw new ProviderRpcError(ERRORS.invalidParams, 'wallet_switchEthereumChain expected [{chainId: "0x..."}]');
+      if (typeof requested?.chainId !== 'string' || !/^0x[1-9a-f][0-9a-f]*$/i.test(requested.chainId))
+        throw new ProviderRpcError(ERRORS.invalidParams, 'wallet_switchEthereumChain expected [{chainId: "0x..."}]');
       if (!state) throw new ProviderRpcError(ERRORS.unauthorized, 'the svckit wallet is not set up yet');
       const decimal = BigInt(requested.chainId).toString(10);
-      if (!state.rpcUrls[decimal]) throw new ProviderRpcError(ERRORS.unrecognizedChain, `chain ${requested.chainId} has no RPC endpoint in this wallet`);
+      if (!state.rpcUrls[decimal])
+        throw new ProviderRpcError(
+          ERRORS.unrecognizedChain,
+          `chain ${requested.chainId} has no RPC endpoint in this wallet`,
+        );
       if (decimal !== state.chainId) {
         await deps.saveState({ ...state, chainId: decimal });
         deps.emit('chainChanged', chainIdHex(decimal));
@@ -103,21 +114,40 @@ export async function route(origin: string, method: string, params: unknown, dep
   if (READ_METHODS.has(method)) {
     const chainId = state?.chainId ?? '1111111';
     const url = state?.rpcUrls[chainId];
-    if (!url) throw new ProviderRpcError(ERRORS.chainDisconnected, `no JSON-RPC endpoint configured for chain ${chainId}: set the gateway in the extension options`);
+    if (!url)
+      throw new ProviderRpcError(
+        ERRORS.chainDisconnected,
+        `no JSON-RPC endpoint configured for chain ${chainId}: set the gateway in the extension options`,
+      );
     return deps.forward(url, method, params ?? []);
   }
   throw new ProviderRpcError(ERRORS.unsupportedMethod, `the svckit wallet does not support ${method}`);
 }
 
-async function personalSign(origin: string, params: unknown, state: WalletState | undefined, deps: RouterDeps): Promise<string> {
+async function personalSign(
+  origin: string,
+  params: unknown,
+  state: WalletState | undefined,
+  deps: RouterDeps,
+): Promise<string> {
   if (!state) throw new ProviderRpcError(ERRORS.unauthorized, 'the svckit wallet is not set up yet');
-  if (!(await deps.connected()).includes(origin)) throw new ProviderRpcError(ERRORS.unauthorized, 'call eth_requestAccounts first');
+  if (!(await deps.connected()).includes(origin))
+    throw new ProviderRpcError(ERRORS.unauthorized, 'call eth_requestAccounts first');
   const [data, address] = Array.isArray(params) ? (params as unknown[]) : [];
-  if (typeof data !== 'string' || typeof address !== 'string') throw new ProviderRpcError(ERRORS.invalidParams, 'personal_sign expected [message, address]');
+  if (typeof data !== 'string' || typeof address !== 'string')
+    throw new ProviderRpcError(ERRORS.invalidParams, 'personal_sign expected [message, address]');
   const index = state.accounts.findIndex((a) => a.toLowerCase() === address.toLowerCase());
   if (index < 0) throw new ProviderRpcError(ERRORS.unauthorized, `${address} is not an account of this wallet`);
-  const bytes = /^0x([0-9a-f]{2})*$/i.test(data) ? Uint8Array.from((data.slice(2).match(/../g) ?? []).map((h) => parseInt(h, 16))) : new TextEncoder().encode(data);
-  const decision = await deps.approve({ kind: 'sign', origin, account: state.accounts[index]!, message: new TextDecoder().decode(bytes) });
-  if (!decision.approved || !decision.password) throw new ProviderRpcError(ERRORS.userRejected, 'the user rejected the signature request');
+  const bytes = /^0x([0-9a-f]{2})*$/i.test(data)
+    ? Uint8Array.from((data.slice(2).match(/../g) ?? []).map((h) => parseInt(h, 16)))
+    : new TextEncoder().encode(data);
+  const decision = await deps.approve({
+    kind: 'sign',
+    origin,
+    account: state.accounts[index]!,
+    message: new TextDecoder().decode(bytes),
+  });
+  if (!decision.approved || !decision.password)
+    throw new ProviderRpcError(ERRORS.userRejected, 'the user rejected the signature request');
   return deps.personalSign(state, decision.password, index, bytes);
 }

@@ -27,5 +27,11 @@ export const DEFAULT_GATEWAY = 'https://localhost:8443/rpc';
 
 /** A fresh state for a wallet with one account. */
 export function initialState(keystore: KeystoreFile, account: string, gatewayUrl: string, svcId?: string): WalletState {
-  return { keystore, accounts: [account], chainId: NATIVE_CHAIN_ID, rpcUrls: { [NATIVE_CHAIN_ID]: gatewayUrl }, ...(svcId ? { svcId } : {}) };
+  return {
+    keystore,
+    accounts: [account],
+    chainId: NATIVE_CHAIN_ID,
+    rpcUrls: { [NATIVE_CHAIN_ID]: gatewayUrl },
+    ...(svcId ? { svcId } : {}),
+  };
 }

@@ -31,13 +31,20 @@ function opsPerSecond(op: () => unknown, budgetMs = 1500): number {
   return n / ((performance.now() - start) / 1000);
 }
 
-console.log(`svckit crypto benchmark: node ${process.versions.node}, OpenSSL ${process.versions.openssl}${largeData ? ', with the SHA-3 large data tests' : ''}`);
+console.log(
+  `svckit crypto benchmark: node ${process.versions.node}, OpenSSL ${process.versions.openssl}${largeData ? ', with the SHA-3 large data tests' : ''}`,
+);
 console.log(`vectors: ${DEFAULT_VECTORS_DIR}\n`);
 
 for (const impl of IMPLEMENTATION_IDS) {
   const acvp = runAcvp({ vectorsDir: DEFAULT_VECTORS_DIR, implementations: [impl], largeData });
-  const counts = acvp.results.reduce((a, r) => ({ run: a.run + r.counts.passed + r.counts.failed, total: a.total + r.counts.total }), { run: 0, total: 0 });
-  console.log(`ACVP       ${impl.padEnd(8)} ${seconds(acvp.durationMs).padStart(9)}  (${counts.run} of ${counts.total} cases run, the rest skipped)`);
+  const counts = acvp.results.reduce(
+    (a, r) => ({ run: a.run + r.counts.passed + r.counts.failed, total: a.total + r.counts.total }),
+    { run: 0, total: 0 },
+  );
+  console.log(
+    `ACVP       ${impl.padEnd(8)} ${seconds(acvp.durationMs).padStart(9)}  (${counts.run} of ${counts.total} cases run, the rest skipped)`,
+  );
 }
 for (const impl of IMPLEMENTATION_IDS) {
   const wp = runWycheproof({ vectorsDir: DEFAULT_VECTORS_DIR, implementations: [impl] });
@@ -54,41 +61,89 @@ const rows: [string, string, number][] = [];
 const dsaKeys = generateKeyPairSync('ml-dsa-65');
 const opensslSig = sign(null, message, dsaKeys.privateKey);
 rows.push(['ML-DSA-65 sign', 'OpenSSL (KeyObject)', opsPerSecond(() => sign(null, message, dsaKeys.privateKey))]);
-rows.push(['ML-DSA-65 verify', 'OpenSSL (KeyObject)', opsPerSecond(() => verify(null, message, dsaKeys.publicKey, opensslSig))]);
+rows.push([
+  'ML-DSA-65 verify',
+  'OpenSSL (KeyObject)',
+  opsPerSecond(() => verify(null, message, dsaKeys.publicKey, opensslSig)),
+]);
 const facadeKeys = mlDsa65.keygen();
 const facadeSig = mlDsa65.sign(facadeKeys.secretKey, message);
-rows.push(['ML-DSA-65 sign', 'façade (OpenSSL, seed bytes)', opsPerSecond(() => mlDsa65.sign(facadeKeys.secretKey, message))]);
-rows.push(['ML-DSA-65 verify', 'façade (OpenSSL, key bytes)', opsPerSecond(() => mlDsa65.verify(facadeKeys.publicKey, message, facadeSig))]);
+rows.push([
+  'ML-DSA-65 sign',
+  'façade (OpenSSL, seed bytes)',
+  opsPerSecond(() => mlDsa65.sign(facadeKeys.secretKey, message)),
+]);
+rows.push([
+  'ML-DSA-65 verify',
+  'façade (OpenSSL, key bytes)',
+  opsPerSecond(() => mlDsa65.verify(facadeKeys.publicKey, message, facadeSig)),
+]);
 const nobleKeys = ml_dsa65.keygen();
 const nobleSig = ml_dsa65.sign(message, nobleKeys.secretKey);
 rows.push(['ML-DSA-65 sign', '@noble/post-quantum', opsPerSecond(() => ml_dsa65.sign(message, nobleKeys.secretKey))]);
-rows.push(['ML-DSA-65 verify', '@noble/post-quantum', opsPerSecond(() => ml_dsa65.verify(nobleSig, message, nobleKeys.publicKey))]);
+rows.push([
+  'ML-DSA-65 verify',
+  '@noble/post-quantum',
+  opsPerSecond(() => ml_dsa65.verify(nobleSig, message, nobleKeys.publicKey)),
+]);
 const oqsDsa = await createMLDSA65();
 const oqsKeys = oqsDsa.generateKeyPair();
 const oqsSig = oqsDsa.sign(message, oqsKeys.secretKey);
 rows.push(['ML-DSA-65 sign', 'liboqs (WebAssembly)', opsPerSecond(() => oqsDsa.sign(message, oqsKeys.secretKey))]);
-rows.push(['ML-DSA-65 verify', 'liboqs (WebAssembly)', opsPerSecond(() => oqsDsa.verify(message, oqsSig, oqsKeys.publicKey))]);
+rows.push([
+  'ML-DSA-65 verify',
+  'liboqs (WebAssembly)',
+  opsPerSecond(() => oqsDsa.verify(message, oqsSig, oqsKeys.publicKey)),
+]);
 oqsDsa.destroy();
 
 const kemKeys = generateKeyPairSync('ml-kem-768');
 const kemCt = encapsulate(kemKeys.publicKey).ciphertext;
 rows.push(['ML-KEM-768 encapsulate', 'OpenSSL (KeyObject)', opsPerSecond(() => encapsulate(kemKeys.publicKey))]);
-rows.push(['ML-KEM-768 decapsulate', 'OpenSSL (KeyObject)', opsPerSecond(() => decapsulate(kemKeys.privateKey, kemCt))]);
+rows.push([
+  'ML-KEM-768 decapsulate',
+  'OpenSSL (KeyObject)',
+  opsPerSecond(() => decapsulate(kemKeys.privateKey, kemCt)),
+]);
 const facadeKem = mlKem768.keygen();
 const facadeCt = mlKem768.encapsulate(facadeKem.publicKey).ciphertext;
-rows.push(['ML-KEM-768 encapsulate', 'façade (OpenSSL, key bytes)', opsPerSecond(() => mlKem768.encapsulate(facadeKem.publicKey))]);
-rows.push(['ML-KEM-768 decapsulate', 'façade (OpenSSL, seed bytes)', opsPerSecond(() => mlKem768.decapsulate(facadeKem.secretKey, facadeCt))]);
+rows.push([
+  'ML-KEM-768 encapsulate',
+  'façade (OpenSSL, key bytes)',
+  opsPerSecond(() => mlKem768.encapsulate(facadeKem.publicKey)),
+]);
+rows.push([
+  'ML-KEM-768 decapsulate',
+  'façade (OpenSSL, seed bytes)',
+  opsPerSecond(() => mlKem768.decapsulate(facadeKem.secretKey, facadeCt)),
+]);
 const nobleKem = ml_kem768.keygen();
 const nobleCt = ml_kem768.encapsulate(nobleKem.publicKey).cipherText;
-rows.push(['ML-KEM-768 encapsulate', '@noble/post-quantum', opsPerSecond(() => ml_kem768.encapsulate(nobleKem.publicKey))]);
-rows.push(['ML-KEM-768 decapsulate', '@noble/post-quantum', opsPerSecond(() => ml_kem768.decapsulate(nobleCt, nobleKem.secretKey))]);
+rows.push([
+  'ML-KEM-768 encapsulate',
+  '@noble/post-quantum',
+  opsPerSecond(() => ml_kem768.encapsulate(nobleKem.publicKey)),
+]);
+rows.push([
+  'ML-KEM-768 decapsulate',
+  '@noble/post-quantum',
+  opsPerSecond(() => ml_kem768.decapsulate(nobleCt, nobleKem.secretKey)),
+]);
 const oqsKem = await createMLKEM768();
 const oqsKemKeys = oqsKem.generateKeyPair();
 const oqsCt = oqsKem.encapsulate(oqsKemKeys.publicKey).ciphertext;
-rows.push(['ML-KEM-768 encapsulate', 'liboqs (WebAssembly)', opsPerSecond(() => oqsKem.encapsulate(oqsKemKeys.publicKey))]);
-rows.push(['ML-KEM-768 decapsulate', 'liboqs (WebAssembly)', opsPerSecond(() => oqsKem.decapsulate(oqsCt, oqsKemKeys.secretKey))]);
+rows.push([
+  'ML-KEM-768 encapsulate',
+  'liboqs (WebAssembly)',
+  opsPerSecond(() => oqsKem.encapsulate(oqsKemKeys.publicKey)),
+]);
+rows.push([
+  'ML-KEM-768 decapsulate',
+  'liboqs (WebAssembly)',
+  opsPerSecond(() => oqsKem.decapsulate(oqsCt, oqsKemKeys.secretKey)),
+]);
 oqsKem.destroy();
 
-
 console.log(`${'operation'.padEnd(24)} ${'backend'.padEnd(30)} ops/s`);
-for (const [op, backend, rate] of rows) console.log(`${op.padEnd(24)} ${backend.padEnd(30)} ${rate.toFixed(0).padStart(7)}`);
+for (const [op, backend, rate] of rows)
+  console.log(`${op.padEnd(24)} ${backend.padEnd(30)} ${rate.toFixed(0).padStart(7)}`);

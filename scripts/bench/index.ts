@@ -10,7 +10,9 @@ const available = readdirSync(new URL('.', import.meta.url))
   .sort();
 const name = process.argv[2];
 if (!name || !available.includes(name)) {
-  console.error(`usage: npm run bench -- <${available.join('|') || 'none yet'}>${name ? ` (no benchmark "${name}")` : ''}`);
+  console.error(
+    `usage: npm run bench -- <${available.join('|') || 'none yet'}>${name ? ` (no benchmark "${name}")` : ''}`,
+  );
   process.exit(2);
 }
 await import(`./${name}.ts`);

@@ -39,9 +39,28 @@ const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 32);
 const TRANSFER_CONCURRENCY = Number(process.env.BENCH_TRANSFER_CONCURRENCY ?? 64);
 const PERMISSIONS = ['accounts:read', 'transfers:read', 'transfers:write'] as const;
 
-type Stats = { p50: number; p99: number; rps: number; n: number; wallMs: number; answers?: string[]; cpuUs?: number; mainUs?: number };
+type Stats = {
+  p50: number;
+  p99: number;
+  rps: number;
+  n: number;
+  wallMs: number;
+  answers?: string[];
+  cpuUs?: number;
+  mainUs?: number;
+};
 /** One load job: `headers[i]` (or `header`) authorises request i; `bodies[i]` makes it a POST. */
-type Job = { url: string; ca: string; total: number; concurrency: number; header?: string; headers?: string[]; bodies?: string[]; expect: number; keepAnswers?: boolean };
+type Job = {
+  url: string;
+  ca: string;
+  total: number;
+  concurrency: number;
+  header?: string;
+  headers?: string[];
+  bodies?: string[];
+  expect: number;
+  keepAnswers?: boolean;
+};
 
 /** Plain JavaScript evaluated by the worker: node:https with a keep-alive agent, one request per slot. */
 const LOAD_GENERATOR = `
@@ -89,14 +108,26 @@ function measure(job: Job): Promise<Stats> {
       if (!m.stats) return reject(new Error(`benchmark request failed: ${m.error}`));
       const used = process.cpuUsage(cpu);
       const mainUsed = process.threadCpuUsage(main);
-      resolve({ ...m.stats, cpuUs: (used.user + used.system) / m.stats.n, mainUs: (mainUsed.user + mainUsed.system) / m.stats.n });
+      resolve({
+        ...m.stats,
+        cpuUs: (used.user + used.system) / m.stats.n,
+        mainUs: (mainUsed.user + mainUsed.system) / m.stats.n,
+      });
     });
     worker.postMessage(job);
   });
 }
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'svckit-bench-'));
-const config = loadConfig({ SVC_BLOCK_TIME: '0', ...process.env, SVC_DATA_DIR: dataDir, SVC_BASE_PORT: '0', SVC_WALLET_PORT: '0', SVC_SITE_PORT: '0', SVC_RATE_LIMIT: '0' });
+const config = loadConfig({
+  SVC_BLOCK_TIME: '0',
+  ...process.env,
+  SVC_DATA_DIR: dataDir,
+  SVC_BASE_PORT: '0',
+  SVC_WALLET_PORT: '0',
+  SVC_SITE_PORT: '0',
+  SVC_RATE_LIMIT: '0',
+});
 const clock = new OffsetClock();
 const { stack, ready } = await listen(config, { clock, logLevel: 'silent' });
 const { ledger } = stack;
@@ -109,11 +140,28 @@ async function setup() {
   const now = new Date(clock.now());
   const accounts = [];
   for (let i = 0; i < ACCOUNTS + 1; i++) {
-    accounts.push(await ledger.accounts.create({ email: `bench-${i}@bank.example`, dailyLimitWei: parseAmount('l', '100000000'), singleLimitWei: parseAmount('l', '1000000') }, now));
+    accounts.push(
+      await ledger.accounts.create(
+        {
+          email: `bench-${i}@bank.example`,
+          dailyLimitWei: parseAmount('l', '100000000'),
+          singleLimitWei: parseAmount('l', '1000000'),
+        },
+        now,
+      ),
+    );
   }
-  const { token } = await ledger.credentials.createApiKey({ name: 'bench', permissions: [...PERMISSIONS], accountIds: null });
+  const { token } = await ledger.credentials.createApiKey({
+    name: 'bench',
+    permissions: [...PERMISSIONS],
+    accountIds: null,
+  });
   const keys = mlDsa65.keygen();
-  await ledger.credentials.registerMldsaKey(keys.publicKey, { name: 'bench', permissions: [...PERMISSIONS], accountIds: null });
+  await ledger.credentials.registerMldsaKey(keys.publicKey, {
+    name: 'bench',
+    permissions: [...PERMISSIONS],
+    accountIds: null,
+  });
   return { senders: accounts.slice(0, ACCOUNTS), recipient: accounts[ACCOUNTS]!, token, keys };
 }
 
@@ -148,23 +196,55 @@ async function authBenchmark(accountId: string, token: string, keys: ReturnType<
     const [bearer, mldsa] = [median(bearerRuns), median(mldsaRuns)];
     const ratio = mldsa.p50 / bearer.p50;
     if (concurrency === 32) ratio32 = ratio;
-    rows.push(`| Bearer svc_ | ${concurrency} | ${bearer.n} x ${ROUNDS} | ${ms(bearer.p50)} | ${ms(bearer.p99)} | ${Math.round(bearer.rps)} | ${Math.round(bearer.cpuUs!)} | ${Math.round(bearer.mainUs!)} | 1.00x |`);
-    rows.push(`| SVC-MLDSA | ${concurrency} | ${mldsa.n} x ${ROUNDS} | ${ms(mldsa.p50)} | ${ms(mldsa.p99)} | ${Math.round(mldsa.rps)} | ${Math.round(mldsa.cpuUs!)} | ${Math.round(mldsa.mainUs!)} | ${ratio.toFixed(2)}x |`);
+    rows.push(
+      `| Bearer svc_ | ${concurrency} | ${bearer.n} x ${ROUNDS} | ${ms(bearer.p50)} | ${ms(bearer.p99)} | ${Math.round(bearer.rps)} | ${Math.round(bearer.cpuUs!)} | ${Math.round(bearer.mainUs!)} | 1.00x |`,
+    );
+    rows.push(
+      `| SVC-MLDSA | ${concurrency} | ${mldsa.n} x ${ROUNDS} | ${ms(mldsa.p50)} | ${ms(mldsa.p99)} | ${Math.round(mldsa.rps)} | ${Math.round(mldsa.cpuUs!)} | ${Math.round(mldsa.mainUs!)} | ${ratio.toFixed(2)}x |`,
+    );
   }
-  console.log('| GET /accounts/{id} (median of alternating runs) | conc. | requests | p50 ms | p99 ms | req/s | process CPU µs/req | main thread CPU µs/req | p50 / bearer |');
+  console.log(
+    '| GET /accounts/{id} (median of alternating runs) | conc. | requests | p50 ms | p99 ms | req/s | process CPU µs/req | main thread CPU µs/req | p50 / bearer |',
+  );
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const row of rows) console.log(row);
   return ratio32;
 }
 
-async function transferBenchmark(senders: { id: string; address: string }[], recipient: { address: string }, token: string) {
-  const bodies = Array.from({ length: TRANSFERS }, (_, i) => JSON.stringify({ fromAccountId: senders[i % senders.length]!.id, to: recipient.address, amount: '0.01' }));
+async function transferBenchmark(
+  senders: { id: string; address: string }[],
+  recipient: { address: string },
+  token: string,
+) {
+  const bodies = Array.from({ length: TRANSFERS }, (_, i) =>
+    JSON.stringify({ fromAccountId: senders[i % senders.length]!.id, to: recipient.address, amount: '0.01' }),
+  );
   const started = performance.now();
-  const accepted = await measure({ url: `${base}/transfers`, ca, total: TRANSFERS, concurrency: TRANSFER_CONCURRENCY, header: `Bearer ${token}`, bodies, expect: 201, keepAnswers: true });
-  const created = accepted.answers!.map((text) => JSON.parse(text) as { ok: boolean; txRef: string; txHash: Hex; status: string });
+  const accepted = await measure({
+    url: `${base}/transfers`,
+    ca,
+    total: TRANSFERS,
+    concurrency: TRANSFER_CONCURRENCY,
+    header: `Bearer ${token}`,
+    bodies,
+    expect: 201,
+    keepAnswers: true,
+  });
+  const created = accepted.answers!.map(
+    (text) => JSON.parse(text) as { ok: boolean; txRef: string; txHash: Hex; status: string },
+  );
   // Through to confirmation: the confirmer settles pending records as blocks are sealed.
   for (;;) {
-    const pending = await stack.database.db.$count(transfers, and(eq(transfers.status, 'pending'), inArray(transfers.accountId, senders.map((s) => s.id))));
+    const pending = await stack.database.db.$count(
+      transfers,
+      and(
+        eq(transfers.status, 'pending'),
+        inArray(
+          transfers.accountId,
+          senders.map((s) => s.id),
+        ),
+      ),
+    );
     if (pending === 0) break;
     if (performance.now() - started > 600_000) throw new Error(`${pending} transfers still pending after 10 minutes`);
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -174,45 +254,81 @@ async function transferBenchmark(senders: { id: string; address: string }[], rec
 }
 
 /** For each sender, the nonces of its transfers on the chain must be exactly 0..n-1 and every record confirmed. */
-async function verify(senders: { id: string; address: string }[], created: { txRef: string; txHash: Hex; ok: boolean }[]) {
+async function verify(
+  senders: { id: string; address: string }[],
+  created: { txRef: string; txHash: Hex; ok: boolean }[],
+) {
   const problems: string[] = [];
   if (created.some((c) => !c.ok)) problems.push(`${created.filter((c) => !c.ok).length} transfers answered ok:false`);
   const txs: { from: Hex; nonce: Hex }[] = [];
   for (let i = 0; i < created.length; i += 500) {
-    txs.push(...(await stack.chain.upstream.batchResults<{ from: Hex; nonce: Hex }>(created.slice(i, i + 500).map((c) => ({ method: 'eth_getTransactionByHash', params: [c.txHash] })))));
+    txs.push(
+      ...(await stack.chain.upstream.batchResults<{ from: Hex; nonce: Hex }>(
+        created.slice(i, i + 500).map((c) => ({ method: 'eth_getTransactionByHash', params: [c.txHash] })),
+      )),
+    );
   }
   const byAccount = new Map<string, number[]>();
-  for (const tx of txs) byAccount.set(tx.from.toLowerCase(), [...(byAccount.get(tx.from.toLowerCase()) ?? []), Number(BigInt(tx.nonce))]);
+  for (const tx of txs)
+    byAccount.set(tx.from.toLowerCase(), [...(byAccount.get(tx.from.toLowerCase()) ?? []), Number(BigInt(tx.nonce))]);
   for (const sender of senders) {
     const nonces = (byAccount.get(sender.address.toLowerCase()) ?? []).sort((a, b) => a - b);
     const gap = nonces.findIndex((n, i) => n !== i);
-    if (gap !== -1) problems.push(`${sender.id}: nonces ${nonces.slice(Math.max(0, gap - 2), gap + 3).join(',')}… are not 0..${nonces.length - 1}`);
-    const count = Number(BigInt(await stack.chain.upstream.call<Hex>('eth_getTransactionCount', [sender.address, 'latest'])));
-    if (count !== nonces.length) problems.push(`${sender.id}: the chain counts ${count} transactions, the API created ${nonces.length}`);
+    if (gap !== -1)
+      problems.push(
+        `${sender.id}: nonces ${nonces.slice(Math.max(0, gap - 2), gap + 3).join(',')}… are not 0..${nonces.length - 1}`,
+      );
+    const count = Number(
+      BigInt(await stack.chain.upstream.call<Hex>('eth_getTransactionCount', [sender.address, 'latest'])),
+    );
+    if (count !== nonces.length)
+      problems.push(`${sender.id}: the chain counts ${count} transactions, the API created ${nonces.length}`);
   }
   // This run's senders only: a PostgreSQL database given by DATABASE_URL may hold earlier runs' records.
-  const rows = await stack.database.db.select({ status: transfers.status }).from(transfers).where(inArray(transfers.accountId, senders.map((s) => s.id)));
+  const rows = await stack.database.db
+    .select({ status: transfers.status })
+    .from(transfers)
+    .where(
+      inArray(
+        transfers.accountId,
+        senders.map((s) => s.id),
+      ),
+    );
   const statuses = new Map<string, number>();
   for (const r of rows) statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
-  if (statuses.get('confirmed') !== created.length) problems.push(`records by status: ${JSON.stringify(Object.fromEntries(statuses))}; expected ${created.length} confirmed`);
+  if (statuses.get('confirmed') !== created.length)
+    problems.push(
+      `records by status: ${JSON.stringify(Object.fromEntries(statuses))}; expected ${created.length} confirmed`,
+    );
   return problems;
 }
 
-console.log(`svckit institutional benchmark: Node ${process.version}, OpenSSL ${process.versions.openssl}, ${stack.database.engine}, block time ${config.blockTimeSeconds} s, TLS X25519MLKEM768 keep-alive, rate limit lifted`);
+console.log(
+  `svckit institutional benchmark: Node ${process.version}, OpenSSL ${process.versions.openssl}, ${stack.database.engine}, block time ${config.blockTimeSeconds} s, TLS X25519MLKEM768 keep-alive, rate limit lifted`,
+);
 try {
   const { senders, recipient, token, keys } = await setup();
-  await fund(senders.map((s) => s.address), '1000');
+  await fund(
+    senders.map((s) => s.address),
+    '1000',
+  );
   const ratio = await authBenchmark(senders[0]!.id, token, keys);
   console.log('');
   const { accepted, created, confirmedMs } = await transferBenchmark(senders, recipient, token);
   const problems = await verify(senders, created);
-  console.log(`| POST /transfers | transfers | accounts | conc. | p50 ms | p99 ms | accepted/s | through confirmation/s | nonce gaps |`);
+  console.log(
+    `| POST /transfers | transfers | accounts | conc. | p50 ms | p99 ms | accepted/s | through confirmation/s | nonce gaps |`,
+  );
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
-  console.log(`| bearer | ${created.length} | ${senders.length} | ${TRANSFER_CONCURRENCY} | ${ms(accepted.p50)} | ${ms(accepted.p99)} | ${Math.round(accepted.rps)} | ${Math.round((created.length / confirmedMs) * 1000)} | ${problems.length ? 'see below' : 0} |`);
+  console.log(
+    `| bearer | ${created.length} | ${senders.length} | ${TRANSFER_CONCURRENCY} | ${ms(accepted.p50)} | ${ms(accepted.p99)} | ${Math.round(accepted.rps)} | ${Math.round((created.length / confirmedMs) * 1000)} | ${problems.length ? 'see below' : 0} |`,
+  );
   for (const p of problems) console.log(`  problem: ${p}`);
   const rateOk = accepted.rps >= 200;
-  console.log(`\ntargets: ML-DSA p50 / bearer p50 at concurrency 32 = ${ratio.toFixed(2)}x (<= 1.15x: ${ratio <= 1.15 ? 'met' : 'MISSED'}); ` +
-    `${Math.round(accepted.rps)} transfers/s accepted (>= 200: ${rateOk ? 'met' : 'MISSED'}); nonce gaps and unconfirmed: ${problems.length ? 'FOUND' : 'none'}`);
+  console.log(
+    `\ntargets: ML-DSA p50 / bearer p50 at concurrency 32 = ${ratio.toFixed(2)}x (<= 1.15x: ${ratio <= 1.15 ? 'met' : 'MISSED'}); ` +
+      `${Math.round(accepted.rps)} transfers/s accepted (>= 200: ${rateOk ? 'met' : 'MISSED'}); nonce gaps and unconfirmed: ${problems.length ? 'FOUND' : 'none'}`,
+  );
   if (problems.length) process.exitCode = 1;
 } catch (error) {
   console.error('institutional benchmark failed:', error);

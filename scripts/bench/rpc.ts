@@ -36,7 +36,15 @@ const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
 
 type Stats = { p50: number; p99: number; rps: number; n: number; sent: number; gatewayUs?: number; anvilUs?: number };
 type Row = { path: string; method: string; concurrency: number } & Stats;
-type Job = { url: string; ca?: string; keepAlive: boolean; body?: string; total: number; concurrency: number; warmup?: number };
+type Job = {
+  url: string;
+  ca?: string;
+  keepAlive: boolean;
+  body?: string;
+  total: number;
+  concurrency: number;
+  warmup?: number;
+};
 
 /**
  * The load generator runs in a worker thread, so the gateway under test keeps the main thread to itself
@@ -85,7 +93,9 @@ async function measure(job: Job): Promise<Stats> {
   const elu = performance.eventLoopUtilization();
   const anvilBefore = anvilCpuMs();
   const stats = await new Promise<Stats>((resolve, reject) => {
-    worker.once('message', (m: { stats?: Stats; error?: string }) => (m.stats ? resolve(m.stats) : reject(new Error(`benchmark request failed: ${m.error}`))));
+    worker.once('message', (m: { stats?: Stats; error?: string }) =>
+      m.stats ? resolve(m.stats) : reject(new Error(`benchmark request failed: ${m.error}`)),
+    );
     worker.postMessage(job);
   });
   // The main thread runs the gateway and nothing else during a job: its busy time is the gateway's cost.
@@ -94,7 +104,9 @@ async function measure(job: Job): Promise<Stats> {
   return {
     ...stats,
     gatewayUs: (busy / stats.sent) * 1000,
-    ...(anvilBefore !== undefined && anvilAfter !== undefined ? { anvilUs: ((anvilAfter - anvilBefore) / stats.sent) * 1000 } : {}),
+    ...(anvilBefore !== undefined && anvilAfter !== undefined
+      ? { anvilUs: ((anvilAfter - anvilBefore) / stats.sent) * 1000 }
+      : {}),
   };
 }
 
@@ -104,7 +116,8 @@ function anvilCpuMs(): number | undefined {
     for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (stat.includes('(anvil)') && Number(fields[1]) === process.pid) return (Number(fields[11]) + Number(fields[12])) * 10;
+      if (stat.includes('(anvil)') && Number(fields[1]) === process.pid)
+        return (Number(fields[11]) + Number(fields[12])) * 10;
     }
   } catch {
     // not Linux, or the process went away
@@ -117,7 +130,16 @@ const rpcBody = (method: string, params: unknown[]) => JSON.stringify({ jsonrpc:
 /** Starts the stack (instant mining), and seeds 180 empty blocks then 40 blocks of one transfer each. */
 async function startStack() {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'svckit-bench-'));
-  const config = loadConfig({ ...process.env, SVC_DATA_DIR: dataDir, SVC_BASE_PORT: '0', SVC_WALLET_PORT: '0', SVC_SITE_PORT: '0', SVC_BLOCK_TIME: '0', SVC_RATE_LIMIT_RPC: '0', SVC_RATE_LIMIT_EXPLORER: '0' }); // limits lifted for the benchmark
+  const config = loadConfig({
+    ...process.env,
+    SVC_DATA_DIR: dataDir,
+    SVC_BASE_PORT: '0',
+    SVC_WALLET_PORT: '0',
+    SVC_SITE_PORT: '0',
+    SVC_BLOCK_TIME: '0',
+    SVC_RATE_LIMIT_RPC: '0',
+    SVC_RATE_LIMIT_EXPLORER: '0',
+  }); // limits lifted for the benchmark
   const clock = new OffsetClock();
   const { stack, ready } = await listen(config, { clock, logLevel: 'silent' });
   const producer = stack.chain.producer!;
@@ -127,8 +149,21 @@ async function startStack() {
   await stack.chain.permissions!.allow(account.address, 'external');
   await stack.chain.upstream.call('anvil_setBalance', [account.address, toHex(10n ** 18n)]);
   for (let nonce = 0; nonce < 40; nonce++) {
-    const raw = await account.signTransaction({ chainId: 1111111, nonce, gas: 21_000n, gasPrice: 0n, to: account.address, value: 1n, type: 'legacy' });
-    const answer = await stack.dispatcher.handle({ jsonrpc: '2.0', id: nonce, method: 'eth_sendRawTransaction', params: [raw] });
+    const raw = await account.signTransaction({
+      chainId: 1111111,
+      nonce,
+      gas: 21_000n,
+      gasPrice: 0n,
+      to: account.address,
+      value: 1n,
+      type: 'legacy',
+    });
+    const answer = await stack.dispatcher.handle({
+      jsonrpc: '2.0',
+      id: nonce,
+      method: 'eth_sendRawTransaction',
+      params: [raw],
+    });
     if (answer.error) throw new Error(`seeding failed: ${JSON.stringify(answer.error)}`);
     await producer.requestBlock();
   }
@@ -148,13 +183,17 @@ const ms = (n: number) => n.toFixed(3);
 
 /** Prints the rows as a Markdown table with p50 ratios against anvil at the same method and concurrency. */
 function printRpcTable(rows: Row[]): void {
-  console.log('| path | method | conc. | requests | p50 ms | p99 ms | req/s | p50 / anvil | gateway CPU µs/req | Anvil CPU µs/req |');
+  console.log(
+    '| path | method | conc. | requests | p50 ms | p99 ms | req/s | p50 / anvil | gateway CPU µs/req | Anvil CPU µs/req |',
+  );
   console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
     const base = rows.find((b) => b.path === 'anvil' && b.method === r.method && b.concurrency === r.concurrency)!;
     const us = (v: number | undefined) => (v === undefined ? '-' : Math.round(v));
     const gateway = r.path === 'anvil' ? '-' : us(r.gatewayUs);
-    console.log(`| ${r.path} | ${r.method} | ${r.concurrency} | ${r.n} | ${ms(r.p50)} | ${ms(r.p99)} | ${Math.round(r.rps)} | ${(r.p50 / base.p50).toFixed(2)}x | ${gateway} | ${us(r.anvilUs)} |`);
+    console.log(
+      `| ${r.path} | ${r.method} | ${r.concurrency} | ${r.n} | ${ms(r.p50)} | ${ms(r.p99)} | ${Math.round(r.rps)} | ${(r.p50 / base.p50).toFixed(2)}x | ${gateway} | ${us(r.anvilUs)} |`,
+    );
   }
 }
 
@@ -162,7 +201,10 @@ function printRpcTable(rows: Row[]): void {
 async function explorerTxns(base: string, ca: string, clock: OffsetClock): Promise<string[]> {
   const job = { url: new URL('api/txns', base).href, ca, keepAlive: true };
   const probe = await fetchJson(job.url, ca).catch((error: Error) => error);
-  if (!Array.isArray(probe) || probe.length === 0) return [`/api/txns: not measured (answered ${probe instanceof Error ? probe.message : JSON.stringify(probe).slice(0, 120)})`];
+  if (!Array.isArray(probe) || probe.length === 0)
+    return [
+      `/api/txns: not measured (answered ${probe instanceof Error ? probe.message : JSON.stringify(probe).slice(0, 120)})`,
+    ];
   await measure({ ...job, total: 1, concurrency: 1, warmup: 0 }); // opens the keep-alive connection
   const cold: number[] = [];
   for (let i = 0; i < 50; i++) {
@@ -186,21 +228,37 @@ async function explorerTxns(base: string, ca: string, clock: OffsetClock): Promi
 /** One GET, to see whether the endpoint answers at all. */
 function fetchJson(url: string, ca: string): Promise<unknown> {
   return new Promise((resolve, reject) => {
-    https.get(url, { ca, agent: false }, (res) => {
-      let text = '';
-      res.on('data', (c: Buffer) => (text += c));
-      res.on('end', () => (res.statusCode === 200 ? resolve(JSON.parse(text)) : reject(new Error(`HTTP ${res.statusCode} ${text.slice(0, 120)}`))));
-    }).on('error', reject);
+    https
+      .get(url, { ca, agent: false }, (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c));
+        res.on('end', () =>
+          res.statusCode === 200
+            ? resolve(JSON.parse(text))
+            : reject(new Error(`HTTP ${res.statusCode} ${text.slice(0, 120)}`)),
+        );
+      })
+      .on('error', reject);
   });
 }
 
 const { stack, ready, clock, dataDir } = await startStack();
 const plain = await plainGateway(stack.dispatcher);
 const latest = (await stack.chain.upstream.call<string>('eth_blockNumber')) as string;
-console.log(`svckit rpc benchmark: Node ${process.version}, OpenSSL ${process.versions.openssl}, chain head ${BigInt(latest)}; ${REQUESTS} requests at concurrency 1, ${REQUESTS * 3} at 32 (new-connection path: a quarter)`);
+console.log(
+  `svckit rpc benchmark: Node ${process.version}, OpenSSL ${process.versions.openssl}, chain head ${BigInt(latest)}; ${REQUESTS} requests at concurrency 1, ${REQUESTS * 3} at 32 (new-connection path: a quarter)`,
+);
 try {
-  const urls = { anvil: stack.chain.upstream.url, 'gateway-http': plain.url, 'gateway-tls': `${ready.base}/rpc`, 'gateway-tls-new': `${ready.base}/rpc` };
-  const methods: [string, unknown[]][] = [['eth_blockNumber', []], ['eth_getBlockByNumber', [latest, false]]];
+  const urls = {
+    anvil: stack.chain.upstream.url,
+    'gateway-http': plain.url,
+    'gateway-tls': `${ready.base}/rpc`,
+    'gateway-tls-new': `${ready.base}/rpc`,
+  };
+  const methods: [string, unknown[]][] = [
+    ['eth_blockNumber', []],
+    ['eth_getBlockByNumber', [latest, false]],
+  ];
   const rows: Row[] = [];
   for (const [method, params] of methods) {
     for (const concurrency of [1, 32]) {
@@ -216,12 +274,16 @@ try {
   console.log('');
   for (const line of await explorerTxns(`${ready.base}/`, stack.tls.caCert, clock)) console.log(line);
   const target = (path: string) =>
-    methods.map(([m]) => {
-      const r = rows.find((x) => x.path === path && x.method === m && x.concurrency === 1)!;
-      const a = rows.find((x) => x.path === 'anvil' && x.method === m && x.concurrency === 1)!;
-      return `${m} ${(r.p50 / a.p50).toFixed(2)}x`;
-    }).join(', ');
-  console.log(`\ntarget p50 <= 1.2x anvil at concurrency 1: gateway-http (TLS removed) ${target('gateway-http')}; gateway-tls (handshake amortised) ${target('gateway-tls')}`);
+    methods
+      .map(([m]) => {
+        const r = rows.find((x) => x.path === path && x.method === m && x.concurrency === 1)!;
+        const a = rows.find((x) => x.path === 'anvil' && x.method === m && x.concurrency === 1)!;
+        return `${m} ${(r.p50 / a.p50).toFixed(2)}x`;
+      })
+      .join(', ');
+  console.log(
+    `\ntarget p50 <= 1.2x anvil at concurrency 1: gateway-http (TLS removed) ${target('gateway-http')}; gateway-tls (handshake amortised) ${target('gateway-tls')}`,
+  );
 } catch (error) {
   console.error('rpc benchmark failed:', error);
   process.exitCode = 1;

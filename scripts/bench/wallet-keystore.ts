@@ -34,10 +34,20 @@ const stats = (ms: number[]) => {
 };
 
 const p = DEFAULT_ARGON2ID;
-console.log(`svckit wallet keystore benchmark: node ${process.versions.node}, OpenSSL ${process.versions.openssl}, ${os.cpus().length} CPU (${os.cpus()[0]?.model ?? 'unknown'})`);
-console.log(`Argon2id v0x13 m = ${p.memoryKiB} KiB (${p.memoryKiB / 1024} MiB), t = ${p.passes}, p = ${p.parallelism}, 16-byte salt, 32-byte key; AES-256-GCM\n`);
+console.log(
+  `svckit wallet keystore benchmark: node ${process.versions.node}, OpenSSL ${process.versions.openssl}, ${os.cpus().length} CPU (${os.cpus()[0]?.model ?? 'unknown'})`,
+);
+console.log(
+  `Argon2id v0x13 m = ${p.memoryKiB} KiB (${p.memoryKiB / 1024} MiB), t = ${p.passes}, p = ${p.parallelism}, 16-byte salt, 32-byte key; AES-256-GCM\n`,
+);
 
 const file = await sealWalletSecrets('correct horse battery staple', { mnemonic });
-console.log(`unlock, node:crypto Argon2id     ${stats(await time(() => openKeystore('correct horse battery staple', file), runs))}`);
-console.log(`unlock, @noble/hashes Argon2id   ${stats(await time(() => openKeystoreWeb('correct horse battery staple', file), Math.min(runs, 3)))}`);
-console.log(`wallet unlock (keystore + seed + ML-DSA-65 identity)  ${stats(await time(() => Wallet.fromKeystore(file, 'correct horse battery staple'), runs))}`);
+console.log(
+  `unlock, node:crypto Argon2id     ${stats(await time(() => openKeystore('correct horse battery staple', file), runs))}`,
+);
+console.log(
+  `unlock, @noble/hashes Argon2id   ${stats(await time(() => openKeystoreWeb('correct horse battery staple', file), Math.min(runs, 3)))}`,
+);
+console.log(
+  `wallet unlock (keystore + seed + ML-DSA-65 identity)  ${stats(await time(() => Wallet.fromKeystore(file, 'correct horse battery staple'), runs))}`,
+);

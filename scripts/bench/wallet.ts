@@ -71,7 +71,13 @@ type Identity = { seed: string; publicKey: string; svcId: string; evmKey: string
 function identity(): Identity {
   const pq = mlDsa65.keygen();
   const evmKey = generatePrivateKey();
-  return { seed: toHex(pq.secretKey), publicKey: toHex(pq.publicKey), svcId: toHex(sha3_256(pq.publicKey).subarray(0, 8)), evmKey, address: privateKeyToAccount(evmKey).address };
+  return {
+    seed: toHex(pq.secretKey),
+    publicKey: toHex(pq.publicKey),
+    svcId: toHex(sha3_256(pq.publicKey).subarray(0, 8)),
+    evmKey,
+    address: privateKeyToAccount(evmKey).address,
+  };
 }
 
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
@@ -80,35 +86,68 @@ async function main(): Promise<void> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'svckit-bench-wallet-'));
   // D-024 limits lifted for the benchmark only (5 /auth requests per second would cap it at 2.5 sessions/s).
   Object.assign(process.env, { SVC_RATE_LIMIT_WALLET: '0', SVC_RATE_LIMIT_WALLET_AUTH: '0' });
-  const config = loadConfig({ SVC_DATA_DIR: dataDir, SVC_BASE_PORT: '0', SVC_WALLET_PORT: '0', SVC_SITE_PORT: '0', SVC_BLOCK_TIME: '0' });
+  const config = loadConfig({
+    SVC_DATA_DIR: dataDir,
+    SVC_BASE_PORT: '0',
+    SVC_WALLET_PORT: '0',
+    SVC_SITE_PORT: '0',
+    SVC_BLOCK_TIME: '0',
+  });
   const { stack, ready } = await listen(config, { clock: new OffsetClock(), logLevel: 'silent' });
   try {
     const maxLevel = Math.max(...LEVELS);
     const identities = Array.from({ length: WORKERS * maxLevel }, identity);
     for (const id of identities) {
-      const res = await stack.wallet.inject({ method: 'POST', url: '/wallets/register', payload: { svcId: id.svcId, pqPublicKey: id.publicKey } });
+      const res = await stack.wallet.inject({
+        method: 'POST',
+        url: '/wallets/register',
+        payload: { svcId: id.svcId, pqPublicKey: id.publicKey },
+      });
       if (res.statusCode !== 200) throw new Error(`register: ${res.statusCode} ${res.body}`);
     }
-    const workers = Array.from({ length: WORKERS }, (_, w) => new Worker(CLIENT, { eval: true, workerData: { url: `${ready.wallet}/`, ca: stack.tls.caCert, identities: identities.slice(w * maxLevel, (w + 1) * maxLevel) } }));
+    const workers = Array.from(
+      { length: WORKERS },
+      (_, w) =>
+        new Worker(CLIENT, {
+          eval: true,
+          workerData: {
+            url: `${ready.wallet}/`,
+            ca: stack.tls.caCert,
+            identities: identities.slice(w * maxLevel, (w + 1) * maxLevel),
+          },
+        }),
+    );
     const run = (w: Worker, job: { total: number; concurrency: number; offset: number }) =>
       new Promise<number[]>((resolve, reject) => {
-        w.once('message', (m: { latencies?: number[]; error?: string }) => (m.error ? reject(new Error(m.error)) : resolve(m.latencies!)));
+        w.once('message', (m: { latencies?: number[]; error?: string }) =>
+          m.error ? reject(new Error(m.error)) : resolve(m.latencies!),
+        );
         w.postMessage(job);
       });
-    console.log(`wallet sessions (challenge + both client signatures + verify), ${WORKERS} client workers, TLS ${ready.wallet}`);
+    console.log(
+      `wallet sessions (challenge + both client signatures + verify), ${WORKERS} client workers, TLS ${ready.wallet}`,
+    );
     console.log('concurrency  sessions  sessions/s  p50 ms  p99 ms  server main-thread busy ms/session');
     for (const level of LEVELS) {
       const perWorker = Math.max(1, Math.ceil(level / WORKERS));
       const workersUsed = level === 1 ? 1 : WORKERS;
-      await Promise.all(workers.slice(0, workersUsed).map((w) => run(w, { total: 20, concurrency: perWorker, offset: 0 })));
+      await Promise.all(
+        workers.slice(0, workersUsed).map((w) => run(w, { total: 20, concurrency: perWorker, offset: 0 })),
+      );
       const elu0 = performance.eventLoopUtilization();
       const t0 = performance.now();
-      const parts = await Promise.all(workers.slice(0, workersUsed).map((w) => run(w, { total: Math.ceil(SESSIONS / workersUsed), concurrency: perWorker, offset: 0 })));
+      const parts = await Promise.all(
+        workers
+          .slice(0, workersUsed)
+          .map((w) => run(w, { total: Math.ceil(SESSIONS / workersUsed), concurrency: perWorker, offset: 0 })),
+      );
       const wall = performance.now() - t0;
       const elu = performance.eventLoopUtilization(elu0);
       const all = parts.flat().sort((a, b) => a - b);
       const busy = (elu.active / all.length).toFixed(2);
-      console.log(`${String(workersUsed * perWorker).padStart(11)}  ${String(all.length).padStart(8)}  ${((all.length / wall) * 1000).toFixed(1).padStart(10)}  ${quantile(all, 0.5).toFixed(1).padStart(6)}  ${quantile(all, 0.99).toFixed(1).padStart(6)}  ${busy.padStart(10)}`);
+      console.log(
+        `${String(workersUsed * perWorker).padStart(11)}  ${String(all.length).padStart(8)}  ${((all.length / wall) * 1000).toFixed(1).padStart(10)}  ${quantile(all, 0.5).toFixed(1).padStart(6)}  ${quantile(all, 0.99).toFixed(1).padStart(6)}  ${busy.padStart(10)}`,
+      );
     }
     await Promise.all(workers.map((w) => w.terminate()));
     await pieces();
@@ -128,7 +167,10 @@ async function pieces(): Promise<void> {
       await fn();
       t.push(performance.now() - t0);
     }
-    return quantile(t.sort((a, b) => a - b), 0.5);
+    return quantile(
+      t.sort((a, b) => a - b),
+      0.5,
+    );
   };
   const pq = mlDsa65.keygen();
   const msg = new TextEncoder().encode('x'.repeat(330));
@@ -136,12 +178,30 @@ async function pieces(): Promise<void> {
   const account = privateKeyToAccount(generatePrivateKey());
   const ecdsa = await account.signMessage({ message: 'x'.repeat(330) });
   const key = await serviceKeyFromSeed(new Uint8Array(32).fill(1));
-  const token = await new SignJWT({ sub: 'a' }).setProtectedHeader({ alg: 'ML-DSA-65', kid: key.kid }).sign(key.privateKey);
+  const token = await new SignJWT({ sub: 'a' })
+    .setProtectedHeader({ alg: 'ML-DSA-65', kid: key.kid })
+    .sign(key.privateKey);
   console.log('\nserver-side pieces, median of %d (ms):', N);
-  console.log('  ML-DSA-65 verify (pqSig, OpenSSL)      %s', (await timeIt(() => mlDsa65.verify(pq.publicKey, msg, sig))).toFixed(3));
-  console.log('  EIP-191 recover (ecdsaSig, viem)       %s', (await timeIt(() => recoverMessageAddress({ message: 'x'.repeat(330), signature: ecdsa }))).toFixed(3));
-  console.log('  JWT sign, ML-DSA-65 (jose)             %s', (await timeIt(() => new SignJWT({ sub: 'a' }).setProtectedHeader({ alg: 'ML-DSA-65', kid: key.kid }).sign(key.privateKey))).toFixed(3));
-  console.log('  JWT verify, ML-DSA-65 (jose)           %s', (await timeIt(() => jwtVerify(token, key.publicKey, { algorithms: ['ML-DSA-65'] }))).toFixed(3));
+  console.log(
+    '  ML-DSA-65 verify (pqSig, OpenSSL)      %s',
+    (await timeIt(() => mlDsa65.verify(pq.publicKey, msg, sig))).toFixed(3),
+  );
+  console.log(
+    '  EIP-191 recover (ecdsaSig, viem)       %s',
+    (await timeIt(() => recoverMessageAddress({ message: 'x'.repeat(330), signature: ecdsa }))).toFixed(3),
+  );
+  console.log(
+    '  JWT sign, ML-DSA-65 (jose)             %s',
+    (
+      await timeIt(() =>
+        new SignJWT({ sub: 'a' }).setProtectedHeader({ alg: 'ML-DSA-65', kid: key.kid }).sign(key.privateKey),
+      )
+    ).toFixed(3),
+  );
+  console.log(
+    '  JWT verify, ML-DSA-65 (jose)           %s',
+    (await timeIt(() => jwtVerify(token, key.publicKey, { algorithms: ['ML-DSA-65'] }))).toFixed(3),
+  );
 }
 
 await main();

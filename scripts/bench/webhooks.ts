@@ -51,7 +51,10 @@ const tls = await receiverTls();
 const worker = new Worker(RECEIVER, { eval: true, workerData: { cert: tls.cert, key: tls.key } });
 const port = await new Promise<number>((resolve) => worker.once('message', resolve));
 // DATABASE_URL: the same on PostgreSQL (a throw-away database: the benchmark leaves its rows).
-const database = await openDatabase({ dataDir: null, ...(process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL } : {}) });
+const database = await openDatabase({
+  dataDir: null,
+  ...(process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL } : {}),
+});
 const db = database.db;
 const clock = new OffsetClock();
 // Secrets are sealed under a KEK as in the stack (D-130): an in-memory keyring.
@@ -62,7 +65,11 @@ const endpoints = new EndpointStore(db, clock, secrets);
 const BENCH_ACCOUNT = 'acc_01JD3Z8Q4V6WQ8N2K7M5R9T3XA';
 
 async function endpointFor(path: string): Promise<string> {
-  const endpoint = await endpoints.create({ url: `https://127.0.0.1:${port}${path}`, events: ['payment.settled'], accountIds: [BENCH_ACCOUNT] });
+  const endpoint = await endpoints.create({
+    url: `https://127.0.0.1:${port}${path}`,
+    events: ['payment.settled'],
+    accountIds: [BENCH_ACCOUNT],
+  });
   await endpoints.setSecret(endpoint.id, 'bench-signing-secret-0123456789abcdefgh', 0);
   return endpoint.id;
 }
@@ -75,8 +82,18 @@ async function seed(n: number): Promise<void> {
         await emitEvent(
           tx,
           {
-            event: 'payment.settled', uetr: crypto.randomUUID(), txRef: 'PMT-20261121-4Z7K9M2Q8R1T', status: 'SETTLED', instrAmtCcy: 'EUR', instrAmt: 1250.5,
-            settlAmtCcy: 'SVC', settlAmt: 1313.02, onChainTxHash: `0x${'ab'.repeat(32)}`, sttlmTm: '2026-11-21T09:30:04.000Z', dbtrInst: 'DEUTDEFFXXX', cdtrInst: 'SVCKGB2LXXX',
+            event: 'payment.settled',
+            uetr: crypto.randomUUID(),
+            txRef: 'PMT-20261121-4Z7K9M2Q8R1T',
+            status: 'SETTLED',
+            instrAmtCcy: 'EUR',
+            instrAmt: 1250.5,
+            settlAmtCcy: 'SVC',
+            settlAmt: 1313.02,
+            onChainTxHash: `0x${'ab'.repeat(32)}`,
+            sttlmTm: '2026-11-21T09:30:04.000Z',
+            dbtrInst: 'DEUTDEFFXXX',
+            cdtrInst: 'SVCKGB2LXXX',
           },
           { debtorAccountId: BENCH_ACCOUNT, creditorAccountId: null },
           new Date(clock.now()),
@@ -86,7 +103,8 @@ async function seed(n: number): Promise<void> {
   }
 }
 
-const pending = async () => (await db.select({ n: count() }).from(webhookDeliveries).where(eq(webhookDeliveries.status, 'pending')))[0]!.n;
+const pending = async () =>
+  (await db.select({ n: count() }).from(webhookDeliveries).where(eq(webhookDeliveries.status, 'pending')))[0]!.n;
 
 function dispatcher(concurrency: number): WebhookDispatcher {
   // D-143: the bench's receiver listens on loopback.
@@ -95,7 +113,10 @@ function dispatcher(concurrency: number): WebhookDispatcher {
   return new WebhookDispatcher(db, clock, transport, { concurrency, secrets, onError: (e) => console.error(e) });
 }
 
-async function throughput(concurrency: number, n: number): Promise<{ concurrency: number; deliveries: number; seconds: number; perSecond: number }> {
+async function throughput(
+  concurrency: number,
+  n: number,
+): Promise<{ concurrency: number; deliveries: number; seconds: number; perSecond: number }> {
   const endpointId = await endpointFor('/ok');
   await seed(n);
   const d = dispatcher(concurrency);
@@ -104,9 +125,19 @@ async function throughput(concurrency: number, n: number): Promise<{ concurrency
   while ((await pending()) > 0) await new Promise((resolve) => setTimeout(resolve, 20));
   const seconds = (performance.now() - started) / 1000;
   await d.stop();
-  const delivered = (await db.select({ n: count() }).from(webhookDeliveries).where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.status, 'delivered'))))[0]!.n;
+  const delivered = (
+    await db
+      .select({ n: count() })
+      .from(webhookDeliveries)
+      .where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.status, 'delivered')))
+  )[0]!.n;
   await endpoints.delete(endpointId);
-  return { concurrency, deliveries: delivered, seconds: Number(seconds.toFixed(2)), perSecond: Math.round(delivered / seconds) };
+  return {
+    concurrency,
+    deliveries: delivered,
+    seconds: Number(seconds.toFixed(2)),
+    perSecond: Math.round(delivered / seconds),
+  };
 }
 
 /** Observed minus target delay (ms) of attempt `number` for every job of the endpoint. */
@@ -117,7 +148,10 @@ async function lateness(number: number): Promise<number[]> {
   for (const attempts of byId.values()) {
     const previous = attempts.find((a) => a.number === number - 1);
     const next = attempts.find((a) => a.number === number);
-    if (previous && next) out.push(next.startedAt.getTime() - (previous.startedAt.getTime() + previous.durationMs) - RETRY_DELAYS_MS[number - 1]!);
+    if (previous && next)
+      out.push(
+        next.startedAt.getTime() - (previous.startedAt.getTime() + previous.durationMs) - RETRY_DELAYS_MS[number - 1]!,
+      );
   }
   return out.sort((a, b) => a - b);
 }
@@ -140,14 +174,24 @@ async function accuracy(n: number) {
   await endpoints.delete(endpointId);
   const late = await lateness(2);
   const q = (p: number) => late[Math.min(late.length - 1, Math.floor(p * late.length))]!;
-  return { retry: 'attempt 2 (target 30 s after attempt 1 ended)', jobs: late.length, earliestMs: late[0], p50Ms: q(0.5), p99Ms: q(0.99), maxMs: late.at(-1), early: late.filter((l) => l < 0).length };
+  return {
+    retry: 'attempt 2 (target 30 s after attempt 1 ended)',
+    jobs: late.length,
+    earliestMs: late[0],
+    p50Ms: q(0.5),
+    p99Ms: q(0.99),
+    maxMs: late.at(-1),
+    early: late.filter((l) => l < 0).length,
+  };
 }
 
 const results = [await throughput(1, Math.max(100, Math.round(DELIVERIES / 6))), await throughput(64, DELIVERIES)];
 console.log('webhook deliveries per second (PGlite, HTTPS keep-alive to a local receiver in a worker thread):');
 console.table(results);
 const schedule = await accuracy(RETRIES);
-console.log('schedule accuracy (observed minus target delay, on the injectable clock running in real time near the due time):');
+console.log(
+  'schedule accuracy (observed minus target delay, on the injectable clock running in real time near the due time):',
+);
 console.table([schedule]);
 console.log(JSON.stringify({ throughput: results, schedule }));
 await worker.terminate();

@@ -19,7 +19,9 @@ export async function parseWebhooksContract() {
   const { document, diagnostics } = await new Parser().parse(text);
   const errors = diagnostics.filter((d) => d.severity === 0);
   if (!document || errors.length) {
-    throw new Error(`specs/${SPEC} does not parse:\n${errors.map((d) => `${d.path.join('.')}: ${d.message}`).join('\n')}`);
+    throw new Error(
+      `specs/${SPEC} does not parse:\n${errors.map((d) => `${d.path.join('.')}: ${d.message}`).join('\n')}`,
+    );
   }
   return document;
 }
@@ -83,7 +85,8 @@ export async function generateAsyncApi({ generatedDir }: OutputRoot): Promise<vo
       const headers = extractNamed(message.headers()?.json(), defs, true);
       defs[`${name}Payload`] = flattenAllOf(payload, defs);
       defs[`${name}Headers`] = headers;
-      const eventConst = (headers as { properties?: Record<string, { const?: string }> })?.properties?.['X-SVC-Event']?.const;
+      const eventConst = (headers as { properties?: Record<string, { const?: string }> })?.properties?.['X-SVC-Event']
+        ?.const;
       messages[name] = { event: eventConst, payload, headers };
     }
   }

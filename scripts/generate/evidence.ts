@@ -10,7 +10,12 @@ const SPEC = 'evidence.schema.json';
 /** Writes `generated/evidence/types.gen.ts` and `schema.gen.ts`. */
 export async function generateEvidence({ generatedDir }: OutputRoot): Promise<void> {
   const schema = loadSpec(SPEC);
-  const { $defs = {}, $schema: _dialect, $id: _id, ...root } = schema as { $defs?: Record<string, unknown> } & Record<string, unknown>;
+  const {
+    $defs = {},
+    $schema: _dialect,
+    $id: _id,
+    ...root
+  } = schema as { $defs?: Record<string, unknown> } & Record<string, unknown>;
   const types = await compileDefinitions({ ...$defs, PqcEvidenceDocument: root }, generatedHeader(SPEC));
   const out = path.join(generatedDir, 'evidence');
   rmSync(out, { recursive: true, force: true });

@@ -16,7 +16,10 @@ function renderChainMock(): string {
   for (const method of (doc.methods as Method[]).map((m) => deref<Method>(doc, m))) {
     examples[method.name] = (method.examples ?? [])
       .map((e) => deref<Pairing>(doc, e))
-      .map((e) => ({ params: e.params.map((p) => deref<{ value: unknown }>(doc, p).value), result: e.result ? deref<{ value: unknown }>(doc, e.result).value : null }));
+      .map((e) => ({
+        params: e.params.map((p) => deref<{ value: unknown }>(doc, p).value),
+        result: e.result ? deref<{ value: unknown }>(doc, e.result).value : null,
+      }));
   }
   return [
     ...generatedHeader('chain.openrpc.json'),
@@ -24,20 +27,20 @@ function renderChainMock(): string {
     "import { http, HttpResponse, type HttpHandler, type JsonBodyType } from 'msw';",
     "import type { ChainRpcMethod } from '../generated/chain/client.gen';",
     '',
-    '/** Each method\'s example pairings from the contract: positional params and the result. */',
+    "/** Each method's example pairings from the contract: positional params and the result. */",
     'export const chainRpcExamples: Record<ChainRpcMethod, { params: unknown[]; result: JsonBodyType }[]> = ' +
       `${JSON.stringify(examples, null, 2)};`,
     '',
     'type RpcRequest = { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown };',
     '',
-    '/** Answers one request: the example whose params match, else the method\'s first example, else -32601. */',
+    "/** Answers one request: the example whose params match, else the method's first example, else -32601. */",
     'function answer(request: RpcRequest): JsonBodyType {',
-    "  const id = request.id ?? null;",
+    '  const id = request.id ?? null;',
     "  if (request.jsonrpc !== '2.0' || typeof request.method !== 'string') {",
     "    return { jsonrpc: '2.0', id, error: { code: -32600, message: 'Invalid request' } };",
     '  }',
     '  const pairings = chainRpcExamples[request.method as ChainRpcMethod];',
-    '  if (!pairings?.length) return { jsonrpc: \'2.0\', id, error: { code: -32601, message: \'Method not found\' } };',
+    "  if (!pairings?.length) return { jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } };",
     '  const params = JSON.stringify(request.params ?? []);',
     '  const match = pairings.find((p) => JSON.stringify(p.params) === params) ?? pairings[0]!;',
     "  return { jsonrpc: '2.0', id, result: match.result };",
@@ -69,12 +72,12 @@ function renderEvidenceMock(): string {
     "import { http, HttpResponse, type HttpHandler } from 'msw';",
     "import type { PqcEvidenceDocument } from '../generated/evidence/types.gen';",
     '',
-    '/** The evidence schema\'s example document. */',
+    "/** The evidence schema's example document. */",
     `export const exampleEvidence: PqcEvidenceDocument = ${JSON.stringify(example, null, 2)};`,
     '',
     '/** An MSW handler serving the example at {site_url}/.well-known/pqc-evidence.json. */',
     "export function exampleEvidenceHandler(siteUrl = '*'): HttpHandler {",
-    "  return http.get(`${siteUrl}/.well-known/pqc-evidence.json`, () => HttpResponse.json(exampleEvidence));",
+    '  return http.get(`${siteUrl}/.well-known/pqc-evidence.json`, () => HttpResponse.json(exampleEvidence));',
     '}',
     '',
   ].join('\n');

@@ -55,7 +55,9 @@ function renderSurface(surface: (typeof openApiSurfaces)[number]): string {
       }
       const typeName = `Handle${pascalCase(id)}Response`;
       typeNames.push(typeName);
-      examples.push(`  ${id}: { status: ${example.status}, body: ${JSON.stringify(example.body)} } satisfies ${typeName},`);
+      examples.push(
+        `  ${id}: { status: ${example.status}, body: ${JSON.stringify(example.body)} } satisfies ${typeName},`,
+      );
       picks.push(
         example.headers
           ? `      ${id}: () => HttpResponse.json(exampleResponses.${id}.body, ${init}),`
@@ -67,7 +69,9 @@ function renderSurface(surface: (typeof openApiSurfaces)[number]): string {
   return [
     ...generatedHeader(surface.spec),
     '',
-    needsHttpResponse ? `import { HttpResponse, type HttpHandler } from 'msw';` : `import type { HttpHandler } from 'msw';`,
+    needsHttpResponse
+      ? `import { HttpResponse, type HttpHandler } from 'msw';`
+      : `import type { HttpHandler } from 'msw';`,
     `import {`,
     `  createMswHandlers,`,
     ...typeNames.sort().map((t) => `  type ${t},`),

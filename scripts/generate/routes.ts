@@ -17,7 +17,9 @@ export function generateRouteTables({ generatedDir }: OutputRoot): void {
     const basePath = new URL(String((doc.servers as { url: string }[])[0]!.url)).pathname.replace(/\/$/, '');
     const rows: string[] = [];
     const operations: string[] = [];
-    for (const [specPath, item] of Object.entries(doc.paths as Record<string, Record<string, { operationId: string }>>)) {
+    for (const [specPath, item] of Object.entries(
+      doc.paths as Record<string, Record<string, { operationId: string }>>,
+    )) {
       for (const method of METHODS) {
         const operation = item[method];
         if (!operation) continue;
@@ -33,7 +35,7 @@ export function generateRouteTables({ generatedDir }: OutputRoot): void {
         '',
         "import type { RouteHandlers } from './fastify.gen';",
         '',
-        '/** The base path of the contract\'s first server. */',
+        "/** The base path of the contract's first server. */",
         `export const basePath = '${basePath}';`,
         '',
         '/** Every operation of the contract: HTTP method, Fastify URL (relative to basePath) and operationId. */',

@@ -10,7 +10,12 @@ import { mlDsa65, toHex } from '../crypto/index.ts';
 export type MldsaKeyPair = { publicKey: Uint8Array; secretKey: Uint8Array };
 
 /** The Authorization header value for one request. */
-export function mldsaAuthorization(keys: MldsaKeyPair, method: string, target: string, timestampMs: number = Date.now()): string {
+export function mldsaAuthorization(
+  keys: MldsaKeyPair,
+  method: string,
+  target: string,
+  timestampMs: number = Date.now(),
+): string {
   const message = new TextEncoder().encode(`${timestampMs}:${method.toUpperCase()}:${target}`);
   const signature = mlDsa65.sign(keys.secretKey, message);
   return `SVC-MLDSA ${toHex(keys.publicKey)}.${timestampMs}.${toHex(signature)}`;
@@ -23,10 +28,16 @@ export const requestTarget = (url: string | URL) => {
 };
 
 /** The part of a generated hey-api client this helper needs. */
-type InterceptableClient = { interceptors: { request: { use(fn: (request: Request) => Request | Promise<Request>): number } } };
+type InterceptableClient = {
+  interceptors: { request: { use(fn: (request: Request) => Request | Promise<Request>): number } };
+};
 
 /** Adds an SVC-MLDSA signature to every request made with `client`; `now` is the clock (default Date.now). */
-export function signRequestsWithMldsa(client: InterceptableClient, keys: MldsaKeyPair, now: () => number = Date.now): void {
+export function signRequestsWithMldsa(
+  client: InterceptableClient,
+  keys: MldsaKeyPair,
+  now: () => number = Date.now,
+): void {
   client.interceptors.request.use((request) => {
     request.headers.set('Authorization', mldsaAuthorization(keys, request.method, requestTarget(request.url), now()));
     return request;

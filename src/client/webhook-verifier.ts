@@ -21,7 +21,12 @@ import type {
 import { SvcError } from '../errors.ts';
 
 /** The payload of one Payment event, as specs/webhooks.asyncapi.yaml defines it per event type. */
-export type PaymentPayload = PaymentInitiatedPayload | PaymentRateLockedPayload | PaymentSettledPayload | PaymentFailedPayload | PaymentReturnedPayload;
+export type PaymentPayload =
+  | PaymentInitiatedPayload
+  | PaymentRateLockedPayload
+  | PaymentSettledPayload
+  | PaymentFailedPayload
+  | PaymentReturnedPayload;
 
 /** Why a delivery was refused. */
 export type WebhookRejection =
@@ -80,25 +85,47 @@ function header(headers: WebhookHeaders, name: string): string | undefined {
  * be the body exactly as received, before any JSON parsing. Returns the verified delivery; throws
  * {@link WebhookVerificationError} otherwise.
  */
-export function verifyWebhook(rawBody: string | Uint8Array, headers: WebhookHeaders, secrets: string | readonly string[], options: VerifyOptions = {}): VerifiedWebhook {
+export function verifyWebhook(
+  rawBody: string | Uint8Array,
+  headers: WebhookHeaders,
+  secrets: string | readonly string[],
+  options: VerifyOptions = {},
+): VerifiedWebhook {
   const tolerance = options.toleranceSeconds ?? 300;
   const nowMs = typeof options.now === 'function' ? options.now() : (options.now ?? Date.now());
   const signatureText = header(headers, 'x-svc-signature');
   const timestampText = header(headers, 'x-svc-timestamp');
   const event = header(headers, 'x-svc-event');
   const deliveryId = header(headers, 'x-svc-delivery');
-  for (const [name, value] of [['X-SVC-Signature', signatureText], ['X-SVC-Timestamp', timestampText], ['X-SVC-Event', event], ['X-SVC-Delivery', deliveryId]] as const) {
+  for (const [name, value] of [
+    ['X-SVC-Signature', signatureText],
+    ['X-SVC-Timestamp', timestampText],
+    ['X-SVC-Event', event],
+    ['X-SVC-Delivery', deliveryId],
+  ] as const) {
     if (!value) throw new WebhookVerificationError('missing_header', `${name} is missing`);
   }
-  if (!/^\d{1,12}$/.test(timestampText!)) throw new WebhookVerificationError('malformed_timestamp', `X-SVC-Timestamp expected Unix seconds, got "${timestampText}"`);
+  if (!/^\d{1,12}$/.test(timestampText!))
+    throw new WebhookVerificationError(
+      'malformed_timestamp',
+      `X-SVC-Timestamp expected Unix seconds, got "${timestampText}"`,
+    );
   const timestamp = Number(timestampText);
   const age = Math.floor(nowMs / 1000) - timestamp;
-  if (age > tolerance) throw new WebhookVerificationError('stale_timestamp', `X-SVC-Timestamp is ${age} s old, more than ${tolerance} s`);
-  if (-age > tolerance) throw new WebhookVerificationError('future_timestamp', `X-SVC-Timestamp is ${-age} s ahead, more than ${tolerance} s`);
+  if (age > tolerance)
+    throw new WebhookVerificationError('stale_timestamp', `X-SVC-Timestamp is ${age} s old, more than ${tolerance} s`);
+  if (-age > tolerance)
+    throw new WebhookVerificationError(
+      'future_timestamp',
+      `X-SVC-Timestamp is ${-age} s ahead, more than ${tolerance} s`,
+    );
   // D-047: one `sha256=<hex>`, or a comma-separated list during a rotation.
   const given = signatureText!.split(',').map((part) => SIGNATURE.exec(part.trim())?.[1]);
   if (given.length === 0 || given.some((hex) => hex === undefined)) {
-    throw new WebhookVerificationError('malformed_signature', 'X-SVC-Signature expected sha256=<64 lower-case hex digits>, optionally two separated by a comma');
+    throw new WebhookVerificationError(
+      'malformed_signature',
+      'X-SVC-Signature expected sha256=<64 lower-case hex digits>, optionally two separated by a comma',
+    );
   }
   const body = typeof rawBody === 'string' ? Buffer.from(rawBody, 'utf8') : Buffer.from(rawBody);
   const signed = Buffer.concat([Buffer.from(`${timestampText}.`, 'utf8'), body]);
@@ -108,13 +135,18 @@ export function verifyWebhook(rawBody: string | Uint8Array, headers: WebhookHead
     const expected = createHmac('sha256', secret).update(signed).digest();
     for (const hex of given) matched = timingSafeEqual(expected, Buffer.from(hex!, 'hex')) || matched;
   }
-  if (!matched) throw new WebhookVerificationError('signature_mismatch', 'no X-SVC-Signature matches a secret held by the receiver');
+  if (!matched)
+    throw new WebhookVerificationError(
+      'signature_mismatch',
+      'no X-SVC-Signature matches a secret held by the receiver',
+    );
   let payload: unknown;
   try {
     payload = JSON.parse(body.toString('utf8'));
   } catch {
     throw new WebhookVerificationError('malformed_body', 'the body is not JSON');
   }
-  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) throw new WebhookVerificationError('malformed_body', 'the body is not a JSON object');
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload))
+    throw new WebhookVerificationError('malformed_body', 'the body is not a JSON object');
   return { event: event!, deliveryId: deliveryId!, timestamp, payload: payload as PaymentPayload };
 }

@@ -20,7 +20,11 @@ export const aes256Gcm = Object.freeze({
     assertBytes('aad', aad);
     const cipher = createCipheriv('aes-256-gcm', key, nonce, { authTagLength: AES_256_GCM_SIZES.tag });
     cipher.setAAD(aad);
-    return concatBytes(asUint8Array(cipher.update(plaintext)), asUint8Array(cipher.final()), asUint8Array(cipher.getAuthTag()));
+    return concatBytes(
+      asUint8Array(cipher.update(plaintext)),
+      asUint8Array(cipher.final()),
+      asUint8Array(cipher.getAuthTag()),
+    );
   },
 
   /** Decrypts ciphertext || tag; CryptoError('decrypt_failed') if authentication fails. */
@@ -39,7 +43,11 @@ export const aes256Gcm = Object.freeze({
     try {
       return concatBytes(asUint8Array(decipher.update(body)), asUint8Array(decipher.final()));
     } catch (error) {
-      throw new CryptoError('decrypt_failed', 'AES-256-GCM authentication failed: wrong key, nonce or AAD, or tampered data', { cause: error });
+      throw new CryptoError(
+        'decrypt_failed',
+        'AES-256-GCM authentication failed: wrong key, nonce or AAD, or tampered data',
+        { cause: error },
+      );
     }
   },
 });

@@ -22,7 +22,8 @@ export function cryptoBackends(): CryptoBackend[] {
     {
       name: '@noble/post-quantum',
       version: installedPackageVersion('@noble/post-quantum'),
-      serves: 'ML-DSA-65 with a given rnd or deterministic, the internal interface and external mu, HashML-DSA; ML-KEM-768 with a given m',
+      serves:
+        'ML-DSA-65 with a given rnd or deterministic, the internal interface and external mu, HashML-DSA; ML-KEM-768 with a given m',
     },
   ];
 }

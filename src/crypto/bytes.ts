@@ -27,7 +27,10 @@ export function toHex(bytes: Uint8Array): string {
 export function fromHex(hex: string): Uint8Array {
   const digits = hex.startsWith('0x') || hex.startsWith('0X') ? hex.slice(2) : hex;
   if (digits.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(digits)) {
-    throw new CryptoError('bad_input', `expected an even number of hex digits, got ${JSON.stringify(hex.slice(0, 24))}`);
+    throw new CryptoError(
+      'bad_input',
+      `expected an even number of hex digits, got ${JSON.stringify(hex.slice(0, 24))}`,
+    );
   }
   return new Uint8Array(Buffer.from(digits, 'hex'));
 }

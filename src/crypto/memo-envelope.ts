@@ -50,7 +50,10 @@ export const memoEnvelope = Object.freeze({
       throw new CryptoError('bad_envelope', 'memo envelope expected the header "SVM" 0x01 (D-032)');
     }
     if (envelope.length < memoEnvelope.minLength) {
-      throw new CryptoError('bad_envelope', `memo envelope expected at least ${memoEnvelope.minLength} bytes (D-032), got ${envelope.length}`);
+      throw new CryptoError(
+        'bad_envelope',
+        `memo envelope expected at least ${memoEnvelope.minLength} bytes (D-032), got ${envelope.length}`,
+      );
     }
     let offset = HEADER.length;
     const kemCiphertext = envelope.subarray(offset, (offset += KEM_CIPHERTEXT_BYTES));
@@ -78,7 +81,10 @@ function deriveKey(sharedSecret: Uint8Array, kemCiphertext: Uint8Array, address:
 function addressBytes(address: RecipientAddress): Uint8Array {
   const bytes = typeof address === 'string' && /^0x[0-9a-fA-F]{40}$/.test(address) ? fromHex(address) : address;
   if (!(bytes instanceof Uint8Array) || bytes.length !== 20) {
-    throw new CryptoError('bad_input', `"recipientAddress" expected 20 bytes or "0x" + 40 hex digits, got ${JSON.stringify(typeof address === 'string' ? address : `${(address as Uint8Array)?.length} bytes`)}`);
+    throw new CryptoError(
+      'bad_input',
+      `"recipientAddress" expected 20 bytes or "0x" + 40 hex digits, got ${JSON.stringify(typeof address === 'string' ? address : `${(address as Uint8Array)?.length} bytes`)}`,
+    );
   }
   return bytes;
 }

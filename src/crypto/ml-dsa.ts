@@ -63,7 +63,10 @@ export const mlDsa65 = Object.freeze({
   /** A fresh key pair from OpenSSL's random generator. */
   keygen(): MlDsa65KeyPair {
     const { publicKey, privateKey } = generateKeyPairSync('ml-dsa-65');
-    return { publicKey: asUint8Array(publicKey.export({ format: 'raw-public' })), secretKey: asUint8Array(privateKey.export({ format: 'raw-seed' })) };
+    return {
+      publicKey: asUint8Array(publicKey.export({ format: 'raw-public' })),
+      secretKey: asUint8Array(privateKey.export({ format: 'raw-seed' })),
+    };
   },
 
   /** The key pair of a 32-byte seed ξ (FIPS 204 ML-DSA.KeyGen_internal). */
@@ -95,7 +98,12 @@ export const mlDsa65 = Object.freeze({
   },
 
   /** FIPS 204 ML-DSA.Verify (OpenSSL); false for a bad signature and for malformed keys, signatures or contexts. */
-  verify(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array, options: { context?: Uint8Array } = {}): boolean {
+  verify(
+    publicKey: Uint8Array,
+    message: Uint8Array,
+    signature: Uint8Array,
+    options: { context?: Uint8Array } = {},
+  ): boolean {
     assertBytes('publicKey', publicKey);
     assertBytes('message', message);
     assertBytes('signature', signature);
@@ -104,7 +112,12 @@ export const mlDsa65 = Object.freeze({
   },
 
   /** ML-DSA.Verify as above, run on libuv's thread pool instead of the calling thread (servers). */
-  verifyAsync(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array, options: { context?: Uint8Array } = {}): Promise<boolean> {
+  verifyAsync(
+    publicKey: Uint8Array,
+    message: Uint8Array,
+    signature: Uint8Array,
+    options: { context?: Uint8Array } = {},
+  ): Promise<boolean> {
     assertBytes('publicKey', publicKey);
     assertBytes('message', message);
     assertBytes('signature', signature);
@@ -122,7 +135,12 @@ export const mlDsa65 = Object.freeze({
   },
 
   /** FIPS 204 ML-DSA.Verify_internal on M' (or on mu with externalMu), via @noble/post-quantum. */
-  verifyInternal(publicKey: Uint8Array, messageOrMu: Uint8Array, signature: Uint8Array, options: { externalMu?: boolean } = {}): boolean {
+  verifyInternal(
+    publicKey: Uint8Array,
+    messageOrMu: Uint8Array,
+    signature: Uint8Array,
+    options: { externalMu?: boolean } = {},
+  ): boolean {
     assertBytes('publicKey', publicKey);
     assertBytes('messageOrMu', messageOrMu);
     assertBytes('signature', signature);
@@ -130,14 +148,25 @@ export const mlDsa65 = Object.freeze({
   },
 
   /** FIPS 204 HashML-DSA.Sign via @noble/post-quantum; CryptoError('refused') for a pre-hash below λ = 192. */
-  signPrehash(secretKey: Uint8Array, message: Uint8Array, hash: PreHashAlgorithm, options: MlDsa65SignOptions = {}): Uint8Array {
+  signPrehash(
+    secretKey: Uint8Array,
+    message: Uint8Array,
+    hash: PreHashAlgorithm,
+    options: MlDsa65SignOptions = {},
+  ): Uint8Array {
     assertLength('secretKey', secretKey, ML_DSA_65_SIZES.seed, ML_DSA_65_SIZES.secretKey);
     assertBytes('message', message);
     return nobleMlDsa65SignPrehash(secretKey, message, checkedContext(options.context), hash, randomnessOf(options));
   },
 
   /** FIPS 204 HashML-DSA.Verify via @noble/post-quantum; CryptoError('refused') for a refused pre-hash. */
-  verifyPrehash(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array, hash: PreHashAlgorithm, options: { context?: Uint8Array } = {}): boolean {
+  verifyPrehash(
+    publicKey: Uint8Array,
+    message: Uint8Array,
+    signature: Uint8Array,
+    hash: PreHashAlgorithm,
+    options: { context?: Uint8Array } = {},
+  ): boolean {
     assertBytes('publicKey', publicKey);
     assertBytes('message', message);
     assertBytes('signature', signature);
@@ -150,7 +179,10 @@ function checkedContext(context: Uint8Array | undefined): Uint8Array {
   if (context === undefined) return new Uint8Array(0);
   assertBytes('context', context);
   if (context.length > ML_DSA_65_SIZES.maxContext) {
-    throw new CryptoError('bad_input', `"context" expected at most 255 bytes (FIPS 204 Algorithm 2), got ${context.length}`);
+    throw new CryptoError(
+      'bad_input',
+      `"context" expected at most 255 bytes (FIPS 204 Algorithm 2), got ${context.length}`,
+    );
   }
   return context;
 }

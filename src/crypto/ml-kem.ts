@@ -36,7 +36,10 @@ export const mlKem768 = Object.freeze({
   /** A fresh key pair from OpenSSL's random generator. */
   keygen(): MlKem768KeyPair {
     const { publicKey, privateKey } = generateKeyPairSync('ml-kem-768');
-    return { publicKey: asUint8Array(publicKey.export({ format: 'raw-public' })), secretKey: asUint8Array(privateKey.export({ format: 'raw-seed' })) };
+    return {
+      publicKey: asUint8Array(publicKey.export({ format: 'raw-public' })),
+      secretKey: asUint8Array(privateKey.export({ format: 'raw-seed' })),
+    };
   },
 
   /** The key pair of a 64-byte seed d || z (FIPS 203 ML-KEM.KeyGen_internal). */

@@ -54,14 +54,19 @@ export function verifyEvidence(document: unknown, options: VerifyOptions = {}): 
   validator ??= compileSchema();
   const violations: Violation[] = [];
   if (!validator(document)) {
-    for (const e of validator.errors ?? []) violations.push({ rule: 'schema', path: e.instancePath || '/', message: schemaMessage(e) });
+    for (const e of validator.errors ?? [])
+      violations.push({ rule: 'schema', path: e.instancePath || '/', message: schemaMessage(e) });
   }
   const doc = (document && typeof document === 'object' ? document : {}) as Record<string, unknown>;
   checkConformanceCounts(doc.conformance, violations);
   checkPackages(doc.packages, violations);
   const ageDays = checkGenerated(doc.generated, options, violations);
   const onlyStale = violations.length > 0 && violations.every((v) => v.rule === 'generated.stale');
-  return { status: violations.length === 0 ? 'verified' : onlyStale ? 'unverified' : 'invalid', violations, ...(ageDays === undefined ? {} : { ageDays }) };
+  return {
+    status: violations.length === 0 ? 'verified' : onlyStale ? 'unverified' : 'invalid',
+    violations,
+    ...(ageDays === undefined ? {} : { ageDays }),
+  };
 }
 
 /** The verification as text lines, one per violation, ending with the status line. */
@@ -69,7 +74,10 @@ export function formatVerifyResult(source: string, result: VerifyResult): string
   const lines = result.violations.map((v) => `  ${v.rule} at ${v.path}: ${v.message}`);
   const age = result.ageDays === undefined ? '' : `, generated ${result.ageDays.toFixed(1)} days ago`;
   if (result.status === 'verified') return `VERIFIED ${source}${age}: schema and rules hold`;
-  const head = result.status === 'unverified' ? `UNVERIFIED ${source}${age}: stale, to be treated as unverified, not as evidence` : `INVALID ${source}${age}: ${result.violations.length} violation(s)`;
+  const head =
+    result.status === 'unverified'
+      ? `UNVERIFIED ${source}${age}: stale, to be treated as unverified, not as evidence`
+      : `INVALID ${source}${age}: ${result.violations.length} violation(s)`;
   return [head, ...lines].join('\n');
 }
 
@@ -82,7 +90,8 @@ function checkConformanceCounts(conformance: unknown, out: Violation[]): void {
   const c = conformance as Counted;
   checkBreakdown('/conformance/acvpByImplementation', c.acvp, c.acvpByImplementation, out);
   for (const [key, value] of Object.entries(c)) {
-    if (value && typeof value === 'object') checkBreakdown(`/conformance/${key}/byImplementation`, value, (value as Counted).byImplementation, out);
+    if (value && typeof value === 'object')
+      checkBreakdown(`/conformance/${key}/byImplementation`, value, (value as Counted).byImplementation, out);
   }
 }
 
@@ -93,7 +102,8 @@ function walkCounts(node: Counted, path: string, out: Violation[]): void {
   else if ('checks' in node && 'passed' in node) checkTotal(path, node, 'checks', out);
   else if ('checks' in node) checkInterop(path, node, out);
   for (const [key, value] of Object.entries(node)) {
-    if (value && typeof value === 'object' && !Array.isArray(value)) walkCounts(value as Counted, `${path}/${key}`, out);
+    if (value && typeof value === 'object' && !Array.isArray(value))
+      walkCounts(value as Counted, `${path}/${key}`, out);
   }
 }
 
@@ -101,10 +111,17 @@ function checkBreakdown(path: string, whole: unknown, parts: unknown, out: Viola
   if (!whole || typeof whole !== 'object' || !parts || typeof parts !== 'object') return;
   const w = whole as Counted;
   for (const key of ['total', 'passed', 'failed', 'skipped'] as const) {
-    const values = Object.values(parts as Counted).map((p) => (p && typeof p === 'object' ? num((p as Counted)[key]) : undefined));
+    const values = Object.values(parts as Counted).map((p) =>
+      p && typeof p === 'object' ? num((p as Counted)[key]) : undefined,
+    );
     if (values.some((v) => v === undefined) || num(w[key]) === undefined) continue; // reported by walkCounts
     const sum = (values as number[]).reduce((a, b) => a + b, 0);
-    if (sum !== w[key]) out.push({ rule: 'counts.consistent', path, message: `the implementations' ${key} add up to ${sum}, but the stated ${key} is ${String(w[key])}` });
+    if (sum !== w[key])
+      out.push({
+        rule: 'counts.consistent',
+        path,
+        message: `the implementations' ${key} add up to ${sum}, but the stated ${key} is ${String(w[key])}`,
+      });
   }
 }
 
@@ -115,21 +132,37 @@ function checkTotal(path: string, v: Counted, totalKey: 'total' | 'checks', out:
   const failed = num(v.failed);
   const skipped = v.skipped === undefined ? 0 : num(v.skipped);
   if (total === undefined || passed === undefined || failed === undefined || skipped === undefined) {
-    out.push({ rule: 'counts.consistent', path, message: `${totalKey}, passed, failed and skipped must be non-negative integers` });
+    out.push({
+      rule: 'counts.consistent',
+      path,
+      message: `${totalKey}, passed, failed and skipped must be non-negative integers`,
+    });
     return;
   }
   const [t, p, f, s] = [total, passed, failed, skipped];
   if (t === p + f + s) {
     if (s === 0 && typeof v.skippedReason === 'string' && v.skippedReason.trim() !== '') {
-      out.push({ rule: 'skipped.not_a_pass', path, message: `skippedReason says cases were skipped, but skipped is ${v.skipped === undefined ? 'absent' : 0}: were they counted as passes?` });
+      out.push({
+        rule: 'skipped.not_a_pass',
+        path,
+        message: `skippedReason says cases were skipped, but skipped is ${v.skipped === undefined ? 'absent' : 0}: were they counted as passes?`,
+      });
     }
     return;
   }
   if (s > 0 && t === p + f) {
-    out.push({ rule: 'skipped.not_a_pass', path, message: `${totalKey} ${t} = passed ${p} + failed ${f} although skipped is ${s}: the skipped cases are counted as passes` });
+    out.push({
+      rule: 'skipped.not_a_pass',
+      path,
+      message: `${totalKey} ${t} = passed ${p} + failed ${f} although skipped is ${s}: the skipped cases are counted as passes`,
+    });
     return;
   }
-  out.push({ rule: 'counts.consistent', path, message: `${totalKey} ${t} is not passed ${p} + failed ${f} + skipped ${s} = ${p + f + s}` });
+  out.push({
+    rule: 'counts.consistent',
+    path,
+    message: `${totalKey} ${t} is not passed ${p} + failed ${f} + skipped ${s} = ${p + f + s}`,
+  });
 }
 
 // interoperability: checks and failed required; failed cannot exceed checks; rows only with checks.
@@ -141,15 +174,21 @@ function checkInterop(path: string, v: Counted, out: Violation[]): void {
     out.push({ rule: 'counts.consistent', path, message: 'checks and failed must be non-negative integers' });
     return;
   }
-  if (failed > checks) out.push({ rule: 'counts.consistent', path, message: `failed ${failed} exceeds checks ${checks}` });
-  if (rows !== undefined && checks > 0 && rows === 0) out.push({ rule: 'counts.consistent', path, message: `${checks} checks in 0 rows` });
+  if (failed > checks)
+    out.push({ rule: 'counts.consistent', path, message: `failed ${failed} exceeds checks ${checks}` });
+  if (rows !== undefined && checks > 0 && rows === 0)
+    out.push({ rule: 'counts.consistent', path, message: `${checks} checks in 0 rows` });
 }
 
 function checkPackages(packages: unknown, out: Violation[]): void {
   if (!Array.isArray(packages)) return;
   packages.forEach((p, i) => {
     if (p && typeof p === 'object' && 'provenance' in p && 'provenanceNote' in p) {
-      out.push({ rule: 'packages.provenance_exclusive', path: `/packages/${i}`, message: `${String((p as Counted).name)}: provenance and provenanceNote never both appear (provenanceNote stands instead of provenance)` });
+      out.push({
+        rule: 'packages.provenance_exclusive',
+        path: `/packages/${i}`,
+        message: `${String((p as Counted).name)}: provenance and provenanceNote never both appear (provenanceNote stands instead of provenance)`,
+      });
     }
   });
 }
@@ -161,9 +200,17 @@ function checkGenerated(generated: unknown, options: VerifyOptions, out: Violati
   const maxAgeDays = options.maxAgeDays ?? DEFAULT_MAX_AGE_DAYS;
   const ageDays = (now - time) / 86_400_000;
   if (ageDays > maxAgeDays) {
-    out.push({ rule: 'generated.stale', path: '/generated', message: `generated ${String(generated)} is ${ageDays.toFixed(1)} days old, more than ${maxAgeDays} (D-045)` });
+    out.push({
+      rule: 'generated.stale',
+      path: '/generated',
+      message: `generated ${String(generated)} is ${ageDays.toFixed(1)} days old, more than ${maxAgeDays} (D-045)`,
+    });
   } else if (time - now > FUTURE_TOLERANCE_MS) {
-    out.push({ rule: 'generated.future', path: '/generated', message: `generated ${String(generated)} is in the future` });
+    out.push({
+      rule: 'generated.future',
+      path: '/generated',
+      message: `generated ${String(generated)} is in the future`,
+    });
   }
   return ageDays;
 }
@@ -182,6 +229,9 @@ function num(value: unknown): number | undefined {
 }
 
 function schemaMessage(e: ErrorObject): string {
-  const extra = e.keyword === 'additionalProperties' ? ` (${String((e.params as { additionalProperty?: string }).additionalProperty)})` : '';
+  const extra =
+    e.keyword === 'additionalProperties'
+      ? ` (${String((e.params as { additionalProperty?: string }).additionalProperty)})`
+      : '';
   return `${e.message ?? e.keyword}${extra}`;
 }

@@ -53,11 +53,17 @@ export class AccountStore {
   ) {}
 
   /** Creates an approved account with fresh keys (D-008: an account is created approved). */
-  async create(input: { email: string; dailyLimitWei: bigint; singleLimitWei: bigint; reference?: string }, now: Date): Promise<AccountRow> {
+  async create(
+    input: { email: string; dailyLimitWei: bigint; singleLimitWei: bigint; reference?: string },
+    now: Date,
+  ): Promise<AccountRow> {
     return this.kekLock.run('kek', () => this.insert(input, now));
   }
 
-  private async insert(input: { email: string; dailyLimitWei: bigint; singleLimitWei: bigint; reference?: string }, now: Date): Promise<AccountRow> {
+  private async insert(
+    input: { email: string; dailyLimitWei: bigint; singleLimitWei: bigint; reference?: string },
+    now: Date,
+  ): Promise<AccountRow> {
     const chainKey = generatePrivateKey();
     const memoKeys = mlKem768.keygen();
     const dek = randomBytes(32);
@@ -86,10 +92,18 @@ export class AccountStore {
       if (input.reference) return row!;
       // An administrator may have chosen ACC-<n> for an earlier account (optional reference): skip taken numbers.
       let number = row!.number;
-      const taken = async (n: number) => (await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.reference, accountReference(n)))).length > 0;
+      const taken = async (n: number) =>
+        (
+          await tx
+            .select({ id: accounts.id })
+            .from(accounts)
+            .where(eq(accounts.reference, accountReference(n)))
+        ).length > 0;
       while (await taken(number)) {
         // PGlite and node-postgres both answer raw SQL with `{ rows }`.
-        const next = (await tx.execute(sql`select nextval(pg_get_serial_sequence('accounts', 'number'))::int as n`)) as unknown as { rows: { n: number }[] };
+        const next = (await tx.execute(
+          sql`select nextval(pg_get_serial_sequence('accounts', 'number'))::int as n`,
+        )) as unknown as { rows: { n: number }[] };
         number = Number(next.rows[0]!.n);
       }
       const [updated] = await tx
@@ -129,12 +143,20 @@ export class AccountStore {
 
   /** The account that owns `address`, if it is on the platform. */
   async findByAddress(address: Hex): Promise<AccountRow | undefined> {
-    const [row] = await this.db.select().from(accounts).where(eq(accounts.address, getAddress(address)));
+    const [row] = await this.db
+      .select()
+      .from(accounts)
+      .where(eq(accounts.address, getAddress(address)));
     return row;
   }
 
   /** One page of accounts, newest first; `ids` limits it to a credential's accounts, `status` to one status. */
-  async page(page: number, limit: number, ids: string[] | null, status?: string): Promise<{ total: number; rows: AccountRow[] }> {
+  async page(
+    page: number,
+    limit: number,
+    ids: string[] | null,
+    status?: string,
+  ): Promise<{ total: number; rows: AccountRow[] }> {
     const where: SQL | undefined = and(
       ids === null ? undefined : inArray(accounts.id, ids.length ? ids : ['']),
       status === undefined ? undefined : eq(accounts.status, status),
@@ -154,7 +176,10 @@ export class AccountStore {
    * Applies a status change (D-008) or new limits; returns the updated row. With `fromStatus` the row is only
    * changed while it still has that status (undefined otherwise), so a checked transition cannot race another.
    */
-  async update(id: string, patch: { status?: string; dailyLimitWei?: bigint; singleLimitWei?: bigint; fromStatus?: string }): Promise<AccountRow | undefined> {
+  async update(
+    id: string,
+    patch: { status?: string; dailyLimitWei?: bigint; singleLimitWei?: bigint; fromStatus?: string },
+  ): Promise<AccountRow | undefined> {
     const [row] = await this.db
       .update(accounts)
       .set({
@@ -162,7 +187,9 @@ export class AccountStore {
         ...(patch.dailyLimitWei !== undefined ? { dailyLimitWei: patch.dailyLimitWei.toString() } : {}),
         ...(patch.singleLimitWei !== undefined ? { singleLimitWei: patch.singleLimitWei.toString() } : {}),
       })
-      .where(and(eq(accounts.id, id), patch.fromStatus === undefined ? undefined : eq(accounts.status, patch.fromStatus)))
+      .where(
+        and(eq(accounts.id, id), patch.fromStatus === undefined ? undefined : eq(accounts.status, patch.fromStatus)),
+      )
       .returning();
     return row;
   }
@@ -208,7 +235,10 @@ export class AccountStore {
   private async rewrap(): Promise<{ previousKekId: string; kekId: string; rewrapped: number }> {
     const { previous, next } = this.keyring.addActive();
     const rewrapped = await this.db.transaction(async (tx) => {
-      const rows = await tx.select({ id: accounts.id, kekId: accounts.kekId, wrappedDek: accounts.wrappedDek }).from(accounts).for('update');
+      const rows = await tx
+        .select({ id: accounts.id, kekId: accounts.kekId, wrappedDek: accounts.wrappedDek })
+        .from(accounts)
+        .for('update');
       for (const row of rows) {
         const { kekId, wrapped } = this.keyring.wrap(this.keyring.unwrap(row.kekId, row.wrappedDek));
         await tx.update(accounts).set({ kekId, wrappedDek: wrapped }).where(eq(accounts.id, row.id));

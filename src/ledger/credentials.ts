@@ -15,7 +15,12 @@ import { resourceId, secretToken } from './ids.ts';
 export type { Permission };
 
 /** An authenticated caller. */
-export type Credential = { id: string; kind: 'api_key' | 'mldsa'; permissions: Permission[]; accountIds: string[] | null };
+export type Credential = {
+  id: string;
+  kind: 'api_key' | 'mldsa';
+  permissions: Permission[];
+  accountIds: string[] | null;
+};
 
 /** Fields an administrator sets on a credential. */
 export type CredentialGrant = { name: string; permissions: Permission[]; accountIds: string[] | null };
@@ -24,7 +29,10 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 
 /** Matches the key `publicKeyHex` (lower-case hex) through the unique index on its SHA-256 (schema.ts). */
 const publicKeyIs = (publicKeyHex: string) =>
-  and(sql`sha256(decode(${mldsaKeys.publicKeyHex}, 'hex')) = sha256(decode(${publicKeyHex}, 'hex'))`, eq(mldsaKeys.publicKeyHex, publicKeyHex));
+  and(
+    sql`sha256(decode(${mldsaKeys.publicKeyHex}, 'hex')) = sha256(decode(${publicKeyHex}, 'hex'))`,
+    eq(mldsaKeys.publicKeyHex, publicKeyHex),
+  );
 
 /** The fingerprint of an ML-DSA-65 public key, as svcId is derived (D-031). */
 export const mldsaFingerprint = (publicKey: Uint8Array) => toHex(sha3_256(publicKey).subarray(0, 8));
@@ -56,7 +64,13 @@ export class CredentialStore {
     const token = secretToken('svc_');
     const [row] = await this.db
       .insert(apiKeys)
-      .values({ id: resourceId('key'), ...grant, tokenSha256: sha256(token), tokenPrefix: token.slice(0, 12), createdAt: dateOf(this.clock) })
+      .values({
+        id: resourceId('key'),
+        ...grant,
+        tokenSha256: sha256(token),
+        tokenPrefix: token.slice(0, 12),
+        createdAt: dateOf(this.clock),
+      })
       .returning();
     return { row: row!, token };
   }
@@ -84,7 +98,11 @@ export class CredentialStore {
     this.forgetRecent();
     const [existing] = await this.db.select().from(apiKeys).where(eq(apiKeys.id, id));
     if (!existing || existing.revokedAt) return existing;
-    const [row] = await this.db.update(apiKeys).set({ revokedAt: dateOf(this.clock) }).where(eq(apiKeys.id, id)).returning();
+    const [row] = await this.db
+      .update(apiKeys)
+      .set({ revokedAt: dateOf(this.clock) })
+      .where(eq(apiKeys.id, id))
+      .returning();
     return row;
   }
 
@@ -127,7 +145,11 @@ export class CredentialStore {
     this.forgetRecent();
     const [existing] = await this.db.select().from(mldsaKeys).where(eq(mldsaKeys.id, id));
     if (!existing || existing.revokedAt) return existing;
-    const [row] = await this.db.update(mldsaKeys).set({ revokedAt: dateOf(this.clock) }).where(eq(mldsaKeys.id, id)).returning();
+    const [row] = await this.db
+      .update(mldsaKeys)
+      .set({ revokedAt: dateOf(this.clock) })
+      .where(eq(mldsaKeys.id, id))
+      .returning();
     return row;
   }
 
@@ -145,8 +167,18 @@ export class CredentialStore {
       .prepare('credential_by_token')
       .execute();
     if (!row) return undefined;
-    await this.touch(row.id, () => this.db.update(apiKeys).set({ lastUsedAt: dateOf(this.clock) }).where(eq(apiKeys.id, row.id)));
-    return { id: row.id, kind: 'api_key', permissions: row.permissions as Permission[], accountIds: row.accountIds ?? null };
+    await this.touch(row.id, () =>
+      this.db
+        .update(apiKeys)
+        .set({ lastUsedAt: dateOf(this.clock) })
+        .where(eq(apiKeys.id, row.id)),
+    );
+    return {
+      id: row.id,
+      kind: 'api_key',
+      permissions: row.permissions as Permission[],
+      accountIds: row.accountIds ?? null,
+    };
   }
 
   /** The active ML-DSA key registered as `publicKey` (its 1,952 bytes). */
@@ -166,8 +198,18 @@ export class CredentialStore {
       .prepare('credential_by_mldsa_key')
       .execute();
     if (!row) return undefined;
-    await this.touch(row.id, () => this.db.update(mldsaKeys).set({ lastUsedAt: dateOf(this.clock) }).where(eq(mldsaKeys.id, row.id)));
-    return { id: row.id, kind: 'mldsa', permissions: row.permissions as Permission[], accountIds: row.accountIds ?? null };
+    await this.touch(row.id, () =>
+      this.db
+        .update(mldsaKeys)
+        .set({ lastUsedAt: dateOf(this.clock) })
+        .where(eq(mldsaKeys.id, row.id)),
+    );
+    return {
+      id: row.id,
+      kind: 'mldsa',
+      permissions: row.permissions as Permission[],
+      accountIds: row.accountIds ?? null,
+    };
   }
 
   /**
@@ -180,7 +222,14 @@ export class CredentialStore {
       .select({ id: table.id, permissions: table.permissions, accountIds: table.accountIds })
       .from(table)
       .where(and(eq(table.id, credential.id), isNull(table.revokedAt)));
-    return row ? { id: row.id, kind: credential.kind, permissions: row.permissions as Permission[], accountIds: row.accountIds ?? null } : undefined;
+    return row
+      ? {
+          id: row.id,
+          kind: credential.kind,
+          permissions: row.permissions as Permission[],
+          accountIds: row.accountIds ?? null,
+        }
+      : undefined;
   }
 
   /** A credential looked up within CREDENTIAL_CACHE_MS, or `read` (only active credentials are remembered). */

@@ -84,11 +84,19 @@ export class Keyring {
   /** AES-256-GCM under the active KEK with a fresh nonce: nonce (12) || ciphertext || tag. */
   private encrypt(data: Uint8Array, aad: string): Uint8Array {
     const nonce = randomBytes(12);
-    return Buffer.concat([nonce, aes256Gcm.encrypt(this.key(this.activeId), nonce, data, new TextEncoder().encode(aad))]);
+    return Buffer.concat([
+      nonce,
+      aes256Gcm.encrypt(this.key(this.activeId), nonce, data, new TextEncoder().encode(aad)),
+    ]);
   }
 
   private decrypt(kekId: string, sealed: Uint8Array, aad: string): Uint8Array {
-    return aes256Gcm.decrypt(this.key(kekId), sealed.subarray(0, 12), sealed.subarray(12), new TextEncoder().encode(aad));
+    return aes256Gcm.decrypt(
+      this.key(kekId),
+      sealed.subarray(0, 12),
+      sealed.subarray(12),
+      new TextEncoder().encode(aad),
+    );
   }
 
   /** Adds a new KEK and makes it active; the old ones stay until {@link retain} drops them. */

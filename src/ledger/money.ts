@@ -13,11 +13,18 @@ const DECIMAL = /^(0|[1-9]\d{0,14})(\.\d{1,2})?$/;
 /** Parses a request amount such as "125.50" into wei; 400 naming `field` for anything else (D-026). */
 export function parseAmount(field: string, text: unknown): bigint {
   if (typeof text !== 'string' || !DECIMAL.test(text)) {
-    throw new LedgerError(LedgerErrorCode.INVALID_AMOUNT, `"${field}" expected a decimal string with at most 15 integer and 2 fraction digits, got ${JSON.stringify(text)}`);
+    throw new LedgerError(
+      LedgerErrorCode.INVALID_AMOUNT,
+      `"${field}" expected a decimal string with at most 15 integer and 2 fraction digits, got ${JSON.stringify(text)}`,
+    );
   }
   const [whole, fraction = ''] = text.split('.');
   const wei = BigInt(whole!) * WEI_PER_UNIT + BigInt(fraction.padEnd(18, '0'));
-  if (wei === 0n) throw new LedgerError(LedgerErrorCode.INVALID_AMOUNT, `"${field}" expected an amount greater than 0, got "${text}"`);
+  if (wei === 0n)
+    throw new LedgerError(
+      LedgerErrorCode.INVALID_AMOUNT,
+      `"${field}" expected an amount greater than 0, got "${text}"`,
+    );
   return wei;
 }
 
@@ -25,7 +32,10 @@ export function parseAmount(field: string, text: unknown): bigint {
 export function parseLimit(field: string, value: unknown): bigint {
   const text = typeof value === 'number' && Number.isFinite(value) && value >= 0 ? String(value) : '';
   if (!/^(0|[1-9]\d{0,14})(\.\d{1,2})?$/.test(text)) {
-    throw new LedgerError(LedgerErrorCode.INVALID_PARAMETER, `"${field}" expected a number from 0 with at most 2 fraction digits, got ${JSON.stringify(value)}`);
+    throw new LedgerError(
+      LedgerErrorCode.INVALID_PARAMETER,
+      `"${field}" expected a number from 0 with at most 2 fraction digits, got ${JSON.stringify(value)}`,
+    );
   }
   const [whole, fraction = ''] = text.split('.');
   return BigInt(whole!) * WEI_PER_UNIT + BigInt(fraction.padEnd(18, '0'));

@@ -44,15 +44,30 @@ export async function startLedger(
 ): Promise<LedgerRuntime> {
   const { keyring } = options;
   const accounts = new AccountStore(db, keyring, options.rewrapWithKek);
-  const lifecycle = new PaymentLifecycle(clock, { platformBic: options.payments.platformBic, nativeCcy: options.payments.nativeCcy });
+  const lifecycle = new PaymentLifecycle(clock, {
+    platformBic: options.payments.platformBic,
+    nativeCcy: options.payments.nativeCcy,
+  });
   const engine = new TransferEngine({
-    db, accounts, upstream: chain.upstream, clock, hooks: lifecycle,
+    db,
+    accounts,
+    upstream: chain.upstream,
+    clock,
+    hooks: lifecycle,
     onAccepted: () => chain.producer?.onTransaction(),
     onUnsure: (row) => confirmer.recheck(row.txRef),
     sealedHead: () => chain.blockCache?.latest,
   });
   const confirmer = new TransferConfirmer(db, chain.upstream, lifecycle, () => chain.producer?.onTransaction());
-  const payments = new PaymentService({ db, lifecycle, engine, confirmer, accounts, fx: options.payments.fx, emitted: options.payments.emitted });
+  const payments = new PaymentService({
+    db,
+    lifecycle,
+    engine,
+    confirmer,
+    accounts,
+    fx: options.payments.fx,
+    emitted: options.payments.emitted,
+  });
   const { rebroadcast } = await confirmer.reconcile();
   // With instant mining (SVC_BLOCK_TIME=0) a block is sealed only when a transaction is accepted: the
   // re-sent ones must seal one too, or they wait in the pool for the next transfer.

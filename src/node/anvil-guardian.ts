@@ -67,11 +67,16 @@ export async function endPreviousAnvil(stateFile: string): Promise<void> {
   if (!existsSync(pidFile)) return;
   const pid = Number(readFileSync(pidFile, 'utf8').trim());
   if (Number.isInteger(pid) && pid > 0 && isAnvilOf(pid, stateFile)) {
-    console.warn(`svckit: the embedded chain of the last run (pid ${pid}) is still running; waiting for it to write ${stateFile}`);
+    console.warn(
+      `svckit: the embedded chain of the last run (pid ${pid}) is still running; waiting for it to write ${stateFile}`,
+    );
     process.kill(pid, 'SIGTERM');
     const deadline = Date.now() + STATE_WRITE_GRACE_MS;
     while (isAlive(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-    if (isAlive(pid)) throw new Error(`the previous embedded chain (pid ${pid}) did not stop within ${STATE_WRITE_GRACE_MS / 1000} s; stop it, then start again`);
+    if (isAlive(pid))
+      throw new Error(
+        `the previous embedded chain (pid ${pid}) did not stop within ${STATE_WRITE_GRACE_MS / 1000} s; stop it, then start again`,
+      );
   }
   rmSync(pidFile, { force: true });
 }
@@ -79,7 +84,9 @@ export async function endPreviousAnvil(stateFile: string): Promise<void> {
 /** Watches over the Anvil process `pid` that persists to `stateFile`; `release()` on a clean stop. */
 export function guardAnvil(pid: number, stateFile: string): { release(): void } {
   writeFileSync(`${stateFile}.pid`, `${pid}\n`);
-  const guardian: ChildProcess = spawn(process.execPath, ['-e', GUARDIAN, String(pid)], { stdio: ['pipe', 'ignore', 'inherit'] });
+  const guardian: ChildProcess = spawn(process.execPath, ['-e', GUARDIAN, String(pid)], {
+    stdio: ['pipe', 'ignore', 'inherit'],
+  });
   // Neither the guardian nor its pipe keeps the server's event loop alive.
   guardian.unref();
   (guardian.stdin as unknown as { unref?: () => void } | null)?.unref?.();

@@ -22,9 +22,15 @@ export function anvilBinary(): string {
   const arch = { x64: 'amd64', arm64: 'arm64' }[process.arch as string];
   const pkg = `@foundry-rs/anvil-${platform}-${arch}`;
   try {
-    return path.join(path.dirname(require.resolve(`${pkg}/package.json`)), 'bin', process.platform === 'win32' ? 'anvil.exe' : 'anvil');
+    return path.join(
+      path.dirname(require.resolve(`${pkg}/package.json`)),
+      'bin',
+      process.platform === 'win32' ? 'anvil.exe' : 'anvil',
+    );
   } catch {
-    throw new Error(`the Anvil binary package ${pkg} is not installed (run npm ci); or set CHAIN_RPC_URL to an existing node`);
+    throw new Error(
+      `the Anvil binary package ${pkg} is not installed (run npm ci); or set CHAIN_RPC_URL to an existing node`,
+    );
   }
 }
 

@@ -77,7 +77,8 @@ export class BlockProducer extends EventEmitter<{ sealed: [SealedBlock] }> {
         this.failing = false;
       },
       (error: Error) => {
-        if (!this.failing) console.warn(`svckit: sealing a block failed; retrying on the next period or transaction: ${error.message}`);
+        if (!this.failing)
+          console.warn(`svckit: sealing a block failed; retrying on the next period or transaction: ${error.message}`);
         this.failing = true;
       },
     );
@@ -96,11 +97,15 @@ export class BlockProducer extends EventEmitter<{ sealed: [SealedBlock] }> {
     // A transaction Anvil wrongly holds back (stuck-transactions.ts) is sent again: in instant mode it gets a
     // block of its own now, otherwise the next period's block takes it. The block itself is sealed either way.
     const readmitted = await readmitStuckTransactions(this.upstream).catch((error: Error) => {
-      console.warn(`svckit: looking for transactions the node holds back failed (the next block tries again): ${error.message}`);
+      console.warn(
+        `svckit: looking for transactions the node holds back failed (the next block tries again): ${error.message}`,
+      );
       return 0;
     });
     if (readmitted > 0) {
-      console.warn(`svckit: the node held back ${readmitted} transaction(s) that were next in line (an Anvil pool race); sent again`);
+      console.warn(
+        `svckit: the node held back ${readmitted} transaction(s) that were next in line (an Anvil pool race); sent again`,
+      );
       if (this.blockTimeSeconds === 0) this.wanted = true;
     }
     return sealed;

@@ -41,7 +41,8 @@ export class FinalBlockCache {
     let number: unknown;
     if (method === 'eth_getTransactionReceipt' || method === 'eth_getTransactionByHash') number = seen.blockNumber;
     // "pending" is the node's block under construction (Anvil gives it a hash), not a sealed one.
-    else if (method === 'eth_getBlockByHash' || (method === 'eth_getBlockByNumber' && params[0] !== 'pending')) number = seen.number;
+    else if (method === 'eth_getBlockByHash' || (method === 'eth_getBlockByNumber' && params[0] !== 'pending'))
+      number = seen.number;
     if (typeof number === 'string' && /^0x[0-9a-f]+$/i.test(number)) this.noteHead(Number(BigInt(number)));
   }
 
@@ -55,7 +56,14 @@ export class FinalBlockCache {
     if (method === 'eth_getBlockByHash') key = `h:${id.toLowerCase()}:${full}`;
     else {
       // "pending" is the node's block under construction: never cached.
-      const number = id === 'latest' ? this.head : id === 'earliest' ? 0 : /^0x[0-9a-f]+$/i.test(id) ? Number(BigInt(id)) : undefined;
+      const number =
+        id === 'latest'
+          ? this.head
+          : id === 'earliest'
+            ? 0
+            : /^0x[0-9a-f]+$/i.test(id)
+              ? Number(BigInt(id))
+              : undefined;
       if (number === undefined || number > this.head) return undefined;
       key = `n:${number}:${full}`;
     }

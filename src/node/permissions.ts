@@ -23,30 +23,49 @@ export class ChainPermissions {
   /** Whether `address` may send transactions. */
   async isAllowed(address: Hex): Promise<boolean> {
     if (this.fixed.has(address.toLowerCase())) return true;
-    const rows = await this.db.select().from(chainAllowlist).where(eq(chainAllowlist.address, getAddress(address))).limit(1);
+    const rows = await this.db
+      .select()
+      .from(chainAllowlist)
+      .where(eq(chainAllowlist.address, getAddress(address)))
+      .limit(1);
     return rows.length > 0;
   }
 
   /** Allows `address` to send (idempotent). */
   async allow(address: Hex, reason: string): Promise<void> {
-    await this.db.insert(chainAllowlist).values({ address: getAddress(address), reason }).onConflictDoNothing();
+    await this.db
+      .insert(chainAllowlist)
+      .values({ address: getAddress(address), reason })
+      .onConflictDoNothing();
   }
 
   /** Takes `address` off the allow-list; whether it was on it. */
   async disallow(address: Hex): Promise<boolean> {
-    const removed = await this.db.delete(chainAllowlist).where(eq(chainAllowlist.address, getAddress(address))).returning();
+    const removed = await this.db
+      .delete(chainAllowlist)
+      .where(eq(chainAllowlist.address, getAddress(address)))
+      .returning();
     return removed.length > 0;
   }
 
   /** The entry of `address`, if it is on the allow-list. */
   async entry(address: Hex): Promise<AllowlistEntry | undefined> {
-    const [row] = await this.db.select().from(chainAllowlist).where(eq(chainAllowlist.address, getAddress(address))).limit(1);
+    const [row] = await this.db
+      .select()
+      .from(chainAllowlist)
+      .where(eq(chainAllowlist.address, getAddress(address)))
+      .limit(1);
     return row;
   }
 
   /** One page of the allow-list, newest first, and how many entries it holds. */
   async page(page: number, limit: number): Promise<{ total: number; rows: AllowlistEntry[] }> {
-    const rows = await this.db.select().from(chainAllowlist).orderBy(desc(chainAllowlist.addedAt), chainAllowlist.address).limit(limit).offset((page - 1) * limit);
+    const rows = await this.db
+      .select()
+      .from(chainAllowlist)
+      .orderBy(desc(chainAllowlist.addedAt), chainAllowlist.address)
+      .limit(limit)
+      .offset((page - 1) * limit);
     const total = await this.db.$count(chainAllowlist);
     return { total, rows };
   }

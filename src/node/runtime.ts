@@ -46,7 +46,10 @@ export async function startChain(
 ): Promise<ChainRuntime> {
   const seed = await networkSeed(db, keyring);
   const validators = deriveValidators(seed, config.validatorCount);
-  const consensus = await QbftConsensus.open(db, validators.map((v) => v.address));
+  const consensus = await QbftConsensus.open(
+    db,
+    validators.map((v) => v.address),
+  );
   let anvil: AnvilNode | undefined;
   if (!config.chainRpcUrl) {
     anvil = await startAnvil(options.persistState ? { stateFile: path.join(config.dataDir, 'anvil-state.json') } : {});
@@ -56,8 +59,17 @@ export async function startChain(
   const clientName = `svckit-observer/0.1.0/${nodeVersion}`;
   if (!anvil) {
     return {
-      mode: 'external', upstream, consensus, validators, observerNodeId: observerNodeId(seed), producer: undefined,
-      permissions: undefined, blockCache: undefined, fundingAccount: undefined, clientName, stop: async () => undefined,
+      mode: 'external',
+      upstream,
+      consensus,
+      validators,
+      observerNodeId: observerNodeId(seed),
+      producer: undefined,
+      permissions: undefined,
+      blockCache: undefined,
+      fundingAccount: undefined,
+      clientName,
+      stop: async () => undefined,
     };
   }
   const funder = await fundingAccount(db, keyring);
@@ -81,8 +93,16 @@ export async function startChain(
   blockCache.noteHead(head);
   producer.start();
   return {
-    mode: 'embedded', upstream, consensus, validators, observerNodeId: observerNodeId(seed), producer, permissions,
-    blockCache, fundingAccount: funder, clientName,
+    mode: 'embedded',
+    upstream,
+    consensus,
+    validators,
+    observerNodeId: observerNodeId(seed),
+    producer,
+    permissions,
+    blockCache,
+    fundingAccount: funder,
+    clientName,
     stop: async () => {
       await producer.stop();
       await anvil.stop();

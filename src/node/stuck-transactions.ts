@@ -28,18 +28,25 @@ export async function readmitStuckTransactions(upstream: Upstream): Promise<numb
   if (BigInt(status.queued) === 0n) return 0;
   const content = await upstream.call<PoolContent>('txpool_content');
   const senders = Object.keys(content.queued);
-  const counts = await upstream.batchResults<Hex>(senders.map((s) => ({ method: 'eth_getTransactionCount', params: [s, 'latest'] })));
+  const counts = await upstream.batchResults<Hex>(
+    senders.map((s) => ({ method: 'eth_getTransactionCount', params: [s, 'latest'] })),
+  );
   let readmitted = 0;
   for (const [i, sender] of senders.entries()) {
     const onChain = BigInt(counts[i]!);
     if (!Object.values(content.queued[sender]!).some((tx) => BigInt(tx.nonce) === onChain)) continue;
-    const held = [...Object.values(content.pending[sender] ?? {}), ...Object.values(content.queued[sender]!)].sort((a, b) => Number(BigInt(a.nonce) - BigInt(b.nonce)));
-    const raws = await upstream.batchResults<Hex>(held.map((tx) => ({ method: 'eth_getRawTransactionByHash', params: [tx.hash] })));
+    const held = [...Object.values(content.pending[sender] ?? {}), ...Object.values(content.queued[sender]!)].sort(
+      (a, b) => Number(BigInt(a.nonce) - BigInt(b.nonce)),
+    );
+    const raws = await upstream.batchResults<Hex>(
+      held.map((tx) => ({ method: 'eth_getRawTransactionByHash', params: [tx.hash] })),
+    );
     await upstream.call('anvil_removePoolTransactions', [sender]);
     // In nonce order, one at a time: each one is next in line when it arrives.
     for (const raw of raws) {
       const answer = await upstream.send('eth_sendRawTransaction', [raw]);
-      if (answer.error && !/already known/i.test(answer.error.message)) throw new Error(`re-admitting ${sender}'s transactions failed: ${answer.error.message}`);
+      if (answer.error && !/already known/i.test(answer.error.message))
+        throw new Error(`re-admitting ${sender}'s transactions failed: ${answer.error.message}`);
       readmitted++;
     }
   }

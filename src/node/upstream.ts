@@ -80,7 +80,8 @@ export class Upstream {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
     this.target = new URL(url);
     this.node = redactedNodeUrl(url);
-    this.agent = this.target.protocol === 'https:' ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
+    this.agent =
+      this.target.protocol === 'https:' ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
   }
 
   private async post(body: unknown): Promise<unknown> {
@@ -97,12 +98,19 @@ export class Upstream {
     } catch (error) {
       const { code, connected } = error as ExchangeError & NodeJS.ErrnoException;
       // D-139: only the error code; Node's own text may name the host.
-      throw new UpstreamUnavailableError(`the chain node is unreachable (${code ?? 'connection failed'})`, this.node, arrived || Boolean(connected));
+      throw new UpstreamUnavailableError(
+        `the chain node is unreachable (${code ?? 'connection failed'})`,
+        this.node,
+        arrived || Boolean(connected),
+      );
     }
     try {
       return JSON.parse(answer.text);
     } catch {
-      throw new UpstreamUnavailableError(`the chain node answered HTTP ${answer.status} with a body that is not JSON`, this.node);
+      throw new UpstreamUnavailableError(
+        `the chain node answered HTTP ${answer.status} with a body that is not JSON`,
+        this.node,
+      );
     }
   }
 
@@ -114,7 +122,10 @@ export class Upstream {
       let connected = false;
       // D-140: one deadline for the whole exchange (connect, send, answer), so a node that accepts and never
       // answers, or answers a byte at a time, cannot hold a caller (and an account's turn) for ever.
-      const deadline = setTimeout(() => req.destroy(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })), this.timeoutMs);
+      const deadline = setTimeout(
+        () => req.destroy(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })),
+        this.timeoutMs,
+      );
       const fail = (error: ExchangeError) => {
         clearTimeout(deadline);
         error.connected = connected;
@@ -160,9 +171,17 @@ export class Upstream {
     this.nextId += calls.length;
     const body = calls.map((c, i) => ({ jsonrpc: '2.0', id: first + i, method: c.method, params: c.params }));
     const answer = await this.post(body);
-    if (!Array.isArray(answer)) throw new UpstreamUnavailableError('the chain node did not answer the batch with an array', this.node);
+    if (!Array.isArray(answer))
+      throw new UpstreamUnavailableError('the chain node did not answer the batch with an array', this.node);
     const byId = new Map((answer as RpcResponse[]).map((r) => [r.id, r]));
-    return body.map((request) => byId.get(request.id) ?? { jsonrpc: '2.0', id: request.id, error: { code: -32603, message: 'no response in batch' } });
+    return body.map(
+      (request) =>
+        byId.get(request.id) ?? {
+          jsonrpc: '2.0',
+          id: request.id,
+          error: { code: -32603, message: 'no response in batch' },
+        },
+    );
   }
 
   /** Calls each method in one batch and returns the results, or throws the first error. */

@@ -74,7 +74,9 @@ function origin(tls: TlsMaterial, config: Config, logLevel: string): FastifyInst
     forceCloseConnections: true,
     // Malformed URLs (bad percent-encoding, over-long parameters) are bad input: the surface's error shape, never Fastify's.
     frameworkErrors: (error, _request, reply) => {
-      void (reply as FastifyReply).code(400).send({ error: `malformed request URL: ${error.message}`, code: 'INVALID_PARAMETER' });
+      void (reply as FastifyReply)
+        .code(400)
+        .send({ error: `malformed request URL: ${error.message}`, code: 'INVALID_PARAMETER' });
     },
   });
   installErrorHandling(app);
@@ -87,18 +89,27 @@ function origin(tls: TlsMaterial, config: Config, logLevel: string): FastifyInst
 export async function buildStack(config: Config, options: StackOptions = {}): Promise<Stack> {
   const clock = options.clock ?? systemClock;
   const logLevel = options.logLevel ?? 'info';
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: options.persist ? config.dataDir : null });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: options.persist ? config.dataDir : null,
+  });
   let chain: ChainRuntime | undefined;
   let ledger: LedgerRuntime | undefined;
   let webhooks: WebhookRuntime | undefined;
   try {
     const adminToken = await ensureAdminToken(database.db);
-    const keyring = Keyring.open({ dataDir: options.persist ? config.dataDir : null, ...(config.kek ? { envKek: config.kek } : {}) });
+    const keyring = Keyring.open({
+      dataDir: options.persist ? config.dataDir : null,
+      ...(config.kek ? { envKek: config.kek } : {}),
+    });
     chain = await startChain(config, database.db, keyring, { persistState: options.persist ?? false });
     const tls = await ensureDevCertificates(config.dataDir, [config.host]);
     // D-102: receivers are checked against the default CA store, the development CA (a receiver on this
     // machine may use the dev server certificate) and SVC_WEBHOOK_CA_FILE.
-    const extraCa = [tls.caCert, ...(config.webhookCaFile ? pemCertificates(readFileSync(config.webhookCaFile, 'utf8')) : [])];
+    const extraCa = [
+      tls.caCert,
+      ...(config.webhookCaFile ? pemCertificates(readFileSync(config.webhookCaFile, 'utf8')) : []),
+    ];
     const hooks = await startWebhooks(database.db, clock, keyring, {
       extraCa,
       concurrency: config.webhookConcurrency,
@@ -117,7 +128,12 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
         await hooks.secrets.resealAll(tx);
         await resealSettings(tx, keyring);
       },
-      payments: { platformBic: config.platformBic, nativeCcy: config.nativeCcy, fx: config.fxRates, emitted: () => hooks.wake() },
+      payments: {
+        platformBic: config.platformBic,
+        nativeCcy: config.nativeCcy,
+        fx: config.fxRates,
+        emitted: () => hooks.wake(),
+      },
     });
     const dispatcher = new RpcDispatcher({
       upstream: chain.upstream,
@@ -136,14 +152,38 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
     const rpcLimiter = new RateWindow(config.rpcRateLimit, 1000, () => clock.now());
     await base.register(rpcRoutes, { dispatcher, limiter: rpcLimiter });
     const credentials = ledger.credentials;
-    const wsSockets = new SocketRegistry(config.ws, (credential) => credentials.findActive(credential), (error) =>
-      base.log.error({ err: error }, 'svckit /ws: the credential recheck failed; the next one tries again'),
+    const wsSockets = new SocketRegistry(
+      config.ws,
+      (credential) => credentials.findActive(credential),
+      (error) => base.log.error({ err: error }, 'svckit /ws: the credential recheck failed; the next one tries again'),
     );
-    await base.register(wsRoutes, { dispatcher, chain, authenticator, limiter: rpcLimiter, limits: config.ws, registry: wsSockets });
+    await base.register(wsRoutes, {
+      dispatcher,
+      chain,
+      authenticator,
+      limiter: rpcLimiter,
+      limits: config.ws,
+      registry: wsSockets,
+    });
     // D-154, D-155: the API reference pages, limited like the other public read-only surface (/api).
     await base.register(docsRoutes, { prefix: '/docs', requestsPerSecond: config.explorerRateLimit });
-    await base.register(explorerRoutes, { prefix: '/api', dispatcher, chain, clock, requestsPerSecond: config.explorerRateLimit });
-    await base.register(adminRoutes, { prefix: '/admin/v1', db: database.db, chain, ledger, webhooks: hooks, clock, version: SVCKIT_VERSION, requestsPerSecond: config.adminRateLimit });
+    await base.register(explorerRoutes, {
+      prefix: '/api',
+      dispatcher,
+      chain,
+      clock,
+      requestsPerSecond: config.explorerRateLimit,
+    });
+    await base.register(adminRoutes, {
+      prefix: '/admin/v1',
+      db: database.db,
+      chain,
+      ledger,
+      webhooks: hooks,
+      clock,
+      version: SVCKIT_VERSION,
+      requestsPerSecond: config.adminRateLimit,
+    });
     await base.register(institutionalRoutes, {
       prefix: '/wallet/api/v1',
       db: database.db,
@@ -162,10 +202,29 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
     await limitRequests(site, config.wallet.siteRequestsPerSecond);
     // spec: "GET {site_url}/.well-known/pqc-evidence.json returns the Evidence document" (built by `svckit evidence build`).
     await site.register(evidenceSiteRoutes, { evidenceDir: path.join(config.dataDir, 'evidence') });
-    await mountWallet({ wallet, site, config, db: database.db, dispatcher, chain, clock, persist: options.persist ?? false });
+    await mountWallet({
+      wallet,
+      site,
+      config,
+      db: database.db,
+      dispatcher,
+      chain,
+      clock,
+      persist: options.persist ?? false,
+    });
     const running = { chain, ledger };
     return {
-      base, wallet, site, chain, ledger, webhooks: hooks, database, dispatcher, wsSockets, tls, adminToken,
+      base,
+      wallet,
+      site,
+      chain,
+      ledger,
+      webhooks: hooks,
+      database,
+      dispatcher,
+      wsSockets,
+      tls,
+      adminToken,
       close: async () => {
         await Promise.allSettled([base.close(), wallet.close(), site.close()]);
         await running.ledger.stop();
@@ -185,6 +244,8 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
 
 /** Real QBFT upstream: qbft_* go to the first validator RPC URL (issue: "relayed to the configured validator RPC URLs"), or to the node itself. */
 function qbftRelay(config: Config, chain: ChainRuntime) {
-  const target = config.validatorRpcUrls[0] ? new Upstream(config.validatorRpcUrls[0], { timeoutMs: config.chainTimeoutMs }) : chain.upstream;
+  const target = config.validatorRpcUrls[0]
+    ? new Upstream(config.validatorRpcUrls[0], { timeoutMs: config.chainTimeoutMs })
+    : chain.upstream;
   return (method: string, params: unknown[]) => target.send(method, params);
 }

@@ -11,7 +11,14 @@ import { buildStack, type Stack, type StackOptions } from './app.ts';
 import { CLASSICAL_TLS_WARNING } from './tls/tls-options.ts';
 
 /** The ready line's content. */
-export type ReadyEvent = { event: 'ready'; base: string; wallet: string; site: string; caCert: string; adminToken?: string };
+export type ReadyEvent = {
+  event: 'ready';
+  base: string;
+  wallet: string;
+  site: string;
+  caCert: string;
+  adminToken?: string;
+};
 
 /** Refuses to run without OpenSSL 3.5 (ML-DSA, ML-KEM and X25519MLKEM768 need it). */
 export function assertOpenSsl(): void {
@@ -58,7 +65,9 @@ export async function listen(config: Config, options: StackOptions = {}): Promis
  * no stack or values that could carry a secret) instead of ending the process and all three origins with it.
  * A safety net only: every listener in src/ handles its own errors.
  */
-export function guardUnhandledRejections(write: (line: string) => void = (line) => process.stderr.write(line)): () => void {
+export function guardUnhandledRejections(
+  write: (line: string) => void = (line) => process.stderr.write(line),
+): () => void {
   const onRejection = (reason: unknown) => {
     const text = reason instanceof Error ? `${reason.name}: ${reason.message}` : typeof reason;
     write(`svckit serve: an unhandled promise rejection was caught and the service keeps serving: ${text}\n`);

@@ -31,7 +31,9 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
     // The server may end idle connections (restart, failover, a dropped database). pg reports that on the
     // pool; without a listener Node would treat it as an uncaught error and stop. The next query reconnects.
-    pool.on('error', (error) => console.warn(`svckit: idle PostgreSQL connection closed by the server: ${error.message}`));
+    pool.on('error', (error) =>
+      console.warn(`svckit: idle PostgreSQL connection closed by the server: ${error.message}`),
+    );
     const db = drizzlePostgres(pool, { schema });
     await migratePostgres(db, { migrationsFolder });
     return { db: db as unknown as Database, engine: 'postgres', close: () => pool.end() };
@@ -39,7 +41,9 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
   // PGlite runs on a worker thread of its own (pglite-thread.ts): off the thread that serves requests.
   let client: PgliteThread;
   if (options.dataDir === null) {
-    const template = await migratedTemplate(migrationsFolder, (fresh) => migratePglite(drizzlePglite({ client: drizzleClientOf(fresh) as PGlite, schema }), { migrationsFolder }));
+    const template = await migratedTemplate(migrationsFolder, (fresh) =>
+      migratePglite(drizzlePglite({ client: drizzleClientOf(fresh) as PGlite, schema }), { migrationsFolder }),
+    );
     client = await PgliteThread.open({ loadDataDir: template });
   } else {
     const dir = path.join(options.dataDir, 'pglite');

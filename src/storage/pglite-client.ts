@@ -48,9 +48,16 @@ export type DrizzlePgliteClient = Pick<PGlite, 'query' | 'transaction'>;
 /** Wraps a PGlite made by openPglite so Drizzle's per-query parsers are dropped, in and out of transactions. */
 export function drizzleClientOf(pglite: PGlite): DrizzlePgliteClient {
   const wrapTransaction = (tx: Transaction): Transaction =>
-    Object.create(tx, { query: { value: (sql: string, params?: unknown[], options?: QueryOptions) => tx.query(sql, params, withoutParsers(options)) } }) as Transaction;
+    Object.create(tx, {
+      query: {
+        value: (sql: string, params?: unknown[], options?: QueryOptions) =>
+          tx.query(sql, params, withoutParsers(options)),
+      },
+    }) as Transaction;
   return {
-    query: ((sql: string, params?: unknown[], options?: QueryOptions) => pglite.query(sql, params, withoutParsers(options))) as PGlite['query'],
-    transaction: ((callback: (tx: Transaction) => Promise<unknown>) => pglite.transaction((tx) => callback(wrapTransaction(tx)))) as PGlite['transaction'],
+    query: ((sql: string, params?: unknown[], options?: QueryOptions) =>
+      pglite.query(sql, params, withoutParsers(options))) as PGlite['query'],
+    transaction: ((callback: (tx: Transaction) => Promise<unknown>) =>
+      pglite.transaction((tx) => callback(wrapTransaction(tx)))) as PGlite['transaction'],
   };
 }

@@ -13,7 +13,13 @@ export type PgliteRequest =
   | { op: 'close' };
 
 /** An error as plain data: PostgreSQL's fields (code, constraint, detail...) survive the thread boundary. */
-export type SerializedError = { name: string; message: string; fields: Record<string, string | number | boolean | null> };
+export type SerializedError = {
+  name: string;
+  message: string;
+  fields: Record<string, string | number | boolean | null>;
+};
 
 /** The answer to request `id`. */
-export type PgliteReply = { id: number; result: unknown; error?: undefined } | { id: number; error: SerializedError; result?: undefined };
+export type PgliteReply =
+  | { id: number; result: unknown; error?: undefined }
+  | { id: number; error: SerializedError; result?: undefined };

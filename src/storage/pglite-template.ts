@@ -11,7 +11,10 @@ import type { PGlite } from '@electric-sql/pglite';
 import { openPglite } from './pglite-client.ts';
 
 /** The migrated template's dump, built on first use. */
-export async function migratedTemplate(migrationsFolder: string, migrate: (client: PGlite) => Promise<void>): Promise<Blob> {
+export async function migratedTemplate(
+  migrationsFolder: string,
+  migrate: (client: PGlite) => Promise<void>,
+): Promise<Blob> {
   const hash = createHash('sha256');
   for (const file of readdirSync(migrationsFolder, { recursive: true }).map(String).sort()) {
     const full = path.join(migrationsFolder, file);

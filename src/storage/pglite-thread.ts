@@ -21,7 +21,10 @@ import type { PgliteReply, PgliteRequest, SerializedError } from './pglite-proto
 let compiled: Promise<WebAssembly.Module> | undefined;
 function pgliteWasmModule(): Promise<WebAssembly.Module> {
   // The package's exports do not list the .wasm file; it sits beside the entry point, where PGlite reads it.
-  const wasmPath = path.join(path.dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite')), 'pglite.wasm');
+  const wasmPath = path.join(
+    path.dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite')),
+    'pglite.wasm',
+  );
   compiled ??= readFile(wasmPath).then((bytes) => WebAssembly.compile(bytes));
   return compiled;
 }
@@ -52,7 +55,9 @@ export class PgliteThread implements DrizzlePgliteClient {
       if (message.error) waiter.reject(restoreError(message.error));
       else waiter.resolve(message.result);
     });
-    worker.on('error', (error: Error) => this.stop(new Error(`the PGlite worker thread failed: ${error.message}`, { cause: error })));
+    worker.on('error', (error: Error) =>
+      this.stop(new Error(`the PGlite worker thread failed: ${error.message}`, { cause: error })),
+    );
     worker.on('exit', (code) => this.stop(new Error(`the PGlite worker thread exited (code ${code})`)));
   }
 
@@ -79,7 +84,8 @@ export class PgliteThread implements DrizzlePgliteClient {
   transaction = (async <T>(callback: (tx: Transaction) => Promise<T>): Promise<T> => {
     const { tx } = (await this.request({ op: 'begin' })) as { tx: number };
     const client = {
-      query: (sql: string, params?: unknown[], options?: QueryOptions) => this.request({ op: 'query', sql, params, rowMode: options?.rowMode, tx }),
+      query: (sql: string, params?: unknown[], options?: QueryOptions) =>
+        this.request({ op: 'query', sql, params, rowMode: options?.rowMode, tx }),
     } as unknown as Transaction;
     let result: T;
     try {

@@ -30,7 +30,8 @@ function serializeError(error: unknown): SerializedError {
   if (!(error instanceof Error)) return { name: 'Error', message: String(error), fields: {} };
   const fields: Record<string, string | number | boolean | null> = {};
   for (const [key, value] of Object.entries(error)) {
-    if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) fields[key] = value as string | number | boolean | null;
+    if (value === null || ['string', 'number', 'boolean'].includes(typeof value))
+      fields[key] = value as string | number | boolean | null;
   }
   return { name: error.name, message: error.message, fields };
 }
@@ -68,7 +69,10 @@ async function handle(request: PgliteRequest & { id: number }): Promise<unknown>
         })
         .then(
           () => reply({ id: endedBy, result: null }),
-          (error: unknown) => (error === ROLLBACK ? reply({ id: endedBy, result: null }) : reply({ id: endedBy || request.id, error: serializeError(error) })),
+          (error: unknown) =>
+            error === ROLLBACK
+              ? reply({ id: endedBy, result: null })
+              : reply({ id: endedBy || request.id, error: serializeError(error) }),
         )
         .finally(() => transactions.delete(id));
       return undefined; // answered from the callback above

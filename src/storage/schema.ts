@@ -3,7 +3,21 @@
  * src/storage/migrations/ are generated from it by `npx drizzle-kit generate`.
  */
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, customType, index, integer, jsonb, numeric, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  customType,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 // The contracts' status unions type these text columns in TypeScript only: the columns and migrations stay as they are.
 import type { DeliveryAttempt, DeliveryStatus } from '../../generated/admin/types.gen';
 import type { TransferStatus } from '../../generated/institutional/types.gen';
@@ -134,7 +148,11 @@ export const transfers = pgTable(
     blockTimestamp: bigint('block_timestamp', { mode: 'number' }),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
   },
-  (t) => [index('transfers_account_created').on(t.accountId, t.createdAt), index('transfers_to_created').on(t.toAddress, t.createdAt), index('transfers_status').on(t.status)],
+  (t) => [
+    index('transfers_account_created').on(t.accountId, t.createdAt),
+    index('transfers_to_created').on(t.toAddress, t.createdAt),
+    index('transfers_status').on(t.status),
+  ],
 );
 
 /** Idempotency-Key records of POST /transfers (D-046), per credential, kept 24 hours. */
@@ -303,7 +321,10 @@ export const walletChallenges = pgTable(
     message: text('message').notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
   },
-  (t) => [index('wallet_challenges_identity').on(t.svcId, t.address), index('wallet_challenges_expiry').on(t.expiresAt)],
+  (t) => [
+    index('wallet_challenges_identity').on(t.svcId, t.address),
+    index('wallet_challenges_expiry').on(t.expiresAt),
+  ],
 );
 
 /** Authorisation records: the signed challenge of every successful login (D-081). */
@@ -370,7 +391,10 @@ export const walletBindings = pgTable(
     revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date', precision: 3 }),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
   },
-  (t) => [index('wallet_bindings_wallet').on(t.walletSvcId, t.createdAt), index('wallet_bindings_owner').on(t.ownerSvcId, t.createdAt)],
+  (t) => [
+    index('wallet_bindings_wallet').on(t.walletSvcId, t.createdAt),
+    index('wallet_bindings_owner').on(t.ownerSvcId, t.createdAt),
+  ],
 );
 
 /** Banking authorisations asked under a binding, approved or refused: the owner's activity view (D-085). */
@@ -400,7 +424,9 @@ export const walletBankingAuthorizations = pgTable(
 export const walletManagedAccounts = pgTable('wallet_managed_accounts', {
   svcId: text('svc_id').primaryKey(),
   email: text('email').notNull().unique(),
-  authKdf: jsonb('auth_kdf').$type<{ memoryKiB: number; passes: number; parallelism: number; salt: string }>().notNull(),
+  authKdf: jsonb('auth_kdf')
+    .$type<{ memoryKiB: number; passes: number; parallelism: number; salt: string }>()
+    .notNull(),
   verifierSalt: bytea('verifier_salt').notNull(),
   verifier: bytea('verifier').notNull(),
   sealedShare: jsonb('sealed_share').$type<Record<string, unknown>>().notNull(),

@@ -11,7 +11,11 @@ import { settings } from './schema.ts';
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** Reads a setting, or stores `create()` when it is missing (first start); returns the value and whether it was new. */
-async function getOrCreate(db: Database, key: string, create: () => string): Promise<{ value: string; created: boolean }> {
+async function getOrCreate(
+  db: Database,
+  key: string,
+  create: () => string,
+): Promise<{ value: string; created: boolean }> {
   const existing = await db.select().from(settings).where(eq(settings.key, key)).limit(1);
   if (existing[0]) return { value: existing[0].value, created: false };
   const value = create();
@@ -41,20 +45,35 @@ function open(keyring: Keyring, key: string, stored: string): Uint8Array {
  * A secret setting sealed under the KEK (D-148), created by `create()` on first start. `clear` decodes a
  * value an svckit before D-148 stored in clear: it is sealed now, in place, keeping its bytes.
  */
-async function sealedSetting(db: Database, keyring: Keyring, key: string, create: () => Uint8Array, clear: (stored: string) => Uint8Array): Promise<Uint8Array> {
+async function sealedSetting(
+  db: Database,
+  keyring: Keyring,
+  key: string,
+  create: () => Uint8Array,
+  clear: (stored: string) => Uint8Array,
+): Promise<Uint8Array> {
   let made: Uint8Array | undefined;
   const { value, created } = await getOrCreate(db, key, () => seal(keyring, key, (made = create())));
   if (created) return made!;
   if (SEALED.test(value)) return open(keyring, key, value);
   const bytes = clear(value);
   // Only the clear value is replaced: another instance converting at the same time writes the same bytes.
-  await db.update(settings).set({ value: seal(keyring, key, bytes) }).where(and(eq(settings.key, key), eq(settings.value, value)));
+  await db
+    .update(settings)
+    .set({ value: seal(keyring, key, bytes) })
+    .where(and(eq(settings.key, key), eq(settings.value, value)));
   return bytes;
 }
 
 /** The network seed from which validator and observer identities derive (32 random bytes at first start; D-148 sealed). */
 export function networkSeed(db: Database, keyring: Keyring): Promise<Uint8Array> {
-  return sealedSetting(db, keyring, 'network_seed', () => randomBytes(32), (stored) => Buffer.from(stored, 'hex'));
+  return sealedSetting(
+    db,
+    keyring,
+    'network_seed',
+    () => randomBytes(32),
+    (stored) => Buffer.from(stored, 'hex'),
+  );
 }
 
 /**
@@ -62,7 +81,13 @@ export function networkSeed(db: Database, keyring: Keyring): Promise<Uint8Array>
  * database, sealed under the KEK (D-148), the same on every later start so Anvil's reloaded state matches.
  */
 export async function chainMnemonic(db: Database, keyring: Keyring, create: () => string): Promise<string> {
-  const bytes = await sealedSetting(db, keyring, 'chain_mnemonic', () => new TextEncoder().encode(create()), (stored) => new TextEncoder().encode(stored));
+  const bytes = await sealedSetting(
+    db,
+    keyring,
+    'chain_mnemonic',
+    () => new TextEncoder().encode(create()),
+    (stored) => new TextEncoder().encode(stored),
+  );
   return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
 }
 
@@ -77,7 +102,10 @@ export async function resealSettings(tx: Database, keyring: Keyring): Promise<nu
     .where(and(like(settings.value, `${PREFIX}:%`), not(like(settings.value, `${PREFIX}:${keyring.activeId}:%`))))
     .for('update');
   for (const row of rows) {
-    await tx.update(settings).set({ value: seal(keyring, row.key, open(keyring, row.key, row.value)) }).where(eq(settings.key, row.key));
+    await tx
+      .update(settings)
+      .set({ value: seal(keyring, row.key, open(keyring, row.key, row.value)) })
+      .where(eq(settings.key, row.key));
   }
   return rows.length;
 }

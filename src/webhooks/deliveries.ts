@@ -33,7 +33,11 @@ export class DeliveryStore {
   ) {}
 
   /** One page, newest first, filtered by status and endpoint. */
-  async page(filter: { status?: string; endpointId?: string }, page: number, limit: number): Promise<{ total: number; rows: DeliveryRecord[] }> {
+  async page(
+    filter: { status?: string; endpointId?: string },
+    page: number,
+    limit: number,
+  ): Promise<{ total: number; rows: DeliveryRecord[] }> {
     const conditions: SQL[] = [];
     if (filter.status) conditions.push(eq(webhookDeliveries.status, filter.status as 'pending'));
     if (filter.endpointId) conditions.push(eq(webhookDeliveries.endpointId, filter.endpointId));
@@ -62,7 +66,15 @@ export class DeliveryStore {
   async redeliver(id: string): Promise<DeliveryRecord | { notDead: string } | { notOwned: true } | undefined> {
     const [row] = await this.db
       .update(webhookDeliveries)
-      .set({ status: 'pending', round: sqlRoundPlusOne(), attempts: 0, nextAttemptAt: dateOf(this.clock), leaseOwner: null, leaseUntil: null, deliveredAt: null })
+      .set({
+        status: 'pending',
+        round: sqlRoundPlusOne(),
+        attempts: 0,
+        nextAttemptAt: dateOf(this.clock),
+        leaseOwner: null,
+        leaseUntil: null,
+        deliveredAt: null,
+      })
       .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.status, 'dead'), ownedByEndpoint))
       .returning();
     if (row) return (await this.withAttempts([row]))[0];

@@ -60,7 +60,8 @@ function ipv6Bytes(address: string): number[] {
   const [head, tail] = text.split('::') as [string, string | undefined];
   const left = head ? head.split(':') : [];
   const right = tail ? tail.split(':') : [];
-  const groups = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
+  const groups =
+    tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
   const bytes = groups.flatMap((g) => [parseInt(g, 16) >> 8, parseInt(g, 16) & 0xff]);
   if (dotted) bytes.splice(12, 4, ...quad);
   return bytes;
@@ -73,7 +74,8 @@ function ipv6Bytes(address: string): number[] {
  */
 function embeddedIpv4(address: string): string | undefined {
   const b = ipv6Bytes(address);
-  const nat64 = b[0] === 0x00 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b && b.slice(4, 12).every((x) => x === 0);
+  const nat64 =
+    b[0] === 0x00 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b && b.slice(4, 12).every((x) => x === 0);
   if (nat64) return b.slice(12, 16).join('.');
   if (b[0] === 0x20 && b[1] === 0x02) return b.slice(2, 6).join('.');
   return undefined;
@@ -121,7 +123,8 @@ export type ResolvedAddress = { address: string; family: number };
 export type Resolver = (hostname: string, family: number) => Promise<ResolvedAddress[]>;
 
 /** The system resolver (getaddrinfo, as Node's own connections use). */
-export const systemResolver: Resolver = (hostname, family) => dns.promises.lookup(hostname, { all: true, family: family as 0 | 4 | 6 });
+export const systemResolver: Resolver = (hostname, family) =>
+  dns.promises.lookup(hostname, { all: true, family: family as 0 | 4 | 6 });
 
 const refused = () => Object.assign(new Error('destination not allowed'), { code: DESTINATION_REFUSED });
 
@@ -134,7 +137,8 @@ export function checkedLookup(resolver: Resolver, allowPrivate: boolean): Lookup
   return (hostname, options, callback) => {
     resolver(hostname, options.family === 4 || options.family === 6 ? options.family : 0).then(
       (addresses) => {
-        if (addresses.length === 0) return callback(Object.assign(new Error('host not found'), { code: 'ENOTFOUND' }), '', 0);
+        if (addresses.length === 0)
+          return callback(Object.assign(new Error('host not found'), { code: 'ENOTFOUND' }), '', 0);
         // One non-public address refuses the name: the socket may try any of them.
         if (!allowPrivate && addresses.some((a) => !isPublicAddress(a.address))) return callback(refused(), '', 0);
         if (options.all) return (callback as unknown as (e: null, all: ResolvedAddress[]) => void)(null, addresses);

@@ -113,7 +113,11 @@ export class WebhookDispatcher {
     await this.flush();
     if (cut) {
       // The cut attempts are discarded, not failures: they did not get their chance (a restart, not the receiver).
-      await this.db.execute(sql`UPDATE webhook_deliveries SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = ${this.owner} AND status = 'pending'`).catch(() => undefined);
+      await this.db
+        .execute(
+          sql`UPDATE webhook_deliveries SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = ${this.owner} AND status = 'pending'`,
+        )
+        .catch(() => undefined);
     }
   }
 
@@ -136,7 +140,10 @@ export class WebhookDispatcher {
       do {
         this.again = false;
         // Claims go in batches: with attempts in flight, wait until a quarter of the slots are free.
-        while (!this.stopped && this.concurrency - this.inFlight >= (this.inFlight === 0 ? 1 : Math.ceil(this.concurrency / 4))) {
+        while (
+          !this.stopped &&
+          this.concurrency - this.inFlight >= (this.inFlight === 0 ? 1 : Math.ceil(this.concurrency / 4))
+        ) {
           const jobs = await this.claim(this.concurrency - this.inFlight);
           if (jobs.length === 0) break;
           for (const job of jobs) this.launch(job);
@@ -195,7 +202,8 @@ export class WebhookDispatcher {
     const signedAt = this.clock.now();
     const box = this.options.secrets;
     const secrets = [box.open(job.endpointId, job.secret)];
-    if (job.previousSecret && job.previousSecretExpiresAt && job.previousSecretExpiresAt.getTime() > signedAt) secrets.push(box.open(job.endpointId, job.previousSecret));
+    if (job.previousSecret && job.previousSecretExpiresAt && job.previousSecretExpiresAt.getTime() > signedAt)
+      secrets.push(box.open(job.endpointId, job.previousSecret));
     const headers = deliveryHeaders({ deliveryId: job.id, event: job.event, body: job.body, secrets, nowMs: signedAt });
     const result = await this.transport.post(job.url, job.body, headers);
     return { job, result, signedAt: Math.floor(signedAt / 1000) };
@@ -205,11 +213,13 @@ export class WebhookDispatcher {
   private flushSoon(): void {
     if (this.flushing) return;
     // A short pause lets attempts finishing together share one write (PGlite and PostgreSQL alike pay per statement).
-    this.flushing = new Promise((resolve) => setTimeout(resolve, this.inFlight > 0 ? 2 : 0)).then(() => this.flush()).finally(() => {
-      this.flushing = undefined;
-      if (this.finished.length > 0) this.flushSoon();
-      else this.wake();
-    });
+    this.flushing = new Promise((resolve) => setTimeout(resolve, this.inFlight > 0 ? 2 : 0))
+      .then(() => this.flush())
+      .finally(() => {
+        this.flushing = undefined;
+        if (this.finished.length > 0) this.flushSoon();
+        else this.wake();
+      });
   }
 
   private async flush(): Promise<void> {

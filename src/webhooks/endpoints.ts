@@ -28,7 +28,13 @@ export class EndpointStore {
   ) {}
 
   /** Registers an endpoint for the institution of `accountIds` (D-142), without a secret yet. */
-  async create(input: { url: string; accountIds: string[]; events?: string[]; description?: string; enabled?: boolean }): Promise<EndpointRow> {
+  async create(input: {
+    url: string;
+    accountIds: string[];
+    events?: string[];
+    description?: string;
+    enabled?: boolean;
+  }): Promise<EndpointRow> {
     const now = dateOf(this.clock);
     const [row] = await this.db
       .insert(webhookEndpoints)
@@ -60,13 +66,23 @@ export class EndpointStore {
   /** The position in `ids` of the first id that names no account, or undefined when all do (D-142). */
   async firstUnknownAccount(ids: readonly string[]): Promise<number | undefined> {
     if (ids.length === 0) return undefined;
-    const found = new Set((await this.db.select({ id: accounts.id }).from(accounts).where(inArray(accounts.id, [...ids]))).map((r) => r.id));
+    const found = new Set(
+      (
+        await this.db
+          .select({ id: accounts.id })
+          .from(accounts)
+          .where(inArray(accounts.id, [...ids]))
+      ).map((r) => r.id),
+    );
     const index = ids.findIndex((id) => !found.has(id));
     return index < 0 ? undefined : index;
   }
 
   /** Changes url, events, accountIds, description or enabled; undefined when there is no such endpoint. */
-  async update(id: string, change: { url?: string; events?: string[]; accountIds?: string[]; description?: string; enabled?: boolean }): Promise<EndpointRow | undefined> {
+  async update(
+    id: string,
+    change: { url?: string; events?: string[]; accountIds?: string[]; description?: string; enabled?: boolean },
+  ): Promise<EndpointRow | undefined> {
     const [row] = await this.db
       .update(webhookEndpoints)
       .set({ ...change, updatedAt: dateOf(this.clock) })
@@ -84,7 +100,8 @@ export class EndpointStore {
       const [current] = await tx.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id)).for('update');
       if (!current) return undefined;
       const now = dateOf(this.clock);
-      const keepPrevious = current.secret !== null && graceSeconds > 0 && this.secrets.open(id, current.secret) !== secret;
+      const keepPrevious =
+        current.secret !== null && graceSeconds > 0 && this.secrets.open(id, current.secret) !== secret;
       const [row] = await tx
         .update(webhookEndpoints)
         .set({
@@ -103,7 +120,10 @@ export class EndpointStore {
   /** Deletes the endpoint and its secrets; its pending deliveries become dead, history stays (D-060). */
   async delete(id: string): Promise<boolean> {
     return this.db.transaction(async (tx) => {
-      const deleted = await tx.delete(webhookEndpoints).where(eq(webhookEndpoints.id, id)).returning({ id: webhookEndpoints.id });
+      const deleted = await tx
+        .delete(webhookEndpoints)
+        .where(eq(webhookEndpoints.id, id))
+        .returning({ id: webhookEndpoints.id });
       if (deleted.length === 0) return false;
       await tx
         .update(webhookDeliveries)

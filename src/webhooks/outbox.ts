@@ -12,7 +12,19 @@ import { webhookDeliveries, webhookEndpoints, webhookEvents } from '../storage/s
 
 /** Payload keys in the contract's order, so the compact JSON reads like the contract's examples. */
 const KEY_ORDER: (keyof PaymentEventPayload)[] = [
-  'event', 'uetr', 'txRef', 'status', 'instrAmtCcy', 'instrAmt', 'settlAmtCcy', 'settlAmt', 'onChainTxHash', 'sttlmTm', 'dbtrInst', 'cdtrInst', 'failRsn',
+  'event',
+  'uetr',
+  'txRef',
+  'status',
+  'instrAmtCcy',
+  'instrAmt',
+  'settlAmtCcy',
+  'settlAmt',
+  'onChainTxHash',
+  'sttlmTm',
+  'dbtrInst',
+  'cdtrInst',
+  'failRsn',
 ];
 
 /** D-020: "the body is the compact JSON of the payload (no trailing newline)". */
@@ -42,7 +54,12 @@ export type PartyEvent = { payload: EventPayload; parties: PaymentParties };
  * institution on either side of the payment (D-142). Call it with the transaction of the state change.
  * Returns the event id and the number of delivery jobs created.
  */
-export async function emitEvent(tx: Database, payload: EventPayload, parties: PaymentParties, now: Date): Promise<{ eventId: string; deliveries: number }> {
+export async function emitEvent(
+  tx: Database,
+  payload: EventPayload,
+  parties: PaymentParties,
+  now: Date,
+): Promise<{ eventId: string; deliveries: number }> {
   const [emitted] = await emitEvents(tx, [{ payload, parties }], now);
   return emitted!;
 }
@@ -63,7 +80,11 @@ const deliveriesOfStoredEvents = (at: string | Placeholder) => sql`
         or endpoint.account_ids @> jsonb_build_array(stored_event.creditor_account_id))`;
 
 /** {@link emitEvent} for several events at once, in one statement (the confirmer settles blocks at a time). */
-export async function emitEvents(tx: Database, events: PartyEvent[], now: Date): Promise<{ eventId: string; deliveries: number }[]> {
+export async function emitEvents(
+  tx: Database,
+  events: PartyEvent[],
+  now: Date,
+): Promise<{ eventId: string; deliveries: number }[]> {
   if (events.length === 0) return [];
   const ids = events.map(() => randomUUID());
   const at = now.toISOString();
@@ -102,13 +123,21 @@ export function eventCtes(db: Database, guard: string, values?: EventCteValues) 
     select ${v('event_id')}, ${v('event_type')}, ${v('event_uetr')}, ${v('event_body')}, ${guardCte}.debtor_account_id, ${guardCte}.creditor_account_id,
       ${v('event_at')}::timestamptz from ${guardCte}
     returning id, type, uetr, debtor_account_id, creditor_account_id`);
-  const fanOut = db.$with('fan_out', { id: sql<string>`id` }).as(sql`${deliveriesOfStoredEvents(v('event_at'))} returning id`);
+  const fanOut = db
+    .$with('fan_out', { id: sql<string>`id` })
+    .as(sql`${deliveriesOfStoredEvents(v('event_at'))} returning id`);
   return [storedEvent, fanOut] as const;
 }
 
 /** The values of {@link eventCtes} for one event (a new event id each time). */
 export function eventCteValues(payload: EventPayload, now: Date) {
-  return { event_id: randomUUID(), event_type: payload.event, event_uetr: payload.uetr, event_body: compactBody(payload), event_at: now.toISOString() };
+  return {
+    event_id: randomUUID(),
+    event_type: payload.event,
+    event_uetr: payload.uetr,
+    event_body: compactBody(payload),
+    event_at: now.toISOString(),
+  };
 }
 
 type EventCteValues = ReturnType<typeof eventCteValues>;

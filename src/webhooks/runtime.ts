@@ -42,13 +42,19 @@ export type WebhookOptions = {
 };
 
 /** Every certificate Node trusts by default (its bundled roots, plus the system store when enabled). */
-const defaultCa = (): string[] => (typeof tls.getCACertificates === 'function' ? tls.getCACertificates('default') : [...tls.rootCertificates]);
+const defaultCa = (): string[] =>
+  typeof tls.getCACertificates === 'function' ? tls.getCACertificates('default') : [...tls.rootCertificates];
 
 /**
  * Starts the dispatcher on `db`; every schedule time comes from `clock`; secrets are sealed with `keyring`.
  * Secrets an svckit before D-130 stored in clear are sealed first.
  */
-export async function startWebhooks(db: Database, clock: Clock, keyring: Keyring, options: WebhookOptions): Promise<WebhookRuntime> {
+export async function startWebhooks(
+  db: Database,
+  clock: Clock,
+  keyring: Keyring,
+  options: WebhookOptions,
+): Promise<WebhookRuntime> {
   const secrets = new WebhookSecretBox(keyring);
   await db.transaction((tx) => secrets.sealClear(tx));
   const transport = new WebhookTransport(clock, {

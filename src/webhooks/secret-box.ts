@@ -50,15 +50,26 @@ export class WebhookSecretBox {
     return this.reseal(tx, (column) => and(isNotNull(column), not(sql`${column} like ${`${PREFIX}:%`}`))!);
   }
 
-  private async reseal(tx: Database, stale: (column: typeof webhookEndpoints.secret | typeof webhookEndpoints.previousSecret) => SQL): Promise<number> {
+  private async reseal(
+    tx: Database,
+    stale: (column: typeof webhookEndpoints.secret | typeof webhookEndpoints.previousSecret) => SQL,
+  ): Promise<number> {
     const rows = await tx
-      .select({ id: webhookEndpoints.id, secret: webhookEndpoints.secret, previousSecret: webhookEndpoints.previousSecret })
+      .select({
+        id: webhookEndpoints.id,
+        secret: webhookEndpoints.secret,
+        previousSecret: webhookEndpoints.previousSecret,
+      })
       .from(webhookEndpoints)
       .where(or(stale(webhookEndpoints.secret), stale(webhookEndpoints.previousSecret)))
       .for('update');
     for (const row of rows) {
-      const reseal = (value: string | null) => (value === null ? null : this.seal(row.id, WebhookSecretBox.isSealed(value) ? this.open(row.id, value) : value));
-      await tx.update(webhookEndpoints).set({ secret: reseal(row.secret), previousSecret: reseal(row.previousSecret) }).where(eq(webhookEndpoints.id, row.id));
+      const reseal = (value: string | null) =>
+        value === null ? null : this.seal(row.id, WebhookSecretBox.isSealed(value) ? this.open(row.id, value) : value);
+      await tx
+        .update(webhookEndpoints)
+        .set({ secret: reseal(row.secret), previousSecret: reseal(row.previousSecret) })
+        .where(eq(webhookEndpoints.id, row.id));
     }
     return rows.length;
   }

@@ -19,7 +19,13 @@ export function signatureHeader(secrets: readonly string[], timestamp: string, r
 }
 
 /** The four X-SVC headers of one attempt, signed now: a fresh timestamp and signature for every attempt. */
-export function deliveryHeaders(input: { deliveryId: string; event: string; body: string; secrets: readonly string[]; nowMs: number }): Record<string, string> {
+export function deliveryHeaders(input: {
+  deliveryId: string;
+  event: string;
+  body: string;
+  secrets: readonly string[];
+  nowMs: number;
+}): Record<string, string> {
   // spec: "X-SVC-Timestamp | Unix time in seconds"
   const timestamp = String(Math.floor(input.nowMs / 1000));
   return {

@@ -172,6 +172,11 @@ export class WebhookTransport {
 function describe(error: NodeJS.ErrnoException): string {
   if (error.code === DESTINATION_REFUSED) return 'destination not allowed';
   if (error.code === 'ENOTFOUND' || error.code?.startsWith('EAI_')) return 'host not found';
-  if (error.code?.startsWith('ERR_TLS') || error.code?.startsWith('ERR_SSL') || /certificate|SSL|TLS|CERT/i.test(`${error.code ?? ''} ${error.message}`)) return 'TLS handshake failed';
+  if (
+    error.code?.startsWith('ERR_TLS') ||
+    error.code?.startsWith('ERR_SSL') ||
+    /certificate|SSL|TLS|CERT/i.test(`${error.code ?? ''} ${error.message}`)
+  )
+    return 'TLS handshake failed';
   return 'connection failed';
 }

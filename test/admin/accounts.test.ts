@@ -19,8 +19,27 @@ afterAll(async () => {
 
 const A = 'admin.openapi.yaml';
 const I = 'institutional.openapi.yaml';
-type Account = { id: string; reference: string; email: string; status: string; dailyLimit: number; singleLimit: number; address: string; balance: string };
-type Statement = { total: number; transactions: { txRef: string; txHash: string; direction: string; amount: string; status: string; blockNumber: number | null }[] };
+type Account = {
+  id: string;
+  reference: string;
+  email: string;
+  status: string;
+  dailyLimit: number;
+  singleLimit: number;
+  address: string;
+  balance: string;
+};
+type Statement = {
+  total: number;
+  transactions: {
+    txRef: string;
+    txHash: string;
+    direction: string;
+    amount: string;
+    status: string;
+    blockNumber: number | null;
+  }[];
+};
 
 const create = async (email: string, extra: Record<string, unknown> = {}) => {
   const res = await admin(target, 'POST', '/accounts', accountBody(email, extra));
@@ -33,7 +52,13 @@ const readerKey = async (permissions: string[] = ['accounts:read', 'transfers:re
 describe('accounts', () => {
   it('creates an approved account with a reference, its limits as numbers and a zero balance', async () => {
     const account = await create('payments@bank-a.example', { dailyLimit: 50000.5, singleLimit: 10000.25 });
-    expect(account).toMatchObject({ email: 'payments@bank-a.example', status: 'approved', dailyLimit: 50000.5, singleLimit: 10000.25, balance: '0.00' });
+    expect(account).toMatchObject({
+      email: 'payments@bank-a.example',
+      status: 'approved',
+      dailyLimit: 50000.5,
+      singleLimit: 10000.25,
+      balance: '0.00',
+    });
     expect(account.reference).toMatch(/^ACC-\d{10}$/);
     expect(account.id).toMatch(/^acc_[0-9A-HJKMNP-TV-Z]{26}$/);
     expect(account.address).toMatch(/^0x[0-9a-fA-F]{40}$/);
@@ -50,9 +75,17 @@ describe('accounts', () => {
     const next = Number(auto.reference.slice(4)) + 2; // the explicit create below uses number +1
     const explicit = await create('explicit@bank.example', { reference: `ACC-${String(next).padStart(10, '0')}` });
     expect(explicit.reference).toBe(`ACC-${String(next).padStart(10, '0')}`);
-    const again = await admin(target, 'POST', '/accounts', accountBody('again@bank.example', { reference: explicit.reference }));
+    const again = await admin(
+      target,
+      'POST',
+      '/accounts',
+      accountBody('again@bank.example', { reference: explicit.reference }),
+    );
     await expectContract(A, 'POST /accounts', again, 409);
-    expect(again.json).toEqual({ error: `"reference" ${explicit.reference} is already in use`, code: 'DUPLICATE_REFERENCE' });
+    expect(again.json).toEqual({
+      error: `"reference" ${explicit.reference} is already in use`,
+      code: 'DUPLICATE_REFERENCE',
+    });
     // The next assigned number is the one the administrator took: the server must skip it, not fail.
     const after = await create('after@bank.example');
     expect(after.reference).toMatch(/^ACC-\d{10}$/);
@@ -61,7 +94,10 @@ describe('accounts', () => {
 
   it('refuses bad bodies with 400 naming the field (D-002 limits)', async () => {
     const cases: [Record<string, unknown>, RegExp][] = [
-      [accountBody('a@b.example', { dailyLimit: 100.005 }), /^"dailyLimit" expected a number from 0 with at most 2 fraction digits, got 100.005$/],
+      [
+        accountBody('a@b.example', { dailyLimit: 100.005 }),
+        /^"dailyLimit" expected a number from 0 with at most 2 fraction digits, got 100.005$/,
+      ],
       [accountBody('a@b.example', { singleLimit: -5 }), /^"singleLimit" expected .*got -5$/],
       [accountBody('a@b.example', { singleLimit: '10' }), /^"singleLimit"/],
       [accountBody('not-an-email'), /^"email"/],
@@ -74,7 +110,12 @@ describe('accounts', () => {
       await expectContract(A, 'POST /accounts', res, 400);
       expect((res.json as { error: string }).error).toMatch(message);
     }
-    await expectContract(A, 'GET /accounts/{id}', await admin(target, 'GET', '/accounts/acc_01JD3Z8Q4V6WQ8N2K7M5R9T3XA'), 404);
+    await expectContract(
+      A,
+      'GET /accounts/{id}',
+      await admin(target, 'GET', '/accounts/acc_01JD3Z8Q4V6WQ8N2K7M5R9T3XA'),
+      404,
+    );
     await expectContract(A, 'GET /accounts/{id}', await admin(target, 'GET', '/accounts/42'), 400);
   });
 
@@ -116,12 +157,22 @@ describe('accounts', () => {
     await expectContract(A, 'PATCH /accounts/{id}', await patch({ status: 'closed' }), 200);
     const reopen = await patch({ status: 'approved' });
     await expectContract(A, 'PATCH /accounts/{id}', reopen, 409);
-    expect(reopen.json).toEqual({ error: '"status" cannot change from closed to approved; closed is terminal', code: 'INVALID_TRANSITION' });
+    expect(reopen.json).toEqual({
+      error: '"status" cannot change from closed to approved; closed is terminal',
+      code: 'INVALID_TRANSITION',
+    });
     const empty = await patch({});
     await expectContract(A, 'PATCH /accounts/{id}', empty, 400);
-    expect((empty.json as { error: string }).error).toBe('body expected at least one of status, dailyLimit, singleLimit, got {}');
+    expect((empty.json as { error: string }).error).toBe(
+      'body expected at least one of status, dailyLimit, singleLimit, got {}',
+    );
     await expectContract(A, 'PATCH /accounts/{id}', await patch({ status: 'active' }), 400);
-    await expectContract(A, 'PATCH /accounts/{id}', await admin(target, 'PATCH', '/accounts/acc_01JD3Z8Q4V6WQ8N2K7M5R9T3XA', { status: 'closed' }), 404);
+    await expectContract(
+      A,
+      'PATCH /accounts/{id}',
+      await admin(target, 'PATCH', '/accounts/acc_01JD3Z8Q4V6WQ8N2K7M5R9T3XA', { status: 'closed' }),
+      404,
+    );
     // A closed account cannot be funded (400).
     const fund = await admin(target, 'POST', `/accounts/${account.id}/fund`, { amount: '1.00' });
     await expectContract(A, 'POST /accounts/{id}/fund', fund, 400);
@@ -134,8 +185,16 @@ describe('funding on the local chain (D-061)', () => {
     const res = await admin(target, 'POST', `/accounts/${account.reference}/fund`, { amount: '1000.00' });
     await expectContract(A, 'POST /accounts/{id}/fund', res, 200);
     const funded = res.json as { accountId: string; address: string; amount: string; txHash: string; balance: string };
-    expect(funded).toMatchObject({ ok: true, accountId: account.id, address: account.address, amount: '1000.00', balance: '1000.00' });
-    const receipt = (await rpc(target, 'eth_getTransactionReceipt', [funded.txHash])).json as { result: { status: string; to: string } | null };
+    expect(funded).toMatchObject({
+      ok: true,
+      accountId: account.id,
+      address: account.address,
+      amount: '1000.00',
+      balance: '1000.00',
+    });
+    const receipt = (await rpc(target, 'eth_getTransactionReceipt', [funded.txHash])).json as {
+      result: { status: string; to: string } | null;
+    };
     expect(receipt.result).toMatchObject({ status: '0x1', to: account.address.toLowerCase() });
 
     const token = await readerKey(['accounts:read']);
@@ -153,7 +212,9 @@ describe('funding on the local chain (D-061)', () => {
 
   it('funds concurrently without nonce collisions', async () => {
     const account = await create('concurrent@bank.example');
-    const results = await Promise.all(Array.from({ length: 6 }, () => admin(target, 'POST', `/accounts/${account.id}/fund`, { amount: '10.50' })));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => admin(target, 'POST', `/accounts/${account.id}/fund`, { amount: '10.50' })),
+    );
     for (const res of results) await expectContract(A, 'POST /accounts/{id}/fund', res, 200);
     expect(new Set(results.map((r) => (r.json as { txHash: string }).txHash)).size).toBe(6);
     const read = await admin(target, 'GET', `/accounts/${account.id}`);
@@ -167,8 +228,18 @@ describe('funding on the local chain (D-061)', () => {
       await expectContract(A, 'POST /accounts/{id}/fund', res, 400);
       expect(res.json).toMatchObject({ code: 'INVALID_AMOUNT' });
     }
-    await expectContract(A, 'POST /accounts/{id}/fund', await admin(target, 'POST', `/accounts/${account.id}/fund`, { amount: '1.00', to: '0x00' }), 400);
-    await expectContract(A, 'POST /accounts/{id}/fund', await admin(target, 'POST', '/accounts/ACC-9999999999/fund', { amount: '1.00' }), 404);
+    await expectContract(
+      A,
+      'POST /accounts/{id}/fund',
+      await admin(target, 'POST', `/accounts/${account.id}/fund`, { amount: '1.00', to: '0x00' }),
+      400,
+    );
+    await expectContract(
+      A,
+      'POST /accounts/{id}/fund',
+      await admin(target, 'POST', '/accounts/ACC-9999999999/fund', { amount: '1.00' }),
+      404,
+    );
     // The genesis account holds 10^9 units (src/node/anvil.ts): more is refused before anything is signed or stored.
     const tooMuch = await admin(target, 'POST', `/accounts/${account.id}/fund`, { amount: '2000000000.00' });
     await expectContract(A, 'POST /accounts/{id}/fund', tooMuch, 400);
@@ -182,7 +253,12 @@ describe('key-encryption key rotation (D-061)', () => {
   it('re-wraps every account key, and the accounts still sign transfers that confirm', async () => {
     const sender = await create('sender@bank.example');
     const recipient = await create('recipient@bank.example');
-    await expectContract(A, 'POST /accounts/{id}/fund', await admin(target, 'POST', `/accounts/${sender.id}/fund`, { amount: '500.00' }), 200);
+    await expectContract(
+      A,
+      'POST /accounts/{id}/fund',
+      await admin(target, 'POST', `/accounts/${sender.id}/fund`, { amount: '500.00' }),
+      200,
+    );
     const total = ((await admin(target, 'GET', '/accounts?limit=1')).json as { total: number }).total;
 
     const first = await admin(target, 'POST', '/kek/rotate');
@@ -203,7 +279,12 @@ describe('key-encryption key rotation (D-061)', () => {
 
     // The sender's private key is still usable after the rotations: a transfer signs, broadcasts and confirms.
     const token = await readerKey();
-    const sent = await wallet(target, 'POST', '/transfers', token, { fromAccountId: sender.id, to: recipient.address, amount: '125.50', memo: 'after rotation' });
+    const sent = await wallet(target, 'POST', '/transfers', token, {
+      fromAccountId: sender.id,
+      to: recipient.address,
+      amount: '125.50',
+      memo: 'after rotation',
+    });
     await expectContract(I, 'POST /transfers', sent, 201);
     const created = sent.json as { ok: boolean; txRef: string; status: string };
     expect(created).toMatchObject({ ok: true, status: 'pending' });
@@ -212,13 +293,28 @@ describe('key-encryption key rotation (D-061)', () => {
       return (res.json as { status: string }).status === 'confirmed' ? res : undefined;
     });
     await expectContract(I, 'GET /transfers/{reference}', confirmed, 200);
-    expect(confirmed.json).toMatchObject({ amount: '125.50', fromAddress: sender.address, toAddress: recipient.address });
-    const balances = await Promise.all([sender, recipient].map(async (a) => ((await admin(target, 'GET', `/accounts/${a.id}`)).json as Account).balance));
+    expect(confirmed.json).toMatchObject({
+      amount: '125.50',
+      fromAddress: sender.address,
+      toAddress: recipient.address,
+    });
+    const balances = await Promise.all(
+      [sender, recipient].map(async (a) => ((await admin(target, 'GET', `/accounts/${a.id}`)).json as Account).balance),
+    );
     expect(balances).toEqual(['374.50', '125.50']);
     // A newly created account after the rotation also signs (its key is wrapped under the new KEK).
     const late = await create('late@bank.example');
-    await expectContract(A, 'POST /accounts/{id}/fund', await admin(target, 'POST', `/accounts/${late.id}/fund`, { amount: '5.00' }), 200);
-    const lateSent = await wallet(target, 'POST', '/transfers', token, { fromAccountId: late.id, to: sender.address, amount: '1.00' });
+    await expectContract(
+      A,
+      'POST /accounts/{id}/fund',
+      await admin(target, 'POST', `/accounts/${late.id}/fund`, { amount: '5.00' }),
+      200,
+    );
+    const lateSent = await wallet(target, 'POST', '/transfers', token, {
+      fromAccountId: late.id,
+      to: sender.address,
+      amount: '1.00',
+    });
     await expectContract(I, 'POST /transfers', lateSent, 201);
   });
 });

@@ -13,7 +13,13 @@ import { openStack } from './stack.ts';
 import { accountBody, admin, expectContract } from './support.ts';
 
 const A = 'admin.openapi.yaml';
-type Page = { total: number; page: number; limit: number; fundingAddress: string; accounts: { address: string; reason: string }[] };
+type Page = {
+  total: number;
+  page: number;
+  limit: number;
+  fundingAddress: string;
+  accounts: { address: string; reason: string }[];
+};
 const fresh = () => privateKeyToAccount(generatePrivateKey()).address;
 
 let target: Target;
@@ -26,7 +32,13 @@ afterAll(async () => {
 
 describe('POST, GET and DELETE /chain/accounts (D-152)', () => {
   it('refuses malformed bodies and addresses with 400 in the error shape', async () => {
-    for (const body of [{}, { address: '0x12' }, { address: fresh(), extra: 1 }, { address: fresh(), amount: '1.234' }, { address: fresh(), amount: 5 }]) {
+    for (const body of [
+      {},
+      { address: '0x12' },
+      { address: fresh(), extra: 1 },
+      { address: fresh(), amount: '1.234' },
+      { address: fresh(), amount: 5 },
+    ]) {
       const res = await admin(target, 'POST', '/chain/accounts', body);
       await expectContract(A, 'POST /chain/accounts', res, 400);
     }
@@ -42,18 +54,35 @@ describe('POST, GET and DELETE /chain/accounts (D-152)', () => {
     const one = await admin(target, 'POST', '/chain/accounts', { address: first });
     await expectContract(A, 'POST /chain/accounts', one, 201);
     expect(one.json).toMatchObject({ address: first, reason: 'external', amount: null, txHash: null, balance: '0.00' });
-    await expectContract(A, 'POST /chain/accounts', await admin(target, 'POST', '/chain/accounts', { address: second }), 201);
-    await expectContract(A, 'POST /chain/accounts', await admin(target, 'POST', '/chain/accounts', { address: first }), 201);
+    await expectContract(
+      A,
+      'POST /chain/accounts',
+      await admin(target, 'POST', '/chain/accounts', { address: second }),
+      201,
+    );
+    await expectContract(
+      A,
+      'POST /chain/accounts',
+      await admin(target, 'POST', '/chain/accounts', { address: first }),
+      201,
+    );
     const page = (await admin(target, 'GET', '/chain/accounts?limit=2')).json as Page;
     expect(page.accounts.map((a) => a.address)).toEqual([second, first]);
     expect(page.limit).toBe(2);
-    await expectContract(A, 'DELETE /chain/accounts/{address}', await admin(target, 'DELETE', `/chain/accounts/${first.toLowerCase()}`), 204);
+    await expectContract(
+      A,
+      'DELETE /chain/accounts/{address}',
+      await admin(target, 'DELETE', `/chain/accounts/${first.toLowerCase()}`),
+      204,
+    );
     const again = await admin(target, 'DELETE', `/chain/accounts/${first}`);
     await expectContract(A, 'DELETE /chain/accounts/{address}', again, 404);
   });
 
   it("leaves a platform account's address to /accounts (409 PLATFORM_ACCOUNT)", async () => {
-    const created = (await admin(target, 'POST', '/accounts', accountBody('platform@bank.example'))).json as { address: string };
+    const created = (await admin(target, 'POST', '/accounts', accountBody('platform@bank.example'))).json as {
+      address: string;
+    };
     const add = await admin(target, 'POST', '/chain/accounts', { address: created.address });
     await expectContract(A, 'POST /chain/accounts', add, 409);
     expect(add.json).toMatchObject({ code: 'PLATFORM_ACCOUNT' });
@@ -102,7 +131,12 @@ describe('a data directory an older svckit funded from the published accounts (D
       let token: string;
       try {
         token = first.target.adminToken!;
-        await expectContract(A, 'POST /chain/accounts', await admin(first.target, 'POST', '/chain/accounts', { address: fresh(), amount: '3.00' }), 201);
+        await expectContract(
+          A,
+          'POST /chain/accounts',
+          await admin(first.target, 'POST', '/chain/accounts', { address: fresh(), amount: '3.00' }),
+          201,
+        );
         // As an older svckit left it: blocks on the chain, no mnemonic stored.
         await first.stack.database.db.delete(settings).where(eq(settings.key, 'chain_mnemonic'));
       } finally {

@@ -9,8 +9,12 @@ import { adminCommand } from '../../cli/commands/admin.ts';
 import { ADMIN_OPERATIONS } from '../../cli/commands/admin/operations.ts';
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
-const contract = parseYaml(readFileSync(new URL('../../specs/admin.openapi.yaml', import.meta.url), 'utf8')) as { paths: Record<string, Record<string, { operationId?: string }>> };
-const operationIds = Object.values(contract.paths).flatMap((item) => METHODS.flatMap((m) => (item[m]?.operationId ? [item[m].operationId] : [])));
+const contract = parseYaml(readFileSync(new URL('../../specs/admin.openapi.yaml', import.meta.url), 'utf8')) as {
+  paths: Record<string, Record<string, { operationId?: string }>>;
+};
+const operationIds = Object.values(contract.paths).flatMap((item) =>
+  METHODS.flatMap((m) => (item[m]?.operationId ? [item[m].operationId] : [])),
+);
 
 /** The runnable command at `words` below `root`, or undefined. */
 function find(root: Command, words: string[]): Command | undefined {
@@ -29,7 +33,10 @@ describe('svckit admin covers the admin contract', () => {
   it.each(operationIds)('%s has a svckit admin sub-command', (operationId) => {
     const words = ADMIN_OPERATIONS[operationId];
     expect(words, `${operationId} is missing from ADMIN_OPERATIONS (cli/commands/admin/operations.ts)`).toBeDefined();
-    expect(find(adminCommand(), words!.split(' ')), `svckit admin ${words} does not exist or does nothing`).toBeDefined();
+    expect(
+      find(adminCommand(), words!.split(' ')),
+      `svckit admin ${words} does not exist or does nothing`,
+    ).toBeDefined();
   });
 
   it('maps no operation the contract does not have', () => {

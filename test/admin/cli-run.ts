@@ -18,8 +18,19 @@ export function svckitAdmin(args: string[], env: Record<string, string> = {}, in
     const child = execFile(
       process.execPath,
       ['bin/svckit.js', 'admin', ...args],
-      { cwd: ROOT, env: { ...process.env, SVC_ADMIN_TOKEN: '', SVC_DATA_DIR: path.join(ROOT, 'no-such-data-dir'), SVC_HOST: '', SVC_BASE_PORT: '', ...env } },
-      (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          SVC_ADMIN_TOKEN: '',
+          SVC_DATA_DIR: path.join(ROOT, 'no-such-data-dir'),
+          SVC_HOST: '',
+          SVC_BASE_PORT: '',
+          ...env,
+        },
+      },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
     child.stdin?.end(input ?? '');
   });

@@ -32,7 +32,11 @@ async function svckit(args: string[], env: Record<string, string> = {}): Promise
   });
   return run.then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-    (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
+    (error: { code: number; stdout: string; stderr: string }) => ({
+      code: error.code,
+      stdout: error.stdout,
+      stderr: error.stderr,
+    }),
   );
 }
 
@@ -40,9 +44,13 @@ describe('svckit admin chain-accounts (CLI)', () => {
   it('adds and funds an address, lists it as a table and as JSON, and removes it', async () => {
     const address = privateKeyToAccount(generatePrivateKey()).address;
     const common = ['--base', target.base!.href, '--ca-cert', ca];
-    const added = await svckit(['add', address, '--amount', '25.00', ...common], { SVC_ADMIN_TOKEN: target.adminToken! });
+    const added = await svckit(['add', address, '--amount', '25.00', ...common], {
+      SVC_ADMIN_TOKEN: target.adminToken!,
+    });
     expect(added, added.stderr).toMatchObject({ code: 0 });
-    expect(added.stdout).toMatch(new RegExp(`^allowed ${address} \\(external\\); funded 25\\.00 in 0x[0-9a-f]{64}; balance 25\\.00`));
+    expect(added.stdout).toMatch(
+      new RegExp(`^allowed ${address} \\(external\\); funded 25\\.00 in 0x[0-9a-f]{64}; balance 25\\.00`),
+    );
 
     const table = await svckit(['list', ...common, '--token', target.adminToken!]);
     expect(table.code, table.stderr).toBe(0);
@@ -61,15 +69,29 @@ describe('svckit admin chain-accounts (CLI)', () => {
     mkdirSync(path.join(dataDir, 'tls'), { recursive: true });
     writeFileSync(path.join(dataDir, 'tls', 'ca.pem'), target.caCert!);
     const address = privateKeyToAccount(generatePrivateKey()).address;
-    const refused = await svckit(['remove', address, '--base', target.base!.href], { SVC_ADMIN_TOKEN: target.adminToken!, SVC_DATA_DIR: dataDir });
+    const refused = await svckit(['remove', address, '--base', target.base!.href], {
+      SVC_ADMIN_TOKEN: target.adminToken!,
+      SVC_DATA_DIR: dataDir,
+    });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toBe(`svckit admin: HTTP 404: ${address} is not on the allow-list (NOT_FOUND)\n`);
 
-    const unauthorized = await svckit(['list', '--base', target.base!.href, '--ca-cert', ca, '--token', 'svcadm_wrong']);
+    const unauthorized = await svckit([
+      'list',
+      '--base',
+      target.base!.href,
+      '--ca-cert',
+      ca,
+      '--token',
+      'svcadm_wrong',
+    ]);
     expect(unauthorized.code).toBe(1);
     expect(unauthorized.stderr).toMatch(/^svckit admin: HTTP 401: /);
 
     const noToken = await svckit(['list', '--base', target.base!.href, '--ca-cert', ca]);
-    expect(noToken).toMatchObject({ code: 1, stderr: 'svckit admin: an administrator token is needed: --token or SVC_ADMIN_TOKEN\n' });
+    expect(noToken).toMatchObject({
+      code: 1,
+      stderr: 'svckit admin: an administrator token is needed: --token or SVC_ADMIN_TOKEN\n',
+    });
   });
 });

@@ -29,7 +29,10 @@ describe('an external chain and an external KEK', () => {
     const account = created.json as { id: string };
     const fund = await admin(target, 'POST', `/accounts/${account.id}/fund`, { amount: '10.00' });
     await expectContract(A, 'POST /accounts/{id}/fund', fund, 409);
-    expect(fund.json).toEqual({ error: 'funding is only available on the local chain; CHAIN_RPC_URL is set', code: 'FUNDING_UNAVAILABLE' });
+    expect(fund.json).toEqual({
+      error: 'funding is only available on the local chain; CHAIN_RPC_URL is set',
+      code: 'FUNDING_UNAVAILABLE',
+    });
   });
 
   it('refuses to rotate a KEK supplied by SVC_KEK with a 409 saying so', async () => {

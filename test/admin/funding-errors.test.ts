@@ -18,7 +18,8 @@ const createAccount = async (email: string) => {
   expect(res.status).toBe(201);
   return res.json as { id: string; address: string; balance: string };
 };
-const balanceOf = async (id: string) => ((await admin(open.target, 'GET', `/accounts/${id}`)).json as { balance: string }).balance;
+const balanceOf = async (id: string) =>
+  ((await admin(open.target, 'GET', `/accounts/${id}`)).json as { balance: string }).balance;
 
 describe('funding failures (D-150)', () => {
   it('an amount the funding account cannot cover is a 400 INSUFFICIENT_BALANCE', async () => {

@@ -18,8 +18,16 @@ export type OpenStack = { stack: Stack; target: Target; close(): Promise<void> }
 export async function openStack(env: Record<string, string> = {}, persistIn?: string): Promise<OpenStack> {
   const dataDir = persistIn ?? mkdtempSync(path.join(tmpdir(), 'svckit-admin-'));
   const config = loadConfig({
-    SVC_DATA_DIR: dataDir, SVC_BASE_PORT: '0', SVC_WALLET_PORT: '0', SVC_SITE_PORT: '0', SVC_BLOCK_TIME: '0',
-    SVC_RATE_LIMIT: '0', SVC_RATE_LIMIT_RPC: '0', SVC_RATE_LIMIT_EXPLORER: '0', SVC_RATE_LIMIT_ADMIN: '0', ...env,
+    SVC_DATA_DIR: dataDir,
+    SVC_BASE_PORT: '0',
+    SVC_WALLET_PORT: '0',
+    SVC_SITE_PORT: '0',
+    SVC_BLOCK_TIME: '0',
+    SVC_RATE_LIMIT: '0',
+    SVC_RATE_LIMIT_RPC: '0',
+    SVC_RATE_LIMIT_EXPLORER: '0',
+    SVC_RATE_LIMIT_ADMIN: '0',
+    ...env,
   });
   const { stack, ready } = await listen(config, { logLevel: 'silent', persist: persistIn !== undefined });
   const target: Target = {

@@ -45,7 +45,13 @@ export async function expectContract(
     return;
   }
   expect(res.headers['content-type']).toMatch(/^application\/json\b/);
-  expect(validator.validate({ where: operation, value: res.json, schemaAt: [...at, 'content', 'application/json', 'schema'] })).toEqual([]);
+  expect(
+    validator.validate({
+      where: operation,
+      value: res.json,
+      schemaAt: [...at, 'content', 'application/json', 'schema'],
+    }),
+  ).toEqual([]);
 }
 
 function getOperation(doc: Record<string, unknown>, route: string, method: string): Record<string, unknown> {
@@ -56,7 +62,13 @@ function getOperation(doc: Record<string, unknown>, route: string, method: strin
 }
 
 /** A call to `{base}/admin/v1<path>` with the administrator token, or `authorization` (null: none). */
-export function admin(target: Target, method: string, path: string, body?: unknown, authorization?: string | null): Promise<HttpResult> {
+export function admin(
+  target: Target,
+  method: string,
+  path: string,
+  body?: unknown,
+  authorization?: string | null,
+): Promise<HttpResult> {
   const header = authorization === undefined ? `Bearer ${target.adminToken!}` : authorization;
   return request(target, `admin/v1${path}`, {
     method,
@@ -66,8 +78,18 @@ export function admin(target: Target, method: string, path: string, body?: unkno
 }
 
 /** A call to `{base}/wallet/api/v1<path>` with a bearer API key. */
-export function wallet(target: Target, method: string, path: string, token: string, body?: unknown): Promise<HttpResult> {
-  return request(target, `wallet/api/v1${path}`, { method, headers: { authorization: `Bearer ${token}` }, ...(body !== undefined ? { body } : {}) });
+export function wallet(
+  target: Target,
+  method: string,
+  path: string,
+  token: string,
+  body?: unknown,
+): Promise<HttpResult> {
+  return request(target, `wallet/api/v1${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}` },
+    ...(body !== undefined ? { body } : {}),
+  });
 }
 
 /** spec: `Authorization: SVC-MLDSA <pubkey_hex>.<timestamp_ms>.<sig_hex>` over `<timestamp_ms>:<METHOD>:<request_path>`. */
@@ -77,7 +99,11 @@ export function mldsaHeader(keys: MlDsa65KeyPair, method: string, path: string, 
 }
 
 /** Polls `probe` until it returns a value (not undefined), at most `timeoutMs`. */
-export async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 20_000, everyMs = 150): Promise<T> {
+export async function eventually<T>(
+  probe: () => Promise<T | undefined>,
+  timeoutMs = 20_000,
+  everyMs = 150,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -88,4 +114,9 @@ export async function eventually<T>(probe: () => Promise<T | undefined>, timeout
 }
 
 /** An account creation body with the given limits. */
-export const accountBody = (email: string, extra: Record<string, unknown> = {}) => ({ email, dailyLimit: 50000, singleLimit: 10000, ...extra });
+export const accountBody = (email: string, extra: Record<string, unknown> = {}) => ({
+  email,
+  dailyLimit: 50000,
+  singleLimit: 10000,
+  ...extra,
+});

@@ -52,11 +52,14 @@ describe('storage slots (spec: "QUANTITY, 32-byte slot"; execution-apis bytesMax
       expect(await viaGateway('eth_getStorageAt', [CONTRACT, slot, 'latest'])).toBe(STORED);
     }
     const upper = `0x${'00'.repeat(31)}0A`;
-    expect(await viaGateway('eth_getStorageAt', [CONTRACT, upper, 'latest'])).toBe(await viaNode('eth_getStorageAt', [CONTRACT, upper, 'latest']));
+    expect(await viaGateway('eth_getStorageAt', [CONTRACT, upper, 'latest'])).toBe(
+      await viaNode('eth_getStorageAt', [CONTRACT, upper, 'latest']),
+    );
   });
 
   it('still refuses a slot longer than 32 bytes, an empty one and one without hex', async () => {
-    for (const slot of [`0x${'00'.repeat(33)}`, '0x', '0xasdf', '1']) expect(await refusal('eth_getStorageAt', [CONTRACT, slot, 'latest']), slot).toBe(-32602);
+    for (const slot of [`0x${'00'.repeat(33)}`, '0x', '0xasdf', '1'])
+      expect(await refusal('eth_getStorageAt', [CONTRACT, slot, 'latest']), slot).toBe(-32602);
   });
 });
 
@@ -70,8 +73,12 @@ describe('block numbers and tags', () => {
     const head = Number(BigInt((await viaNode('eth_blockNumber', [])) as Hex));
     const upper = `0x${head.toString(16).toUpperCase().padStart(2, '0')}`;
     await viaNode('eth_getBalance', [writer.address, upper]);
-    expect(await viaGateway('eth_getBalance', [writer.address, upper])).toBe(await viaNode('eth_getBalance', [writer.address, toHex(head)]));
-    expect(await viaGateway('qbft_getValidatorsByBlockNumber', ['0x01'])).toEqual(await viaGateway('qbft_getValidatorsByBlockNumber', ['0x1']));
+    expect(await viaGateway('eth_getBalance', [writer.address, upper])).toBe(
+      await viaNode('eth_getBalance', [writer.address, toHex(head)]),
+    );
+    expect(await viaGateway('qbft_getValidatorsByBlockNumber', ['0x01'])).toEqual(
+      await viaGateway('qbft_getValidatorsByBlockNumber', ['0x1']),
+    );
   });
 
   it('takes the finalized and safe tags as the latest block (QBFT blocks are final once sealed)', async () => {
@@ -80,31 +87,54 @@ describe('block numbers and tags', () => {
     for (const tag of ['finalized', 'safe']) {
       await viaNode('eth_getBlockByNumber', [tag, false]);
       expect(((await viaGateway('eth_getBlockByNumber', [tag, false])) as { hash: Hex }).hash).toBe(latest.hash);
-      expect(await viaGateway('eth_getTransactionCount', [writer.address, tag])).toBe(await viaNode('eth_getTransactionCount', [writer.address, 'latest']));
-      expect(await viaGateway('qbft_getValidatorsByBlockNumber', [tag])).toEqual(await viaGateway('qbft_getValidatorsByBlockNumber', ['latest']));
+      expect(await viaGateway('eth_getTransactionCount', [writer.address, tag])).toBe(
+        await viaNode('eth_getTransactionCount', [writer.address, 'latest']),
+      );
+      expect(await viaGateway('qbft_getValidatorsByBlockNumber', [tag])).toEqual(
+        await viaGateway('qbft_getValidatorsByBlockNumber', ['latest']),
+      );
     }
   });
 
   it('reads tags in any letter case, as Besu does', async () => {
     await viaNode('eth_getBalance', [writer.address, 'Latest']);
-    expect(await viaGateway('eth_getBalance', [writer.address, 'Latest'])).toBe(await viaNode('eth_getBalance', [writer.address, 'latest']));
+    expect(await viaGateway('eth_getBalance', [writer.address, 'Latest'])).toBe(
+      await viaNode('eth_getBalance', [writer.address, 'latest']),
+    );
     expect(((await viaGateway('eth_getBlockByNumber', ['EARLIEST', false])) as { number: Hex }).number).toBe('0x0');
   });
 
   it('takes a block hash or an EIP-1898 object for state reads and eth_call', async () => {
     const block1 = (await viaNode('eth_getBlockByNumber', ['0x1', false])) as { hash: Hex };
     const expected = await viaNode('eth_getBalance', [writer.address, '0x1']);
-    for (const form of [block1.hash, { blockNumber: '0x1' }, { blockHash: block1.hash }, { blockHash: block1.hash, requireCanonical: true }, { blockHash: block1.hash.toUpperCase().replace('0X', '0x') }]) {
+    for (const form of [
+      block1.hash,
+      { blockNumber: '0x1' },
+      { blockHash: block1.hash },
+      { blockHash: block1.hash, requireCanonical: true },
+      { blockHash: block1.hash.toUpperCase().replace('0X', '0x') },
+    ]) {
       expect(await viaNode('eth_getBalance', [writer.address, form])).toBe(expected);
       expect(await viaGateway('eth_getBalance', [writer.address, form]), JSON.stringify(form)).toBe(expected);
     }
     expect(await viaGateway('eth_getStorageAt', [CONTRACT, '0x1', { blockNumber: 'latest' }])).toBe(STORED);
-    expect(await viaGateway('eth_getCode', [CONTRACT, { blockHash: block1.hash }])).toBe(await viaNode('eth_getCode', [CONTRACT, block1.hash]));
-    expect(await viaGateway('eth_call', [{ to: CONTRACT }, { blockNumber: '0x1' }])).toBe(await viaNode('eth_call', [{ to: CONTRACT }, { blockNumber: '0x1' }]));
+    expect(await viaGateway('eth_getCode', [CONTRACT, { blockHash: block1.hash }])).toBe(
+      await viaNode('eth_getCode', [CONTRACT, block1.hash]),
+    );
+    expect(await viaGateway('eth_call', [{ to: CONTRACT }, { blockNumber: '0x1' }])).toBe(
+      await viaNode('eth_call', [{ to: CONTRACT }, { blockNumber: '0x1' }]),
+    );
   });
 
   it('still refuses unknown tags, decimal numbers and malformed EIP-1898 objects', async () => {
-    for (const block of ['tomorrow', '12', '0x', { blockNumber: '0x1', blockHash: `0x${'11'.repeat(32)}` }, { requireCanonical: true }, { blockHash: '0x12' }]) {
+    for (const block of [
+      'tomorrow',
+      '12',
+      '0x',
+      { blockNumber: '0x1', blockHash: `0x${'11'.repeat(32)}` },
+      { requireCanonical: true },
+      { blockHash: '0x12' },
+    ]) {
       expect(await refusal('eth_getBalance', [writer.address, block]), JSON.stringify(block)).toBe(-32602);
     }
     // eth_getBlockByNumber takes no block object (Besu and Anvil alike).
@@ -116,8 +146,12 @@ describe('call objects', () => {
   it('takes the call data as "input", the execution-apis name, and quantities with leading zeros', async () => {
     const data = '0x1234';
     await viaNode('eth_call', [{ to: CONTRACT, input: data, value: '0x00', gas: '0x0186A0' }, 'latest']);
-    expect(await viaGateway('eth_call', [{ to: CONTRACT, input: data, value: '0x00', gas: '0x0186A0' }, 'latest'])).toBe(await viaNode('eth_call', [{ to: CONTRACT, data }, 'latest']));
-    expect(await viaGateway('eth_estimateGas', [{ from: writer.address, to: CONTRACT, input: data }])).toBe(await viaNode('eth_estimateGas', [{ from: writer.address, to: CONTRACT, data }]));
+    expect(
+      await viaGateway('eth_call', [{ to: CONTRACT, input: data, value: '0x00', gas: '0x0186A0' }, 'latest']),
+    ).toBe(await viaNode('eth_call', [{ to: CONTRACT, data }, 'latest']));
+    expect(await viaGateway('eth_estimateGas', [{ from: writer.address, to: CONTRACT, input: data }])).toBe(
+      await viaNode('eth_estimateGas', [{ from: writer.address, to: CONTRACT, data }]),
+    );
   });
 
   it('refuses a call whose "data" and "input" differ, as Besu and Geth do', async () => {
@@ -147,15 +181,27 @@ describe('hashes, data and filters in either case', () => {
 
   it('accepts an upper-case signed transaction', async () => {
     const nonce = Number(BigInt((await viaNode('eth_getTransactionCount', [writer.address, 'latest'])) as Hex));
-    const signed = await writer.signTransaction({ type: 'legacy', chainId: CHAIN_ID, nonce, to: CONTRACT, value: 1n, gas: 50_000n, gasPrice: 0n });
+    const signed = await writer.signTransaction({
+      type: 'legacy',
+      chainId: CHAIN_ID,
+      nonce,
+      to: CONTRACT,
+      value: 1n,
+      gas: 50_000n,
+      gasPrice: 0n,
+    });
     const hash = (await viaGateway('eth_sendRawTransaction', [`0x${signed.slice(2).toUpperCase()}`])) as Hex;
     expect(hash).toBe(keccak256(signed));
   });
 
   it('takes an EIP-234 blockHash filter and refuses one that also names a range', async () => {
     const block1 = (await viaNode('eth_getBlockByNumber', ['0x1', false])) as { hash: Hex };
-    expect(await viaGateway('eth_getLogs', [{ blockHash: block1.hash }])).toEqual(await viaNode('eth_getLogs', [{ blockHash: block1.hash }]));
-    expect(await viaGateway('eth_getLogs', [{ fromBlock: '0x00', toBlock: 'finalized', topics: [`0x${'AB'.repeat(32)}`] }])).toEqual([]);
+    expect(await viaGateway('eth_getLogs', [{ blockHash: block1.hash }])).toEqual(
+      await viaNode('eth_getLogs', [{ blockHash: block1.hash }]),
+    );
+    expect(
+      await viaGateway('eth_getLogs', [{ fromBlock: '0x00', toBlock: 'finalized', topics: [`0x${'AB'.repeat(32)}`] }]),
+    ).toEqual([]);
     expect(await refusal('eth_getLogs', [{ blockHash: block1.hash, fromBlock: '0x1' }])).toBe(-32602);
   });
 });

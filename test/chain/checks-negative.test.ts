@@ -23,13 +23,20 @@ function answer(req: Req): unknown {
   const ok = (result: unknown) => ({ jsonrpc: '2.0', id: req.id ?? null, result });
   const fail = (code: number, message: string) => ({ jsonrpc: '2.0', id: req.id ?? null, error: { code, message } });
   switch (req.method) {
-    case 'eth_chainId': return ok('0x1');
-    case 'net_version': return ok('1');
-    case 'eth_gasPrice': return ok('0x3b9aca00');
-    case 'eth_blockNumber': return ok('0x0');
-    case 'eth_getBlockByNumber': return ok({ number: '0x0', baseFeePerGas: '0x7', transactions: [] });
-    case 'web3_sha3': return ok(bytesToHex(sha3_256(hexToBytes(String(req.params?.[0]) as `0x${string}`))));
-    default: return fail(-32601, `the method ${String(req.method)} does not exist/is not available`);
+    case 'eth_chainId':
+      return ok('0x1');
+    case 'net_version':
+      return ok('1');
+    case 'eth_gasPrice':
+      return ok('0x3b9aca00');
+    case 'eth_blockNumber':
+      return ok('0x0');
+    case 'eth_getBlockByNumber':
+      return ok({ number: '0x0', baseFeePerGas: '0x7', transactions: [] });
+    case 'web3_sha3':
+      return ok(bytesToHex(sha3_256(hexToBytes(String(req.params?.[0]) as `0x${string}`))));
+    default:
+      return fail(-32601, `the method ${String(req.method)} does not exist/is not available`);
   }
 }
 
@@ -62,7 +69,9 @@ beforeAll(async () => {
   front = net.createServer((socket) => {
     socket.once('data', (first: Buffer) => {
       if (first[0] !== 0x16) {
-        socket.end('HTTP/1.1 400 Bad Request\r\nContent-Length: 47\r\n\r\nThe plain HTTP request was sent to HTTPS port\r\n');
+        socket.end(
+          'HTTP/1.1 400 Bad Request\r\nContent-Length: 47\r\n\r\nThe plain HTTP request was sent to HTTPS port\r\n',
+        );
         return;
       }
       const upstream = net.connect(inner, '127.0.0.1', () => upstream.write(first));
@@ -91,27 +100,39 @@ describe('the checks against a non-conforming target', () => {
     expect(status('chain.eth_chainid.value')).toBe('failed');
     expect(reason('chain.eth_chainid.value')).toContain('eth_chainId expected "0x10f447"');
     expect(status('chain.net_version')).toBe('failed');
-    expect(reason('chain.gas_price_zero')).toBe('eth_gasPrice expected "0x0", got "0x3b9aca00"; latest block baseFeePerGas expected "0x0", got "0x7"');
+    expect(reason('chain.gas_price_zero')).toBe(
+      'eth_gasPrice expected "0x0", got "0x3b9aca00"; latest block baseFeePerGas expected "0x0", got "0x7"',
+    );
     expect(status('chain.web3_sha3.value')).toBe('failed');
     expect(reason('chain.web3_sha3.value')).toMatch(/web3_sha3\(0x68656c6c6f…\) expected 0x1c8aff95/);
   });
 
   it('fail error objects whose code or message differs from the contract', () => {
     expect(reason('chain.errors.method_not_found')).toContain('error message expected "Method not found"');
-    expect(reason('chain.errors.method_not_enabled')).toContain('error code expected -32604 (MethodNotEnabled), got -32601');
+    expect(reason('chain.errors.method_not_enabled')).toContain(
+      'error code expected -32604 (MethodNotEnabled), got -32601',
+    );
     expect(reason('chain.batch.empty')).toMatch(/expected one JSON-RPC response object, got \[\]/);
     expect(status('chain.methods.schemas')).toBe('failed');
   });
 
   it('fail classical-only and TLS 1.2 handshakes and a plain-HTTP answer, while the hybrid group still passes', () => {
     expect(status('transport.tls.hybrid_group')).toBe('passed');
-    expect(reason('transport.tls.classical_refused')).toMatch(/a classical-only client completed a handshake \(TLSv1\.3, group X25519\)/);
-    expect(reason('transport.tls.legacy_version_refused')).toMatch(/a TLS 1\.2 client completed a handshake \(TLSv1\.2/);
+    expect(reason('transport.tls.classical_refused')).toMatch(
+      /a classical-only client completed a handshake \(TLSv1\.3, group X25519\)/,
+    );
+    expect(reason('transport.tls.legacy_version_refused')).toMatch(
+      /a TLS 1\.2 client completed a handshake \(TLSv1\.2/,
+    );
     expect(reason('transport.plain_http_refused')).toContain('answered plain HTTP: "HTTP/1.1 400 Bad Request');
   });
 
   it('skip, never pass, the checks that must drive the chain', () => {
-    for (const id of ['chain.methods.schemas_with_transactions', 'chain.receipt.null_while_pending', 'chain.qbft.votes']) {
+    for (const id of [
+      'chain.methods.schemas_with_transactions',
+      'chain.receipt.null_while_pending',
+      'chain.qbft.votes',
+    ]) {
       expect(status(id)).toBe('skipped');
     }
   });

@@ -9,7 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { post, startGateway, type Gateway, type RpcAnswer } from './support.ts';
 
 const DIR = path.join(import.meta.dirname, 'fixtures', 'execution-apis');
-const files = readdirSync(DIR, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.io')).sort();
+const files = readdirSync(DIR, { recursive: true, encoding: 'utf8' })
+  .filter((f) => f.endsWith('.io'))
+  .sort();
 
 /** Expectations that name hive's chain, rewritten to the spec's values (spec: "Chain ID is 1111111"). */
 const REWRITES: Record<string, unknown> = {
@@ -22,10 +24,16 @@ let gw: Gateway;
 const SHAPES: Record<string, (answer: RpcAnswer) => Promise<void>> = {
   'eth_blockNumber/simple-test.io': async (answer) => expect(answer.result).toMatch(/^0x(0|[1-9a-f][0-9a-f]*)$/),
   // D-131: QBFT blocks are final once sealed, so finalized and safe are the latest block.
-  'eth_getBlockByNumber/get-finalized.io': async (answer) => expect((answer.result as { hash: string }).hash).toBe(await latestHash()),
-  'eth_getBlockByNumber/get-safe.io': async (answer) => expect((answer.result as { hash: string }).hash).toBe(await latestHash()),
+  'eth_getBlockByNumber/get-finalized.io': async (answer) =>
+    expect((answer.result as { hash: string }).hash).toBe(await latestHash()),
+  'eth_getBlockByNumber/get-safe.io': async (answer) =>
+    expect((answer.result as { hash: string }).hash).toBe(await latestHash()),
 };
-const latestHash = async () => ((await post(gw.rpc, { jsonrpc: '2.0', id: 9, method: 'eth_getBlockByNumber', params: ['latest', false] })).result as { hash: string }).hash;
+const latestHash = async () =>
+  (
+    (await post(gw.rpc, { jsonrpc: '2.0', id: 9, method: 'eth_getBlockByNumber', params: ['latest', false] }))
+      .result as { hash: string }
+  ).hash;
 
 /** The request and the expected answer of an .io file (`>> request`, `<< response`, `//` comments). */
 function readFixture(file: string): { request: unknown; expected: RpcAnswer } {
@@ -45,9 +53,18 @@ afterAll(async () => {
 
 describe('execution-apis rpc-compat fixtures against the gateway', () => {
   it('are the files SHA256SUMS lists, unchanged', () => {
-    const sums = readFileSync(path.join(DIR, 'SHA256SUMS'), 'utf8').trim().split('\n').map((l) => l.split(/\s+/));
+    const sums = readFileSync(path.join(DIR, 'SHA256SUMS'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => l.split(/\s+/));
     expect(sums.map(([, name]) => name).sort()).toEqual(files);
-    for (const [sum, name] of sums) expect(createHash('sha256').update(readFileSync(path.join(DIR, name!))).digest('hex'), name).toBe(sum);
+    for (const [sum, name] of sums)
+      expect(
+        createHash('sha256')
+          .update(readFileSync(path.join(DIR, name!)))
+          .digest('hex'),
+        name,
+      ).toBe(sum);
   });
 
   it.each(files)('%s', async (file) => {

@@ -17,7 +17,12 @@ const published = Array.from({ length: 10 }, (_, i) => mnemonicToAccount(PUBLISH
 const A = 'admin.openapi.yaml';
 
 let target: Target;
-const chain = defineChain({ id: 1111111, name: 'svckit reference', nativeCurrency: { name: 'Unit', symbol: 'SVC', decimals: 18 }, rpcUrls: { default: { http: [] } } });
+const chain = defineChain({
+  id: 1111111,
+  name: 'svckit reference',
+  nativeCurrency: { name: 'Unit', symbol: 'SVC', decimals: 18 },
+  rpcUrls: { default: { http: [] } },
+});
 const rpcUrl = () => new URL('rpc', target.base).href;
 const balance = async (address: Hex) => BigInt(await rpcResult<Hex>(target, 'eth_getBalance', [address, 'latest']));
 const listed = async () => {
@@ -39,7 +44,15 @@ describe('published development keys (D-151)', () => {
     const recipient = privateKeyToAccount(generatePrivateKey()).address;
     for (const account of published) {
       const before = await balance(account.address);
-      const signed = await account.signTransaction({ type: 'legacy', chainId: 1111111, nonce: 0, to: recipient, value: parseEther('5000'), gas: 21_000n, gasPrice: 0n });
+      const signed = await account.signTransaction({
+        type: 'legacy',
+        chainId: 1111111,
+        nonce: 0,
+        to: recipient,
+        value: parseEther('5000'),
+        gas: 21_000n,
+        gasPrice: 0n,
+      });
       const answer = await call(target, 'eth_sendRawTransaction', [signed]);
       expect(answer.error?.code, `${account.address}: ${JSON.stringify(answer.error)}`).toBe(-32007);
       expect(await balance(account.address)).toBe(before);
@@ -84,14 +97,25 @@ describe('a client with its own key (D-152)', () => {
     const reader = createPublicClient({ chain, transport: http(rpcUrl()), pollingInterval: 50 });
     const recipient = privateKeyToAccount(generatePrivateKey()).address;
     const send = () => wallet.sendTransaction({ to: recipient, value: parseEther('1'), gasPrice: 0n, gas: 21_000n });
-    const refusedCode = (error: unknown) => ((error as BaseError).walk((e) => (e as { code?: number }).code === -32007) as { code: number } | null)?.code;
+    const refusedCode = (error: unknown) =>
+      ((error as BaseError).walk((e) => (e as { code?: number }).code === -32007) as { code: number } | null)?.code;
 
     expect(refusedCode(await send().catch((e: unknown) => e))).toBe(-32007);
 
-    const added = await admin(target, 'POST', '/chain/accounts', { address: account.address.toLowerCase(), amount: '5000.00' });
+    const added = await admin(target, 'POST', '/chain/accounts', {
+      address: account.address.toLowerCase(),
+      amount: '5000.00',
+    });
     await expectContract(A, 'POST /chain/accounts', added, 201);
-    expect(added.json).toMatchObject({ address: account.address, reason: 'external', amount: '5000.00', balance: '5000.00' });
-    expect((await listed()).accounts).toContainEqual(expect.objectContaining({ address: account.address, reason: 'external' }));
+    expect(added.json).toMatchObject({
+      address: account.address,
+      reason: 'external',
+      amount: '5000.00',
+      balance: '5000.00',
+    });
+    expect((await listed()).accounts).toContainEqual(
+      expect.objectContaining({ address: account.address, reason: 'external' }),
+    );
 
     const hash = await send();
     const receipt = await reader.waitForTransactionReceipt({ hash });
@@ -109,7 +133,9 @@ describe('a client with its own key (D-152)', () => {
     const created = await admin(target, 'POST', '/accounts', accountBody('closing@bank.example'));
     expect(created.status).toBe(201);
     const account = created.json as { id: string; address: Hex };
-    expect((await listed()).accounts).toContainEqual(expect.objectContaining({ address: account.address, reason: 'account' }));
+    expect((await listed()).accounts).toContainEqual(
+      expect.objectContaining({ address: account.address, reason: 'account' }),
+    );
     const closed = await admin(target, 'PATCH', `/accounts/${account.id}`, { status: 'closed' });
     expect(closed.status).toBe(200);
     expect((await listed()).accounts.map((a) => a.address)).not.toContain(account.address);

@@ -3,13 +3,21 @@
 // Node's default trust store with tls.setDefaultCACertificates, the in-process equivalent of
 // NODE_EXTRA_CA_CERTS (vitest runs each file in its own process, so nothing leaks into other files).
 import tls from 'node:tls';
-import { BaseError, createPublicClient, createWalletClient, defineChain, http, parseEther, toHex, type Hex } from 'viem';
+import {
+  BaseError,
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  http,
+  parseEther,
+  toHex,
+  type Hex,
+} from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devAccount, PING_INIT_CODE, PING_TOPIC } from '../../conformance/checks/chain/support.ts';
 import { referenceTarget } from '../../conformance/targets/reference.ts';
 import type { Target } from '../../conformance/targets/target.ts';
-
 
 let target: Target;
 let publicClient: ReturnType<typeof makeClients>['publicClient'];
@@ -54,7 +62,9 @@ describe('a stock viem client against the gateway', () => {
     const block = await publicClient.getBlock({ blockTag: 'latest' });
     expect(block.number).toBe(await publicClient.getBlockNumber());
     expect(block.baseFeePerGas).toBe(0n);
-    expect(await publicClient.getBalance({ address: walletClient.account.address })).toBeGreaterThan(parseEther('1000'));
+    expect(await publicClient.getBalance({ address: walletClient.account.address })).toBeGreaterThan(
+      parseEther('1000'),
+    );
   });
 
   it('sends a transfer with gas price 0: it is mined by the round-robin proposer and costs no gas', async () => {
@@ -92,7 +102,7 @@ describe('a stock viem client against the gateway', () => {
     expect(block.miner.toLowerCase()).toBe(await proposerOf(receipt.blockNumber));
   });
 
-  it('sends with viem\'s default EIP-1559 fee estimation, which resolves to zero fees', async () => {
+  it("sends with viem's default EIP-1559 fee estimation, which resolves to zero fees", async () => {
     const recipient = privateKeyToAccount(generatePrivateKey()).address;
     const hash = await walletClient.sendTransaction({ to: recipient, value: 1n });
     const receipt = await publicClient.waitForTransactionReceipt({ hash });
@@ -107,9 +117,14 @@ describe('a stock viem client against the gateway', () => {
       transport: http(new URL('rpc', target.base).href),
       account: privateKeyToAccount(generatePrivateKey()),
     });
-    const error = await stranger.sendTransaction({ to: stranger.account.address, value: 0n, gasPrice: 0n, gas: 21_000n }).catch((e: unknown) => e);
+    const error = await stranger
+      .sendTransaction({ to: stranger.account.address, value: 0n, gasPrice: 0n, gas: 21_000n })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BaseError);
-    const rpcError = (error as BaseError).walk((e) => (e as { code?: number }).code === -32007) as { code: number; details: string } | null;
+    const rpcError = (error as BaseError).walk((e) => (e as { code?: number }).code === -32007) as {
+      code: number;
+      details: string;
+    } | null;
     expect(rpcError?.code).toBe(-32007);
     expect(rpcError?.details).toBe('Sender account not authorized to send transactions');
   });

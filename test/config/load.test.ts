@@ -13,7 +13,11 @@ const kek = 'A'.repeat(43);
 /** One bad value per variable, with the message it gets, in the order the loader reports them. */
 const REFUSALS: [string, string, string][] = [
   ['SVC_HOST', 'a b', 'SVC_HOST expected a host name or IP address, got "a b"'],
-  ['QBFT_VALIDATOR_RPC_URLS', 'http://v1:8545, ftp://v2', 'QBFT_VALIDATOR_RPC_URLS[1] expected a http: or https: URL, got a ftp: URL'],
+  [
+    'QBFT_VALIDATOR_RPC_URLS',
+    'http://v1:8545, ftp://v2',
+    'QBFT_VALIDATOR_RPC_URLS[1] expected a http: or https: URL, got a ftp: URL',
+  ],
   ['SVC_BASE_PORT', '65536', 'SVC_BASE_PORT expected a port number from 0 to 65535 (0 = ephemeral), got "65536"'],
   ['SVC_WALLET_PORT', 'x', 'SVC_WALLET_PORT expected a port number from 0 to 65535 (0 = ephemeral), got "x"'],
   ['SVC_SITE_PORT', '-1', 'SVC_SITE_PORT expected a port number from 0 to 65535 (0 = ephemeral), got "-1"'],
@@ -27,25 +31,61 @@ const REFUSALS: [string, string, string][] = [
   ['SVC_RATE_LIMIT_RPC', '1000001', 'SVC_RATE_LIMIT_RPC expected a whole number from 0 to 1000000, got "1000001"'],
   ['SVC_RATE_LIMIT_EXPLORER', 'many', 'SVC_RATE_LIMIT_EXPLORER expected a whole number from 0 to 1000000, got "many"'],
   ['SVC_RATE_LIMIT_ADMIN', '-5', 'SVC_RATE_LIMIT_ADMIN expected a whole number from 0 to 1000000, got "-5"'],
-  ['SVC_PLATFORM_BIC', 'svckgb2l', 'SVC_PLATFORM_BIC expected a bank identifier code such as SVCKGB2LXXX, got "svckgb2l"'],
+  [
+    'SVC_PLATFORM_BIC',
+    'svckgb2l',
+    'SVC_PLATFORM_BIC expected a bank identifier code such as SVCKGB2LXXX, got "svckgb2l"',
+  ],
   ['SVC_KEK', 'short', 'SVC_KEK expected 32 bytes in base64url (43 characters)'],
   ['SVC_RATE_LIMIT_WALLET', 'x', 'SVC_RATE_LIMIT_WALLET expected a whole number from 0 to 1000000, got "x"'],
   ['SVC_RATE_LIMIT_WALLET_AUTH', 'x', 'SVC_RATE_LIMIT_WALLET_AUTH expected a whole number from 0 to 1000000, got "x"'],
   ['SVC_RATE_LIMIT_SITE', 'x', 'SVC_RATE_LIMIT_SITE expected a whole number from 0 to 1000000, got "x"'],
-  ['SVC_WALLET_PUBLIC_URL', 'http://wallet.example.com', 'SVC_WALLET_PUBLIC_URL expected an https origin such as https://wallet.example.com, got "http://wallet.example.com"'],
-  ['SVC_SITE_PUBLIC_URL', 'https://site.example.com/x', 'SVC_SITE_PUBLIC_URL expected an https origin such as https://wallet.example.com, got "https://site.example.com/x"'],
+  [
+    'SVC_WALLET_PUBLIC_URL',
+    'http://wallet.example.com',
+    'SVC_WALLET_PUBLIC_URL expected an https origin such as https://wallet.example.com, got "http://wallet.example.com"',
+  ],
+  [
+    'SVC_SITE_PUBLIC_URL',
+    'https://site.example.com/x',
+    'SVC_SITE_PUBLIC_URL expected an https origin such as https://wallet.example.com, got "https://site.example.com/x"',
+  ],
   ['SVC_WALLET_FEE_BPS', '10001', 'SVC_WALLET_FEE_BPS expected a whole number from 0 to 10000, got "10001"'],
-  ['SVC_WALLET_FEE_COLLECTORS', `1111111=${btc}`, `SVC_WALLET_FEE_COLLECTORS[0] expected chainId=address (one per chain, the address of that chain), got "1111111=${btc}"`],
-  ['SVC_WALLET_HISTORY_SOURCES', 'nope', 'SVC_WALLET_HISTORY_SOURCES expected a JSON array of {chainId, kind, url, name?}, got "nope"'],
-  ['SVC_WALLET_HISTORY_TIMEOUT_MS', '60001', 'SVC_WALLET_HISTORY_TIMEOUT_MS expected a whole number from 100 to 60000, got "60001"'],
+  [
+    'SVC_WALLET_FEE_COLLECTORS',
+    `1111111=${btc}`,
+    `SVC_WALLET_FEE_COLLECTORS[0] expected chainId=address (one per chain, the address of that chain), got "1111111=${btc}"`,
+  ],
+  [
+    'SVC_WALLET_HISTORY_SOURCES',
+    'nope',
+    'SVC_WALLET_HISTORY_SOURCES expected a JSON array of {chainId, kind, url, name?}, got "nope"',
+  ],
+  [
+    'SVC_WALLET_HISTORY_TIMEOUT_MS',
+    '60001',
+    'SVC_WALLET_HISTORY_TIMEOUT_MS expected a whole number from 100 to 60000, got "60001"',
+  ],
   ['SVC_NATIVE_CCY', 'svc', 'SVC_NATIVE_CCY expected a three-letter upper-case currency code such as SVC, got "svc"'],
   ['SVC_FX_RATES', 'EUR=0', 'SVC_FX_RATES expected a rate above 0, got "EUR=0"'],
-  ['SVC_WEBHOOK_CA_FILE', 'no/such/ca.pem', 'SVC_WEBHOOK_CA_FILE expected a readable file, got "no/such/ca.pem" (not found)'],
+  [
+    'SVC_WEBHOOK_CA_FILE',
+    'no/such/ca.pem',
+    'SVC_WEBHOOK_CA_FILE expected a readable file, got "no/such/ca.pem" (not found)',
+  ],
   ['SVC_WEBHOOK_CONCURRENCY', '0', 'SVC_WEBHOOK_CONCURRENCY expected a whole number from 1 to 1024, got "0"'],
   ['SVC_WS_MAX_SUBSCRIPTIONS', '0', 'SVC_WS_MAX_SUBSCRIPTIONS expected a whole number from 1 to 10000, got "0"'],
-  ['SVC_WS_MAX_SOCKETS_PER_CREDENTIAL', '100001', 'SVC_WS_MAX_SOCKETS_PER_CREDENTIAL expected a whole number from 1 to 100000, got "100001"'],
+  [
+    'SVC_WS_MAX_SOCKETS_PER_CREDENTIAL',
+    '100001',
+    'SVC_WS_MAX_SOCKETS_PER_CREDENTIAL expected a whole number from 1 to 100000, got "100001"',
+  ],
   ['SVC_WS_MAX_SOCKETS_PER_IP', '0', 'SVC_WS_MAX_SOCKETS_PER_IP expected a whole number from 1 to 100000, got "0"'],
-  ['SVC_WS_MAX_BUFFERED_BYTES', '1024', 'SVC_WS_MAX_BUFFERED_BYTES expected a whole number from 65536 to 1073741824, got "1024"'],
+  [
+    'SVC_WS_MAX_BUFFERED_BYTES',
+    '1024',
+    'SVC_WS_MAX_BUFFERED_BYTES expected a whole number from 65536 to 1073741824, got "1024"',
+  ],
   ['SVC_RATE_LIMIT_WS_UPGRADE', 'x', 'SVC_RATE_LIMIT_WS_UPGRADE expected a whole number from 0 to 1000000, got "x"'],
   ['SVC_WEBHOOK_ALLOW_PRIVATE', 'on', 'SVC_WEBHOOK_ALLOW_PRIVATE expected true, false, 1 or 0, got "on"'],
   ['SVC_EVIDENCE_AT_START', 'off', 'SVC_EVIDENCE_AT_START expected true, false, 1 or 0, got "off"'],
@@ -99,13 +139,24 @@ describe('loadConfig', () => {
       fxRates: parseFxRates(DEFAULT_FX_RATES),
       webhookCaFile: undefined,
       webhookConcurrency: 32,
-      ws: { maxSubscriptions: 100, maxSocketsPerCredential: 20, maxSocketsPerIp: 50, maxBufferedBytes: 4 * 1024 * 1024, upgradesPerSecond: 10 },
+      ws: {
+        maxSubscriptions: 100,
+        maxSocketsPerCredential: 20,
+        maxSocketsPerIp: 50,
+        maxBufferedBytes: 4 * 1024 * 1024,
+        upgradesPerSecond: 10,
+      },
       webhookAllowPrivate: false,
       evidenceAtStart: true,
       logLevel: 'info',
     };
     expect(loadConfig({})).toEqual(defaults);
-    const empty = Object.fromEntries([...REFUSALS.map(([name]) => name), 'SVC_DATA_DIR', 'SVC_WALLET_EXTENSION_DIR', 'SVC_LOG_LEVEL'].map((name) => [name, '']));
+    const empty = Object.fromEntries(
+      [...REFUSALS.map(([name]) => name), 'SVC_DATA_DIR', 'SVC_WALLET_EXTENSION_DIR', 'SVC_LOG_LEVEL'].map((name) => [
+        name,
+        '',
+      ]),
+    );
     // SVC_FX_RATES takes an empty value as given: a table with no currency but the native one.
     expect(loadConfig(empty)).toEqual({ ...defaults, fxRates: new Map() });
   });
@@ -137,7 +188,10 @@ describe('loadConfig', () => {
       SVC_SITE_PUBLIC_URL: 'https://site.example.com',
       SVC_WALLET_FEE_BPS: '10000',
       SVC_WALLET_FEE_COLLECTORS: `bitcoin=${btc}, tron=${trx},1111111=${evm}`,
-      SVC_WALLET_HISTORY_SOURCES: JSON.stringify([{ chainId: 'bitcoin', kind: 'esplora', url: 'https://esplora.example.com/api/' }, { chainId: '1', kind: 'etherscan', url: 'http://scan', name: 'main.scan' }]),
+      SVC_WALLET_HISTORY_SOURCES: JSON.stringify([
+        { chainId: 'bitcoin', kind: 'esplora', url: 'https://esplora.example.com/api/' },
+        { chainId: '1', kind: 'etherscan', url: 'http://scan', name: 'main.scan' },
+      ]),
       SVC_WALLET_HISTORY_TIMEOUT_MS: '100',
       SVC_WALLET_EXTENSION_DIR: 'build/ext',
       SVC_NATIVE_CCY: 'XTS',
@@ -179,9 +233,18 @@ describe('loadConfig', () => {
         publicUrl: 'https://wallet.example.com',
         sitePublicUrl: 'https://site.example.com',
         feeBps: 10_000,
-        feeCollectors: [{ chainId: 'bitcoin', address: btc }, { chainId: 'tron', address: trx }, { chainId: '1111111', address: evm }],
+        feeCollectors: [
+          { chainId: 'bitcoin', address: btc },
+          { chainId: 'tron', address: trx },
+          { chainId: '1111111', address: evm },
+        ],
         historySources: [
-          { chainId: 'bitcoin', kind: 'esplora', url: 'https://esplora.example.com/api', name: 'esplora-esplora.example.com' },
+          {
+            chainId: 'bitcoin',
+            kind: 'esplora',
+            url: 'https://esplora.example.com/api',
+            name: 'esplora-esplora.example.com',
+          },
           { chainId: '1', kind: 'etherscan', url: 'http://scan', name: 'main.scan' },
         ],
         historyTimeoutMs: 100,
@@ -191,7 +254,13 @@ describe('loadConfig', () => {
       fxRates: new Map([['EUR', 2n * 10n ** 18n]]),
       webhookCaFile: path.resolve('package.json'),
       webhookConcurrency: 1024,
-      ws: { maxSubscriptions: 1, maxSocketsPerCredential: 2, maxSocketsPerIp: 3, maxBufferedBytes: 65536, upgradesPerSecond: 0 },
+      ws: {
+        maxSubscriptions: 1,
+        maxSocketsPerCredential: 2,
+        maxSocketsPerIp: 3,
+        maxBufferedBytes: 65536,
+        upgradesPerSecond: 0,
+      },
       webhookAllowPrivate: true,
       evidenceAtStart: false,
       logLevel: 'silent',
@@ -214,18 +283,24 @@ describe('loadConfig', () => {
   it('names the field of a bad history source or collector', () => {
     const sources = (items: unknown) => refusal({ SVC_WALLET_HISTORY_SOURCES: JSON.stringify(items) });
     expect(sources({})).toBe('SVC_WALLET_HISTORY_SOURCES expected a JSON array of {chainId, kind, url, name?}');
-    expect(sources([{ chainId: 'dogecoin' }])).toBe('SVC_WALLET_HISTORY_SOURCES[0].chainId expected bitcoin, tron or an EVM chain id, got "dogecoin"');
+    expect(sources([{ chainId: 'dogecoin' }])).toBe(
+      'SVC_WALLET_HISTORY_SOURCES[0].chainId expected bitcoin, tron or an EVM chain id, got "dogecoin"',
+    );
     expect(sources([{ chainId: 'bitcoin', kind: 'etherscan', url: 'http://x' }])).toBe(
       'SVC_WALLET_HISTORY_SOURCES[0].kind expected esplora (bitcoin), trongrid (tron) or etherscan (an EVM chain other than 1111111), got "etherscan" for bitcoin',
     );
-    expect(sources([{ chainId: 'tron', kind: 'trongrid', url: 'ftp://x' }])).toBe('SVC_WALLET_HISTORY_SOURCES[0].url expected an http or https URL, got "ftp://x"');
+    expect(sources([{ chainId: 'tron', kind: 'trongrid', url: 'ftp://x' }])).toBe(
+      'SVC_WALLET_HISTORY_SOURCES[0].url expected an http or https URL, got "ftp://x"',
+    );
     expect(sources([{ chainId: 'tron', kind: 'trongrid', url: 'https://x', name: 'Bad Name' }])).toBe(
       'SVC_WALLET_HISTORY_SOURCES[0].name expected lower-case letters, digits, ".", "_" or "-", got "Bad Name"',
     );
     expect(refusal({ SVC_WALLET_FEE_COLLECTORS: `bitcoin=${btc},bitcoin=${btc}` })).toBe(
       `SVC_WALLET_FEE_COLLECTORS[1] expected chainId=address (one per chain, the address of that chain), got "bitcoin=${btc}"`,
     );
-    expect(refusal({ SVC_WALLET_FEE_COLLECTORS: `1=${evm.toLowerCase().replace('5b', '5B')}` })).toMatch(/^SVC_WALLET_FEE_COLLECTORS\[0\]/);
+    expect(refusal({ SVC_WALLET_FEE_COLLECTORS: `1=${evm.toLowerCase().replace('5b', '5B')}` })).toMatch(
+      /^SVC_WALLET_FEE_COLLECTORS\[0\]/,
+    );
     expect(refusal({ CHAIN_RPC_URL: 'not a url' })).not.toContain('not a url');
   });
 });

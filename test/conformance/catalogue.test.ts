@@ -36,8 +36,13 @@ describe('Catalogue.register', () => {
   it('keeps checks in registration order and finds them by id', () => {
     const cat = new Catalogue();
     cat.register(check());
-    cat.register(check({ id: 'institutional.paging.limit_over_200', source: { decision: 'D-025' }, severity: 'SHOULD' }));
-    expect(cat.list().map((c) => c.id)).toEqual(['institutional.auth.missing_credentials', 'institutional.paging.limit_over_200']);
+    cat.register(
+      check({ id: 'institutional.paging.limit_over_200', source: { decision: 'D-025' }, severity: 'SHOULD' }),
+    );
+    expect(cat.list().map((c) => c.id)).toEqual([
+      'institutional.auth.missing_credentials',
+      'institutional.paging.limit_over_200',
+    ]);
     expect(cat.get('institutional.paging.limit_over_200')?.severity).toBe('SHOULD');
     expect(cat.get('institutional.nope')).toBeUndefined();
   });
@@ -51,30 +56,59 @@ describe('Catalogue.register', () => {
     expect(cat.list()).toEqual([first]);
   });
 
-  it.each(['single', 'Inst.auth', 'institutional..auth', 'institutional.auth.', '.inst.auth', 'inst-auth.x', 'institutional.auth x', ''])(
-    'throws on the bad id %j',
-    (id) => {
-      expect(codeOf(() => new Catalogue().register(check({ id })))).toBe('bad_id');
-    },
-  );
+  it.each([
+    'single',
+    'Inst.auth',
+    'institutional..auth',
+    'institutional.auth.',
+    '.inst.auth',
+    'inst-auth.x',
+    'institutional.auth x',
+    '',
+  ])('throws on the bad id %j', (id) => {
+    expect(codeOf(() => new Catalogue().register(check({ id })))).toBe('bad_id');
+  });
 
   it('accepts exactly one prefix per surface, plus transport and admin on any surface', () => {
-    expect(CHECK_ID_PREFIXES).toEqual(['institutional', 'webhooks', 'chain', 'explorer', 'wallet', 'evidence', 'specs', 'transport', 'admin']);
+    expect(CHECK_ID_PREFIXES).toEqual([
+      'institutional',
+      'webhooks',
+      'chain',
+      'explorer',
+      'wallet',
+      'evidence',
+      'specs',
+      'transport',
+      'admin',
+    ]);
     const cat = new Catalogue();
     cat.register(check({ id: 'transport.tls.hybrid' })).register(check({ id: 'admin.accounts.create' }));
-    cat.register(check({ id: 'chain.values.chain_id', surface: 'C' })).register(check({ id: 'evidence.document.fresh', surface: 'F' }));
+    cat
+      .register(check({ id: 'chain.values.chain_id', surface: 'C' }))
+      .register(check({ id: 'evidence.document.fresh', surface: 'F' }));
     expect(cat.list()).toHaveLength(4);
-    for (const id of ['inst.auth.missing_credentials', 'rpc.batch.empty', 'webhook.delivery.headers', 'chain.auth.x', 'institutionalx.auth']) {
-      expect(codeOf(() => new Catalogue().register(check({ id }))), id).toBe('bad_prefix');
+    for (const id of [
+      'inst.auth.missing_credentials',
+      'rpc.batch.empty',
+      'webhook.delivery.headers',
+      'chain.auth.x',
+      'institutionalx.auth',
+    ]) {
+      expect(
+        codeOf(() => new Catalogue().register(check({ id }))),
+        id,
+      ).toBe('bad_prefix');
     }
-    expect(codeOf(() => new Catalogue().register(check({ id: 'webhooks.delivery.headers', surface: 'C' })))).toBe('bad_prefix');
+    expect(codeOf(() => new Catalogue().register(check({ id: 'webhooks.delivery.headers', surface: 'C' })))).toBe(
+      'bad_prefix',
+    );
   });
 
   it('throws when the severity does not follow from the source', () => {
     expect(codeOf(() => new Catalogue().register(check({ severity: 'SHOULD' })))).toBe('severity_mismatch');
-    expect(
-      codeOf(() => new Catalogue().register(check({ source: { decision: 'D-025' }, severity: 'MUST' }))),
-    ).toBe('severity_mismatch');
+    expect(codeOf(() => new Catalogue().register(check({ source: { decision: 'D-025' }, severity: 'MUST' })))).toBe(
+      'severity_mismatch',
+    );
   });
 
   it('throws on a quote that is not among the committed spec quotes (D-133)', () => {
@@ -108,9 +142,11 @@ describe('Catalogue.register', () => {
     const cat = new Catalogue({ specPath: join(dir, 'spec.md'), decisionsPath: join(dir, 'DECISIONS.md') });
     cat.register(check({ id: 'institutional.colour', source: { quote: 'Widgets MUST be blue.' } }));
     cat.register(check({ id: 'institutional.decided', source: { decision: 'D-007' }, severity: 'SHOULD' }));
-    expect(codeOf(() => cat.register(check({ id: 'institutional.real', source: { decision: 'D-001' }, severity: 'SHOULD' })))).toBe(
-      'unknown_decision',
-    );
+    expect(
+      codeOf(() =>
+        cat.register(check({ id: 'institutional.real', source: { decision: 'D-001' }, severity: 'SHOULD' })),
+      ),
+    ).toBe('unknown_decision');
   });
 });
 

@@ -11,7 +11,8 @@ import { runChecks, type CheckResult } from '../../conformance/runner.ts';
 import { remoteTarget } from '../../conformance/targets/remote.ts';
 import { receiverTls } from '../../conformance/webhooks/receiver-tls.ts';
 
-const example = JSON.parse(readFileSync(new URL('../../specs/evidence.schema.json', import.meta.url), 'utf8')).examples[0];
+const example = JSON.parse(readFileSync(new URL('../../specs/evidence.schema.json', import.meta.url), 'utf8'))
+  .examples[0];
 const DAY_MS = 86_400_000;
 
 /** The schema's example, generated now, changed by `mutate`. */
@@ -24,7 +25,12 @@ function document(mutate: (doc: any) => void = () => {}): string {
 
 type Answer = { status: number; type?: string; body: string; retryAfter?: string };
 const json = (body: string): Answer => ({ status: 200, type: 'application/json; charset=utf-8', body });
-const building: Answer = { status: 503, type: 'application/json', body: '{"error":"not built yet","code":"EVIDENCE_NOT_BUILT"}', retryAfter: '1' };
+const building: Answer = {
+  status: 503,
+  type: 'application/json',
+  body: '{"error":"not built yet","code":"EVIDENCE_NOT_BUILT"}',
+  retryAfter: '1',
+};
 
 /** Per site (the first path segment): the answers in order, the last one repeated. */
 const sites: Record<string, Answer[]> = {
@@ -52,7 +58,10 @@ beforeAll(async () => {
     if (!answers || rest.join('/') !== '.well-known/pqc-evidence.json') return void res.writeHead(404).end();
     const answer = answers[Math.min(asked[site] ?? 0, answers.length - 1)]!;
     asked[site] = (asked[site] ?? 0) + 1;
-    res.writeHead(answer.status, { ...(answer.type ? { 'content-type': answer.type } : {}), ...(answer.retryAfter ? { 'retry-after': answer.retryAfter } : {}) });
+    res.writeHead(answer.status, {
+      ...(answer.type ? { 'content-type': answer.type } : {}),
+      ...(answer.retryAfter ? { 'retry-after': answer.retryAfter } : {}),
+    });
     res.end(answer.body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -66,10 +75,19 @@ async function run(site: string, waitMs = 10_000): Promise<{ status: Record<stri
   const catalogue = new Catalogue();
   for (const check of evidenceChecks({ waitMs })) catalogue.register(check);
   const results = await runChecks(catalogue, remoteTarget({ site: `${origin}/${site}/`, caCert }));
-  return { status: Object.fromEntries(results.map((r) => [r.id.replace('evidence.document.', ''), r.status])), results };
+  return {
+    status: Object.fromEntries(results.map((r) => [r.id.replace('evidence.document.', ''), r.status])),
+    results,
+  };
 }
 
-const allPassed = { content_type: 'passed', schema_valid: 'passed', counts: 'passed', provenance_exclusive: 'passed', fresh: 'passed' };
+const allPassed = {
+  content_type: 'passed',
+  schema_valid: 'passed',
+  counts: 'passed',
+  provenance_exclusive: 'passed',
+  fresh: 'passed',
+};
 
 describe('evidence.* checks', () => {
   it('pass on a fresh, valid document served as application/json', async () => {
@@ -82,13 +100,17 @@ describe('evidence.* checks', () => {
   it('fail evidence.document.counts on a tampered count, naming the rule and the place', async () => {
     const { status, results } = await run('tampered');
     expect(status).toEqual({ ...allPassed, counts: 'failed' });
-    expect(results.find((r) => r.id === 'evidence.document.counts')?.reason).toMatch(/^counts\.consistent at \/conformance\/acvp: total \d+ is not passed/);
+    expect(results.find((r) => r.id === 'evidence.document.counts')?.reason).toMatch(
+      /^counts\.consistent at \/conformance\/acvp: total \d+ is not passed/,
+    );
   });
 
   it('fail evidence.document.counts when skipped cases are counted as passes', async () => {
     const { status, results } = await run('skips_as_passes');
     expect(status).toEqual({ ...allPassed, counts: 'failed' });
-    expect(results.find((r) => r.id === 'evidence.document.counts')?.reason).toContain('skipped.not_a_pass at /conformance/acvp');
+    expect(results.find((r) => r.id === 'evidence.document.counts')?.reason).toContain(
+      'skipped.not_a_pass at /conformance/acvp',
+    );
   });
 
   it('fail evidence.document.fresh on a document older than 30 days (D-045)', async () => {
@@ -105,7 +127,9 @@ describe('evidence.* checks', () => {
   it('fail evidence.document.content_type on a document served as text/plain', async () => {
     const { status, results } = await run('text');
     expect(status).toEqual({ ...allPassed, content_type: 'failed' });
-    expect(results.find((r) => r.id === 'evidence.document.content_type')?.reason).toBe('content-type expected application/json, got "text/plain"');
+    expect(results.find((r) => r.id === 'evidence.document.content_type')?.reason).toBe(
+      'content-type expected application/json, got "text/plain"',
+    );
   });
 
   it('wait out a 503 with Retry-After, asking once for all five checks', async () => {

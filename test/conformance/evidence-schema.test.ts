@@ -22,7 +22,9 @@ describe('evidence.schema.json', () => {
   });
 
   it('refuses provenance and provenanceNote together (spec: "never both appear")', () => {
-    expect(rejects((d) => (d.packages[1].provenance = 'https://ghcr.io/attestations/1'))).toContain('/packages/1 must NOT be valid');
+    expect(rejects((d) => (d.packages[1].provenance = 'https://ghcr.io/attestations/1'))).toContain(
+      '/packages/1 must NOT be valid',
+    );
   });
 
   it('refuses negative counts, a purpose outside the enum and category 6', () => {
@@ -30,7 +32,9 @@ describe('evidence.schema.json', () => {
     expect(rejects((d) => (d.algorithms[0].purpose = 'hashing'))).toContain(
       '/algorithms/0/purpose must be equal to one of the allowed values',
     );
-    expect(rejects((d) => (d.algorithms[0].nistSecurityCategory = 6))).toContain('/algorithms/0/nistSecurityCategory must be <= 5');
+    expect(rejects((d) => (d.algorithms[0].nistSecurityCategory = 6))).toContain(
+      '/algorithms/0/nistSecurityCategory must be <= 5',
+    );
     expect(rejects((d) => (d.nistSecurityCategories = [0]))).toContain('/nistSecurityCategories/0 must be >= 1');
   });
 
@@ -41,7 +45,9 @@ describe('evidence.schema.json', () => {
   });
 
   it('closes the objects D-045 closes and leaves the others open', () => {
-    expect(rejects((d) => (d.conformance.acvp.pased = 1))).toContain('/conformance/acvp must NOT have additional properties');
+    expect(rejects((d) => (d.conformance.acvp.pased = 1))).toContain(
+      '/conformance/acvp must NOT have additional properties',
+    );
     expect(rejects((d) => (d.conformance.interoperability.peers[0].os = 'linux'))).toContain(
       '/conformance/interoperability/peers/0 must NOT have additional properties',
     );

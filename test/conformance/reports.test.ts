@@ -105,7 +105,9 @@ describe('JUnit XML', () => {
     expect(failure?.attrs.type).toBe('MUST');
     expect(failure?.text).toContain('request: GET https://svc.example/');
     expect(failure?.text).not.toContain('svc_secretsecret');
-    const title = byName(byName(failed, 'properties')[0] as XmlElement, 'property').find((p) => p.attrs.name === 'title');
+    const title = byName(byName(failed, 'properties')[0] as XmlElement, 'property').find(
+      (p) => p.attrs.name === 'title',
+    );
     expect(title?.attrs.value).toBe('a wrong <bearer> & "key" gets 401');
     expect(xml).toContain('message="status &lt;200&gt; &amp; body &quot;ok&quot;, expected 401"');
   });
@@ -136,9 +138,10 @@ describe('JUnit XML', () => {
     expect(escapeXmlAttr('a\nb\tc')).toBe('a&#10;b&#9;c');
     expect(escapeXmlAttr('nul\u0000 esc\u001b')).toBe('nul\uFFFD esc\uFFFD');
     const odd = formatJUnit([{ ...RESULTS[1], reason: 'line1\nline2 \u0007 ]]> <x/>' } as CheckResult]);
-    expect(byName(byName(byName(parseXml(odd), 'testsuite')[0] as XmlElement, 'testcase')[0] as XmlElement, 'failure')[0]?.attrs.message).toBe(
-      'line1\nline2 \uFFFD ]]> <x/>',
-    );
+    expect(
+      byName(byName(byName(parseXml(odd), 'testsuite')[0] as XmlElement, 'testcase')[0] as XmlElement, 'failure')[0]
+        ?.attrs.message,
+    ).toBe('line1\nline2 \uFFFD ]]> <x/>');
   });
 });
 
@@ -148,12 +151,21 @@ describe('JSON report', () => {
     const report = JSON.parse(formatJson(RESULTS, { target, clock }));
     expect(Object.keys(report)).toEqual(['generatedAt', 'target', 'summary', 'results']);
     expect(report.generatedAt).toBe('2026-11-21T09:30:00.000Z');
-    expect(report.target).toEqual({ kind: 'remote', base: 'https://svc.example/', caCert: false, capabilities: ['base', 'specs'] });
+    expect(report.target).toEqual({
+      kind: 'remote',
+      base: 'https://svc.example/',
+      caCert: false,
+      capabilities: ['base', 'specs'],
+    });
     expect(report.summary).toEqual({ passed: 1, failed: 1, skipped: 1 });
     expect(report.results).toHaveLength(3);
     expect(report.results[1].request.headers.Authorization).toBe('Bearer [redacted]');
     expect(report.results[1].actual.balance).toBe('1000000000000000000');
-    expect(report.results[2]).toMatchObject({ id: 'webhooks.retry.schedule', status: 'skipped', source: { decision: 'D-052' } });
+    expect(report.results[2]).toMatchObject({
+      id: 'webhooks.retry.schedule',
+      status: 'skipped',
+      source: { decision: 'D-052' },
+    });
   });
 
   it('records a null target when none is given', () => {

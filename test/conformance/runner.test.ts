@@ -32,7 +32,9 @@ describe('runChecks', () => {
   });
 
   it('runs the same check when the target offers the capability', async () => {
-    const cat = new Catalogue().register(check('institutional.x.needs_wallet', async () => ({ status: 'passed' }), ['wallet']));
+    const cat = new Catalogue().register(
+      check('institutional.x.needs_wallet', async () => ({ status: 'passed' }), ['wallet']),
+    );
     const [result] = await runChecks(cat, remoteTarget({ wallet: 'https://wallet.example' }));
     expect(result?.status).toBe('passed');
   });
@@ -60,7 +62,10 @@ describe('runChecks', () => {
 
   it('keeps the catalogue entry over anything the verdict says, and times the run with the clock', async () => {
     const cat = new Catalogue().register(
-      check('institutional.x.sneaky', async () => ({ status: 'passed', id: 'other.id', durationMs: 99 }) as CheckVerdict),
+      check(
+        'institutional.x.sneaky',
+        async () => ({ status: 'passed', id: 'other.id', durationMs: 99 }) as CheckVerdict,
+      ),
     );
     const [result] = await runChecks(cat, specsOnlyTarget(), { clock: steppingClock() });
     expect(result).toMatchObject({ id: 'institutional.x.sneaky', status: 'passed', durationMs: 5, severity: 'MUST' });

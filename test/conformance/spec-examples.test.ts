@@ -5,7 +5,11 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { checkContractExamples, CONTRACT_FILES, type ContractFile } from '../../conformance/checks/spec-examples/index.ts';
+import {
+  checkContractExamples,
+  CONTRACT_FILES,
+  type ContractFile,
+} from '../../conformance/checks/spec-examples/index.ts';
 
 const contract = (key: string) => CONTRACT_FILES.find((c) => c.key === key) as ContractFile;
 
@@ -43,7 +47,12 @@ function openapi(account: unknown = ACCOUNT, limitExample: unknown = 50) {
     },
     components: {
       parameters: {
-        Limit: { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 200 }, example: limitExample },
+        Limit: {
+          name: 'limit',
+          in: 'query',
+          schema: { type: 'integer', minimum: 1, maximum: 200 },
+          example: limitExample,
+        },
       },
       examples: { Account: { summary: 'an account', value: account } },
       schemas: {
@@ -65,13 +74,19 @@ function openapi(account: unknown = ACCOUNT, limitExample: unknown = 50) {
 
 describe('OpenAPI examples', () => {
   it('passes when every media-type and parameter example fits (refs, x- keywords, multipleOf 0.01)', async () => {
-    const verdict = await checkContractExamples(contract('institutional'), specsDir({ 'institutional.openapi.yaml': openapi() }));
+    const verdict = await checkContractExamples(
+      contract('institutional'),
+      specsDir({ 'institutional.openapi.yaml': openapi() }),
+    );
     expect(verdict).toEqual({ status: 'passed', reason: '2 example(s) validate' });
   });
 
   it('fails on a media-type example that breaks its schema, naming where and why', async () => {
     const bad = openapi({ ...ACCOUNT, reference: 'ACC-42', extra: true });
-    const verdict = await checkContractExamples(contract('institutional'), specsDir({ 'institutional.openapi.yaml': bad }));
+    const verdict = await checkContractExamples(
+      contract('institutional'),
+      specsDir({ 'institutional.openapi.yaml': bad }),
+    );
     expect(verdict.status).toBe('failed');
     expect(verdict.actual).toEqual([
       '#/paths/~1accounts~1{id}/get/responses/200/content/application~1json/examples/default: (value) must NOT have additional properties ("extra")',
@@ -80,7 +95,10 @@ describe('OpenAPI examples', () => {
   });
 
   it('fails on a parameter example outside its schema', async () => {
-    const verdict = await checkContractExamples(contract('explorer'), specsDir({ 'explorer.openapi.yaml': openapi(ACCOUNT, 500) }));
+    const verdict = await checkContractExamples(
+      contract('explorer'),
+      specsDir({ 'explorer.openapi.yaml': openapi(ACCOUNT, 500) }),
+    );
     expect(verdict.status).toBe('failed');
     expect(verdict.reason).toContain('#/components/parameters/Limit/example: (value) must be <= 200');
   });
@@ -88,7 +106,10 @@ describe('OpenAPI examples', () => {
   it('fails a document of the wrong format or with no examples at all', async () => {
     const swagger = { ...openapi(), openapi: '3.0.3' };
     const v1 = await checkContractExamples(contract('admin'), specsDir({ 'admin.openapi.yaml': swagger }));
-    expect(v1).toMatchObject({ status: 'failed', reason: 'specs/admin.openapi.yaml: expected OpenAPI 3.1 (openapi), got "3.0.3"' });
+    expect(v1).toMatchObject({
+      status: 'failed',
+      reason: 'specs/admin.openapi.yaml: expected OpenAPI 3.1 (openapi), got "3.0.3"',
+    });
     const bare = { openapi: '3.1.0', info: { title: 't', version: '1.0.0' }, paths: {} };
     const v2 = await checkContractExamples(contract('admin'), specsDir({ 'admin.openapi.yaml': bare }));
     expect(v2).toMatchObject({ status: 'failed', reason: 'specs/admin.openapi.yaml: no examples found' });
@@ -215,7 +236,12 @@ describe('evidence schema examples', () => {
     const unknownKeyword = { ...base, 'x-owner': 'lead', examples: [{}] };
     const v1 = await checkContractExamples(contract('evidence'), specsDir({ 'evidence.schema.json': unknownKeyword }));
     expect(v1.reason).toContain('does not compile in ajv strict mode');
-    const badExample = { ...base, required: ['generated'], properties: { generated: { type: 'string' } }, examples: [{}] };
+    const badExample = {
+      ...base,
+      required: ['generated'],
+      properties: { generated: { type: 'string' } },
+      examples: [{}],
+    };
     const v2 = await checkContractExamples(contract('evidence'), specsDir({ 'evidence.schema.json': badExample }));
     expect(v2.actual).toEqual(["#/examples/0: (value) must have required property 'generated'"]);
   });

@@ -11,16 +11,25 @@ const HAS_SPEC = existsSync(SPEC_PATH);
 
 describe('conformance/spec-quotes.json', () => {
   it('lists exactly the quotes the checks cite, sorted and normalised', () => {
-    const cited = [...new Set(buildCatalogue().list().flatMap((c) => ('quote' in c.source ? [normaliseWhitespace(c.source.quote)] : [])))].sort();
+    const cited = [
+      ...new Set(
+        buildCatalogue()
+          .list()
+          .flatMap((c) => ('quote' in c.source ? [normaliseWhitespace(c.source.quote)] : [])),
+      ),
+    ].sort();
     expect(readSpecQuotes()).toEqual(cited);
     expect(readFileSync(SPEC_QUOTES_URL, 'utf8')).toBe(specQuotesFile(cited));
   });
 
-  it.skipIf(!HAS_SPEC)('every quote appears verbatim in the interface specification (skipped: ../shared/spec/interface-specification.md is not beside this clone)', () => {
-    const spec = normaliseWhitespace(readFileSync(SPEC_PATH, 'utf8'));
-    const missing = readSpecQuotes().filter((q) => !spec.includes(q));
-    expect(missing).toEqual([]);
-    // The catalogue built against the specification itself accepts every check.
-    expect(() => buildCatalogue({ specPath: SPEC_PATH })).not.toThrow();
-  });
+  it.skipIf(!HAS_SPEC)(
+    'every quote appears verbatim in the interface specification (skipped: ../shared/spec/interface-specification.md is not beside this clone)',
+    () => {
+      const spec = normaliseWhitespace(readFileSync(SPEC_PATH, 'utf8'));
+      const missing = readSpecQuotes().filter((q) => !spec.includes(q));
+      expect(missing).toEqual([]);
+      // The catalogue built against the specification itself accepts every check.
+      expect(() => buildCatalogue({ specPath: SPEC_PATH })).not.toThrow();
+    },
+  );
 });

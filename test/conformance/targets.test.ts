@@ -9,7 +9,11 @@ const PEM = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
 
 describe('remoteTarget', () => {
   it('takes https URLs and offers one capability per URL, plus the specs', () => {
-    const t = remoteTarget({ base: 'https://svc.example:8443', site: new URL('https://vendor.example/pq'), caCert: PEM });
+    const t = remoteTarget({
+      base: 'https://svc.example:8443',
+      site: new URL('https://vendor.example/pq'),
+      caCert: PEM,
+    });
     expect(t.kind).toBe('remote');
     expect(t.base?.href).toBe('https://svc.example:8443/');
     expect(t.site?.href).toBe('https://vendor.example/pq/');
@@ -25,7 +29,9 @@ describe('remoteTarget', () => {
   });
 
   it('refuses plain http (spec: "Plain HTTP connections are rejected")', () => {
-    expect(() => remoteTarget({ base: 'http://svc.example' })).toThrow(/"base" expected an https URL, got "http:\/\/svc.example"/);
+    expect(() => remoteTarget({ base: 'http://svc.example' })).toThrow(
+      /"base" expected an https URL, got "http:\/\/svc.example"/,
+    );
   });
 
   it('refuses text that is not a URL, URLs with credentials or a query, and an empty target', () => {

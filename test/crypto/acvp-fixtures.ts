@@ -14,7 +14,11 @@ type Json = Record<string, any>;
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex').toUpperCase();
 const bytes = (label: string, n: number) => {
   const out = Buffer.alloc(n);
-  for (let i = 0; i * 32 < n; i++) createHash('sha256').update(`${label}/${i}`).digest().copy(out, i * 32);
+  for (let i = 0; i * 32 < n; i++)
+    createHash('sha256')
+      .update(`${label}/${i}`)
+      .digest()
+      .copy(out, i * 32);
   return new Uint8Array(out);
 };
 
@@ -23,7 +27,10 @@ function writeSet(root: string, name: string, header: Json, prompt: Json[], expe
   mkdirSync(dir, { recursive: true });
   const body = { vsId: 7, ...header, isSample: true, testGroups: prompt };
   writeFileSync(join(dir, 'prompt.json'), JSON.stringify(wrap ? [{ acvVersion: '1.0' }, body] : body));
-  writeFileSync(join(dir, 'expectedResults.json'), JSON.stringify({ vsId: 7, ...header, isSample: true, testGroups: expected }));
+  writeFileSync(
+    join(dir, 'expectedResults.json'),
+    JSON.stringify({ vsId: 7, ...header, isSample: true, testGroups: expected }),
+  );
 }
 
 /**
@@ -40,7 +47,8 @@ export function writeAlteredSet(
   const dir = join(root, set);
   mkdirSync(dir);
   const input = existsSync(join(REPO_VECTORS, 'acvp', set, 'prompt.json.gz')) ? 'prompt' : 'internalProjection';
-  if (into === 'expectedResults') copyFileSync(join(REPO_VECTORS, 'acvp', set, `${input}.json.gz`), join(dir, `${input}.json.gz`));
+  if (into === 'expectedResults')
+    copyFileSync(join(REPO_VECTORS, 'acvp', set, `${input}.json.gz`), join(dir, `${input}.json.gz`));
   const expected = acvpFile(set, into);
   const altered = mutate(expected);
   writeFileSync(join(dir, `${into}.json`), JSON.stringify(expected));
@@ -50,11 +58,32 @@ export function writeAlteredSet(
 /** ML-KEM-768 decapsulation in the older layout: dk at group level, one group per key; plain, array-wrapped prompt. */
 export function writeGroupLevelKeySet(): string {
   const root = mkdtempSync(join(tmpdir(), 'svckit-acvp-layout-'));
-  const prompt = acvpFile('ML-KEM-encapDecap-FIPS203', 'prompt').testGroups.find((g: Json) => g.parameterSet === 'ML-KEM-768' && g.function === 'decapsulation');
-  const expected = acvpFile('ML-KEM-encapDecap-FIPS203', 'expectedResults').testGroups.find((g: Json) => g.tgId === prompt.tgId);
-  const groups = prompt.tests.map((t: Json, i: number) => ({ tgId: i + 1, testType: 'VAL', parameterSet: 'ML-KEM-768', function: 'decapsulation', dk: t.dk, tests: [{ tcId: t.tcId, c: t.c }] }));
-  const answers = prompt.tests.map((t: Json, i: number) => ({ tgId: i + 1, tests: [expected.tests.find((e: Json) => e.tcId === t.tcId)] }));
-  writeSet(root, 'ML-KEM-decap-group-keys', { algorithm: 'ML-KEM', mode: 'encapDecap', revision: 'FIPS203' }, groups, answers, true);
+  const prompt = acvpFile('ML-KEM-encapDecap-FIPS203', 'prompt').testGroups.find(
+    (g: Json) => g.parameterSet === 'ML-KEM-768' && g.function === 'decapsulation',
+  );
+  const expected = acvpFile('ML-KEM-encapDecap-FIPS203', 'expectedResults').testGroups.find(
+    (g: Json) => g.tgId === prompt.tgId,
+  );
+  const groups = prompt.tests.map((t: Json, i: number) => ({
+    tgId: i + 1,
+    testType: 'VAL',
+    parameterSet: 'ML-KEM-768',
+    function: 'decapsulation',
+    dk: t.dk,
+    tests: [{ tcId: t.tcId, c: t.c }],
+  }));
+  const answers = prompt.tests.map((t: Json, i: number) => ({
+    tgId: i + 1,
+    tests: [expected.tests.find((e: Json) => e.tcId === t.tcId)],
+  }));
+  writeSet(
+    root,
+    'ML-KEM-decap-group-keys',
+    { algorithm: 'ML-KEM', mode: 'encapDecap', revision: 'FIPS203' },
+    groups,
+    answers,
+    true,
+  );
   return root;
 }
 
@@ -81,15 +110,33 @@ export async function writeTr1Fixtures(): Promise<string> {
     }
   }
   oqs.destroy();
-  const kemGroup = (tgId: number, keyFormat: string, tests: Json[]) => ({ tgId, testType: 'VAL', parameterSet: 'ML-KEM-768', function: 'decapsulation', keyFormat, tests });
-  writeSet(root, 'ML-KEM-encapDecap-FIPS203-tr1', { algorithm: 'ML-KEM', mode: 'encapDecap', revision: 'FIPS203-tr1' },
+  const kemGroup = (tgId: number, keyFormat: string, tests: Json[]) => ({
+    tgId,
+    testType: 'VAL',
+    parameterSet: 'ML-KEM-768',
+    function: 'decapsulation',
+    keyFormat,
+    tests,
+  });
+  writeSet(
+    root,
+    'ML-KEM-encapDecap-FIPS203-tr1',
+    { algorithm: 'ML-KEM', mode: 'encapDecap', revision: 'FIPS203-tr1' },
     [kemGroup(1, 'seed', seedTests), kemGroup(2, 'expanded', expandedTests)],
-    [{ tgId: 1, tests: answers[0] }, { tgId: 2, tests: answers[1] }]);
+    [
+      { tgId: 1, tests: answers[0] },
+      { tgId: 2, tests: answers[1] },
+    ],
+  );
 
   // NIST's keyGen vectors pair each ML-DSA-65 seed with its expanded sk; the expected signature is the
   // deterministic signature under that sk, so the seed path must expand exactly as NIST does.
-  const keyGenPrompt = acvpFile('ML-DSA-keyGen-FIPS204', 'prompt').testGroups.find((g: Json) => g.parameterSet === 'ML-DSA-65');
-  const keyGenExpected = acvpFile('ML-DSA-keyGen-FIPS204', 'expectedResults').testGroups.find((g: Json) => g.tgId === keyGenPrompt.tgId);
+  const keyGenPrompt = acvpFile('ML-DSA-keyGen-FIPS204', 'prompt').testGroups.find(
+    (g: Json) => g.parameterSet === 'ML-DSA-65',
+  );
+  const keyGenExpected = acvpFile('ML-DSA-keyGen-FIPS204', 'expectedResults').testGroups.find(
+    (g: Json) => g.tgId === keyGenPrompt.tgId,
+  );
   const dsa: Json[][] = [[], []];
   const dsaAnswers: Json[][] = [[], []];
   tcId = 1;
@@ -104,10 +151,24 @@ export async function writeTr1Fixtures(): Promise<string> {
     dsaAnswers[1]!.push({ tcId: tcId++, signature });
   }
   const dsaGroup = (tgId: number, keyFormat: string, tests: Json[]) => ({
-    tgId, testType: 'AFT', parameterSet: 'ML-DSA-65', deterministic: true, signatureInterface: 'external', preHash: 'pure', keyFormat, tests,
+    tgId,
+    testType: 'AFT',
+    parameterSet: 'ML-DSA-65',
+    deterministic: true,
+    signatureInterface: 'external',
+    preHash: 'pure',
+    keyFormat,
+    tests,
   });
-  writeSet(root, 'ML-DSA-sigGen-FIPS204-tr1', { algorithm: 'ML-DSA', mode: 'sigGen', revision: 'FIPS204-tr1' },
+  writeSet(
+    root,
+    'ML-DSA-sigGen-FIPS204-tr1',
+    { algorithm: 'ML-DSA', mode: 'sigGen', revision: 'FIPS204-tr1' },
     [dsaGroup(1, 'seed', dsa[0]!), dsaGroup(2, 'expanded', dsa[1]!)],
-    [{ tgId: 1, tests: dsaAnswers[0] }, { tgId: 2, tests: dsaAnswers[1] }]);
+    [
+      { tgId: 1, tests: dsaAnswers[0] },
+      { tgId: 2, tests: dsaAnswers[1] },
+    ],
+  );
   return root;
 }

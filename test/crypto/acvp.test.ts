@@ -10,10 +10,23 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { acvpResultsFile, writeAcvpOutputs } from '../../conformance/crypto/acvp/output.ts';
 import { acvpCountsByImplementation, runAcvp, type AcvpRun } from '../../conformance/crypto/acvp/run.ts';
 import { countsConsistent, type Counts } from '../../conformance/crypto/results.ts';
-import { acvpFile, countCases, FULL_VECTORS, HAS_FULL_VECTORS, promptGroups, REPO_VECTORS, WEAK_PREHASHES } from './vector-files.ts';
+import {
+  acvpFile,
+  countCases,
+  FULL_VECTORS,
+  HAS_FULL_VECTORS,
+  promptGroups,
+  REPO_VECTORS,
+  WEAK_PREHASHES,
+} from './vector-files.ts';
 import { writeAlteredSet, writeGroupLevelKeySet, writeTr1Fixtures } from './acvp-fixtures.ts';
 
-const c = (total: number, passed: number, failed: number, skipped: number): Counts => ({ total, passed, failed, skipped });
+const c = (total: number, passed: number, failed: number, skipped: number): Counts => ({
+  total,
+  passed,
+  failed,
+  skipped,
+});
 
 // Computed once from a run and checked below against the vector files (see "follow from the files").
 const EXPECTED: Record<string, { openssl: Counts; noble: Counts }> = {
@@ -27,9 +40,10 @@ const EXPECTED: Record<string, { openssl: Counts; noble: Counts }> = {
   'SHA3-256-2.0': { openssl: c(1199, 152, 0, 1047), noble: c(1199, 1195, 0, 4) },
 };
 
-describe('ACVP runner on the repository\'s vectors', () => {
+describe("ACVP runner on the repository's vectors", () => {
   let run: AcvpRun;
-  const counts = (set: string, impl: 'openssl' | 'noble') => run.results.find((r) => r.set === set && r.implementation === impl)?.counts;
+  const counts = (set: string, impl: 'openssl' | 'noble') =>
+    run.results.find((r) => r.set === set && r.implementation === impl)?.counts;
 
   beforeAll(() => {
     run = runAcvp({ vectorsDir: REPO_VECTORS, implementations: ['openssl', 'noble'] });
@@ -59,25 +73,47 @@ describe('ACVP runner on the repository\'s vectors', () => {
       expect(byImpl.noble.total, set).toBe(total);
     }
     // Only the in-scope parameter sets are carried (vectors/README.md, D-132).
-    for (const set of ['ML-DSA-keyGen-FIPS204', 'ML-DSA-sigGen-FIPS204', 'ML-DSA-sigVer-FIPS204', 'ML-KEM-keyGen-FIPS203', 'ML-KEM-encapDecap-FIPS203']) {
-      expect(promptGroups(set).filter((g) => !inScope(g)), set).toEqual([]);
+    for (const set of [
+      'ML-DSA-keyGen-FIPS204',
+      'ML-DSA-sigGen-FIPS204',
+      'ML-DSA-sigVer-FIPS204',
+      'ML-KEM-keyGen-FIPS203',
+      'ML-KEM-encapDecap-FIPS203',
+    ]) {
+      expect(
+        promptGroups(set).filter((g) => !inScope(g)),
+        set,
+      ).toEqual([]);
     }
     const dsa65 = (set: string) => promptGroups(set).filter((g) => g.parameterSet === 'ML-DSA-65');
-    const weak = (g: Record<string, any>, t: Record<string, any>) => g.preHash === 'preHash' && WEAK_PREHASHES.has(t.hashAlg ?? g.hashAlg);
+    const weak = (g: Record<string, any>, t: Record<string, any>) =>
+      g.preHash === 'preHash' && WEAK_PREHASHES.has(t.hashAlg ?? g.hashAlg);
     expect(EXPECTED['ML-DSA-keyGen-FIPS204']!.openssl.passed).toBe(countCases(dsa65('ML-DSA-keyGen-FIPS204')));
     // noble offers every interface; it refuses only the pre-hashes weaker than λ = 192.
-    expect(EXPECTED['ML-DSA-sigGen-FIPS204']!.noble.passed).toBe(countCases(dsa65('ML-DSA-sigGen-FIPS204'), (g, t) => !weak(g, t)));
-    expect(EXPECTED['ML-DSA-sigVer-FIPS204']!.noble.passed).toBe(countCases(dsa65('ML-DSA-sigVer-FIPS204'), (g, t) => !weak(g, t)));
+    expect(EXPECTED['ML-DSA-sigGen-FIPS204']!.noble.passed).toBe(
+      countCases(dsa65('ML-DSA-sigGen-FIPS204'), (g, t) => !weak(g, t)),
+    );
+    expect(EXPECTED['ML-DSA-sigVer-FIPS204']!.noble.passed).toBe(
+      countCases(dsa65('ML-DSA-sigVer-FIPS204'), (g, t) => !weak(g, t)),
+    );
     // OpenSSL through node:crypto: external pure verification only; no rnd or deterministic signing.
-    expect(EXPECTED['ML-DSA-sigVer-FIPS204']!.openssl.passed).toBe(countCases(dsa65('ML-DSA-sigVer-FIPS204'), (g) => g.signatureInterface === 'external' && g.preHash === 'pure'));
+    expect(EXPECTED['ML-DSA-sigVer-FIPS204']!.openssl.passed).toBe(
+      countCases(dsa65('ML-DSA-sigVer-FIPS204'), (g) => g.signatureInterface === 'external' && g.preHash === 'pure'),
+    );
     const kem768 = promptGroups('ML-KEM-encapDecap-FIPS203').filter((g) => g.parameterSet === 'ML-KEM-768');
     expect(EXPECTED['ML-KEM-encapDecap-FIPS203']!.noble.passed).toBe(countCases(kem768));
-    expect(EXPECTED['ML-KEM-encapDecap-FIPS203']!.openssl.passed).toBe(countCases(kem768, (g) => g.function !== 'encapsulation'));
+    expect(EXPECTED['ML-KEM-encapDecap-FIPS203']!.openssl.passed).toBe(
+      countCases(kem768, (g) => g.function !== 'encapsulation'),
+    );
     const sha3 = promptGroups('SHA3-256-2.0');
     const aft = sha3.filter((g) => g.testType === 'AFT');
-    expect(EXPECTED['SHA3-256-2.0']!.openssl.passed).toBe(countCases(aft, (_g, t) => t.len % 8 === 0) + countCases(sha3.filter((g) => g.testType === 'MCT')));
+    expect(EXPECTED['SHA3-256-2.0']!.openssl.passed).toBe(
+      countCases(aft, (_g, t) => t.len % 8 === 0) + countCases(sha3.filter((g) => g.testType === 'MCT')),
+    );
     expect(EXPECTED['SHA3-256-2.0']!.noble.skipped).toBe(countCases(sha3.filter((g) => g.testType === 'LDT')));
-    expect(EXPECTED['HMAC-SHA2-256-2.0']!.noble.passed).toBe(countCases(promptGroups('HMAC-SHA2-256-2.0'), (_g, t) => t.msgLen % 8 === 0 && t.keyLen % 8 === 0));
+    expect(EXPECTED['HMAC-SHA2-256-2.0']!.noble.passed).toBe(
+      countCases(promptGroups('HMAC-SHA2-256-2.0'), (_g, t) => t.msgLen % 8 === 0 && t.keyLen % 8 === 0),
+    );
   });
 
   it('never counts a skipped case as a pass, and names the reason of every skip', () => {
@@ -89,24 +125,34 @@ describe('ACVP runner on the repository\'s vectors', () => {
       }
     }
     const reasons = Object.keys(acvpResultsFile(run, 'x').summary.skipReasons);
-    expect(reasons).toContain('the internal interface (ML-DSA.Sign_internal, external mu) is not offered by OpenSSL through node:crypto');
-    expect(reasons).toContain('pre-hash SHA2-256 refused by @noble/post-quantum: collision strength 128 bits is below λ = 192');
+    expect(reasons).toContain(
+      'the internal interface (ML-DSA.Sign_internal, external mu) is not offered by OpenSSL through node:crypto',
+    );
+    expect(reasons).toContain(
+      'pre-hash SHA2-256 refused by @noble/post-quantum: collision strength 128 bits is below λ = 192',
+    );
     expect(reasons).toContain('large data tests (1 to 8 GiB each) are run only with --large-data');
   });
 
   it('writes the responses an ACVP client submits, with the expected values', async () => {
     const out = mkdtempSync(join(tmpdir(), 'svckit-acvp-'));
     await writeAcvpOutputs(run, out, 'npx svckit acvp');
-    const response = JSON.parse(readFileSync(join(out, 'responses', 'noble', 'ML-KEM-encapDecap-FIPS203.json'), 'utf8'));
+    const response = JSON.parse(
+      readFileSync(join(out, 'responses', 'noble', 'ML-KEM-encapDecap-FIPS203.json'), 'utf8'),
+    );
     expect(response[0]).toEqual({ acvVersion: '1.0' });
     expect(response[1]).toMatchObject({ algorithm: 'ML-KEM', mode: 'encapDecap', revision: 'FIPS203' });
     const expected = acvpFile('ML-KEM-encapDecap-FIPS203', 'expectedResults');
     const encaps = response[1].testGroups.find((g: { tgId: number }) => g.tgId === 2);
     const expectedEncaps = expected.testGroups.find((g: { tgId: number }) => g.tgId === 2);
     expect(encaps.tests).toHaveLength(25);
-    expect(encaps.tests.map((t: Record<string, unknown>) => [t.tcId, t.c, t.k])).toEqual(expectedEncaps.tests.map((t: Record<string, unknown>) => [t.tcId, t.c, t.k]));
+    expect(encaps.tests.map((t: Record<string, unknown>) => [t.tcId, t.c, t.k])).toEqual(
+      expectedEncaps.tests.map((t: Record<string, unknown>) => [t.tcId, t.c, t.k]),
+    );
     // OpenSSL answers no encapsulation (no caller-supplied m), so its response has no tgId 2.
-    const opensslResponse = JSON.parse(readFileSync(join(out, 'responses', 'openssl', 'ML-KEM-encapDecap-FIPS203.json'), 'utf8'));
+    const opensslResponse = JSON.parse(
+      readFileSync(join(out, 'responses', 'openssl', 'ML-KEM-encapDecap-FIPS203.json'), 'utf8'),
+    );
     expect(opensslResponse[1].testGroups.map((g: { tgId: number }) => g.tgId)).toEqual([5, 9, 10]);
     const results = JSON.parse(readFileSync(join(out, 'acvp-results.json'), 'utf8'));
     expect(results.kind).toBe('svckit.acvp-results');
@@ -131,32 +177,42 @@ describe('ACVP runner on full upstream files (--vectors DIR)', () => {
     }
   });
 
-  it.skipIf(!HAS_FULL_VECTORS)(`runs the full upstream sets, the other parameter sets skipped (skipped: ../shared/vectors is not beside this clone)`, () => {
-    const run = runAcvp({ vectorsDir: FULL_VECTORS, implementations: ['openssl', 'noble'] });
-    // The in-scope passes are those of the repository's files; the rest of the upstream cases are skipped.
-    expect(acvpCountsByImplementation(run)).toEqual({ openssl: c(2264, 457, 0, 1807), noble: c(2264, 1604, 0, 660) });
-    expect(Object.keys(acvpResultsFile(run, 'x').summary.skipReasons)).toContain(OUT_OF_SCOPE);
-  });
+  it.skipIf(!HAS_FULL_VECTORS)(
+    `runs the full upstream sets, the other parameter sets skipped (skipped: ../shared/vectors is not beside this clone)`,
+    () => {
+      const run = runAcvp({ vectorsDir: FULL_VECTORS, implementations: ['openssl', 'noble'] });
+      // The in-scope passes are those of the repository's files; the rest of the upstream cases are skipped.
+      expect(acvpCountsByImplementation(run)).toEqual({ openssl: c(2264, 457, 0, 1807), noble: c(2264, 1604, 0, 660) });
+      expect(Object.keys(acvpResultsFile(run, 'x').summary.skipReasons)).toContain(OUT_OF_SCOPE);
+    },
+  );
 });
 
 describe('ACVP runner failures and other layouts of the format', () => {
-  it.each(['expectedResults', 'internalProjection'] as const)('names tgId and tcId of a case whose expected value is wrong (in %s)', (into) => {
-    const dir = writeAlteredSet('ML-DSA-keyGen-FIPS204', (expected) => {
-      const group = expected.testGroups.find((g: { tgId: number }) => g.tgId === 2);
-      const test = group.tests[3];
-      test.pk = (test.pk[0] === '0' ? '1' : '0') + test.pk.slice(1);
-      return { tgId: 2, tcId: test.tcId };
-    }, into);
-    const run = runAcvp({ vectorsDir: dir.path, implementations: ['openssl', 'noble'] });
-    expect(run.results).toHaveLength(2);
-    for (const r of run.results) {
-      expect(r.counts).toEqual(c(25, 24, 1, 0));
-      const failures = r.groups.flatMap((g) => g.failures);
-      expect(failures).toHaveLength(1);
-      expect(failures[0]).toMatchObject({ tgId: 2, tcId: dir.altered.tcId });
-      expect(failures[0]?.reason).toMatch(/^pk: expected/);
-    }
-  });
+  it.each(['expectedResults', 'internalProjection'] as const)(
+    'names tgId and tcId of a case whose expected value is wrong (in %s)',
+    (into) => {
+      const dir = writeAlteredSet(
+        'ML-DSA-keyGen-FIPS204',
+        (expected) => {
+          const group = expected.testGroups.find((g: { tgId: number }) => g.tgId === 2);
+          const test = group.tests[3];
+          test.pk = (test.pk[0] === '0' ? '1' : '0') + test.pk.slice(1);
+          return { tgId: 2, tcId: test.tcId };
+        },
+        into,
+      );
+      const run = runAcvp({ vectorsDir: dir.path, implementations: ['openssl', 'noble'] });
+      expect(run.results).toHaveLength(2);
+      for (const r of run.results) {
+        expect(r.counts).toEqual(c(25, 24, 1, 0));
+        const failures = r.groups.flatMap((g) => g.failures);
+        expect(failures).toHaveLength(1);
+        expect(failures[0]).toMatchObject({ tgId: 2, tcId: dir.altered.tcId });
+        expect(failures[0]?.reason).toMatch(/^pk: expected/);
+      }
+    },
+  );
 
   it('reads plain JSON, the [{acvVersion}, {...}] wrapper and keys at group level', () => {
     const dir = writeGroupLevelKeySet();

@@ -6,7 +6,16 @@ import { sha3_256 as nobleSha3 } from '@noble/hashes/sha3.js';
 import { ml_dsa65 } from '@noble/post-quantum/ml-dsa.js';
 import { ml_kem768 } from '@noble/post-quantum/ml-kem.js';
 import { describe, expect, it } from 'vitest';
-import { aes256Gcm, CryptoError, hkdfSha256, hmacSha256, mlDsa65, mlKem768, sha3_256, verifyHmacSha256 } from '../../src/crypto/index.ts';
+import {
+  aes256Gcm,
+  CryptoError,
+  hkdfSha256,
+  hmacSha256,
+  mlDsa65,
+  mlKem768,
+  sha3_256,
+  verifyHmacSha256,
+} from '../../src/crypto/index.ts';
 import { acvpFile } from './vector-files.ts';
 
 const text = (s: string) => new TextEncoder().encode(s);
@@ -64,7 +73,9 @@ describe('mlDsa65', () => {
     const det = mlDsa65.sign(secretKey, message, { deterministic: true });
     expect(Buffer.from(det)).toEqual(Buffer.from(ml_dsa65.sign(message, expanded, { extraEntropy: false })));
     const rnd = new Uint8Array(32).fill(7);
-    expect(Buffer.from(mlDsa65.sign(expanded, message, { rnd }))).toEqual(Buffer.from(ml_dsa65.sign(message, expanded, { extraEntropy: rnd })));
+    expect(Buffer.from(mlDsa65.sign(expanded, message, { rnd }))).toEqual(
+      Buffer.from(ml_dsa65.sign(message, expanded, { extraEntropy: rnd })),
+    );
     expect(mlDsa65.verify(publicKey, message, det)).toBe(true);
   });
 
@@ -80,8 +91,12 @@ describe('mlDsa65', () => {
   });
 
   it('derives NIST keyGen results from the seed (FIPS 204 ML-DSA.KeyGen_internal)', () => {
-    const prompt = acvpFile('ML-DSA-keyGen-FIPS204', 'prompt').testGroups.find((g: { parameterSet: string }) => g.parameterSet === 'ML-DSA-65');
-    const expected = acvpFile('ML-DSA-keyGen-FIPS204', 'expectedResults').testGroups.find((g: { tgId: number }) => g.tgId === prompt.tgId);
+    const prompt = acvpFile('ML-DSA-keyGen-FIPS204', 'prompt').testGroups.find(
+      (g: { parameterSet: string }) => g.parameterSet === 'ML-DSA-65',
+    );
+    const expected = acvpFile('ML-DSA-keyGen-FIPS204', 'expectedResults').testGroups.find(
+      (g: { tgId: number }) => g.tgId === prompt.tgId,
+    );
     const test = prompt.tests[0];
     const pair = mlDsa65.keygenFromSeed(Buffer.from(test.seed, 'hex'));
     expect(Buffer.from(pair.publicKey).toString('hex').toUpperCase()).toBe(expected.tests[0].pk);
@@ -91,7 +106,9 @@ describe('mlDsa65', () => {
   it('guards its inputs: wrong lengths and long contexts throw coded errors; malformed verification input is false', () => {
     expect(codeOf(() => mlDsa65.sign(new Uint8Array(31), message))).toBe('bad_length');
     expect(codeOf(() => mlDsa65.sign(secretKey, message, { context: new Uint8Array(256) }))).toBe('bad_input');
-    expect(codeOf(() => mlDsa65.sign(secretKey, message, { rnd: new Uint8Array(32), deterministic: true }))).toBe('bad_input');
+    expect(codeOf(() => mlDsa65.sign(secretKey, message, { rnd: new Uint8Array(32), deterministic: true }))).toBe(
+      'bad_input',
+    );
     expect(codeOf(() => mlDsa65.sign(secretKey, 'text' as unknown as Uint8Array))).toBe('bad_input');
     const signature = mlDsa65.sign(secretKey, message);
     expect(mlDsa65.verify(publicKey.subarray(1), message, signature)).toBe(false);
@@ -120,7 +137,9 @@ describe('mlKem768', () => {
     tampered[0] = (tampered[0] as number) ^ 0x80;
     const rejected = mlKem768.decapsulate(secretKey, tampered);
     expect(Buffer.from(rejected).equals(Buffer.from(sharedSecret))).toBe(false);
-    expect(Buffer.from(rejected)).toEqual(Buffer.from(ml_kem768.decapsulate(tampered, mlKem768.expandSecretKey(secretKey))));
+    expect(Buffer.from(rejected)).toEqual(
+      Buffer.from(ml_kem768.decapsulate(tampered, mlKem768.expandSecretKey(secretKey))),
+    );
   });
 
   it('encapsulates deterministically with a given m, and refuses bad keys and lengths', () => {
@@ -160,7 +179,9 @@ describe('symmetric primitives', () => {
     expect(verifyHmacSha256(key, body, hmacSha256(key, body).subarray(0, 16))).toBe(false);
     expect(Buffer.from(sha3_256(body))).toEqual(Buffer.from(nobleSha3(body)));
     const { hkdf } = await import('@noble/hashes/hkdf.js');
-    expect(Buffer.from(hkdfSha256(key, text('salt'), text('info'), 42))).toEqual(Buffer.from(hkdf(sha256, key, text('salt'), text('info'), 42)));
+    expect(Buffer.from(hkdfSha256(key, text('salt'), text('info'), 42))).toEqual(
+      Buffer.from(hkdf(sha256, key, text('salt'), text('info'), 42)),
+    );
     expect(codeOf(() => hkdfSha256(key, key, key, 0))).toBe('bad_input');
   });
 });

@@ -32,7 +32,9 @@ describe('memo envelope (D-032)', () => {
     const body = envelope.subarray(1104, envelope.length - 16);
     const tag = envelope.subarray(envelope.length - 16);
     const shared = ml_kem768.decapsulate(kemCiphertext, mlKem768.expandSecretKey(secretKey));
-    const key = Buffer.from(hkdfSync('sha256', shared, kemCiphertext, Buffer.concat([Buffer.from('svckit/memo/v1'), addressBytes]), 32));
+    const key = Buffer.from(
+      hkdfSync('sha256', shared, kemCiphertext, Buffer.concat([Buffer.from('svckit/memo/v1'), addressBytes]), 32),
+    );
     const decipher = createDecipheriv('aes-256-gcm', key, nonce);
     decipher.setAAD(envelope.subarray(0, 4));
     decipher.setAuthTag(tag);
@@ -41,7 +43,11 @@ describe('memo envelope (D-032)', () => {
 
   it('opens with the recipient key and address, given as hex or bytes', () => {
     expect(new TextDecoder().decode(memoEnvelope.open(secretKey, envelope, address))).toBe(memo);
-    expect(new TextDecoder().decode(memoEnvelope.open(mlKem768.expandSecretKey(secretKey), envelope, new Uint8Array(addressBytes)))).toBe(memo);
+    expect(
+      new TextDecoder().decode(
+        memoEnvelope.open(mlKem768.expandSecretKey(secretKey), envelope, new Uint8Array(addressBytes)),
+      ),
+    ).toBe(memo);
     expect(memoEnvelope.isEnvelope(envelope)).toBe(true);
     expect(memoEnvelope.isEnvelope(new TextEncoder().encode(memo))).toBe(false);
   });
@@ -52,7 +58,10 @@ describe('memo envelope (D-032)', () => {
     for (const index of [4, 600, 1091, 1092, 1103, 1104, envelope.length - 1]) {
       const tampered = new Uint8Array(envelope);
       tampered[index] = (tampered[index] as number) ^ 1;
-      expect(code(() => memoEnvelope.open(secretKey, tampered, address)), `byte ${index}`).toBe('decrypt_failed');
+      expect(
+        code(() => memoEnvelope.open(secretKey, tampered, address)),
+        `byte ${index}`,
+      ).toBe('decrypt_failed');
     }
     const wrongVersion = new Uint8Array(envelope);
     wrongVersion[3] = 2;

@@ -25,7 +25,11 @@ export function readVector(relativePath: string, root = REPO_VECTORS): Json {
  * One file of an ACVP set. Where vectors/ carries internalProjection alone (it holds every prompt and
  * expectedResults field, D-132), the prompt and the expected results are read from it.
  */
-export function acvpFile(set: string, kind: 'prompt' | 'expectedResults' | 'internalProjection', root = REPO_VECTORS): Json {
+export function acvpFile(
+  set: string,
+  kind: 'prompt' | 'expectedResults' | 'internalProjection',
+  root = REPO_VECTORS,
+): Json {
   const own = `acvp/${set}/${kind}.json.gz`;
   return readVector(existsSync(join(root, own)) ? own : `acvp/${set}/internalProjection.json.gz`, root);
 }
@@ -41,4 +45,12 @@ export function countCases(groups: Json[], keep: (group: Json, test: Json) => bo
 }
 
 /** Pre-hashes whose collision strength is below ML-DSA-65's λ = 192 bits (output under 384 bits). */
-export const WEAK_PREHASHES = new Set(['SHA2-224', 'SHA2-256', 'SHA2-512/224', 'SHA2-512/256', 'SHA3-224', 'SHA3-256', 'SHAKE-128']);
+export const WEAK_PREHASHES = new Set([
+  'SHA2-224',
+  'SHA2-256',
+  'SHA2-512/224',
+  'SHA2-512/256',
+  'SHA3-224',
+  'SHA3-256',
+  'SHAKE-128',
+]);

@@ -11,7 +11,13 @@ import { ACVP_SETS, filterAcvpFile, projectionGaps, WYCHEPROOF_FILES } from '../
 import { FULL_VECTORS, HAS_FULL_VECTORS, REPO_VECTORS } from './vector-files.ts';
 
 const vectorFiles = (root: string) =>
-  walkDirectories(root).flatMap((dir) => readdirSync(dir).filter((f) => f.endsWith('.json.gz')).map((f) => join(dir, f))).sort();
+  walkDirectories(root)
+    .flatMap((dir) =>
+      readdirSync(dir)
+        .filter((f) => f.endsWith('.json.gz'))
+        .map((f) => join(dir, f)),
+    )
+    .sort();
 
 describe('vectors/', () => {
   it('every vector file matches SHA256SUMS, and SHA256SUMS lists nothing else', () => {
@@ -21,38 +27,71 @@ describe('vectors/', () => {
     expect(report.mismatched).toEqual([]);
     expect(report.unlisted).toEqual([]);
     expect(report.matched).toHaveLength(files.length);
-    const listed = readFileSync(join(REPO_VECTORS, 'SHA256SUMS'), 'utf8').trim().split('\n').map((l) => l.replace(/^[0-9a-f]{64} {2}\.\//, ''));
+    const listed = readFileSync(join(REPO_VECTORS, 'SHA256SUMS'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => l.replace(/^[0-9a-f]{64} {2}\.\//, ''));
     expect(listed.sort()).toEqual(files.map((f) => relative(REPO_VECTORS, f)).sort());
   });
 
   it('holds the eight ACVP sets and the ten Wycheproof files, with licences and provenance', () => {
     expect(readdirSync(join(REPO_VECTORS, 'acvp')).sort()).toEqual(Object.keys(ACVP_SETS).sort());
-    expect(readdirSync(join(REPO_VECTORS, 'wycheproof')).sort()).toEqual(WYCHEPROOF_FILES.map((f) => `${f}.json.gz`).sort());
-    expect(readFileSync(join(REPO_VECTORS, 'LICENSE.wycheproof'), 'utf8')).toMatch(/^\s+Apache License\s+Version 2\.0, January 2004/);
+    expect(readdirSync(join(REPO_VECTORS, 'wycheproof')).sort()).toEqual(
+      WYCHEPROOF_FILES.map((f) => `${f}.json.gz`).sort(),
+    );
+    expect(readFileSync(join(REPO_VECTORS, 'LICENSE.wycheproof'), 'utf8')).toMatch(
+      /^\s+Apache License\s+Version 2\.0, January 2004/,
+    );
     expect(readFileSync(join(REPO_VECTORS, 'NOTICE'), 'utf8')).toContain('not subject to copyright');
     const readme = readFileSync(join(REPO_VECTORS, 'README.md'), 'utf8');
-    for (const text of ['v1.1.0.43', 'dac1dd4729fd1f8dd9e1e9f3dce51d783da6c166', 'Apache-2.0', 'public domain', 'scripts/filter-vectors.ts']) expect(readme).toContain(text);
+    for (const text of [
+      'v1.1.0.43',
+      'dac1dd4729fd1f8dd9e1e9f3dce51d783da6c166',
+      'Apache-2.0',
+      'public domain',
+      'scripts/filter-vectors.ts',
+    ])
+      expect(readme).toContain(text);
   });
 
   it('the filter keeps one parameter set across prompt, expectedResults, registration and validation', () => {
     const fixture = new URL('./fixtures/acvp-full/ML-DSA-keyGen-FIPS204/', import.meta.url).pathname;
     const prompt = readJsonFile(join(fixture, 'prompt.json')) as Record<string, any>;
     const expected = readJsonFile(join(fixture, 'expectedResults.json')) as Record<string, any>;
-    const kept = { groups: new Set([2]), tests: new Set<number>(prompt.testGroups[1].tests.map((t: { tcId: number }) => t.tcId)) };
+    const kept = {
+      groups: new Set([2]),
+      tests: new Set<number>(prompt.testGroups[1].tests.map((t: { tcId: number }) => t.tcId)),
+    };
     const filtered = filterAcvpFile('prompt', prompt, 'ML-DSA-65', kept);
     expect(filtered.testGroups).toEqual([prompt.testGroups[1]]);
     expect({ ...filtered, testGroups: undefined }).toEqual({ ...prompt, testGroups: undefined });
     expect(filterAcvpFile('expectedResults', expected, 'ML-DSA-65', kept).testGroups).toEqual([expected.testGroups[1]]);
-    const registration = { vsId: 1, parameterSets: ['ML-DSA-44', 'ML-DSA-65'], capabilities: [{ parameterSets: ['ML-DSA-87', 'ML-DSA-65'], x: 1 }] };
-    expect(filterAcvpFile('registration', registration, 'ML-DSA-65', kept)).toEqual({ vsId: 1, parameterSets: ['ML-DSA-65'], capabilities: [{ parameterSets: ['ML-DSA-65'], x: 1 }] });
-    const validation = { vsId: 1, disposition: 'passed', tests: [{ tcId: 1 }, ...[...kept.tests].map((tcId) => ({ tcId }))] };
-    expect(filterAcvpFile('validation', validation, 'ML-DSA-65', kept).tests).toEqual([...kept.tests].map((tcId) => ({ tcId })));
+    const registration = {
+      vsId: 1,
+      parameterSets: ['ML-DSA-44', 'ML-DSA-65'],
+      capabilities: [{ parameterSets: ['ML-DSA-87', 'ML-DSA-65'], x: 1 }],
+    };
+    expect(filterAcvpFile('registration', registration, 'ML-DSA-65', kept)).toEqual({
+      vsId: 1,
+      parameterSets: ['ML-DSA-65'],
+      capabilities: [{ parameterSets: ['ML-DSA-65'], x: 1 }],
+    });
+    const validation = {
+      vsId: 1,
+      disposition: 'passed',
+      tests: [{ tcId: 1 }, ...[...kept.tests].map((tcId) => ({ tcId }))],
+    };
+    expect(filterAcvpFile('validation', validation, 'ML-DSA-65', kept).tests).toEqual(
+      [...kept.tests].map((tcId) => ({ tcId })),
+    );
   });
 
   it('carries internalProjection alone where it holds the prompt and the expected results, else prompt and expectedResults', () => {
     for (const set of Object.keys(ACVP_SETS)) {
       const has = (kind: string) => existsSync(join(REPO_VECTORS, 'acvp', set, `${kind}.json.gz`));
-      expect([has('prompt'), has('expectedResults'), has('internalProjection')], set).toEqual(set === 'ML-DSA-sigGen-FIPS204' ? [true, true, false] : [false, false, true]);
+      expect([has('prompt'), has('expectedResults'), has('internalProjection')], set).toEqual(
+        set === 'ML-DSA-sigGen-FIPS204' ? [true, true, false] : [false, false, true],
+      );
       expect(has('registration') && has('validation'), set).toBe(true);
     }
   });
@@ -61,10 +100,15 @@ describe('vectors/', () => {
     const fixture = new URL('./fixtures/acvp-full/ML-DSA-keyGen-FIPS204/', import.meta.url).pathname;
     const prompt = readJsonFile(join(fixture, 'prompt.json')) as Record<string, any>;
     const expected = readJsonFile(join(fixture, 'expectedResults.json')) as Record<string, any>;
-    const answers = new Map<string, Record<string, unknown>>(expected.testGroups.flatMap((g: any) => g.tests.map((t: any) => [`${g.tgId}/${t.tcId}`, t])));
+    const answers = new Map<string, Record<string, unknown>>(
+      expected.testGroups.flatMap((g: any) => g.tests.map((t: any) => [`${g.tgId}/${t.tcId}`, t])),
+    );
     const merged = () => ({
       ...prompt,
-      testGroups: prompt.testGroups.map((g: any) => ({ ...g, tests: g.tests.map((t: any) => ({ ...t, ...answers.get(`${g.tgId}/${t.tcId}`), deferred: false })) })),
+      testGroups: prompt.testGroups.map((g: any) => ({
+        ...g,
+        tests: g.tests.map((t: any) => ({ ...t, ...answers.get(`${g.tgId}/${t.tcId}`), deferred: false })),
+      })),
     });
     expect(projectionGaps(prompt, expected, merged())).toEqual([]);
     const noAnswer = merged();
@@ -73,7 +117,10 @@ describe('vectors/', () => {
     const otherInput = merged();
     otherInput.testGroups[0].tests[0].seed = '00';
     otherInput.testGroups[2].parameterSet = 'ML-DSA-65';
-    expect(projectionGaps(prompt, expected, otherInput)).toEqual([`tg1/tc${prompt.testGroups[0].tests[0].tcId}.seed`, 'tg3.parameterSet']);
+    expect(projectionGaps(prompt, expected, otherInput)).toEqual([
+      `tg1/tc${prompt.testGroups[0].tests[0].tcId}.seed`,
+      'tg3.parameterSet',
+    ]);
     expect(projectionGaps(prompt, expected, { ...merged(), revision: 'other' })).toEqual(['prompt.revision']);
     const mct = { testGroups: [{ tgId: 1, tests: [{ tcId: 1, resultsArray: [{ md: 'AA' }] }] }] };
     const mctProjection = { testGroups: [{ tgId: 1, tests: [{ tcId: 1, resultsArray: [{ md: 'AA', outLen: 8 }] }] }] };
@@ -82,14 +129,31 @@ describe('vectors/', () => {
     expect(projectionGaps({ testGroups: [] }, mct, mctProjection)).toEqual(['tg1/tc1.resultsArray']);
   });
 
-  it.skipIf(!HAS_FULL_VECTORS)('the filter rewrites vectors/ byte for byte from the upstream files (skipped: ../shared/vectors is not beside this clone)', () => {
-    // The two upstream Wycheproof files not provisioned in ../shared come from vectors/ itself.
-    const out = mkdtempSync(join(tmpdir(), 'svckit-vectors-'));
-    execFileSync(join(REPO_ROOT, 'node_modules/.bin/tsx'), [
-      'scripts/filter-vectors.ts', '--acvp', join(FULL_VECTORS, 'acvp'), '--wycheproof', join(FULL_VECTORS, 'wycheproof'),
-      '--wycheproof', join(REPO_VECTORS, 'wycheproof'), '--out', out,
-    ], { cwd: REPO_ROOT, stdio: 'pipe' });
-    expect(readFileSync(join(out, 'SHA256SUMS'), 'utf8')).toBe(readFileSync(join(REPO_VECTORS, 'SHA256SUMS'), 'utf8'));
-    expect(existsSync(join(out, 'acvp', 'ML-DSA-sigGen-FIPS204', 'internalProjection.json.gz'))).toBe(false);
-  }, 120_000);
+  it.skipIf(!HAS_FULL_VECTORS)(
+    'the filter rewrites vectors/ byte for byte from the upstream files (skipped: ../shared/vectors is not beside this clone)',
+    () => {
+      // The two upstream Wycheproof files not provisioned in ../shared come from vectors/ itself.
+      const out = mkdtempSync(join(tmpdir(), 'svckit-vectors-'));
+      execFileSync(
+        join(REPO_ROOT, 'node_modules/.bin/tsx'),
+        [
+          'scripts/filter-vectors.ts',
+          '--acvp',
+          join(FULL_VECTORS, 'acvp'),
+          '--wycheproof',
+          join(FULL_VECTORS, 'wycheproof'),
+          '--wycheproof',
+          join(REPO_VECTORS, 'wycheproof'),
+          '--out',
+          out,
+        ],
+        { cwd: REPO_ROOT, stdio: 'pipe' },
+      );
+      expect(readFileSync(join(out, 'SHA256SUMS'), 'utf8')).toBe(
+        readFileSync(join(REPO_VECTORS, 'SHA256SUMS'), 'utf8'),
+      );
+      expect(existsSync(join(out, 'acvp', 'ML-DSA-sigGen-FIPS204', 'internalProjection.json.gz'))).toBe(false);
+    },
+    120_000,
+  );
 });

@@ -5,10 +5,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { countsConsistent, type Counts } from '../../conformance/crypto/results.ts';
-import { runWycheproof, wycheproofCountsByImplementation, type WycheproofRun } from '../../conformance/crypto/wycheproof/run.ts';
+import {
+  runWycheproof,
+  wycheproofCountsByImplementation,
+  type WycheproofRun,
+} from '../../conformance/crypto/wycheproof/run.ts';
 import { readVector, REPO_VECTORS } from './vector-files.ts';
 
-const c = (total: number, passed: number, failed: number, skipped: number): Counts => ({ total, passed, failed, skipped });
+const c = (total: number, passed: number, failed: number, skipped: number): Counts => ({
+  total,
+  passed,
+  failed,
+  skipped,
+});
 
 const EXPECTED: Record<string, { openssl: Counts; noble: Counts }> = {
   aes_gcm_test: { openssl: c(316, 313, 0, 3), noble: c(316, 0, 0, 316) },
@@ -29,7 +38,7 @@ const EXPECTED: Record<string, { openssl: Counts; noble: Counts }> = {
 type Json = Record<string, any>;
 const allTests = (doc: Json): Json[] => doc.testGroups.flatMap((g: Json) => g.tests);
 
-describe('Wycheproof runner on the repository\'s vectors', () => {
+describe("Wycheproof runner on the repository's vectors", () => {
   let run: WycheproofRun;
   beforeAll(() => {
     run = runWycheproof({ vectorsDir: REPO_VECTORS, implementations: ['openssl', 'noble'] });
@@ -38,10 +47,16 @@ describe('Wycheproof runner on the repository\'s vectors', () => {
   it('reports the expected counts per file and implementation', () => {
     for (const [file, byImpl] of Object.entries(EXPECTED)) {
       for (const impl of ['openssl', 'noble'] as const) {
-        expect(run.results.find((r) => r.file === file && r.implementation === impl)?.counts, `${file} ${impl}`).toEqual(byImpl[impl]);
+        expect(
+          run.results.find((r) => r.file === file && r.implementation === impl)?.counts,
+          `${file} ${impl}`,
+        ).toEqual(byImpl[impl]);
       }
     }
-    expect(wycheproofCountsByImplementation(run)).toEqual({ openssl: c(1926, 1478, 0, 448), noble: c(1926, 1610, 0, 316) });
+    expect(wycheproofCountsByImplementation(run)).toEqual({
+      openssl: c(1926, 1478, 0, 448),
+      noble: c(1926, 1610, 0, 316),
+    });
     // Every test type of the files has a handler: nothing is skipped as "not implemented".
     const reasons = run.results.flatMap((r) => r.groups.flatMap((g) => Object.keys(g.skipReasons)));
     expect(reasons.filter((r) => r.includes('not implemented'))).toEqual([]);
@@ -55,12 +70,17 @@ describe('Wycheproof runner on the repository\'s vectors', () => {
     }
     // OpenSSL 3 refuses GCM IVs over 1024 bits; noble has no AES at all.
     const gcm = readVector('wycheproof/aes_gcm_test.json.gz');
-    expect(EXPECTED.aes_gcm_test!.openssl.skipped).toBe(gcm.testGroups.filter((g: Json) => g.ivSize > 1024).reduce((n: number, g: Json) => n + g.tests.length, 0));
+    expect(EXPECTED.aes_gcm_test!.openssl.skipped).toBe(
+      gcm.testGroups.filter((g: Json) => g.ivSize > 1024).reduce((n: number, g: Json) => n + g.tests.length, 0),
+    );
     for (const r of run.results) for (const g of r.groups) expect(countsConsistent(g.counts)).toBe(true);
   });
 
   it('checks invalid cases too: they make up most of the files and are all rejected', () => {
-    const invalid = Object.keys(EXPECTED).reduce((n, file) => n + allTests(readVector(`wycheproof/${file}.json.gz`)).filter((t) => t.result === 'invalid').length, 0);
+    const invalid = Object.keys(EXPECTED).reduce(
+      (n, file) => n + allTests(readVector(`wycheproof/${file}.json.gz`)).filter((t) => t.result === 'invalid').length,
+      0,
+    );
     expect(invalid).toBe(87 + 308 + 108 + 131 + 40 + 4 + 5 + 132 + 0 + 6);
   });
 });
@@ -70,7 +90,9 @@ describe('Wycheproof test types are read from the file, not its name', () => {
     const dir = mkdtempSync(join(tmpdir(), 'svckit-wycheproof-types-'));
     const noseed = readVector('wycheproof/mldsa_65_sign_noseed_test.json.gz');
     // The out-of-range private key (InvalidPrivateKey) must be refused: marked valid, it must fail.
-    const badKey = noseed.testGroups.flatMap((g: Json) => g.tests).find((t: Json) => t.flags.includes('InvalidPrivateKey'));
+    const badKey = noseed.testGroups
+      .flatMap((g: Json) => g.tests)
+      .find((t: Json) => t.flags.includes('InvalidPrivateKey'));
     badKey.result = 'valid';
     writeFileSync(join(dir, 'vendor_signing_cases.json'), JSON.stringify(noseed));
     const decaps = readVector('wycheproof/mlkem_768_semi_expanded_decaps_test.json.gz');
@@ -78,7 +100,11 @@ describe('Wycheproof test types are read from the file, not its name', () => {
     const run = runWycheproof({ vectorsDir: dir, implementations: ['openssl', 'noble'] });
     const by = (file: string, impl: string) => run.results.find((r) => r.file === file && r.implementation === impl);
     expect(by('vendor_signing_cases', 'noble')?.counts).toEqual(c(78, 77, 1, 0));
-    expect(by('vendor_signing_cases', 'noble')?.groups.flatMap((g) => g.failures).map((f) => f.tcId)).toEqual([badKey.tcId]);
+    expect(
+      by('vendor_signing_cases', 'noble')
+        ?.groups.flatMap((g) => g.failures)
+        .map((f) => f.tcId),
+    ).toEqual([badKey.tcId]);
     expect(by('kem_decaps_cases', 'openssl')?.counts).toEqual(c(9, 9, 0, 0));
     expect(by('kem_decaps_cases', 'noble')?.counts).toEqual(c(9, 9, 0, 0));
   });
@@ -100,7 +126,10 @@ describe('Wycheproof semantics', () => {
     for (const r of run.results) {
       expect(r.counts).toEqual(c(210, 208, 2, 0));
       const failures = r.groups.flatMap((g) => g.failures);
-      expect(failures.map((f) => [f.tgId, f.tcId])).toEqual([[1, valid.tcId], [1, accepted.tcId]]);
+      expect(failures.map((f) => [f.tgId, f.tcId])).toEqual([
+        [1, valid.tcId],
+        [1, accepted.tcId],
+      ]);
       expect(failures[0]?.reason).toMatch(/^valid case rejected/);
       expect(failures[1]?.reason).toMatch(/^invalid case accepted/);
       expect(r.acceptable).toEqual({ accepted: 0, rejected: 1 });

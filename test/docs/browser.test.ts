@@ -16,11 +16,14 @@ import { EXPECTED, SECTIONS, SLUGS } from './support.ts';
 
 const hasChromium = existsSync(CHROMIUM);
 const suite = hasChromium ? describe : describe.skip;
-const title = hasChromium ? 'API reference pages in headless Chromium' : `API reference pages in headless Chromium (SKIPPED: ${CHROMIUM} is missing; apt-get install -y chromium)`;
+const title = hasChromium
+  ? 'API reference pages in headless Chromium'
+  : `API reference pages in headless Chromium (SKIPPED: ${CHROMIUM} is missing; apt-get install -y chromium)`;
 // A skipped test is not a pass: say so in the log, not only in the verbose report.
 if (!hasChromium) console.warn(`docs: ${title}`);
 
-const REDOC_LOGO = /^Loading the image 'https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini\.svg' violates the following Content Security Policy directive: "img-src 'self' data:"/;
+const REDOC_LOGO =
+  /^Loading the image 'https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini\.svg' violates the following Content Security Policy directive: "img-src 'self' data:"/;
 const SCREENSHOTS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'screenshots');
 
 let target: Target;
@@ -90,7 +93,8 @@ suite(title, () => {
         for (const text of EXPECTED[slug]!) {
           await page.getByText(text, { exact: true }).first().waitFor({ state: 'attached', timeout: 45_000 });
         }
-        for (const id of SECTIONS[slug]!) await page.locator(`[id="${id}"]`).first().waitFor({ state: 'attached', timeout: 15_000 });
+        for (const id of SECTIONS[slug]!)
+          await page.locator(`[id="${id}"]`).first().waitFor({ state: 'attached', timeout: 15_000 });
         // The screenshot shows the first named operation rather than the contract's introduction.
         await page.getByText(EXPECTED[slug]![0]!, { exact: true }).last().scrollIntoViewIfNeeded();
       } finally {

@@ -82,9 +82,13 @@ describe('{base_url}/docs over TLS', () => {
     for (const contract of CONTRACTS) {
       const response = await get(`/docs/specs/${contract.file}`);
       expect(response.status, contract.file).toBe(200);
-      expect(response.headers.get('content-type')).toBe(contract.file.endsWith('.json') ? 'application/json; charset=utf-8' : 'application/yaml; charset=utf-8');
+      expect(response.headers.get('content-type')).toBe(
+        contract.file.endsWith('.json') ? 'application/json; charset=utf-8' : 'application/yaml; charset=utf-8',
+      );
       expectDocsHeaders(response);
-      expect(Buffer.from(await response.arrayBuffer()).equals(readFileSync(path.join(SPECS_DIR, contract.file)))).toBe(true);
+      expect(Buffer.from(await response.arrayBuffer()).equals(readFileSync(path.join(SPECS_DIR, contract.file)))).toBe(
+        true,
+      );
     }
   });
 
@@ -108,7 +112,12 @@ describe('{base_url}/docs over TLS', () => {
   });
 
   it('an unknown page, contract or asset is a 404 in the base origin error shape', async () => {
-    for (const pathname of ['/docs/nope', '/docs/specs/DECISIONS.md', '/docs/specs/../package.json', '/docs/assets/redoc.standalone.js.map']) {
+    for (const pathname of [
+      '/docs/nope',
+      '/docs/specs/DECISIONS.md',
+      '/docs/specs/../package.json',
+      '/docs/assets/redoc.standalone.js.map',
+    ]) {
       const response = await get(pathname);
       expect(response.status, pathname).toBe(404);
       expect(response.headers.get('content-type'), pathname).toMatch(/^application\/json/);
@@ -134,7 +143,10 @@ describe('the docs plugin alone', () => {
       for (const url of ['/docs/chain', '/docs/webhooks', '/docs/assets/openrpc.js', '/docs/assets/asyncapi.css']) {
         const response = await instance.inject({ url });
         expect(response.statusCode, url).toBe(503);
-        expect(response.json(), url).toEqual({ error: expect.stringContaining('npm run build:docs'), code: 'DOCS_NOT_BUILT' });
+        expect(response.json(), url).toEqual({
+          error: expect.stringContaining('npm run build:docs'),
+          code: 'DOCS_NOT_BUILT',
+        });
       }
       expect((await instance.inject({ url: '/docs/institutional' })).statusCode).toBe(200);
       await instance.close();

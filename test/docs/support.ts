@@ -8,7 +8,7 @@ import { CONTRACTS } from '../../src/server/docs/contracts.ts';
 export const EXPECTED: Record<string, string[]> = {
   institutional: ['List the accounts the credential may read', 'Read an account statement'],
   explorer: ['Chain statistics', 'One block by number or hash'],
-  'wallet': ['Ask for a sign-in challenge', 'Register a wallet identity (public values only)'],
+  wallet: ['Ask for a sign-in challenge', 'Register a wallet identity (public values only)'],
   admin: ['Check service health', 'Issue an API key'],
   webhooks: ['payment.settled', 'payment.initiated'],
   chain: ['eth_getStorageAt', 'eth_chainId'],
@@ -18,7 +18,7 @@ export const EXPECTED: Record<string, string[]> = {
 export const SECTIONS: Record<string, string[]> = {
   institutional: ['operation/institutionalListAccounts', 'operation/institutionalGetAccountStatement'],
   explorer: ['operation/explorerGetStats', 'operation/explorerGetBlock'],
-  'wallet': ['operation/walletCreateChallenge', 'operation/walletRegisterWallet'],
+  wallet: ['operation/walletCreateChallenge', 'operation/walletRegisterWallet'],
   admin: ['operation/adminGetHealth', 'operation/adminCreateApiKey'],
   webhooks: ['operation-send-deliverPaymentSettled', 'operation-send-deliverPaymentInitiated'],
   chain: [],
@@ -26,4 +26,3 @@ export const SECTIONS: Record<string, string[]> = {
 
 /** Every page slug, in index order. */
 export const SLUGS = CONTRACTS.map((c) => c.slug);
-

@@ -29,10 +29,21 @@ const freshDir = (prefix: string) => {
 
 /** `svckit serve` on `dataDir`; resolves at the ready line with every stdout line and the stderr text so far. */
 async function serve(dataDir: string) {
-  const env: Record<string, string | undefined> = { ...process.env, SVC_DATA_DIR: dataDir, SVC_BASE_PORT: '0', SVC_WALLET_PORT: '0', SVC_SITE_PORT: '0', SVC_BLOCK_TIME: '0', SVC_LOG_LEVEL: 'warn' };
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    SVC_DATA_DIR: dataDir,
+    SVC_BASE_PORT: '0',
+    SVC_WALLET_PORT: '0',
+    SVC_SITE_PORT: '0',
+    SVC_BLOCK_TIME: '0',
+    SVC_LOG_LEVEL: 'warn',
+  };
   delete env.DATABASE_URL;
   delete env.SVC_EVIDENCE_AT_START;
-  const child = spawn(process.execPath, [path.resolve('bin/svckit.js'), 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [path.resolve('bin/svckit.js'), 'serve'], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   running.add(child);
   const stdout: string[] = [];
   const log = { stderr: '' };
@@ -43,7 +54,9 @@ async function serve(dataDir: string) {
     lines.on('line', (line) => {
       if (line.includes('"event":"ready"')) resolve(JSON.parse(line) as Ready);
     });
-    child.once('exit', (code) => reject(new Error(`svckit serve exited with ${code} before it was ready: ${log.stderr}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`svckit serve exited with ${code} before it was ready: ${log.stderr}`)),
+    );
   });
   const stop = async () => {
     const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -55,7 +68,9 @@ async function serve(dataDir: string) {
 }
 
 describe('the evidence document at start (D-153)', () => {
-  it('a fresh svckit serve builds it in the background and serves a document that verifies; a second start leaves it alone', { timeout: 240_000 }, async () => {
+  it('a fresh svckit serve builds it in the background and serves a document that verifies; a second start leaves it alone', {
+    timeout: 240_000,
+  }, async () => {
     const dataDir = freshDir('svckit-evidence-start-');
     const first = await serve(dataDir);
     const site = remoteTarget({ base: first.ready.site, caCert: readFileSync(first.ready.caCert, 'utf8') });
@@ -72,12 +87,20 @@ describe('the evidence document at start (D-153)', () => {
         await new Promise((r) => setTimeout(r, 1000));
       }
     }
-    expect(served, `no document after 200 s; statuses ${[...statuses].join(',')}; stderr:\n${first.log.stderr}`).toBeDefined();
+    expect(
+      served,
+      `no document after 200 s; statuses ${[...statuses].join(',')}; stderr:\n${first.log.stderr}`,
+    ).toBeDefined();
     expect(verifyEvidence(served).status).toBe('verified');
     // The optional package that ships the Anvil binary runs too, so it is listed with its locked version.
-    const lock = JSON.parse(readFileSync('package-lock.json', 'utf8')) as { packages: Record<string, { version: string }> };
+    const lock = JSON.parse(readFileSync('package-lock.json', 'utf8')) as {
+      packages: Record<string, { version: string }>;
+    };
     expect((served as { packages: { name: string; version: string }[] }).packages).toContainEqual(
-      expect.objectContaining({ name: '@foundry-rs/anvil-linux-amd64', version: lock.packages['node_modules/@foundry-rs/anvil-linux-amd64']!.version }),
+      expect.objectContaining({
+        name: '@foundry-rs/anvil-linux-amd64',
+        version: lock.packages['node_modules/@foundry-rs/anvil-linux-amd64']!.version,
+      }),
     );
     await expect.poll(() => first.log.stderr, { timeout: 5000 }).toMatch(/evidence document built in \d+\.\d s/);
     expect(first.stdout.filter((l) => l.trim() !== '')).toEqual([expect.stringContaining('"event":"ready"')]);
@@ -101,6 +124,8 @@ describe('the evidence document at start (D-153)', () => {
     const outcome = await buildEvidenceAtStart({ evidenceDir: dir, log: (l) => lines.push(l) }).done;
     expect(outcome, lines.join('\n')).toBe('built');
     expect(documentAgeDays(dir)).toBeLessThan(1);
-    expect(verifyEvidence(JSON.parse(readFileSync(path.join(dir, 'pqc-evidence.json'), 'utf8'))).status).toBe('verified');
+    expect(verifyEvidence(JSON.parse(readFileSync(path.join(dir, 'pqc-evidence.json'), 'utf8'))).status).toBe(
+      'verified',
+    );
   });
 });

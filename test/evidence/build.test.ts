@@ -36,7 +36,13 @@ describe('evidence build (offline)', () => {
 
   beforeAll(async () => {
     outDir = mkdtempSync(join(tmpdir(), 'svckit-evidence-'));
-    built = await buildEvidence({ ...base, outDir, online: false, clock: new ManualClock(now.getTime()), siteUrl: 'https://site.example' });
+    built = await buildEvidence({
+      ...base,
+      outDir,
+      online: false,
+      clock: new ManualClock(now.getTime()),
+      siteUrl: 'https://site.example',
+    });
   }, 120_000);
 
   it('validates against specs/evidence.schema.json in strict mode and verifies', () => {
@@ -55,7 +61,9 @@ describe('evidence build (offline)', () => {
     expect(conformance.acvp).toMatchObject(acvp.summary.total);
     // vectors/ carries only the parameter sets svckit implements (D-132).
     expect(conformance.acvp?.skippedReason).not.toContain('out of scope');
-    expect(conformance.acvp?.reproduce).toBe(`npx svckit acvp --vectors vectors --impl all --out ${join(outDir, 'acvp')}`);
+    expect(conformance.acvp?.reproduce).toBe(
+      `npx svckit acvp --vectors vectors --impl all --out ${join(outDir, 'acvp')}`,
+    );
     expect(conformance.acvpByImplementation).toEqual(acvp.summary.byImplementation);
     expect(conformance.wycheproof).toMatchObject({ total: 3852, passed: 3088, failed: 0, skipped: 764 });
     expect(conformance.interoperability).toEqual({
@@ -74,14 +82,25 @@ describe('evidence build (offline)', () => {
   });
 
   it('lists the algorithms, AES-256-GCM and the two hybrid constructions', () => {
-    expect(built.document.algorithms.map((a) => [a.parameterSet, a.standard, a.family, a.purpose, a.nistSecurityCategory])).toEqual([
+    expect(
+      built.document.algorithms.map((a) => [a.parameterSet, a.standard, a.family, a.purpose, a.nistSecurityCategory]),
+    ).toEqual([
       ['ML-DSA-65', 'FIPS 204', 'ML-DSA', 'digital signature', 3],
       ['ML-KEM-768', 'FIPS 203', 'ML-KEM', 'key encapsulation', 3],
     ]);
     expect(built.document.symmetricAlgorithms).toEqual([
-      { parameterSet: 'AES-256-GCM', standard: 'FIPS 197, NIST SP 800-38D', family: 'AES', purpose: 'authenticated encryption', nistSecurityCategory: 5 },
+      {
+        parameterSet: 'AES-256-GCM',
+        standard: 'FIPS 197, NIST SP 800-38D',
+        family: 'AES',
+        purpose: 'authenticated encryption',
+        nistSecurityCategory: 5,
+      },
     ]);
-    expect(built.document.hybrid?.map((h) => h.name)).toEqual(['X25519MLKEM768', 'ML-KEM-768 + HKDF-SHA256 + AES-256-GCM memo envelope (D-032)']);
+    expect(built.document.hybrid?.map((h) => h.name)).toEqual([
+      'X25519MLKEM768',
+      'ML-KEM-768 + HKDF-SHA256 + AES-256-GCM memo envelope (D-032)',
+    ]);
   });
 
   it('says what the offline build did not check, and states no audit count', () => {
@@ -97,11 +116,16 @@ describe('evidence build (offline)', () => {
   it('lists the production dependencies, optional ones included, at their lockfile versions, with licence and registry', () => {
     const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
     const lock = JSON.parse(readFileSync(join(repoRoot, 'package-lock.json'), 'utf8'));
-    const names = [...Object.keys(manifest.dependencies), ...Object.keys(manifest.optionalDependencies ?? {})].sort((a, b) => a.localeCompare(b));
+    const names = [...Object.keys(manifest.dependencies), ...Object.keys(manifest.optionalDependencies ?? {})].sort(
+      (a, b) => a.localeCompare(b),
+    );
     const expected = names.map((name) => [name, lock.packages[`node_modules/${name}`].version]);
     expect(names).toContain('@foundry-rs/anvil-linux-amd64');
     expect(built.document.packages.map((p) => [p.name, p.version])).toEqual(expected);
-    expect(built.document.packages.find((p) => p.name === '@noble/post-quantum')).toMatchObject({ license: 'MIT', registry: 'https://registry.npmjs.org/' });
+    expect(built.document.packages.find((p) => p.name === '@noble/post-quantum')).toMatchObject({
+      license: 'MIT',
+      registry: 'https://registry.npmjs.org/',
+    });
   });
 
   it('writes the CycloneDX SBOM from the lockfile and a CBOM that validates against CycloneDX 1.6', () => {
@@ -114,7 +138,9 @@ describe('evidence build (offline)', () => {
       sha256: createHash('sha256').update(sbomBytes).digest('hex'),
       url: 'https://site.example/pqc-evidence/sbom.cdx.json',
     });
-    expect(sbom.components.some((c: { name: string; group?: string }) => c.group === '@noble' && c.name === 'post-quantum')).toBe(true);
+    expect(
+      sbom.components.some((c: { name: string; group?: string }) => c.group === '@noble' && c.name === 'post-quantum'),
+    ).toBe(true);
     const schemas = join(repoRoot, 'node_modules/@cyclonedx/cyclonedx-library/res/schema');
     const ajv = new Ajv({ strict: false, allErrors: true });
     addFormats.default(ajv);
@@ -134,9 +160,28 @@ describe('evidence build (offline)', () => {
   it('online: provenance only where the registry has an attestation, the audit counts as npm reported them', async () => {
     const lookups: string[] = [];
     const check = (id: string, status: CheckResult['status']): CheckResult =>
-      ({ id, title: id, surface: 'F', severity: 'MUST', source: { quote: 'x' }, status, durationMs: 1, ...(status === 'passed' ? {} : { reason: 'r' }) }) as CheckResult;
+      ({
+        id,
+        title: id,
+        surface: 'F',
+        severity: 'MUST',
+        source: { quote: 'x' },
+        status,
+        durationMs: 1,
+        ...(status === 'passed' ? {} : { reason: 'r' }),
+      }) as CheckResult;
     const protocolResults = join(mkdtempSync(join(tmpdir(), 'svckit-protocol-')), 'conformance.json');
-    writeFileSync(protocolResults, JSON.stringify(buildJsonReport([check('a.b', 'passed'), check('a.c', 'passed'), check('a.d', 'failed'), check('a.e', 'skipped')])));
+    writeFileSync(
+      protocolResults,
+      JSON.stringify(
+        buildJsonReport([
+          check('a.b', 'passed'),
+          check('a.c', 'passed'),
+          check('a.d', 'failed'),
+          check('a.e', 'skipped'),
+        ]),
+      ),
+    );
     const result = await buildEvidence({
       ...base,
       outDir: mkdtempSync(join(tmpdir(), 'svckit-evidence-online-')),
@@ -148,26 +193,58 @@ describe('evidence build (offline)', () => {
       protocolResults,
       fetch: async (url) => {
         lookups.push(url);
-        if (url.includes('/fastify@')) return { status: 200, json: async () => ({ attestations: [{ predicateType: 'https://slsa.dev/provenance/v1' }] }) };
+        if (url.includes('/fastify@'))
+          return {
+            status: 200,
+            json: async () => ({ attestations: [{ predicateType: 'https://slsa.dev/provenance/v1' }] }),
+          };
         if (url.includes('/yaml@')) return { status: 503, json: async () => ({}) };
         return { status: 404, json: async () => ({}) };
       },
-      audit: async () => ({ tool: 'npm audit', performed: true, date: '2026-11-21', scope: 'production', findings: 2, bySeverity: { low: 2 } }),
+      audit: async () => ({
+        tool: 'npm audit',
+        performed: true,
+        date: '2026-11-21',
+        scope: 'production',
+        findings: 2,
+        bySeverity: { low: 2 },
+      }),
     });
     expect(lookups).toContain('https://registry.npmjs.org/-/npm/v1/attestations/@noble%2fpost-quantum@0.7.1');
     const fastify = result.document.packages.find((p) => p.name === 'fastify');
     expect(fastify?.provenance).toMatch(/^https:\/\/registry\.npmjs\.org\/-\/npm\/v1\/attestations\/fastify@/);
     expect(fastify).not.toHaveProperty('provenanceNote');
-    expect(result.document.packages.find((p) => p.name === 'yaml')?.provenanceNote).toMatch(/^attestation lookup failed: HTTP 503/);
-    expect(result.document.packages.find((p) => p.name === 'commander')?.provenanceNote).toMatch(/^the registry publishes no attestation/);
+    expect(result.document.packages.find((p) => p.name === 'yaml')?.provenanceNote).toMatch(
+      /^attestation lookup failed: HTTP 503/,
+    );
+    expect(result.document.packages.find((p) => p.name === 'commander')?.provenanceNote).toMatch(
+      /^the registry publishes no attestation/,
+    );
     expect(result.document.supplyChain.dependencyAudit).toMatchObject({ performed: true, findings: 2 });
     expect(result.document.conformance.acvp).toEqual(built.document.conformance.acvp);
-    expect(result.document.conformance.protocol).toMatchObject({ checks: 4, passed: 2, failed: 1, skipped: 1, reproduce: 'npx svckit conformance --report json --out reports' });
+    expect(result.document.conformance.protocol).toMatchObject({
+      checks: 4,
+      passed: 2,
+      failed: 1,
+      skipped: 1,
+      reproduce: 'npx svckit conformance --report json --out reports',
+    });
   });
 
   it('refuses a results file whose summary does not match its results', () => {
     const path = join(mkdtempSync(join(tmpdir(), 'svckit-protocol-')), 'conformance.json');
-    writeFileSync(path, JSON.stringify({ generatedAt: now.toISOString(), target: null, summary: { passed: 2, failed: 0, skipped: 0 }, results: [{ id: 'a.b', status: 'skipped' }, { id: 'a.c', status: 'passed' }] }));
+    writeFileSync(
+      path,
+      JSON.stringify({
+        generatedAt: now.toISOString(),
+        target: null,
+        summary: { passed: 2, failed: 0, skipped: 0 },
+        results: [
+          { id: 'a.b', status: 'skipped' },
+          { id: 'a.c', status: 'passed' },
+        ],
+      }),
+    );
     expect(() => readProtocolReport(path)).toThrow(/does not match its results \(1\/0\/1\)/);
   });
 });
@@ -175,14 +252,30 @@ describe('evidence build (offline)', () => {
 describe('npm audit output', () => {
   const now = new Date('2026-11-21T12:00:00.000Z');
   it('gives counts only when npm reported them, and the reason otherwise', () => {
-    const ok = JSON.stringify({ auditReportVersion: 2, vulnerabilities: {}, metadata: { vulnerabilities: { info: 0, low: 1, moderate: 0, high: 2, critical: 0, total: 3 } } });
+    const ok = JSON.stringify({
+      auditReportVersion: 2,
+      vulnerabilities: {},
+      metadata: { vulnerabilities: { info: 0, low: 1, moderate: 0, high: 2, critical: 0, total: 3 } },
+    });
     expect(parseNpmAudit(ok, now)).toEqual({
-      tool: 'npm audit', performed: true, date: '2026-11-21', scope: 'production dependencies in package-lock.json (--omit dev)', findings: 3,
+      tool: 'npm audit',
+      performed: true,
+      date: '2026-11-21',
+      scope: 'production dependencies in package-lock.json (--omit dev)',
+      findings: 3,
       bySeverity: { info: 0, low: 1, moderate: 0, high: 2, critical: 0 },
     });
     // What a registry that refuses the bulk advisory endpoint makes npm print.
-    const refused = JSON.stringify({ message: '405 Method Not Allowed - POST https://registry.npmjs.org/-/npm/v1/security/advisories/bulk', statusCode: 405, error: { summary: '', detail: '' } });
-    expect(parseNpmAudit(refused, now)).toEqual({ tool: 'npm audit', performed: false, note: 'npm audit gave no counts: 405 Method Not Allowed - POST https://registry.npmjs.org/-/npm/v1/security/advisories/bulk' });
+    const refused = JSON.stringify({
+      message: '405 Method Not Allowed - POST https://registry.npmjs.org/-/npm/v1/security/advisories/bulk',
+      statusCode: 405,
+      error: { summary: '', detail: '' },
+    });
+    expect(parseNpmAudit(refused, now)).toEqual({
+      tool: 'npm audit',
+      performed: false,
+      note: 'npm audit gave no counts: 405 Method Not Allowed - POST https://registry.npmjs.org/-/npm/v1/security/advisories/bulk',
+    });
     expect(parseNpmAudit('npm error', now)).toMatchObject({ performed: false });
   });
 });

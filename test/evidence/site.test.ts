@@ -31,7 +31,10 @@ describe('GET /.well-known/pqc-evidence.json', () => {
     apps.push(app);
     const before = await app.inject({ method: 'GET', url: '/.well-known/pqc-evidence.json' });
     expect(before.statusCode).toBe(503);
-    expect(before.json()).toEqual({ error: expect.stringContaining('has not been built yet'), code: 'EVIDENCE_NOT_BUILT' });
+    expect(before.json()).toEqual({
+      error: expect.stringContaining('has not been built yet'),
+      code: 'EVIDENCE_NOT_BUILT',
+    });
     // D-153: a client is told when to ask again, and the public answer names no server path.
     expect(before.headers['retry-after']).toBe('10');
     expect(before.body).not.toContain(dir);
@@ -53,7 +56,11 @@ describe('GET /.well-known/pqc-evidence.json', () => {
     apps.push(app);
     const first = await app.inject({ method: 'GET', url: '/.well-known/pqc-evidence.json' });
     const etag = String(first.headers.etag);
-    const cached = await app.inject({ method: 'GET', url: '/.well-known/pqc-evidence.json', headers: { 'if-none-match': `"other", W/${etag}` } });
+    const cached = await app.inject({
+      method: 'GET',
+      url: '/.well-known/pqc-evidence.json',
+      headers: { 'if-none-match': `"other", W/${etag}` },
+    });
     expect(cached.statusCode).toBe(304);
     expect(cached.body).toBe('');
     expect(cached.headers.etag).toBe(etag);
@@ -61,8 +68,15 @@ describe('GET /.well-known/pqc-evidence.json', () => {
     const head = await app.inject({ method: 'HEAD', url: '/.well-known/pqc-evidence.json' });
     expect(head.statusCode).toBe(200);
     await new Promise((r) => setTimeout(r, 20));
-    writeFileSync(join(dir, 'pqc-evidence.json'), JSON.stringify({ ...example, generated: new Date(Date.now() + 1000).toISOString() }));
-    const changed = await app.inject({ method: 'GET', url: '/.well-known/pqc-evidence.json', headers: { 'if-none-match': etag } });
+    writeFileSync(
+      join(dir, 'pqc-evidence.json'),
+      JSON.stringify({ ...example, generated: new Date(Date.now() + 1000).toISOString() }),
+    );
+    const changed = await app.inject({
+      method: 'GET',
+      url: '/.well-known/pqc-evidence.json',
+      headers: { 'if-none-match': etag },
+    });
     expect(changed.statusCode).toBe(200);
     expect(changed.headers.etag).not.toBe(etag);
   });
@@ -78,7 +92,9 @@ describe('GET /.well-known/pqc-evidence.json', () => {
     expect(refused.statusCode).toBe(503);
     expect(refused.json().error).toContain('skipped.not_a_pass');
     writeFileSync(join(dir, 'pqc-evidence.json'), '{"not": "closed"');
-    expect((await app.inject({ method: 'GET', url: '/.well-known/pqc-evidence.json' })).json().error).toContain('is not JSON');
+    expect((await app.inject({ method: 'GET', url: '/.well-known/pqc-evidence.json' })).json().error).toContain(
+      'is not JSON',
+    );
     writeFileSync(join(dir, 'pqc-evidence.json'), JSON.stringify(example)); // generated 2026-11-21T09:30Z: stale later on
     expect((await app.inject({ method: 'GET', url: '/.well-known/pqc-evidence.json' })).statusCode).toBe(200);
   });

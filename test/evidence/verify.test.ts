@@ -20,7 +20,8 @@ function document(mutate: (doc: any) => void = () => {}): any {
   mutate(doc);
   return doc;
 }
-const rules = (doc: unknown, options = {}) => verifyEvidence(doc, { now, ...options }).violations.map((v) => `${v.rule} ${v.path}`);
+const rules = (doc: unknown, options = {}) =>
+  verifyEvidence(doc, { now, ...options }).violations.map((v) => `${v.rule} ${v.path}`);
 
 describe('evidence verify rules', () => {
   it('accepts the schema example when it is fresh', () => {
@@ -28,27 +29,47 @@ describe('evidence verify rules', () => {
   });
 
   it('schema: a wrong type, a missing required field and a misspelt count in a closed object', () => {
-    expect(rules(document((d) => delete d.vendor))).toEqual(["schema /"]);
+    expect(rules(document((d) => delete d.vendor))).toEqual(['schema /']);
     expect(rules(document((d) => (d.algorithms[0].purpose = 'hashing')))).toEqual(['schema /algorithms/0/purpose']);
     expect(rules(document((d) => (d.conformance.acvp.pased = 1)))).toEqual(['schema /conformance/acvp']);
   });
 
   it('counts.consistent: a total that is not passed + failed + skipped, failed beyond checks, a breakdown that does not add up', () => {
     expect(rules(document((d) => (d.conformance.acvp.total = 181)))).toEqual(['counts.consistent /conformance/acvp']);
-    expect(rules(document((d) => (d.conformance.protocol.failed = 1)))).toEqual(['counts.consistent /conformance/protocol']);
-    expect(rules(document((d) => (d.conformance.interoperability.failed = 25)))).toEqual(['counts.consistent /conformance/interoperability']);
-    const breakdown = document((d) => (d.conformance.acvpByImplementation = { a: { total: 90, passed: 88, failed: 0, skipped: 2 }, b: { total: 90, passed: 87, failed: 0, skipped: 3 } }));
-    expect(rules(breakdown)).toEqual(['counts.consistent /conformance/acvpByImplementation', 'counts.consistent /conformance/acvpByImplementation']);
+    expect(rules(document((d) => (d.conformance.protocol.failed = 1)))).toEqual([
+      'counts.consistent /conformance/protocol',
+    ]);
+    expect(rules(document((d) => (d.conformance.interoperability.failed = 25)))).toEqual([
+      'counts.consistent /conformance/interoperability',
+    ]);
+    const breakdown = document(
+      (d) =>
+        (d.conformance.acvpByImplementation = {
+          a: { total: 90, passed: 88, failed: 0, skipped: 2 },
+          b: { total: 90, passed: 87, failed: 0, skipped: 3 },
+        }),
+    );
+    expect(rules(breakdown)).toEqual([
+      'counts.consistent /conformance/acvpByImplementation',
+      'counts.consistent /conformance/acvpByImplementation',
+    ]);
   });
 
   it('skipped.not_a_pass: skipped cases folded into passed, or a skip reason with no skipped count', () => {
     expect(rules(document((d) => (d.conformance.acvp.passed = 180)))).toEqual(['skipped.not_a_pass /conformance/acvp']);
-    expect(rules(document((d) => Object.assign(d.conformance.protocol, { checks: 140, passed: 140, skipped: 8 })))).toEqual([
-      'skipped.not_a_pass /conformance/protocol',
+    expect(
+      rules(document((d) => Object.assign(d.conformance.protocol, { checks: 140, passed: 140, skipped: 8 }))),
+    ).toEqual(['skipped.not_a_pass /conformance/protocol']);
+    expect(rules(document((d) => Object.assign(d.conformance.acvp, { passed: 180, skipped: 0 })))).toEqual([
+      'skipped.not_a_pass /conformance/acvp',
     ]);
-    expect(rules(document((d) => Object.assign(d.conformance.acvp, { passed: 180, skipped: 0 })))).toEqual(['skipped.not_a_pass /conformance/acvp']);
-    const message = verifyEvidence(document((d) => (d.conformance.acvp.passed = 180)), { now }).violations[0]?.message;
-    expect(message).toBe('total 180 = passed 180 + failed 0 although skipped is 4: the skipped cases are counted as passes');
+    const message = verifyEvidence(
+      document((d) => (d.conformance.acvp.passed = 180)),
+      { now },
+    ).violations[0]?.message;
+    expect(message).toBe(
+      'total 180 = passed 180 + failed 0 although skipped is 4: the skipped cases are counted as passes',
+    );
   });
 
   it('packages.provenance_exclusive: provenance and provenanceNote together (also a schema violation)', () => {
@@ -72,13 +93,20 @@ describe('evidence verify rules', () => {
       d.generated = '2025-01-01T00:00:00.000Z';
     });
     const found = new Set(verifyEvidence(doc, { now }).violations.map((v) => v.rule));
-    expect([...found].sort()).toEqual(['generated.stale', 'packages.provenance_exclusive', 'schema', 'skipped.not_a_pass'] satisfies EvidenceRule[]);
+    expect([...found].sort()).toEqual([
+      'generated.stale',
+      'packages.provenance_exclusive',
+      'schema',
+      'skipped.not_a_pass',
+    ] satisfies EvidenceRule[]);
   });
 });
 
 describe('svckit evidence verify (CLI)', () => {
   const cli = (...args: string[]) =>
-    promisify(execFile)(process.execPath, [join(repoRoot, 'bin/svckit.js'), 'evidence', 'verify', ...args], { cwd: repoRoot }).then(
+    promisify(execFile)(process.execPath, [join(repoRoot, 'bin/svckit.js'), 'evidence', 'verify', ...args], {
+      cwd: repoRoot,
+    }).then(
       ({ stdout }) => ({ code: 0, stdout }),
       (error: { code: number; stdout: string }) => ({ code: error.code, stdout: error.stdout }),
     );
@@ -106,7 +134,9 @@ describe('svckit evidence verify (CLI)', () => {
     expect(ok.stdout).toMatch(/^VERIFIED /);
     expect(invalid.code).toBe(1);
     expect(invalid.stdout).toMatch(/^INVALID .*: 3 violation\(s\)/);
-    expect(invalid.stdout).toContain('counts.consistent at /conformance/acvp: total 999 is not passed 176 + failed 0 + skipped 4 = 180');
+    expect(invalid.stdout).toContain(
+      'counts.consistent at /conformance/acvp: total 999 is not passed 176 + failed 0 + skipped 4 = 180',
+    );
     expect(invalid.stdout).toContain('packages.provenance_exclusive at /packages/1');
     expect(old.code).toBe(1);
     expect(old.stdout).toMatch(/^UNVERIFIED .*generated 40\.0 days ago: stale/);

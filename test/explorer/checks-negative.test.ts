@@ -37,7 +37,10 @@ async function bent(reference: Target, route: string): Promise<{ status: number;
   if (res.status !== 200) return { status: res.status, body };
   switch (kind) {
     case 'stats':
-      return { status: 200, body: { blockNumber: Math.max(0, (body.blockNumber as number) - 1), avgBlockTime: '2.00' } };
+      return {
+        status: 200,
+        body: { blockNumber: Math.max(0, (body.blockNumber as number) - 1), avgBlockTime: '2.00' },
+      };
     case 'blocks':
       return { status: 200, body: [...body].reverse() };
     case 'block':
@@ -46,13 +49,25 @@ async function bent(reference: Target, route: string): Promise<{ status: number;
       return { status: 200, body: { ...body, status: 'Success' } };
     case 'address': {
       const params = [param.toLowerCase(), `0x${(body.blockNumber as number).toString(16)}`];
-      const rpc = await request(reference, 'rpc', { body: { jsonrpc: '2.0', id: 1, method: 'eth_getBalance', params } });
+      const rpc = await request(reference, 'rpc', {
+        body: { jsonrpc: '2.0', id: 1, method: 'eth_getBalance', params },
+      });
       return { status: 200, body: { ...body, balance: rounded(BigInt((rpc.json as { result: string }).result)) } };
     }
     case 'validators':
-      return { status: 200, body: { ...body, faultTolerance: (body.faultTolerance as number) + 1, validators: (body.validators as Json[]).map((v) => ({ ...v, blocksProposed: 12 })) } };
+      return {
+        status: 200,
+        body: {
+          ...body,
+          faultTolerance: (body.faultTolerance as number) + 1,
+          validators: (body.validators as Json[]).map((v) => ({ ...v, blocksProposed: 12 })),
+        },
+      };
     case 'governance':
-      return { status: 200, body: { ...body, qbft: { ...(body.qbft as Json), n: (body.validators as Json[]).length + 1 } } };
+      return {
+        status: 200,
+        body: { ...body, qbft: { ...(body.qbft as Json), n: (body.validators as Json[]).length + 1 } },
+      };
     default:
       return { status: 200, body };
   }
@@ -78,7 +93,10 @@ beforeAll(async () => {
         ? await request(reference, req.url!.slice(1), {
             method: req.method,
             ...(text ? { body: text } : {}),
-            headers: { 'content-type': 'application/json', ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}) },
+            headers: {
+              'content-type': 'application/json',
+              ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}),
+            },
           }).then((r) => ({ status: r.status, body: r.json }))
         : await bent(reference, req.url ?? '/');
       res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body));
@@ -113,7 +131,9 @@ describe('the explorer checks against a careless explorer', () => {
     expect(reason('explorer.stats.agrees_with_rpc')).toMatch(/blockNumber \d+ is not the head/);
     expect(reason('explorer.stats.avg_block_time')).toMatch(/avgBlockTime 2\.00: blocks \d+\.\.\d+ give/);
     expect(reason('explorer.blocks.agrees_with_rpc')).toMatch(/the first block is \d+, not the head/);
-    expect(reason('explorer.block.agrees_with_rpc')).toMatch(/\.miner: expected "0x[0-9a-fA-F]*[A-F][0-9a-fA-F]*", got "0x[0-9a-f]{40}"/);
+    expect(reason('explorer.block.agrees_with_rpc')).toMatch(
+      /\.miner: expected "0x[0-9a-fA-F]*[A-F][0-9a-fA-F]*", got "0x[0-9a-f]{40}"/,
+    );
   });
 
   it('fail a hex id read as a number and a 500 for an unknown block', () => {
@@ -122,7 +142,8 @@ describe('the explorer checks against a careless explorer', () => {
   });
 
   it('fail a /txns cache that never expires', () => {
-    for (const id of ['explorer.txns.recent_window', 'explorer.txns.scan_window', 'explorer.txns.cache_window']) expect(status(id), id).toBe('failed');
+    for (const id of ['explorer.txns.recent_window', 'explorer.txns.scan_window', 'explorer.txns.cache_window'])
+      expect(status(id), id).toBe('failed');
     expect(reason('explorer.txns.cache_window')).toMatch(/20\.1 s after the first answer the newest entry is/);
   });
 
@@ -139,11 +160,19 @@ describe('the explorer checks against a careless explorer', () => {
   it('fail wrong blocksProposed counts, quorums and validator count', () => {
     expect(reason('explorer.validators.agrees_with_rpc')).toMatch(/blocksProposed 12; it mined \d+ of blocks/);
     expect(reason('explorer.validators.quorums')).toMatch(/faultTolerance 2, floor\(\(4-1\)\/3\) = 1/);
-    expect(reason('explorer.governance.agrees_with_rpc')).toMatch(/qbft\.n 5, qbft_getValidatorsByBlockNumber\(\d+\) has 4/);
+    expect(reason('explorer.governance.agrees_with_rpc')).toMatch(
+      /qbft\.n 5, qbft_getValidatorsByBlockNumber\(\d+\) has 4/,
+    );
   });
 
   it('still pass what the careless explorer gets right, and skip nothing', () => {
-    for (const id of ['explorer.stats.schema', 'explorer.blocks.schema', 'explorer.tx.bad_hash_400', 'explorer.governance.schema']) expect(status(id), `${id}: ${reason(id)}`).toBe('passed');
+    for (const id of [
+      'explorer.stats.schema',
+      'explorer.blocks.schema',
+      'explorer.tx.bad_hash_400',
+      'explorer.governance.schema',
+    ])
+      expect(status(id), `${id}: ${reason(id)}`).toBe('passed');
     expect([...results.values()].filter((r) => r.status === 'skipped')).toEqual([]);
   });
 });

@@ -21,14 +21,32 @@ describe('explorer checks', () => {
   it('are registered in the catalogue, each with a spec quote (MUST) or a decision (SHOULD)', () => {
     const ids = explorerChecks().map((c) => c.id);
     expect(ids.length).toBeGreaterThanOrEqual(25);
-    expect(ids).toEqual(expect.arrayContaining(['explorer.stats.schema', 'explorer.block.bad_id_400', 'explorer.address.agrees_with_rpc', 'explorer.txns.cache_window']));
-    const registered = buildCatalogue().list().map((c) => c.id);
+    expect(ids).toEqual(
+      expect.arrayContaining([
+        'explorer.stats.schema',
+        'explorer.block.bad_id_400',
+        'explorer.address.agrees_with_rpc',
+        'explorer.txns.cache_window',
+      ]),
+    );
+    const registered = buildCatalogue()
+      .list()
+      .map((c) => c.id);
     expect(registered).toEqual(expect.arrayContaining(ids));
   });
 
   it('cover all eight endpoints', () => {
     const endpoints = new Set(explorerChecks().map((c) => c.id.split('.')[1]));
-    expect([...endpoints].sort()).toEqual(['address', 'block', 'blocks', 'governance', 'stats', 'tx', 'txns', 'validators']);
+    expect([...endpoints].sort()).toEqual([
+      'address',
+      'block',
+      'blocks',
+      'governance',
+      'stats',
+      'tx',
+      'txns',
+      'validators',
+    ]);
   });
 
   it('all pass on the reference stack, none skipped', async () => {
@@ -47,7 +65,11 @@ describe('explorer checks', () => {
     const results = await runChecks(catalogue, remote);
     const byStatus = (status: string) => results.filter((r) => r.status === status).map((r) => r.id);
     expect(byStatus('failed')).toEqual([]);
-    expect(byStatus('skipped')).toEqual(explorerChecks().filter((c) => c.needs.includes('reference')).map((c) => c.id));
+    expect(byStatus('skipped')).toEqual(
+      explorerChecks()
+        .filter((c) => c.needs.includes('reference'))
+        .map((c) => c.id),
+    );
     for (const r of results.filter((r) => r.status === 'skipped')) expect(r.reason).toContain("'reference'");
   });
 
@@ -56,7 +78,8 @@ describe('explorer checks', () => {
     for (const check of explorerChecks()) {
       const needsReference = check.needs.includes('reference');
       expect(check.needs.filter((n) => n !== 'reference')).toEqual(['base']);
-      if (needsReference) expect(check.id).toMatch(/cache_window|scan_window|recent_window|status_values|four_decimals/);
+      if (needsReference)
+        expect(check.id).toMatch(/cache_window|scan_window|recent_window|status_values|four_decimals/);
       expect(check.needs.every((n) => remote.capabilities.has(n))).toBe(!needsReference);
     }
   });

@@ -40,7 +40,14 @@ describe('explorer on an external chain', () => {
   it('answers 503 {error, code} when the node stops answering, naming no internal address', async () => {
     await anvil!.stop();
     anvil = undefined;
-    for (const path of ['stats', 'blocks', 'txns', 'block/1', `tx/0x${'ab'.repeat(32)}`, `address/0x${'ab'.repeat(20)}`]) {
+    for (const path of [
+      'stats',
+      'blocks',
+      'txns',
+      'block/1',
+      `tx/0x${'ab'.repeat(32)}`,
+      `address/0x${'ab'.repeat(20)}`,
+    ]) {
       const res = await request(target, `api/${path}`);
       expect(res.status, path).toBe(503);
       expect(res.json).toEqual({ error: 'the chain node does not answer; try again later', code: 'CHAIN_UNAVAILABLE' });

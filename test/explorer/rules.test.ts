@@ -3,7 +3,13 @@
 // upstream batch when cold, none while warm, refreshed after 20 s), and 400 against 404 for ids.
 import { getAddress, type Hex } from 'viem';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { blocksByNumber, headNumber, minedTransaction, randomHash, rpcResult } from '../../conformance/checks/explorer/support.ts';
+import {
+  blocksByNumber,
+  headNumber,
+  minedTransaction,
+  randomHash,
+  rpcResult,
+} from '../../conformance/checks/explorer/support.ts';
 import { request } from '../../conformance/http.ts';
 import { referenceTarget } from '../../conformance/targets/reference.ts';
 import type { Target } from '../../conformance/targets/target.ts';
@@ -47,7 +53,9 @@ describe('avgBlockTime (D-041)', () => {
     for (let i = 0; i < 22; i++) await target.reference!.mineBlock();
     const [b25, b5] = await blocksByNumber(target, [25, 5]);
     const later = (await request(target, 'api/stats')).json as { avgBlockTime: string };
-    expect(later.avgBlockTime).toBe(formatAvgBlockTime(Number(BigInt(b25!.timestamp)), Number(BigInt(b5!.timestamp)), 20));
+    expect(later.avgBlockTime).toBe(
+      formatAvgBlockTime(Number(BigInt(b25!.timestamp)), Number(BigInt(b5!.timestamp)), 20),
+    );
   });
 });
 
@@ -69,7 +77,9 @@ describe('balance formatting (D-033: four decimals, truncated toward zero)', () 
     expect(res.status).toBe(200);
     const body = res.json as { address: string; balance: string; blockNumber: number };
     expect(body).toEqual({ address: to, balance: '1.2345', blockNumber: await headNumber(target) });
-    expect(await rpcResult(target, 'eth_getBalance', [to.toLowerCase(), `0x${body.blockNumber.toString(16)}`])).toBe('0x112210f4768db400');
+    expect(await rpcResult(target, 'eth_getBalance', [to.toLowerCase(), `0x${body.blockNumber.toString(16)}`])).toBe(
+      '0x112210f4768db400',
+    );
   });
 });
 
@@ -113,13 +123,18 @@ describe('/block/{id}: 400 for a malformed id, 404 for an unknown block', () => 
       const res = await get(`block/${id}`);
       expect(res.status, id).toBe(200);
     }
-    expect(((await get(`block/${block!.hash.toUpperCase().replace('0X', '0x')}`)).json as { number: number }).number).toBe(head);
+    expect(
+      ((await get(`block/${block!.hash.toUpperCase().replace('0X', '0x')}`)).json as { number: number }).number,
+    ).toBe(head);
   });
 
   it('answers 400 naming "id" for hex numbers, leading zeros, tags and short hashes', async () => {
     const res = await get('block/0x10');
     expect(res.status).toBe(400);
-    expect(res.json).toEqual({ error: '"id" expected a decimal block number or a 0x-prefixed 32-byte block hash, got "0x10"', code: 'INVALID_PARAMETER' });
+    expect(res.json).toEqual({
+      error: '"id" expected a decimal block number or a 0x-prefixed 32-byte block hash, got "0x10"',
+      code: 'INVALID_PARAMETER',
+    });
     for (const id of ['010', 'latest', '-1', '1.5', randomHash().slice(0, 64), '%20']) {
       expect((await get(`block/${id}`)).status, id).toBe(400);
     }
@@ -137,7 +152,10 @@ describe('/block/{id}: 400 for a malformed id, 404 for an unknown block', () => 
 
 describe('/tx/{hash} and /address/{addr} parameters', () => {
   it('answers 400 for a short hash and 404 for an unknown one', async () => {
-    expect((await get('tx/0x88df0164')).json).toEqual({ error: '"hash" expected 0x-prefixed 32-byte hex, got "0x88df0164"', code: 'INVALID_PARAMETER' });
+    expect((await get('tx/0x88df0164')).json).toEqual({
+      error: '"hash" expected 0x-prefixed 32-byte hex, got "0x88df0164"',
+      code: 'INVALID_PARAMETER',
+    });
     const unknown = randomHash();
     expect((await get(`tx/${unknown}`)).json).toEqual({ error: `transaction ${unknown} not found`, code: 'NOT_FOUND' });
   });

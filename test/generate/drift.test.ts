@@ -18,7 +18,9 @@ function snapshot(root: string): Map<string, string> {
     }
   };
   walk(path.join(root, 'generated'));
-  for (const name of readdirSync(path.join(root, 'mocks')).filter((n) => n.endsWith('.gen.ts')).sort()) {
+  for (const name of readdirSync(path.join(root, 'mocks'))
+    .filter((n) => n.endsWith('.gen.ts'))
+    .sort()) {
     files.set(path.join('mocks', name), readFileSync(path.join(root, 'mocks', name), 'utf8'));
   }
   return files;

@@ -55,7 +55,9 @@ describe('SVC-MLDSA verification', () => {
     expect(await outcome(mldsaAuthorization(keys, 'GET', path.replace('/wallet', ''), now))).toBe('200');
     expect(await outcome(mldsaAuthorization(keys, 'GET', path.split('?')[0]!, now))).toBe('401 INVALID_SIGNATURE');
     expect(await outcome(mldsaAuthorization(keys, 'get', path, now), path, 'POST')).toBe('401 INVALID_SIGNATURE');
-    expect(await outcome(mldsaAuthorization(keys, 'GET', `https://svc.example${path}`, now))).toBe('401 INVALID_SIGNATURE');
+    expect(await outcome(mldsaAuthorization(keys, 'GET', `https://svc.example${path}`, now))).toBe(
+      '401 INVALID_SIGNATURE',
+    );
   });
 
   it('accepts a header once and refuses it again for the whole window, and stale after it (D-076)', async () => {
@@ -108,12 +110,16 @@ describe('the integrator helper', () => {
     expect(mlDsa65.verify(keys.publicKey, message, fromHex(match![3]!))).toBe(true);
     // D-076: hedged signing, so every request carries a fresh signature.
     expect(mldsaAuthorization(keys, 'POST', '/wallet/api/v1/transfers', 1_795_253_400_000)).not.toBe(header);
-    expect(requestTarget('https://h.example:8443/wallet/api/v1/transfers?page=2&limit=5')).toBe('/wallet/api/v1/transfers?page=2&limit=5');
+    expect(requestTarget('https://h.example:8443/wallet/api/v1/transfers?page=2&limit=5')).toBe(
+      '/wallet/api/v1/transfers?page=2&limit=5',
+    );
   });
 
   it('adds the header to every request of a generated client, over the URL it sends', async () => {
     const fns: ((request: Request) => Request | Promise<Request>)[] = [];
-    const client = { interceptors: { request: { use: (fn: (request: Request) => Request | Promise<Request>) => fns.push(fn) } } };
+    const client = {
+      interceptors: { request: { use: (fn: (request: Request) => Request | Promise<Request>) => fns.push(fn) } },
+    };
     signRequestsWithMldsa(client, keys, () => clock.now());
     const request = await fns[0]!(new Request(`https://h.example:8443${path}`));
     expect(await outcome(request.headers.get('authorization')!)).toBe('200');

@@ -9,7 +9,17 @@ import path from 'node:path';
 import { concat, padHex, size, stringToHex, toHex, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminJson, apiKey, codeOf, inst, newAccount, settled, weiOf, type AccountView, type Created } from '../../conformance/checks/institutional/support.ts';
+import {
+  adminJson,
+  apiKey,
+  codeOf,
+  inst,
+  newAccount,
+  settled,
+  weiOf,
+  type AccountView,
+  type Created,
+} from '../../conformance/checks/institutional/support.ts';
 import { deliveriesOf, parseBody, registerEndpoint, type Endpoint } from '../../conformance/checks/webhooks/support.ts';
 import { remoteTarget } from '../../conformance/targets/remote.ts';
 import type { Target } from '../../conformance/targets/target.ts';
@@ -31,9 +41,18 @@ let key: { bearer: string };
 beforeAll(async () => {
   proxy = await startNodeProxy();
   const config = loadConfig({
-    SVC_DATA_DIR: dataDir, SVC_BASE_PORT: '0', SVC_WALLET_PORT: '0', SVC_SITE_PORT: '0', SVC_BLOCK_TIME: '0',
-    SVC_RATE_LIMIT: '0', SVC_RATE_LIMIT_RPC: '0', SVC_RATE_LIMIT_ADMIN: '0', SVC_WEBHOOK_CA_FILE: (await receiverTls()).caCertPath, SVC_WEBHOOK_ALLOW_PRIVATE: 'true',
-    CHAIN_RPC_URL: proxy.url(), SVC_CHAIN_TIMEOUT_MS: String(TIMEOUT_MS),
+    SVC_DATA_DIR: dataDir,
+    SVC_BASE_PORT: '0',
+    SVC_WALLET_PORT: '0',
+    SVC_SITE_PORT: '0',
+    SVC_BLOCK_TIME: '0',
+    SVC_RATE_LIMIT: '0',
+    SVC_RATE_LIMIT_RPC: '0',
+    SVC_RATE_LIMIT_ADMIN: '0',
+    SVC_WEBHOOK_CA_FILE: (await receiverTls()).caCertPath,
+    SVC_WEBHOOK_ALLOW_PRIVATE: 'true',
+    CHAIN_RPC_URL: proxy.url(),
+    SVC_CHAIN_TIMEOUT_MS: String(TIMEOUT_MS),
   });
   const started = await listen(config, { logLevel: 'silent' });
   stack = started.stack;
@@ -63,19 +82,30 @@ async function funded(dailyLimit = 1_000_000): Promise<AccountView> {
 /** POST /transfers; fails the test, rather than hanging it, when no answer comes within 15 s. */
 async function post(from: AccountView, to: AccountView, amount: string) {
   const answer = inst(target, 'POST', '/transfers', key, { body: { fromAccountId: from.id, to: to.address, amount } });
-  const bound = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('POST /transfers gave no answer within 15 s')), 15_000).unref());
+  const bound = new Promise<never>((_, reject) =>
+    setTimeout(() => reject(new Error('POST /transfers gave no answer within 15 s')), 15_000).unref(),
+  );
   return Promise.race([answer, bound]);
 }
 
 /** The payment events the endpoint received for `txHash`'s payment, once `event` is among them. */
 async function eventsUntil(event: string, onChainTxHash: string): Promise<string[]> {
-  const received = await deliveriesOf(endpoint, () => true, (all) => all.some((r) => parseBody(r).event === event && parseBody(r).onChainTxHash === onChainTxHash));
+  const received = await deliveriesOf(
+    endpoint,
+    () => true,
+    (all) => all.some((r) => parseBody(r).event === event && parseBody(r).onChainTxHash === onChainTxHash),
+  );
   const uetr = received.map(parseBody).find((p) => p.event === event && p.onChainTxHash === onChainTxHash)!.uetr;
-  return received.map(parseBody).filter((p) => p.uetr === uetr).map((p) => p.event as string);
+  return received
+    .map(parseBody)
+    .filter((p) => p.uetr === uetr)
+    .map((p) => p.event as string);
 }
 
 describe('the outcome of a broadcast (D-140)', () => {
-  it('a reset after the node took the transaction leaves it pending; it confirms, and the daily limit is charged', { timeout: 60_000 }, async () => {
+  it('a reset after the node took the transaction leaves it pending; it confirms, and the daily limit is charged', {
+    timeout: 60_000,
+  }, async () => {
     const [debtor, creditor] = [await funded(10), await newAccount(target)];
     await proxy.setMode({ kind: 'reset-after-forward', method: 'eth_sendRawTransaction' });
     const sent = await post(debtor, creditor, '6.00');
@@ -91,21 +121,29 @@ describe('the outcome of a broadcast (D-140)', () => {
     expect(codeOf(again)).toBe('DAILY_LIMIT_EXCEEDED');
   });
 
-  it('a node that answers a JSON-RPC error refuses it: the transfer is failed and the nonce serves the next one', { timeout: 60_000 }, async () => {
+  it('a node that answers a JSON-RPC error refuses it: the transfer is failed and the nonce serves the next one', {
+    timeout: 60_000,
+  }, async () => {
     const [debtor, creditor] = [await funded(), await newAccount(target)];
     await proxy.setMode({ kind: 'rpc-error', method: 'eth_sendRawTransaction' });
     const refused = await post(debtor, creditor, '1.00');
     await proxy.setMode({ kind: 'forward' });
     expect(refused.status).toBe(201);
     expect(refused.json).toMatchObject({ ok: false, status: 'failed' });
-    const failedEvents = await deliveriesOf(endpoint, (p) => p.event === 'payment.failed' && String(p.failRsn).includes('rejected by the stand-in'), (r) => r.length > 0);
+    const failedEvents = await deliveriesOf(
+      endpoint,
+      (p) => p.event === 'payment.failed' && String(p.failRsn).includes('rejected by the stand-in'),
+      (r) => r.length > 0,
+    );
     expect(failedEvents).toHaveLength(1);
     const next = await post(debtor, creditor, '1.00');
     expect(next.json).toMatchObject({ status: 'pending' });
     expect((await settled(target, key, (next.json as Created).txRef)).status).toBe('confirmed');
   });
 
-  it('a hung node answers 503 in bounded time, and the account is not blocked for ever', { timeout: 60_000 }, async () => {
+  it('a hung node answers 503 in bounded time, and the account is not blocked for ever', {
+    timeout: 60_000,
+  }, async () => {
     const [debtor, creditor] = [await funded(), await newAccount(target)];
     await proxy.setMode({ kind: 'hang' });
     const hung = await post(debtor, creditor, '1.00');
@@ -132,20 +170,27 @@ describe('the outcome of a broadcast (D-140)', () => {
  * revert data that follows it in the code to memory and reverts with it (12 bytes of code, then the data).
  */
 function revertingContract(reason: string): Hex {
-  const data = concat(['0x08c379a0', padHex(toHex(32)), padHex(toHex(reason.length)), padHex(stringToHex(reason), { dir: 'right' })]);
+  const data = concat([
+    '0x08c379a0',
+    padHex(toHex(32)),
+    padHex(toHex(reason.length)),
+    padHex(stringToHex(reason), { dir: 'right' }),
+  ]);
   const n = toHex(size(data), { size: 1 });
   const runtime = concat([`0x60${n.slice(2)}600c600039`, `0x60${n.slice(2)}6000fd`, data]); // CODECOPY(0, 12, n); REVERT(0, n)
   return runtime;
 }
 
 describe('a transfer to a contract that reverts on receive (D-141)', () => {
-  it('answers 400 TRANSFER_REVERTED with the node\'s reason, and stores nothing', { timeout: 60_000 }, async () => {
+  it("answers 400 TRANSFER_REVERTED with the node's reason, and stores nothing", { timeout: 60_000 }, async () => {
     const debtor = await funded();
     // The contract's runtime code is installed on the node directly (it has no development accounts to deploy from, D-151).
     const contract = privateKeyToAccount(generatePrivateKey()).address;
     await proxy.anvil('anvil_setCode', [contract, revertingContract('no deposits here')]);
     const before = (await inst(target, 'GET', `/transfers?accountId=${debtor.id}`, key)).json as { total: number };
-    const res = await inst(target, 'POST', '/transfers', key, { body: { fromAccountId: debtor.id, to: contract, amount: '1.00' } });
+    const res = await inst(target, 'POST', '/transfers', key, {
+      body: { fromAccountId: debtor.id, to: contract, amount: '1.00' },
+    });
     expect(res.status).toBe(400);
     expect(codeOf(res)).toBe('TRANSFER_REVERTED');
     expect((res.json as { error: string }).error).toContain('no deposits here');

@@ -22,8 +22,17 @@ const dead = '0x000000000000000000000000000000000000dEaD';
 
 /** A pending record as the engine stores it. */
 const record = (n: number, txHash: string, createdAt: Date) => ({
-  txRef: `TXN20261122-${String(n).padStart(8, '0')}`, kind: 'funding' as const, accountId: null, fromAddress: sender.address,
-  toAddress: dead, amountWei: '1', nonce: n, txHash, signedTx: '0x01', status: 'pending' as const, createdAt,
+  txRef: `TXN20261122-${String(n).padStart(8, '0')}`,
+  kind: 'funding' as const,
+  accountId: null,
+  fromAddress: sender.address,
+  toAddress: dead,
+  amountWei: '1',
+  nonce: n,
+  txHash,
+  signedTx: '0x01',
+  status: 'pending' as const,
+  createdAt,
 });
 
 describe('the transfer confirmer', () => {
@@ -33,11 +42,21 @@ describe('the transfer confirmer', () => {
     // Two pages and one more of records the node has never seen, three to a millisecond, so one millisecond
     // spans the end of the second page; the real record shares it too (after them by txRef), so paging that
     // steps over a page's last millisecond instead of its last record would miss it.
-    const lost = Array.from({ length: 2 * CONFIRM_PAGE + 1 }, (_, i) => record(i, `0x${(i + 1).toString(16).padStart(64, '0')}`, new Date(old.getTime() + Math.floor(i / 3))));
+    const lost = Array.from({ length: 2 * CONFIRM_PAGE + 1 }, (_, i) =>
+      record(i, `0x${(i + 1).toString(16).padStart(64, '0')}`, new Date(old.getTime() + Math.floor(i / 3))),
+    );
     await db.insert(transfers).values(lost);
 
     const nonce = Number(BigInt(await upstream.call<Hex>('eth_getTransactionCount', [sender.address, 'latest'])));
-    const signed = await sender.signTransaction({ type: 'legacy', chainId: CHAIN_ID, nonce, to: dead, value: 1n, gas: 21_000n, gasPrice: 0n });
+    const signed = await sender.signTransaction({
+      type: 'legacy',
+      chainId: CHAIN_ID,
+      nonce,
+      to: dead,
+      value: 1n,
+      gas: 21_000n,
+      gasPrice: 0n,
+    });
     const txHash = await upstream.call<Hex>('eth_sendRawTransaction', [signed]);
     await upstream.call('evm_mine');
     const real = { ...record(lost.length, txHash, lost.at(-1)!.createdAt), signedTx: signed };
@@ -46,8 +65,14 @@ describe('the transfer confirmer', () => {
     await new TransferConfirmer(db, upstream).poke();
 
     const [after] = await db.select().from(transfers).where(eq(transfers.txRef, real.txRef));
-    expect(after).toMatchObject({ status: 'confirmed', blockNumber: Number(BigInt(await upstream.call<Hex>('eth_blockNumber'))) });
-    const stillPending = await db.select({ txRef: transfers.txRef }).from(transfers).where(eq(transfers.status, 'pending'));
+    expect(after).toMatchObject({
+      status: 'confirmed',
+      blockNumber: Number(BigInt(await upstream.call<Hex>('eth_blockNumber'))),
+    });
+    const stillPending = await db
+      .select({ txRef: transfers.txRef })
+      .from(transfers)
+      .where(eq(transfers.status, 'pending'));
     expect(stillPending).toHaveLength(lost.length);
   });
 });

@@ -20,7 +20,11 @@ describe('remembered credentials (D-129)', () => {
     expect(await store.findApiKeyByToken(token)).toBeUndefined();
 
     const keys = mlDsa65.keygen();
-    const mldsa = (await store.registerMldsaKey(keys.publicKey, { name: 'm', permissions: ['accounts:read'], accountIds: null }))!;
+    const mldsa = (await store.registerMldsaKey(keys.publicKey, {
+      name: 'm',
+      permissions: ['accounts:read'],
+      accountIds: null,
+    }))!;
     expect((await store.findMldsaKey(keys.publicKey))?.id).toBe(mldsa.id);
     await store.revokeMldsaKey(mldsa.id);
     expect(await store.findMldsaKey(keys.publicKey)).toBeUndefined();
@@ -29,7 +33,11 @@ describe('remembered credentials (D-129)', () => {
   it('a revocation by another instance takes effect within CREDENTIAL_CACHE_MS, and an unknown key is never remembered', async () => {
     const serving = new CredentialStore(fresh.database.db, systemClock);
     const elsewhere = new CredentialStore(fresh.database.db, systemClock);
-    const { row, token } = await elsewhere.createApiKey({ name: 'b', permissions: ['accounts:read'], accountIds: null });
+    const { row, token } = await elsewhere.createApiKey({
+      name: 'b',
+      permissions: ['accounts:read'],
+      accountIds: null,
+    });
     expect(await serving.findApiKeyByToken(token)).toBeDefined();
     await elsewhere.revokeApiKey(row.id);
     const revokedAt = Date.now();
@@ -45,7 +53,11 @@ describe('remembered credentials (D-129)', () => {
     // A key registered after a failed lookup is accepted at once: failures are not remembered.
     const keys = mlDsa65.keygen();
     expect(await serving.findMldsaKey(keys.publicKey)).toBeUndefined();
-    await elsewhere.registerMldsaKey(keys.publicKey, { name: 'late', permissions: ['accounts:read'], accountIds: null });
+    await elsewhere.registerMldsaKey(keys.publicKey, {
+      name: 'late',
+      permissions: ['accounts:read'],
+      accountIds: null,
+    });
     expect(await serving.findMldsaKey(keys.publicKey)).toBeDefined();
   });
 });

@@ -21,7 +21,11 @@ afterAll(async () => {
 describe('institutional checks (catalogue)', () => {
   it('are registered, each with a spec quote (MUST) or a decision (SHOULD), on surface A', () => {
     const checks = institutionalChecks();
-    const registered = new Map(buildCatalogue().list().map((c) => [c.id, c]));
+    const registered = new Map(
+      buildCatalogue()
+        .list()
+        .map((c) => [c.id, c]),
+    );
     for (const check of checks) {
       expect(registered.get(check.id)?.surface, check.id).toBe('A');
       expect(check.id).toMatch(/^institutional\./);
@@ -35,13 +39,34 @@ describe('institutional checks (catalogue)', () => {
     const ids = institutionalChecks().map((c) => c.id);
     expect(ids).toEqual(
       expect.arrayContaining([
-        'institutional.accounts.get.statuses', 'institutional.statement.statuses', 'institutional.transfers.list.statuses', 'institutional.transfers.create.statuses',
-        'institutional.transfers.get.statuses', 'institutional.bank.connect.statuses', 'institutional.auth.missing_credentials', 'institutional.auth.malformed_header',
-        'institutional.auth.unknown_key', 'institutional.auth.wrong_signature', 'institutional.auth.wrong_method_or_path', 'institutional.auth.timestamp_skew',
-        'institutional.auth.missing_permission', 'institutional.auth.account_not_permitted', 'institutional.auth.path_forms', 'institutional.auth.replay',
-        'institutional.rate_limit.exceeded', 'institutional.paging.bounds', 'institutional.memo.length', 'institutional.amount.precision', 'institutional.limits.single_and_daily',
-        'institutional.transfer.lifecycle', 'institutional.memo.encrypted_on_chain', 'institutional.idempotency.replay', 'institutional.transfer.broadcast_failure',
-        'institutional.transfer.crash_recovery', 'institutional.sdk.mldsa_client', 'institutional.sdk.bearer_client',
+        'institutional.accounts.get.statuses',
+        'institutional.statement.statuses',
+        'institutional.transfers.list.statuses',
+        'institutional.transfers.create.statuses',
+        'institutional.transfers.get.statuses',
+        'institutional.bank.connect.statuses',
+        'institutional.auth.missing_credentials',
+        'institutional.auth.malformed_header',
+        'institutional.auth.unknown_key',
+        'institutional.auth.wrong_signature',
+        'institutional.auth.wrong_method_or_path',
+        'institutional.auth.timestamp_skew',
+        'institutional.auth.missing_permission',
+        'institutional.auth.account_not_permitted',
+        'institutional.auth.path_forms',
+        'institutional.auth.replay',
+        'institutional.rate_limit.exceeded',
+        'institutional.paging.bounds',
+        'institutional.memo.length',
+        'institutional.amount.precision',
+        'institutional.limits.single_and_daily',
+        'institutional.transfer.lifecycle',
+        'institutional.memo.encrypted_on_chain',
+        'institutional.idempotency.replay',
+        'institutional.transfer.broadcast_failure',
+        'institutional.transfer.crash_recovery',
+        'institutional.sdk.mldsa_client',
+        'institutional.sdk.bearer_client',
       ]),
     );
   });

@@ -18,23 +18,44 @@ const wei = (units: number) => BigInt(units) * 10n ** 18n;
 
 let counter = 0;
 /** A transfer record as the engine would insert it, signed with `nonce` (the bytes do not matter here). */
-function transferOf(account: AccountRow, nonce: number, amountWei: bigint): NewTransfer & { accountId: string; nonce: number } {
+function transferOf(
+  account: AccountRow,
+  nonce: number,
+  amountWei: bigint,
+): NewTransfer & { accountId: string; nonce: number } {
   const n = ++counter;
   return {
-    txRef: `TXN20261121-${String(n).padStart(8, '0')}`, kind: 'transfer', accountId: account.id, fromAddress: account.address,
-    toAddress: '0x000000000000000000000000000000000000dEaD', amountWei: amountWei.toString(), nonce,
-    txHash: `0x${n.toString(16).padStart(64, '0')}`, signedTx: '0x01', status: 'pending', createdAt: now,
+    txRef: `TXN20261121-${String(n).padStart(8, '0')}`,
+    kind: 'transfer',
+    accountId: account.id,
+    fromAddress: account.address,
+    toAddress: '0x000000000000000000000000000000000000dEaD',
+    amountWei: amountWei.toString(),
+    nonce,
+    txHash: `0x${n.toString(16).padStart(64, '0')}`,
+    signedTx: '0x01',
+    status: 'pending',
+    createdAt: now,
   };
 }
 
 async function newAccount(limits = { daily: 100, single: 10 }) {
   const store = new AccountStore(fresh.database.db, Keyring.open({ dataDir: null }));
-  return store.create({ email: `guard-${++counter}@bank.example`, dailyLimitWei: wei(limits.daily), singleLimitWei: wei(limits.single) }, now);
+  return store.create(
+    { email: `guard-${++counter}@bank.example`, dailyLimitWei: wei(limits.daily), singleLimitWei: wei(limits.single) },
+    now,
+  );
 }
 
 async function stateOf(account: AccountRow) {
-  const [row] = await fresh.database.db.select({ nextNonce: accounts.nextNonce }).from(accounts).where(eq(accounts.id, account.id));
-  const stored = await fresh.database.db.select({ nonce: transfers.nonce }).from(transfers).where(eq(transfers.accountId, account.id));
+  const [row] = await fresh.database.db
+    .select({ nextNonce: accounts.nextNonce })
+    .from(accounts)
+    .where(eq(accounts.id, account.id));
+  const stored = await fresh.database.db
+    .select({ nonce: transfers.nonce })
+    .from(transfers)
+    .where(eq(transfers.accountId, account.id));
   return { nextNonce: row!.nextNonce, nonces: stored.map((t) => t.nonce).sort((a, b) => a - b) };
 }
 
@@ -70,14 +91,25 @@ describe('the guarded transfer insert', () => {
     }
     // singleLimit alone: an account whose dailyLimit would allow it.
     const wide = await newAccount({ daily: 100, single: 3 });
-    expect(await statements.insertGuarded(transferOf(wide, 0, wei(4)), { ...ok, amountWei: wei(4) }), 'over singleLimit').toBeUndefined();
-    expect(await statements.insertGuarded(transferOf(wide, 0, wei(3)), { ...ok, amountWei: wei(3) }), 'at singleLimit').toBeDefined();
+    expect(
+      await statements.insertGuarded(transferOf(wide, 0, wei(4)), { ...ok, amountWei: wei(4) }),
+      'over singleLimit',
+    ).toBeUndefined();
+    expect(
+      await statements.insertGuarded(transferOf(wide, 0, wei(3)), { ...ok, amountWei: wei(3) }),
+      'at singleLimit',
+    ).toBeDefined();
     await fresh.database.db.update(accounts).set({ status: 'suspended' }).where(eq(accounts.id, account.id));
-    expect(await statements.insertGuarded(transferOf(account, 1, wei(1)), { ...ok, amountWei: wei(1) }), 'suspended').toBeUndefined();
+    expect(
+      await statements.insertGuarded(transferOf(account, 1, wei(1)), { ...ok, amountWei: wei(1) }),
+      'suspended',
+    ).toBeUndefined();
     await fresh.database.db.update(accounts).set({ status: 'approved' }).where(eq(accounts.id, account.id));
     expect(await stateOf(account)).toEqual({ nextNonce: 1, nonces: [0] });
     // Unknown balance (the node did not answer): only the limits are checked (2 + 2 is the dailyLimit of 4).
-    expect(await statements.insertGuarded(transferOf(account, 1, wei(2)), { ...ok, balanceWei: undefined })).toBeDefined();
+    expect(
+      await statements.insertGuarded(transferOf(account, 1, wei(2)), { ...ok, balanceWei: undefined }),
+    ).toBeDefined();
     expect(await stateOf(account)).toEqual({ nextNonce: 2, nonces: [0, 1] });
   });
 
@@ -87,7 +119,9 @@ describe('the guarded transfer insert', () => {
     const guard: Guard = { amountWei: wei(1), window, balanceWei: undefined };
     const first = transferOf(account, 0, wei(1));
     await statements.insertGuarded(first, guard);
-    const error = await statements.insertGuarded({ ...transferOf(account, 1, wei(1)), txHash: first.txHash }, guard).catch((e: unknown) => e);
+    const error = await statements
+      .insertGuarded({ ...transferOf(account, 1, wei(1)), txHash: first.txHash }, guard)
+      .catch((e: unknown) => e);
     expect(isUniqueViolation(error, 'tx_hash')).toBe(true);
     expect(await stateOf(account)).toEqual({ nextNonce: 1, nonces: [0] });
   });
@@ -99,7 +133,9 @@ describe('the guarded transfer insert', () => {
     const account = await newAccount({ daily: 1000, single: 10 });
     const guard: Guard = { amountWei: wei(1), window, balanceWei: wei(1000) };
     for (let nonce = 0; nonce < 3; nonce++) {
-      const results = await Promise.all(instances.map((statements) => statements.insertGuarded(transferOf(account, nonce, wei(1)), guard)));
+      const results = await Promise.all(
+        instances.map((statements) => statements.insertGuarded(transferOf(account, nonce, wei(1)), guard)),
+      );
       expect(results.filter(Boolean).length).toBe(1);
     }
     expect(await stateOf(account)).toEqual({ nextNonce: 3, nonces: [0, 1, 2] });

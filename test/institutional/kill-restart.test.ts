@@ -32,13 +32,24 @@ type Ready = { base: string; caCert: string; adminToken?: string };
 /** `svckit serve` on the data directory (instant mining, limits lifted, warnings only); resolves at its ready line. */
 async function serve(): Promise<{ child: ChildProcess; ready: Ready }> {
   const env: Record<string, string> = {
-    ...(process.env as Record<string, string>), SVC_DATA_DIR: dataDir, SVC_BASE_PORT: '0', SVC_WALLET_PORT: '0', SVC_SITE_PORT: '0',
-    SVC_BLOCK_TIME: '0', SVC_RATE_LIMIT: '0', SVC_RATE_LIMIT_ADMIN: '0', SVC_RATE_LIMIT_RPC: '0', SVC_LOG_LEVEL: 'warn',
+    ...(process.env as Record<string, string>),
+    SVC_DATA_DIR: dataDir,
+    SVC_BASE_PORT: '0',
+    SVC_WALLET_PORT: '0',
+    SVC_SITE_PORT: '0',
+    SVC_BLOCK_TIME: '0',
+    SVC_RATE_LIMIT: '0',
+    SVC_RATE_LIMIT_ADMIN: '0',
+    SVC_RATE_LIMIT_RPC: '0',
+    SVC_LOG_LEVEL: 'warn',
     SVC_EVIDENCE_AT_START: 'false', // D-153: not what this test is about; the build would only take CPU from it
   };
   delete env.DATABASE_URL;
   if (postgres) env.DATABASE_URL = postgres.url;
-  const child = spawn(process.execPath, [path.resolve('bin/svckit.js'), 'serve'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [path.resolve('bin/svckit.js'), 'serve'], {
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   running.add(child);
   child.once('exit', () => running.delete(child));
   let ready: Ready | undefined;
@@ -64,7 +75,8 @@ function parseLine(line: string): ({ event?: string } & Ready) | undefined {
 }
 
 /** The running server as a target; its ready line names the CA certificate's file. */
-const targetOf = (ready: Ready, adminToken: string): Target => remoteTarget({ base: ready.base, caCert: readFileSync(ready.caCert, 'utf8'), adminToken });
+const targetOf = (ready: Ready, adminToken: string): Target =>
+  remoteTarget({ base: ready.base, caCert: readFileSync(ready.caCert, 'utf8'), adminToken });
 
 /** Reads every transfer of `accountId`, waiting until none is pending (at most 30 s). */
 async function settledTransfers(target: Target, key: { bearer: string }, accountId: string): Promise<TransferView[]> {
@@ -84,10 +96,15 @@ async function settledTransfers(target: Target, key: { bearer: string }, account
  * sent exactly those, with nonces 0..n-1 (no gap, no duplicate); its balance fell by exactly their sum.
  */
 async function expectChainAgrees(target: Target, sender: { address: Hex }, confirmed: TransferView[], funded: bigint) {
-  const mined = await rpcBatch<{ nonce: Hex; from: Hex; blockNumber: Hex | null } | null>(target, confirmed.map((t) => ({ method: 'eth_getTransactionByHash', params: [t.txHash] })));
+  const mined = await rpcBatch<{ nonce: Hex; from: Hex; blockNumber: Hex | null } | null>(
+    target,
+    confirmed.map((t) => ({ method: 'eth_getTransactionByHash', params: [t.txHash] })),
+  );
   expect(mined.every((tx) => tx?.blockNumber && tx.from.toLowerCase() === sender.address.toLowerCase())).toBe(true);
   expect(mined.map((tx) => Number(BigInt(tx!.nonce))).sort((a, b) => a - b)).toEqual(confirmed.map((_, i) => i));
-  expect(Number(BigInt(await rpcResult<Hex>(target, 'eth_getTransactionCount', [sender.address, 'latest'])))).toBe(confirmed.length);
+  expect(Number(BigInt(await rpcResult<Hex>(target, 'eth_getTransactionCount', [sender.address, 'latest'])))).toBe(
+    confirmed.length,
+  );
   const spent = confirmed.reduce((sum, t) => sum + weiOf(t.amount), 0n);
   expect(BigInt(await rpcResult<Hex>(target, 'eth_getBalance', [sender.address, 'latest']))).toBe(funded - spent);
   return spent;
@@ -98,13 +115,21 @@ const PER_SENDER_CONCURRENCY = 2;
 const KILL_AFTER = 40;
 
 describe('svckit serve killed with SIGKILL during transfers', () => {
-  it('loses and duplicates nothing: every acknowledged transfer is kept and settles, and the chain agrees', { timeout: 180_000 }, async () => {
+  it('loses and duplicates nothing: every acknowledged transfer is kept and settles, and the chain agrees', {
+    timeout: 180_000,
+  }, async () => {
     const first = await serve();
     const adminToken = first.ready.adminToken!;
     let target = targetOf(first.ready, adminToken);
     const senders = await Promise.all(Array.from({ length: SENDERS }, () => newAccount(target, { fund: '1000' })));
     const recipient = await newAccount(target);
-    const key = { bearer: await apiKey(target, ['transfers:write', 'transfers:read'], senders.map((s) => s.id)) };
+    const key = {
+      bearer: await apiKey(
+        target,
+        ['transfers:write', 'transfers:read'],
+        senders.map((s) => s.id),
+      ),
+    };
 
     // Several accounts at once, so that several transfers sit between their stored record and their
     // broadcast when the kill comes (one account's transfers take turns there).
@@ -115,7 +140,9 @@ describe('svckit serve killed with SIGKILL during transfers', () => {
     const send = async (sender: { id: string }, i: number) => {
       const amount = `0.${String((i % 99) + 1).padStart(2, '0')}`;
       try {
-        const res = await inst(target, 'POST', '/transfers', key, { body: { fromAccountId: sender.id, to: recipient.address, amount } });
+        const res = await inst(target, 'POST', '/transfers', key, {
+          body: { fromAccountId: sender.id, to: recipient.address, amount },
+        });
         if (res.status !== 201) throw new Error(`a transfer answered HTTP ${res.status}: ${res.text.slice(0, 200)}`);
         acknowledged.push((res.json as { txRef: string }).txRef);
         if (acknowledged.length === KILL_AFTER && !killed) {
@@ -127,9 +154,13 @@ describe('svckit serve killed with SIGKILL during transfers', () => {
         cut++;
       }
     };
-    await Promise.all(senders.flatMap((sender) => Array.from({ length: PER_SENDER_CONCURRENCY }, async () => {
-      for (let i = 0; !killed && i < 100; i++) await send(sender, i);
-    })));
+    await Promise.all(
+      senders.flatMap((sender) =>
+        Array.from({ length: PER_SENDER_CONCURRENCY }, async () => {
+          for (let i = 0; !killed && i < 100; i++) await send(sender, i);
+        }),
+      ),
+    );
     await died;
     expect(killed).toBe(true);
 
@@ -154,6 +185,8 @@ describe('svckit serve killed with SIGKILL during transfers', () => {
     expect([...seen]).toEqual(expect.arrayContaining(acknowledged)); // nothing acknowledged is lost
     expect(confirmedCount).toBeGreaterThanOrEqual(acknowledged.length);
     expect(BigInt(await rpcResult<Hex>(target, 'eth_getBalance', [recipient.address, 'latest']))).toBe(received);
-    console.info(`kill-restart: ${acknowledged.length} acknowledged before the kill, ${cut} cut by it, ${stored} stored (${stored - acknowledged.length} of them cut), ${confirmedCount} confirmed, ${stored - confirmedCount} failed`);
+    console.info(
+      `kill-restart: ${acknowledged.length} acknowledged before the kill, ${cut} cut by it, ${stored} stored (${stored - acknowledged.length} of them cut), ${confirmedCount} confirmed, ${stored - confirmedCount} failed`,
+    );
   });
 });

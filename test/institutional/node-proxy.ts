@@ -35,8 +35,12 @@ export type NodeProxy = {
 /** Starts Anvil with auto-mining and the stand-in in `forward` mode on an ephemeral port. */
 export async function startNodeProxy(): Promise<NodeProxy> {
   const node: AnvilNode = await startAnvil();
-  const anvil = async <T,>(method: string, params: unknown[] = []): Promise<T> => {
-    const res = await fetch(node.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const anvil = async <T>(method: string, params: unknown[] = []): Promise<T> => {
+    const res = await fetch(node.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    });
     const body = (await res.json()) as { result?: T; error?: { message: string } };
     if (body.error) throw new Error(`${method}: ${body.error.message}`);
     return body.result as T;
@@ -52,7 +56,15 @@ export async function startNodeProxy(): Promise<NodeProxy> {
     if (mode.kind === 'hang' && matches(mode.method)) return;
     if (mode.kind === 'rpc-error' && matches(mode.method)) {
       const { id } = JSON.parse(body) as { id: unknown };
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32003, message: 'transaction rejected by the stand-in' } }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id,
+            error: { code: -32003, message: 'transaction rejected by the stand-in' },
+          }),
+        );
       return;
     }
     const answer = await fetch(node.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
@@ -79,7 +91,8 @@ export async function startNodeProxy(): Promise<NodeProxy> {
       mode = next;
       cutAll(); // kept-alive sockets must not outlive a change of mode
       if (next.kind === 'refuse' && wasListening) await new Promise<void>((resolve) => server.close(() => resolve()));
-      if (next.kind !== 'refuse' && !wasListening) await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+      if (next.kind !== 'refuse' && !wasListening)
+        await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
     },
     anvil,
     // The node has no development accounts (D-151): the test credits the balance on the node itself.

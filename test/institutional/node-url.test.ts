@@ -34,8 +34,15 @@ beforeAll(async () => {
   }) as typeof process.stderr.write);
   proxy = await startNodeProxy();
   const config = loadConfig({
-    SVC_DATA_DIR: dataDir, SVC_BASE_PORT: '0', SVC_WALLET_PORT: '0', SVC_SITE_PORT: '0', SVC_BLOCK_TIME: '0',
-    SVC_RATE_LIMIT_RPC: '0', SVC_RATE_LIMIT_ADMIN: '0', SVC_WEBHOOK_CA_FILE: (await receiverTls()).caCertPath, SVC_WEBHOOK_ALLOW_PRIVATE: 'true',
+    SVC_DATA_DIR: dataDir,
+    SVC_BASE_PORT: '0',
+    SVC_WALLET_PORT: '0',
+    SVC_SITE_PORT: '0',
+    SVC_BLOCK_TIME: '0',
+    SVC_RATE_LIMIT_RPC: '0',
+    SVC_RATE_LIMIT_ADMIN: '0',
+    SVC_WEBHOOK_CA_FILE: (await receiverTls()).caCertPath,
+    SVC_WEBHOOK_ALLOW_PRIVATE: 'true',
     CHAIN_RPC_URL: proxy.url({ userinfo: `u:${SECRET}`, path: `/v3/${SECRET}?apikey=${SECRET}` }),
   });
   const started = await listen(config, { logLevel: 'info' });
@@ -56,7 +63,9 @@ describe('the chain node URL (D-139)', () => {
     expect(redactedNodeUrl('http://127.0.0.1:8545')).toBe('http://127.0.0.1:8545');
   });
 
-  it('reaches no /rpc answer, no stored record, no webhook body, and the log only redacted', { timeout: 60_000 }, async () => {
+  it('reaches no /rpc answer, no stored record, no webhook body, and the log only redacted', {
+    timeout: 60_000,
+  }, async () => {
     const [debtor, creditor] = [await newAccount(target), await newAccount(target)];
     const endpoint = await registerEndpoint(target, { accountIds: [debtor.id, creditor.id] });
     const key = { bearer: await apiKey(target, ['accounts:read', 'transfers:read', 'transfers:write']) };
@@ -68,7 +77,9 @@ describe('the chain node URL (D-139)', () => {
     const batch = await call(target, 'eth_getBalance', ['0x0000000000000000000000000000000000000001', 'latest']);
     expect(batch.http.text).not.toContain(SECRET);
 
-    const sent = await inst(target, 'POST', '/transfers', key, { body: { fromAccountId: debtor.id, to: creditor.address, amount: '1.00' } });
+    const sent = await inst(target, 'POST', '/transfers', key, {
+      body: { fromAccountId: debtor.id, to: creditor.address, amount: '1.00' },
+    });
     expect(sent.status).toBe(201);
     expect(sent.json).toMatchObject({ status: 'failed' });
     expect(sent.text).not.toContain(SECRET);
@@ -81,11 +92,21 @@ describe('the chain node URL (D-139)', () => {
     expect(account.text).not.toContain(SECRET);
 
     // The endpoint is this test's own: its only payment.failed is this transfer's.
-    const [failed] = await deliveriesOf(endpoint, (p) => p.event === 'payment.failed', (r) => r.length > 0);
-    expect(parseBody(failed!)).toMatchObject({ status: 'FAILED', failRsn: expect.stringContaining('broadcast failed') });
+    const [failed] = await deliveriesOf(
+      endpoint,
+      (p) => p.event === 'payment.failed',
+      (r) => r.length > 0,
+    );
+    expect(parseBody(failed!)).toMatchObject({
+      status: 'FAILED',
+      failRsn: expect.stringContaining('broadcast failed'),
+    });
     expect(failed!.rawBody).not.toContain(SECRET);
 
-    const stored = JSON.stringify([...(await stack.database.db.select().from(transfers)), ...(await stack.database.db.select().from(payments))]);
+    const stored = JSON.stringify([
+      ...(await stack.database.db.select().from(transfers)),
+      ...(await stack.database.db.select().from(payments)),
+    ]);
     expect(stored).toContain('broadcast failed');
     expect(stored).not.toContain(SECRET);
 

@@ -8,10 +8,20 @@ import { institutionalHandlers } from '../../src/server/institutional/service.ts
 
 describe('institutional handlers without payments', () => {
   it('answer POST /payments/pacs008 with 501 naming the operation', async () => {
-    const handlers = institutionalHandlers({ db: {} as never, accounts: {} as never, engine: {} as never, upstream: {} as never, clock: systemClock, platformBIC: 'SVCBUS33XXX' });
+    const handlers = institutionalHandlers({
+      db: {} as never,
+      accounts: {} as never,
+      engine: {} as never,
+      upstream: {} as never,
+      clock: systemClock,
+      platformBIC: 'SVCBUS33XXX',
+    });
     const call = (handlers.institutionalSubmitPacs008Payment as unknown as () => Promise<unknown>)();
     await expect(call).rejects.toBeInstanceOf(RestError);
-    await expect(call).rejects.toMatchObject({ code: 'NOT_IMPLEMENTED', message: 'institutionalSubmitPacs008Payment is in the contract but not implemented by this server version' });
+    await expect(call).rejects.toMatchObject({
+      code: 'NOT_IMPLEMENTED',
+      message: 'institutionalSubmitPacs008Payment is in the contract but not implemented by this server version',
+    });
     expect(statusOf('NOT_IMPLEMENTED')).toBe(501);
   });
 });

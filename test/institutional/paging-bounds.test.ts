@@ -4,13 +4,23 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { adminCall, apiKey, inst, newAccount, type AccountView } from '../../conformance/checks/institutional/support.ts';
+import {
+  adminCall,
+  apiKey,
+  inst,
+  newAccount,
+  type AccountView,
+} from '../../conformance/checks/institutional/support.ts';
 import { referenceTarget } from '../../conformance/targets/reference.ts';
 import type { Target } from '../../conformance/targets/target.ts';
 
 /** The `page` parameter's maximum in a contract. */
 const pageMaximum = (file: string) =>
-  (parse(readFileSync(`specs/${file}`, 'utf8')) as { components: { parameters: { Page: { schema: { maximum?: number } } } } }).components.parameters.Page.schema.maximum;
+  (
+    parse(readFileSync(`specs/${file}`, 'utf8')) as {
+      components: { parameters: { Page: { schema: { maximum?: number } } } };
+    }
+  ).components.parameters.Page.schema.maximum;
 
 let target: Target;
 let account: AccountView;

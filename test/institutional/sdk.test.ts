@@ -6,7 +6,13 @@ import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../generated/institutional/client';
 import * as sdk from '../../generated/institutional/sdk.gen';
-import { adminJson, apiKey, A_PERMISSIONS, newAccount, type AccountView } from '../../conformance/checks/institutional/support.ts';
+import {
+  adminJson,
+  apiKey,
+  A_PERMISSIONS,
+  newAccount,
+  type AccountView,
+} from '../../conformance/checks/institutional/support.ts';
 import { referenceTarget } from '../../conformance/targets/reference.ts';
 import type { Target } from '../../conformance/targets/target.ts';
 import { mlDsa65, toHex } from '../../src/crypto/index.ts';
@@ -32,8 +38,18 @@ const baseUrl = () => new URL('wallet/api/v1', target.base).href;
 /** The integrator's flow through the generated SDK: read, read the statement, transfer, poll to confirmed. */
 async function integratorFlow(client: ReturnType<typeof createClient>) {
   const account = await sdk.institutionalGetAccount({ client, path: { id: sender.id }, throwOnError: true });
-  expect(account.data).toMatchObject({ id: sender.id, reference: sender.reference, address: sender.address, status: 'approved' });
-  const before = await sdk.institutionalGetAccountStatement({ client, path: { id: sender.id }, query: { page: 1, limit: 50 }, throwOnError: true });
+  expect(account.data).toMatchObject({
+    id: sender.id,
+    reference: sender.reference,
+    address: sender.address,
+    status: 'approved',
+  });
+  const before = await sdk.institutionalGetAccountStatement({
+    client,
+    path: { id: sender.id },
+    query: { page: 1, limit: 50 },
+    throwOnError: true,
+  });
   const created = await sdk.institutionalCreateTransfer({
     client,
     body: { fromAccountId: sender.id, to: recipient.address, amount: '2.50', memo: 'invoice 42' },
@@ -42,24 +58,44 @@ async function integratorFlow(client: ReturnType<typeof createClient>) {
   });
   expect(created.response.status).toBe(201);
   expect(created.data).toMatchObject({ ok: true, status: 'pending' });
-  let transfer = (await sdk.institutionalGetTransfer({ client, path: { reference: created.data.txRef }, throwOnError: true })).data;
+  let transfer = (
+    await sdk.institutionalGetTransfer({ client, path: { reference: created.data.txRef }, throwOnError: true })
+  ).data;
   for (let i = 0; transfer.status === 'pending' && i < 100; i++) {
     await new Promise((resolve) => setTimeout(resolve, 200));
-    transfer = (await sdk.institutionalGetTransfer({ client, path: { reference: created.data.txRef }, throwOnError: true })).data;
+    transfer = (
+      await sdk.institutionalGetTransfer({ client, path: { reference: created.data.txRef }, throwOnError: true })
+    ).data;
   }
-  expect(transfer).toMatchObject({ txRef: created.data.txRef, txHash: created.data.txHash, status: 'confirmed', amount: '2.50', direction: 'out' });
+  expect(transfer).toMatchObject({
+    txRef: created.data.txRef,
+    txHash: created.data.txHash,
+    status: 'confirmed',
+    amount: '2.50',
+    direction: 'out',
+  });
   expect(transfer.blockNumber).toBeGreaterThan(0);
   expect(transfer.timestamp).toBeGreaterThan(0);
   const after = await sdk.institutionalGetAccountStatement({ client, path: { id: sender.id }, throwOnError: true });
   expect(after.data.total).toBe(before.data.total + 1);
-  expect(after.data.transactions[0]).toMatchObject({ txRef: created.data.txRef, direction: 'out', status: 'confirmed' });
+  expect(after.data.transactions[0]).toMatchObject({
+    txRef: created.data.txRef,
+    direction: 'out',
+    status: 'confirmed',
+  });
 }
 
 describe('a generated SDK client against the reference stack', () => {
   it('signs every request with SVC-MLDSA through signRequestsWithMldsa', async () => {
     // spec: "The client generates the key pair locally and registers only the public key".
     const keys = mlDsa65.keygen();
-    await adminJson(target, 'POST', '/mldsa-keys', { name: 'integrator', publicKey: toHex(keys.publicKey), permissions: A_PERMISSIONS }, 201);
+    await adminJson(
+      target,
+      'POST',
+      '/mldsa-keys',
+      { name: 'integrator', publicKey: toHex(keys.publicKey), permissions: A_PERMISSIONS },
+      201,
+    );
     const client = createClient({ baseUrl: baseUrl() });
     signRequestsWithMldsa(client, keys);
     await integratorFlow(client);
@@ -72,7 +108,10 @@ describe('a generated SDK client against the reference stack', () => {
   });
 
   it('is refused (401) without the helper, and with a key the server does not know', async () => {
-    const bare = await sdk.institutionalGetAccount({ client: createClient({ baseUrl: baseUrl() }), path: { id: sender.id } });
+    const bare = await sdk.institutionalGetAccount({
+      client: createClient({ baseUrl: baseUrl() }),
+      path: { id: sender.id },
+    });
     expect(bare.response?.status).toBe(401);
     const stranger = createClient({ baseUrl: baseUrl() });
     signRequestsWithMldsa(stranger, mlDsa65.keygen());

@@ -8,7 +8,8 @@ import { referenceTarget } from '../../conformance/targets/reference.ts';
 import type { Target } from '../../conformance/targets/target.ts';
 
 /** Starts the reference stack with the default rate limit (10/s per IP) and persistence. */
-export const startTarget = (env: Record<string, string> = {}): Promise<Target> => referenceTarget({ persist: true, env });
+export const startTarget = (env: Record<string, string> = {}): Promise<Target> =>
+  referenceTarget({ persist: true, env });
 
 /** Runs `checks` against `target` through the runner. */
 export async function runGroup(target: Target, checks: Check[]): Promise<CheckResult[]> {

@@ -38,11 +38,16 @@ describe('institutional transfers on the reference stack', () => {
 
   it('the recovery checks skip, saying why, on a reference target started without persistence', async () => {
     const thin: Target = {
-      kind: 'reference', base: target.base!, caCert: target.caCert!, capabilities: new Set(['base', 'admin', 'reference']), adminToken: target.adminToken!,
+      kind: 'reference',
+      base: target.base!,
+      caCert: target.caCert!,
+      capabilities: new Set(['base', 'admin', 'reference']),
+      adminToken: target.adminToken!,
       reference: { advanceClock: () => undefined, mineBlock: () => target.reference!.mineBlock() },
     };
     const catalogue = new Catalogue();
-    for (const check of institutionalTransferChecks().filter((c) => /broadcast_failure|crash_recovery/.test(c.id))) catalogue.register(check);
+    for (const check of institutionalTransferChecks().filter((c) => /broadcast_failure|crash_recovery/.test(c.id)))
+      catalogue.register(check);
     const results = await runChecks(catalogue, thin);
     expect(results.map((r) => r.status)).toEqual(['skipped', 'skipped']);
     for (const r of results) expect(r.reason).toMatch(/persist: true/);

@@ -38,7 +38,11 @@ afterAll(() => {
 });
 
 const rpc = async (url: string, method: string) => {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: [] }) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: [] }),
+  });
   return ((await res.json()) as { result: string }).result;
 };
 
@@ -54,7 +58,9 @@ setInterval(() => undefined, 1000);
 
 /** Starts the server stand-in and waits until it has mined; returns the child process. */
 async function serverThatMined() {
-  const child = spawn(process.execPath, ['--input-type=module', '-e', CHILD, stateFile], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--input-type=module', '-e', CHILD, stateFile], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   children.add(child);
   child.once('exit', () => children.delete(child));
   const first = await createInterface({ input: child.stdout! })[Symbol.asyncIterator]().next();

@@ -34,10 +34,11 @@ async function relay() {
   const port = (server.address() as net.AddressInfo).port;
   return {
     url: `http://127.0.0.1:${port}`,
-    down: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      for (const s of sockets) s.destroy();
-    }),
+    down: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const s of sockets) s.destroy();
+      }),
     up: () => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve)),
   };
 }
@@ -64,7 +65,9 @@ describe('the block producer', () => {
       await link.up();
       const after = await nextSeal(producer);
       expect(after.number).toBeGreaterThan(before.number);
-      await vi.waitFor(() => expect(warnings(warn).some((w) => w.includes(`sealing works again (block ${after.number})`))).toBe(true));
+      await vi.waitFor(() =>
+        expect(warnings(warn).some((w) => w.includes(`sealing works again (block ${after.number})`))).toBe(true),
+      );
     } finally {
       await producer.stop();
     }

@@ -20,15 +20,30 @@ const sender = await fundedSender(upstream);
 
 /** A dispatcher that relays to the node through `cache`; the relay path needs no other part of the stack. */
 function gateway(cache: FinalBlockCache): RpcDispatcher {
-  return new RpcDispatcher({ upstream, blockCache: cache, producer: undefined, permissions: undefined, qbftRelay: undefined } as unknown as DispatcherDeps);
+  return new RpcDispatcher({
+    upstream,
+    blockCache: cache,
+    producer: undefined,
+    permissions: undefined,
+    qbftRelay: undefined,
+  } as unknown as DispatcherDeps);
 }
-const ask = async (dispatcher: RpcDispatcher, method: string, params: unknown[]) => (await dispatcher.handle({ jsonrpc: '2.0', id: 1, method, params })).result;
+const ask = async (dispatcher: RpcDispatcher, method: string, params: unknown[]) =>
+  (await dispatcher.handle({ jsonrpc: '2.0', id: 1, method, params })).result;
 const headOfNode = async () => Number(BigInt(await upstream.call<Hex>('eth_blockNumber')));
 
 /** Mines a transfer on the node without telling the cache; returns its hash and block number. */
 async function minedBehindTheProducer(): Promise<{ hash: Hex; block: number }> {
   const nonce = Number(BigInt(await upstream.call<Hex>('eth_getTransactionCount', [sender.address, 'latest'])));
-  const signed = await sender.signTransaction({ type: 'legacy', chainId: CHAIN_ID, nonce, to: '0x000000000000000000000000000000000000dEaD', value: 1n, gas: 21_000n, gasPrice: 0n });
+  const signed = await sender.signTransaction({
+    type: 'legacy',
+    chainId: CHAIN_ID,
+    nonce,
+    to: '0x000000000000000000000000000000000000dEaD',
+    value: 1n,
+    gas: 21_000n,
+    gasPrice: 0n,
+  });
   const hash = await upstream.call<Hex>('eth_sendRawTransaction', [signed]);
   await upstream.call('evm_mine');
   return { hash, block: await headOfNode() };
@@ -44,7 +59,10 @@ describe('the gateway head', () => {
     const receipt = (await ask(dispatcher, 'eth_getTransactionReceipt', [hash])) as { blockNumber: Hex };
     expect(Number(BigInt(receipt.blockNumber))).toBe(block);
     expect(await ask(dispatcher, 'eth_blockNumber', [])).toBe(`0x${block.toString(16)}`);
-    const latest = (await ask(dispatcher, 'eth_getBlockByNumber', ['latest', false])) as { number: Hex; transactions: Hex[] };
+    const latest = (await ask(dispatcher, 'eth_getBlockByNumber', ['latest', false])) as {
+      number: Hex;
+      transactions: Hex[];
+    };
     expect(latest.transactions).toEqual([hash]);
   });
 

@@ -16,8 +16,19 @@ afterAll(() => anvil.stop());
 // A fresh key credited on the node (D-151: no published development key is funded).
 const sender = await fundedSender(upstream);
 const sign = (nonce: number) =>
-  sender.signTransaction({ type: 'legacy', chainId: CHAIN_ID, nonce, to: '0x000000000000000000000000000000000000dEaD', value: 1n, gas: 21_000n, gasPrice: 0n });
-const pool = () => upstream.call<{ pending: Hex; queued: Hex }>('txpool_status').then((s) => ({ ready: Number(s.pending), queued: Number(s.queued) }));
+  sender.signTransaction({
+    type: 'legacy',
+    chainId: CHAIN_ID,
+    nonce,
+    to: '0x000000000000000000000000000000000000dEaD',
+    value: 1n,
+    gas: 21_000n,
+    gasPrice: 0n,
+  });
+const pool = () =>
+  upstream
+    .call<{ pending: Hex; queued: Hex }>('txpool_status')
+    .then((s) => ({ ready: Number(s.pending), queued: Number(s.queued) }));
 
 describe('transactions the node holds back', () => {
   it('leaves a rightly queued transaction alone', async () => {
@@ -32,18 +43,23 @@ describe('transactions the node holds back', () => {
   it('sends the stuck ones again in nonce order, and they are mined with their hashes', async () => {
     const start = Number(BigInt(await upstream.call<Hex>('eth_getTransactionCount', [sender.address, 'latest'])));
     const hashes: Hex[] = [];
-    for (const nonce of [start + 1, start + 2, start + 3]) hashes.push(await upstream.call<Hex>('eth_sendRawTransaction', [await sign(nonce)]));
+    for (const nonce of [start + 1, start + 2, start + 3])
+      hashes.push(await upstream.call<Hex>('eth_sendRawTransaction', [await sign(nonce)]));
     expect(await pool()).toEqual({ ready: 0, queued: 3 });
     // The predecessor is mined as far as the chain knows; the pool still waits for it.
     await upstream.call('anvil_setNonce', [sender.address, `0x${(start + 1).toString(16)}`]);
     expect(await pool()).toEqual({ ready: 0, queued: 3 });
     await upstream.call('evm_mine');
-    expect(Number(BigInt(await upstream.call<Hex>('eth_getTransactionCount', [sender.address, 'latest'])))).toBe(start + 1);
+    expect(Number(BigInt(await upstream.call<Hex>('eth_getTransactionCount', [sender.address, 'latest'])))).toBe(
+      start + 1,
+    );
 
     expect(await readmitStuckTransactions(upstream)).toBe(3);
     expect(await pool()).toEqual({ ready: 3, queued: 0 });
     await upstream.call('evm_mine');
-    const receipts = await upstream.batchResults<{ status: Hex; transactionHash: Hex } | null>(hashes.map((h) => ({ method: 'eth_getTransactionReceipt', params: [h] })));
+    const receipts = await upstream.batchResults<{ status: Hex; transactionHash: Hex } | null>(
+      hashes.map((h) => ({ method: 'eth_getTransactionReceipt', params: [h] })),
+    );
     expect(receipts.map((r) => r?.status)).toEqual(['0x1', '0x1', '0x1']);
     expect(receipts.map((r) => r?.transactionHash)).toEqual(hashes);
     expect(await readmitStuckTransactions(upstream)).toBe(0);

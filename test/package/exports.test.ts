@@ -28,7 +28,9 @@ import { verifyWebhook, WebhookVerificationError } from 'svckit/webhooks/verifie
 import { REPO_ROOT } from '../../src/paths.ts';
 
 const ROOT = REPO_ROOT;
-const exportsMap = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, string> }).exports;
+const exportsMap = (
+  JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, string> }
+).exports;
 
 /** Each subpath and one runtime export it must have; `null` for the type-only modules. */
 const ENTRY_POINTS: Record<string, string | null> = {
@@ -66,7 +68,11 @@ const notFound = () => Response.json({ error: { code: 'not_found', message: 'no 
 
 describe('package.json exports', () => {
   it('lists exactly the entry points checked here', () => {
-    expect(Object.keys(exportsMap).filter((subpath) => subpath !== './package.json').map((subpath) => `svckit${subpath.slice(1)}`)).toEqual(Object.keys(ENTRY_POINTS));
+    expect(
+      Object.keys(exportsMap)
+        .filter((subpath) => subpath !== './package.json')
+        .map((subpath) => `svckit${subpath.slice(1)}`),
+    ).toEqual(Object.keys(ENTRY_POINTS));
   });
 
   it('every subpath loads through the package name under plain Node type stripping (no tsx) and has its named export', () => {
@@ -74,7 +80,11 @@ describe('package.json exports', () => {
       const found = {};
       for (const name of ${JSON.stringify(Object.keys(ENTRY_POINTS))}) found[name] = Object.keys(await import(name));
       console.log(JSON.stringify(found));`;
-    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '' }, encoding: 'utf8' });
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: ROOT,
+      env: { ...process.env, NODE_OPTIONS: '' },
+      encoding: 'utf8',
+    });
     expect(run.status, run.stderr).toBe(0);
     const found = JSON.parse(run.stdout) as Record<string, string[]>;
     for (const [name, expected] of Object.entries(ENTRY_POINTS)) {
@@ -86,16 +96,24 @@ describe('package.json exports', () => {
 
 describe('README.md', () => {
   it('imports in its TypeScript samples only through these subpaths (or node:), names each one exports', async () => {
-    const samples = [...readFileSync(path.join(ROOT, 'README.md'), 'utf8').matchAll(/```ts\n([\s\S]*?)\n```/g)].map((match) => match[1]!);
+    const samples = [...readFileSync(path.join(ROOT, 'README.md'), 'utf8').matchAll(/```ts\n([\s\S]*?)\n```/g)].map(
+      (match) => match[1]!,
+    );
     const lines = samples.flatMap((sample) => sample.split('\n').filter((line) => line.startsWith('import ')));
-    const imports = lines.map((line) => /^import \{([^}]+)\} from '([^']+)';$/.exec(line)).filter((match) => match !== null);
-    expect(imports.map((match) => match[0]), 'every import is `import { … } from \'…\';`').toEqual(lines);
+    const imports = lines
+      .map((line) => /^import \{([^}]+)\} from '([^']+)';$/.exec(line))
+      .filter((match) => match !== null);
+    expect(
+      imports.map((match) => match[0]),
+      "every import is `import { … } from '…';`",
+    ).toEqual(lines);
     expect(imports.length).toBeGreaterThan(0);
     for (const [, names, from] of imports) {
       if (from!.startsWith('node:')) continue;
       expect(Object.keys(ENTRY_POINTS), from).toContain(from);
       const module: Record<string, unknown> = await import(from!);
-      for (const name of names!.split(',').map((n) => n.trim())) expect(module[name], `${name} from ${from}`).toBeDefined();
+      for (const name of names!.split(',').map((n) => n.trim()))
+        expect(module[name], `${name} from ${from}`).toBeDefined();
     }
   });
 });
@@ -111,8 +129,15 @@ describe('the entry points at work', () => {
       'X-SVC-Delivery': 'dlv_1',
     };
     const now = Number(timestamp) * 1000;
-    expect(verifyWebhook(body, headers, 'a-shared-secret', { now })).toEqual({ event: 'payment.settled', deliveryId: 'dlv_1', timestamp: Number(timestamp), payload: JSON.parse(body) });
-    expect(() => verifyWebhook(body.replace('ABCDEFGH', 'ABCDEFGX'), headers, 'a-shared-secret', { now })).toThrow(WebhookVerificationError);
+    expect(verifyWebhook(body, headers, 'a-shared-secret', { now })).toEqual({
+      event: 'payment.settled',
+      deliveryId: 'dlv_1',
+      timestamp: Number(timestamp),
+      payload: JSON.parse(body),
+    });
+    expect(() => verifyWebhook(body.replace('ABCDEFGH', 'ABCDEFGX'), headers, 'a-shared-secret', { now })).toThrow(
+      WebhookVerificationError,
+    );
     expect(verifyFromClient).toBe(verifyWebhook);
   });
 
@@ -123,7 +148,13 @@ describe('the entry points at work', () => {
     const signed = await use[0]!(new Request('https://svckit.test/wallet/api/v1/accounts?limit=5'));
     const [publicKey, timestamp, signature] = signed.headers.get('Authorization')!.replace('SVC-MLDSA ', '').split('.');
     expect([publicKey, timestamp]).toEqual([toHex(keys.publicKey), '1767225600000']);
-    expect(mlDsa65.verify(keys.publicKey, new TextEncoder().encode('1767225600000:GET:/wallet/api/v1/accounts?limit=5'), fromHex(signature!))).toBe(true);
+    expect(
+      mlDsa65.verify(
+        keys.publicKey,
+        new TextEncoder().encode('1767225600000:GET:/wallet/api/v1/accounts?limit=5'),
+        fromHex(signature!),
+      ),
+    ).toBe(true);
     expect(mldsaAuthorization(keys, 'get', '/x', 1)).toMatch(/^SVC-MLDSA [0-9a-f]{3904}\.1\.[0-9a-f]+$/);
     expect(login).toBeTypeOf('function');
   });
@@ -135,32 +166,52 @@ describe('the entry points at work', () => {
     expect(mlDsa65.verify(keys.publicKey, message, mlDsa65.sign(keys.secretKey, message))).toBe(true);
   });
 
-  it('svckit/wallet derives the BIP-39 test mnemonic\'s addresses', () => {
+  it("svckit/wallet derives the BIP-39 test mnemonic's addresses", () => {
     const wallet = Wallet.fromMnemonic(MNEMONIC);
     expect(wallet.address('1')).toBe('0x9858EfFD232B4033E47d90003D41EC34EcaEda94');
     expect(wallet.address('bitcoin')).toBe('bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu');
     expect(wallet.address('tron')).toBe('TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH');
-    expect(toChecksumAddress('0x9858effd232b4033e47d90003d41ec34ecaeda94')).toBe('0x9858EfFD232B4033E47d90003D41EC34EcaEda94');
+    expect(toChecksumAddress('0x9858effd232b4033e47d90003d41ec34ecaeda94')).toBe(
+      '0x9858EfFD232B4033E47d90003D41EC34EcaEda94',
+    );
     expect(evmAddress).toBeTypeOf('function');
   });
 
-  it('svckit/sdk/<surface> and its /client build each surface\'s requests and return its errors', async () => {
-    const answered = async (surface: string, call: (fetch: typeof globalThis.fetch) => Promise<{ error?: unknown; response?: Response }>) => {
+  it("svckit/sdk/<surface> and its /client build each surface's requests and return its errors", async () => {
+    const answered = async (
+      surface: string,
+      call: (fetch: typeof globalThis.fetch) => Promise<{ error?: unknown; response?: Response }>,
+    ) => {
       const { fetch, seen } = recordingFetch(notFound);
       const result = await call(fetch);
       expect(result.error, surface).toEqual({ error: { code: 'not_found', message: 'no such thing' } });
       return `${result.response?.status} ${seen[0]!.method} ${seen[0]!.url}`;
     };
     const at = (base: string, fetch: typeof globalThis.fetch) => ({ baseUrl: `https://svckit.test${base}`, fetch });
-    expect(await answered('institutional', (fetch) => institutionalGetAccount({ client: institutionalClient(at('/wallet/api/v1', fetch)), path: { id: 'acc_01JD3Z8Q4V6WQ8N2K7M5R9T3XA' } })))
-      .toBe('404 GET https://svckit.test/wallet/api/v1/accounts/acc_01JD3Z8Q4V6WQ8N2K7M5R9T3XA');
-    expect(await answered('explorer', (fetch) => explorerGetStats({ client: explorerClient(at('/api', fetch)) }))).toBe('404 GET https://svckit.test/api/stats');
-    expect(await answered('wallet', (fetch) => walletGetFeeConfig({ client: walletSessionClient(at('', fetch)) }))).toBe('404 GET https://svckit.test/fees/config');
-    expect(await answered('admin', (fetch) => adminGetHealth({ client: adminClient(at('/admin/v1', fetch)) }))).toBe('404 GET https://svckit.test/admin/v1/health');
+    expect(
+      await answered('institutional', (fetch) =>
+        institutionalGetAccount({
+          client: institutionalClient(at('/wallet/api/v1', fetch)),
+          path: { id: 'acc_01JD3Z8Q4V6WQ8N2K7M5R9T3XA' },
+        }),
+      ),
+    ).toBe('404 GET https://svckit.test/wallet/api/v1/accounts/acc_01JD3Z8Q4V6WQ8N2K7M5R9T3XA');
+    expect(await answered('explorer', (fetch) => explorerGetStats({ client: explorerClient(at('/api', fetch)) }))).toBe(
+      '404 GET https://svckit.test/api/stats',
+    );
+    expect(
+      await answered('wallet', (fetch) => walletGetFeeConfig({ client: walletSessionClient(at('', fetch)) })),
+    ).toBe('404 GET https://svckit.test/fees/config');
+    expect(await answered('admin', (fetch) => adminGetHealth({ client: adminClient(at('/admin/v1', fetch)) }))).toBe(
+      '404 GET https://svckit.test/admin/v1/health',
+    );
   });
 
-  it('svckit/sdk/chain calls JSON-RPC methods and throws the server\'s errors', async () => {
-    const answers = [{ jsonrpc: '2.0', id: 1, result: '0x10f447' }, { jsonrpc: '2.0', id: 2, error: { code: -32601, message: 'method not found' } }];
+  it("svckit/sdk/chain calls JSON-RPC methods and throws the server's errors", async () => {
+    const answers = [
+      { jsonrpc: '2.0', id: 1, result: '0x10f447' },
+      { jsonrpc: '2.0', id: 2, error: { code: -32601, message: 'method not found' } },
+    ];
     const { fetch, seen } = recordingFetch(() => Response.json(answers.shift()));
     const rpc = createChainRpcClient({ url: 'https://svckit.test/chain', fetch });
     expect(await rpc.call('eth_chainId')).toBe('0x10f447');
@@ -170,9 +221,18 @@ describe('the entry points at work', () => {
 
   it('svckit/sdk/webhooks types a payload that svckit/sdk/webhooks/schemas validates', () => {
     const payload: PaymentSettledPayload = {
-      event: 'payment.settled', uetr: '8a562c67-ca16-48ba-b074-65581be6f011', txRef: 'PMT-20260101-0123456789AB', status: 'SETTLED',
-      instrAmtCcy: 'EUR', instrAmt: 100, settlAmtCcy: 'SVC', settlAmt: 105, onChainTxHash: `0x${'ab'.repeat(32)}`,
-      sttlmTm: '2026-01-01T00:00:00.000Z', dbtrInst: 'BANKDEFFXXX', cdtrInst: 'BANKGB2LXXX',
+      event: 'payment.settled',
+      uetr: '8a562c67-ca16-48ba-b074-65581be6f011',
+      txRef: 'PMT-20260101-0123456789AB',
+      status: 'SETTLED',
+      instrAmtCcy: 'EUR',
+      instrAmt: 100,
+      settlAmtCcy: 'SVC',
+      settlAmt: 105,
+      onChainTxHash: `0x${'ab'.repeat(32)}`,
+      sttlmTm: '2026-01-01T00:00:00.000Z',
+      dbtrInst: 'BANKDEFFXXX',
+      cdtrInst: 'BANKGB2LXXX',
     };
     const ajv = new Ajv({ strict: false });
     addFormats.default(ajv);

@@ -7,7 +7,9 @@ import type { Target } from '../../conformance/targets/target.ts';
 
 let target: Target;
 beforeAll(async () => {
-  target = await referenceTarget({ env: { SVC_RATE_LIMIT_RPC: '100', SVC_RATE_LIMIT_EXPLORER: '50', SVC_RATE_LIMIT_ADMIN: '10' } });
+  target = await referenceTarget({
+    env: { SVC_RATE_LIMIT_RPC: '100', SVC_RATE_LIMIT_EXPLORER: '50', SVC_RATE_LIMIT_ADMIN: '10' },
+  });
 });
 afterAll(async () => target?.close?.());
 

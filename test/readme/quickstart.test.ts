@@ -21,15 +21,20 @@ function blockAfter(marker: string, lang: string): string {
 
 /** The settings a `VAR=value … npm start` line gives the server. */
 function serveSettings(block: string): Record<string, string> {
-  const line = block.split('\n').map((l) => l.replace(/\s+#.*$/, '').trim()).filter((l) => l !== '' && !l.startsWith('#'));
+  const line = block
+    .split('\n')
+    .map((l) => l.replace(/\s+#.*$/, '').trim())
+    .filter((l) => l !== '' && !l.startsWith('#'));
   expect(line, 'the serve block is one command line').toHaveLength(1);
   const words = line[0]!.split(/\s+/);
   expect(words.slice(-2), 'the serve block runs npm start').toEqual(['npm', 'start']);
-  return Object.fromEntries(words.slice(0, -2).map((word) => {
-    const assignment = /^([A-Z_][A-Z0-9_]*)=(\S*)$/.exec(word);
-    if (!assignment) throw new Error(`the serve block has "${word}" before npm start, not a VAR=value setting`);
-    return [assignment[1]!, assignment[2]!];
-  }));
+  return Object.fromEntries(
+    words.slice(0, -2).map((word) => {
+      const assignment = /^([A-Z_][A-Z0-9_]*)=(\S*)$/.exec(word);
+      if (!assignment) throw new Error(`the serve block has "${word}" before npm start, not a VAR=value setting`);
+      return [assignment[1]!, assignment[2]!];
+    }),
+  );
 }
 
 /** A README sample output line as a pattern: ids, references, hashes and numbers stand for any of their kind. */
@@ -56,12 +61,24 @@ describe('README quick start', () => {
   it('runs as written against a fresh svckit serve: exit 0, the transfer confirmed and in the statement', async () => {
     const script = blockAfter('quickstart', 'sh');
     const env: Record<string, string> = {};
-    for (const [name, value] of Object.entries(process.env)) if (value !== undefined && !/^SVC_|^DATABASE_URL$|^NODE_EXTRA_CA_CERTS$/.test(name)) env[name] = value;
-    env.PATH = (process.env.PATH ?? '').split(path.delimiter).filter((dir) => !dir.endsWith(`node_modules${path.sep}.bin`)).join(path.delimiter);
-    Object.assign(env, { SVC_DATA_DIR: served.env.SVC_DATA_DIR!, SVC_BASE_PORT: served.env.SVC_BASE_PORT!, SVC_ADMIN_TOKEN: served.ready.adminToken! });
+    for (const [name, value] of Object.entries(process.env))
+      if (value !== undefined && !/^SVC_|^DATABASE_URL$|^NODE_EXTRA_CA_CERTS$/.test(name)) env[name] = value;
+    env.PATH = (process.env.PATH ?? '')
+      .split(path.delimiter)
+      .filter((dir) => !dir.endsWith(`node_modules${path.sep}.bin`))
+      .join(path.delimiter);
+    Object.assign(env, {
+      SVC_DATA_DIR: served.env.SVC_DATA_DIR!,
+      SVC_BASE_PORT: served.env.SVC_BASE_PORT!,
+      SVC_ADMIN_TOKEN: served.ready.adminToken!,
+    });
 
     const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn('bash', ['-euo', 'pipefail', '-c', script], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn('bash', ['-euo', 'pipefail', '-c', script], {
+        cwd: ROOT,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let stdout = '';
       let stderr = '';
       child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));

@@ -22,7 +22,6 @@ export type ServeProcess = {
   stop(): Promise<{ code: number | null; stdout: string; stderr: string }>;
 };
 
-
 /** Starts `node bin/svckit.js serve` with `env` over fresh SVC_DATA_DIR and ports; resolves at the ready line. */
 export async function startServe(env: Record<string, string> = {}, timeoutMs = 90_000): Promise<ServeProcess> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'svckit-serve-'));
@@ -33,14 +32,21 @@ export async function startServe(env: Record<string, string> = {}, timeoutMs = 9
     SVC_SITE_PORT: String(await freePort()),
     ...env,
   };
-  const child: ChildProcess = spawn(process.execPath, ['bin/svckit.js', 'serve'], { cwd: ROOT, env: { ...process.env, ...settings }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, ['bin/svckit.js', 'serve'], {
+    cwd: ROOT,
+    env: { ...process.env, ...settings },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const ready = await new Promise<Ready>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ready line within ${timeoutMs} ms; stderr: ${stderr.slice(-2000)}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`no ready line within ${timeoutMs} ms; stderr: ${stderr.slice(-2000)}`)),
+      timeoutMs,
+    );
     const onData = () => {
       const newline = stdout.indexOf('\n');
       if (newline < 0) return;

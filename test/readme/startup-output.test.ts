@@ -17,7 +17,9 @@ const CLASSICAL_ONLY = 'X25519:P-256';
 
 describe('npm start output', () => {
   it('every build step npm start runs before svckit serve prints nothing on stdout (its listing goes to stderr)', async () => {
-    const scripts = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    const scripts = (
+      JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+    ).scripts;
     const steps = scripts.start!.split('&&').map((step) => step.trim());
     expect(steps.at(-1)).toBe('node bin/svckit.js serve');
     const builds = steps.slice(0, -1);
@@ -27,7 +29,11 @@ describe('npm start output', () => {
       expect(script, `a start step this test does not know how to run: ${step}`).toBeDefined();
       const out = mkdtempSync(path.join(tmpdir(), 'svckit-build-'));
       try {
-        const { stdout, stderr } = await promisify(execFile)(process.execPath, ['node_modules/tsx/dist/cli.mjs', script!, out], { cwd: ROOT });
+        const { stdout, stderr } = await promisify(execFile)(
+          process.execPath,
+          ['node_modules/tsx/dist/cli.mjs', script!, out],
+          { cwd: ROOT },
+        );
         expect(stdout, script).toBe('');
         expect(stderr.trim(), `${script} lists what it built on stderr`).not.toBe('');
       } finally {
@@ -45,7 +51,11 @@ describe('npm start output', () => {
     const lines = stdout.split('\n');
     expect(lines).toHaveLength(2);
     expect(lines[1]).toBe('');
-    expect(JSON.parse(lines[0]!)).toMatchObject({ event: 'ready', base: expect.stringMatching(/^https:\/\//), adminToken: expect.stringMatching(/^svcadm_/) });
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      event: 'ready',
+      base: expect.stringMatching(/^https:\/\//),
+      adminToken: expect.stringMatching(/^svcadm_/),
+    });
     expect(stderr).toContain(`${CLASSICAL_TLS_WARNING}\n`);
     expect(classical).toMatchObject({ ok: true, protocol: 'TLSv1.3' });
   });
@@ -63,7 +73,10 @@ describe('SVC_TLS_ALLOW_CLASSICAL (D-093, D-157)', () => {
   it('is off by default: a classical-only client fails the handshake on every origin, a hybrid one gets X25519MLKEM768', async () => {
     for (const origin of [stack.target.base!, stack.target.wallet!, stack.target.site!]) {
       expect(await handshake(stack.target, origin, { groups: CLASSICAL_ONLY })).toMatchObject({ ok: false });
-      expect(await handshake(stack.target, origin, { groups: 'X25519MLKEM768' })).toMatchObject({ ok: true, group: 'X25519MLKEM768' });
+      expect(await handshake(stack.target, origin, { groups: 'X25519MLKEM768' })).toMatchObject({
+        ok: true,
+        group: 'X25519MLKEM768',
+      });
     }
   });
 });

@@ -14,7 +14,9 @@ setTimeout(() => console.log('still serving'), 100);
 
 function run(guarded: boolean): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', child(guarded)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', child(guarded)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     proc.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
@@ -28,7 +30,9 @@ describe('the process guard of svckit serve', () => {
     const guarded = await run(true);
     expect(guarded.code).toBe(0);
     expect(guarded.stdout).toContain('still serving');
-    expect(guarded.stderr).toContain('unhandled promise rejection was caught and the service keeps serving: TypeError: a listener failed');
+    expect(guarded.stderr).toContain(
+      'unhandled promise rejection was caught and the service keeps serving: TypeError: a listener failed',
+    );
     const unguarded = await run(false);
     expect(unguarded.code).not.toBe(0);
     expect(unguarded.stdout).not.toContain('still serving');

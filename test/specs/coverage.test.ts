@@ -4,7 +4,16 @@
 import { Parser } from '@asyncapi/parser';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { deref, loadSpec, type SpecDocument } from '../../scripts/generate/spec-loader.ts';
-import { jsonType, lineStarting, proseFields, section, splitTopLevel, table, tableFields, type SpecField } from './interface-spec.ts';
+import {
+  jsonType,
+  lineStarting,
+  proseFields,
+  section,
+  splitTopLevel,
+  table,
+  tableFields,
+  type SpecField,
+} from './interface-spec.ts';
 import { objectShape, propertySchema, typesOf } from './schema-shape.ts';
 
 const institutional = loadSpec('institutional.openapi.yaml');
@@ -15,30 +24,58 @@ const evidence = loadSpec('evidence.schema.json');
 const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 /** Asserts that a schema has each field, with the specification's type, and (for responses) requires it. */
-function expectFields(doc: SpecDocument, schema: unknown, fields: (SpecField & { required?: boolean })[], label: string, allRequired = true) {
+function expectFields(
+  doc: SpecDocument,
+  schema: unknown,
+  fields: (SpecField & { required?: boolean })[],
+  label: string,
+  allRequired = true,
+) {
   const shape = objectShape(doc, schema);
   for (const field of fields) {
     expect(Object.keys(shape.properties), `${label}.${field.name} is missing`).toContain(field.name);
-    if (field.type) expect([...typesOf(doc, shape.properties[field.name])], `${label}.${field.name} type`).toContain(field.type);
+    if (field.type)
+      expect([...typesOf(doc, shape.properties[field.name])], `${label}.${field.name} type`).toContain(field.type);
     const required = field.required ?? allRequired;
     expect(shape.required.has(field.name), `${label}.${field.name} required=${required}`).toBe(required);
   }
 }
 
 describe('A: institutional resources', () => {
-  it('Account has every field of its table', () => expectFields(institutional, schemaRef('Account'), tableFields('Account (A)'), 'Account'));
+  it('Account has every field of its table', () =>
+    expectFields(institutional, schemaRef('Account'), tableFields('Account (A)'), 'Account'));
   it('Statement transaction has every field', () =>
-    expectFields(institutional, schemaRef('StatementTransaction'), tableFields('Statement transaction (A)'), 'StatementTransaction'));
+    expectFields(
+      institutional,
+      schemaRef('StatementTransaction'),
+      tableFields('Statement transaction (A)'),
+      'StatementTransaction',
+    ));
   it('Statement page has every field', () => {
     const fields = table('Statement page (A)').map((r) => ({ name: r.Field!, type: jsonType(r.Type!) }));
     expectFields(institutional, schemaRef('StatementPage'), fields, 'StatementPage');
   });
   it('Transfer has every field', () =>
-    expectFields(institutional, schemaRef('Transfer'), proseFields(lineStarting('Transfer (A)', 'Fields:')), 'Transfer'));
+    expectFields(
+      institutional,
+      schemaRef('Transfer'),
+      proseFields(lineStarting('Transfer (A)', 'Fields:')),
+      'Transfer',
+    ));
   it('Transfer request has every field, required as the table says', () =>
-    expectFields(institutional, schemaRef('TransferRequest'), tableFields('Transfer request (A, POST /transfers)'), 'TransferRequest'));
+    expectFields(
+      institutional,
+      schemaRef('TransferRequest'),
+      tableFields('Transfer request (A, POST /transfers)'),
+      'TransferRequest',
+    ));
   it('Transfer creation response has every field', () =>
-    expectFields(institutional, schemaRef('TransferCreated'), proseFields(lineStarting('Transfer creation response (A)', 'Fields:')), 'TransferCreated'));
+    expectFields(
+      institutional,
+      schemaRef('TransferCreated'),
+      proseFields(lineStarting('Transfer creation response (A)', 'Fields:')),
+      'TransferCreated',
+    ));
 });
 
 describe('A: endpoints, security, errors, limits', () => {
@@ -48,27 +85,52 @@ describe('A: endpoints, security, errors, limits', () => {
   it('has all six endpoints of the table', () => {
     expect(operations).toHaveLength(6);
     for (const op of operations) {
-      expect((institutional.paths as Record<string, Record<string, unknown>>)[op.path]?.[op.method], `${op.method} ${op.path}`).toBeDefined();
+      expect(
+        (institutional.paths as Record<string, Record<string, unknown>>)[op.path]?.[op.method],
+        `${op.method} ${op.path}`,
+      ).toBeDefined();
     }
   });
 
   it('declares both authentication methods: svc_ bearer keys and the SVC-MLDSA header', () => {
-    const schemes = Object.values((institutional.components as { securitySchemes: Record<string, Record<string, string>> }).securitySchemes);
-    expect(schemes.some((s) => s.type === 'http' && s.scheme === 'bearer' && /svc_/.test(`${s.bearerFormat} ${s.description}`))).toBe(true);
-    expect(schemes.some((s) => s.type === 'apiKey' && s.in === 'header' && s.name === 'Authorization' && /SVC-MLDSA/.test(s.description ?? ''))).toBe(true);
+    const schemes = Object.values(
+      (institutional.components as { securitySchemes: Record<string, Record<string, string>> }).securitySchemes,
+    );
+    expect(
+      schemes.some(
+        (s) => s.type === 'http' && s.scheme === 'bearer' && /svc_/.test(`${s.bearerFormat} ${s.description}`),
+      ),
+    ).toBe(true);
+    expect(
+      schemes.some(
+        (s) =>
+          s.type === 'apiKey' &&
+          s.in === 'header' &&
+          s.name === 'Authorization' &&
+          /SVC-MLDSA/.test(s.description ?? ''),
+      ),
+    ).toBe(true);
   });
 
   it('documents every error status of the Errors table with an {error} body on every operation', () => {
     const statuses = table('Errors').map((r) => r.Status!);
     expect(statuses).toEqual(['400', '401', '403', '404', '429', '500']);
-    for (const [path, item] of Object.entries(institutional.paths as Record<string, Record<string, { responses: Record<string, unknown>; parameters?: unknown[]; requestBody?: unknown }>>)) {
+    for (const [path, item] of Object.entries(
+      institutional.paths as Record<
+        string,
+        Record<string, { responses: Record<string, unknown>; parameters?: unknown[]; requestBody?: unknown }>
+      >,
+    )) {
       for (const [method, op] of Object.entries(item)) {
         if (method === 'parameters') continue;
         const expected = ['401', '403', '429', '500'];
         if (op.requestBody || op.parameters?.length) expected.push('400');
         if (path.includes('{')) expected.push('404');
         for (const status of expected) {
-          const response = deref<{ content?: Record<string, { schema: unknown }> }>(institutional, op.responses[status]);
+          const response = deref<{ content?: Record<string, { schema: unknown }> }>(
+            institutional,
+            op.responses[status],
+          );
           expect(response, `${method} ${path} documents ${status}`).toBeDefined();
           const shape = objectShape(institutional, response.content?.['application/json']?.schema);
           expect([...shape.required], `${method} ${path} ${status} body`).toContain('error');
@@ -78,7 +140,8 @@ describe('A: endpoints, security, errors, limits', () => {
   });
 
   it('carries the limits: page and limit bounds, memo length, rate limit, transport', () => {
-    const params = (institutional.components as { parameters: Record<string, { schema: Record<string, unknown> }> }).parameters;
+    const params = (institutional.components as { parameters: Record<string, { schema: Record<string, unknown> }> })
+      .parameters;
     const page = Object.values(params).find((p) => (p as { name?: string }).name === 'page')!.schema;
     const limit = Object.values(params).find((p) => (p as { name?: string }).name === 'limit')!.schema;
     expect(page).toMatchObject({ type: 'integer', minimum: 1, default: 1 });
@@ -93,7 +156,9 @@ describe('A: endpoints, security, errors, limits', () => {
 
 describe('C: chain JSON-RPC', () => {
   const rows = table('C. Chain JSON-RPC');
-  const methods = new Map((rpc.methods as { name: string; params: unknown[]; result: unknown }[]).map((m) => [m.name, m]));
+  const methods = new Map(
+    (rpc.methods as { name: string; params: unknown[]; result: unknown }[]).map((m) => [m.name, m]),
+  );
 
   it('has all 24 methods of the table with their exact parameter names, in order (extra ones optional)', () => {
     expect(rows).toHaveLength(24);
@@ -102,9 +167,13 @@ describe('C: chain JSON-RPC', () => {
       const method = methods.get(row.Method!);
       expect(method, row.Method).toBeDefined();
       const params = method!.params.map((p) => deref<{ name: string; required?: boolean }>(rpc, p));
-      expect(params.slice(0, expected.length).map((p) => p.name), `${row.Method} params`).toEqual(expected);
+      expect(
+        params.slice(0, expected.length).map((p) => p.name),
+        `${row.Method} params`,
+      ).toEqual(expected);
       // D-131: a trailing param the spec does not list (eth_estimateGas's block) may only be optional.
-      for (const extra of params.slice(expected.length)) expect(extra.required, `${row.Method} ${extra.name}`).not.toBe(true);
+      for (const extra of params.slice(expected.length))
+        expect(extra.required, `${row.Method} ${extra.name}`).not.toBe(true);
     }
   });
 
@@ -125,31 +194,71 @@ describe('D: explorer', () => {
     }
   });
   it('Chain block has every field', () =>
-    expectFields(explorer, schemaRef('Block'), proseFields(lineStarting('Chain block (C, D)', 'Explorer block object:')), 'Block'));
+    expectFields(
+      explorer,
+      schemaRef('Block'),
+      proseFields(lineStarting('Chain block (C, D)', 'Explorer block object:')),
+      'Block',
+    ));
   it('Explorer transaction has every field', () =>
-    expectFields(explorer, schemaRef('ExplorerTransaction'), proseFields(lineStarting('Explorer transaction (D)', 'Fields:')), 'ExplorerTransaction'));
+    expectFields(
+      explorer,
+      schemaRef('ExplorerTransaction'),
+      proseFields(lineStarting('Explorer transaction (D)', 'Fields:')),
+      'ExplorerTransaction',
+    ));
   it('Explorer address balance has every field', () =>
-    expectFields(explorer, schemaRef('AddressBalance'), proseFields(lineStarting('Explorer address balance (D)', 'Fields:')), 'AddressBalance'));
+    expectFields(
+      explorer,
+      schemaRef('AddressBalance'),
+      proseFields(lineStarting('Explorer address balance (D)', 'Fields:')),
+      'AddressBalance',
+    ));
   it('Explorer chain statistics has every field', () =>
-    expectFields(explorer, schemaRef('ChainStats'), proseFields(lineStarting('Explorer chain statistics (D)', 'Fields:')), 'ChainStats'));
+    expectFields(
+      explorer,
+      schemaRef('ChainStats'),
+      proseFields(lineStarting('Explorer chain statistics (D)', 'Fields:')),
+      'ChainStats',
+    ));
   it('Validator has every field', () =>
     expectFields(explorer, schemaRef('Validator'), proseFields(lineStarting('Validator (D)', 'Fields:')), 'Validator'));
   it('Validator list has every field, with the 50-block window', () => {
-    expectFields(explorer, schemaRef('ValidatorList'), proseFields(lineStarting('Validator list (D, GET /api/validators)', 'Fields:')), 'ValidatorList');
+    expectFields(
+      explorer,
+      schemaRef('ValidatorList'),
+      proseFields(lineStarting('Validator list (D, GET /api/validators)', 'Fields:')),
+      'ValidatorList',
+    );
     expect(JSON.stringify(propertySchema(explorer, schemaRef('ValidatorList'), 'sampleBlocks'))).toMatch(/50/);
   });
   it('Governance view has validators and qbft {n, f, threshold, blockPeriodSeconds 2, requestTimeoutSeconds 10}', () => {
-    expectFields(explorer, schemaRef('GovernanceView'), [{ name: 'validators', type: 'array' }, { name: 'qbft', type: 'object' }], 'GovernanceView');
+    expectFields(
+      explorer,
+      schemaRef('GovernanceView'),
+      [
+        { name: 'validators', type: 'array' },
+        { name: 'qbft', type: 'object' },
+      ],
+      'GovernanceView',
+    );
     const qbft = propertySchema(explorer, schemaRef('GovernanceView'), 'qbft');
     const names = ['n', 'f', 'threshold', 'blockPeriodSeconds', 'requestTimeoutSeconds'];
-    expectFields(explorer, qbft, names.map((name) => ({ name, type: 'integer' })), 'qbft');
+    expectFields(
+      explorer,
+      qbft,
+      names.map((name) => ({ name, type: 'integer' })),
+      'qbft',
+    );
     expect(JSON.stringify(propertySchema(explorer, qbft, 'blockPeriodSeconds'))).toMatch(/\b2\b/);
     expect(JSON.stringify(propertySchema(explorer, qbft, 'requestTimeoutSeconds'))).toMatch(/\b10\b/);
   });
   it('limits the recent lists to 10 blocks and 10 transactions', () => {
     for (const path of ['/blocks', '/txns']) {
       const op = (explorer.paths as Record<string, { get: { responses: Record<string, unknown> } }>)[path]!.get;
-      const schema = deref<{ content: Record<string, { schema: unknown }> }>(explorer, op.responses['200']).content['application/json']!.schema;
+      const schema = deref<{ content: Record<string, { schema: unknown }> }>(explorer, op.responses['200']).content[
+        'application/json'
+      ]!.schema;
       expect(deref<{ maxItems: number }>(explorer, schema).maxItems, path).toBe(10);
     }
   });
@@ -160,7 +269,10 @@ describe('E: wallet session API', () => {
     const rows = table('E. Wallet session API');
     expect(rows).toHaveLength(6);
     for (const row of rows) {
-      expect((wallet.paths as Record<string, Record<string, unknown>>)[row.Path!]?.[row.Method!.toLowerCase()], row.Path).toBeDefined();
+      expect(
+        (wallet.paths as Record<string, Record<string, unknown>>)[row.Path!]?.[row.Method!.toLowerCase()],
+        row.Path,
+      ).toBeDefined();
     }
   });
   it('has every field of the session objects', () => {
@@ -186,13 +298,26 @@ describe('B: webhooks', () => {
   let messages: { event: string; payload: ReturnType<typeof objectShape>; headers: string[] }[] = [];
   beforeAll(async () => {
     const { document } = await new Parser().parse(JSON.stringify(loadSpec('webhooks.asyncapi.yaml')));
-    messages = document!.operations().all().flatMap((op) =>
-      op.messages().all().map((m) => {
-        const headers = m.headers()?.json() as { properties: Record<string, { const?: string }>; required: string[] };
-        const payload = m.payload()!.json();
-        return { event: headers.properties['X-SVC-Event']!.const!, payload: objectShape({}, payload), headers: headers.required };
-      }),
-    );
+    messages = document!
+      .operations()
+      .all()
+      .flatMap((op) =>
+        op
+          .messages()
+          .all()
+          .map((m) => {
+            const headers = m.headers()?.json() as {
+              properties: Record<string, { const?: string }>;
+              required: string[];
+            };
+            const payload = m.payload()!.json();
+            return {
+              event: headers.properties['X-SVC-Event']!.const!,
+              payload: objectShape({}, payload),
+              headers: headers.required,
+            };
+          }),
+      );
   });
 
   it('has one message per event type of the Events table', () => {
@@ -206,7 +331,8 @@ describe('B: webhooks', () => {
   it('payment.settled shows every payload field except failRsn; payment.failed carries failRsn', () => {
     const fields = tableFields('Payment event payload (B)').map((f) => f.name);
     const settled = messages.find((m) => m.event === 'payment.settled')!;
-    for (const f of fields.filter((f) => f !== 'failRsn')) expect(settled.payload.required.has(f), `settled.${f}`).toBe(true);
+    for (const f of fields.filter((f) => f !== 'failRsn'))
+      expect(settled.payload.required.has(f), `settled.${f}`).toBe(true);
     expect(settled.payload.required.has('failRsn')).toBe(false);
     expect(messages.find((m) => m.event === 'payment.failed')!.payload.required.has('failRsn')).toBe(true);
   });
@@ -215,16 +341,26 @@ describe('B: webhooks', () => {
     expect(schedule.map((r) => r.Attempt)).toEqual(['1', '2', '3', '4', '5']);
     const doc = loadSpec('webhooks.asyncapi.yaml') as Record<string, Record<string, unknown>>;
     // spec: immediate, 30 seconds, 5 minutes, 30 minutes, 2 hours; then DEAD.
-    expect(doc['x-retry-schedule']).toEqual([0, 30, 300, 1800, 7200].map((delaySeconds, i) => ({ attempt: i + 1, delaySeconds })));
+    expect(doc['x-retry-schedule']).toEqual(
+      [0, 30, 300, 1800, 7200].map((delaySeconds, i) => ({ attempt: i + 1, delaySeconds })),
+    );
     expect(doc['x-delivery']).toMatchObject({ responseTimeoutSeconds: 10 });
-    expect(doc['x-signature']).toMatchObject({ algorithm: 'HMAC-SHA256', signedString: '<timestamp>.<raw_body>', replayWindowSeconds: 300 });
+    expect(doc['x-signature']).toMatchObject({
+      algorithm: 'HMAC-SHA256',
+      signedString: '<timestamp>.<raw_body>',
+      replayWindowSeconds: 300,
+    });
   });
 });
 
 describe('F: evidence document', () => {
   it('has every top-level field, required as the table says, and allows extra top-level properties', () => {
     const rows = table('Evidence document (F)');
-    const required = section('Evidence document (F)').join(' ').match(/Top-level required fields: ([^.]+)\./)![1]!.split(',').map((s) => s.trim());
+    const required = section('Evidence document (F)')
+      .join(' ')
+      .match(/Top-level required fields: ([^.]+)\./)![1]!
+      .split(',')
+      .map((s) => s.trim());
     expect(new Set(evidence.required as string[])).toEqual(new Set(required));
     for (const row of rows) {
       // Dotted rows (conformance.acvp) name a property of a property.

@@ -55,16 +55,24 @@ describe('specs/DECISIONS.md', () => {
   it('agrees with the specs: every x-decision names an entry, and every entry lists exactly its carriers', () => {
     const carriers = decisionCarriers();
     const ids = new Set(entries.map((e) => e.id));
-    expect([...carriers.keys()].filter((id) => !ids.has(id)), 'x-decision values with no entry').toEqual([]);
+    expect(
+      [...carriers.keys()].filter((id) => !ids.has(id)),
+      'x-decision values with no entry',
+    ).toEqual([]);
     for (const entry of entries) {
       const line = entry.body.split('\n').find((l) => l.startsWith('- **Carried by:**'));
       const expected = carriedByLine(entry.id, carriers);
       if (expected) expect(line, `${entry.id}: run \`npx tsx scripts/decisions.ts --write\``).toBe(expected);
       // A decision no spec element carries must say where the code carries it.
       else {
-        expect(line, `${entry.id} is carried by no spec element and names no code`).toMatch(/^- \*\*Carried by:\*\* code only: \S.+/);
+        expect(line, `${entry.id} is carried by no spec element and names no code`).toMatch(
+          /^- \*\*Carried by:\*\* code only: \S.+/,
+        );
         for (const file of [...line!.matchAll(/`([^`]+)`/g)].map((m) => m[1]!)) {
-          expect(existsSync(new URL(`../../${file}`, import.meta.url)), `${entry.id} names ${file}, which does not exist`).toBe(true);
+          expect(
+            existsSync(new URL(`../../${file}`, import.meta.url)),
+            `${entry.id} names ${file}, which does not exist`,
+          ).toBe(true);
         }
       }
     }

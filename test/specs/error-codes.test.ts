@@ -18,7 +18,7 @@ import { ErrorCode, RestError } from '../../src/server/http/errors.ts';
 const contract = {
   institutional: InstitutionalErrorSchema.properties.code.enum,
   explorer: ExplorerErrorSchema.properties.code.enum,
-  'wallet': WalletSessionErrorSchema.properties.code.enum,
+  wallet: WalletSessionErrorSchema.properties.code.enum,
   admin: AdminErrorSchema.properties.code.enum,
 } satisfies Record<string, readonly string[]>;
 type Surface = keyof typeof contract;
@@ -48,7 +48,9 @@ function files(dir: string): string[] {
 
 /** Every `ErrorCode.X` and `LedgerErrorCode.X` a source file uses. */
 function codesUsed(file: string): string[] {
-  return [...readFileSync(file, 'utf8').matchAll(/\b(?:ErrorCode|LedgerErrorCode)\.([A-Z][A-Z0-9_]*)\b/g)].map((m) => m[1]!);
+  return [...readFileSync(file, 'utf8').matchAll(/\b(?:ErrorCode|LedgerErrorCode)\.([A-Z][A-Z0-9_]*)\b/g)].map(
+    (m) => m[1]!,
+  );
 }
 
 const inContract = (surface: Surface, code: string) => (contract[surface] as readonly string[]).includes(code);
@@ -61,7 +63,9 @@ describe('error codes (D-159, D-160)', () => {
   it('every code thrown under src/server is in the edge table and in the contract of each API that reaches it', () => {
     const missing: string[] = [];
     // JSON-RPC has its own codes (chain.openrpc.json); error-codes.ts is the table itself.
-    const server = files('src/server').filter((f) => !f.startsWith('src/server/chain/') && f !== 'src/server/http/error-codes.ts');
+    const server = files('src/server').filter(
+      (f) => !f.startsWith('src/server/chain/') && f !== 'src/server/http/error-codes.ts',
+    );
     for (const file of server) {
       const used = codesUsed(file);
       if (used.length === 0) continue;
@@ -72,7 +76,9 @@ describe('error codes (D-159, D-160)', () => {
       }
       for (const code of used) {
         if (!(code in HTTP_STATUS)) missing.push(`${file}: ${code} has no status in error-codes.ts`);
-        for (const surface of reach[1]) if (answers(surface, code) && !inContract(surface, code)) missing.push(`${file}: ${code} is not in the ${surface} contract`);
+        for (const surface of reach[1])
+          if (answers(surface, code) && !inContract(surface, code))
+            missing.push(`${file}: ${code} is not in the ${surface} contract`);
       }
     }
     expect(missing).toEqual([]);
@@ -115,9 +121,15 @@ describe('error codes (D-159, D-160)', () => {
         expect([res.statusCode, res.json()], code).toEqual([status, { error: 'detail', code }]);
       }
       const body = await app.inject({ url: '/body-device' });
-      expect([body.statusCode, body.json()]).toEqual([400, { error: '"fromDevice" unknown', code: 'DEVICE_NOT_FOUND' }]);
+      expect([body.statusCode, body.json()]).toEqual([
+        400,
+        { error: '"fromDevice" unknown', code: 'DEVICE_NOT_FOUND' },
+      ]);
       const ledger = await app.inject({ url: '/ledger' });
-      expect([ledger.statusCode, ledger.json()]).toEqual([500, { error: 'the return transaction ended reverted', code: 'RETURN_FAILED' }]);
+      expect([ledger.statusCode, ledger.json()]).toEqual([
+        500,
+        { error: 'the return transaction ended reverted', code: 'RETURN_FAILED' },
+      ]);
       const defect = await app.inject({ url: '/defect' });
       expect([defect.statusCode, defect.json()]).toEqual([500, { error: 'internal error', code: 'INTERNAL' }]);
     } finally {

@@ -8,7 +8,8 @@ const sections = readSpecExtract().sections;
 /** The lines of the section under `heading` (up to the next heading of any level). */
 export function section(heading: string): string[] {
   const lines = sections[heading];
-  if (!lines) throw new Error(`no section "${heading}" in the spec extract (add it to SECTION_HEADINGS in spec-extract.ts)`);
+  if (!lines)
+    throw new Error(`no section "${heading}" in the spec extract (add it to SECTION_HEADINGS in spec-extract.ts)`);
   return lines;
 }
 
@@ -23,7 +24,11 @@ export function table(heading: string, index = 0): Record<string, string>[] {
   }
   const rows = tables[index];
   if (!rows) throw new Error(`no table ${index} in section "${heading}"`);
-  const cells = (row: string) => row.slice(1, -1).split('|').map((c) => c.trim());
+  const cells = (row: string) =>
+    row
+      .slice(1, -1)
+      .split('|')
+      .map((c) => c.trim());
   const header = cells(rows[0]!);
   return rows.slice(2).map((row) => Object.fromEntries(cells(row).map((c, i) => [header[i]!, c])));
 }
@@ -58,7 +63,10 @@ export function jsonType(words: string): SpecField['type'] {
 
 /** Parses a prose field list such as `Fields: txRef (string, format …), txHash (string), …`. */
 export function proseFields(line: string): SpecField[] {
-  const list = line.slice(line.indexOf(':') + 1).trim().replace(/\.$/, '');
+  const list = line
+    .slice(line.indexOf(':') + 1)
+    .trim()
+    .replace(/\.$/, '');
   return splitTopLevel(list).map((item) => {
     const match = /^(\$?[A-Za-z]+)\s*(?:\(([^,;)]*)|$)/.exec(item.trim());
     if (!match) throw new Error(`cannot read a field from "${item}"`);

@@ -12,17 +12,24 @@ import { openApiSurfaces, repoRoot, specsDir } from '../../scripts/generate/path
 const read = (file: string) => readFileSync(path.join(specsDir, file), 'utf8');
 
 describe('spec lint', () => {
-  it.each([...openApiSurfaces.map((s) => s.spec), 'webhooks.asyncapi.yaml'])('%s passes redocly recommended-strict with zero problems', (spec) => {
-    const cli = path.join(repoRoot, 'node_modules/@redocly/cli/bin/cli.js');
-    const run = spawnSync(process.execPath, [cli, 'lint', '--config', 'redocly.yaml', '--format', 'json', path.join('specs', spec)], {
-      cwd: repoRoot,
-      encoding: 'utf8',
-    });
-    const report = JSON.parse(run.stdout) as { totals: { errors: number; warnings: number }; problems: unknown[] };
-    expect(report.problems).toEqual([]);
-    expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
-    expect(run.status).toBe(0);
-  });
+  it.each([...openApiSurfaces.map((s) => s.spec), 'webhooks.asyncapi.yaml'])(
+    '%s passes redocly recommended-strict with zero problems',
+    (spec) => {
+      const cli = path.join(repoRoot, 'node_modules/@redocly/cli/bin/cli.js');
+      const run = spawnSync(
+        process.execPath,
+        [cli, 'lint', '--config', 'redocly.yaml', '--format', 'json', path.join('specs', spec)],
+        {
+          cwd: repoRoot,
+          encoding: 'utf8',
+        },
+      );
+      const report = JSON.parse(run.stdout) as { totals: { errors: number; warnings: number }; problems: unknown[] };
+      expect(report.problems).toEqual([]);
+      expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
+      expect(run.status).toBe(0);
+    },
+  );
 
   it('the AsyncAPI contract parses with no error or warning diagnostics', async () => {
     const { document, diagnostics } = await new Parser().parse(read('webhooks.asyncapi.yaml'));

@@ -27,7 +27,10 @@ function jsonTypeOfValue(value: unknown): string {
 }
 
 /** The merged properties and required names of an object schema (allOf parts merged). */
-export function objectShape(doc: SpecDocument, node: unknown): { properties: Record<string, unknown>; required: Set<string> } {
+export function objectShape(
+  doc: SpecDocument,
+  node: unknown,
+): { properties: Record<string, unknown>; required: Set<string> } {
   const schema = deref<Schema>(doc, node) ?? {};
   const properties: Record<string, unknown> = { ...((schema.properties as Record<string, unknown>) ?? {}) };
   const required = new Set<string>((schema.required as string[]) ?? []);

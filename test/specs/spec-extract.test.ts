@@ -2,7 +2,14 @@
 // whenever it is beside the clone (a user's clone has no ../shared; the other spec tests read the extract).
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { EXTRACT_URL, extractSpec, SECTION_HEADINGS, SPEC_PATH, readSpecExtract, specExtractFile } from './spec-extract.ts';
+import {
+  EXTRACT_URL,
+  extractSpec,
+  SECTION_HEADINGS,
+  SPEC_PATH,
+  readSpecExtract,
+  specExtractFile,
+} from './spec-extract.ts';
 
 describe('test/specs/spec-extract.json', () => {
   it('holds the 28 "not shown" statements and every section the coverage tests read', () => {
@@ -12,7 +19,10 @@ describe('test/specs/spec-extract.json', () => {
     for (const heading of SECTION_HEADINGS) expect(extract.sections[heading]!.length, heading).toBeGreaterThan(0);
   });
 
-  it.skipIf(!existsSync(SPEC_PATH))('equals the extract of the interface specification (skipped: ../shared/spec/interface-specification.md is not beside this clone)', () => {
-    expect(readFileSync(EXTRACT_URL, 'utf8')).toBe(specExtractFile(extractSpec(readFileSync(SPEC_PATH, 'utf8'))));
-  });
+  it.skipIf(!existsSync(SPEC_PATH))(
+    'equals the extract of the interface specification (skipped: ../shared/spec/interface-specification.md is not beside this clone)',
+    () => {
+      expect(readFileSync(EXTRACT_URL, 'utf8')).toBe(specExtractFile(extractSpec(readFileSync(SPEC_PATH, 'utf8'))));
+    },
+  );
 });

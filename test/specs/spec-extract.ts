@@ -14,11 +14,27 @@ export const EXTRACT_URL = new URL('./spec-extract.json', import.meta.url);
 
 /** The sections (by heading) whose tables and field lists coverage.test.ts reads. */
 export const SECTION_HEADINGS: readonly string[] = [
-  'A. Institutional REST API', 'Account (A)', 'C. Chain JSON-RPC', 'Chain block (C, D)', 'D. Explorer REST API',
-  'E. Wallet session API', 'Errors', 'Evidence document (F)', 'Explorer address balance (D)', 'Explorer chain statistics (D)',
-  'Explorer transaction (D)', 'Payment event payload (B)', 'Statement page (A)', 'Statement transaction (A)', 'Transfer (A)',
-  'Transfer creation response (A)', 'Transfer request (A, POST /transfers)', 'Validator (D)', 'Validator list (D, GET /api/validators)',
-  'Wallet session objects (E)', 'Webhook events (B)',
+  'A. Institutional REST API',
+  'Account (A)',
+  'C. Chain JSON-RPC',
+  'Chain block (C, D)',
+  'D. Explorer REST API',
+  'E. Wallet session API',
+  'Errors',
+  'Evidence document (F)',
+  'Explorer address balance (D)',
+  'Explorer chain statistics (D)',
+  'Explorer transaction (D)',
+  'Payment event payload (B)',
+  'Statement page (A)',
+  'Statement transaction (A)',
+  'Transfer (A)',
+  'Transfer creation response (A)',
+  'Transfer request (A, POST /transfers)',
+  'Validator (D)',
+  'Validator list (D, GET /api/validators)',
+  'Wallet session objects (E)',
+  'Webhook events (B)',
 ];
 
 /** What the tests need from the specification. */
@@ -42,7 +58,10 @@ export function extractSpec(markdown: string): SpecExtract {
     sections[heading] = lines.slice(start + 1, end < 0 ? undefined : end);
   }
   // A sentence ends at ". " or the end of a line.
-  const notShown = lines.flatMap((line) => line.split(/(?<=\.)\s+/)).filter((s) => s.includes('not shown')).map(normalise);
+  const notShown = lines
+    .flatMap((line) => line.split(/(?<=\.)\s+/))
+    .filter((s) => s.includes('not shown'))
+    .map(normalise);
   return { notShown, sections };
 }
 

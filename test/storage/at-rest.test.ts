@@ -22,7 +22,13 @@ const modeOf = (dir: string) => (statSync(dir).mode & 0o777).toString(8);
 describe('the data directory (D-149)', () => {
   it('a fresh data directory and its PGlite directory are created mode 0700', async () => {
     const dataDir = path.join(scratch, 'fresh', '.data');
-    const config = loadConfig({ SVC_DATA_DIR: dataDir, SVC_BASE_PORT: '0', SVC_WALLET_PORT: '0', SVC_SITE_PORT: '0', SVC_BLOCK_TIME: '0' });
+    const config = loadConfig({
+      SVC_DATA_DIR: dataDir,
+      SVC_BASE_PORT: '0',
+      SVC_WALLET_PORT: '0',
+      SVC_SITE_PORT: '0',
+      SVC_BLOCK_TIME: '0',
+    });
     const { stack } = await listen(config, { persist: true, logLevel: 'silent' });
     try {
       expect(modeOf(dataDir)).toBe('700');

@@ -15,8 +15,13 @@ describe('PGlite client adapter', () => {
   it("installs exactly the parsers drizzle-orm's PGlite driver sends with its queries", async () => {
     // A client that records the options drizzle passes, in and out of a transaction.
     const recording = {
-      query: (text: string, params: unknown[], options: unknown) => (seen.push(options), spy.query(text, params, options as never)),
-      transaction: (fn: (tx: unknown) => Promise<unknown>) => spy.transaction((tx) => fn({ ...tx, query: (t: string, p: unknown[], o: unknown) => (seen.push(o), tx.query(t, p, o as never)) })),
+      query: (text: string, params: unknown[], options: unknown) => (
+        seen.push(options), spy.query(text, params, options as never)
+      ),
+      transaction: (fn: (tx: unknown) => Promise<unknown>) =>
+        spy.transaction((tx) =>
+          fn({ ...tx, query: (t: string, p: unknown[], o: unknown) => (seen.push(o), tx.query(t, p, o as never)) }),
+        ),
     };
     const db = drizzle({ client: recording as never });
     await db.execute(sql`select 1`);
@@ -24,9 +29,13 @@ describe('PGlite client adapter', () => {
     await db.transaction((tx) => tx.execute(sql`select 1`));
     expect(seen.length).toBe(3);
     for (const options of seen as { parsers: Record<number, unknown> }[]) {
-      expect(Object.keys(options.parsers).map(Number).sort()).toEqual(Object.keys(DRIZZLE_TEXT_PARSERS).map(Number).sort());
+      expect(Object.keys(options.parsers).map(Number).sort()).toEqual(
+        Object.keys(DRIZZLE_TEXT_PARSERS).map(Number).sort(),
+      );
     }
-    expect(Object.keys(DRIZZLE_TEXT_PARSERS).map(Number)).toEqual(expect.arrayContaining([types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE]));
+    expect(Object.keys(DRIZZLE_TEXT_PARSERS).map(Number)).toEqual(
+      expect.arrayContaining([types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE]),
+    );
   });
 
   it('reads the same rows as per-query parsers, inside and outside a transaction', async () => {
@@ -36,16 +45,20 @@ describe('PGlite client adapter', () => {
     const expected = (await plain.execute(query)).rows;
     expect(typeof expected[0]!.at).toBe('string');
     expect((await adapted.execute(query)).rows).toEqual(expected.map((row) => ({ ...row, at: expect.any(String) })));
-    expect(await adapted.transaction(async (tx) => (await tx.execute(sql`select '2026-11-21'::date as day`)).rows)).toEqual([{ day: '2026-11-21' }]);
+    expect(
+      await adapted.transaction(async (tx) => (await tx.execute(sql`select '2026-11-21'::date as day`)).rows),
+    ).toEqual([{ day: '2026-11-21' }]);
   });
 
   it('rolls a failed transaction back through the adapter', async () => {
     const adapted = drizzle({ client: drizzleClientOf(spy) as never });
     await adapted.execute(sql`create table if not exists adapter_probe (id int primary key)`);
-    await expect(adapted.transaction(async (tx) => {
-      await tx.execute(sql`insert into adapter_probe values (1)`);
-      throw new Error('abort');
-    })).rejects.toThrow('abort');
+    await expect(
+      adapted.transaction(async (tx) => {
+        await tx.execute(sql`insert into adapter_probe values (1)`);
+        throw new Error('abort');
+      }),
+    ).rejects.toThrow('abort');
     expect((await adapted.execute(sql`select count(*)::int as n from adapter_probe`)).rows).toEqual([{ n: 0 }]);
   });
 });

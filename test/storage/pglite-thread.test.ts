@@ -40,15 +40,19 @@ describe('PGlite on a worker thread', () => {
     await db.transaction(async (tx) => {
       await tx.execute(sql`insert into thread_probe values (1)`);
     });
-    await expect(db.transaction(async (tx) => {
-      await tx.execute(sql`insert into thread_probe values (2)`);
-      throw new Error('abort');
-    })).rejects.toThrow('abort');
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.execute(sql`insert into thread_probe values (2)`);
+        throw new Error('abort');
+      }),
+    ).rejects.toThrow('abort');
     const order: string[] = [];
     let outside: Promise<unknown> | undefined;
     await db.transaction(async (tx) => {
       await tx.execute(sql`insert into thread_probe values (3)`);
-      outside = db.execute(sql`select count(*)::int as n from thread_probe`).then((r) => (order.push('outside'), r.rows));
+      outside = db
+        .execute(sql`select count(*)::int as n from thread_probe`)
+        .then((r) => (order.push('outside'), r.rows));
       await new Promise((resolve) => setTimeout(resolve, 50));
       order.push('commit');
     });
@@ -61,7 +65,10 @@ describe('PGlite on a worker thread', () => {
   it("keeps PostgreSQL's error fields on the error", async () => {
     const error = await db.execute(sql`insert into thread_probe values (1)`).catch((e: unknown) => e);
     expect(isUniqueViolation(error, 'thread_probe_pkey')).toBe(true);
-    const syntax = (await db.execute(sql`selec 1`).then(() => undefined, (e: unknown) => e)) as { cause?: { code?: string } } | undefined;
+    const syntax = (await db.execute(sql`selec 1`).then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as { cause?: { code?: string } } | undefined;
     expect(syntax?.cause?.code).toBe('42601');
   });
 
@@ -74,10 +81,13 @@ describe('PGlite on a worker thread', () => {
   it('does not keep a process alive once its queries are answered', async () => {
     // A child process opens a database, queries it and never closes it: it must still exit by itself.
     const script = path.join(dataDir, 'child.mts');
-    writeFileSync(script, `
+    writeFileSync(
+      script,
+      `
       import { PgliteThread } from ${JSON.stringify(path.resolve('src/storage/pglite-thread.ts'))};
       const thread = await PgliteThread.open({ dataDir: ${JSON.stringify(path.join(dataDir, 'child'))} });
-      console.log(JSON.stringify((await thread.query('select 7 as seven')).rows));`);
+      console.log(JSON.stringify((await thread.query('select 7 as seven')).rows));`,
+    );
     const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', script], { timeout: 60_000 });
     expect(JSON.parse(stdout)).toEqual([{ seven: 7 }]);
   });

@@ -18,7 +18,16 @@ describe(`storage on ${fresh.onPostgres ? 'PostgreSQL' : 'PGlite'}`, () => {
       sql`select table_name from information_schema.tables where table_schema = 'public' order by table_name`,
     );
     const tables = (result as unknown as { rows: { table_name: string }[] }).rows.map((r) => r.table_name);
-    for (const table of ['accounts', 'api_keys', 'mldsa_keys', 'settings', 'transfers', 'idempotency_keys', 'qbft_validator_sets', 'chain_allowlist']) {
+    for (const table of [
+      'accounts',
+      'api_keys',
+      'mldsa_keys',
+      'settings',
+      'transfers',
+      'idempotency_keys',
+      'qbft_validator_sets',
+      'chain_allowlist',
+    ]) {
       expect(tables).toContain(table);
     }
   });
@@ -27,15 +36,32 @@ describe(`storage on ${fresh.onPostgres ? 'PostgreSQL' : 'PGlite'}`, () => {
     const key = new Uint8Array(randomBytes(48));
     const wei = (2n ** 200n + 12345n).toString();
     await fresh.database.db.insert(accounts).values({
-      id: 'acc_STORAGETEST0000000000000000'.slice(0, 30), reference: 'ACC-9900000001', email: 'storage@example.com', status: 'approved',
-      dailyLimitWei: wei, singleLimitWei: '1', address: '0x000000000000000000000000000000000000dEaD', chainKeyCiphertext: key,
-      mlkemPublicKey: key, mlkemSecretCiphertext: key, wrappedDek: key, kekId: 'kek_TEST', nextNonce: 0, createdAt: new Date(),
+      id: 'acc_STORAGETEST0000000000000000'.slice(0, 30),
+      reference: 'ACC-9900000001',
+      email: 'storage@example.com',
+      status: 'approved',
+      dailyLimitWei: wei,
+      singleLimitWei: '1',
+      address: '0x000000000000000000000000000000000000dEaD',
+      chainKeyCiphertext: key,
+      mlkemPublicKey: key,
+      mlkemSecretCiphertext: key,
+      wrappedDek: key,
+      kekId: 'kek_TEST',
+      nextNonce: 0,
+      createdAt: new Date(),
     });
     const [row] = await fresh.database.db.select().from(accounts).where(eq(accounts.reference, 'ACC-9900000001'));
     expect(Buffer.from(row!.chainKeyCiphertext).equals(Buffer.from(key))).toBe(true);
     expect(row!.dailyLimitWei).toBe(wei);
     await fresh.database.db.insert(apiKeys).values({
-      id: 'key_STORAGE', name: 'n', tokenSha256: 'x'.repeat(64), tokenPrefix: 'svc_', permissions: ['accounts:read'], accountIds: null, createdAt: new Date(),
+      id: 'key_STORAGE',
+      name: 'n',
+      tokenSha256: 'x'.repeat(64),
+      tokenPrefix: 'svc_',
+      permissions: ['accounts:read'],
+      accountIds: null,
+      createdAt: new Date(),
     });
     const [key1] = await fresh.database.db.select().from(apiKeys).where(eq(apiKeys.id, 'key_STORAGE'));
     expect(key1!.permissions).toEqual(['accounts:read']);

@@ -53,6 +53,8 @@ describe('layers', () => {
     expect(reachedFolders('src/server/x.ts', "const m = await import('../../cli/main.ts');")).toEqual([
       { folder: 'cli', specifier: '../../cli/main.ts' },
     ]);
-    expect(reachedFolders('src/server/x.ts', "import type { B } from '../ledger/b.ts';")).toEqual([{ folder: 'src', specifier: '../ledger/b.ts' }]);
+    expect(reachedFolders('src/server/x.ts', "import type { B } from '../ledger/b.ts';")).toEqual([
+      { folder: 'src', specifier: '../ledger/b.ts' },
+    ]);
   });
 });

@@ -22,7 +22,8 @@ function contractEnums(name: string): ContractEnum[] {
     for (const [key, value] of Object.entries(node)) {
       // A nullable enum (`[..., null]`) counts by its strings.
       const strings = key === 'enum' && Array.isArray(value) ? value.filter((v) => v !== null) : [];
-      if (strings.length >= 2 && strings.every((v) => typeof v === 'string')) found.push({ where: `specs/${name}#${pointer}`, values: strings });
+      if (strings.length >= 2 && strings.every((v) => typeof v === 'string'))
+        found.push({ where: `specs/${name}#${pointer}`, values: strings });
       walk(value, `${pointer}/${key}`);
     }
   };
@@ -57,7 +58,11 @@ function literalLists(file: string): Literals[] {
     return ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) ? node.text : undefined;
   };
   const visit = (node: ts.Node): void => {
-    const members = ts.isUnionTypeNode(node) ? node.types : ts.isArrayLiteralExpression(node) ? node.elements : undefined;
+    const members = ts.isUnionTypeNode(node)
+      ? node.types
+      : ts.isArrayLiteralExpression(node)
+        ? node.elements
+        : undefined;
     if (members && members.length >= 2) {
       const values = members.map(stringOf);
       if (values.every((v) => v !== undefined)) {
@@ -71,14 +76,18 @@ function literalLists(file: string): Literals[] {
   return found;
 }
 
-const contracts = readdirSync(path.join(root, 'specs')).filter((name) => /\.(openapi\.yaml|asyncapi\.yaml|openrpc\.json|schema\.json)$/.test(name));
+const contracts = readdirSync(path.join(root, 'specs')).filter((name) =>
+  /\.(openapi\.yaml|asyncapi\.yaml|openrpc\.json|schema\.json)$/.test(name),
+);
 const enums = contracts.flatMap(contractEnums);
 const files = ['src', 'conformance', 'cli'].flatMap(sources);
 
 describe('contract string unions', () => {
   it('finds the enums of every contract and the sources to check', () => {
     expect(contracts.length).toBeGreaterThanOrEqual(7);
-    expect(enums.map((e) => e.where)).toEqual(expect.arrayContaining(['specs/institutional.openapi.yaml#/components/schemas/TransferStatus']));
+    expect(enums.map((e) => e.where)).toEqual(
+      expect.arrayContaining(['specs/institutional.openapi.yaml#/components/schemas/TransferStatus']),
+    );
     expect(files.length).toBeGreaterThan(100);
   });
 

@@ -30,18 +30,29 @@ type Use = { file: string; line: number; name: string; how: 'read' | 'key' };
 
 /** Every SVC_* name `source` reads (`x.SVC_A`, `x['SVC_A']`, `{ SVC_A } = x`) or sets as an object key (`{ SVC_A: '0' }`). */
 function settingUses(file: string, source: string): Use[] {
-  const sf = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true, file.endsWith('.ts') ? ts.ScriptKind.TS : ts.ScriptKind.JS);
+  const sf = ts.createSourceFile(
+    file,
+    source,
+    ts.ScriptTarget.Latest,
+    true,
+    file.endsWith('.ts') ? ts.ScriptKind.TS : ts.ScriptKind.JS,
+  );
   const uses: Use[] = [];
   const add = (node: ts.Node, name: string, how: Use['how']) => {
-    if (SETTING.test(name)) uses.push({ file, line: sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1, name, how });
+    if (SETTING.test(name))
+      uses.push({ file, line: sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1, name, how });
   };
   const visit = (node: ts.Node) => {
     if (ts.isPropertyAccessExpression(node)) add(node, node.name.text, 'read');
-    else if (ts.isElementAccessExpression(node) && ts.isStringLiteralLike(node.argumentExpression)) add(node, node.argumentExpression.text, 'read');
+    else if (ts.isElementAccessExpression(node) && ts.isStringLiteralLike(node.argumentExpression))
+      add(node, node.argumentExpression.text, 'read');
     else if (ts.isBindingElement(node) && ts.isObjectBindingPattern(node.parent)) {
       const key = node.propertyName ?? node.name;
       if (ts.isIdentifier(key) || ts.isStringLiteralLike(key)) add(node, key.text, 'read');
-    } else if ((ts.isPropertyAssignment(node) || ts.isShorthandPropertyAssignment(node)) && (ts.isIdentifier(node.name) || ts.isStringLiteralLike(node.name))) {
+    } else if (
+      (ts.isPropertyAssignment(node) || ts.isShorthandPropertyAssignment(node)) &&
+      (ts.isIdentifier(node.name) || ts.isStringLiteralLike(node.name))
+    ) {
       add(node, node.name.text, 'key');
     }
     ts.forEachChild(node, visit);
@@ -61,8 +72,17 @@ const rows = () => Object.entries(SETTINGS) as [string, Setting<unknown>][];
 
 describe('the settings table', () => {
   it('finds reads, destructuring and keys of SVC_* variables (the scanner itself)', () => {
-    const found = settingUses('x.ts', "const a = process.env.SVC_A; const b = env['SVC_B']; const { SVC_C, SVC_D: d } = env; load({ SVC_E: '1' }); const f = SVC_NOT_READ;");
-    expect(found.map((u) => `${u.name} ${u.how}`)).toEqual(['SVC_A read', 'SVC_B read', 'SVC_C read', 'SVC_D read', 'SVC_E key']);
+    const found = settingUses(
+      'x.ts',
+      "const a = process.env.SVC_A; const b = env['SVC_B']; const { SVC_C, SVC_D: d } = env; load({ SVC_E: '1' }); const f = SVC_NOT_READ;",
+    );
+    expect(found.map((u) => `${u.name} ${u.how}`)).toEqual([
+      'SVC_A read',
+      'SVC_B read',
+      'SVC_C read',
+      'SVC_D read',
+      'SVC_E key',
+    ]);
   });
 
   it('has a row for every SVC_* variable code in src/, conformance/, scripts/ and bin/ reads or sets', () => {
@@ -80,7 +100,9 @@ describe('the settings table', () => {
     const read = new Set<string>();
     const env = new Proxy({} as Record<string, string | undefined>, { get: (_, name) => void read.add(String(name)) });
     loadConfig(env);
-    const served = rows().filter(([, s]) => s.readBy.includes('svckit serve')).map(([name]) => name);
+    const served = rows()
+      .filter(([, s]) => s.readBy.includes('svckit serve'))
+      .map(([name]) => name);
     expect([...read].sort()).toEqual(served.sort());
   });
 

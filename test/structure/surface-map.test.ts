@@ -11,7 +11,12 @@ function mapRows(readme: string): string[][] {
   return section
     .split('\n')
     .filter((line) => line.startsWith('|') && !line.startsWith('|---') && !line.includes('| Name |'))
-    .map((line) => line.split('|').slice(1, -1).map((cell) => cell.trim()));
+    .map((line) =>
+      line
+        .split('|')
+        .slice(1, -1)
+        .map((cell) => cell.trim()),
+    );
 }
 
 /** The backticked paths of a cell, without glob patterns or ids. */
@@ -23,7 +28,15 @@ const BASES = ['', '', 'specs', '', 'src/server', '', 'conformance/checks', '', 
 
 describe('the README surface map', () => {
   it('has the six surfaces and the admin API', () => {
-    expect(rows.map((r) => r[1])).toEqual(['institutional', 'webhooks', 'chain', 'explorer', 'wallet', 'evidence', 'admin']);
+    expect(rows.map((r) => r[1])).toEqual([
+      'institutional',
+      'webhooks',
+      'chain',
+      'explorer',
+      'wallet',
+      'evidence',
+      'admin',
+    ]);
   });
 
   it('names only paths that exist', () => {
@@ -34,7 +47,10 @@ describe('the README surface map', () => {
         for (const p of paths(row[column] ?? '')) {
           // A file named in a plugin cell lives in the plugin folder named first in that cell.
           const plugin = column === 4 ? paths(row[column]!)[0] : undefined;
-          const candidates = [join(REPO_ROOT, base, p), ...(plugin && plugin !== p ? [join(REPO_ROOT, base, plugin, p)] : [])];
+          const candidates = [
+            join(REPO_ROOT, base, p),
+            ...(plugin && plugin !== p ? [join(REPO_ROOT, base, plugin, p)] : []),
+          ];
           if (!candidates.some((c) => existsSync(c))) missing.push(`${row[1]}: ${base}/${p}`);
         }
       }
@@ -45,7 +61,9 @@ describe('the README surface map', () => {
   it('uses each surface name for its contract, generated folder, checks and tests', () => {
     for (const row of rows.filter((r) => r[1] !== 'admin')) {
       const name = row[1]!;
-      expect(paths(row[2]!)[0], name).toMatch(new RegExp(`^${name}\\.(openapi\\.yaml|asyncapi\\.yaml|openrpc\\.json|schema\\.json)$`));
+      expect(paths(row[2]!)[0], name).toMatch(
+        new RegExp(`^${name}\\.(openapi\\.yaml|asyncapi\\.yaml|openrpc\\.json|schema\\.json)$`),
+      );
       expect(paths(row[3]!)[0], name).toBe(`generated/${name}/`);
       expect(paths(row[6]!)[0], name).toBe(`${name}/`);
       expect(paths(row[8]!)[0], name).toBe(`${name}/`);

@@ -16,7 +16,10 @@ const client = createClient({
 
 describe('admin SDK against the mocks', () => {
   it('issues an API key whose raw token is shown once', async () => {
-    const created = await sdk.adminCreateApiKey({ client, body: { name: 'reconciliation', permissions: ['accounts:read'] } });
+    const created = await sdk.adminCreateApiKey({
+      client,
+      body: { name: 'reconciliation', permissions: ['accounts:read'] },
+    });
     expect(created.data?.token).toMatch(/^svc_[A-Za-z0-9_-]{43}$/);
     const listed = await sdk.adminListApiKeys({ client });
     expect(JSON.stringify(listed.data)).not.toContain(created.data!.token);

@@ -30,7 +30,9 @@ describe('typed JSON-RPC client against the mock', () => {
       for (const example of chainRpcExamples[method]) {
         const call = rpc.call as (m: string, ...p: unknown[]) => Promise<unknown>;
         // The mock answers with the first pairing whose params match (eth_syncing has two with none).
-        const first = chainRpcExamples[method].find((e) => JSON.stringify(e.params) === JSON.stringify(example.params))!;
+        const first = chainRpcExamples[method].find(
+          (e) => JSON.stringify(e.params) === JSON.stringify(example.params),
+        )!;
         expect(await call(method, ...example.params), method).toEqual(first.result);
       }
     }

@@ -4,9 +4,16 @@ import { expect } from 'vitest';
 import { deref, loadSpec } from '../../scripts/generate/spec-loader.ts';
 import { exampleResponse } from '../../scripts/generate/mocks.ts';
 
-type Operation = { operationId: string; parameters?: unknown[]; requestBody?: unknown; responses: Record<string, unknown> };
+type Operation = {
+  operationId: string;
+  parameters?: unknown[];
+  requestBody?: unknown;
+  responses: Record<string, unknown>;
+};
 type Parameter = { name: string; in: 'path' | 'query' | 'header'; example?: unknown; schema?: { example?: unknown } };
-type SdkFunction = (options: Record<string, unknown>) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+type SdkFunction = (
+  options: Record<string, unknown>,
+) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
 
 /** The request options the contract's examples give for one operation. */
 function requestOptions(doc: Record<string, unknown>, pathItem: Record<string, unknown>, operation: Operation) {
@@ -17,7 +24,10 @@ function requestOptions(doc: Record<string, unknown>, pathItem: Record<string, u
     if (example === undefined) continue;
     options[parameter.in === 'header' ? 'headers' : parameter.in]![parameter.name] = example;
   }
-  const body = deref<{ content?: Record<string, { examples?: Record<string, unknown>; example?: unknown }> }>(doc, operation.requestBody);
+  const body = deref<{ content?: Record<string, { examples?: Record<string, unknown>; example?: unknown }> }>(
+    doc,
+    operation.requestBody,
+  );
   const media = body?.content?.['application/json'];
   if (media) {
     const named = media.examples?.default ?? Object.values(media.examples ?? {})[0];
@@ -27,7 +37,11 @@ function requestOptions(doc: Record<string, unknown>, pathItem: Record<string, u
 }
 
 /** Runs every operation of `specFile` through `sdk` and checks status and body against the example. */
-export async function sweepOperations(specFile: string, sdk: Record<string, unknown>, client: unknown): Promise<number> {
+export async function sweepOperations(
+  specFile: string,
+  sdk: Record<string, unknown>,
+  client: unknown,
+): Promise<number> {
   const doc = loadSpec(specFile);
   let calls = 0;
   for (const pathItem of Object.values(doc.paths as Record<string, Record<string, unknown>>)) {
@@ -37,12 +51,17 @@ export async function sweepOperations(specFile: string, sdk: Record<string, unkn
       const call = sdk[operation.operationId] as SdkFunction | undefined;
       expect(call, `the SDK exports ${operation.operationId}`).toBeTypeOf('function');
       const expected = exampleResponse(doc, operation as unknown as Record<string, unknown>)!;
-      const { data, error, response } = await call!({ client, redirect: 'manual', ...requestOptions(doc, pathItem, operation) });
+      const { data, error, response } = await call!({
+        client,
+        redirect: 'manual',
+        ...requestOptions(doc, pathItem, operation),
+      });
       // The fetch client reports any non-2xx answer (a 302 redirect included) through `error`.
       if (expected.status < 300) expect(error, `${operation.operationId} answered an error`).toBeUndefined();
       expect(response.status, operation.operationId).toBe(expected.status);
       if (expected.body !== undefined) expect(data, operation.operationId).toEqual(expected.body);
-      for (const [name, value] of Object.entries(expected.headers ?? {})) expect(response.headers.get(name)).toBe(value);
+      for (const [name, value] of Object.entries(expected.headers ?? {}))
+        expect(response.headers.get(name)).toBe(value);
       calls++;
     }
   }

@@ -18,7 +18,8 @@ const sign = (timestamp: string, body: string, secret = SECRET) =>
 const ajv = new Ajv({ strict: false, allErrors: true });
 addFormats.default(ajv);
 ajv.addSchema({ $id: 'webhooks', $defs: webhookSchemaDefs });
-const validatePayload = (event: keyof typeof webhookMessageByEvent) => ajv.getSchema(`webhooks#/$defs/${webhookMessageByEvent[event]}Payload`)!;
+const validatePayload = (event: keyof typeof webhookMessageByEvent) =>
+  ajv.getSchema(`webhooks#/$defs/${webhookMessageByEvent[event]}Payload`)!;
 
 const received: { event: string; valid: boolean; signatureOk: boolean }[] = [];
 const server = setupServer(
@@ -30,14 +31,18 @@ const server = setupServer(
     const signatureOk = expected.length === given.length && timingSafeEqual(expected, given);
     const event = request.headers.get('x-svc-event') as keyof typeof webhookMessageByEvent;
     received.push({ event, valid: validatePayload(event)(JSON.parse(raw)) as boolean, signatureOk });
-    return signatureOk ? new HttpResponse(null, { status: 204 }) : HttpResponse.json({ error: 'bad signature' }, { status: 401 });
+    return signatureOk
+      ? new HttpResponse(null, { status: 204 })
+      : HttpResponse.json({ error: 'bad signature' }, { status: 401 });
   }),
 );
 beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
 afterAll(() => server.close());
 
 type MessageExample = { headers: Record<string, string>; payload: unknown };
-const messages = (loadSpec('webhooks.asyncapi.yaml').components as { messages: Record<string, { examples: MessageExample[] }> }).messages;
+const messages = (
+  loadSpec('webhooks.asyncapi.yaml').components as { messages: Record<string, { examples: MessageExample[] }> }
+).messages;
 
 describe('webhook types and schemas', () => {
   it('the contract examples carry real signatures over their compact JSON body', () => {

@@ -8,17 +8,29 @@ import { recoverMessageAddress } from 'viem';
 import { createBase58check } from '@scure/base';
 import { describe, expect, it } from 'vitest';
 import { hkdfSha256 } from '../../src/crypto/index.ts';
-import { addressOf, bytesToHex, familyOfAddress, hexToBytes, IDENTITY_INFO, svcIdOf, tronAddressBytes } from '../../src/client/wallet/codec.ts';
+import {
+  addressOf,
+  bytesToHex,
+  familyOfAddress,
+  hexToBytes,
+  IDENTITY_INFO,
+  svcIdOf,
+  tronAddressBytes,
+} from '../../src/client/wallet/codec.ts';
 import { deriveIdentity, signWithIdentity, verifyIdentitySignature } from '../../src/client/wallet/identity.ts';
 import { deriveChainKey, derivationPath, mnemonicToSeed } from '../../src/client/wallet/keys.ts';
-import { recoverChainMessageSigner, signChainMessage, verifyChainMessage } from '../../src/client/wallet/sign-message.ts';
+import {
+  recoverChainMessageSigner,
+  signChainMessage,
+  verifyChainMessage,
+} from '../../src/client/wallet/sign-message.ts';
 import { NetworkRegistry, chainIdHex } from '../../src/client/wallet/networks.ts';
 
 import { TEST_MNEMONIC } from './support.ts';
 const seed = mnemonicToSeed(TEST_MNEMONIC);
 
 describe('chain keys of the BIP-39 test mnemonic (published values)', () => {
-  it('Ethereum m/44\'/60\'/0\'/0/0 is 0x9858EfFD232B4033E47d90003D41EC34EcaEda94', () => {
+  it("Ethereum m/44'/60'/0'/0/0 is 0x9858EfFD232B4033E47d90003D41EC34EcaEda94", () => {
     const key = deriveChainKey(seed, 'evm', 0);
     expect(key.path).toBe("m/44'/60'/0'/0/0");
     expect(key.address).toBe('0x9858EfFD232B4033E47d90003D41EC34EcaEda94');
@@ -26,7 +38,7 @@ describe('chain keys of the BIP-39 test mnemonic (published values)', () => {
     expect(mnemonicToAccount(TEST_MNEMONIC).address).toBe(key.address);
   });
 
-  it('Bitcoin BIP-84 m/84\'/0\'/0\'/0/0 is bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu (BIP-84 test vector)', () => {
+  it("Bitcoin BIP-84 m/84'/0'/0'/0/0 is bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu (BIP-84 test vector)", () => {
     const key = deriveChainKey(seed, 'bitcoin', 0);
     expect(key.path).toBe("m/84'/0'/0'/0/0");
     expect(key.address).toBe('bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu');
@@ -34,7 +46,7 @@ describe('chain keys of the BIP-39 test mnemonic (published values)', () => {
     expect(deriveChainKey(seed, 'bitcoin', 1).address).toBe('bc1qnjg0jd8228aq7egyzacy8cys3knf9xvrerkf9g'); // BIP-84 second receiving address
   });
 
-  it('Tron m/44\'/195\'/0\'/0/0 is TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH, cross-checked with an independent derivation', () => {
+  it("Tron m/44'/195'/0'/0/0 is TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH, cross-checked with an independent derivation", () => {
     const key = deriveChainKey(seed, 'tron', 0);
     expect(key.path).toBe("m/44'/195'/0'/0/0");
     expect(key.address).toBe('TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH');
@@ -46,13 +58,23 @@ describe('chain keys of the BIP-39 test mnemonic (published values)', () => {
     expect(bytesToHex(tronAddressBytes(key.address).subarray(1))).toBe(viaViem.slice(2).toLowerCase());
   });
 
-  it('all EVM chains, the native chain and custom networks share m/44\'/60\'/0\'/0/i', () => {
+  it("all EVM chains, the native chain and custom networks share m/44'/60'/0'/0/i", () => {
     const registry = new NetworkRegistry();
-    const custom = registry.registerEvmNetwork({ chainId: 31337, name: 'Local', symbol: 'ETH', rpcUrl: 'http://127.0.0.1:8545' });
+    const custom = registry.registerEvmNetwork({
+      chainId: 31337,
+      name: 'Local',
+      symbol: 'ETH',
+      rpcUrl: 'http://127.0.0.1:8545',
+    });
     expect(custom).toMatchObject({ chainId: '31337', family: 'evm', custom: true });
-    for (const id of ['1111111', '1', '42161', '10', '8453', '137', '56', '31337']) expect(registry.get(id).family).toBe('evm');
-    expect(() => registry.registerEvmNetwork({ chainId: '1', name: 'x', symbol: 'ETH', rpcUrl: 'http://x' })).toThrow(/built-in/);
-    expect(() => registry.registerEvmNetwork({ chainId: '007', name: 'x', symbol: 'ETH', rpcUrl: 'http://x' })).toThrow(/leading zeros/);
+    for (const id of ['1111111', '1', '42161', '10', '8453', '137', '56', '31337'])
+      expect(registry.get(id).family).toBe('evm');
+    expect(() => registry.registerEvmNetwork({ chainId: '1', name: 'x', symbol: 'ETH', rpcUrl: 'http://x' })).toThrow(
+      /built-in/,
+    );
+    expect(() => registry.registerEvmNetwork({ chainId: '007', name: 'x', symbol: 'ETH', rpcUrl: 'http://x' })).toThrow(
+      /leading zeros/,
+    );
     expect(chainIdHex('1111111')).toBe('0x10f447');
     expect(derivationPath('tron', 7)).toBe("m/44'/195'/0'/0/7");
     expect(familyOfAddress('TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH')).toBe('tron');
@@ -93,7 +115,8 @@ describe('ML-DSA-65 identity and svcId (D-031, D-119)', () => {
 });
 
 describe('chain message signatures for ecdsaSig (D-035)', () => {
-  const message = 'localhost:8444 wants you to sign in with your account:\nX\n\nNonce: 28ca10e3dde4d371f12a157437a754f5';
+  const message =
+    'localhost:8444 wants you to sign in with your account:\nX\n\nNonce: 28ca10e3dde4d371f12a157437a754f5';
 
   it('EIP-191 personal_sign: viem recovers the signer', async () => {
     const key = deriveChainKey(seed, 'evm', 0);

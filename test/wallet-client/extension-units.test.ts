@@ -32,9 +32,23 @@ describe('build (scripts/build-extension.ts)', () => {
     const first = await buildExtension(a);
     const second = await buildExtension(b);
     expect(second.treeSha256).toBe(first.treeSha256);
-    expect(first.files.map((f) => f.path)).toEqual(['approve.html', 'approve.js', 'background.js', 'content.js', 'inpage.js', 'manifest.json', 'options.html', 'options.js', 'wallet.css']);
+    expect(first.files.map((f) => f.path)).toEqual([
+      'approve.html',
+      'approve.js',
+      'background.js',
+      'content.js',
+      'inpage.js',
+      'manifest.json',
+      'options.html',
+      'options.js',
+      'wallet.css',
+    ]);
     const manifest = JSON.parse(readFileSync(path.join(a, 'manifest.json'), 'utf8'));
-    expect(manifest).toMatchObject({ manifest_version: 3, version: '1.0.0', background: { service_worker: 'background.js', type: 'module' } });
+    expect(manifest).toMatchObject({
+      manifest_version: 3,
+      version: '1.0.0',
+      background: { service_worker: 'background.js', type: 'module' },
+    });
     expect(manifest.content_scripts[0]).toMatchObject({ js: ['inpage.js'], world: 'MAIN', run_at: 'document_start' });
     for (const file of first.files.filter((f) => f.path.endsWith('.js'))) {
       const text = readFileSync(path.join(a, file.path), 'utf8');
@@ -42,7 +56,6 @@ describe('build (scripts/build-extension.ts)', () => {
       expect(text, file.path).not.toMatch(/from ["']node:/); // no Node built-ins in browser bundles
     }
   });
-
 });
 
 function fakeDeps(overrides: Partial<RouterDeps> = {}, state?: WalletState) {
@@ -65,7 +78,12 @@ function fakeDeps(overrides: Partial<RouterDeps> = {}, state?: WalletState) {
   return { deps, approvals, emitted, forwarded, connected };
 }
 
-const STATE = { keystore: {} as WalletState['keystore'], accounts: ['0x9858EfFD232B4033E47d90003D41EC34EcaEda94'], chainId: '1111111', rpcUrls: { '1111111': 'https://gw.test/chain', '1': 'https://eth.test' } } satisfies WalletState;
+const STATE = {
+  keystore: {} as WalletState['keystore'],
+  accounts: ['0x9858EfFD232B4033E47d90003D41EC34EcaEda94'],
+  chainId: '1111111',
+  rpcUrls: { '1111111': 'https://gw.test/chain', '1': 'https://eth.test' },
+} satisfies WalletState;
 
 describe('router', () => {
   it('answers eth_chainId from the wallet, even before setup, and never forwards it', async () => {
@@ -82,35 +100,56 @@ describe('router', () => {
     expect(emitted).toEqual([{ event: 'accountsChanged', data: STATE.accounts, origin: 'http://a.test' }]);
     expect(await route('http://b.test', 'eth_accounts', [], deps)).toEqual([]);
     const rejecting = fakeDeps({ approve: async () => ({ approved: false }) }, STATE);
-    await expect(route('http://a.test', 'eth_requestAccounts', [], rejecting.deps)).rejects.toMatchObject({ code: 4001 });
-    await expect(route('http://a.test', 'eth_requestAccounts', [], fakeDeps().deps)).rejects.toMatchObject({ code: 4100 });
+    await expect(route('http://a.test', 'eth_requestAccounts', [], rejecting.deps)).rejects.toMatchObject({
+      code: 4001,
+    });
+    await expect(route('http://a.test', 'eth_requestAccounts', [], fakeDeps().deps)).rejects.toMatchObject({
+      code: 4100,
+    });
   });
 
-  it('forwards reads to the selected chain\'s endpoint and refuses writes and unknown methods', async () => {
+  it("forwards reads to the selected chain's endpoint and refuses writes and unknown methods", async () => {
     const { deps, forwarded } = fakeDeps({}, STATE);
     expect(await route('http://a.test', 'eth_blockNumber', undefined, deps)).toBe('0x2a');
     expect(forwarded).toEqual([{ url: 'https://gw.test/chain', method: 'eth_blockNumber', params: [] }]);
-    for (const m of ['eth_sendTransaction', 'eth_sendRawTransaction', 'eth_sign', 'admin_peers', 'eth_signTypedData_v4']) {
+    for (const m of [
+      'eth_sendTransaction',
+      'eth_sendRawTransaction',
+      'eth_sign',
+      'admin_peers',
+      'eth_signTypedData_v4',
+    ]) {
       expect(READ_METHODS.has(m)).toBe(false);
       await expect(route('http://a.test', m, [], deps)).rejects.toMatchObject({ code: 4200 });
     }
     expect(await route('http://a.test', 'wallet_switchEthereumChain', [{ chainId: '0x1' }], deps)).toBeNull();
     expect(await route('http://a.test', 'eth_chainId', [], deps)).toBe('0x1');
-    await expect(route('http://a.test', 'wallet_switchEthereumChain', [{ chainId: '0x89' }], deps)).rejects.toMatchObject({ code: 4902 });
+    await expect(
+      route('http://a.test', 'wallet_switchEthereumChain', [{ chainId: '0x89' }], deps),
+    ).rejects.toMatchObject({ code: 4902 });
   });
 
   it('personal_sign needs a connected origin, one of its accounts and an approval', async () => {
     const { deps, connected } = fakeDeps({}, STATE);
-    await expect(route('http://a.test', 'personal_sign', ['0x68690a', STATE.accounts[0]], deps)).rejects.toMatchObject({ code: 4100 });
+    await expect(route('http://a.test', 'personal_sign', ['0x68690a', STATE.accounts[0]], deps)).rejects.toMatchObject({
+      code: 4100,
+    });
     connected.add('http://a.test');
-    await expect(route('http://a.test', 'personal_sign', ['hi', '0x0000000000000000000000000000000000000001'], deps)).rejects.toMatchObject({ code: 4100 });
-    expect(await route('http://a.test', 'personal_sign', ['0x68690a', STATE.accounts[0]!.toLowerCase()], deps)).toBe('0xsig');
+    await expect(
+      route('http://a.test', 'personal_sign', ['hi', '0x0000000000000000000000000000000000000001'], deps),
+    ).rejects.toMatchObject({ code: 4100 });
+    expect(await route('http://a.test', 'personal_sign', ['0x68690a', STATE.accounts[0]!.toLowerCase()], deps)).toBe(
+      '0xsig',
+    );
   });
 });
 
 describe('EIP-1193 provider', () => {
   it('relays requests, emits connect once and delivers events', async () => {
-    const provider = new SvckitProvider({ send: async (method) => (method === 'eth_chainId' ? '0x10f447' : Promise.reject(new ProviderRpcError(4200, 'no'))) });
+    const provider = new SvckitProvider({
+      send: async (method) =>
+        method === 'eth_chainId' ? '0x10f447' : Promise.reject(new ProviderRpcError(4200, 'no')),
+    });
     const events: unknown[] = [];
     provider.on('connect', (info) => events.push(info));
     expect(await provider.request({ method: 'eth_chainId' })).toBe('0x10f447');

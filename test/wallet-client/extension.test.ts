@@ -19,7 +19,9 @@ import { TEST_MNEMONIC, tlsFetch } from './support.ts';
 
 const hasChromium = existsSync(CHROMIUM);
 const suite = hasChromium ? describe : describe.skip;
-const title = hasChromium ? 'extension in headless Chromium' : `extension in headless Chromium (SKIPPED: ${CHROMIUM} is missing; apt-get install -y chromium)`;
+const title = hasChromium
+  ? 'extension in headless Chromium'
+  : `extension in headless Chromium (SKIPPED: ${CHROMIUM} is missing; apt-get install -y chromium)`;
 // A skipped test is not a pass: say so in the log, not only in the verbose report.
 if (!hasChromium) console.warn(`wallet-client: ${title}`);
 
@@ -52,14 +54,22 @@ suite(title, () => {
     await buildExtension(extDir);
     target = await referenceTarget();
     gateway = new URL('rpc', target.base).href;
-    dapp = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(DAPP));
+    dapp = http.createServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(DAPP),
+    );
     await new Promise<void>((resolve) => dapp.listen(0, '127.0.0.1', resolve));
     dappUrl = `http://127.0.0.1:${(dapp.address() as AddressInfo).port}/`;
     context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       headless: false, // the new headless mode is asked for below: extensions need it
       ignoreDefaultArgs: ['--disable-extensions'],
-      args: ['--headless=new', ...CHROMIUM_FLAGS, await trustServerFlag(target.base!, target.caCert!), `--disable-extensions-except=${extDir}`, `--load-extension=${extDir}`],
+      args: [
+        '--headless=new',
+        ...CHROMIUM_FLAGS,
+        await trustServerFlag(target.base!, target.caCert!),
+        `--disable-extensions-except=${extDir}`,
+        `--load-extension=${extDir}`,
+      ],
     });
     const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker', { timeout: 20_000 }));
     extensionId = new URL(worker.url()).host;
@@ -74,7 +84,10 @@ suite(title, () => {
 
   /** Runs a page-side call and meanwhile approves (with `password` for a signature) the window it opens. */
   async function withApproval<T>(page: Page, call: () => Promise<T>, password?: string): Promise<T> {
-    const popup = context.waitForEvent('page', { predicate: (p) => p.url().includes('/approve.html'), timeout: 20_000 });
+    const popup = context.waitForEvent('page', {
+      predicate: (p) => p.url().includes('/approve.html'),
+      timeout: 20_000,
+    });
     const result = call();
     const approval = await popup;
     await approval.waitForSelector('#origin:not(:empty)');
@@ -91,7 +104,9 @@ suite(title, () => {
     await page.fill('#password', 'correct horse battery');
     await page.fill('#gateway-url', gateway);
     await page.click('#save');
-    await page.waitForFunction(() => document.getElementById('status')?.textContent?.startsWith('Saved'), undefined, { timeout: 60_000 });
+    await page.waitForFunction(() => document.getElementById('status')?.textContent?.startsWith('Saved'), undefined, {
+      timeout: 60_000,
+    });
     expect(await page.textContent('#account')).toBe('0x9858EfFD232B4033E47d90003D41EC34EcaEda94');
     expect(await page.textContent('#svcid')).toBe('780b9aefce695a5f'); // the same identity as the Node library
     await page.close();
@@ -102,7 +117,11 @@ suite(title, () => {
     await page.goto(dappUrl);
     await page.waitForFunction(() => (window as unknown as { svckit: () => unknown }).svckit() !== undefined);
     const seen = await page.evaluate(() => {
-      const w = window as unknown as { announced: Array<{ info: { name: string; rdns: string; uuid: string; icon: string } }>; ethereum: unknown; svckit: () => { request(a: { method: string }): Promise<unknown> } };
+      const w = window as unknown as {
+        announced: Array<{ info: { name: string; rdns: string; uuid: string; icon: string } }>;
+        ethereum: unknown;
+        svckit: () => { request(a: { method: string }): Promise<unknown> };
+      };
       return { infos: w.announced.map((d) => d.info), ethereumIsOther: w.ethereum !== w.svckit() };
     });
     const names = [...new Set(seen.infos.map((i) => i.name))].sort();
@@ -111,7 +130,11 @@ suite(title, () => {
     expect(ours.uuid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(ours.icon.startsWith('data:image/svg+xml;base64,')).toBe(true);
     expect(seen.ethereumIsOther).toBe(true); // the other wallet kept window.ethereum: coexistence
-    const chainId = await page.evaluate(() => (window as unknown as { svckit: () => { request(a: { method: string }): Promise<unknown> } }).svckit().request({ method: 'eth_chainId' }));
+    const chainId = await page.evaluate(() =>
+      (window as unknown as { svckit: () => { request(a: { method: string }): Promise<unknown> } })
+        .svckit()
+        .request({ method: 'eth_chainId' }),
+    );
     expect(chainId).toBe('0x10f447'); // 1111111, answered by the wallet
     await page.close();
   }, 60_000);
@@ -120,11 +143,26 @@ suite(title, () => {
     const page = await context.newPage();
     await page.goto(dappUrl);
     await page.waitForFunction(() => (window as unknown as { svckit: () => unknown }).svckit() !== undefined);
-    type W = { svckit: () => { request(a: { method: string; params?: unknown[] }): Promise<unknown>; on(e: string, f: (v: unknown) => void): void }; events: unknown[] };
+    type W = {
+      svckit: () => {
+        request(a: { method: string; params?: unknown[] }): Promise<unknown>;
+        on(e: string, f: (v: unknown) => void): void;
+      };
+      events: unknown[];
+    };
     const rpc = (method: string, params?: unknown[]) =>
-      page.evaluate(([m, p]) => (window as unknown as W).svckit().request({ method: m as string, ...(p ? { params: p as unknown[] } : {}) }).catch((e: { code: number; message: string }) => ({ code: e.code, message: e.message })), [method, params] as const);
+      page.evaluate(
+        ([m, p]) =>
+          (window as unknown as W)
+            .svckit()
+            .request({ method: m as string, ...(p ? { params: p as unknown[] } : {}) })
+            .catch((e: { code: number; message: string }) => ({ code: e.code, message: e.message })),
+        [method, params] as const,
+      );
     expect(await rpc('eth_accounts')).toEqual([]);
-    await page.evaluate(() => (window as unknown as W).svckit().on('accountsChanged', (a) => (window as unknown as W).events.push(a)));
+    await page.evaluate(() =>
+      (window as unknown as W).svckit().on('accountsChanged', (a) => (window as unknown as W).events.push(a)),
+    );
     const accounts = await withApproval(page, () => rpc('eth_requestAccounts'));
     expect(accounts).toEqual(['0x9858EfFD232B4033E47d90003D41EC34EcaEda94']);
     expect(await rpc('eth_accounts')).toEqual(['0x9858EfFD232B4033E47d90003D41EC34EcaEda94']);
@@ -132,14 +170,20 @@ suite(title, () => {
 
     // Reads go to the reference stack's gateway: the answers equal a direct call to it.
     const direct = async (method: string, params: unknown[]) => {
-      const response = await tlsFetch(target.caCert!)(gateway, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+      const response = await tlsFetch(target.caCert!)(gateway, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+      });
       return ((await response.json()) as { result: unknown }).result;
     };
     const genesis = (await rpc('eth_getBlockByNumber', ['0x0', false])) as { hash: string };
     expect(genesis.hash).toBe(((await direct('eth_getBlockByNumber', ['0x0', false])) as { hash: string }).hash);
     const height = BigInt((await rpc('eth_blockNumber')) as string);
     expect(height).toBe(BigInt((await direct('eth_blockNumber', [])) as string));
-    expect(await rpc('eth_getBalance', ['0x9858EfFD232B4033E47d90003D41EC34EcaEda94', 'latest'])).toBe(await direct('eth_getBalance', ['0x9858EfFD232B4033E47d90003D41EC34EcaEda94', 'latest']));
+    expect(await rpc('eth_getBalance', ['0x9858EfFD232B4033E47d90003D41EC34EcaEda94', 'latest'])).toBe(
+      await direct('eth_getBalance', ['0x9858EfFD232B4033E47d90003D41EC34EcaEda94', 'latest']),
+    );
     expect(await rpc('eth_sendTransaction', [{}])).toMatchObject({ code: 4200 });
     expect(await rpc('wallet_switchEthereumChain', [{ chainId: '0x1' }])).toMatchObject({ code: 4902 });
     await page.close();
@@ -152,10 +196,23 @@ suite(title, () => {
     const message = 'Sign in to the dApp\nnonce 42';
     const signature = await withApproval(
       page,
-      () => page.evaluate(([m]) => (window as unknown as { svckit: () => { request(a: { method: string; params: unknown[] }): Promise<unknown> } }).svckit().request({ method: 'personal_sign', params: [m, '0x9858EfFD232B4033E47d90003D41EC34EcaEda94'] }), [message] as const),
+      () =>
+        page.evaluate(
+          ([m]) =>
+            (
+              window as unknown as {
+                svckit: () => { request(a: { method: string; params: unknown[] }): Promise<unknown> };
+              }
+            )
+              .svckit()
+              .request({ method: 'personal_sign', params: [m, '0x9858EfFD232B4033E47d90003D41EC34EcaEda94'] }),
+          [message] as const,
+        ),
       'correct horse battery',
     );
-    expect(await recoverMessageAddress({ message, signature: signature as `0x${string}` })).toBe('0x9858EfFD232B4033E47d90003D41EC34EcaEda94');
+    expect(await recoverMessageAddress({ message, signature: signature as `0x${string}` })).toBe(
+      '0x9858EfFD232B4033E47d90003D41EC34EcaEda94',
+    );
     await page.close();
   }, 90_000);
 });

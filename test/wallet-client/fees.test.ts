@@ -37,17 +37,31 @@ describe('fee in basis points (bigint, rounded up)', () => {
   });
 
   it('quotes amount, fee, total and collector per chain', () => {
-    expect(applyFee(config, '1111111', 10_001n)).toEqual({ chainId: '1111111', amount: 10_001n, fee: 26n, total: 10_027n, feeBps: 25, collector: config.collectors[0]!.address });
+    expect(applyFee(config, '1111111', 10_001n)).toEqual({
+      chainId: '1111111',
+      amount: 10_001n,
+      fee: 26n,
+      total: 10_027n,
+      feeBps: 25,
+      collector: config.collectors[0]!.address,
+    });
     expect(applyFee({ ...config, feeBps: 0 }, 'tron', 5n)).toMatchObject({ fee: 0n, total: 5n, collector: undefined });
   });
 
   it('refuses to sign when the fee is due but the chain has no collector', () => {
     expect(() => applyFee(config, 'tron', 1_000_000n)).toThrow(/no collector for chain tron/);
-    expect(() => applyFee({ ...config, collectors: [...config.collectors, config.collectors[0]!] }, '1', 1n)).toThrow(/two collectors/);
+    expect(() => applyFee({ ...config, collectors: [...config.collectors, config.collectors[0]!] }, '1', 1n)).toThrow(
+      /two collectors/,
+    );
   });
 
   it('fetchFeeConfig refuses to continue without a configuration', async () => {
-    await expect(fetchFeeConfig(async () => ({ error: { error: 'internal error' }, response: new Response(null, { status: 500 }) }))).rejects.toThrow(/refusing to sign/);
+    await expect(
+      fetchFeeConfig(async () => ({
+        error: { error: 'internal error' },
+        response: new Response(null, { status: 500 }),
+      })),
+    ).rejects.toThrow(/refusing to sign/);
     await expect(fetchFeeConfig(async () => ({ data: config }))).resolves.toEqual(config);
   });
 });

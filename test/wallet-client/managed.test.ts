@@ -6,7 +6,15 @@ import { createClient, type Client } from '../../generated/wallet/client/index.t
 import * as sdk from '../../generated/wallet/sdk.gen.ts';
 import { referenceTarget } from '../../conformance/targets/reference.ts';
 import type { Target } from '../../conformance/targets/target.ts';
-import { closeAccount, ManagedError, managedAuthKey, recover, signIn, signUp, type SignUpResult } from '../../src/client/wallet/managed.ts';
+import {
+  closeAccount,
+  ManagedError,
+  managedAuthKey,
+  recover,
+  signIn,
+  signUp,
+  type SignUpResult,
+} from '../../src/client/wallet/managed.ts';
 import { openServiceShare, recoverFromShares, RecoveryError } from '../../src/client/wallet/recovery.ts';
 import { authorizedClient } from '../../src/client/wallet/session.ts';
 import { Wallet } from '../../src/client/wallet/wallet.ts';
@@ -45,7 +53,8 @@ describe('managed-account tier', () => {
     expect(kept.guardianShare.holder).toBe('guardian');
     const uploads = sent.join('\n');
     expect(uploads).toContain('/managed/accounts');
-    for (const secret of [PASSWORD, mnemonic, kept.deviceShare.share, kept.guardianShare.share]) expect(uploads).not.toContain(secret);
+    for (const secret of [PASSWORD, mnemonic, kept.deviceShare.share, kept.guardianShare.share])
+      expect(uploads).not.toContain(secret);
   });
 
   it('recovers on a new device with the password and the guardian share', async () => {
@@ -58,7 +67,8 @@ describe('managed-account tier', () => {
   it('refuses a wrong password and an unknown email with the same 401', async () => {
     const wrong = await recover(client, EMAIL, 'not the password', kept.guardianShare).catch((e: unknown) => e);
     const unknown = await signIn(client, 'nobody@example.com', PASSWORD).catch((e: unknown) => e);
-    for (const error of [wrong, unknown]) expect(error).toMatchObject({ name: 'ManagedError', status: 401, code: 'INVALID_CREDENTIALS' });
+    for (const error of [wrong, unknown])
+      expect(error).toMatchObject({ name: 'ManagedError', status: 401, code: 'INVALID_CREDENTIALS' });
     expect((wrong as ManagedError).message).toBe((unknown as ManagedError).message);
     // The salt of an unknown email has the same shape as a real one, and is stable.
     const a = await sdk.walletGetManagedSalt({ client, query: { email: 'nobody@example.com' } });
@@ -85,13 +95,18 @@ describe('managed-account tier', () => {
 
   it('the managed token opens only /managed/*: it is not a session token', async () => {
     const token = await signIn(client, EMAIL, PASSWORD);
-    const history = await sdk.walletGetHistory({ client: authorizedClient(client, token), query: { chainId: '1111111', address: wallet.address('1111111') } });
+    const history = await sdk.walletGetHistory({
+      client: authorizedClient(client, token),
+      query: { chainId: '1111111', address: wallet.address('1111111') },
+    });
     expect(history.response?.status).toBe(401);
   });
 
   it('holds at most one share: a second upload is 409 until the account is closed', async () => {
     const session = await wallet.login(client, { register: false });
-    const again = await signUp(client, 'other@example.com', PASSWORD, wallet, { ...fast, session }).catch((e: unknown) => e);
+    const again = await signUp(client, 'other@example.com', PASSWORD, wallet, { ...fast, session }).catch(
+      (e: unknown) => e,
+    );
     expect(again).toMatchObject({ status: 409, code: 'MANAGED_ACCOUNT_EXISTS' });
     // Another identity cannot take the email either.
     const other = Wallet.create().wallet;
@@ -110,12 +125,24 @@ describe('managed-account tier', () => {
   it('refuses a share labelled for another identity, and any body carrying the password', async () => {
     const other = Wallet.create().wallet;
     const session = await other.login(client);
-    const { sealedShare } = (await sdk.walletGetManagedShare({ client: authorizedClient(client, await signIn(client, EMAIL, 'a new password')) })).data!;
-    const body = { email: 'bob@example.com', authKdf: { name: 'argon2id' as const, v: 19 as const, ...FAST_ARGON2, salt: 'q3Xl0Rk9V1bXb7wS2aZr5A' }, authKey: 'ab'.repeat(32), sealedShare };
+    const { sealedShare } = (
+      await sdk.walletGetManagedShare({
+        client: authorizedClient(client, await signIn(client, EMAIL, 'a new password')),
+      })
+    ).data!;
+    const body = {
+      email: 'bob@example.com',
+      authKdf: { name: 'argon2id' as const, v: 19 as const, ...FAST_ARGON2, salt: 'q3Xl0Rk9V1bXb7wS2aZr5A' },
+      authKey: 'ab'.repeat(32),
+      sealedShare,
+    };
     const mislabelled = await sdk.walletCreateManagedAccount({ client: authorizedClient(client, session), body });
     expect(mislabelled.response?.status).toBe(400);
     expect(mislabelled.error).toMatchObject({ code: 'SHARE_LABEL_MISMATCH' });
-    const withPassword = await sdk.walletCreateManagedAccount({ client: authorizedClient(client, session), body: { ...body, password: PASSWORD } as never });
+    const withPassword = await sdk.walletCreateManagedAccount({
+      client: authorizedClient(client, session),
+      body: { ...body, password: PASSWORD } as never,
+    });
     expect(withPassword.error).toMatchObject({ code: 'PRIVATE_MATERIAL_REFUSED' });
   });
 });

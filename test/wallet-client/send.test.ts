@@ -9,7 +9,13 @@ import { Instance } from 'prool';
 import { createPublicClient, http, parseTransaction, recoverTransactionAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anvilBinary } from '../../src/node/anvil.ts';
-import { bip143Sighash, p2wpkhScriptCode, P2WPKH_DUST, serializeTransaction, type BtcTransaction } from '../../src/client/wallet/bitcoin-tx.ts';
+import {
+  bip143Sighash,
+  p2wpkhScriptCode,
+  P2WPKH_DUST,
+  serializeTransaction,
+  type BtcTransaction,
+} from '../../src/client/wallet/bitcoin-tx.ts';
 import type { FeeConfig } from '../../src/client/wallet/fees.ts';
 import { bytesToHex, hexToBytes, tronAddress } from '../../src/client/wallet/codec.ts';
 import { deriveChainKey, mnemonicToSeed } from '../../src/client/wallet/keys.ts';
@@ -39,8 +45,18 @@ describe('transaction encodings against published vectors', () => {
     const tx: BtcTransaction = {
       version: 1,
       inputs: [
-        { txid: bytesToHex(hexToBytes('fff7f7881a8099afa6940d42d1e7f6362bec38171ea3edf433541db4e4ad969f').reverse()), vout: 0, value: 625_000_000n, sequence: 0xffffffee },
-        { txid: bytesToHex(hexToBytes('ef51e1b804cc89d182d279655c3aa89e815b1b309fe287d9b2b55d57b90ec68a').reverse()), vout: 1, value: 600_000_000n, sequence: 0xffffffff },
+        {
+          txid: bytesToHex(hexToBytes('fff7f7881a8099afa6940d42d1e7f6362bec38171ea3edf433541db4e4ad969f').reverse()),
+          vout: 0,
+          value: 625_000_000n,
+          sequence: 0xffffffee,
+        },
+        {
+          txid: bytesToHex(hexToBytes('ef51e1b804cc89d182d279655c3aa89e815b1b309fe287d9b2b55d57b90ec68a').reverse()),
+          vout: 1,
+          value: 600_000_000n,
+          sequence: 0xffffffff,
+        },
       ],
       outputs: [
         { value: 112_340_000n, script: hexToBytes('76a9148280b37df378db99f66f85c95a783a76ac7a6d5988ac') },
@@ -61,7 +77,7 @@ describe('transaction encodings against published vectors', () => {
     );
   });
 
-  it('Tron TransferContract: raw_data and signature of an independent wallet library\'s vector', () => {
+  it("Tron TransferContract: raw_data and signature of an independent wallet library's vector", () => {
     // Vector: a 10-sun transfer signed with m/44'/195'/0'/0/0 of the test mnemonic (published in a Go wallet
     // library's test suite; their signature ends with recid 01, TronWeb's convention is 27 + recid = 1c).
     const varint = (hex: string) => hexToBytes(hex).reduce((v, b, i) => v | (BigInt(b & 0x7f) << BigInt(7 * i)), 0n);
@@ -78,7 +94,9 @@ describe('transaction encodings against published vectors', () => {
     expect(signed.rawDataHex).toBe(
       '0a02487c22080608af18f6ec6c8340d8f8fae2e0315a65080112610a2d747970652e676f6f676c65617069732e636f6d2f70726f746f636f6c2e5472616e73666572436f6e747261637412300a1541e825d52582eec346c839b4875376117904a76cbc12154120ab1300cf70c048e4cf5d5b1b33f59653ed6626180a708fb1f7e2e031',
     );
-    expect(signed.signature).toBe('e8469947140bdaff5cce4000e60a3bd95ca3de551870a450ce51ab41acfefe8b009e7ca1caaad63efdae94332f6282ef8766471236849511e70d7b1c22c15f7b1c');
+    expect(signed.signature).toBe(
+      'e8469947140bdaff5cce4000e60a3bd95ca3de551870a450ce51ab41acfefe8b009e7ca1caaad63efdae94332f6282ef8766471236849511e70d7b1c22c15f7b1c',
+    );
     expect(signed.transactionHex.startsWith('0a83010a02487c')).toBe(true);
   });
 });
@@ -93,7 +111,9 @@ describe('EVM send on a real node (Anvil, chain 1111111)', () => {
         probe.close(() => resolve(free));
       });
     });
-    anvil = Instance.anvil({ binary: anvilBinary(), host: '127.0.0.1', port, chainId: 1111111 } as Parameters<typeof Instance.anvil>[0]);
+    anvil = Instance.anvil({ binary: anvilBinary(), host: '127.0.0.1', port, chainId: 1111111 } as Parameters<
+      typeof Instance.anvil
+    >[0]);
     await anvil.start();
     rpcUrl = `http://127.0.0.1:${port}`;
   });
@@ -122,13 +142,22 @@ describe('EVM send on a real node (Anvil, chain 1111111)', () => {
 
   it('Wallet.send reads GET /fees/config through the generated client right before signing', async () => {
     const wallet = Wallet.fromMnemonic(TEST_MNEMONIC, { networks: new NetworkRegistry({ '1111111': rpcUrl }) });
-    await createPublicClient({ transport: http(rpcUrl) }).request({ method: 'anvil_setBalance' as never, params: [wallet.address('1111111'), '0x8ac7230489e80000'] as never });
+    await createPublicClient({ transport: http(rpcUrl) }).request({
+      method: 'anvil_setBalance' as never,
+      params: [wallet.address('1111111'), '0x8ac7230489e80000'] as never,
+    });
     let feeReads = 0;
     const client = createClient({
       baseUrl: 'https://wallet.test',
       fetch: (async () => (feeReads++, Response.json({ ...fees, feeBps: 100 }))) as unknown as typeof fetch,
     });
-    const result = (await wallet.send({ chainId: '1111111', to: COLLECTOR_EVM, amount: 1_000n, client, dryRun: true })) as Awaited<ReturnType<typeof sendEvm>>;
+    const result = (await wallet.send({
+      chainId: '1111111',
+      to: COLLECTOR_EVM,
+      amount: 1_000n,
+      client,
+      dryRun: true,
+    })) as Awaited<ReturnType<typeof sendEvm>>;
     expect(feeReads).toBe(1);
     expect(result.quote).toMatchObject({ feeBps: 100, fee: 10n, total: 1_010n });
     expect(result.broadcast).toEqual([]); // dry run: signed, not sent
@@ -136,8 +165,19 @@ describe('EVM send on a real node (Anvil, chain 1111111)', () => {
 
   it('refuses to sign for a node of another chain, or beyond the balance', async () => {
     const key = deriveChainKey(seed, 'evm', 5);
-    await expect(sendEvm({ chainId: '1', rpcUrl, key, to: COLLECTOR_EVM, amount: 1n, fees: { ...fees, collectors: [{ chainId: '1', address: COLLECTOR_EVM }] } })).rejects.toThrow(/serves chain 1111111, not 1/);
-    await expect(sendEvm({ chainId: '1111111', rpcUrl, key, to: COLLECTOR_EVM, amount: 1n, fees })).rejects.toThrow(/nothing signed/);
+    await expect(
+      sendEvm({
+        chainId: '1',
+        rpcUrl,
+        key,
+        to: COLLECTOR_EVM,
+        amount: 1n,
+        fees: { ...fees, collectors: [{ chainId: '1', address: COLLECTOR_EVM }] },
+      }),
+    ).rejects.toThrow(/serves chain 1111111, not 1/);
+    await expect(sendEvm({ chainId: '1111111', rpcUrl, key, to: COLLECTOR_EVM, amount: 1n, fees })).rejects.toThrow(
+      /nothing signed/,
+    );
   });
 });
 
@@ -175,8 +215,23 @@ describe('Bitcoin send (Esplora double)', () => {
       },
     });
     // A dry run first gives the txid the double answers with: signing is deterministic (RFC 6979).
-    let result = await sendBitcoin({ apiUrl: 'https://esplora.test/api', key, to: 'bc1qnjg0jd8228aq7egyzacy8cys3knf9xvrerkf9g', amount: 200_000n, fees, fetch: api.fetchFn, dryRun: true });
-    result = await sendBitcoin({ apiUrl: 'https://esplora.test/api', key, to: 'bc1qnjg0jd8228aq7egyzacy8cys3knf9xvrerkf9g', amount: 200_000n, fees, fetch: api.fetchFn });
+    let result = await sendBitcoin({
+      apiUrl: 'https://esplora.test/api',
+      key,
+      to: 'bc1qnjg0jd8228aq7egyzacy8cys3knf9xvrerkf9g',
+      amount: 200_000n,
+      fees,
+      fetch: api.fetchFn,
+      dryRun: true,
+    });
+    result = await sendBitcoin({
+      apiUrl: 'https://esplora.test/api',
+      key,
+      to: 'bc1qnjg0jd8228aq7egyzacy8cys3knf9xvrerkf9g',
+      amount: 200_000n,
+      fees,
+      fetch: api.fetchFn,
+    });
     expect(pushed).toBe(result.hex);
     expect(result.quote.fee).toBe(500n); // 0.25 % of 200,000 sat
     expect(result.networkFee).toBe(5n * BigInt(result.vsize)); // ceil(4.2) sat/vB, unconfirmed output left alone
@@ -191,9 +246,30 @@ describe('Bitcoin send (Esplora double)', () => {
 
   it('refuses a fee output below dust, and too little money', async () => {
     const key = deriveChainKey(seed, 'bitcoin', 0);
-    const api = fakeApi({ [`GET /api/address/${key.address}/utxo`]: () => [{ txid: 'aa'.repeat(32), vout: 0, value: 1_000 }], 'GET /api/fee-estimates': () => ({ '6': 1 }) });
-    await expect(sendBitcoin({ apiUrl: 'https://esplora.test/api', key, to: key.address, amount: 10_000n, fees, fetch: api.fetchFn })).rejects.toThrow(/below the dust limit/);
-    await expect(sendBitcoin({ apiUrl: 'https://esplora.test/api', key, to: key.address, amount: 500_000n, fees, fetch: api.fetchFn })).rejects.toThrow(/not enough/);
+    const api = fakeApi({
+      [`GET /api/address/${key.address}/utxo`]: () => [{ txid: 'aa'.repeat(32), vout: 0, value: 1_000 }],
+      'GET /api/fee-estimates': () => ({ '6': 1 }),
+    });
+    await expect(
+      sendBitcoin({
+        apiUrl: 'https://esplora.test/api',
+        key,
+        to: key.address,
+        amount: 10_000n,
+        fees,
+        fetch: api.fetchFn,
+      }),
+    ).rejects.toThrow(/below the dust limit/);
+    await expect(
+      sendBitcoin({
+        apiUrl: 'https://esplora.test/api',
+        key,
+        to: key.address,
+        amount: 500_000n,
+        fees,
+        fetch: api.fetchFn,
+      }),
+    ).rejects.toThrow(/not enough/);
   });
 });
 
@@ -201,17 +277,33 @@ describe('Tron send (TronGrid double)', () => {
   it('signs the transfer and the fee against the head block and broadcasts both', async () => {
     const key = deriveChainKey(seed, 'tron', 0);
     const api = fakeApi({
-      'POST /wallet/getnowblock': () => ({ blockID: '0000000003a6d0c5' + '9f'.repeat(24), block_header: { raw_data: { number: 61_264_069, timestamp: 1_795_253_400_000 } } }),
+      'POST /wallet/getnowblock': () => ({
+        blockID: '0000000003a6d0c5' + '9f'.repeat(24),
+        block_header: { raw_data: { number: 61_264_069, timestamp: 1_795_253_400_000 } },
+      }),
       'POST /wallet/broadcasthex': () => ({ result: true }),
     });
-    const result = await sendTron({ apiUrl: 'https://tron.test', key, to: 'TSeJkUh4Qv67VNFwY8LaAxERygNdy6NQZK', amount: 2_000_000n, fees, fetch: api.fetchFn });
+    const result = await sendTron({
+      apiUrl: 'https://tron.test',
+      key,
+      to: 'TSeJkUh4Qv67VNFwY8LaAxERygNdy6NQZK',
+      amount: 2_000_000n,
+      fees,
+      fetch: api.fetchFn,
+    });
     expect(result.quote.fee).toBe(5_000n);
     expect(result.transactions.map((t) => t.role)).toEqual(['transfer', 'fee']);
-    expect(api.seen.filter((s) => s.route === 'POST /wallet/broadcasthex').map((s) => JSON.parse(s.body).transaction)).toEqual(result.transactions.map((t) => t.transactionHex));
+    expect(
+      api.seen.filter((s) => s.route === 'POST /wallet/broadcasthex').map((s) => JSON.parse(s.body).transaction),
+    ).toEqual(result.transactions.map((t) => t.transactionHex));
     for (const tx of result.transactions) {
       expect(tx.rawDataHex.startsWith('0a02d0c5')).toBe(true); // ref_block_bytes: the height's last two bytes
       const sig = hexToBytes(tx.signature);
-      const pub = secp256k1.recoverPublicKey(Uint8Array.of(sig[64]! - 27, ...sig.subarray(0, 64)), hexToBytes(tx.txID), { prehash: false });
+      const pub = secp256k1.recoverPublicKey(
+        Uint8Array.of(sig[64]! - 27, ...sig.subarray(0, 64)),
+        hexToBytes(tx.txID),
+        { prehash: false },
+      );
       expect(tronAddress(pub)).toBe(key.address);
       expect(bytesToHex(sha256(hexToBytes(tx.rawDataHex)))).toBe(tx.txID);
     }

@@ -7,7 +7,13 @@ import * as sdk from '../../generated/wallet/sdk.gen.ts';
 import { referenceTarget } from '../../conformance/targets/reference.ts';
 import type { Target } from '../../conformance/targets/target.ts';
 import { fetchFeeConfig } from '../../src/client/wallet/fees.ts';
-import { authorizedClient, checkChallengeMessage, login, SessionError, verifyAuthorizationRecord } from '../../src/client/wallet/session.ts';
+import {
+  authorizedClient,
+  checkChallengeMessage,
+  login,
+  SessionError,
+  verifyAuthorizationRecord,
+} from '../../src/client/wallet/session.ts';
 import { SyncClient } from '../../src/client/wallet/sync-client.ts';
 import { createSyncDevice } from '../../src/client/wallet/sync.ts';
 import { Wallet } from '../../src/client/wallet/wallet.ts';
@@ -30,11 +36,18 @@ describe('session login against the reference stack', () => {
     const session = await wallet.login(client);
     expect(session.isNew).toBe(true);
     expect(session.token).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
-    expect(session.claims).toMatchObject({ sub: wallet.svcId, addr: '0x9858EfFD232B4033E47d90003D41EC34EcaEda94', chl: session.nonce });
+    expect(session.claims).toMatchObject({
+      sub: wallet.svcId,
+      addr: '0x9858EfFD232B4033E47d90003D41EC34EcaEda94',
+      chl: session.nonce,
+    });
     expect(session.claims.exp - session.claims.iat).toBe(900); // D-018
     expect(session.message).toContain(`- svc:${wallet.svcId}`);
     // The session token opens the endpoints that need it.
-    const history = await sdk.walletGetHistory({ client: authorizedClient(client, session), query: { chainId: '1111111', address: session.address } });
+    const history = await sdk.walletGetHistory({
+      client: authorizedClient(client, session),
+      query: { chainId: '1111111', address: session.address },
+    });
     expect(history.response?.status).toBe(200);
     const anonymous = await sdk.walletGetHistory({ client, query: { chainId: '1111111', address: session.address } });
     expect(anonymous.response?.status).toBe(401);
@@ -53,19 +66,38 @@ describe('session login against the reference stack', () => {
     const record = await sdk.walletGetAuthorizationRecord({ client, path: { nonce: session.nonce } });
     expect(record.data?.message).toBe(session.message);
     expect(verifyAuthorizationRecord(record.data!)).toBe(true);
-    expect(verifyAuthorizationRecord({ ...record.data!, message: record.data!.message.replace('Version: 1', 'Version: 2') })).toBe(false);
+    expect(
+      verifyAuthorizationRecord({ ...record.data!, message: record.data!.message.replace('Version: 1', 'Version: 2') }),
+    ).toBe(false);
   });
 
   it('refuses to sign a challenge for another domain, address or identity', async () => {
     await expect(wallet.login(client, { expectedDomain: 'wallet.example' })).rejects.toThrow(SessionError);
     await new Promise((resolve) => setTimeout(resolve, 1100)); // let the /auth/* window (5/s) pass
-    const challenge = await sdk.walletCreateChallenge({ client, body: { address: wallet.address('1111111'), svcId: wallet.svcId } });
+    const challenge = await sdk.walletCreateChallenge({
+      client,
+      body: { address: wallet.address('1111111'), svcId: wallet.svcId },
+    });
     const { nonce, message } = challenge.data!;
     const domain = new URL(target.wallet!.origin).host;
-    expect(() => checkChallengeMessage(message, { domain, address: wallet.address('1111111'), svcId: wallet.svcId, nonce })).not.toThrow();
-    expect(() => checkChallengeMessage(message, { domain, address: wallet.address('1111111', 1), svcId: wallet.svcId, nonce })).toThrow(/address/);
-    expect(() => checkChallengeMessage(message, { domain, address: wallet.address('1111111'), svcId: '0000000000000000', nonce })).toThrow(/svc:/);
-    expect(() => checkChallengeMessage(message, { domain, address: wallet.address('1111111'), svcId: wallet.svcId, nonce, now: new Date(Date.now() + 600_000) })).toThrow(/expired/);
+    expect(() =>
+      checkChallengeMessage(message, { domain, address: wallet.address('1111111'), svcId: wallet.svcId, nonce }),
+    ).not.toThrow();
+    expect(() =>
+      checkChallengeMessage(message, { domain, address: wallet.address('1111111', 1), svcId: wallet.svcId, nonce }),
+    ).toThrow(/address/);
+    expect(() =>
+      checkChallengeMessage(message, { domain, address: wallet.address('1111111'), svcId: '0000000000000000', nonce }),
+    ).toThrow(/svc:/);
+    expect(() =>
+      checkChallengeMessage(message, {
+        domain,
+        address: wallet.address('1111111'),
+        svcId: wallet.svcId,
+        nonce,
+        now: new Date(Date.now() + 600_000),
+      }),
+    ).toThrow(/expired/);
   });
 
   it('reads the fee configuration the client must honour before signing', async () => {
@@ -97,6 +129,8 @@ describe('cross-device sync through the server (it stores only ciphertext)', () 
     // The same envelope again is a replay: refused by seq.
     expect((await phone.pull()).refused[0]?.reason).toMatch(/replayed or rolled-back/);
     await laptop.remove(intruder.deviceId);
-    expect((await laptop.devices()).map((d) => d.deviceId).sort()).toEqual([laptop.device.deviceId, phone.device.deviceId].sort());
+    expect((await laptop.devices()).map((d) => d.deviceId).sort()).toEqual(
+      [laptop.device.deviceId, phone.device.deviceId].sort(),
+    );
   });
 });

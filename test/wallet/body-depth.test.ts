@@ -24,10 +24,14 @@ beforeAll(async () => {
 });
 afterAll(async () => target?.close?.());
 
-const post = (url: string | URL, body: string) => request(target, url, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+const post = (url: string | URL, body: string) =>
+  request(target, url, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
 const expectRestTooDeep = (answer: HttpResult) => {
   expect(answer.status, answer.text.slice(0, 200)).toBe(400);
-  expect(answer.json).toMatchObject({ code: 'BODY_TOO_DEEP', error: expect.stringContaining(`deeper than ${MAX_JSON_DEPTH}`) });
+  expect(answer.json).toMatchObject({
+    code: 'BODY_TOO_DEEP',
+    error: expect.stringContaining(`deeper than ${MAX_JSON_DEPTH}`),
+  });
 };
 
 describe('the JSON depth scan', () => {
@@ -55,7 +59,8 @@ describe('every origin', () => {
 
   it('REST surfaces (wallet origin, /wallet/api/v1, /admin/v1) answer 400 {error, code} for ~400 KB of nesting and for one level over the limit', async () => {
     for (const url of restRoutes()) {
-      for (const body of [...HUGE, overLimit(nestedArrays), overLimit(nestedObjects)]) expectRestTooDeep(await post(url, body));
+      for (const body of [...HUGE, overLimit(nestedArrays), overLimit(nestedObjects)])
+        expectRestTooDeep(await post(url, body));
       // At the limit the body is parsed and reaches the surface's own checks: not the depth refusal, not a 500.
       const atLimitAnswer = await post(url, atLimit(nestedObjects));
       expect(atLimitAnswer.status, `${url.pathname}: ${atLimitAnswer.text.slice(0, 200)}`).toBeGreaterThanOrEqual(400);
@@ -63,21 +68,34 @@ describe('every origin', () => {
       expect(atLimitAnswer.json).not.toMatchObject({ code: 'BODY_TOO_DEEP' });
     }
     expect((await request(target, new URL('.well-known/jwks.json', target.wallet))).status).toBe(200);
-    expect((await request(target, 'admin/v1/health', { headers: { authorization: `Bearer ${target.adminToken}` } })).status).toBe(200);
+    expect(
+      (await request(target, 'admin/v1/health', { headers: { authorization: `Bearer ${target.adminToken}` } })).status,
+    ).toBe(200);
   });
 
   it('/rpc answers a JSON-RPC -32600 error object inside HTTP 400, then still serves eth_chainId', async () => {
-    for (const body of [...HUGE, nestedArrays(MAX_JSON_DEPTH + 1), `{"jsonrpc":"2.0","id":1,"method":"eth_call","params":${nestedArrays(MAX_JSON_DEPTH)}}`]) {
+    for (const body of [
+      ...HUGE,
+      nestedArrays(MAX_JSON_DEPTH + 1),
+      `{"jsonrpc":"2.0","id":1,"method":"eth_call","params":${nestedArrays(MAX_JSON_DEPTH)}}`,
+    ]) {
       const answer = await post('rpc', body);
       expect(answer.status, answer.text.slice(0, 200)).toBe(400);
-      expect(answer.json).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request', data: expect.stringContaining('deeper than') } });
+      expect(answer.json).toMatchObject({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32600, message: 'Invalid Request', data: expect.stringContaining('deeper than') },
+      });
     }
     const after = await request(target, 'rpc', { body: { jsonrpc: '2.0', id: 7, method: 'eth_chainId', params: [] } });
     expect(after.json).toEqual({ jsonrpc: '2.0', id: 7, result: '0x10f447' });
   });
 
   it('/api and the site origin (GET only) refuse deep POST bodies with 400 {error, code} and keep serving their GETs', async () => {
-    for (const url of [new URL('api/governance', target.base), new URL('downloads/svckit-wallet-extension.pub', target.site)]) {
+    for (const url of [
+      new URL('api/governance', target.base),
+      new URL('downloads/svckit-wallet-extension.pub', target.site),
+    ]) {
       // Fastify parses the body before its not-found handler answers, so the guard is what answers here.
       for (const body of [...HUGE, overLimit(nestedObjects)]) expectRestTooDeep(await post(url, body));
       expect((await post(url, atLimit(nestedObjects))).json).toMatchObject({ code: 'NOT_FOUND' });

@@ -23,7 +23,12 @@ describe('sign-in challenges (D-145)', () => {
     const theirs = await challenge(target, victim);
     expect(theirs.nonce).not.toBe(own.nonce);
     // ...and posts signatures it can make (its own keys) over that challenge, and junk.
-    const bad = await verify(target, victim, await attacker.chain.sign(theirs.message), pqSign(attacker, theirs.message));
+    const bad = await verify(
+      target,
+      victim,
+      await attacker.chain.sign(theirs.message),
+      pqSign(attacker, theirs.message),
+    );
     expect(bad.status).toBe(401);
     expect(bad.json).toMatchObject({ code: 'INVALID_SIGNATURE' });
     const junk = await verify(target, victim, `0x${'11'.repeat(65)}`, '00'.repeat(3309));
@@ -33,7 +38,9 @@ describe('sign-in challenges (D-145)', () => {
     const pqSig = pqSign(victim, own.message);
     const first = await verify(target, victim, ecdsaSig, pqSig);
     expect(first.status, first.text).toBe(200);
-    const claims = JSON.parse(Buffer.from((first.json as { token: string }).token.split('.')[1]!, 'base64url').toString('utf8')) as { chl: string };
+    const claims = JSON.parse(
+      Buffer.from((first.json as { token: string }).token.split('.')[1]!, 'base64url').toString('utf8'),
+    ) as { chl: string };
     expect(claims.chl).toBe(own.nonce);
     const replay = await verify(target, victim, ecdsaSig, pqSig);
     // Refused: the attacker's challenge is still outstanding, but the victim's signatures sign none left.
@@ -47,10 +54,20 @@ describe('sign-in challenges (D-145)', () => {
     const issued = [];
     for (let i = 0; i <= CHALLENGES_PER_IDENTITY; i++) issued.push(await challenge(target, identity));
     const oldest = issued[0]!;
-    const gone = await verify(target, identity, await identity.chain.sign(oldest.message), pqSign(identity, oldest.message));
+    const gone = await verify(
+      target,
+      identity,
+      await identity.chain.sign(oldest.message),
+      pqSign(identity, oldest.message),
+    );
     expect(gone.status).toBe(401);
     const newest = issued.at(-1)!;
-    const ok = await verify(target, identity, await identity.chain.sign(newest.message), pqSign(identity, newest.message));
+    const ok = await verify(
+      target,
+      identity,
+      await identity.chain.sign(newest.message),
+      pqSign(identity, newest.message),
+    );
     expect(ok.status, ok.text).toBe(200);
   });
 });

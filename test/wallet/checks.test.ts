@@ -11,7 +11,9 @@ let target: Target;
 beforeAll(async () => {
   target = await startTarget({
     SVC_WALLET_EXTENSION_DIR: extensionFixture(),
-    SVC_WALLET_HISTORY_SOURCES: JSON.stringify([{ chainId: 'bitcoin', kind: 'esplora', url: await refusedUrl(), name: 'mempool-space' }]),
+    SVC_WALLET_HISTORY_SOURCES: JSON.stringify([
+      { chainId: 'bitcoin', kind: 'esplora', url: await refusedUrl(), name: 'mempool-space' },
+    ]),
   });
 });
 afterAll(async () => {
@@ -20,7 +22,11 @@ afterAll(async () => {
 
 describe('wallet checks (catalogue)', () => {
   it('are registered on surface E, each with a spec quote (MUST) or a decision (SHOULD)', () => {
-    const registered = new Map(buildCatalogue().list().map((c) => [c.id, c]));
+    const registered = new Map(
+      buildCatalogue()
+        .list()
+        .map((c) => [c.id, c]),
+    );
     for (const check of walletChecks()) {
       expect(registered.get(check.id)?.surface, check.id).toBe('E');
       expect(check.id).toMatch(/^wallet\./);
@@ -32,9 +38,18 @@ describe('wallet checks (catalogue)', () => {
   it('cover the issue’s list', () => {
     expect(walletChecks().map((c) => c.id)).toEqual(
       expect.arrayContaining([
-        'wallet.login.full_flow', 'wallet.login.wrong_ecdsa_sig', 'wallet.login.wrong_pq_sig', 'wallet.login.other_identity',
-        'wallet.login.nonce_reused', 'wallet.login.challenge_expired', 'wallet.register.svc_id_mismatch', 'wallet.token.forged',
-        'wallet.token.expired', 'wallet.token.alg_none', 'wallet.token.hs256_public_key', 'wallet.register.idempotent',
+        'wallet.login.full_flow',
+        'wallet.login.wrong_ecdsa_sig',
+        'wallet.login.wrong_pq_sig',
+        'wallet.login.other_identity',
+        'wallet.login.nonce_reused',
+        'wallet.login.challenge_expired',
+        'wallet.register.svc_id_mismatch',
+        'wallet.token.forged',
+        'wallet.token.expired',
+        'wallet.token.alg_none',
+        'wallet.token.hs256_public_key',
+        'wallet.register.idempotent',
         'wallet.register.private_material',
       ]),
     );

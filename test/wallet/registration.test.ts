@@ -15,7 +15,8 @@ afterAll(async () => target?.close?.());
 const register = (body: Record<string, unknown>) => call(target, 'POST', '/wallets/register', { body });
 /** Whether the svcId is registered: a challenge for an unknown one is 404 (D-068). */
 const registered = async (identity: ReturnType<typeof newIdentity>) =>
-  (await call(target, 'POST', '/auth/challenge', { body: { address: identity.chain.address, svcId: identity.svcId } })).status !== 404;
+  (await call(target, 'POST', '/auth/challenge', { body: { address: identity.chain.address, svcId: identity.svcId } }))
+    .status !== 404;
 
 describe('registration proof (D-147)', () => {
   it('refuses a body without proof, a proof by another key, and a stale proof, storing nothing', async () => {
@@ -29,7 +30,9 @@ describe('registration proof (D-147)', () => {
     const wrongKey = await register(forged);
     expect(wrongKey.status).toBe(401);
     expect(wrongKey.json).toMatchObject({ code: 'INVALID_SIGNATURE' });
-    const stale = await register(registrationProof(victim, undefined, new Date(Date.now() - 10 * 60_000).toISOString()));
+    const stale = await register(
+      registrationProof(victim, undefined, new Date(Date.now() - 10 * 60_000).toISOString()),
+    );
     expect(stale.status).toBe(401);
     expect(stale.json).toMatchObject({ code: 'PROOF_EXPIRED' });
     expect(await registered(victim)).toBe(false);
@@ -53,12 +56,16 @@ describe('registration proof (D-147)', () => {
 
   it(`refuses more than ${ADDRESSES_PER_IDENTITY} chain addresses per identity with 409 QUOTA_EXCEEDED, storing none of them`, async () => {
     const identity = newIdentity();
-    const addresses = (n: number) => Array.from({ length: n }, () => ({ chainId: '1111111', address: evmSigner().address }));
+    const addresses = (n: number) =>
+      Array.from({ length: n }, () => ({ chainId: '1111111', address: evmSigner().address }));
     const first = await register(registrationProof(identity, addresses(ADDRESSES_PER_IDENTITY - 1)));
     expect(first.status, first.text).toBe(200);
     const over = await register(registrationProof(identity, addresses(2)));
     expect(over.status).toBe(409);
-    expect(over.json).toMatchObject({ code: 'QUOTA_EXCEEDED', error: expect.stringContaining(`at most ${ADDRESSES_PER_IDENTITY}`) });
+    expect(over.json).toMatchObject({
+      code: 'QUOTA_EXCEEDED',
+      error: expect.stringContaining(`at most ${ADDRESSES_PER_IDENTITY}`),
+    });
     // Nothing of the refused request was kept: exactly one more address still fits.
     const last = await register(registrationProof(identity, addresses(1)));
     expect(last.status, last.text).toBe(200);

@@ -35,7 +35,10 @@ describe('site origin', () => {
     // A rebuild (the build script removes the directory and writes it again) is picked up.
     rmSync(extensionDir, { recursive: true, force: true });
     mkdirSync(path.join(extensionDir, 'scripts'), { recursive: true });
-    writeFileSync(path.join(extensionDir, 'manifest.json'), JSON.stringify({ manifest_version: 3, name: 'svckit wallet (fixture)', version: '0.1.0' }));
+    writeFileSync(
+      path.join(extensionDir, 'manifest.json'),
+      JSON.stringify({ manifest_version: 3, name: 'svckit wallet (fixture)', version: '0.1.0' }),
+    );
     writeFileSync(path.join(extensionDir, 'scripts', 'other.js'), '// rebuilt\n');
     const rebuilt = await site(`${PACKAGE}.sha256`);
     expect(rebuilt.status).toBe(200);
@@ -46,13 +49,18 @@ describe('site origin', () => {
     let served;
     let refused;
     for (let wave = 0; wave < 50 && !refused; wave++) {
-      const answers = await Promise.all(Array.from({ length: 20 }, () => site('downloads/svckit-wallet-extension.pub')));
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () => site('downloads/svckit-wallet-extension.pub')),
+      );
       served ??= answers.find((a) => a.status === 200);
       refused = answers.find((a) => a.status === 429);
     }
     expect(refused, 'the site origin never answered 429').toBeDefined();
     expect(served?.headers['x-ratelimit-limit']).toBe('50');
-    expect(refused!.json).toMatchObject({ code: 'RATE_LIMITED', error: expect.stringContaining('50 requests per second per IP') });
+    expect(refused!.json).toMatchObject({
+      code: 'RATE_LIMITED',
+      error: expect.stringContaining('50 requests per second per IP'),
+    });
     expect(Number(refused!.headers['retry-after'])).toBeGreaterThanOrEqual(1);
   });
 });

@@ -28,7 +28,15 @@ export async function refusedUrl(): Promise<string> {
 export function extensionFixture(): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'svckit-ext-'));
   mkdirSync(path.join(dir, 'scripts'));
-  writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify({ manifest_version: 3, name: 'svckit wallet (fixture)', version: '0.1.0', content_scripts: [{ matches: ['<all_urls>'], js: ['scripts/inject.js'] }] }));
+  writeFileSync(
+    path.join(dir, 'manifest.json'),
+    JSON.stringify({
+      manifest_version: 3,
+      name: 'svckit wallet (fixture)',
+      version: '0.1.0',
+      content_scripts: [{ matches: ['<all_urls>'], js: ['scripts/inject.js'] }],
+    }),
+  );
   writeFileSync(path.join(dir, 'scripts', 'inject.js'), '// fixture\n'.repeat(50));
   return dir;
 }
@@ -41,4 +49,5 @@ export async function runGroup(target: Target, checks: Check[]): Promise<CheckRe
 }
 
 /** `id: status: reason` of every result that did not pass. */
-export const nonPasses = (results: CheckResult[]) => results.filter((r) => r.status !== 'passed').map((r) => `${r.id}: ${r.status}: ${r.reason}`);
+export const nonPasses = (results: CheckResult[]) =>
+  results.filter((r) => r.status !== 'passed').map((r) => `${r.id}: ${r.status}: ${r.reason}`);

@@ -33,21 +33,31 @@ describe('private material (spec rule 1)', () => {
       { seedPhrase: 'x' },
       { keys: [{ chainId: '1', address: '0x', xprv: 'x' }] },
       { label: 'legal winner thank year wave sausage worth useful legal winner thank yellow' },
-      { note: 'xprv9s21ZrQH143K3GJpoapnV8SFfukcVBSfeCficPSGfubmSFDxo1kuHnLisriDvSnRRuL2Qrg5ggqHKNVpxR86QEC8w35uxmGoggxtQTPvfUu' },
+      {
+        note: 'xprv9s21ZrQH143K3GJpoapnV8SFfukcVBSfeCficPSGfubmSFDxo1kuHnLisriDvSnRRuL2Qrg5ggqHKNVpxR86QEC8w35uxmGoggxtQTPvfUu',
+      },
     ]) {
       expect(refusal(body), JSON.stringify(body)).toBe('PRIVATE_MATERIAL_REFUSED');
     }
   });
 
   it('lets public values through', () => {
-    expect(refusal({ svcId: '53354aa95a511425', pqPublicKey: 'ab'.repeat(1952), keys: [{ chainId: '1111111', address: '0x5B38Da6a701c568545dCfcB03FcB875f56beddC4' }] })).toBeUndefined();
+    expect(
+      refusal({
+        svcId: '53354aa95a511425',
+        pqPublicKey: 'ab'.repeat(1952),
+        keys: [{ chainId: '1111111', address: '0x5B38Da6a701c568545dCfcB03FcB875f56beddC4' }],
+      }),
+    ).toBeUndefined();
     expect(refusal({ reference: 'order 1182 for two coffees' })).toBeUndefined();
   });
 });
 
 describe('addresses (D-035, D-040)', () => {
   it('canonicalises EVM addresses to EIP-55 and refuses a wrong mixed-case checksum', () => {
-    expect(canonicalAddress('address', '0x5b38da6a701c568545dcfcb03fcb875f56beddc4').address).toBe('0x5B38Da6a701c568545dCfcB03FcB875f56beddC4');
+    expect(canonicalAddress('address', '0x5b38da6a701c568545dcfcb03fcb875f56beddc4').address).toBe(
+      '0x5B38Da6a701c568545dCfcB03FcB875f56beddC4',
+    );
     expect(() => canonicalAddress('address', '0x5B38Da6a701c568545dCfcB03FcB875f56beddc4')).toThrow(/EIP-55/);
   });
 
@@ -56,14 +66,20 @@ describe('addresses (D-035, D-040)', () => {
     expect(() => canonicalAddress('address', 'bc1qsenmhy2qmr56yyekv5lx59ch4pdnv6fhnhvlrh')).toThrow(RestError);
     expect(canonicalAddress('address', 'TFDt8NJSLifRx9NS3u9FRi3JiCHbrnJqwE').kind).toBe('tron');
     expect(() => canonicalAddress('address', 'TFDt8NJSLifRx9NS3u9FRi3JiCHbrnJqwF')).toThrow(RestError);
-    expect(() => canonicalAddress('address', 'bc1qsenmhy2qmr56yyekv5lx59ch4pdnv6fhnhvlrg', ['evm'], '1')).toThrow(/for chainId 1/);
+    expect(() => canonicalAddress('address', 'bc1qsenmhy2qmr56yyekv5lx59ch4pdnv6fhnhvlrg', ['evm'], '1')).toThrow(
+      /for chainId 1/,
+    );
   });
 });
 
 describe('classical signatures (D-035)', () => {
   it('verifies EIP-191, BIP-137 (P2WPKH) and TIP-191 signatures made independently, and only for their address', async () => {
     const message = 'localhost wants you to sign in with your account:\nNonce: 00';
-    for (const [kind, signer, other] of [['evm', evmSigner(), evmSigner()], ['bitcoin', bitcoinSigner(), bitcoinSigner()], ['tron', tronSigner(), tronSigner()]] as const) {
+    for (const [kind, signer, other] of [
+      ['evm', evmSigner(), evmSigner()],
+      ['bitcoin', bitcoinSigner(), bitcoinSigner()],
+      ['tron', tronSigner(), tronSigner()],
+    ] as const) {
       const sig = await signer.sign(message);
       expect(await verifyClassical(kind, signer.address, message, sig), kind).toBe(true);
       expect(await verifyClassical(kind, other.address, message, sig), `${kind} other address`).toBe(false);
@@ -74,7 +90,14 @@ describe('classical signatures (D-035)', () => {
 
 describe('challenge message (D-043, D-071)', () => {
   it('is the EIP-4361 layout with a 5-minute expiry', () => {
-    const message = challengeMessage({ origin: 'https://localhost:8444', address: '0x5B38Da6a701c568545dCfcB03FcB875f56beddC4', chainId: '1111111', nonce: '28ca10e3dde4d371f12a157437a754f5', issuedAt: Date.UTC(2026, 10, 21, 9, 30), svcId: '53354aa95a511425' });
+    const message = challengeMessage({
+      origin: 'https://localhost:8444',
+      address: '0x5B38Da6a701c568545dCfcB03FcB875f56beddC4',
+      chainId: '1111111',
+      nonce: '28ca10e3dde4d371f12a157437a754f5',
+      issuedAt: Date.UTC(2026, 10, 21, 9, 30),
+      svcId: '53354aa95a511425',
+    });
     expect(message).toBe(
       'localhost:8444 wants you to sign in with your account:\n0x5B38Da6a701c568545dCfcB03FcB875f56beddC4\n\nSign in to svckit wallet session.\n\nURI: https://localhost:8444\nVersion: 1\nChain ID: 1111111\nNonce: 28ca10e3dde4d371f12a157437a754f5\nIssued At: 2026-11-21T09:30:00.000Z\nExpiration Time: 2026-11-21T09:35:00.000Z\nResources:\n- svc:53354aa95a511425',
     );

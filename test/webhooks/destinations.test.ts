@@ -68,13 +68,25 @@ describe('webhook attempts (D-143)', () => {
     const result = await transport().post(`https://localhost:${receiver.port}/hooks/a`, BODY, {});
     expect(result).toMatchObject({ success: false, responseStatus: null, error: 'destination not allowed' });
     // A resolver that answers a private address for a public-looking name: refused the same way.
-    const played = await transport({ resolver: async () => [{ address: '127.0.0.1', family: 4 }] }).post(`https://hooks.bank-a.example:${receiver.port}/hooks/b`, BODY, {});
+    const played = await transport({ resolver: async () => [{ address: '127.0.0.1', family: 4 }] }).post(
+      `https://hooks.bank-a.example:${receiver.port}/hooks/b`,
+      BODY,
+      {},
+    );
     expect(played).toMatchObject({ success: false, error: 'destination not allowed' });
     // One private address among public ones refuses the name: the socket may try any of them.
-    const mixed = await transport({ resolver: async () => [{ address: '93.184.216.34', family: 4 }, { address: '::ffff:169.254.169.254', family: 6 }] }).post('https://hooks.bank-a.example/hooks/c', BODY, {});
+    const mixed = await transport({
+      resolver: async () => [
+        { address: '93.184.216.34', family: 4 },
+        { address: '::ffff:169.254.169.254', family: 6 },
+      ],
+    }).post('https://hooks.bank-a.example/hooks/c', BODY, {});
     expect(mixed).toMatchObject({ success: false, error: 'destination not allowed' });
     for (const literal of ['127.0.0.1', '[::1]', '[::ffff:127.0.0.1]']) {
-      expect(await transport().post(`https://${literal}:${receiver.port}/hooks/d`, BODY, {}), literal).toMatchObject({ success: false, error: 'destination not allowed' });
+      expect(await transport().post(`https://${literal}:${receiver.port}/hooks/d`, BODY, {}), literal).toMatchObject({
+        success: false,
+        error: 'destination not allowed',
+      });
     }
     expect(receiver.accepts - before).toBe(0);
   });
@@ -82,7 +94,10 @@ describe('webhook attempts (D-143)', () => {
   it('with SVC_WEBHOOK_ALLOW_PRIVATE reach a loopback receiver, at the address the check resolved', async () => {
     const before = { accepts: receiver.accepts, requests: receiver.requests };
     const lookups: string[] = [];
-    const allowed = transport({ allowPrivate: true, resolver: async (hostname) => (lookups.push(hostname), [{ address: '127.0.0.1', family: 4 }]) });
+    const allowed = transport({
+      allowPrivate: true,
+      resolver: async (hostname) => (lookups.push(hostname), [{ address: '127.0.0.1', family: 4 }]),
+    });
     const result = await allowed.post(`https://localhost:${receiver.port}/hooks/e`, BODY, {});
     expect(result).toMatchObject({ success: true, responseStatus: 200, error: null });
     expect(receiver.requests - before.requests).toBe(1);
@@ -99,7 +114,11 @@ describe('webhook attempts (D-143)', () => {
     const refused = await allowed.post(`https://127.0.0.1:${closed.port}/hooks/f`, BODY, {});
     expect(refused.error).toBe('connection failed');
     // A certificate from a CA the dispatcher does not trust.
-    const strangerTls = await ensureDevCertificates(mkdtempSync(path.join(tmpdir(), 'svckit-stranger-')), [], 'stranger CA');
+    const strangerTls = await ensureDevCertificates(
+      mkdtempSync(path.join(tmpdir(), 'svckit-stranger-')),
+      [],
+      'stranger CA',
+    );
     const stranger = await listener(strangerTls);
     try {
       const untrusted = await allowed.post(`https://localhost:${stranger.port}/hooks/g`, BODY, {});
@@ -124,35 +143,75 @@ describe('webhook endpoints on a stack without SVC_WEBHOOK_ALLOW_PRIVATE (D-143)
   it('refuses a literal non-public address at registration with 400, each class of it', async () => {
     const accountIds = [(await newAccount(target)).id];
     const literals = [
-      '127.0.0.1', '127.1.2.3', '0.0.0.0', '0.1.2.3', '10.0.0.1', '100.64.0.1', '172.16.0.1', '192.168.1.1', '169.254.169.254',
-      '[::1]', '[::]', '[fe80::1]', '[fc00::1]', '[fd00:ec2::254]', '[::ffff:127.0.0.1]', '[::ffff:10.0.0.1]', '[::ffff:a9fe:a9fe]',
+      '127.0.0.1',
+      '127.1.2.3',
+      '0.0.0.0',
+      '0.1.2.3',
+      '10.0.0.1',
+      '100.64.0.1',
+      '172.16.0.1',
+      '192.168.1.1',
+      '169.254.169.254',
+      '[::1]',
+      '[::]',
+      '[fe80::1]',
+      '[fc00::1]',
+      '[fd00:ec2::254]',
+      '[::ffff:127.0.0.1]',
+      '[::ffff:10.0.0.1]',
+      '[::ffff:a9fe:a9fe]',
     ];
     for (const host of literals) {
       const url = `https://${host}:8443/hooks`;
       const res = await admin(target, 'POST', '/webhooks/endpoints', { url, accountIds });
       await expectContract('admin.openapi.yaml', 'POST /webhooks/endpoints', res, 400);
-      expect((res.json as { error: string }).error, host).toMatch(/^"url" expected a public address, got "https:\/\/.+"/);
+      expect((res.json as { error: string }).error, host).toMatch(
+        /^"url" expected a public address, got "https:\/\/.+"/,
+      );
     }
     // A public literal and a host name pass registration (a name is checked at every attempt).
-    const created = await admin(target, 'POST', '/webhooks/endpoints', { url: 'https://93.184.216.34/hooks', accountIds });
+    const created = await admin(target, 'POST', '/webhooks/endpoints', {
+      url: 'https://93.184.216.34/hooks',
+      accountIds,
+    });
     expect(created.status).toBe(201);
     const { id } = created.json as { id: string };
-    const moved = await admin(target, 'PATCH', `/webhooks/endpoints/${id}`, { url: 'https://[fd00:ec2::254]/latest/meta-data' });
+    const moved = await admin(target, 'PATCH', `/webhooks/endpoints/${id}`, {
+      url: 'https://[fd00:ec2::254]/latest/meta-data',
+    });
     await expectContract('admin.openapi.yaml', 'PATCH /webhooks/endpoints/{id}', moved, 400);
-    expect((await admin(target, 'POST', '/webhooks/endpoints', { url: 'https://localhost:8443/hooks', accountIds })).status).toBe(201);
+    expect(
+      (await admin(target, 'POST', '/webhooks/endpoints', { url: 'https://localhost:8443/hooks', accountIds })).status,
+    ).toBe(201);
   });
 
-  it("refuses a name that resolves to loopback at the attempt, without connecting, and records only that", async () => {
+  it('refuses a name that resolves to loopback at the attempt, without connecting, and records only that', async () => {
     const before = receiver.accepts;
     const debtor = await newAccount(target, { fund: '10.00' });
-    const created = await admin(target, 'POST', '/webhooks/endpoints', { url: `https://localhost:${receiver.port}/hooks/stack`, accountIds: [debtor.id], events: ['payment.initiated'] });
+    const created = await admin(target, 'POST', '/webhooks/endpoints', {
+      url: `https://localhost:${receiver.port}/hooks/stack`,
+      accountIds: [debtor.id],
+      events: ['payment.initiated'],
+    });
     expect(created.status).toBe(201);
     const { id } = created.json as { id: string };
-    await admin(target, 'PUT', `/webhooks/endpoints/${id}/secret`, { secret: 'whsec_JFGTla5bYScCb4aK2IvnRRiBIk5TAru2IYOc7uStGFU' });
+    await admin(target, 'PUT', `/webhooks/endpoints/${id}/secret`, {
+      secret: 'whsec_JFGTla5bYScCb4aK2IvnRRiBIk5TAru2IYOc7uStGFU',
+    });
     const key = await apiKey(target, ['transfers:write']);
-    expect((await wallet(target, 'POST', '/transfers', key, { fromAccountId: debtor.id, to: '0x00000000000000000000000000000000000000e1', amount: '1.00' })).status).toBe(201);
+    expect(
+      (
+        await wallet(target, 'POST', '/transfers', key, {
+          fromAccountId: debtor.id,
+          to: '0x00000000000000000000000000000000000000e1',
+          amount: '1.00',
+        })
+      ).status,
+    ).toBe(201);
     const attempt = await eventually(async () => {
-      const page = (await admin(target, 'GET', `/webhooks/deliveries?endpointId=${id}`)).json as { deliveries: { attempts: { error: string | null; responseStatus: number | null }[] }[] };
+      const page = (await admin(target, 'GET', `/webhooks/deliveries?endpointId=${id}`)).json as {
+        deliveries: { attempts: { error: string | null; responseStatus: number | null }[] }[];
+      };
       return page.deliveries[0]?.attempts[0];
     });
     expect(attempt).toMatchObject({ error: 'destination not allowed', responseStatus: null });

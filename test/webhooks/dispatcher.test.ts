@@ -84,7 +84,12 @@ async function freshDatabase(): Promise<OpenDatabase> {
 }
 
 function dispatcher(concurrency = 8): WebhookDispatcher {
-  const d = new WebhookDispatcher(database.db, clock, new WebhookTransport(clock, { ca: [ca], maxSockets: concurrency, watchMs: 5, allowPrivate: true }), { concurrency, pollMs: 20, secrets });
+  const d = new WebhookDispatcher(
+    database.db,
+    clock,
+    new WebhookTransport(clock, { ca: [ca], maxSockets: concurrency, watchMs: 5, allowPrivate: true }),
+    { concurrency, pollMs: 20, secrets },
+  );
   d.start();
   running.push(d);
   return d;
@@ -93,9 +98,28 @@ function dispatcher(concurrency = 8): WebhookDispatcher {
 /** Emits one payment.initiated event; returns its delivery id. */
 async function emit(uetr = crypto.randomUUID()): Promise<string> {
   await database.db.transaction((tx) =>
-    emitEvent(tx, { event: 'payment.initiated', uetr, txRef: 'PMT-20261121-4Z7K9M2Q8R1T', status: 'INITIATED', instrAmtCcy: 'SVC', instrAmt: 1, settlAmtCcy: 'SVC', settlAmt: 1, dbtrInst: 'SVCKGB2LXXX', cdtrInst: 'SVCKGB2LXXX' }, { debtorAccountId: DEBTOR, creditorAccountId: null }, new Date(clock.now())),
+    emitEvent(
+      tx,
+      {
+        event: 'payment.initiated',
+        uetr,
+        txRef: 'PMT-20261121-4Z7K9M2Q8R1T',
+        status: 'INITIATED',
+        instrAmtCcy: 'SVC',
+        instrAmt: 1,
+        settlAmtCcy: 'SVC',
+        settlAmt: 1,
+        dbtrInst: 'SVCKGB2LXXX',
+        cdtrInst: 'SVCKGB2LXXX',
+      },
+      { debtorAccountId: DEBTOR, creditorAccountId: null },
+      new Date(clock.now()),
+    ),
   );
-  const [row] = await database.db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(eq(webhookDeliveries.uetr, uetr));
+  const [row] = await database.db
+    .select({ id: webhookDeliveries.id })
+    .from(webhookDeliveries)
+    .where(eq(webhookDeliveries.uetr, uetr));
   return row!.id;
 }
 
@@ -109,8 +133,16 @@ async function until<T>(probe: () => T | undefined | Promise<T | undefined>, wha
   }
 }
 
-const arrived = (path: string, n: number) => until(() => (receiver.deliveries(path).length >= n ? receiver.deliveries(path) : undefined), `${n} deliveries on ${path}`);
-const recorded = (deliveries: DeliveryStore, id: string, n: number) => until(async () => ((await deliveries.find(id))!.attempts.length >= n ? deliveries.find(id) : undefined), `${n} attempts of ${id}`);
+const arrived = (path: string, n: number) =>
+  until(
+    () => (receiver.deliveries(path).length >= n ? receiver.deliveries(path) : undefined),
+    `${n} deliveries on ${path}`,
+  );
+const recorded = (deliveries: DeliveryStore, id: string, n: number) =>
+  until(
+    async () => ((await deliveries.find(id))!.attempts.length >= n ? deliveries.find(id) : undefined),
+    `${n} attempts of ${id}`,
+  );
 const quiet = async (path: string, n: number, ms = 150) => {
   await new Promise((resolve) => setTimeout(resolve, ms));
   expect(receiver.deliveries(path).length).toBe(n);
@@ -123,8 +155,13 @@ describe('the webhook dispatcher', () => {
     const id = await emit();
     d.wake();
     await arrived(path, 1);
-    const record = await until(async () => ((await deliveries.find(id))!.status === 'delivered' ? deliveries.find(id) : undefined), 'delivered');
-    expect(record!.attempts).toMatchObject([{ round: 1, number: 1, outcome: 'success', responseStatus: 200, error: null }]);
+    const record = await until(
+      async () => ((await deliveries.find(id))!.status === 'delivered' ? deliveries.find(id) : undefined),
+      'delivered',
+    );
+    expect(record!.attempts).toMatchObject([
+      { round: 1, number: 1, outcome: 'success', responseStatus: 200, error: null },
+    ]);
     clock.advance(24 * 3600_000);
     d.wake();
     await quiet(path, 1);
@@ -138,7 +175,13 @@ describe('the webhook dispatcher', () => {
     clock.advance(10_001);
     const failed = await recorded(deliveries, id, 1);
     // D-052: the 10-second clock stops when the status line arrives; none did.
-    expect(failed!.attempts[0]).toMatchObject({ number: 1, outcome: 'failure', responseStatus: null, error: 'no response within 10 seconds', durationMs: 10_001 });
+    expect(failed!.attempts[0]).toMatchObject({
+      number: 1,
+      outcome: 'failure',
+      responseStatus: null,
+      error: 'no response within 10 seconds',
+      durationMs: 10_001,
+    });
     expect(failed!.status).toBe('pending');
     expect(failed!.nextAttemptAt!.getTime()).toBe(failed!.attempts[0]!.startedAt.getTime() + 10_001 + 30_000);
     receiver.releaseHung(200); // too late: already counted
@@ -147,7 +190,10 @@ describe('the webhook dispatcher', () => {
     clock.advance(10_000);
     await new Promise((resolve) => setTimeout(resolve, 60));
     receiver.releaseHung(200);
-    const done = await until(async () => ((await deliveries.find(id))!.status === 'delivered' ? deliveries.find(id) : undefined), 'delivered at 10 s');
+    const done = await until(
+      async () => ((await deliveries.find(id))!.status === 'delivered' ? deliveries.find(id) : undefined),
+      'delivered at 10 s',
+    );
     expect(done!.attempts[1]).toMatchObject({ number: 2, outcome: 'success', responseStatus: 200, durationMs: 10_000 });
   });
 
@@ -163,9 +209,16 @@ describe('the webhook dispatcher', () => {
       clock.advance(1);
       await arrived(path, n);
     }
-    const dead = await until(async () => ((await deliveries.find(id))!.status === 'dead' ? deliveries.find(id) : undefined), 'dead');
-    expect(dead!.attempts.map((a) => [a.round, a.number, a.outcome, a.responseStatus])).toEqual([1, 2, 3, 4, 5].map((n) => [1, n, 'failure', 500]));
-    const gaps = dead!.attempts.slice(1).map((a, i) => a.startedAt.getTime() - (dead!.attempts[i]!.startedAt.getTime() + dead!.attempts[i]!.durationMs));
+    const dead = await until(
+      async () => ((await deliveries.find(id))!.status === 'dead' ? deliveries.find(id) : undefined),
+      'dead',
+    );
+    expect(dead!.attempts.map((a) => [a.round, a.number, a.outcome, a.responseStatus])).toEqual(
+      [1, 2, 3, 4, 5].map((n) => [1, n, 'failure', 500]),
+    );
+    const gaps = dead!.attempts
+      .slice(1)
+      .map((a, i) => a.startedAt.getTime() - (dead!.attempts[i]!.startedAt.getTime() + dead!.attempts[i]!.durationMs));
     expect(gaps).toEqual([30_000, 300_000, 1_800_000, 7_200_000]);
     const received = receiver.deliveries(path);
     expect(new Set(received.map((r) => r.headers['x-svc-delivery']))).toEqual(new Set([id]));
@@ -189,7 +242,10 @@ describe('the webhook dispatcher', () => {
     expect(Number(sixth!.headers['x-svc-timestamp'])).toBeGreaterThan(Number(received[4]!.headers['x-svc-timestamp']));
     expect(received.map((r) => r.headers['x-svc-signature'])).not.toContain(sixth!.headers['x-svc-signature']);
     expect(() => verifyWebhook(sixth!.rawBody, sixth!.headers, SECRET, { now: clock.now() })).not.toThrow();
-    const delivered = await until(async () => ((await deliveries.find(id))!.status === 'delivered' ? deliveries.find(id) : undefined), 'delivered');
+    const delivered = await until(
+      async () => ((await deliveries.find(id))!.status === 'delivered' ? deliveries.find(id) : undefined),
+      'delivered',
+    );
     expect(delivered!.attempts.at(-1)).toMatchObject({ round: 2, number: 1, outcome: 'success' });
     expect(await deliveries.redeliver(id)).toEqual({ notDead: 'delivered' });
   });
@@ -217,7 +273,9 @@ describe('the webhook dispatcher', () => {
   it('a job leased by an instance that died is taken over when its lease expires, never before', async () => {
     const { path, deliveries, start } = await setup();
     const id = await emit();
-    await database.db.execute(sql`UPDATE webhook_deliveries SET lease_owner = 'crashed-instance', lease_until = ${new Date(clock.now() + 60_000).toISOString()}::timestamptz WHERE id = ${id}`);
+    await database.db.execute(
+      sql`UPDATE webhook_deliveries SET lease_owner = 'crashed-instance', lease_until = ${new Date(clock.now() + 60_000).toISOString()}::timestamptz WHERE id = ${id}`,
+    );
     start();
     await quiet(path, 0, 150);
     clock.advance(60_001);
@@ -232,8 +290,16 @@ describe('the webhook dispatcher', () => {
     start();
     start();
     await arrived(path, 60);
-    await until(async () => ((await deliveries.page({ status: 'delivered' }, 1, 200)).total === 60 ? true : undefined), 'all delivered');
+    await until(
+      async () => ((await deliveries.page({ status: 'delivered' }, 1, 200)).total === 60 ? true : undefined),
+      'all delivered',
+    );
     await quiet(path, 60, 200);
-    expect(receiver.deliveries(path).map((r) => r.headers['x-svc-delivery']).sort()).toEqual([...ids].sort());
+    expect(
+      receiver
+        .deliveries(path)
+        .map((r) => r.headers['x-svc-delivery'])
+        .sort(),
+    ).toEqual([...ids].sort());
   });
 });

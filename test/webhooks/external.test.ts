@@ -14,7 +14,11 @@ let deployment: Target;
 let external: Target;
 beforeAll(async () => {
   deployment = await referenceTarget();
-  external = remoteTarget({ base: deployment.base!.href, caCert: deployment.caCert!, adminToken: deployment.adminToken! });
+  external = remoteTarget({
+    base: deployment.base!.href,
+    caCert: deployment.caCert!,
+    adminToken: deployment.adminToken!,
+  });
 });
 afterAll(async () => {
   await external?.close?.();
@@ -23,13 +27,20 @@ afterAll(async () => {
 
 describe('webhooks.* against an external target', () => {
   it('checks attempts 1 and 2 in real time and says why the rest of the schedule is skipped', async () => {
-    const wanted = ['webhooks.delivery.headers', 'webhooks.delivery.signature', 'webhooks.retry.second_attempt', 'webhooks.retry.schedule', 'webhooks.retry.redeliver'];
+    const wanted = [
+      'webhooks.delivery.headers',
+      'webhooks.delivery.signature',
+      'webhooks.retry.second_attempt',
+      'webhooks.retry.schedule',
+      'webhooks.retry.redeliver',
+    ];
     const catalogue = new Catalogue();
     for (const check of webhookChecks().filter((c) => wanted.includes(c.id))) catalogue.register(check);
     const results = await runChecks(catalogue, external);
     console.log(formatConsole(results));
     const by = Object.fromEntries(results.map((r) => [r.id, r]));
-    for (const id of ['webhooks.delivery.headers', 'webhooks.delivery.signature', 'webhooks.retry.second_attempt']) expect(by[id]!.status, `${id}: ${by[id]!.reason}`).toBe('passed');
+    for (const id of ['webhooks.delivery.headers', 'webhooks.delivery.signature', 'webhooks.retry.second_attempt'])
+      expect(by[id]!.status, `${id}: ${by[id]!.reason}`).toBe('passed');
     for (const id of ['webhooks.retry.schedule', 'webhooks.retry.redeliver']) {
       expect(by[id]!.status).toBe('skipped');
       expect(by[id]!.reason).toMatch(/only attempts 1 and 2 are observable/);

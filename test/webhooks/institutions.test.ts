@@ -35,10 +35,15 @@ type Delivery = { event: string; uetr: string; payload: { onChainTxHash?: string
 /** Registers an endpoint for `accounts` on a fresh path of the harness receiver and sets its secret. */
 async function endpointOf(receiver: WebhookReceiver, accounts: AccountView[]): Promise<{ id: string; path: string }> {
   const path = `/hooks/institution-${randomUUID()}`;
-  const created = await admin(target, 'POST', '/webhooks/endpoints', { url: receiver.url(path), accountIds: accounts.map((a) => a.id) });
+  const created = await admin(target, 'POST', '/webhooks/endpoints', {
+    url: receiver.url(path),
+    accountIds: accounts.map((a) => a.id),
+  });
   expect(created.status).toBe(201);
   const { id } = created.json as { id: string };
-  expect((await admin(target, 'PUT', `/webhooks/endpoints/${id}/secret`, { secret: SECRET, gracePeriodSeconds: 0 })).status).toBe(200);
+  expect(
+    (await admin(target, 'PUT', `/webhooks/endpoints/${id}/secret`, { secret: SECRET, gracePeriodSeconds: 0 })).status,
+  ).toBe(200);
   return { id, path };
 }
 
@@ -52,7 +57,11 @@ async function jobsOf(endpointId: string): Promise<Delivery[]> {
 describe('webhook endpoints belong to an institution (D-142)', () => {
   it("delivers a payment's events only to the endpoints of the institutions on either side of it", async () => {
     const receiver = await receiverFor(target);
-    const [a1, a2, b1] = [await newAccount(target, { fund: '100.00' }), await newAccount(target), await newAccount(target, { fund: '100.00' })];
+    const [a1, a2, b1] = [
+      await newAccount(target, { fund: '100.00' }),
+      await newAccount(target),
+      await newAccount(target, { fund: '100.00' }),
+    ];
     const endpointA = await endpointOf(receiver, [a1, a2]);
     const endpointB = await endpointOf(receiver, [b1]);
     const key = await apiKey(target, ['transfers:write', 'transfers:read']);
@@ -66,7 +75,8 @@ describe('webhook endpoints belong to an institution (D-142)', () => {
     const between = await send(a1, b1.address);
 
     // Each payment's settled event names its settling transaction: that maps the hashes to uetrs.
-    const uetrOf = (deliveries: Delivery[], hash: string) => deliveries.find((d) => d.event === 'payment.settled' && d.payload.onChainTxHash === hash)?.uetr;
+    const uetrOf = (deliveries: Delivery[], hash: string) =>
+      deliveries.find((d) => d.event === 'payment.settled' && d.payload.onChainTxHash === hash)?.uetr;
     const aJobs = await eventually(async () => {
       const jobs = await jobsOf(endpointA.id);
       return [within.a, outward, between].every((hash) => uetrOf(jobs, hash)) ? jobs : undefined;
@@ -89,18 +99,26 @@ describe('webhook endpoints belong to an institution (D-142)', () => {
 
     // And over the wire: both receivers get the payment between A and B; nothing of A's own reaches B, nor B's own A.
     const arrived = async (path: string, expected: string[]) => {
-      const received = await receiver.waitFor(path, (got) => expected.every((uetr) => got.some((r) => JSON.parse(r.rawBody).uetr === uetr && r.headers['x-svc-event'] === 'payment.settled')));
+      const received = await receiver.waitFor(path, (got) =>
+        expected.every((uetr) =>
+          got.some((r) => JSON.parse(r.rawBody).uetr === uetr && r.headers['x-svc-event'] === 'payment.settled'),
+        ),
+      );
       return new Set(received.map((r) => JSON.parse(r.rawBody).uetr as string));
     };
-    expect(await arrived(endpointA.path, [uetrs.withinA, uetrs.outward, uetrs.between])).toEqual(new Set([uetrs.withinA, uetrs.outward, uetrs.between]));
-    expect(await arrived(endpointB.path, [uetrs.withinB, uetrs.between])).toEqual(new Set([uetrs.withinB, uetrs.between]));
+    expect(await arrived(endpointA.path, [uetrs.withinA, uetrs.outward, uetrs.between])).toEqual(
+      new Set([uetrs.withinA, uetrs.outward, uetrs.between]),
+    );
+    expect(await arrived(endpointB.path, [uetrs.withinB, uetrs.between])).toEqual(
+      new Set([uetrs.withinB, uetrs.between]),
+    );
   });
 });
 
 describe('an endpoint an older svckit stored without an owner (D-142)', () => {
   const fresh = useFreshDatabase('svckit_wh_owner');
 
-  it('receives nothing, while an endpoint of the payment\'s institution does', async () => {
+  it("receives nothing, while an endpoint of the payment's institution does", async () => {
     const { db } = fresh.database;
     const debtor = 'acc_01JD3Z8Q4V6WQ8N2K7M5R9T3XA';
     // The insert of an svckit before D-142, which knew no account_ids column: the migration's default applies.
@@ -109,14 +127,29 @@ describe('an endpoint an older svckit stored without an owner (D-142)', () => {
         values (${id}, 'https://hooks.bank-a.example/svckit', '', '["payment.initiated"]'::jsonb, true, 'sealed', now(), now()${owner ? sql`, jsonb_build_array(${owner}::text)` : sql``})`);
     await insert('whe_01JD42C8E5F2G7H3J9K4M6N1PA');
     await insert('whe_01JD42C8E5F2G7H3J9K4M6N1PB', debtor);
-    const payload = { event: 'payment.initiated', uetr: randomUUID(), txRef: 'PMT-20261121-4Z7K9M2Q8R1T', status: 'INITIATED', instrAmtCcy: 'SVC', instrAmt: 1, settlAmtCcy: 'SVC', settlAmt: 1, dbtrInst: 'SVCKGB2LXXX', cdtrInst: 'SVCKGB2LXXX' } as const;
-    const emitted = await db.transaction((tx) => emitEvent(tx, payload, { debtorAccountId: debtor, creditorAccountId: null }, new Date()));
+    const payload = {
+      event: 'payment.initiated',
+      uetr: randomUUID(),
+      txRef: 'PMT-20261121-4Z7K9M2Q8R1T',
+      status: 'INITIATED',
+      instrAmtCcy: 'SVC',
+      instrAmt: 1,
+      settlAmtCcy: 'SVC',
+      settlAmt: 1,
+      dbtrInst: 'SVCKGB2LXXX',
+      cdtrInst: 'SVCKGB2LXXX',
+    } as const;
+    const emitted = await db.transaction((tx) =>
+      emitEvent(tx, payload, { debtorAccountId: debtor, creditorAccountId: null }, new Date()),
+    );
     expect(emitted.deliveries).toBe(1);
-    const jobs = (await db.execute(sql`select endpoint_id from webhook_deliveries where event_id = ${emitted.eventId}`)) as unknown as { rows: { endpoint_id: string }[] };
+    const jobs = (await db.execute(
+      sql`select endpoint_id from webhook_deliveries where event_id = ${emitted.eventId}`,
+    )) as unknown as { rows: { endpoint_id: string }[] };
     expect(jobs.rows.map((r) => r.endpoint_id)).toEqual(['whe_01JD42C8E5F2G7H3J9K4M6N1PB']);
   });
 
-  it('is never sent a job from before owners again: redelivery needs the payment on the endpoint\'s accounts', async () => {
+  it("is never sent a job from before owners again: redelivery needs the payment on the endpoint's accounts", async () => {
     const { db } = fresh.database;
     const owned = 'acc_01JD3Z8Q4V6WQ8N2K7M5R9T3XC';
     await db.execute(sql`insert into webhook_endpoints (id, url, description, events, enabled, secret, created_at, updated_at, account_ids)
@@ -137,11 +170,16 @@ describe('an endpoint an older svckit stored without an owner (D-142)', () => {
 describe('the migration that gives endpoints an owner (D-142)', () => {
   it('leaves no job queued by the earlier fan-out to every endpoint', async () => {
     const folder = new URL('../../src/storage/migrations/', import.meta.url);
-    const files = readdirSync(folder).filter((f) => f.endsWith('.sql')).sort();
-    const owners = files.findIndex((f) => readFileSync(new URL(f, folder), 'utf8').includes('"webhook_endpoints" ADD COLUMN "account_ids"'));
+    const files = readdirSync(folder)
+      .filter((f) => f.endsWith('.sql'))
+      .sort();
+    const owners = files.findIndex((f) =>
+      readFileSync(new URL(f, folder), 'utf8').includes('"webhook_endpoints" ADD COLUMN "account_ids"'),
+    );
     expect(owners).toBeGreaterThan(0);
     const run = async (db: PGlite, file: string) => {
-      for (const statement of readFileSync(new URL(file, folder), 'utf8').split('--> statement-breakpoint')) await db.exec(statement);
+      for (const statement of readFileSync(new URL(file, folder), 'utf8').split('--> statement-breakpoint'))
+        await db.exec(statement);
     };
     const db = new PGlite();
     try {
@@ -154,7 +192,9 @@ describe('the migration that gives endpoints an owner (D-142)', () => {
         values ('d1', 'e1', 'whe_01JD42C8E5F2G7H3J9K4M6N1PA', 'payment.settled', 'u1', 'pending', 1, 2, now(), now()),
                ('d2', 'e1', 'whe_01JD42C8E5F2G7H3J9K4M6N1PA', 'payment.settled', 'u1', 'delivered', 1, 1, null, now());`);
       for (const file of files.slice(owners)) await run(db, file);
-      const jobs = await db.query<{ id: string; status: string; next_attempt_at: Date | null }>('select id, status, next_attempt_at from webhook_deliveries order by id');
+      const jobs = await db.query<{ id: string; status: string; next_attempt_at: Date | null }>(
+        'select id, status, next_attempt_at from webhook_deliveries order by id',
+      );
       expect(jobs.rows).toEqual([
         { id: 'd1', status: 'dead', next_attempt_at: null },
         { id: 'd2', status: 'delivered', next_attempt_at: null },

@@ -32,7 +32,10 @@ async function recorded(id: string, n: number): Promise<View> {
 describe('the webhook schedule across a restart', () => {
   it('continues from the stored state: on time, never redelivering a delivered job, never losing one cut short', async () => {
     let hangThird = false;
-    const failing = await registerEndpoint(target, { events: ['payment.initiated'], responder: (r) => (r.nth === 3 && hangThird ? 'hang' : 500) });
+    const failing = await registerEndpoint(target, {
+      events: ['payment.initiated'],
+      responder: (r) => (r.nth === 3 && hangThird ? 'hang' : 500),
+    });
     const fine = await registerEndpoint(target, { events: ['payment.initiated'] });
     await transfer(target, smallAmount());
     const [first] = await failing.receiver.waitFor(failing.path, (all) => all.length >= 1);
@@ -66,7 +69,11 @@ describe('the webhook schedule across a restart', () => {
     expect(again[3]!.headers['x-svc-delivery']).toBe(id);
     expect(Number(again[3]!.headers['x-svc-timestamp'])).toBeGreaterThan(Number(third.headers['x-svc-timestamp']) - 1);
     const after = await recorded(id, 3);
-    expect(after.attempts.map((a) => [a.number, a.outcome])).toEqual([[1, 'failure'], [2, 'failure'], [3, 'failure']]);
+    expect(after.attempts.map((a) => [a.number, a.outcome])).toEqual([
+      [1, 'failure'],
+      [2, 'failure'],
+      [3, 'failure'],
+    ]);
 
     // The delivered job of the other endpoint is never sent again, hours later.
     target.reference!.advanceClock(3 * 3600_000);

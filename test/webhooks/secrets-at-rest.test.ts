@@ -26,7 +26,10 @@ describe('webhook secrets at rest', () => {
   it('are stored sealed, never in clear, and open only for their own endpoint', async () => {
     const box = new WebhookSecretBox(Keyring.open({ dataDir: null }));
     const endpoints = new EndpointStore(fresh.database.db, clock, box);
-    const [a, b] = [await endpoints.create({ url: 'https://127.0.0.1:9/a', accountIds: ['acc_01JD3Z8Q4V6WQ8N2K7M5R9T3XA'] }), await endpoints.create({ url: 'https://127.0.0.1:9/b', accountIds: ['acc_01JD3Z8Q4V6WQ8N2K7M5R9T3XA'] })];
+    const [a, b] = [
+      await endpoints.create({ url: 'https://127.0.0.1:9/a', accountIds: ['acc_01JD3Z8Q4V6WQ8N2K7M5R9T3XA'] }),
+      await endpoints.create({ url: 'https://127.0.0.1:9/b', accountIds: ['acc_01JD3Z8Q4V6WQ8N2K7M5R9T3XA'] }),
+    ];
     await endpoints.setSecret(a.id, SECRET, 3600);
     await endpoints.setSecret(b.id, SECRET, 0);
     const [rowA, rowB] = [await stored(a.id), await stored(b.id)];
@@ -51,13 +54,29 @@ describe('webhook secrets at rest', () => {
     const keyring = Keyring.open({ dataDir: null });
     const [row] = await fresh.database.db
       .insert(webhookEndpoints)
-      .values({ id: 'whe_01JD5CLEARSECRET0000000000', url: 'https://127.0.0.1:9/c', description: '', events: ['payment.settled'], enabled: true, secret: SECRET, previousSecret: OTHER, createdAt: dateOf(clock), updatedAt: dateOf(clock) })
+      .values({
+        id: 'whe_01JD5CLEARSECRET0000000000',
+        url: 'https://127.0.0.1:9/c',
+        description: '',
+        events: ['payment.settled'],
+        enabled: true,
+        secret: SECRET,
+        previousSecret: OTHER,
+        createdAt: dateOf(clock),
+        updatedAt: dateOf(clock),
+      })
       .returning();
-    const webhooks = await startWebhooks(fresh.database.db, new ManualClock(), keyring, { extraCa: [], concurrency: 1 });
+    const webhooks = await startWebhooks(fresh.database.db, new ManualClock(), keyring, {
+      extraCa: [],
+      concurrency: 1,
+    });
     await webhooks.stop();
     const after = await stored(row!.id);
     expect(WebhookSecretBox.isSealed(after.secret!) && WebhookSecretBox.isSealed(after.previousSecret!)).toBe(true);
-    expect([webhooks.secrets.open(row!.id, after.secret!), webhooks.secrets.open(row!.id, after.previousSecret!)]).toEqual([SECRET, OTHER]);
+    expect([
+      webhooks.secrets.open(row!.id, after.secret!),
+      webhooks.secrets.open(row!.id, after.previousSecret!),
+    ]).toEqual([SECRET, OTHER]);
   });
 
   it('are re-sealed under the new KEK by its rotation, after which the old KEK is gone', async () => {
@@ -65,7 +84,10 @@ describe('webhook secrets at rest', () => {
     const keyring = Keyring.open({ dataDir: null });
     const box = new WebhookSecretBox(keyring);
     const endpoints = new EndpointStore(fresh.database.db, clock, box);
-    const endpoint = await endpoints.create({ url: 'https://127.0.0.1:9/d', accountIds: ['acc_01JD3Z8Q4V6WQ8N2K7M5R9T3XA'] });
+    const endpoint = await endpoints.create({
+      url: 'https://127.0.0.1:9/d',
+      accountIds: ['acc_01JD3Z8Q4V6WQ8N2K7M5R9T3XA'],
+    });
     await endpoints.setSecret(endpoint.id, SECRET, 0);
     const before = keyring.activeId;
     expect((await stored(endpoint.id)).secret).toContain(`:${before}:`);

@@ -21,15 +21,30 @@ type Delivery = { event: string; uetr: string; payload: { txRef: string; status:
 describe("a transfer's payment", () => {
   it('is initiated with the transfer, settled with its confirmation and returned from the creditor', async () => {
     const [debtor, creditor] = [await newAccount(target, { fund: '10' }), await newAccount(target)];
-    const endpoint = (await admin(target, 'POST', '/webhooks/endpoints', { url: 'https://127.0.0.1:9/unreachable', accountIds: [debtor.id] })).json as { id: string };
-    await admin(target, 'PUT', `/webhooks/endpoints/${endpoint.id}/secret`, { secret: 'whsec_JFGTla5bYScCb4aK2IvnRRiBIk5TAru2IYOc7uStGFU' });
+    const endpoint = (
+      await admin(target, 'POST', '/webhooks/endpoints', {
+        url: 'https://127.0.0.1:9/unreachable',
+        accountIds: [debtor.id],
+      })
+    ).json as { id: string };
+    await admin(target, 'PUT', `/webhooks/endpoints/${endpoint.id}/secret`, {
+      secret: 'whsec_JFGTla5bYScCb4aK2IvnRRiBIk5TAru2IYOc7uStGFU',
+    });
     const key = await apiKey(target, ['transfers:write', 'transfers:read']);
-    const sent = await wallet(target, 'POST', '/transfers', key, { fromAccountId: debtor.id, to: creditor.address, amount: '2.50' });
+    const sent = await wallet(target, 'POST', '/transfers', key, {
+      fromAccountId: debtor.id,
+      to: creditor.address,
+      amount: '2.50',
+    });
     expect(sent.status).toBe(201);
     const { txHash } = sent.json as { txHash: string };
     const deliveries = await eventually(async () => {
-      const page = (await admin(target, 'GET', `/webhooks/deliveries?endpointId=${endpoint.id}&limit=200`)).json as { deliveries: Delivery[] };
-      return page.deliveries.some((d) => d.event === 'payment.settled' && d.payload.onChainTxHash === txHash) ? page.deliveries : undefined;
+      const page = (await admin(target, 'GET', `/webhooks/deliveries?endpointId=${endpoint.id}&limit=200`)).json as {
+        deliveries: Delivery[];
+      };
+      return page.deliveries.some((d) => d.event === 'payment.settled' && d.payload.onChainTxHash === txHash)
+        ? page.deliveries
+        : undefined;
     });
     const settled = deliveries.find((d) => d.event === 'payment.settled' && d.payload.onChainTxHash === txHash)!;
     const initiated = deliveries.filter((d) => d.event === 'payment.initiated' && d.uetr === settled.uetr);

@@ -18,14 +18,17 @@ vi.mock('node:crypto', async (original) => {
 const { verifyWebhook, WebhookVerificationError } = await import('../../src/client/webhook-verifier.ts');
 
 type Example = { headers: Record<string, string>; payload: unknown };
-const messages = (loadSpec('webhooks.asyncapi.yaml').components as { messages: Record<string, { examples: Example[] }> }).messages;
+const messages = (
+  loadSpec('webhooks.asyncapi.yaml').components as { messages: Record<string, { examples: Example[] }> }
+).messages;
 const settled = messages.paymentSettled!.examples[0]!;
 const rotation = messages.paymentSettled!.examples[1]!;
 const CURRENT = 'example-signing-secret';
 const PREVIOUS = 'example-previous-signing-secret';
 const body = JSON.stringify(settled.payload);
 const at = (example: Example, offsetSeconds = 0) => (Number(example.headers['X-SVC-Timestamp']) + offsetSeconds) * 1000;
-const sign = (secret: string, timestamp: string, raw: string) => `sha256=${createHmac('sha256', secret).update(`${timestamp}.${raw}`).digest('hex')}`;
+const sign = (secret: string, timestamp: string, raw: string) =>
+  `sha256=${createHmac('sha256', secret).update(`${timestamp}.${raw}`).digest('hex')}`;
 
 function rejection(run: () => unknown): string {
   try {
@@ -40,12 +43,19 @@ function rejection(run: () => unknown): string {
 describe('verifyWebhook', () => {
   it("accepts the contract's signed example and returns the delivery", () => {
     const verified = verifyWebhook(body, settled.headers, CURRENT, { now: at(settled) });
-    expect(verified).toEqual({ event: 'payment.settled', deliveryId: settled.headers['X-SVC-Delivery'], timestamp: Number(settled.headers['X-SVC-Timestamp']), payload: settled.payload });
+    expect(verified).toEqual({
+      event: 'payment.settled',
+      deliveryId: settled.headers['X-SVC-Delivery'],
+      timestamp: Number(settled.headers['X-SVC-Timestamp']),
+      payload: settled.payload,
+    });
   });
 
   it('reads fetch Headers and Node lower-case header objects alike, and Buffer bodies', () => {
     const lower = Object.fromEntries(Object.entries(settled.headers).map(([k, v]) => [k.toLowerCase(), v]));
-    expect(verifyWebhook(Buffer.from(body), new Headers(settled.headers), CURRENT, { now: () => at(settled) }).event).toBe('payment.settled');
+    expect(
+      verifyWebhook(Buffer.from(body), new Headers(settled.headers), CURRENT, { now: () => at(settled) }).event,
+    ).toBe('payment.settled');
     expect(verifyWebhook(body, lower, [CURRENT], { now: at(settled) }).event).toBe('payment.settled');
   });
 
@@ -55,36 +65,69 @@ describe('verifyWebhook', () => {
     for (const secrets of [CURRENT, PREVIOUS, [PREVIOUS, CURRENT], ['unrelated-secret-unrelated-secret', PREVIOUS]]) {
       expect(verifyWebhook(rotated, rotation.headers, secrets, { now: at(rotation) }).event).toBe('payment.settled');
     }
-    expect(rejection(() => verifyWebhook(rotated, rotation.headers, 'unrelated-secret-unrelated-secret', { now: at(rotation) }))).toBe('signature_mismatch');
+    expect(
+      rejection(() =>
+        verifyWebhook(rotated, rotation.headers, 'unrelated-secret-unrelated-secret', { now: at(rotation) }),
+      ),
+    ).toBe('signature_mismatch');
   });
 
   it('refuses a timestamp more than 5 minutes old or ahead, and accepts one exactly at the limit', () => {
     expect(verifyWebhook(body, settled.headers, CURRENT, { now: at(settled, 300) }).event).toBe('payment.settled');
     expect(verifyWebhook(body, settled.headers, CURRENT, { now: at(settled, -300) }).event).toBe('payment.settled');
-    expect(rejection(() => verifyWebhook(body, settled.headers, CURRENT, { now: at(settled, 301) }))).toBe('stale_timestamp');
-    expect(rejection(() => verifyWebhook(body, settled.headers, CURRENT, { now: at(settled, -301) }))).toBe('future_timestamp');
-    expect(rejection(() => verifyWebhook(body, settled.headers, CURRENT, { now: at(settled, 61), toleranceSeconds: 60 }))).toBe('stale_timestamp');
+    expect(rejection(() => verifyWebhook(body, settled.headers, CURRENT, { now: at(settled, 301) }))).toBe(
+      'stale_timestamp',
+    );
+    expect(rejection(() => verifyWebhook(body, settled.headers, CURRENT, { now: at(settled, -301) }))).toBe(
+      'future_timestamp',
+    );
+    expect(
+      rejection(() => verifyWebhook(body, settled.headers, CURRENT, { now: at(settled, 61), toleranceSeconds: 60 })),
+    ).toBe('stale_timestamp');
   });
 
   it('a stale delivery re-signed by an attacker without the secret fails; a re-stamped one fails the HMAC', () => {
-    const restamped = { ...settled.headers, 'X-SVC-Timestamp': String(Number(settled.headers['X-SVC-Timestamp']) + 1000) };
-    expect(rejection(() => verifyWebhook(body, restamped, CURRENT, { now: at(settled, 1000) }))).toBe('signature_mismatch');
+    const restamped = {
+      ...settled.headers,
+      'X-SVC-Timestamp': String(Number(settled.headers['X-SVC-Timestamp']) + 1000),
+    };
+    expect(rejection(() => verifyWebhook(body, restamped, CURRENT, { now: at(settled, 1000) }))).toBe(
+      'signature_mismatch',
+    );
   });
 
   it('refuses a changed body, a wrong secret, upper-case hex, malformed or missing headers', () => {
     const now = at(settled);
-    expect(rejection(() => verifyWebhook(body.replace('1313.02', '1313.03'), settled.headers, CURRENT, { now }))).toBe('signature_mismatch');
+    expect(rejection(() => verifyWebhook(body.replace('1313.02', '1313.03'), settled.headers, CURRENT, { now }))).toBe(
+      'signature_mismatch',
+    );
     expect(rejection(() => verifyWebhook(`${body}\n`, settled.headers, CURRENT, { now }))).toBe('signature_mismatch');
     expect(rejection(() => verifyWebhook(body, settled.headers, 'wrong-secret', { now }))).toBe('signature_mismatch');
     expect(rejection(() => verifyWebhook(body, settled.headers, [], { now }))).toBe('signature_mismatch');
-    const upper = { ...settled.headers, 'X-SVC-Signature': settled.headers['X-SVC-Signature']!.replace(/[a-f]/g, (c) => c.toUpperCase()).replace('SHA256', 'sha256') };
+    const upper = {
+      ...settled.headers,
+      'X-SVC-Signature': settled.headers['X-SVC-Signature']!.replace(/[a-f]/g, (c) => c.toUpperCase()).replace(
+        'SHA256',
+        'sha256',
+      ),
+    };
     expect(rejection(() => verifyWebhook(body, upper, CURRENT, { now }))).toBe('malformed_signature');
-    expect(rejection(() => verifyWebhook(body, { ...settled.headers, 'X-SVC-Signature': 'sha256=abc' }, CURRENT, { now }))).toBe('malformed_signature');
-    expect(rejection(() => verifyWebhook(body, { ...settled.headers, 'X-SVC-Timestamp': '17952534.06' }, CURRENT, { now }))).toBe('malformed_timestamp');
+    expect(
+      rejection(() => verifyWebhook(body, { ...settled.headers, 'X-SVC-Signature': 'sha256=abc' }, CURRENT, { now })),
+    ).toBe('malformed_signature');
+    expect(
+      rejection(() => verifyWebhook(body, { ...settled.headers, 'X-SVC-Timestamp': '17952534.06' }, CURRENT, { now })),
+    ).toBe('malformed_timestamp');
     const { 'X-SVC-Delivery': _dropped, ...noId } = settled.headers;
     expect(rejection(() => verifyWebhook(body, noId, CURRENT, { now }))).toBe('missing_header');
     const ts = settled.headers['X-SVC-Timestamp']!;
-    expect(rejection(() => verifyWebhook('not json', { ...settled.headers, 'X-SVC-Signature': sign(CURRENT, ts, 'not json') }, CURRENT, { now }))).toBe('malformed_body');
+    expect(
+      rejection(() =>
+        verifyWebhook('not json', { ...settled.headers, 'X-SVC-Signature': sign(CURRENT, ts, 'not json') }, CURRENT, {
+          now,
+        }),
+      ),
+    ).toBe('malformed_body');
   });
 
   it('compares digests with crypto.timingSafeEqual, every secret against every signature, match or not', () => {

@@ -5,24 +5,52 @@
 import { Command } from 'commander';
 import type { Account, AccountStatus } from '../../../generated/admin/types.gen';
 import * as sdk from '../../../generated/admin/sdk.gen';
-import { action, adminClient, answer, connectionOptions, integer, print, table, type AdminOptions } from './connection.ts';
+import {
+  action,
+  adminClient,
+  answer,
+  connectionOptions,
+  integer,
+  print,
+  table,
+  type AdminOptions,
+} from './connection.ts';
 
-type AccountOptions = AdminOptions & { email?: string; dailyLimit?: number; singleLimit?: number; reference?: string; status?: AccountStatus };
+type AccountOptions = AdminOptions & {
+  email?: string;
+  dailyLimit?: number;
+  singleLimit?: number;
+  reference?: string;
+  status?: AccountStatus;
+};
 
 /** Accounts as a text table. */
 export function accountTable(accounts: Account[]): string {
   return table(
     ['ID', 'REFERENCE', 'EMAIL', 'STATUS', 'BALANCE', 'DAILY', 'SINGLE', 'ADDRESS'],
-    accounts.map((a) => [a.id, a.reference, a.email, a.status, a.balance, String(a.dailyLimit), String(a.singleLimit), a.address]),
+    accounts.map((a) => [
+      a.id,
+      a.reference,
+      a.email,
+      a.status,
+      a.balance,
+      String(a.dailyLimit),
+      String(a.singleLimit),
+      a.address,
+    ]),
   );
 }
 
 const limitOptions = (command: Command) =>
-  command.option('--daily-limit <units>', 'most the account may send per day, whole native units', integer).option('--single-limit <units>', 'most one transfer may move, whole native units', integer);
+  command
+    .option('--daily-limit <units>', 'most the account may send per day, whole native units', integer)
+    .option('--single-limit <units>', 'most one transfer may move, whole native units', integer);
 
 /** Builds the `accounts` sub-command. */
 export function accountsCommand(): Command {
-  const command = new Command('accounts').description('Ledger accounts: create, list, read, change limits or status, fund.');
+  const command = new Command('accounts').description(
+    'Ledger accounts: create, list, read, change limits or status, fund.',
+  );
   command.addCommand(
     connectionOptions(new Command('create'))
       .description('Create an approved account with its own chain address.')
@@ -33,8 +61,15 @@ export function accountsCommand(): Command {
       .action(
         action(async (options: AccountOptions) => {
           // The server checks every field (400 with its {error}); the CLI sends what it was given.
-          const body = { email: options.email!, dailyLimit: options.dailyLimit!, singleLimit: options.singleLimit!, ...(options.reference ? { reference: options.reference } : {}) };
-          print(options, answer(await sdk.adminCreateAccount({ client: adminClient(options), body })), (a) => accountTable([a]));
+          const body = {
+            email: options.email!,
+            dailyLimit: options.dailyLimit!,
+            singleLimit: options.singleLimit!,
+            ...(options.reference ? { reference: options.reference } : {}),
+          };
+          print(options, answer(await sdk.adminCreateAccount({ client: adminClient(options), body })), (a) =>
+            accountTable([a]),
+          );
         }),
       ),
   );
@@ -46,9 +81,17 @@ export function accountsCommand(): Command {
       .option('--limit <n>', 'accounts per page (1 to 200)', integer, 50)
       .action(
         action(async (options: AccountOptions & { page: number; limit: number }) => {
-          const query = { page: options.page, limit: options.limit, ...(options.status ? { status: options.status } : {}) };
+          const query = {
+            page: options.page,
+            limit: options.limit,
+            ...(options.status ? { status: options.status } : {}),
+          };
           const page = answer(await sdk.adminListAccounts({ client: adminClient(options), query }));
-          print(options, page, (p) => `${p.total} accounts; page ${p.page} (${p.accounts.length} shown)\n${accountTable(p.accounts)}`);
+          print(
+            options,
+            page,
+            (p) => `${p.total} accounts; page ${p.page} (${p.accounts.length} shown)\n${accountTable(p.accounts)}`,
+          );
         }),
       ),
   );
@@ -58,7 +101,9 @@ export function accountsCommand(): Command {
       .argument('<id>', 'account id (acc_…)')
       .action(
         action(async (id: string, options: AdminOptions) => {
-          print(options, answer(await sdk.adminGetAccount({ client: adminClient(options), path: { id } })), (a) => accountTable([a]));
+          print(options, answer(await sdk.adminGetAccount({ client: adminClient(options), path: { id } })), (a) =>
+            accountTable([a]),
+          );
         }),
       ),
   );
@@ -74,7 +119,11 @@ export function accountsCommand(): Command {
             ...(options.dailyLimit !== undefined ? { dailyLimit: options.dailyLimit } : {}),
             ...(options.singleLimit !== undefined ? { singleLimit: options.singleLimit } : {}),
           };
-          print(options, answer(await sdk.adminUpdateAccount({ client: adminClient(options), path: { id }, body })), (a) => accountTable([a]));
+          print(
+            options,
+            answer(await sdk.adminUpdateAccount({ client: adminClient(options), path: { id }, body })),
+            (a) => accountTable([a]),
+          );
         }),
       ),
   );
@@ -85,7 +134,9 @@ export function accountsCommand(): Command {
       .argument('<amount>', 'native units, decimal with at most 2 fraction digits, e.g. 1000.00')
       .action(
         action(async (id: string, amount: string, options: AdminOptions) => {
-          const funded = answer(await sdk.adminFundAccount({ client: adminClient(options), path: { id }, body: { amount } }));
+          const funded = answer(
+            await sdk.adminFundAccount({ client: adminClient(options), path: { id }, body: { amount } }),
+          );
           print(options, funded, (f) => `funded ${f.accountId} with ${f.amount} in ${f.txHash}; balance ${f.balance}`);
         }),
       ),

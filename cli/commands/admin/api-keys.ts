@@ -11,15 +11,28 @@ import { action, adminClient, answer, connectionOptions, list, print, table, typ
 type KeyOptions = AdminOptions & { name?: string; permissions?: string[]; accounts?: string[]; allAccounts?: boolean };
 
 /** Keys (API or ML-DSA) as a text table. */
-export function keyTable(keys: Array<Pick<ApiKey, 'id' | 'name' | 'permissions' | 'accountIds' | 'createdAt' | 'revokedAt'>>): string {
+export function keyTable(
+  keys: Array<Pick<ApiKey, 'id' | 'name' | 'permissions' | 'accountIds' | 'createdAt' | 'revokedAt'>>,
+): string {
   return table(
     ['ID', 'NAME', 'PERMISSIONS', 'ACCOUNTS', 'CREATED', 'REVOKED'],
-    keys.map((k) => [k.id, k.name, k.permissions.join(','), k.accountIds?.join(',') ?? 'all', k.createdAt, k.revokedAt ?? '-']),
+    keys.map((k) => [
+      k.id,
+      k.name,
+      k.permissions.join(','),
+      k.accountIds?.join(',') ?? 'all',
+      k.createdAt,
+      k.revokedAt ?? '-',
+    ]),
   );
 }
 
 /** The optional body fields of a key update from the options (`--all-accounts` lifts the account scope). */
-export function keyUpdate(options: KeyOptions): { name?: string; permissions?: Permissions; accountIds?: string[] | null } {
+export function keyUpdate(options: KeyOptions): {
+  name?: string;
+  permissions?: Permissions;
+  accountIds?: string[] | null;
+} {
   return {
     ...(options.name !== undefined ? { name: options.name } : {}),
     ...(options.permissions !== undefined ? { permissions: options.permissions as Permissions } : {}),
@@ -30,7 +43,11 @@ export function keyUpdate(options: KeyOptions): { name?: string; permissions?: P
 
 const scopeOptions = (command: Command) =>
   command
-    .option('--permissions <list>', 'comma-separated: accounts:read, transfers:read, transfers:write, bank:connect, payments:write, chain:subscribe', list)
+    .option(
+      '--permissions <list>',
+      'comma-separated: accounts:read, transfers:read, transfers:write, bank:connect, payments:write, chain:subscribe',
+      list,
+    )
     .option('--accounts <ids>', 'comma-separated account ids the key is limited to (default: every account)', list);
 
 /** Builds the `api-keys` sub-command. */
@@ -42,7 +59,11 @@ export function apiKeysCommand(): Command {
       .requiredOption('--name <name>', 'a label for the key')
       .action(
         action(async (options: KeyOptions) => {
-          const body = { name: options.name!, permissions: (options.permissions ?? []) as Permissions, ...(options.accounts ? { accountIds: options.accounts } : {}) };
+          const body = {
+            name: options.name!,
+            permissions: (options.permissions ?? []) as Permissions,
+            ...(options.accounts ? { accountIds: options.accounts } : {}),
+          };
           const created = answer(await sdk.adminCreateApiKey({ client: adminClient(options), body }));
           print(options, created, (k: ApiKeyCreated) => `${keyTable([k])}\ntoken (shown once): ${k.token}`);
         }),
@@ -66,7 +87,9 @@ export function apiKeysCommand(): Command {
       .option('--all-accounts', 'lift the account scope: the key sees every account')
       .action(
         action(async (id: string, options: KeyOptions) => {
-          const updated = answer(await sdk.adminUpdateApiKey({ client: adminClient(options), path: { id }, body: keyUpdate(options) }));
+          const updated = answer(
+            await sdk.adminUpdateApiKey({ client: adminClient(options), path: { id }, body: keyUpdate(options) }),
+          );
           print(options, updated, (k) => keyTable([k]));
         }),
       ),

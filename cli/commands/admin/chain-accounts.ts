@@ -8,7 +8,12 @@ import * as sdk from '../../../generated/admin/sdk.gen';
 import { action, adminClient, answer, connectionOptions, integer, print, type AdminOptions } from './connection.ts';
 
 /** The allow-list as a text table, the funding account's address first. */
-export function chainAccountTable(page: { total: number; page: number; fundingAddress: string; accounts: ChainAccount[] }): string {
+export function chainAccountTable(page: {
+  total: number;
+  page: number;
+  fundingAddress: string;
+  accounts: ChainAccount[];
+}): string {
   const rows = page.accounts.map((a) => `${a.address}  ${a.reason.padEnd(8)}  ${a.addedAt}`);
   return [
     `funding account ${page.fundingAddress}`,
@@ -20,7 +25,9 @@ export function chainAccountTable(page: { total: number; page: number; fundingAd
 
 /** Builds the `chain-accounts` sub-command. */
 export function chainAccountsCommand(): Command {
-  const command = new Command('chain-accounts').description("The local chain's sender allow-list: addresses whose own keys may write through /rpc (D-152).");
+  const command = new Command('chain-accounts').description(
+    "The local chain's sender allow-list: addresses whose own keys may write through /rpc (D-152).",
+  );
   command.addCommand(
     connectionOptions(new Command('add'))
       .description('Allow an address to send on the local chain and, with --amount, fund it from the funding account.')
@@ -29,7 +36,12 @@ export function chainAccountsCommand(): Command {
       .action(
         action(async (address: string, options: AdminOptions & { amount?: string }) => {
           const client = adminClient(options);
-          const added = answer(await sdk.adminAddChainAccount({ client, body: { address, ...(options.amount !== undefined ? { amount: options.amount } : {}) } }));
+          const added = answer(
+            await sdk.adminAddChainAccount({
+              client,
+              body: { address, ...(options.amount !== undefined ? { amount: options.amount } : {}) },
+            }),
+          );
           const funded = added.txHash ? `; funded ${added.amount} in ${added.txHash}` : '';
           print(options, added, (a) => `allowed ${a.address} (${a.reason})${funded}; balance ${a.balance}`);
         }),
@@ -44,7 +56,9 @@ export function chainAccountsCommand(): Command {
         action(async (options: AdminOptions & { page: number; limit: number }) => {
           const client = adminClient(options);
           // The server checks the range of page and limit (400 with its {error}); the CLI passes what it was given.
-          const page = answer(await sdk.adminListChainAccounts({ client, query: { page: options.page, limit: options.limit } }));
+          const page = answer(
+            await sdk.adminListChainAccounts({ client, query: { page: options.page, limit: options.limit } }),
+          );
           print(options, page, chainAccountTable);
         }),
       ),

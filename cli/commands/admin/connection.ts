@@ -23,11 +23,17 @@ export class AdminCliError extends Error {
 /** Adds the connection options, `--json` and `--field` to `command`. */
 export function connectionOptions(command: Command): Command {
   return command
-    .option('--base <url>', 'HTTPS root of the server (default https://<SVC_HOST>:<SVC_BASE_PORT>, i.e. https://127.0.0.1:8443)')
+    .option(
+      '--base <url>',
+      'HTTPS root of the server (default https://<SVC_HOST>:<SVC_BASE_PORT>, i.e. https://127.0.0.1:8443)',
+    )
     .option('--token <token>', 'administrator token (default SVC_ADMIN_TOKEN)')
     .option('--ca-cert <file>', 'PEM file of the CA to trust (default <SVC_DATA_DIR>/tls/ca.pem)')
     .option('--json', 'print the API answer as JSON')
-    .option('--field <name>', 'print only this field of the answer (dot path, e.g. token or accounts.0.id), for scripts');
+    .option(
+      '--field <name>',
+      'print only this field of the answer (dot path, e.g. token or accounts.0.id), for scripts',
+    );
 }
 
 /** The base origin from the settings `svckit serve` reads (src/config.ts): SVC_HOST and SVC_BASE_PORT. */
@@ -36,7 +42,8 @@ export function defaultBase(env: NodeJS.ProcessEnv = process.env): string {
   // A server listening on every interface is reached on loopback, which the development certificate names.
   const host = configured === '0.0.0.0' || configured === '::' ? '127.0.0.1' : configured;
   const port = readSetting('SVC_BASE_PORT', env);
-  if (port === 0) throw new AdminCliError('SVC_BASE_PORT is 0 (an ephemeral port): give --base with the URL the ready line printed');
+  if (port === 0)
+    throw new AdminCliError('SVC_BASE_PORT is 0 (an ephemeral port): give --base with the URL the ready line printed');
   return `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
@@ -47,7 +54,8 @@ export function adminClient(options: AdminOptions): Client {
   const caFile = options.caCert ?? path.join(readSetting('SVC_DATA_DIR'), 'tls', 'ca.pem');
   if (options.caCert && !existsSync(caFile)) throw new AdminCliError(`--ca-cert ${caFile}: no such file`);
   // The server's development CA joins Node's default trust store for this process (fetch honours it).
-  if (existsSync(caFile)) tls.setDefaultCACertificates([...tls.getCACertificates('default'), readFileSync(caFile, 'utf8')]);
+  if (existsSync(caFile))
+    tls.setDefaultCACertificates([...tls.getCACertificates('default'), readFileSync(caFile, 'utf8')]);
   const given = options.base ?? defaultBase();
   let base: URL;
   try {
@@ -64,7 +72,10 @@ export function answer<T>(result: { data?: T; error?: unknown; response?: Respon
   if (result.error === undefined && result.response?.ok) return result.data as T;
   const status = result.response ? `HTTP ${result.response.status}` : 'no answer';
   const body = result.error as { error?: string; code?: string } | undefined;
-  const text = typeof body?.error === 'string' ? `${body.error}${body.code ? ` (${body.code})` : ''}` : JSON.stringify(result.error);
+  const text =
+    typeof body?.error === 'string'
+      ? `${body.error}${body.code ? ` (${body.code})` : ''}`
+      : JSON.stringify(result.error);
   throw new AdminCliError(`${status}: ${text}`);
 }
 
@@ -73,7 +84,8 @@ export function print<T>(options: AdminOptions, data: T, human: (data: T) => str
   if (options.field !== undefined) {
     let value: unknown = data;
     for (const part of options.field.split('.')) {
-      if (value === null || typeof value !== 'object' || !Object.hasOwn(value, part)) throw new AdminCliError(`--field ${options.field}: the answer has no such field`);
+      if (value === null || typeof value !== 'object' || !Object.hasOwn(value, part))
+        throw new AdminCliError(`--field ${options.field}: the answer has no such field`);
       value = (value as Record<string, unknown>)[part];
     }
     console.log(typeof value === 'string' ? value : JSON.stringify(value));
@@ -89,7 +101,10 @@ export function action<A extends unknown[]>(run: (...args: A) => Promise<void>):
       await run(...args);
     } catch (error) {
       // A network failure (server away, TLS refused) is reported as such, with its cause (e.g. ECONNREFUSED).
-      const text = error instanceof AdminCliError ? error.message : `${(error as Error).message}${(error as { cause?: Error }).cause ? `: ${(error as { cause: Error }).cause.message}` : ''}`;
+      const text =
+        error instanceof AdminCliError
+          ? error.message
+          : `${(error as Error).message}${(error as { cause?: Error }).cause ? `: ${(error as { cause: Error }).cause.message}` : ''}`;
       console.error(`svckit admin: ${text}`);
       process.exit(1);
     }
@@ -97,7 +112,11 @@ export function action<A extends unknown[]>(run: (...args: A) => Promise<void>):
 }
 
 /** A comma-separated option value as a list (empty items dropped). */
-export const list = (value: string): string[] => value.split(',').map((item) => item.trim()).filter((item) => item !== '');
+export const list = (value: string): string[] =>
+  value
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
 
 /** A whole-number option value; anything else is a usage error commander reports before any request. */
 export function integer(value: string): number {
@@ -108,6 +127,7 @@ export function integer(value: string): number {
 /** Rows as a text table: a header, then one line per row, columns padded to the widest cell. */
 export function table(headers: string[], rows: string[][]): string {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ');
+  const line = (cells: string[]) =>
+    cells.map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ');
   return [line(headers), ...rows.map(line)].join('\n');
 }

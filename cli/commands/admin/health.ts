@@ -10,7 +10,12 @@ export function healthCommand(): Command {
     .action(
       action(async (options: AdminOptions) => {
         const health = answer(await sdk.adminGetHealth({ client: adminClient(options) }));
-        print(options, health, (h) => `${h.status}  svckit ${h.version}  chain ${h.chainId}  block ${h.blockNumber ?? '-'}  database ${h.checks.database}  chain ${h.checks.chain}`);
+        print(
+          options,
+          health,
+          (h) =>
+            `${h.status}  svckit ${h.version}  chain ${h.chainId}  block ${h.blockNumber ?? '-'}  database ${h.checks.database}  chain ${h.checks.chain}`,
+        );
       }),
     );
 }

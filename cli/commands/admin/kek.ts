@@ -12,7 +12,11 @@ export function kekCommand(): Command {
       .action(
         action(async (options: AdminOptions) => {
           const rotated = answer(await sdk.adminRotateKek({ client: adminClient(options) }));
-          print(options, rotated, (r) => `rotated ${r.previousKekId} -> ${r.kekId} at ${r.rotatedAt}; ${r.rewrappedKeys} keys re-wrapped`);
+          print(
+            options,
+            rotated,
+            (r) => `rotated ${r.previousKekId} -> ${r.kekId} at ${r.rotatedAt}; ${r.rewrappedKeys} keys re-wrapped`,
+          );
         }),
       ),
   );

@@ -7,18 +7,40 @@ import { Command } from 'commander';
 import type { MldsaKey, Permissions } from '../../../generated/admin/types.gen';
 import * as sdk from '../../../generated/admin/sdk.gen';
 import { keyTable, keyUpdate } from './api-keys.ts';
-import { action, AdminCliError, adminClient, answer, connectionOptions, list, print, type AdminOptions } from './connection.ts';
+import {
+  action,
+  AdminCliError,
+  adminClient,
+  answer,
+  connectionOptions,
+  list,
+  print,
+  type AdminOptions,
+} from './connection.ts';
 
-type MldsaOptions = AdminOptions & { name?: string; publicKey?: string; publicKeyFile?: string; permissions?: string[]; accounts?: string[]; allAccounts?: boolean };
+type MldsaOptions = AdminOptions & {
+  name?: string;
+  publicKey?: string;
+  publicKeyFile?: string;
+  permissions?: string[];
+  accounts?: string[];
+  allAccounts?: boolean;
+};
 
 const withFingerprint = (k: MldsaKey) => `${keyTable([k])}\nfingerprint ${k.fingerprint}`;
 
 /** Builds the `mldsa-keys` sub-command. */
 export function mldsaKeysCommand(): Command {
-  const command = new Command('mldsa-keys').description('ML-DSA-65 public keys that sign institutional requests (SVC-MLDSA).');
+  const command = new Command('mldsa-keys').description(
+    'ML-DSA-65 public keys that sign institutional requests (SVC-MLDSA).',
+  );
   const scope = (c: Command) =>
     c
-      .option('--permissions <list>', 'comma-separated: accounts:read, transfers:read, transfers:write, bank:connect, payments:write, chain:subscribe', list)
+      .option(
+        '--permissions <list>',
+        'comma-separated: accounts:read, transfers:read, transfers:write, bank:connect, payments:write, chain:subscribe',
+        list,
+      )
       .option('--accounts <ids>', 'comma-separated account ids the key is limited to (default: every account)', list);
   command.addCommand(
     scope(connectionOptions(new Command('register')))
@@ -28,10 +50,22 @@ export function mldsaKeysCommand(): Command {
       .option('--public-key-file <file>', 'a file holding the public key, hex')
       .action(
         action(async (options: MldsaOptions) => {
-          const publicKey = options.publicKey ?? (options.publicKeyFile !== undefined ? readFileSync(options.publicKeyFile, 'utf8').trim() : undefined);
-          if (publicKey === undefined) throw new AdminCliError('a public key is needed: --public-key or --public-key-file');
-          const body = { name: options.name!, publicKey, permissions: (options.permissions ?? []) as Permissions, ...(options.accounts ? { accountIds: options.accounts } : {}) };
-          print(options, answer(await sdk.adminRegisterMldsaKey({ client: adminClient(options), body })), withFingerprint);
+          const publicKey =
+            options.publicKey ??
+            (options.publicKeyFile !== undefined ? readFileSync(options.publicKeyFile, 'utf8').trim() : undefined);
+          if (publicKey === undefined)
+            throw new AdminCliError('a public key is needed: --public-key or --public-key-file');
+          const body = {
+            name: options.name!,
+            publicKey,
+            permissions: (options.permissions ?? []) as Permissions,
+            ...(options.accounts ? { accountIds: options.accounts } : {}),
+          };
+          print(
+            options,
+            answer(await sdk.adminRegisterMldsaKey({ client: adminClient(options), body })),
+            withFingerprint,
+          );
         }),
       ),
   );
@@ -40,7 +74,9 @@ export function mldsaKeysCommand(): Command {
       .description('List the registered keys.')
       .action(
         action(async (options: AdminOptions) => {
-          print(options, answer(await sdk.adminListMldsaKeys({ client: adminClient(options) })), (p) => keyTable(p.mldsaKeys));
+          print(options, answer(await sdk.adminListMldsaKeys({ client: adminClient(options) })), (p) =>
+            keyTable(p.mldsaKeys),
+          );
         }),
       ),
   );
@@ -52,7 +88,13 @@ export function mldsaKeysCommand(): Command {
       .option('--all-accounts', 'lift the account scope: the key sees every account')
       .action(
         action(async (id: string, options: MldsaOptions) => {
-          print(options, answer(await sdk.adminUpdateMldsaKey({ client: adminClient(options), path: { id }, body: keyUpdate(options) })), withFingerprint);
+          print(
+            options,
+            answer(
+              await sdk.adminUpdateMldsaKey({ client: adminClient(options), path: { id }, body: keyUpdate(options) }),
+            ),
+            withFingerprint,
+          );
         }),
       ),
   );

@@ -4,7 +4,16 @@
  */
 import { Command } from 'commander';
 import * as sdk from '../../../generated/admin/sdk.gen';
-import { action, AdminCliError, adminClient, answer, connectionOptions, print, table, type AdminOptions } from './connection.ts';
+import {
+  action,
+  AdminCliError,
+  adminClient,
+  answer,
+  connectionOptions,
+  print,
+  table,
+  type AdminOptions,
+} from './connection.ts';
 
 function votesCommand(): Command {
   const command = new Command('votes').description('Votes to add or remove a validator.');
@@ -14,7 +23,12 @@ function votesCommand(): Command {
       .action(
         action(async (options: AdminOptions) => {
           const votes = answer(await sdk.adminListValidatorVotes({ client: adminClient(options) }));
-          print(options, votes, (v) => table(['VALIDATOR', 'VOTE', 'PROPOSED'], v.votes.map((x) => [x.validator, x.add ? 'add' : 'remove', x.proposedAt])));
+          print(options, votes, (v) =>
+            table(
+              ['VALIDATOR', 'VOTE', 'PROPOSED'],
+              v.votes.map((x) => [x.validator, x.add ? 'add' : 'remove', x.proposedAt]),
+            ),
+          );
         }),
       ),
   );
@@ -27,7 +41,12 @@ function votesCommand(): Command {
       .action(
         action(async (validator: string, options: AdminOptions & { add?: boolean; remove?: boolean }) => {
           if (!options.add === !options.remove) throw new AdminCliError('give exactly one of --add and --remove');
-          const vote = answer(await sdk.adminProposeValidatorVote({ client: adminClient(options), body: { validator, add: Boolean(options.add) } }));
+          const vote = answer(
+            await sdk.adminProposeValidatorVote({
+              client: adminClient(options),
+              body: { validator, add: Boolean(options.add) },
+            }),
+          );
           print(options, vote, (v) => `proposed to ${v.add ? 'add' : 'remove'} ${v.validator} at ${v.proposedAt}`);
         }),
       ),
@@ -46,7 +65,12 @@ export function qbftCommand(): Command {
         .action(
           action(async (options: AdminOptions) => {
             const set = answer(await sdk.adminListValidators({ client: adminClient(options) }));
-            print(options, set, (s) => [`block ${s.blockNumber}: n ${s.n}, f ${s.f}, threshold ${s.threshold}, vote threshold ${s.voteThreshold}`, ...s.validators].join('\n'));
+            print(options, set, (s) =>
+              [
+                `block ${s.blockNumber}: n ${s.n}, f ${s.f}, threshold ${s.threshold}, vote threshold ${s.voteThreshold}`,
+                ...s.validators,
+              ].join('\n'),
+            );
           }),
         ),
     );

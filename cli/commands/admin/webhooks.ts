@@ -8,22 +8,50 @@ import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import type { DeliveryStatus, EventType, WebhookDelivery, WebhookEndpoint } from '../../../generated/admin/types.gen';
 import * as sdk from '../../../generated/admin/sdk.gen';
-import { action, AdminCliError, adminClient, answer, connectionOptions, integer, list, print, table, type AdminOptions } from './connection.ts';
+import {
+  action,
+  AdminCliError,
+  adminClient,
+  answer,
+  connectionOptions,
+  integer,
+  list,
+  print,
+  table,
+  type AdminOptions,
+} from './connection.ts';
 
-type EndpointOptions = AdminOptions & { url?: string; accounts?: string[]; events?: string[]; description?: string; enable?: boolean; disable?: boolean };
+type EndpointOptions = AdminOptions & {
+  url?: string;
+  accounts?: string[];
+  events?: string[];
+  description?: string;
+  enable?: boolean;
+  disable?: boolean;
+};
 
 /** Endpoints as a text table. */
 export function endpointTable(endpoints: WebhookEndpoint[]): string {
   return table(
     ['ID', 'URL', 'ENABLED', 'SECRET', 'EVENTS', 'ACCOUNTS'],
-    endpoints.map((e) => [e.id, e.url, e.enabled ? 'yes' : 'no', e.hasSecret ? 'set' : 'none', e.events.join(','), e.accountIds.join(',')]),
+    endpoints.map((e) => [
+      e.id,
+      e.url,
+      e.enabled ? 'yes' : 'no',
+      e.hasSecret ? 'set' : 'none',
+      e.events.join(','),
+      e.accountIds.join(','),
+    ]),
   );
 }
 
 /** One delivery and its attempts, as lines of text. */
 export function describeDelivery(d: WebhookDelivery): string {
   const head = `${d.id}  ${d.event.padEnd(19)} ${d.status.padEnd(9)} round ${d.round}  endpoint ${d.endpointId}  uetr ${d.uetr}${d.nextAttemptAt ? `  next ${d.nextAttemptAt}` : ''}`;
-  const attempts = d.attempts.map((a) => `    ${a.round}.${a.number}  ${a.startedAt}  ${String(a.durationMs).padStart(6)} ms  ${a.outcome.padEnd(7)} ${a.responseStatus ?? a.error ?? ''}`);
+  const attempts = d.attempts.map(
+    (a) =>
+      `    ${a.round}.${a.number}  ${a.startedAt}  ${String(a.durationMs).padStart(6)} ms  ${a.outcome.padEnd(7)} ${a.responseStatus ?? a.error ?? ''}`,
+  );
   return [head, ...attempts].join('\n');
 }
 
@@ -48,20 +76,36 @@ function endpointsCommand(): Command {
             ...(options.description !== undefined ? { description: options.description } : {}),
             ...(options.disable ? { enabled: false } : {}),
           };
-          print(options, answer(await sdk.adminCreateWebhookEndpoint({ client: adminClient(options), body })), (e) => endpointTable([e]));
+          print(options, answer(await sdk.adminCreateWebhookEndpoint({ client: adminClient(options), body })), (e) =>
+            endpointTable([e]),
+          );
         }),
       ),
   );
   command.addCommand(
     connectionOptions(new Command('list'))
       .description('List the endpoints.')
-      .action(action(async (options: AdminOptions) => print(options, answer(await sdk.adminListWebhookEndpoints({ client: adminClient(options) })), (l) => endpointTable(l.endpoints)))),
+      .action(
+        action(async (options: AdminOptions) =>
+          print(options, answer(await sdk.adminListWebhookEndpoints({ client: adminClient(options) })), (l) =>
+            endpointTable(l.endpoints),
+          ),
+        ),
+      ),
   );
   command.addCommand(
     connectionOptions(new Command('get'))
       .description('Show one endpoint.')
       .argument('<id>', 'endpoint id (whe_…)')
-      .action(action(async (id: string, options: AdminOptions) => print(options, answer(await sdk.adminGetWebhookEndpoint({ client: adminClient(options), path: { id } })), (e) => endpointTable([e])))),
+      .action(
+        action(async (id: string, options: AdminOptions) =>
+          print(
+            options,
+            answer(await sdk.adminGetWebhookEndpoint({ client: adminClient(options), path: { id } })),
+            (e) => endpointTable([e]),
+          ),
+        ),
+      ),
   );
   command.addCommand(
     fields(connectionOptions(new Command('update')))
@@ -80,7 +124,11 @@ function endpointsCommand(): Command {
             ...(options.description !== undefined ? { description: options.description } : {}),
             ...(options.enable ? { enabled: true } : options.disable ? { enabled: false } : {}),
           };
-          print(options, answer(await sdk.adminUpdateWebhookEndpoint({ client: adminClient(options), path: { id }, body })), (e) => endpointTable([e]));
+          print(
+            options,
+            answer(await sdk.adminUpdateWebhookEndpoint({ client: adminClient(options), path: { id }, body })),
+            (e) => endpointTable([e]),
+          );
         }),
       ),
   );
@@ -100,21 +148,44 @@ function endpointsCommand(): Command {
 
 function secretCommand(): Command {
   return connectionOptions(new Command('secret'))
-    .description("Set or rotate an endpoint's signing secret (D-047): from --secret-file (- for stdin), or --generate one.")
+    .description(
+      "Set or rotate an endpoint's signing secret (D-047): from --secret-file (- for stdin), or --generate one.",
+    )
     .argument('<id>', 'endpoint id (whe_…)')
     .option('--secret-file <file>', 'a file holding the secret (32 to 256 printable characters); - reads stdin')
     .option('--generate', 'generate a random secret and print it once')
-    .option('--grace-period <seconds>', 'how long the previous secret still signs (0 to 604800; default the server’s)', integer)
+    .option(
+      '--grace-period <seconds>',
+      'how long the previous secret still signs (0 to 604800; default the server’s)',
+      integer,
+    )
     .action(
-      action(async (id: string, options: AdminOptions & { secretFile?: string; generate?: boolean; gracePeriod?: number }) => {
-        if ((options.secretFile === undefined) === !options.generate) throw new AdminCliError('give exactly one of --secret-file and --generate');
-        const secret = options.generate ? `whsec_${randomBytes(32).toString('base64url')}` : readFileSync(options.secretFile === '-' ? 0 : options.secretFile!, 'utf8').trim();
-        const body = { secret, ...(options.gracePeriod !== undefined ? { gracePeriodSeconds: options.gracePeriod } : {}) };
-        const endpoint = answer(await sdk.adminSetWebhookSecret({ client: adminClient(options), path: { id }, body }));
-        // The server never returns the secret; a generated one is printed here, once, for the receiver.
-        const shown = options.generate ? { ...endpoint, secret } : endpoint;
-        print(options, shown, (e) => `${endpointTable([e])}${options.generate ? `\nsecret (shown once): ${secret}` : ''}`);
-      }),
+      action(
+        async (
+          id: string,
+          options: AdminOptions & { secretFile?: string; generate?: boolean; gracePeriod?: number },
+        ) => {
+          if ((options.secretFile === undefined) === !options.generate)
+            throw new AdminCliError('give exactly one of --secret-file and --generate');
+          const secret = options.generate
+            ? `whsec_${randomBytes(32).toString('base64url')}`
+            : readFileSync(options.secretFile === '-' ? 0 : options.secretFile!, 'utf8').trim();
+          const body = {
+            secret,
+            ...(options.gracePeriod !== undefined ? { gracePeriodSeconds: options.gracePeriod } : {}),
+          };
+          const endpoint = answer(
+            await sdk.adminSetWebhookSecret({ client: adminClient(options), path: { id }, body }),
+          );
+          // The server never returns the secret; a generated one is printed here, once, for the receiver.
+          const shown = options.generate ? { ...endpoint, secret } : endpoint;
+          print(
+            options,
+            shown,
+            (e) => `${endpointTable([e])}${options.generate ? `\nsecret (shown once): ${secret}` : ''}`,
+          );
+        },
+      ),
     );
 }
 
@@ -128,18 +199,40 @@ function deliveriesCommand(): Command {
       .option('--page <n>', 'page number', integer, 1)
       .option('--limit <n>', 'deliveries per page (1 to 200)', integer, 50)
       .action(
-        action(async (options: AdminOptions & { status?: DeliveryStatus; endpoint?: string; page: number; limit: number }) => {
-          const query = { page: options.page, limit: options.limit, ...(options.status ? { status: options.status } : {}), ...(options.endpoint ? { endpointId: options.endpoint } : {}) };
-          const page = answer(await sdk.adminListWebhookDeliveries({ client: adminClient(options), query }));
-          print(options, page, (p) => [`${p.total} deliveries; page ${p.page} (${p.deliveries.length} shown)`, ...p.deliveries.map(describeDelivery)].join('\n'));
-        }),
+        action(
+          async (
+            options: AdminOptions & { status?: DeliveryStatus; endpoint?: string; page: number; limit: number },
+          ) => {
+            const query = {
+              page: options.page,
+              limit: options.limit,
+              ...(options.status ? { status: options.status } : {}),
+              ...(options.endpoint ? { endpointId: options.endpoint } : {}),
+            };
+            const page = answer(await sdk.adminListWebhookDeliveries({ client: adminClient(options), query }));
+            print(options, page, (p) =>
+              [
+                `${p.total} deliveries; page ${p.page} (${p.deliveries.length} shown)`,
+                ...p.deliveries.map(describeDelivery),
+              ].join('\n'),
+            );
+          },
+        ),
       ),
   );
   command.addCommand(
     connectionOptions(new Command('get'))
       .description('Show one delivery with its attempts.')
       .argument('<id>', 'the delivery id (X-SVC-Delivery)')
-      .action(action(async (id: string, options: AdminOptions) => print(options, answer(await sdk.adminGetWebhookDelivery({ client: adminClient(options), path: { id } })), describeDelivery))),
+      .action(
+        action(async (id: string, options: AdminOptions) =>
+          print(
+            options,
+            answer(await sdk.adminGetWebhookDelivery({ client: adminClient(options), path: { id } })),
+            describeDelivery,
+          ),
+        ),
+      ),
   );
   return command;
 }
@@ -155,6 +248,14 @@ export function webhooksCommand(): Command {
       connectionOptions(new Command('redeliver'))
         .description('Redeliver a DEAD delivery: a new round of up to five attempts, same X-SVC-Delivery (D-060).')
         .argument('<id>', 'the delivery id (X-SVC-Delivery)')
-        .action(action(async (id: string, options: AdminOptions) => print(options, answer(await sdk.adminRedeliverWebhook({ client: adminClient(options), path: { id } })), describeDelivery))),
+        .action(
+          action(async (id: string, options: AdminOptions) =>
+            print(
+              options,
+              answer(await sdk.adminRedeliverWebhook({ client: adminClient(options), path: { id } })),
+              describeDelivery,
+            ),
+          ),
+        ),
     );
 }

@@ -8,8 +8,18 @@ import type { Hex } from 'viem';
 import type { Check, CheckContext, CheckVerdict } from '../../catalogue.ts';
 import {
   defineCheck,
-  call, ChainContract, devAccount, needsReference, PING_INIT_CODE, PING_RUNTIME, PING_TOPIC, result, signDev, verdictOf,
-  waitForReceipt, WORD_42,
+  call,
+  ChainContract,
+  devAccount,
+  needsReference,
+  PING_INIT_CODE,
+  PING_RUNTIME,
+  PING_TOPIC,
+  result,
+  signDev,
+  verdictOf,
+  waitForReceipt,
+  WORD_42,
 } from './support.ts';
 
 type Block = { number: Hex; hash: Hex; miner: Hex; transactions: (Hex | { hash: Hex })[] };
@@ -29,12 +39,21 @@ class Exerciser {
   async run<T = unknown>(method: string, params: unknown[] = []): Promise<T | undefined> {
     this.attempted.add(method);
     const x = await call(this.ctx.target, method, params);
-    if (x.http.status !== 200 || x.error || !x.http.json || typeof x.http.json !== 'object' || !('result' in x.http.json)) {
-      this.problems.push(`${method}(${JSON.stringify(params).slice(0, 120)}) failed: HTTP ${x.http.status} ${x.http.text.slice(0, 200)}`);
+    if (
+      x.http.status !== 200 ||
+      x.error ||
+      !x.http.json ||
+      typeof x.http.json !== 'object' ||
+      !('result' in x.http.json)
+    ) {
+      this.problems.push(
+        `${method}(${JSON.stringify(params).slice(0, 120)}) failed: HTTP ${x.http.status} ${x.http.text.slice(0, 200)}`,
+      );
       return undefined;
     }
     const errors = this.contract.validateResult(method, x.result);
-    if (errors.length) this.problems.push(...errors.map((e) => `${e} (params ${JSON.stringify(params).slice(0, 120)})`));
+    if (errors.length)
+      this.problems.push(...errors.map((e) => `${e} (params ${JSON.stringify(params).slice(0, 120)})`));
     else this.validated.add(method);
     return x.result as T;
   }
@@ -53,7 +72,21 @@ const UNKNOWN_HASH: Hex = `0x${'ab'.repeat(32)}`;
 async function readOnlySchemas(ctx: CheckContext): Promise<CheckVerdict> {
   const contract = await ChainContract.load(ctx);
   const x = new Exerciser(ctx, contract);
-  for (const method of ['eth_chainId', 'eth_blockNumber', 'eth_gasPrice', 'eth_syncing', 'net_version', 'net_listening', 'net_peerCount', 'web3_clientVersion', 'qbft_getPendingVotes', 'txpool_besuStatistics', 'txpool_besuTransactions', 'admin_nodeInfo', 'admin_peers']) {
+  for (const method of [
+    'eth_chainId',
+    'eth_blockNumber',
+    'eth_gasPrice',
+    'eth_syncing',
+    'net_version',
+    'net_listening',
+    'net_peerCount',
+    'web3_clientVersion',
+    'qbft_getPendingVotes',
+    'txpool_besuStatistics',
+    'txpool_besuTransactions',
+    'admin_nodeInfo',
+    'admin_peers',
+  ]) {
     await x.run(method);
   }
   const latest = await x.run<Block>('eth_getBlockByNumber', ['latest', false]);
@@ -61,14 +94,23 @@ async function readOnlySchemas(ctx: CheckContext): Promise<CheckVerdict> {
   await x.run('eth_getBlockByNumber', ['earliest', false]);
   if (!latest) return verdictOf(x.problems, '');
   const byHash = await x.run<Block>('eth_getBlockByHash', [latest.hash, true]);
-  x.expect(byHash?.hash === latest.hash && byHash?.number === latest.number, `eth_getBlockByHash(${latest.hash}) expected block ${latest.number}, got ${byHash?.number}`);
+  x.expect(
+    byHash?.hash === latest.hash && byHash?.number === latest.number,
+    `eth_getBlockByHash(${latest.hash}) expected block ${latest.number}, got ${byHash?.number}`,
+  );
   // spec: "eth_getCode ... DATA, bytecode; empty for externally owned accounts": the proposer is one.
   const account = latest.miner;
-  x.expect((await x.run('eth_getCode', [account, 'latest'])) === '0x', `eth_getCode of the proposer ${account} (an externally owned account) expected "0x"`);
+  x.expect(
+    (await x.run('eth_getCode', [account, 'latest'])) === '0x',
+    `eth_getCode of the proposer ${account} (an externally owned account) expected "0x"`,
+  );
   await x.run('eth_getBalance', [account, 'latest']);
   await x.run('eth_getStorageAt', [account, '0x0', 'latest']);
   await x.run('eth_getTransactionCount', [account, 'latest']);
-  x.expect((await x.run('eth_call', [{ to: IDENTITY, data: '0x1234' }, 'latest'])) === '0x1234', 'eth_call to the identity precompile 0x04 expected its input 0x1234 back');
+  x.expect(
+    (await x.run('eth_call', [{ to: IDENTITY, data: '0x1234' }, 'latest'])) === '0x1234',
+    'eth_call to the identity precompile 0x04 expected its input 0x1234 back',
+  );
   await x.run('eth_estimateGas', [{ from: account, to: IDENTITY, data: '0x1234' }]);
   await x.run('eth_getLogs', [{ fromBlock: latest.number, toBlock: 'latest' }]);
   await x.run('qbft_getValidatorsByBlockNumber', ['latest']);
@@ -81,14 +123,21 @@ async function readOnlySchemas(ctx: CheckContext): Promise<CheckVerdict> {
   // A method added to the contract must be added here too (eth_sendRawTransaction needs a funded sender).
   const missing = contract.httpMethods().filter((m) => m !== 'eth_sendRawTransaction' && !x.attempted.has(m));
   x.expect(missing.length === 0, `methods of the contract this check does not exercise: ${missing.join(', ')}`);
-  const note = hash ? `transaction lookups on ${hash}` : 'no transaction in the last 20 blocks: transaction lookups validated on null';
-  return verdictOf(x.problems, `${x.validated.size} methods' results validate (${note})`, { actual: { validated: [...x.validated].sort() } });
+  const note = hash
+    ? `transaction lookups on ${hash}`
+    : 'no transaction in the last 20 blocks: transaction lookups validated on null';
+  return verdictOf(x.problems, `${x.validated.size} methods' results validate (${note})`, {
+    actual: { validated: [...x.validated].sort() },
+  });
 }
 
 /** The newest transaction hash in the last 20 blocks, if any. */
 async function recentTransaction(ctx: CheckContext, latest: Block): Promise<Hex | undefined> {
   for (let n = BigInt(latest.number), seen = 0; n >= 0n && seen < 20; n--, seen++) {
-    const block = n === BigInt(latest.number) ? latest : await result<Block | null>(ctx.target, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, false]);
+    const block =
+      n === BigInt(latest.number)
+        ? latest
+        : await result<Block | null>(ctx.target, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, false]);
     const first = block?.transactions[0];
     if (first) return typeof first === 'string' ? first : first.hash;
   }
@@ -108,44 +157,100 @@ async function schemasWithTransactions(ctx: CheckContext): Promise<CheckVerdict>
   const sent = await x.run<Hex>('eth_sendRawTransaction', [deploy.raw]);
   x.expect(sent === deploy.hash, `eth_sendRawTransaction expected the transaction hash ${deploy.hash}, got ${sent}`);
   await waitForReceipt(ctx.target, deploy.hash);
-  const created = await x.run<{ status: Hex; contractAddress: Hex | null; blockNumber: Hex }>('eth_getTransactionReceipt', [deploy.hash]);
+  const created = await x.run<{ status: Hex; contractAddress: Hex | null; blockNumber: Hex }>(
+    'eth_getTransactionReceipt',
+    [deploy.hash],
+  );
   x.expect(created?.status === '0x1', `deployment receipt status expected 0x1, got ${created?.status}`);
   const address = created?.contractAddress;
   if (!address) return verdictOf([...x.problems, 'the deployment receipt has no contractAddress'], '');
-  x.expect((await x.run('eth_getCode', [address, 'latest'])) === PING_RUNTIME, `eth_getCode(${address}) expected the deployed runtime`);
-  x.expect(BigInt((await x.run<Hex>('eth_getStorageAt', [address, '0x0', 'latest'])) ?? '0x0') === 7n, 'eth_getStorageAt slot 0 expected 7 after the constructor');
+  x.expect(
+    (await x.run('eth_getCode', [address, 'latest'])) === PING_RUNTIME,
+    `eth_getCode(${address}) expected the deployed runtime`,
+  );
+  x.expect(
+    BigInt((await x.run<Hex>('eth_getStorageAt', [address, '0x0', 'latest'])) ?? '0x0') === 7n,
+    'eth_getStorageAt slot 0 expected 7 after the constructor',
+  );
   // spec: "read-only, creates no transaction": eth_call returns 42 and the slot stays 7.
-  x.expect((await x.run('eth_call', [{ to: address, data: '0x' }, 'latest'])) === WORD_42, 'eth_call expected the word 42');
-  x.expect(BigInt((await x.run<Hex>('eth_getStorageAt', [address, '0x0', 'latest'])) ?? '0x0') === 7n, 'eth_call changed storage slot 0');
+  x.expect(
+    (await x.run('eth_call', [{ to: address, data: '0x' }, 'latest'])) === WORD_42,
+    'eth_call expected the word 42',
+  );
+  x.expect(
+    BigInt((await x.run<Hex>('eth_getStorageAt', [address, '0x0', 'latest'])) ?? '0x0') === 7n,
+    'eth_call changed storage slot 0',
+  );
   const estimate = await x.run<Hex>('eth_estimateGas', [{ from: sender, to: address }]);
-  x.expect(estimate !== undefined && BigInt(estimate) > 21_000n, `eth_estimateGas of a logging call expected more than 21000, got ${estimate}`);
+  x.expect(
+    estimate !== undefined && BigInt(estimate) > 21_000n,
+    `eth_estimateGas of a logging call expected more than 21000, got ${estimate}`,
+  );
 
   // A typed (EIP-1559) transaction with zero fees calls the contract: one Ping log.
   const ping = await signDev(ctx.target, { to: address, type: 'eip1559', gas: 100_000n });
-  x.expect((await x.run<Hex>('eth_sendRawTransaction', [ping.raw])) === ping.hash, 'eth_sendRawTransaction of the call expected its hash');
+  x.expect(
+    (await x.run<Hex>('eth_sendRawTransaction', [ping.raw])) === ping.hash,
+    'eth_sendRawTransaction of the call expected its hash',
+  );
   await waitForReceipt(ctx.target, ping.hash);
   type Log = { address: Hex; topics: Hex[]; data: Hex; transactionHash: Hex };
-  const receipt = await x.run<{ status: Hex; blockNumber: Hex; blockHash: Hex; logs: Log[] }>('eth_getTransactionReceipt', [ping.hash]);
+  const receipt = await x.run<{ status: Hex; blockNumber: Hex; blockHash: Hex; logs: Log[] }>(
+    'eth_getTransactionReceipt',
+    [ping.hash],
+  );
   if (!receipt) return verdictOf(x.problems, '');
-  x.expect(receipt.status === '0x1' && receipt.logs.length === 1 && receipt.logs[0]?.topics[0] === PING_TOPIC, `call receipt expected status 0x1 and one Ping log, got ${JSON.stringify(receipt).slice(0, 300)}`);
-  const logs = await x.run<Log[]>('eth_getLogs', [{ fromBlock: receipt.blockNumber, toBlock: receipt.blockNumber, address, topics: [PING_TOPIC] }]);
-  x.expect(logs?.length === 1 && logs[0]?.transactionHash === ping.hash && logs[0]?.data === WORD_42, `eth_getLogs expected exactly the Ping log of ${ping.hash}, got ${JSON.stringify(logs).slice(0, 300)}`);
-  const none = await x.run<Log[]>('eth_getLogs', [{ fromBlock: receipt.blockNumber, toBlock: receipt.blockNumber, address, topics: [`0x${'00'.repeat(32)}`] }]);
+  x.expect(
+    receipt.status === '0x1' && receipt.logs.length === 1 && receipt.logs[0]?.topics[0] === PING_TOPIC,
+    `call receipt expected status 0x1 and one Ping log, got ${JSON.stringify(receipt).slice(0, 300)}`,
+  );
+  const logs = await x.run<Log[]>('eth_getLogs', [
+    { fromBlock: receipt.blockNumber, toBlock: receipt.blockNumber, address, topics: [PING_TOPIC] },
+  ]);
+  x.expect(
+    logs?.length === 1 && logs[0]?.transactionHash === ping.hash && logs[0]?.data === WORD_42,
+    `eth_getLogs expected exactly the Ping log of ${ping.hash}, got ${JSON.stringify(logs).slice(0, 300)}`,
+  );
+  const none = await x.run<Log[]>('eth_getLogs', [
+    { fromBlock: receipt.blockNumber, toBlock: receipt.blockNumber, address, topics: [`0x${'00'.repeat(32)}`] },
+  ]);
   x.expect(none?.length === 0, 'eth_getLogs with a topic no log has expected []');
 
-  const tx = await x.run<{ from: Hex; gasPrice: Hex; blockNumber: Hex | null; nonce: Hex }>('eth_getTransactionByHash', [ping.hash]);
-  x.expect(tx?.from.toLowerCase() === sender && tx.gasPrice === '0x0' && tx.blockNumber === receipt.blockNumber, `eth_getTransactionByHash expected from ${sender}, gasPrice 0x0, block ${receipt.blockNumber}; got ${JSON.stringify(tx).slice(0, 300)}`);
+  const tx = await x.run<{ from: Hex; gasPrice: Hex; blockNumber: Hex | null; nonce: Hex }>(
+    'eth_getTransactionByHash',
+    [ping.hash],
+  );
+  x.expect(
+    tx?.from.toLowerCase() === sender && tx.gasPrice === '0x0' && tx.blockNumber === receipt.blockNumber,
+    `eth_getTransactionByHash expected from ${sender}, gasPrice 0x0, block ${receipt.blockNumber}; got ${JSON.stringify(tx).slice(0, 300)}`,
+  );
   const full = await x.run<Block>('eth_getBlockByNumber', [receipt.blockNumber, true]);
-  x.expect(full?.transactions.some((t) => typeof t === 'object' && t.hash === ping.hash) === true, 'eth_getBlockByNumber(fullTxs true) expected the call among its transaction objects');
+  x.expect(
+    full?.transactions.some((t) => typeof t === 'object' && t.hash === ping.hash) === true,
+    'eth_getBlockByNumber(fullTxs true) expected the call among its transaction objects',
+  );
   const hashes = await x.run<Block>('eth_getBlockByHash', [receipt.blockHash, false]);
-  x.expect(hashes?.transactions.includes(ping.hash) === true, 'eth_getBlockByHash(fullTxs false) expected the call among its transaction hashes');
-  x.expect(BigInt((await x.run<Hex>('eth_getStorageAt', [address, '0x0', 'latest'])) ?? '0x0') === 8n, 'eth_getStorageAt slot 0 expected 8 after one call');
+  x.expect(
+    hashes?.transactions.includes(ping.hash) === true,
+    'eth_getBlockByHash(fullTxs false) expected the call among its transaction hashes',
+  );
+  x.expect(
+    BigInt((await x.run<Hex>('eth_getStorageAt', [address, '0x0', 'latest'])) ?? '0x0') === 8n,
+    'eth_getStorageAt slot 0 expected 8 after one call',
+  );
   const nonceAfter = await x.run<Hex>('eth_getTransactionCount', [sender, 'latest']);
-  x.expect(nonceBefore !== undefined && nonceAfter !== undefined && BigInt(nonceAfter) === BigInt(nonceBefore) + 2n, `eth_getTransactionCount expected ${nonceBefore} + 2, got ${nonceAfter}`);
+  x.expect(
+    nonceBefore !== undefined && nonceAfter !== undefined && BigInt(nonceAfter) === BigInt(nonceBefore) + 2n,
+    `eth_getTransactionCount expected ${nonceBefore} + 2, got ${nonceAfter}`,
+  );
   await x.run('eth_getBalance', [sender, 'latest']);
-  return verdictOf(x.problems, `deployed ${address}, called it in block ${receipt.blockNumber}; ${x.validated.size} methods' results validate`, {
-    actual: { validated: [...x.validated].sort() },
-  });
+  return verdictOf(
+    x.problems,
+    `deployed ${address}, called it in block ${receipt.blockNumber}; ${x.validated.size} methods' results validate`,
+    {
+      actual: { validated: [...x.validated].sort() },
+    },
+  );
 }
 
 /** The method-coverage checks. */

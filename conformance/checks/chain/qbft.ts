@@ -11,7 +11,15 @@ import { defineCheck, call, ChainContract, needsReference, result, verdictOf } f
 
 const hex = (n: bigint | number) => `0x${BigInt(n).toString(16)}` as Hex;
 const sameSet = (a: readonly string[], b: readonly string[]) =>
-  a.length === b.length && [...a].map((x) => x.toLowerCase()).sort().join() === [...b].map((x) => x.toLowerCase()).sort().join();
+  a.length === b.length &&
+  [...a]
+    .map((x) => x.toLowerCase())
+    .sort()
+    .join() ===
+    [...b]
+      .map((x) => x.toLowerCase())
+      .sort()
+      .join();
 
 /** Validator sets answer non-empty, unique addresses; the block's miner is among them. */
 async function validatorsByNumber(ctx: CheckContext): Promise<CheckVerdict> {
@@ -22,13 +30,23 @@ async function validatorsByNumber(ctx: CheckContext): Promise<CheckVerdict> {
     const set = await result<Hex[] | null>(ctx.target, 'qbft_getValidatorsByBlockNumber', [tag]);
     problems.push(...contract.validateResult('qbft_getValidatorsByBlockNumber', set).map((e) => `${tag}: ${e}`));
     if (!set?.length) problems.push(`${tag}: expected a non-empty validator set, got ${JSON.stringify(set)}`);
-    else if (new Set(set.map((a) => a.toLowerCase())).size !== set.length) problems.push(`${tag}: duplicate addresses in ${JSON.stringify(set)}`);
+    else if (new Set(set.map((a) => a.toLowerCase())).size !== set.length)
+      problems.push(`${tag}: duplicate addresses in ${JSON.stringify(set)}`);
     // The block's miner is its QBFT proposer (chain.openrpc.json Block.miner), so a member of its set.
-    if (tag === latest.number && BigInt(latest.number) > 0n && !set?.some((a) => a.toLowerCase() === latest.miner.toLowerCase())) {
-      problems.push(`block ${latest.number} was mined by ${latest.miner}, which is not in its validator set ${JSON.stringify(set)}`);
+    if (
+      tag === latest.number &&
+      BigInt(latest.number) > 0n &&
+      !set?.some((a) => a.toLowerCase() === latest.miner.toLowerCase())
+    ) {
+      problems.push(
+        `block ${latest.number} was mined by ${latest.miner}, which is not in its validator set ${JSON.stringify(set)}`,
+      );
     }
   }
-  return verdictOf(problems, `validator sets at latest, earliest and ${latest.number} validate; the miner is a validator`);
+  return verdictOf(
+    problems,
+    `validator sets at latest, earliest and ${latest.number} validate; the miner is a validator`,
+  );
 }
 
 /** The set by hash equals the set by number of the same block. */
@@ -41,7 +59,9 @@ async function validatorsByHash(ctx: CheckContext): Promise<CheckVerdict> {
     const byNumber = await result<Hex[] | null>(ctx.target, 'qbft_getValidatorsByBlockNumber', [block.number]);
     problems.push(...contract.validateResult('qbft_getValidatorsByBlockHash', byHash));
     if (!byHash?.length || !byNumber || !sameSet(byHash, byNumber)) {
-      problems.push(`block ${block.number}: by hash ${JSON.stringify(byHash)} differs from by number ${JSON.stringify(byNumber)}`);
+      problems.push(
+        `block ${block.number}: by hash ${JSON.stringify(byHash)} differs from by number ${JSON.stringify(byNumber)}`,
+      );
     }
   }
   return verdictOf(problems, 'the validator set by hash equals the set by number for the latest and the genesis block');
@@ -123,7 +143,8 @@ class VoteDriver {
       const sorted = (await this.setAt(n)).map((a) => a.toLowerCase()).sort();
       const expected = sorted[Number(n % BigInt(sorted.length))];
       miners.push(block.miner.toLowerCase());
-      if (block.miner.toLowerCase() !== expected) this.problems.push(`block ${n}: miner ${block.miner}, round-robin proposer ${expected}`);
+      if (block.miner.toLowerCase() !== expected)
+        this.problems.push(`block ${n}: miner ${block.miner}, round-robin proposer ${expected}`);
     }
     return miners;
   }
@@ -141,49 +162,79 @@ async function votes(ctx: CheckContext): Promise<CheckVerdict> {
 
   // D-063: a vote that changes nothing is a 400.
   const pointless = await d.propose(before[0]!, true);
-  if (pointless !== 400) d.problems.push(`proposing to add the current validator ${before[0]} expected 400, got ${pointless}`);
-  for (const [add, expectedSize] of [[true, before.length + 1], [false, before.length]] as const) {
+  if (pointless !== 400)
+    d.problems.push(`proposing to add the current validator ${before[0]} expected 400, got ${pointless}`);
+  for (const [add, expectedSize] of [
+    [true, before.length + 1],
+    [false, before.length],
+  ] as const) {
     const status = await d.propose(newcomer, add);
-    if (status !== 202) return verdictOf([...d.problems, `POST /admin/v1/qbft/votes ${add ? 'add' : 'remove'} ${newcomer} expected 202, got ${status}`], '');
+    if (status !== 202)
+      return verdictOf(
+        [...d.problems, `POST /admin/v1/qbft/votes ${add ? 'add' : 'remove'} ${newcomer} expected 202, got ${status}`],
+        '',
+      );
     const pending = await d.pending();
-    if (pending[newcomer.toLowerCase()] !== add) d.problems.push(`qbft_getPendingVotes expected {${newcomer}: ${add}}, got ${JSON.stringify(pending)}`);
+    if (pending[newcomer.toLowerCase()] !== add)
+      d.problems.push(`qbft_getPendingVotes expected {${newcomer}: ${add}}, got ${JSON.stringify(pending)}`);
     const decided = await d.mineUntilDecided(newcomer, limit);
-    if (decided === undefined) return verdictOf([...d.problems, `the ${add ? 'add' : 'remove'} vote for ${newcomer} did not pass within ${limit} blocks`], '');
+    if (decided === undefined)
+      return verdictOf(
+        [...d.problems, `the ${add ? 'add' : 'remove'} vote for ${newcomer} did not pass within ${limit} blocks`],
+        '',
+      );
     const atDecision = await d.setAt(decided);
     const next = await d.mine();
     const after = await d.setAt(next);
     const wanted = add ? [...before, newcomer] : before;
     // The deciding block still runs on the old set; the change applies from the next block on.
-    if (atDecision.some((a) => a.toLowerCase() === newcomer.toLowerCase()) !== !add) d.problems.push(`block ${decided} (deciding vote) expected the old set, got ${JSON.stringify(atDecision)}`);
-    if (after.length !== expectedSize || !sameSet(after, wanted)) d.problems.push(`block ${next} expected set ${JSON.stringify(wanted)}, got ${JSON.stringify(after)}`);
+    if (atDecision.some((a) => a.toLowerCase() === newcomer.toLowerCase()) !== !add)
+      d.problems.push(`block ${decided} (deciding vote) expected the old set, got ${JSON.stringify(atDecision)}`);
+    if (after.length !== expectedSize || !sameSet(after, wanted))
+      d.problems.push(`block ${next} expected set ${JSON.stringify(wanted)}, got ${JSON.stringify(after)}`);
     // One full round on the new set, so every member proposes once.
     for (let i = 1; i < expectedSize; i++) await d.mine();
   }
   const miners = await d.checkRotation();
-  if (!miners.includes(newcomer.toLowerCase())) d.problems.push(`the added validator ${newcomer} never proposed a block while in the set`);
-  return verdictOf(d.problems, `${newcomer} added then removed by vote; ${d.sealed.length} blocks sealed by the round-robin proposer`);
+  if (!miners.includes(newcomer.toLowerCase()))
+    d.problems.push(`the added validator ${newcomer} never proposed a block while in the set`);
+  return verdictOf(
+    d.problems,
+    `${newcomer} added then removed by vote; ${d.sealed.length} blocks sealed by the round-robin proposer`,
+  );
 }
 
 /** The QBFT checks. */
 export function chainQbftChecks(): Check[] {
   return [
     defineCheck({
-      id: 'chain.qbft.validators_by_number', title: 'qbft_getValidatorsByBlockNumber returns the validator set, which holds the block\'s miner',
+      id: 'chain.qbft.validators_by_number',
+      title: "qbft_getValidatorsByBlockNumber returns the validator set, which holds the block's miner",
       run: validatorsByNumber,
-      source: { quote: 'qbft_getValidatorsByBlockNumber | blockNumber (QUANTITY or TAG) | array of DATA(20) validator addresses' },
+      source: {
+        quote:
+          'qbft_getValidatorsByBlockNumber | blockNumber (QUANTITY or TAG) | array of DATA(20) validator addresses',
+      },
     }),
     defineCheck({
-      id: 'chain.qbft.validators_by_hash', title: 'qbft_getValidatorsByBlockHash returns the same set as by number',
+      id: 'chain.qbft.validators_by_hash',
+      title: 'qbft_getValidatorsByBlockHash returns the same set as by number',
       run: validatorsByHash,
       source: { quote: 'qbft_getValidatorsByBlockHash | blockHash (DATA(32)) | array of DATA(20) validator addresses' },
     }),
     defineCheck({
-      id: 'chain.qbft.unknown_block_null', title: 'qbft_getValidatorsBy* answer null for an unknown block',
-      run: unknownBlockNull, source: { decision: 'D-074' },
+      id: 'chain.qbft.unknown_block_null',
+      title: 'qbft_getValidatorsBy* answer null for an unknown block',
+      run: unknownBlockNull,
+      source: { decision: 'D-074' },
     }),
     defineCheck({
-      id: 'chain.qbft.votes', title: 'a vote proposed through the admin API is pending, passes with quorum and changes the set from the next block',
-      needs: ['base', 'specs', 'admin', 'reference'], run: votes, source: { decision: 'D-063' },
+      id: 'chain.qbft.votes',
+      title:
+        'a vote proposed through the admin API is pending, passes with quorum and changes the set from the next block',
+      needs: ['base', 'specs', 'admin', 'reference'],
+      run: votes,
+      source: { decision: 'D-063' },
     }),
   ];
 }

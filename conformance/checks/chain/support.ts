@@ -43,13 +43,17 @@ const senders = new WeakMap<Target, Map<string, Promise<PrivateKeyAccount>>>();
 const SENDER_FUNDING = '1000000.00';
 
 async function allowAndFund(target: Target, account: PrivateKeyAccount): Promise<PrivateKeyAccount> {
-  if (!target.adminToken) throw new Error('a sender on this chain needs the administrator token (D-152: POST /admin/v1/chain/accounts)');
+  if (!target.adminToken)
+    throw new Error('a sender on this chain needs the administrator token (D-152: POST /admin/v1/chain/accounts)');
   const res = await request(target, 'admin/v1/chain/accounts', {
     method: 'POST',
     headers: { authorization: `Bearer ${target.adminToken}` },
     body: { address: account.address, amount: SENDER_FUNDING },
   });
-  if (res.status !== 201) throw new Error(`allow-listing the harness sender ${account.address}: HTTP ${res.status} ${res.text.slice(0, 200)}`);
+  if (res.status !== 201)
+    throw new Error(
+      `allow-listing the harness sender ${account.address}: HTTP ${res.status} ${res.text.slice(0, 200)}`,
+    );
   return account;
 }
 
@@ -60,7 +64,12 @@ export type RpcError = { code: number; message: string; data?: unknown };
 export type RpcExchange = { http: HttpResult; result: unknown; error: RpcError | undefined; request: CheckRequest };
 
 /** POSTs one JSON-RPC request to `{base_url}/rpc` (spec: "POST {base_url}/rpc with header Content-Type: application/json"). */
-export async function call(target: Target, method: string, params: unknown[] = [], id: number | string = 1): Promise<RpcExchange> {
+export async function call(
+  target: Target,
+  method: string,
+  params: unknown[] = [],
+  id: number | string = 1,
+): Promise<RpcExchange> {
   const http = await request(target, 'rpc', { body: { jsonrpc: '2.0', id, method, params } });
   const body = http.json as { result?: unknown; error?: RpcError } | undefined;
   return { http, result: body?.result, error: body?.error, request: http.request };
@@ -70,8 +79,12 @@ export async function call(target: Target, method: string, params: unknown[] = [
 export async function result<T = unknown>(target: Target, method: string, params: unknown[] = []): Promise<T> {
   const x = await call(target, method, params);
   if (x.http.status !== 200) throw new Error(`${method}: HTTP ${x.http.status} ${x.http.text.slice(0, 200)}`);
-  if (x.error) throw new Error(`${method}: JSON-RPC error ${x.error.code} ${x.error.message}${x.error.data ? ` (${JSON.stringify(x.error.data)})` : ''}`);
-  if (!isObject(x.http.json) || !('result' in x.http.json)) throw new Error(`${method}: response has no result: ${x.http.text.slice(0, 200)}`);
+  if (x.error)
+    throw new Error(
+      `${method}: JSON-RPC error ${x.error.code} ${x.error.message}${x.error.data ? ` (${JSON.stringify(x.error.data)})` : ''}`,
+    );
+  if (!isObject(x.http.json) || !('result' in x.http.json))
+    throw new Error(`${method}: response has no result: ${x.http.text.slice(0, 200)}`);
   return x.result as T;
 }
 
@@ -89,7 +102,9 @@ export class ChainContract {
     const url = new URL('chain.openrpc.json', ctx.specsDir).href;
     let loaded = ChainContract.cache.get(url);
     if (!loaded) {
-      loaded = readFile(new URL(url), 'utf8').then((text) => new ChainContract(JSON.parse(text) as Record<string, unknown>));
+      loaded = readFile(new URL(url), 'utf8').then(
+        (text) => new ChainContract(JSON.parse(text) as Record<string, unknown>),
+      );
       ChainContract.cache.set(url, loaded);
     }
     return loaded;
@@ -97,7 +112,9 @@ export class ChainContract {
 
   /** The method names of the contract, excluding the WebSocket-only ones (D-012). */
   httpMethods(): string[] {
-    return this.methods().filter((m) => m.node['x-transport'] !== 'websocket').map((m) => String(m.node.name));
+    return this.methods()
+      .filter((m) => m.node['x-transport'] !== 'websocket')
+      .map((m) => String(m.node.name));
   }
 
   /** Validates a result against the method's result schema; returns error lines (empty when valid). */
@@ -123,7 +140,9 @@ export class ChainContract {
 
   private methods(): { node: Record<string, unknown>; at: Segment[] }[] {
     const list = Array.isArray(this.doc.methods) ? this.doc.methods : [];
-    return list.map((_m, i) => deref(this.doc, ['methods', i])).filter((m): m is { node: Record<string, unknown>; at: Segment[] } => isObject(m.node));
+    return list
+      .map((_m, i) => deref(this.doc, ['methods', i]))
+      .filter((m): m is { node: Record<string, unknown>; at: Segment[] } => isObject(m.node));
   }
 }
 
@@ -131,7 +150,12 @@ export class ChainContract {
  * Checks that an answer is one JSON-RPC error object (not an array) with the contract's code and message
  * (D-023: JSON-RPC 2.0 error object, HTTP 200). Returns a failure reason or undefined.
  */
-export function errorProblem(contract: ChainContract, http: HttpResult, errorName: string, id: unknown): string | undefined {
+export function errorProblem(
+  contract: ChainContract,
+  http: HttpResult,
+  errorName: string,
+  id: unknown,
+): string | undefined {
   const want = contract.error(errorName);
   if (http.status !== 200) return `HTTP status expected 200 (D-023), got ${http.status}`;
   const body = http.json;
@@ -142,20 +166,33 @@ export function errorProblem(contract: ChainContract, http: HttpResult, errorNam
   const shape = contract.validateSchema('JsonRpcError', body.error);
   if (shape.length) return `error object does not match JsonRpcError: ${shape.join('; ')}`;
   const error = body.error as RpcError;
-  if (error.code !== want.code) return `error code expected ${want.code} (${errorName}), got ${error.code} ${JSON.stringify(error.message)}`;
-  if (error.message !== want.message) return `error message expected ${JSON.stringify(want.message)} (components/errors/${errorName}), got ${JSON.stringify(error.message)}`;
+  if (error.code !== want.code)
+    return `error code expected ${want.code} (${errorName}), got ${error.code} ${JSON.stringify(error.message)}`;
+  if (error.message !== want.message)
+    return `error message expected ${JSON.stringify(want.message)} (components/errors/${errorName}), got ${JSON.stringify(error.message)}`;
   return undefined;
 }
 
 /** A failed verdict, or a pass, from a list of problems. */
-export function verdictOf(problems: string[], passed: string, detail: Omit<CheckVerdict, 'status' | 'reason'> = {}): CheckVerdict {
+export function verdictOf(
+  problems: string[],
+  passed: string,
+  detail: Omit<CheckVerdict, 'status' | 'reason'> = {},
+): CheckVerdict {
   if (problems.length === 0) return { status: 'passed', reason: passed, ...detail };
-  return { status: 'failed', reason: problems.slice(0, 4).join('; ') + (problems.length > 4 ? `; … (${problems.length} problems)` : ''), ...detail, actual: problems };
+  return {
+    status: 'failed',
+    reason: problems.slice(0, 4).join('; ') + (problems.length > 4 ? `; … (${problems.length} problems)` : ''),
+    ...detail,
+    actual: problems,
+  };
 }
 
 /** A skip for targets that cannot drive the chain. */
 export const needsReference = (ctx: CheckContext): CheckVerdict | undefined =>
-  ctx.target.reference ? undefined : { status: 'skipped', reason: 'needs the in-process reference stack to drive the chain' };
+  ctx.target.reference
+    ? undefined
+    : { status: 'skipped', reason: 'needs the in-process reference stack to drive the chain' };
 
 /** The event topic the test contract logs: keccak-256 of `Ping(uint256)`. */
 export const PING_TOPIC: Hex = keccak256(toHex('Ping(uint256)'));
@@ -166,7 +203,9 @@ export const PING_TOPIC: Hex = keccak256(toHex('Ping(uint256)'));
  */
 export const PING_RUNTIME: Hex = concat([
   '0x602a600052', // mstore(0, 42)
-  '0x7f', PING_TOPIC, '0x60206000a1', // log1(0, 32, topic)
+  '0x7f',
+  PING_TOPIC,
+  '0x60206000a1', // log1(0, 32, topic)
   '0x600054600101600055', // sstore(0, sload(0) + 1)
   '0x60206000f3', // return(0, 32)
 ]);
@@ -174,7 +213,9 @@ export const PING_RUNTIME: Hex = concat([
 /** Deployment code: sets slot 0 to 7, then returns PING_RUNTIME (16-byte constructor prefix). */
 export const PING_INIT_CODE: Hex = concat([
   '0x6007600055', // sstore(0, 7)
-  '0x60', toHex(size(PING_RUNTIME), { size: 1 }), '0x80', // push len, dup
+  '0x60',
+  toHex(size(PING_RUNTIME), { size: 1 }),
+  '0x80', // push len, dup
   '0x6010600039', // codecopy(0, 16, len)
   '0x6000f3', // return(0, len)
   PING_RUNTIME,
@@ -190,8 +231,16 @@ export async function signDev(
   sender?: PrivateKeyAccount,
 ): Promise<{ raw: Hex; hash: Hex; nonce: number }> {
   const account = sender ?? (await devAccount(target));
-  const nonce = tx.nonce ?? Number(BigInt(await result<string>(target, 'eth_getTransactionCount', [account.address, 'latest'])));
-  const common = { chainId: CHAIN_ID, nonce, gas: tx.gas ?? 200_000n, ...(tx.to ? { to: tx.to } : {}), ...(tx.data ? { data: tx.data } : {}), value: 0n };
+  const nonce =
+    tx.nonce ?? Number(BigInt(await result<string>(target, 'eth_getTransactionCount', [account.address, 'latest'])));
+  const common = {
+    chainId: CHAIN_ID,
+    nonce,
+    gas: tx.gas ?? 200_000n,
+    ...(tx.to ? { to: tx.to } : {}),
+    ...(tx.data ? { data: tx.data } : {}),
+    value: 0n,
+  };
   const raw =
     tx.type === 'eip1559'
       ? await account.signTransaction({ ...common, type: 'eip1559', maxFeePerGas: 0n, maxPriorityFeePerGas: 0n })

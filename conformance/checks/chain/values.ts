@@ -19,7 +19,13 @@ export function chainValueChecks(): Check[] {
         // EIP-1474 QUANTITY is lower-case hex, so 0x10F447 is sent as 0x10f447.
         return x.result === '0x10f447' && !x.error
           ? { status: 'passed', request: x.request }
-          : { status: 'failed', reason: `eth_chainId expected "0x10f447", got ${x.http.text.slice(0, 200)}`, request: x.request, expected: '0x10f447', actual: x.http.json };
+          : {
+              status: 'failed',
+              reason: `eth_chainId expected "0x10f447", got ${x.http.text.slice(0, 200)}`,
+              request: x.request,
+              expected: '0x10f447',
+              actual: x.http.json,
+            };
       },
     }),
     defineCheck({
@@ -31,7 +37,13 @@ export function chainValueChecks(): Check[] {
         const x = await call(target, 'net_version');
         return x.result === '1111111' && !x.error
           ? { status: 'passed', request: x.request }
-          : { status: 'failed', reason: `net_version expected the string "1111111", got ${x.http.text.slice(0, 200)}`, request: x.request, expected: '1111111', actual: x.http.json };
+          : {
+              status: 'failed',
+              reason: `net_version expected the string "1111111", got ${x.http.text.slice(0, 200)}`,
+              request: x.request,
+              expected: '1111111',
+              actual: x.http.json,
+            };
       },
     }),
     defineCheck({
@@ -45,13 +57,23 @@ export function chainValueChecks(): Check[] {
         if (price !== '0x0') problems.push(`eth_gasPrice expected "0x0", got ${JSON.stringify(price)}`);
         // A London block's base fee is the floor of every transaction's price: it must be 0 as well.
         const x = await call(target, 'eth_getBlockByNumber', ['latest', true]);
-        const block = (x.result ?? { transactions: [] }) as { baseFeePerGas?: string; transactions: { gasPrice?: string; hash: string }[] };
-        if (x.error || !x.result) problems.push(`eth_getBlockByNumber("latest") expected a block, got ${x.http.text.slice(0, 200)}`);
-        if (block.baseFeePerGas !== undefined && block.baseFeePerGas !== '0x0') problems.push(`latest block baseFeePerGas expected "0x0", got ${JSON.stringify(block.baseFeePerGas)}`);
+        const block = (x.result ?? { transactions: [] }) as {
+          baseFeePerGas?: string;
+          transactions: { gasPrice?: string; hash: string }[];
+        };
+        if (x.error || !x.result)
+          problems.push(`eth_getBlockByNumber("latest") expected a block, got ${x.http.text.slice(0, 200)}`);
+        if (block.baseFeePerGas !== undefined && block.baseFeePerGas !== '0x0')
+          problems.push(`latest block baseFeePerGas expected "0x0", got ${JSON.stringify(block.baseFeePerGas)}`);
         for (const tx of block.transactions ?? []) {
-          if (tx.gasPrice !== undefined && tx.gasPrice !== '0x0') problems.push(`transaction ${tx.hash} in the latest block has gasPrice ${tx.gasPrice}`);
+          if (tx.gasPrice !== undefined && tx.gasPrice !== '0x0')
+            problems.push(`transaction ${tx.hash} in the latest block has gasPrice ${tx.gasPrice}`);
         }
-        return verdictOf(problems, `eth_gasPrice 0x0; latest block base fee ${block.baseFeePerGas ?? 'absent (pre-London)'}`, { request: x.request });
+        return verdictOf(
+          problems,
+          `eth_gasPrice 0x0; latest block base fee ${block.baseFeePerGas ?? 'absent (pre-London)'}`,
+          { request: x.request },
+        );
       },
     }),
     defineCheck({
@@ -67,7 +89,8 @@ export function chainValueChecks(): Check[] {
           const got = await result(ctx.target, 'web3_sha3', [input]);
           problems.push(...contract.validateResult('web3_sha3', got));
           const want = keccak256(input);
-          if (got !== want) problems.push(`web3_sha3(${input.slice(0, 14)}…) expected ${want}, got ${JSON.stringify(got)}`);
+          if (got !== want)
+            problems.push(`web3_sha3(${input.slice(0, 14)}…) expected ${want}, got ${JSON.stringify(got)}`);
         }
         return verdictOf(problems, `keccak-256 of ${inputs.length} inputs (0, 5 and 300 bytes) matches viem's`);
       },
@@ -79,13 +102,24 @@ export function chainValueChecks(): Check[] {
       run: async (ctx): Promise<CheckVerdict> => {
         const contract = await ChainContract.load(ctx);
         const x = await call(ctx.target, 'eth_syncing');
-        const problems = x.error ? [`eth_syncing answered error ${JSON.stringify(x.error)}`] : contract.validateResult('eth_syncing', x.result);
+        const problems = x.error
+          ? [`eth_syncing answered error ${JSON.stringify(x.error)}`]
+          : contract.validateResult('eth_syncing', x.result);
         const progress = x.result as { currentBlock?: string; highestBlock?: string } | false;
         // An object whose current block has reached the highest one is "caught up", which must be false.
-        if (progress && progress.currentBlock && progress.highestBlock && BigInt(progress.currentBlock) >= BigInt(progress.highestBlock)) {
-          problems.push(`eth_syncing reports progress ${JSON.stringify(progress)} although currentBlock has reached highestBlock`);
+        if (
+          progress &&
+          progress.currentBlock &&
+          progress.highestBlock &&
+          BigInt(progress.currentBlock) >= BigInt(progress.highestBlock)
+        ) {
+          problems.push(
+            `eth_syncing reports progress ${JSON.stringify(progress)} although currentBlock has reached highestBlock`,
+          );
         }
-        return verdictOf(problems, progress === false ? 'caught up: false' : `syncing: ${JSON.stringify(progress)}`, { request: x.request });
+        return verdictOf(problems, progress === false ? 'caught up: false' : `syncing: ${JSON.stringify(progress)}`, {
+          request: x.request,
+        });
       },
     }),
   ];

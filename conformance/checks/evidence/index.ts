@@ -27,8 +27,14 @@ export function evidenceChecks(options: EvidenceCheckOptions = {}): Check[] {
         const fetched = await evidenceDocument(ctx.target, options.waitMs);
         const problem = notServed(fetched);
         if (problem) return verdict([problem], fetched.res);
-        const broken = verifyEvidence(fetched.res.json, { now: new Date(ctx.clock.now()) }).violations.filter((v) => rules.includes(v.rule));
-        const found = outcome(broken.map((v) => `${v.rule} at ${v.path}: ${v.message}`), passed, broken);
+        const broken = verifyEvidence(fetched.res.json, { now: new Date(ctx.clock.now()) }).violations.filter((v) =>
+          rules.includes(v.rule),
+        );
+        const found = outcome(
+          broken.map((v) => `${v.rule} at ${v.path}: ${v.message}`),
+          passed,
+          broken,
+        );
         return { ...found, request: fetched.res.request };
       },
     });
@@ -42,20 +48,27 @@ export function evidenceChecks(options: EvidenceCheckOptions = {}): Check[] {
         const fetched = await evidenceDocument(ctx.target, options.waitMs);
         const problem = notServed(fetched);
         const type = fetched.res.headers['content-type'] ?? '';
-        const problems = problem ? [problem] : /^application\/json\b/.test(type) ? [] : [`content-type expected application/json, got ${JSON.stringify(type)}`];
+        const problems = problem
+          ? [problem]
+          : /^application\/json\b/.test(type)
+            ? []
+            : [`content-type expected application/json, got ${JSON.stringify(type)}`];
         return verdict(problems, fetched.res, `served as ${type}`);
       },
     }),
     ruleCheck({
       id: 'evidence.document.schema_valid',
       title: 'the document validates against specs/evidence.schema.json (closed objects per D-045)',
-      source: { quote: 'The evidence document is described by a JSON Schema (draft 2020-12) and carries a generated timestamp.' },
+      source: {
+        quote: 'The evidence document is described by a JSON Schema (draft 2020-12) and carries a generated timestamp.',
+      },
       rules: ['schema'],
       passed: 'the document validates against its schema',
     }),
     ruleCheck({
       id: 'evidence.document.counts',
-      title: 'every count states passed, failed and skipped separately and adds up; no skipped case is counted as a pass',
+      title:
+        'every count states passed, failed and skipped separately and adds up; no skipped case is counted as a pass',
       source: { quote: 'counts are stated separately; a skipped or not-applicable case is not a pass' },
       rules: ['counts.consistent', 'skipped.not_a_pass'],
       passed: 'the counts add up and skips are stated separately',
@@ -63,7 +76,10 @@ export function evidenceChecks(options: EvidenceCheckOptions = {}): Check[] {
     ruleCheck({
       id: 'evidence.document.provenance_exclusive',
       title: 'no packages item carries both provenance and provenanceNote',
-      source: { quote: 'In a packages item, provenance and provenanceNote never both appear (provenanceNote stands instead of provenance).' },
+      source: {
+        quote:
+          'In a packages item, provenance and provenanceNote never both appear (provenanceNote stands instead of provenance).',
+      },
       rules: ['packages.provenance_exclusive'],
       passed: 'provenance and provenanceNote never appear together',
     }),

@@ -50,8 +50,10 @@ async function fetchDocument(target: Target, waitMs: number): Promise<EvidenceFe
 
 /** Why an answer is not a served document (undefined when it is one: 200 with a JSON body). */
 export function notServed({ res, waitedMs }: EvidenceFetch): string | undefined {
-  if (res.status === 503) return `GET /${EVIDENCE_DOCUMENT_PATH} still answered 503 after ${Math.round(waitedMs / 1000)} s (D-164): ${res.text.slice(0, 200)}`;
-  if (res.status !== 200) return `GET /${EVIDENCE_DOCUMENT_PATH}: expected HTTP 200, got ${res.status} ${res.text.slice(0, 200)}`;
+  if (res.status === 503)
+    return `GET /${EVIDENCE_DOCUMENT_PATH} still answered 503 after ${Math.round(waitedMs / 1000)} s (D-164): ${res.text.slice(0, 200)}`;
+  if (res.status !== 200)
+    return `GET /${EVIDENCE_DOCUMENT_PATH}: expected HTTP 200, got ${res.status} ${res.text.slice(0, 200)}`;
   if (res.json === undefined) return `GET /${EVIDENCE_DOCUMENT_PATH}: the body is not JSON: ${res.text.slice(0, 200)}`;
   return undefined;
 }

@@ -34,9 +34,17 @@ function expectedTransaction(tx: RpcTx, receipt: ReceiptOrNull): Record<string, 
   const int = (h: string) => Number(BigInt(h));
   const quantity = (h: string) => `0x${BigInt(h).toString(16)}`;
   return {
-    hash: tx.hash.toLowerCase(), blockNumber: receipt ? int(receipt.blockNumber) : null, from: getAddress(tx.from), to: tx.to ? getAddress(tx.to) : null,
-    value: quantity(tx.value), gas: int(tx.gas), gasPrice: quantity(receipt?.effectiveGasPrice ?? tx.gasPrice), nonce: int(tx.nonce),
-    input: tx.input.toLowerCase(), status: receipt ? (BigInt(receipt.status) === 1n ? 'Success' : 'Failed') : 'Pending', gasUsed: receipt ? int(receipt.gasUsed) : null,
+    hash: tx.hash.toLowerCase(),
+    blockNumber: receipt ? int(receipt.blockNumber) : null,
+    from: getAddress(tx.from),
+    to: tx.to ? getAddress(tx.to) : null,
+    value: quantity(tx.value),
+    gas: int(tx.gas),
+    gasPrice: quantity(receipt?.effectiveGasPrice ?? tx.gasPrice),
+    nonce: int(tx.nonce),
+    input: tx.input.toLowerCase(),
+    status: receipt ? (BigInt(receipt.status) === 1n ? 'Success' : 'Failed') : 'Pending',
+    gasUsed: receipt ? int(receipt.gasUsed) : null,
   };
 }
 
@@ -59,10 +67,17 @@ async function balanceProblems(ctx: CheckContext, address: string): Promise<stri
   const problems = await responseProblems(ctx, '/address/{addr}', res, 200);
   if (problems.length) return problems;
   const body = res.json as { address: string; balance: string; blockNumber: number };
-  if (body.blockNumber < before || body.blockNumber > after) problems.push(`blockNumber ${body.blockNumber} is not the latest (eth_blockNumber ${before}..${after})`);
-  if (body.address !== getAddress(address)) problems.push(`address ${body.address} is not the EIP-55 form ${getAddress(address)} (D-040)`);
-  const wei = BigInt(await rpcResult<Hex>(ctx.target, 'eth_getBalance', [address.toLowerCase(), `0x${body.blockNumber.toString(16)}`]));
-  if (body.balance !== fourDecimals(wei)) problems.push(`balance ${body.balance} for ${address}: eth_getBalance at block ${body.blockNumber} is ${wei} wei = ${fourDecimals(wei)}`);
+  if (body.blockNumber < before || body.blockNumber > after)
+    problems.push(`blockNumber ${body.blockNumber} is not the latest (eth_blockNumber ${before}..${after})`);
+  if (body.address !== getAddress(address))
+    problems.push(`address ${body.address} is not the EIP-55 form ${getAddress(address)} (D-040)`);
+  const wei = BigInt(
+    await rpcResult<Hex>(ctx.target, 'eth_getBalance', [address.toLowerCase(), `0x${body.blockNumber.toString(16)}`]),
+  );
+  if (body.balance !== fourDecimals(wei))
+    problems.push(
+      `balance ${body.balance} for ${address}: eth_getBalance at block ${body.blockNumber} is ${wei} wei = ${fourDecimals(wei)}`,
+    );
   return problems;
 }
 
@@ -72,7 +87,10 @@ function transactionChecks(): Check[] {
     defineCheck({
       id: 'explorer.tx.schema',
       title: 'GET /api/tx/{hash} answers 200 with an ExplorerTransaction',
-      source: { quote: 'Fields: hash, blockNumber (integer), from, to, value (hex string), gas (integer), gasPrice (hex string), nonce (integer), input (hex string), status (string), gasUsed (integer).' },
+      source: {
+        quote:
+          'Fields: hash, blockNumber (integer), from, to, value (hex string), gas (integer), gasPrice (hex string), nonce (integer), input (hex string), status (string), gasUsed (integer).',
+      },
       async run(ctx) {
         const hash = await someTransaction(ctx.target);
         if (!hash) return skip('no transaction in the last 200 blocks to look up');
@@ -93,7 +111,8 @@ function transactionChecks(): Check[] {
     }),
     defineCheck({
       id: 'explorer.tx.status_values',
-      title: '/api/tx/{hash} status is Success (receipt 0x1), Failed (receipt 0x0) or Pending (no receipt; blockNumber and gasUsed null)',
+      title:
+        '/api/tx/{hash} status is Success (receipt 0x1), Failed (receipt 0x0) or Pending (no receipt; blockNumber and gasUsed null)',
       source: { decision: 'D-004' },
       needs: ['base', 'reference'],
       async run(ctx) {
@@ -103,8 +122,15 @@ function transactionChecks(): Check[] {
         const failed = await sendTransaction(ctx.target, { to: null, value: 0n, data: '0x60006000fd', gas: 100_000n });
         await waitForReceipt(ctx.target, failed);
         // A nonce gap keeps a transaction in the pool: known to the node, without a receipt.
-        const pending = await sendTransaction(ctx.target, { sender: 'nonce-gap', nonceGap: 1 + Math.floor(Math.random() * 1_000_000) });
-        for (const [hash, status] of [[success, 'Success'], [failed, 'Failed'], [pending, 'Pending']] as const) {
+        const pending = await sendTransaction(ctx.target, {
+          sender: 'nonce-gap',
+          nonceGap: 1 + Math.floor(Math.random() * 1_000_000),
+        });
+        for (const [hash, status] of [
+          [success, 'Success'],
+          [failed, 'Failed'],
+          [pending, 'Pending'],
+        ] as const) {
           const found = await transactionProblems(ctx, hash);
           problems.push(...found);
           if (!found.length) {
@@ -140,8 +166,12 @@ function transactionChecks(): Check[] {
 function addressChecks(): Check[] {
   return [
     schemaCheck('/address/{addr}', {
-      id: 'explorer.address.schema', title: 'GET /api/address/{addr} answers 200 with an AddressBalance',
-      source: { quote: 'Fields: address (string), balance (string, decimal with four decimal places, in the native unit), blockNumber (integer).' },
+      id: 'explorer.address.schema',
+      title: 'GET /api/address/{addr} answers 200 with an AddressBalance',
+      source: {
+        quote:
+          'Fields: address (string), balance (string, decimal with four decimal places, in the native unit), blockNumber (integer).',
+      },
       path: () => `address/${freshAddress()}`,
     }),
     defineCheck({
@@ -160,7 +190,8 @@ function addressChecks(): Check[] {
     }),
     defineCheck({
       id: 'explorer.address.four_decimals',
-      title: '/api/address/{addr} shows exactly four fraction digits, truncated toward zero (1.23456789 → 1.2345; 0.00009999 → 0.0000)',
+      title:
+        '/api/address/{addr} shows exactly four fraction digits, truncated toward zero (1.23456789 → 1.2345; 0.00009999 → 0.0000)',
       source: { decision: 'D-033' },
       needs: ['base', 'reference'],
       async run(ctx) {
@@ -183,7 +214,8 @@ function addressChecks(): Check[] {
     }),
     defineCheck({
       id: 'explorer.address.forms',
-      title: '/api/address/{addr} accepts all-lower and all-upper hex, answers with the EIP-55 form, and refuses a wrong checksum or malformed address with 400',
+      title:
+        '/api/address/{addr} accepts all-lower and all-upper hex, answers with the EIP-55 form, and refuses a wrong checksum or malformed address with 400',
       source: { decision: 'D-040' },
       async run(ctx) {
         const address = freshAddress();
@@ -192,17 +224,31 @@ function addressChecks(): Check[] {
           const res = await api(ctx.target, `address/${form}`);
           problems.push(...(await responseProblems(ctx, '/address/{addr}', res, 200)));
           const got = (res.json as { address?: string } | undefined)?.address;
-          if (res.status === 200 && got !== address) problems.push(`address ${form} answered as ${got}, expected ${address}`);
+          if (res.status === 200 && got !== address)
+            problems.push(`address ${form} answered as ${got}, expected ${address}`);
         }
         // Flip the case of one letter of a checksummed address: mixed case with a wrong checksum.
         const letter = [...address].findIndex((c, i) => i > 1 && /[a-fA-F]/.test(c));
-        const flipped = letter < 0 ? undefined : address.slice(0, letter) + (address[letter] === address[letter]!.toLowerCase() ? address[letter]!.toUpperCase() : address[letter]!.toLowerCase()) + address.slice(letter + 1);
-        const wrong = flipped && flipped.slice(2) !== flipped.slice(2).toLowerCase() && flipped.slice(2) !== flipped.slice(2).toUpperCase() ? [flipped] : [];
+        const flipped =
+          letter < 0
+            ? undefined
+            : address.slice(0, letter) +
+              (address[letter] === address[letter]!.toLowerCase()
+                ? address[letter]!.toUpperCase()
+                : address[letter]!.toLowerCase()) +
+              address.slice(letter + 1);
+        const wrong =
+          flipped &&
+          flipped.slice(2) !== flipped.slice(2).toLowerCase() &&
+          flipped.slice(2) !== flipped.slice(2).toUpperCase()
+            ? [flipped]
+            : [];
         for (const bad of [...wrong, '0x123', 'hello', address.slice(2), `${address}0`, `0x${'g'.repeat(40)}`]) {
           const res = await api(ctx.target, `address/${encodeURIComponent(bad)}`);
           problems.push(...(await responseProblems(ctx, '/address/{addr}', res, 400)));
           const error = (res.json as { error?: string } | undefined)?.error ?? '';
-          if (res.status === 400 && !error.includes('"addr"')) problems.push(`400 for ${JSON.stringify(bad)} does not name the field "addr": ${JSON.stringify(error)}`);
+          if (res.status === 400 && !error.includes('"addr"'))
+            problems.push(`400 for ${JSON.stringify(bad)} does not name the field "addr": ${JSON.stringify(error)}`);
         }
         return verdict(problems);
       },

@@ -22,7 +22,6 @@ import {
   type RpcBlock,
 } from './support.ts';
 
-
 /** The texts a D-041 average may be: the exact value truncated or rounded to 2 decimals (D-041 fixes neither). */
 function acceptableAverages(latest: number, earlier: number, blocks: number): string[] {
   if (blocks === 0) return ['0.00'];
@@ -36,8 +35,12 @@ function acceptableAverages(latest: number, earlier: number, blocks: number): st
 function statsChecks(): Check[] {
   return [
     schemaCheck('/stats', {
-      id: 'explorer.stats.schema', title: 'GET /api/stats answers 200 with a ChainStats body',
-      source: { quote: 'Fields: blockNumber (integer), avgBlockTime (string, decimal seconds, averaged over the last 20 blocks).' },
+      id: 'explorer.stats.schema',
+      title: 'GET /api/stats answers 200 with a ChainStats body',
+      source: {
+        quote:
+          'Fields: blockNumber (integer), avgBlockTime (string, decimal seconds, averaged over the last 20 blocks).',
+      },
     }),
     defineCheck({
       id: 'explorer.stats.agrees_with_rpc',
@@ -47,7 +50,8 @@ function statsChecks(): Check[] {
         const { before, res, after } = await betweenHeads(ctx.target, 'stats');
         const problems = await responseProblems(ctx, '/stats', res, 200);
         const got = (res.json as { blockNumber?: number }).blockNumber ?? -1;
-        if (got < before || got > after) problems.push(`blockNumber ${got} is not the head (eth_blockNumber was ${before} before and ${after} after)`);
+        if (got < before || got > after)
+          problems.push(`blockNumber ${got} is not the head (eth_blockNumber was ${before} before and ${after} after)`);
         return verdict(problems, res);
       },
     }),
@@ -68,10 +72,13 @@ function statsChecks(): Check[] {
         const { blockNumber, avgBlockTime } = res.json as { blockNumber: number; avgBlockTime: string };
         const span = Math.min(20, blockNumber);
         const [latest, earlier] = await blocksByNumber(ctx.target, [blockNumber, blockNumber - span]);
-        if (!latest || !earlier) return verdict([`eth_getBlockByNumber has no block ${blockNumber} or ${blockNumber - span}`], res);
+        if (!latest || !earlier)
+          return verdict([`eth_getBlockByNumber has no block ${blockNumber} or ${blockNumber - span}`], res);
         const allowed = acceptableAverages(Number(BigInt(latest.timestamp)), Number(BigInt(earlier.timestamp)), span);
         if (!allowed.includes(avgBlockTime)) {
-          problems.push(`avgBlockTime ${avgBlockTime}: blocks ${blockNumber - span}..${blockNumber} give ${allowed.join(' or ')} (D-041)`);
+          problems.push(
+            `avgBlockTime ${avgBlockTime}: blocks ${blockNumber - span}..${blockNumber} give ${allowed.join(' or ')} (D-041)`,
+          );
         }
         return verdict(problems, res);
       },
@@ -83,7 +90,8 @@ function statsChecks(): Check[] {
 function blocksChecks(): Check[] {
   return [
     schemaCheck('/blocks', {
-      id: 'explorer.blocks.schema', title: 'GET /api/blocks answers 200 with at most 10 Block headers',
+      id: 'explorer.blocks.schema',
+      title: 'GET /api/blocks answers 200 with at most 10 Block headers',
       source: { quote: 'array of the 10 most recent blocks, headers only (transactions listed as hashes)' },
     }),
     defineCheck({
@@ -99,9 +107,11 @@ function blocksChecks(): Check[] {
         if (problems.length) return verdict(problems, res);
         const list = res.json as { number: number }[];
         const head = list[0]?.number ?? -1;
-        if (head < before || head > after) problems.push(`the first block is ${head}, not the head (eth_blockNumber ${before}..${after})`);
+        if (head < before || head > after)
+          problems.push(`the first block is ${head}, not the head (eth_blockNumber ${before}..${after})`);
         const numbers = Array.from({ length: Math.min(10, head + 1) }, (_, i) => head - i);
-        if (list.length !== numbers.length) problems.push(`expected ${numbers.length} blocks (${numbers.join(', ')}), got ${list.length}`);
+        if (list.length !== numbers.length)
+          problems.push(`expected ${numbers.length} blocks (${numbers.join(', ')}), got ${list.length}`);
         const nodeBlocks = await blocksByNumber(ctx.target, numbers);
         nodeBlocks.forEach((block, i) => {
           if (!block) problems.push(`eth_getBlockByNumber has no block ${numbers[i]}`);
@@ -138,7 +148,8 @@ function blockChecks(): Check[] {
     }),
     defineCheck({
       id: 'explorer.block.agrees_with_rpc',
-      title: '/api/block/{id} by decimal number and by hash (either case) equals eth_getBlockByNumber / eth_getBlockByHash',
+      title:
+        '/api/block/{id} by decimal number and by hash (either case) equals eth_getBlockByNumber / eth_getBlockByHash',
       source: { quote: 'id: string, a decimal block number or a 0x-prefixed 32-byte block hash' },
       async run(ctx) {
         if (ctx.target.reference) await minedTransaction(ctx.target);
@@ -154,11 +165,26 @@ function blockChecks(): Check[] {
     }),
     defineCheck({
       id: 'explorer.block.bad_id_400',
-      title: '/api/block/{id} answers 400 {error, code} naming "id" for hex numbers, leading zeros, tags and bad hashes',
+      title:
+        '/api/block/{id} answers 400 {error, code} naming "id" for hex numbers, leading zeros, tags and bad hashes',
       source: { decision: 'D-041' },
       async run(ctx) {
         const hex63 = randomHash().slice(0, 65);
-        const bad = ['0x10', '010', '00', 'latest', 'earliest', '-1', '1.5', '1e3', ' 1', 'abc', hex63, `${randomHash()}0`, `0x${'g'.repeat(64)}`];
+        const bad = [
+          '0x10',
+          '010',
+          '00',
+          'latest',
+          'earliest',
+          '-1',
+          '1.5',
+          '1e3',
+          ' 1',
+          'abc',
+          hex63,
+          `${randomHash()}0`,
+          `0x${'g'.repeat(64)}`,
+        ];
         return verdict(await badParameterProblems(ctx, '/block/{id}', bad));
       },
     }),

@@ -25,27 +25,40 @@ export function api(target: Target, path: string): Promise<HttpResult> {
  * Problems with an answer to GET `/api<route>`: a status other than `status`, a status the contract does
  * not declare for the operation, a non-JSON content type, or a body that fails the declared schema.
  */
-export async function responseProblems(ctx: CheckContext, route: string, res: HttpResult, status: number): Promise<string[]> {
+export async function responseProblems(
+  ctx: CheckContext,
+  route: string,
+  res: HttpResult,
+  status: number,
+): Promise<string[]> {
   const { doc, validator } = await explorerContract(ctx.specsDir);
   const where = `GET ${new URL(res.request.url).pathname}`;
-  const responses = (doc.paths as Record<string, { get: { responses: Record<string, unknown> } }>)[route]?.get.responses;
+  const responses = (doc.paths as Record<string, { get: { responses: Record<string, unknown> } }>)[route]?.get
+    .responses;
   if (!responses) return [`the contract has no operation GET ${route}`];
   const problems: string[] = [];
-  if (res.status !== status) problems.push(`${where}: expected HTTP ${status}, got ${res.status} ${res.text.slice(0, 300)}`);
+  if (res.status !== status)
+    problems.push(`${where}: expected HTTP ${status}, got ${res.status} ${res.text.slice(0, 300)}`);
   if (!(String(res.status) in responses)) {
-    problems.push(`${where}: HTTP ${res.status} is not a status the contract declares (${Object.keys(responses).join(', ')})`);
+    problems.push(
+      `${where}: HTTP ${res.status} is not a status the contract declares (${Object.keys(responses).join(', ')})`,
+    );
     return problems;
   }
   if (!/^application\/json\b/.test(res.headers['content-type'] ?? '')) {
-    problems.push(`${where}: expected content-type application/json, got ${JSON.stringify(res.headers['content-type'])}`);
+    problems.push(
+      `${where}: expected content-type application/json, got ${JSON.stringify(res.headers['content-type'])}`,
+    );
   }
   const { node, at } = deref(doc, ['paths', route, 'get', 'responses', String(res.status)]);
-  if (!isObject(node) || !isObject(node.content)) return [...problems, `${where}: the contract gives no body schema for ${res.status}`];
+  if (!isObject(node) || !isObject(node.content))
+    return [...problems, `${where}: the contract gives no body schema for ${res.status}`];
   if (res.json === undefined) return [...problems, `${where}: the body is not JSON: ${res.text.slice(0, 200)}`];
-  problems.push(...validator.validate({ where, value: res.json, schemaAt: [...at, 'content', 'application/json', 'schema'] }));
+  problems.push(
+    ...validator.validate({ where, value: res.json, schemaAt: [...at, 'content', 'application/json', 'schema'] }),
+  );
   return problems;
 }
-
 
 /** A check that GET `/api<route>` answers 200 with the body the contract declares; `path` fills in the route's parameters. */
 export function schemaCheck(route: string, definition: Omit<CheckDefinition, 'run'> & { path?: () => string }): Check {
@@ -60,14 +73,19 @@ export function schemaCheck(route: string, definition: Omit<CheckDefinition, 'ru
 }
 
 /** Problems unless GET `/api<route>` answers 400 naming its one path parameter for each of `values` (D-040, D-041). */
-export async function badParameterProblems(ctx: CheckContext, route: string, values: readonly string[]): Promise<string[]> {
+export async function badParameterProblems(
+  ctx: CheckContext,
+  route: string,
+  values: readonly string[],
+): Promise<string[]> {
   const field = /\{(\w+)\}/.exec(route)![1]!;
   const problems: string[] = [];
   for (const value of values) {
     const res = await api(ctx.target, route.slice(1).replace(`{${field}}`, encodeURIComponent(value)));
     problems.push(...(await responseProblems(ctx, route, res, 400)));
     const error = (res.json as { error?: string } | undefined)?.error ?? '';
-    if (res.status === 400 && !error.includes(`"${field}"`)) problems.push(`400 for ${JSON.stringify(value)} does not name the field "${field}": ${JSON.stringify(error)}`);
+    if (res.status === 400 && !error.includes(`"${field}"`))
+      problems.push(`400 for ${JSON.stringify(value)} does not name the field "${field}": ${JSON.stringify(error)}`);
   }
   return problems;
 }
@@ -79,13 +97,21 @@ export async function rpcResult<T = unknown>(target: Target, method: string, par
 }
 
 /** Calls methods on `{base}/rpc` in JSON-RPC batches of at most 100 (D-051); results in call order. */
-export async function rpcBatch<T = unknown>(target: Target, calls: readonly { method: string; params: unknown[] }[]): Promise<T[]> {
+export async function rpcBatch<T = unknown>(
+  target: Target,
+  calls: readonly { method: string; params: unknown[] }[],
+): Promise<T[]> {
   const results: T[] = [];
   for (let start = 0; start < calls.length; start += 100) {
     const chunk = calls.slice(start, start + 100);
-    const res = await request(target, 'rpc', { body: chunk.map((c, i) => ({ jsonrpc: '2.0', id: i, method: c.method, params: c.params })) });
-    if (!Array.isArray(res.json)) throw new Error(`POST /rpc (batch) answered HTTP ${res.status}: ${res.text.slice(0, 200)}`);
-    const byId = new Map((res.json as { id: number; result?: T; error?: { code: number; message: string } }[]).map((r) => [r.id, r]));
+    const res = await request(target, 'rpc', {
+      body: chunk.map((c, i) => ({ jsonrpc: '2.0', id: i, method: c.method, params: c.params })),
+    });
+    if (!Array.isArray(res.json))
+      throw new Error(`POST /rpc (batch) answered HTTP ${res.status}: ${res.text.slice(0, 200)}`);
+    const byId = new Map(
+      (res.json as { id: number; result?: T; error?: { code: number; message: string } }[]).map((r) => [r.id, r]),
+    );
     chunk.forEach((c, i) => {
       const r = byId.get(i);
       if (!r || r.error) throw new Error(`${c.method} failed over /rpc: ${JSON.stringify(r?.error ?? 'no response')}`);
@@ -97,7 +123,16 @@ export async function rpcBatch<T = unknown>(target: Target, calls: readonly { me
 
 /** The node's block object (JSON-RPC), as far as the checks read it. */
 export type RpcBlock = {
-  number: Hex; hash: Hex; parentHash: Hex; timestamp: Hex; gasUsed: Hex; gasLimit: Hex; miner: Hex; size: Hex; extraData: Hex; transactions: Hex[];
+  number: Hex;
+  hash: Hex;
+  parentHash: Hex;
+  timestamp: Hex;
+  gasUsed: Hex;
+  gasLimit: Hex;
+  miner: Hex;
+  size: Hex;
+  extraData: Hex;
+  transactions: Hex[];
 };
 
 /** eth_blockNumber as a number. */
@@ -106,7 +141,10 @@ export async function headNumber(target: Target): Promise<number> {
 }
 
 /** GET `/api/<path>` between two reads of eth_blockNumber, so the head it reports can be placed between them. */
-export async function betweenHeads(target: Target, path: string): Promise<{ before: number; res: HttpResult; after: number }> {
+export async function betweenHeads(
+  target: Target,
+  path: string,
+): Promise<{ before: number; res: HttpResult; after: number }> {
   const before = await headNumber(target);
   const res = await api(target, path);
   return { before, res, after: await headNumber(target) };
@@ -120,16 +158,27 @@ export async function ensureHeight(target: Target, height: number): Promise<void
 
 /** Blocks by number (transactions as hashes), in the order asked. */
 export function blocksByNumber(target: Target, numbers: readonly number[]): Promise<(RpcBlock | null)[]> {
-  return rpcBatch<RpcBlock | null>(target, numbers.map((n) => ({ method: 'eth_getBlockByNumber', params: [`0x${n.toString(16)}`, false] })));
+  return rpcBatch<RpcBlock | null>(
+    target,
+    numbers.map((n) => ({ method: 'eth_getBlockByNumber', params: [`0x${n.toString(16)}`, false] })),
+  );
 }
 
 /** The explorer block the contract expects for a node block (the oracle: field by field from JSON-RPC). */
 export function expectedBlock(b: RpcBlock): Record<string, unknown> {
   const int = (h: Hex) => Number(BigInt(h));
   return {
-    number: int(b.number), hash: b.hash.toLowerCase(), parentHash: b.parentHash.toLowerCase(), timestamp: int(b.timestamp),
-    gasUsed: int(b.gasUsed), gasLimit: int(b.gasLimit), txCount: b.transactions.length, transactions: b.transactions.map((t) => t.toLowerCase()),
-    miner: getAddress(b.miner), size: int(b.size), extraData: b.extraData.toLowerCase(),
+    number: int(b.number),
+    hash: b.hash.toLowerCase(),
+    parentHash: b.parentHash.toLowerCase(),
+    timestamp: int(b.timestamp),
+    gasUsed: int(b.gasUsed),
+    gasLimit: int(b.gasLimit),
+    txCount: b.transactions.length,
+    transactions: b.transactions.map((t) => t.toLowerCase()),
+    miner: getAddress(b.miner),
+    size: int(b.size),
+    extraData: b.extraData.toLowerCase(),
   };
 }
 
@@ -147,12 +196,21 @@ export function differences(expected: unknown, actual: unknown, path = ''): stri
   if (Array.isArray(expected) && Array.isArray(actual) && expected.length === actual.length) {
     return expected.flatMap((e, i) => differences(e, actual[i], `${path}[${i}]`));
   }
-  return JSON.stringify(expected) === JSON.stringify(actual) ? [] : [`${path || '(value)'}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`];
+  return JSON.stringify(expected) === JSON.stringify(actual)
+    ? []
+    : [`${path || '(value)'}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`];
 }
 
 /** Options of a transaction sent by a check on the reference target. */
 /** `sender` names one of the harness's senders (devAccount); each role has its own key and nonces. */
-export type SendOptions = { to?: Hex | null; value?: bigint; data?: Hex; gas?: bigint; sender?: string; nonceGap?: number };
+export type SendOptions = {
+  to?: Hex | null;
+  value?: bigint;
+  data?: Hex;
+  gas?: bigint;
+  sender?: string;
+  nonceGap?: number;
+};
 
 /**
  * Signs (viem) and sends a legacy transaction with gas price 0 through `{base}/rpc` (spec: "The gas price
@@ -165,18 +223,31 @@ export async function sendTransaction(target: Target, options: SendOptions = {})
     { method: 'eth_getTransactionCount', params: [account.address.toLowerCase(), 'pending'] },
   ]);
   const signed = await account.signTransaction({
-    type: 'legacy', chainId: Number(BigInt(chainId!)), nonce: Number(BigInt(nonce!)) + (options.nonceGap ?? 0),
+    type: 'legacy',
+    chainId: Number(BigInt(chainId!)),
+    nonce: Number(BigInt(nonce!)) + (options.nonceGap ?? 0),
     to: options.to === undefined ? '0x000000000000000000000000000000000000dEaD' : options.to,
-    value: options.value ?? 1n, gas: options.gas ?? 21_000n, gasPrice: 0n, ...(options.data ? { data: options.data } : {}),
+    value: options.value ?? 1n,
+    gas: options.gas ?? 21_000n,
+    gasPrice: 0n,
+    ...(options.data ? { data: options.data } : {}),
   });
   return rpcResult<Hex>(target, 'eth_sendRawTransaction', [signed]);
 }
 
 /** The receipt of `hash` once mined; seals a block on the reference target if none came by itself. */
-export async function waitForReceipt(target: Target, hash: Hex, timeoutMs = 15_000): Promise<{ blockNumber: Hex; status: Hex; gasUsed: Hex }> {
+export async function waitForReceipt(
+  target: Target,
+  hash: Hex,
+  timeoutMs = 15_000,
+): Promise<{ blockNumber: Hex; status: Hex; gasUsed: Hex }> {
   const deadline = Date.now() + timeoutMs;
   for (let attempt = 0; Date.now() < deadline; attempt++) {
-    const receipt = await rpcResult<{ blockNumber: Hex; status: Hex; gasUsed: Hex } | null>(target, 'eth_getTransactionReceipt', [hash]);
+    const receipt = await rpcResult<{ blockNumber: Hex; status: Hex; gasUsed: Hex } | null>(
+      target,
+      'eth_getTransactionReceipt',
+      [hash],
+    );
     if (receipt) return receipt;
     if (attempt === 10) await target.reference?.mineBlock();
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -211,6 +282,7 @@ export async function someTransaction(target: Target): Promise<Hex | undefined> 
   if (Array.isArray(listed.json) && listed.json.length) return (listed.json[0] as { hash: Hex }).hash;
   const head = await headNumber(target);
   const numbers = Array.from({ length: Math.min(200, head + 1) }, (_, i) => head - i);
-  for (const block of await blocksByNumber(target, numbers)) if (block?.transactions.length) return block.transactions[0];
+  for (const block of await blocksByNumber(target, numbers))
+    if (block?.transactions.length) return block.transactions[0];
   return undefined;
 }

@@ -40,7 +40,8 @@ async function scanExpected(target: Target, lastFirstInBlock: boolean): Promise<
     if (!block) continue;
     const hashes = block.transactions.map((h) => h.toLowerCase() as Hex);
     if (lastFirstInBlock) hashes.reverse();
-    for (const hash of hashes) out.push({ hash, blockNumber: Number(BigInt(block.number)), timestamp: Number(BigInt(block.timestamp)) });
+    for (const hash of hashes)
+      out.push({ hash, blockNumber: Number(BigInt(block.number)), timestamp: Number(BigInt(block.timestamp)) });
   }
   return out.slice(0, 10);
 }
@@ -68,7 +69,8 @@ export function explorerTxnsChecks(): Check[] {
     }),
     defineCheck({
       id: 'explorer.txns.agrees_with_rpc',
-      title: 'each /api/txns entry is mined at its blockNumber (eth_getTransactionByHash) with that block\'s timestamp, newest block first',
+      title:
+        "each /api/txns entry is mined at its blockNumber (eth_getTransactionByHash) with that block's timestamp, newest block first",
       source: { quote: 'Anything it does can also be done directly via JSON-RPC.' },
       async run(ctx) {
         if (ctx.target.reference) await minedTransaction(ctx.target);
@@ -77,16 +79,27 @@ export function explorerTxnsChecks(): Check[] {
         if (problems.length) return verdict(problems, res);
         const list = res.json as Summary[];
         if (list.length === 0) {
-          return ctx.target.reference ? verdict(['/txns is empty although a transaction was just mined'], res) : skip('/txns lists no transactions (none in the last 200 blocks, or a list up to 20 s old)');
+          return ctx.target.reference
+            ? verdict(['/txns is empty although a transaction was just mined'], res)
+            : skip('/txns lists no transactions (none in the last 200 blocks, or a list up to 20 s old)');
         }
-        const txs = await rpcBatch<{ blockNumber: Hex | null } | null>(ctx.target, list.map((t) => ({ method: 'eth_getTransactionByHash', params: [t.hash] })));
-        const blocks = await blocksByNumber(ctx.target, list.map((t) => t.blockNumber));
+        const txs = await rpcBatch<{ blockNumber: Hex | null } | null>(
+          ctx.target,
+          list.map((t) => ({ method: 'eth_getTransactionByHash', params: [t.hash] })),
+        );
+        const blocks = await blocksByNumber(
+          ctx.target,
+          list.map((t) => t.blockNumber),
+        );
         list.forEach((t, i) => {
           const mined = txs[i]?.blockNumber ? Number(BigInt(txs[i]!.blockNumber!)) : null;
-          if (mined !== t.blockNumber) problems.push(`${t.hash}: blockNumber ${t.blockNumber}, eth_getTransactionByHash says ${mined}`);
+          if (mined !== t.blockNumber)
+            problems.push(`${t.hash}: blockNumber ${t.blockNumber}, eth_getTransactionByHash says ${mined}`);
           const ts = blocks[i] ? Number(BigInt(blocks[i]!.timestamp)) : null;
-          if (ts !== t.timestamp) problems.push(`${t.hash}: timestamp ${t.timestamp}, block ${t.blockNumber} has ${ts}`);
-          if (i > 0 && t.blockNumber > list[i - 1]!.blockNumber) problems.push(`entry ${i} (block ${t.blockNumber}) is newer than entry ${i - 1}: not newest first`);
+          if (ts !== t.timestamp)
+            problems.push(`${t.hash}: timestamp ${t.timestamp}, block ${t.blockNumber} has ${ts}`);
+          if (i > 0 && t.blockNumber > list[i - 1]!.blockNumber)
+            problems.push(`entry ${i} (block ${t.blockNumber}) is newer than entry ${i - 1}: not newest first`);
         });
         if (new Set(list.map((t) => t.hash)).size !== list.length) problems.push('a transaction is listed twice');
         return verdict(problems, res);
@@ -109,7 +122,13 @@ export function explorerTxnsChecks(): Check[] {
         const lastFirst = await scanExpected(ctx.target, true);
         const firstFirst = await scanExpected(ctx.target, false);
         if (got !== JSON.stringify(lastFirst) && got !== JSON.stringify(firstFirst)) {
-          return { status: 'failed', reason: 'the list is not the 10 newest transactions of the last 200 blocks', request: res.request, expected: lastFirst, actual: res.json };
+          return {
+            status: 'failed',
+            reason: 'the list is not the 10 newest transactions of the last 200 blocks',
+            request: res.request,
+            expected: lastFirst,
+            actual: res.json,
+          };
         }
         return verdict([], res);
       },
@@ -126,11 +145,15 @@ export function explorerTxnsChecks(): Check[] {
         await mineUntil(ctx.target, mined + SCAN_BLOCKS - 1);
         const inside = await freshTxns(ctx);
         const problems = await responseProblems(ctx, '/txns', inside, 200);
-        if (!hashesOf(inside).includes(hash)) problems.push(`${hash} (block ${mined}) is missing at head ${mined + SCAN_BLOCKS - 1}, where block ${mined} is the 200th newest`);
+        if (!hashesOf(inside).includes(hash))
+          problems.push(
+            `${hash} (block ${mined}) is missing at head ${mined + SCAN_BLOCKS - 1}, where block ${mined} is the 200th newest`,
+          );
         await mineUntil(ctx.target, mined + SCAN_BLOCKS);
         const outside = await freshTxns(ctx);
         problems.push(...(await responseProblems(ctx, '/txns', outside, 200)));
-        if (hashesOf(outside).includes(hash)) problems.push(`${hash} (block ${mined}) is still listed at head ${mined + SCAN_BLOCKS}, 201 blocks later`);
+        if (hashesOf(outside).includes(hash))
+          problems.push(`${hash} (block ${mined}) is still listed at head ${mined + SCAN_BLOCKS}, 201 blocks later`);
         return verdict(problems, outside);
       },
     }),
@@ -146,11 +169,17 @@ export function explorerTxnsChecks(): Check[] {
         // 18 s of clock time (plus the real time the transaction took): still inside the window.
         ctx.target.reference!.advanceClock(CACHE_MS - 2_000);
         const cached = await api(ctx.target, 'txns');
-        if (cached.text !== first.text) problems.push(`18 s after the first answer /txns changed (the cache must hold 20 s): ${cached.text.slice(0, 200)}`);
+        if (cached.text !== first.text)
+          problems.push(
+            `18 s after the first answer /txns changed (the cache must hold 20 s): ${cached.text.slice(0, 200)}`,
+          );
         ctx.target.reference!.advanceClock(2_100);
         const refreshed = await api(ctx.target, 'txns');
         problems.push(...(await responseProblems(ctx, '/txns', refreshed, 200)));
-        if (hashesOf(refreshed)[0] !== hash) problems.push(`20.1 s after the first answer the newest entry is ${hashesOf(refreshed)[0]}, not the transaction ${hash} mined meanwhile`);
+        if (hashesOf(refreshed)[0] !== hash)
+          problems.push(
+            `20.1 s after the first answer the newest entry is ${hashesOf(refreshed)[0]}, not the transaction ${hash} mined meanwhile`,
+          );
         return verdict(problems, refreshed);
       },
     }),

@@ -30,7 +30,12 @@ import {
 } from './support.ts';
 
 /** Sends each case and collects a problem for every answer that is not `status` with the contract's body. */
-async function expectAll(ctx: CheckContext, operation: Operation, status: number, cases: [string, () => Promise<HttpResult>][]) {
+async function expectAll(
+  ctx: CheckContext,
+  operation: Operation,
+  status: number,
+  cases: [string, () => Promise<HttpResult>][],
+) {
   const problems: string[] = [];
   let last: HttpResult | undefined;
   for (const [what, send] of cases) {
@@ -70,7 +75,12 @@ function credentialChecks(): Check[] {
           ['GET /accounts/{id}', 'GET', `/accounts/${f.sender.id}`],
           ['GET /accounts/{id}/statement', 'GET', `/accounts/${f.sender.id}/statement`],
           ['GET /transfers', 'GET', '/transfers'],
-          ['POST /transfers', 'POST', '/transfers', { fromAccountId: f.sender.id, to: f.recipient.address, amount: '0.01' }],
+          [
+            'POST /transfers',
+            'POST',
+            '/transfers',
+            { fromAccountId: f.sender.id, to: f.recipient.address, amount: '0.01' },
+          ],
           ['GET /transfers/{reference}', 'GET', `/transfers/${f.first.txRef}`],
           ['POST /bank/connect', 'POST', '/bank/connect', { institutionBIC: 'DEUTDEFFXXX', accountId: f.sender.id }],
         ];
@@ -91,13 +101,29 @@ function credentialChecks(): Check[] {
         const f = await fixture(ctx.target);
         const path = `/accounts/${f.sender.id}`;
         const pk = toHex(f.keys.publicKey);
-        const sig = toHex(mlDsa65.sign(f.keys.secretKey, new TextEncoder().encode(`${serverNow(ctx.target)}:GET:${wireTarget(ctx.target, path)}`)));
+        const sig = toHex(
+          mlDsa65.sign(
+            f.keys.secretKey,
+            new TextEncoder().encode(`${serverNow(ctx.target)}:GET:${wireTarget(ctx.target, path)}`),
+          ),
+        );
         const headers = [
-          'Bearer', 'Bearer not-a-key', `Basic ${Buffer.from('user:pass').toString('base64')}`, `svc_${randomBytes(32).toString('base64url')}`,
-          'SVC-MLDSA abc', `SVC-MLDSA ${pk}.${serverNow(ctx.target)}`, `SVC-MLDSA ${pk}.soon.${sig}`, `SVC-MLDSA ${pk.slice(2)}.${serverNow(ctx.target)}.${sig}`,
+          'Bearer',
+          'Bearer not-a-key',
+          `Basic ${Buffer.from('user:pass').toString('base64')}`,
+          `svc_${randomBytes(32).toString('base64url')}`,
+          'SVC-MLDSA abc',
+          `SVC-MLDSA ${pk}.${serverNow(ctx.target)}`,
+          `SVC-MLDSA ${pk}.soon.${sig}`,
+          `SVC-MLDSA ${pk.slice(2)}.${serverNow(ctx.target)}.${sig}`,
           `SVC-MLDSA ${pk}:${serverNow(ctx.target)}:${sig}`,
         ];
-        return expectAll(ctx, 'GET /accounts/{id}', 401, headers.map((header) => [header.slice(0, 24), () => inst(ctx.target, 'GET', path, { header })]));
+        return expectAll(
+          ctx,
+          'GET /accounts/{id}',
+          401,
+          headers.map((header) => [header.slice(0, 24), () => inst(ctx.target, 'GET', path, { header })]),
+        );
       },
     }),
     defineCheck({
@@ -108,10 +134,19 @@ function credentialChecks(): Check[] {
       async run(ctx) {
         const f = await fixture(ctx.target);
         const path = `/accounts/${f.sender.id}`;
-        const revoked = await adminJson<{ id: string; token: string }>(ctx.target, 'POST', '/api-keys', { name: 'revoked', permissions: ['accounts:read'] }, 201);
+        const revoked = await adminJson<{ id: string; token: string }>(
+          ctx.target,
+          'POST',
+          '/api-keys',
+          { name: 'revoked', permissions: ['accounts:read'] },
+          201,
+        );
         await adminJson(ctx.target, 'DELETE', `/api-keys/${revoked.id}`, undefined, 204);
         return expectAll(ctx, 'GET /accounts/{id}', 401, [
-          ['unknown svc_ key', () => inst(ctx.target, 'GET', path, { bearer: `svc_${randomBytes(32).toString('base64url')}` })],
+          [
+            'unknown svc_ key',
+            () => inst(ctx.target, 'GET', path, { bearer: `svc_${randomBytes(32).toString('base64url')}` }),
+          ],
           ['revoked svc_ key', () => inst(ctx.target, 'GET', path, { bearer: revoked.token })],
           ['unregistered ML-DSA key', () => inst(ctx.target, 'GET', path, { mldsa: mlDsa65.keygen() })],
         ]);
@@ -127,7 +162,12 @@ function credentialChecks(): Check[] {
         const path = `/accounts/${f.sender.id}`;
         const other = mlDsa65.keygen();
         const forged = () => {
-          const genuine = mldsaAuthorization({ publicKey: f.keys.publicKey, secretKey: other.secretKey }, 'GET', wireTarget(ctx.target, path), serverNow(ctx.target));
+          const genuine = mldsaAuthorization(
+            { publicKey: f.keys.publicKey, secretKey: other.secretKey },
+            'GET',
+            wireTarget(ctx.target, path),
+            serverNow(ctx.target),
+          );
           return genuine;
         };
         const flipped = () => {
@@ -149,12 +189,22 @@ function credentialChecks(): Check[] {
       async run(ctx) {
         const f = await fixture(ctx.target);
         const path = `/accounts/${f.sender.id}/statement?page=1&limit=5`;
-        const sign = (credential: Partial<Extract<Credential, { mldsa: unknown }>>): Credential => ({ mldsa: f.keys, ...credential });
+        const sign = (credential: Partial<Extract<Credential, { mldsa: unknown }>>): Credential => ({
+          mldsa: f.keys,
+          ...credential,
+        });
         return expectAll(ctx, 'GET /accounts/{id}/statement', 401, [
           ['POST signed, GET sent', () => inst(ctx.target, 'GET', path, sign({ signMethod: 'POST' }))],
-          ['another account signed', () => inst(ctx.target, 'GET', path, sign({ signTarget: (wire) => wire.replace(f.sender.id, f.recipient.id) }))],
+          [
+            'another account signed',
+            () =>
+              inst(ctx.target, 'GET', path, sign({ signTarget: (wire) => wire.replace(f.sender.id, f.recipient.id) })),
+          ],
           ['query left out', () => inst(ctx.target, 'GET', path, sign({ signTarget: (wire) => wire.split('?')[0]! }))],
-          ['other query signed', () => inst(ctx.target, 'GET', path, sign({ signTarget: (wire) => wire.replace('limit=5', 'limit=50') }))],
+          [
+            'other query signed',
+            () => inst(ctx.target, 'GET', path, sign({ signTarget: (wire) => wire.replace('limit=5', 'limit=50') })),
+          ],
         ]);
       },
     }),
@@ -168,16 +218,30 @@ function credentialChecks(): Check[] {
         const path = `/accounts/${f.sender.id}`;
         const problems: string[] = [];
         let last: HttpResult | undefined;
-        for (const [skewMs, status] of [[31_000, 401], [-31_000, 401], [29_000, 200], [-29_000, 200]] as const) {
+        for (const [skewMs, status] of [
+          [31_000, 401],
+          [-31_000, 401],
+          [29_000, 200],
+          [-29_000, 200],
+        ] as const) {
           last = await inst(ctx.target, 'GET', path, { mldsa: f.keys, skewMs });
-          problems.push(...(await contractProblems(ctx, 'GET /accounts/{id}', last, status, `timestamp ${skewMs > 0 ? '+' : ''}${skewMs / 1000} s`)));
+          problems.push(
+            ...(await contractProblems(
+              ctx,
+              'GET /accounts/{id}',
+              last,
+              status,
+              `timestamp ${skewMs > 0 ? '+' : ''}${skewMs / 1000} s`,
+            )),
+          );
         }
         return verdict(problems, last);
       },
     }),
     defineCheck({
       id: 'institutional.auth.missing_permission',
-      title: 'A bearer or ML-DSA key without the operation permission gets 403 (accounts:read, transfers:read, transfers:write, bank:connect)',
+      title:
+        'A bearer or ML-DSA key without the operation permission gets 403 (accounts:read, transfers:read, transfers:write, bank:connect)',
       source: { quote: 'a key without permission for the operation gives 403' },
       needs: WITH_ADMIN,
       async run(ctx) {
@@ -190,20 +254,47 @@ function credentialChecks(): Check[] {
           ['GET /accounts/{id}/statement', 'GET', `/accounts/${f.sender.id}/statement`, { bearer: f.transfersOnly }],
           ['GET /transfers', 'GET', '/transfers', { bearer: f.readOnly }],
           ['GET /transfers/{reference}', 'GET', `/transfers/${f.first.txRef}`, { mldsa: readerKeys }],
-          ['POST /transfers', 'POST', '/transfers', { bearer: f.readOnly }, { fromAccountId: f.sender.id, to: f.recipient.address, amount: '0.01' }],
-          ['POST /transfers', 'POST', '/transfers', { mldsa: readerKeys }, { fromAccountId: f.sender.id, to: f.recipient.address, amount: '0.01' }],
-          ['POST /bank/connect', 'POST', '/bank/connect', { bearer: f.readOnly }, { institutionBIC: 'DEUTDEFFXXX', accountId: f.sender.id }],
+          [
+            'POST /transfers',
+            'POST',
+            '/transfers',
+            { bearer: f.readOnly },
+            { fromAccountId: f.sender.id, to: f.recipient.address, amount: '0.01' },
+          ],
+          [
+            'POST /transfers',
+            'POST',
+            '/transfers',
+            { mldsa: readerKeys },
+            { fromAccountId: f.sender.id, to: f.recipient.address, amount: '0.01' },
+          ],
+          [
+            'POST /bank/connect',
+            'POST',
+            '/bank/connect',
+            { bearer: f.readOnly },
+            { institutionBIC: 'DEUTDEFFXXX', accountId: f.sender.id },
+          ],
         ];
         for (const [operation, method, path, credential, body] of cases) {
           last = await inst(ctx.target, method, path, credential, body === undefined ? {} : { body });
-          problems.push(...(await contractProblems(ctx, operation, last, 403, `${'bearer' in credential! ? 'bearer' : 'ML-DSA'} key`)));
+          problems.push(
+            ...(await contractProblems(
+              ctx,
+              operation,
+              last,
+              403,
+              `${'bearer' in credential! ? 'bearer' : 'ML-DSA'} key`,
+            )),
+          );
         }
         return verdict(problems, last);
       },
     }),
     defineCheck({
       id: 'institutional.auth.account_not_permitted',
-      title: 'A key limited to some accounts gets 404 for any other account, as for an unknown one, on every operation that names one',
+      title:
+        'A key limited to some accounts gets 404 for any other account, as for an unknown one, on every operation that names one',
       source: { decision: 'D-128' },
       needs: WITH_ADMIN,
       async run(ctx) {
@@ -217,8 +308,18 @@ function credentialChecks(): Check[] {
           ['GET /accounts/{id}', 'GET', (id) => `/accounts/${id}`],
           ['GET /accounts/{id}/statement', 'GET', (id) => `/accounts/${id}/statement`],
           ['GET /transfers', 'GET', (id) => `/transfers?accountId=${id}`],
-          ['POST /transfers', 'POST', () => '/transfers', (id) => ({ fromAccountId: id, to: f.recipient.address, amount: '0.01' })],
-          ['POST /bank/connect', 'POST', () => '/bank/connect', (id) => ({ institutionBIC: 'DEUTDEFFXXX', accountId: id })],
+          [
+            'POST /transfers',
+            'POST',
+            () => '/transfers',
+            (id) => ({ fromAccountId: id, to: f.recipient.address, amount: '0.01' }),
+          ],
+          [
+            'POST /bank/connect',
+            'POST',
+            () => '/bank/connect',
+            (id) => ({ institutionBIC: 'DEUTDEFFXXX', accountId: id }),
+          ],
         ];
         const answer = async (method: string, path: string, body: unknown) => {
           last = await inst(ctx.target, method, path, key, body === undefined ? {} : { body });
@@ -226,46 +327,110 @@ function credentialChecks(): Check[] {
         };
         for (const [operation, method, path, body] of cases) {
           const outside = await answer(method, path(f.outsider.id), body?.(f.outsider.id));
-          problems.push(...(await contractProblems(ctx, operation, outside, 404, `${method} ${path(f.outsider.id).split('?')[0]} for ${f.outsider.id}`)));
+          problems.push(
+            ...(await contractProblems(
+              ctx,
+              operation,
+              outside,
+              404,
+              `${method} ${path(f.outsider.id).split('?')[0]} for ${f.outsider.id}`,
+            )),
+          );
           const missing = await answer(method, path(unknown), body?.(unknown));
-          const shape = (res: HttpResult, id: string) => `${res.status} ${String(codeOf(res))} ${res.text.replaceAll(id, '<id>')}`;
+          const shape = (res: HttpResult, id: string) =>
+            `${res.status} ${String(codeOf(res))} ${res.text.replaceAll(id, '<id>')}`;
           if (shape(outside, f.outsider.id) !== shape(missing, unknown)) {
-            problems.push(`${operation}: an account outside the key (${shape(outside, f.outsider.id)}) is answered unlike an unknown one (${shape(missing, unknown)})`);
+            problems.push(
+              `${operation}: an account outside the key (${shape(outside, f.outsider.id)}) is answered unlike an unknown one (${shape(missing, unknown)})`,
+            );
           }
         }
         // A transfer between accounts outside the key reads as an unknown reference.
         const stranger = await newAccount(ctx.target, { fund: '1.00' });
-        const theirs = await inst(ctx.target, 'POST', '/transfers', { bearer: f.full }, { body: { fromAccountId: stranger.id, to: f.outsider.address, amount: '0.01' } });
-        if (theirs.status !== 201) return verdict([`setup: POST /transfers for a transfer outside the key answered HTTP ${theirs.status}`], theirs);
+        const theirs = await inst(
+          ctx.target,
+          'POST',
+          '/transfers',
+          { bearer: f.full },
+          { body: { fromAccountId: stranger.id, to: f.outsider.address, amount: '0.01' } },
+        );
+        if (theirs.status !== 201)
+          return verdict(
+            [`setup: POST /transfers for a transfer outside the key answered HTTP ${theirs.status}`],
+            theirs,
+          );
         const txRef = (theirs.json as { txRef: string }).txRef;
         const otherRef = `${txRef.slice(0, -8)}${txRef.endsWith('ZZZZZZZZ') ? 'YYYYYYYY' : 'ZZZZZZZZ'}`;
         const transferOutside = await answer('GET', `/transfers/${txRef}`, undefined);
-        problems.push(...(await contractProblems(ctx, 'GET /transfers/{reference}', transferOutside, 404, `GET /transfers/{reference} for a transfer of ${stranger.id}`)));
+        problems.push(
+          ...(await contractProblems(
+            ctx,
+            'GET /transfers/{reference}',
+            transferOutside,
+            404,
+            `GET /transfers/{reference} for a transfer of ${stranger.id}`,
+          )),
+        );
         const transferMissing = await answer('GET', `/transfers/${otherRef}`, undefined);
-        const refShape = (res: HttpResult, ref: string) => `${res.status} ${String(codeOf(res))} ${res.text.replaceAll(ref, '<ref>')}`;
+        const refShape = (res: HttpResult, ref: string) =>
+          `${res.status} ${String(codeOf(res))} ${res.text.replaceAll(ref, '<ref>')}`;
         if (refShape(transferOutside, txRef) !== refShape(transferMissing, otherRef)) {
-          problems.push(`GET /transfers/{reference}: a transfer outside the key (${refShape(transferOutside, txRef)}) is answered unlike an unknown one (${refShape(transferMissing, otherRef)})`);
+          problems.push(
+            `GET /transfers/{reference}: a transfer outside the key (${refShape(transferOutside, txRef)}) is answered unlike an unknown one (${refShape(transferMissing, otherRef)})`,
+          );
         }
-        if (transferOutside.text.includes(stranger.id)) problems.push(`GET /transfers/${txRef} names the sending account: ${transferOutside.text}`);
+        if (transferOutside.text.includes(stranger.id))
+          problems.push(`GET /transfers/${txRef} names the sending account: ${transferOutside.text}`);
         // pacs.008: a settlement account outside a key that may submit payments.
         const payer = await apiKey(ctx.target, ['payments:write'], [f.sender.id]);
         const payment = (sttlmAcct: string) => ({
-          msgId: `CONF${Date.now()}`, sttlmAcct, endToEndId: 'E2E-OUTSIDER', uetr: randomUUID(), intrBkSttlmAmt: '0.01', intrBkSttlmCcy: 'EUR',
-          chrgBr: 'SHAR', dbtrNm: 'Conformance Debtor GmbH', dbtrAgt: 'DEUTDEFFXXX', cdtrNm: 'Conformance Creditor Ltd', cdtrAcct: f.recipient.id,
-          cdtrAgt: ctx.target.platformBic ?? 'SVCKGB2LXXX', rmtInf: 'svckit conformance',
+          msgId: `CONF${Date.now()}`,
+          sttlmAcct,
+          endToEndId: 'E2E-OUTSIDER',
+          uetr: randomUUID(),
+          intrBkSttlmAmt: '0.01',
+          intrBkSttlmCcy: 'EUR',
+          chrgBr: 'SHAR',
+          dbtrNm: 'Conformance Debtor GmbH',
+          dbtrAgt: 'DEUTDEFFXXX',
+          cdtrNm: 'Conformance Creditor Ltd',
+          cdtrAcct: f.recipient.id,
+          cdtrAgt: ctx.target.platformBic ?? 'SVCKGB2LXXX',
+          rmtInf: 'svckit conformance',
         });
-        const pay = async (id: string) => (last = await inst(ctx.target, 'POST', '/payments/pacs008', { bearer: payer }, { body: payment(id) }));
+        const pay = async (id: string) =>
+          (last = await inst(ctx.target, 'POST', '/payments/pacs008', { bearer: payer }, { body: payment(id) }));
         const payOutside = await pay(f.outsider.id);
-        problems.push(...(await contractProblems(ctx, 'POST /payments/pacs008', payOutside, 404, `POST /payments/pacs008 with sttlmAcct ${f.outsider.id}`)));
+        problems.push(
+          ...(await contractProblems(
+            ctx,
+            'POST /payments/pacs008',
+            payOutside,
+            404,
+            `POST /payments/pacs008 with sttlmAcct ${f.outsider.id}`,
+          )),
+        );
         const payMissing = await pay(unknown);
-        const shape = (res: HttpResult, id: string) => `${res.status} ${String(codeOf(res))} ${res.text.replaceAll(id, '<id>')}`;
+        const shape = (res: HttpResult, id: string) =>
+          `${res.status} ${String(codeOf(res))} ${res.text.replaceAll(id, '<id>')}`;
         if (shape(payOutside, f.outsider.id) !== shape(payMissing, unknown)) {
-          problems.push(`POST /payments/pacs008: a settlement account outside the key (${shape(payOutside, f.outsider.id)}) is answered unlike an unknown one (${shape(payMissing, unknown)})`);
+          problems.push(
+            `POST /payments/pacs008: a settlement account outside the key (${shape(payOutside, f.outsider.id)}) is answered unlike an unknown one (${shape(payMissing, unknown)})`,
+          );
         }
         // By reference: the answer must not name the account id the reference resolves to.
         const byReference = await answer('GET', `/accounts/${f.outsider.reference}`, undefined);
-        problems.push(...(await contractProblems(ctx, 'GET /accounts/{id}', byReference, 404, `GET /accounts/${f.outsider.reference}`)));
-        if (byReference.text.includes(f.outsider.id)) problems.push(`GET /accounts/${f.outsider.reference} names the account it resolves to: ${byReference.text}`);
+        problems.push(
+          ...(await contractProblems(
+            ctx,
+            'GET /accounts/{id}',
+            byReference,
+            404,
+            `GET /accounts/${f.outsider.reference}`,
+          )),
+        );
+        if (byReference.text.includes(f.outsider.id))
+          problems.push(`GET /accounts/${f.outsider.reference} names the account it resolves to: ${byReference.text}`);
         return verdict(problems, last);
       },
     }),
@@ -279,7 +444,14 @@ function credentialChecks(): Check[] {
         const path = `/accounts/${f.sender.id}/statement?page=1&limit=5`;
         return expectAll(ctx, 'GET /accounts/{id}/statement', 200, [
           ['full form /wallet/api/v1/…', () => inst(ctx.target, 'GET', path, { mldsa: f.keys })],
-          ['reference example form /api/v1/…', () => inst(ctx.target, 'GET', path, { mldsa: f.keys, signTarget: (wire) => wire.replace('/wallet/api/v1/', '/api/v1/') })],
+          [
+            'reference example form /api/v1/…',
+            () =>
+              inst(ctx.target, 'GET', path, {
+                mldsa: f.keys,
+                signTarget: (wire) => wire.replace('/wallet/api/v1/', '/api/v1/'),
+              }),
+          ],
         ]);
       },
     }),
@@ -293,9 +465,27 @@ function credentialChecks(): Check[] {
         const path = `/accounts/${f.sender.id}`;
         const header = mldsaAuthorization(f.keys, 'GET', wireTarget(ctx.target, path), serverNow(ctx.target));
         return verdict([
-          ...(await contractProblems(ctx, 'GET /accounts/{id}', await inst(ctx.target, 'GET', path, { header }), 200, 'first use')),
-          ...(await contractProblems(ctx, 'GET /accounts/{id}', await inst(ctx.target, 'GET', path, { header }), 401, 'the same header again')),
-          ...(await contractProblems(ctx, 'GET /accounts/{id}/statement', await inst(ctx.target, 'GET', `${path}/statement`, { header }), 401, 'the same header on another path')),
+          ...(await contractProblems(
+            ctx,
+            'GET /accounts/{id}',
+            await inst(ctx.target, 'GET', path, { header }),
+            200,
+            'first use',
+          )),
+          ...(await contractProblems(
+            ctx,
+            'GET /accounts/{id}',
+            await inst(ctx.target, 'GET', path, { header }),
+            401,
+            'the same header again',
+          )),
+          ...(await contractProblems(
+            ctx,
+            'GET /accounts/{id}/statement',
+            await inst(ctx.target, 'GET', `${path}/statement`, { header }),
+            401,
+            'the same header on another path',
+          )),
         ]);
       },
     }),
@@ -307,7 +497,9 @@ async function burst(ctx: CheckContext, path: string, bearer: string, count: num
   await sleep(1_100);
   const started = performance.now();
   const answers = await Promise.all(
-    Array.from({ length: count }, () => request(ctx.target, `wallet/api/v1${path}`, { headers: { authorization: `Bearer ${bearer}` } })),
+    Array.from({ length: count }, () =>
+      request(ctx.target, `wallet/api/v1${path}`, { headers: { authorization: `Bearer ${bearer}` } }),
+    ),
   );
   return { answers, elapsedMs: performance.now() - started };
 }
@@ -326,28 +518,53 @@ function rateLimitChecks(): Check[] {
         const problems: string[] = [];
         const { answers, elapsedMs } = await burst(ctx, path, f.full, 14);
         const limited = answers.filter((r) => r.status === 429);
-        if (elapsedMs > 900) return { status: 'failed', reason: `14 requests took ${Math.round(elapsedMs)} ms, too slow to test a per-second limit` };
-        if (limited.length === 0) return verdict([`14 requests within ${Math.round(elapsedMs)} ms: none answered 429 (statuses ${answers.map((r) => r.status).join(' ')})`], answers.at(-1));
-        if (answers.filter((r) => r.status === 200).length < 10) problems.push(`within the first second only ${answers.filter((r) => r.status === 200).length} of 14 requests were served; 10 are allowed`);
+        if (elapsedMs > 900)
+          return {
+            status: 'failed',
+            reason: `14 requests took ${Math.round(elapsedMs)} ms, too slow to test a per-second limit`,
+          };
+        if (limited.length === 0)
+          return verdict(
+            [
+              `14 requests within ${Math.round(elapsedMs)} ms: none answered 429 (statuses ${answers.map((r) => r.status).join(' ')})`,
+            ],
+            answers.at(-1),
+          );
+        if (answers.filter((r) => r.status === 200).length < 10)
+          problems.push(
+            `within the first second only ${answers.filter((r) => r.status === 200).length} of 14 requests were served; 10 are allowed`,
+          );
         for (const r of limited) {
           problems.push(...(await contractProblems(ctx, 'GET /accounts/{id}', r, 429, 'over the limit')));
-          if (!/^\d+$/.test(r.headers['retry-after'] ?? '')) problems.push(`429 without a Retry-After in seconds (got ${JSON.stringify(r.headers['retry-after'])})`);
+          if (!/^\d+$/.test(r.headers['retry-after'] ?? ''))
+            problems.push(`429 without a Retry-After in seconds (got ${JSON.stringify(r.headers['retry-after'])})`);
         }
         // While the window lasts, every operation is limited (spec: "Request rate ... institutional REST API").
         const others: [Operation, string, string, unknown?][] = [
           ['GET /accounts', 'GET', '/accounts'],
           ['GET /accounts/{id}/statement', 'GET', `${path}/statement`],
           ['GET /transfers', 'GET', '/transfers'],
-          ['POST /transfers', 'POST', '/transfers', { fromAccountId: f.sender.id, to: f.recipient.address, amount: '0.01' }],
+          [
+            'POST /transfers',
+            'POST',
+            '/transfers',
+            { fromAccountId: f.sender.id, to: f.recipient.address, amount: '0.01' },
+          ],
           ['GET /transfers/{reference}', 'GET', `/transfers/${f.first.txRef}`],
           ['POST /bank/connect', 'POST', '/bank/connect', { institutionBIC: 'DEUTDEFFXXX', accountId: f.sender.id }],
         ];
         const windowEnds = performance.now() + 1_000 - elapsedMs - 150;
         for (const [operation, method, target, body] of others) {
           if (performance.now() > windowEnds) break;
-          const res = await request(ctx.target, `wallet/api/v1${target}`, { method, headers: { authorization: `Bearer ${f.full}` }, ...(body ? { body } : {}) });
-          if (res.status !== 429 && performance.now() < windowEnds) problems.push(`${operation} inside the exceeded window answered ${res.status}, expected 429`);
-          else if (res.status === 429) problems.push(...(await contractProblems(ctx, operation, res, 429, 'over the limit')));
+          const res = await request(ctx.target, `wallet/api/v1${target}`, {
+            method,
+            headers: { authorization: `Bearer ${f.full}` },
+            ...(body ? { body } : {}),
+          });
+          if (res.status !== 429 && performance.now() < windowEnds)
+            problems.push(`${operation} inside the exceeded window answered ${res.status}, expected 429`);
+          else if (res.status === 429)
+            problems.push(...(await contractProblems(ctx, operation, res, 429, 'over the limit')));
         }
         await sleep(retryAfterMs(limited[0]!));
         return verdict(problems, limited[0]);
@@ -355,20 +572,28 @@ function rateLimitChecks(): Check[] {
     }),
     defineCheck({
       id: 'institutional.rate_limit.headers',
-      title: 'A 429 carries Retry-After (seconds) and x-ratelimit-limit 10, x-ratelimit-remaining 0 and x-ratelimit-reset',
+      title:
+        'A 429 carries Retry-After (seconds) and x-ratelimit-limit 10, x-ratelimit-remaining 0 and x-ratelimit-reset',
       source: { decision: 'D-022' },
       needs: WITH_ADMIN,
       async run(ctx) {
         const f = await fixture(ctx.target);
         const { answers } = await burst(ctx, `/accounts/${f.sender.id}`, f.full, 13);
         const limited = answers.find((r) => r.status === 429);
-        if (!limited) return verdict([`13 requests in a burst: none answered 429 (statuses ${answers.map((r) => r.status).join(' ')})`]);
+        if (!limited)
+          return verdict([
+            `13 requests in a burst: none answered 429 (statuses ${answers.map((r) => r.status).join(' ')})`,
+          ]);
         const h = limited.headers;
         const problems: string[] = [];
-        if (!/^\d+$/.test(h['retry-after'] ?? '')) problems.push(`Retry-After expected whole seconds, got ${JSON.stringify(h['retry-after'])}`);
-        if (h['x-ratelimit-limit'] !== '10') problems.push(`x-ratelimit-limit expected 10, got ${JSON.stringify(h['x-ratelimit-limit'])}`);
-        if (h['x-ratelimit-remaining'] !== '0') problems.push(`x-ratelimit-remaining expected 0, got ${JSON.stringify(h['x-ratelimit-remaining'])}`);
-        if (!/^\d+$/.test(h['x-ratelimit-reset'] ?? '')) problems.push(`x-ratelimit-reset expected whole seconds, got ${JSON.stringify(h['x-ratelimit-reset'])}`);
+        if (!/^\d+$/.test(h['retry-after'] ?? ''))
+          problems.push(`Retry-After expected whole seconds, got ${JSON.stringify(h['retry-after'])}`);
+        if (h['x-ratelimit-limit'] !== '10')
+          problems.push(`x-ratelimit-limit expected 10, got ${JSON.stringify(h['x-ratelimit-limit'])}`);
+        if (h['x-ratelimit-remaining'] !== '0')
+          problems.push(`x-ratelimit-remaining expected 0, got ${JSON.stringify(h['x-ratelimit-remaining'])}`);
+        if (!/^\d+$/.test(h['x-ratelimit-reset'] ?? ''))
+          problems.push(`x-ratelimit-reset expected whole seconds, got ${JSON.stringify(h['x-ratelimit-reset'])}`);
         await sleep(retryAfterMs(limited));
         return verdict(problems, limited);
       },

@@ -53,18 +53,30 @@ function accountChecks(): Check[] {
       async run(ctx) {
         const f = await fixture(ctx.target);
         const c = collector(ctx);
-        const scoped = await c.expect('GET /accounts', await inst(ctx.target, 'GET', '/accounts', { bearer: f.scoped }), 200, 'scoped key');
+        const scoped = await c.expect(
+          'GET /accounts',
+          await inst(ctx.target, 'GET', '/accounts', { bearer: f.scoped }),
+          200,
+          'scoped key',
+        );
         const body = scoped.json as { total: number; page: number; limit: number; accounts: AccountView[] };
         if (c.problems.length === 0) {
           const ids = body.accounts.map((a) => a.id).sort();
           if (body.total !== 2 || ids.join() !== [f.sender.id, f.recipient.id].sort().join()) {
             c.problems.push(`a key limited to 2 accounts listed total ${body.total}, ids ${ids.join(', ')}`);
           }
-          if (body.page !== PAGE.page || body.limit !== PAGE.limit) c.problems.push(`defaults: expected page 1 limit 50, got page ${body.page} limit ${body.limit}`);
+          if (body.page !== PAGE.page || body.limit !== PAGE.limit)
+            c.problems.push(`defaults: expected page 1 limit 50, got page ${body.page} limit ${body.limit}`);
         }
-        const all = await c.expect('GET /accounts', await inst(ctx.target, 'GET', '/accounts?limit=200', { bearer: f.full }), 200, 'unrestricted key');
+        const all = await c.expect(
+          'GET /accounts',
+          await inst(ctx.target, 'GET', '/accounts?limit=200', { bearer: f.full }),
+          200,
+          'unrestricted key',
+        );
         const listed = new Set(((all.json as { accounts?: AccountView[] }).accounts ?? []).map((a) => a.id));
-        for (const a of [f.sender, f.recipient, f.outsider]) if (!listed.has(a.id)) c.problems.push(`an unrestricted key does not see account ${a.id}`);
+        for (const a of [f.sender, f.recipient, f.outsider])
+          if (!listed.has(a.id)) c.problems.push(`an unrestricted key does not see account ${a.id}`);
         return verdict(c.problems, c.last);
       },
     }),
@@ -76,15 +88,26 @@ function accountChecks(): Check[] {
       async run(ctx) {
         const f = await fixture(ctx.target);
         const c = collector(ctx);
-        await c.expect('GET /accounts', await inst(ctx.target, 'GET', '/accounts?limit=500', { bearer: f.full }), 400, 'limit 500');
+        await c.expect(
+          'GET /accounts',
+          await inst(ctx.target, 'GET', '/accounts?limit=500', { bearer: f.full }),
+          400,
+          'limit 500',
+        );
         await c.expect('GET /accounts', await inst(ctx.target, 'GET', '/accounts', null), 401, 'no credentials');
-        await c.expect('GET /accounts', await inst(ctx.target, 'GET', '/accounts', { bearer: f.transfersOnly }), 403, 'key without accounts:read');
+        await c.expect(
+          'GET /accounts',
+          await inst(ctx.target, 'GET', '/accounts', { bearer: f.transfersOnly }),
+          403,
+          'key without accounts:read',
+        );
         return verdict(c.problems, c.last);
       },
     }),
     defineCheck({
       id: 'institutional.accounts.get',
-      title: 'GET /accounts/{id} by id or reference answers the Account the admin API shows, with the balance of eth_getBalance',
+      title:
+        'GET /accounts/{id} by id or reference answers the Account the admin API shows, with the balance of eth_getBalance',
       source: { quote: 'path id: string, the internal account identifier' },
       needs: WITH_ADMIN,
       async run(ctx) {
@@ -96,13 +119,19 @@ function accountChecks(): Check[] {
           ['by reference, bearer', { bearer: f.full }, f.sender.reference],
           ['by id, SVC-MLDSA', { mldsa: f.keys }, f.sender.id],
         ] as const) {
-          const res = await c.expect('GET /accounts/{id}', await inst(ctx.target, 'GET', `/accounts/${id}`, credential), 200, what);
+          const res = await c.expect(
+            'GET /accounts/{id}',
+            await inst(ctx.target, 'GET', `/accounts/${id}`, credential),
+            200,
+            what,
+          );
           if (res.status !== 200) continue;
           const wei = BigInt(await rpcResult<Hex>(ctx.target, 'eth_getBalance', [expected.address, 'latest']));
           const got = res.json as AccountView;
           const want = { ...expected, balance: twoDecimals(wei) };
           for (const key of Object.keys(want) as (keyof AccountView)[]) {
-            if (got[key] !== want[key]) c.problems.push(`${what}: ${key} expected ${JSON.stringify(want[key])}, got ${JSON.stringify(got[key])}`);
+            if (got[key] !== want[key])
+              c.problems.push(`${what}: ${key} expected ${JSON.stringify(want[key])}, got ${JSON.stringify(got[key])}`);
           }
         }
         return verdict(c.problems, c.last);
@@ -110,75 +139,166 @@ function accountChecks(): Check[] {
     }),
     defineCheck({
       id: 'institutional.accounts.get.statuses',
-      title: 'GET /accounts/{id} answers 400 (malformed id), 401 and 404 (unknown account, or one outside the key: D-128)',
+      title:
+        'GET /accounts/{id} answers 400 (malformed id), 401 and 404 (unknown account, or one outside the key: D-128)',
       source: { quote: 'resource not found' },
       needs: WITH_ADMIN,
       async run(ctx) {
         const f = await fixture(ctx.target);
         const c = collector(ctx);
-        await c.expect('GET /accounts/{id}', await inst(ctx.target, 'GET', '/accounts/42', { bearer: f.full }), 400, 'id "42"');
-        await c.expect('GET /accounts/{id}', await inst(ctx.target, 'GET', `/accounts/${f.sender.id}`, null), 401, 'no credentials');
-        await c.expect('GET /accounts/{id}', await inst(ctx.target, 'GET', `/accounts/${f.outsider.id}`, { bearer: f.scoped }), 404, 'account outside the key (D-128)');
-        await c.expect('GET /accounts/{id}', await inst(ctx.target, 'GET', `/accounts/${unknownAccountId()}`, { bearer: f.full }), 404, 'unknown id');
-        await c.expect('GET /accounts/{id}', await inst(ctx.target, 'GET', '/accounts/ACC-9999999999', { bearer: f.full }), 404, 'unknown reference');
+        await c.expect(
+          'GET /accounts/{id}',
+          await inst(ctx.target, 'GET', '/accounts/42', { bearer: f.full }),
+          400,
+          'id "42"',
+        );
+        await c.expect(
+          'GET /accounts/{id}',
+          await inst(ctx.target, 'GET', `/accounts/${f.sender.id}`, null),
+          401,
+          'no credentials',
+        );
+        await c.expect(
+          'GET /accounts/{id}',
+          await inst(ctx.target, 'GET', `/accounts/${f.outsider.id}`, { bearer: f.scoped }),
+          404,
+          'account outside the key (D-128)',
+        );
+        await c.expect(
+          'GET /accounts/{id}',
+          await inst(ctx.target, 'GET', `/accounts/${unknownAccountId()}`, { bearer: f.full }),
+          404,
+          'unknown id',
+        );
+        await c.expect(
+          'GET /accounts/{id}',
+          await inst(ctx.target, 'GET', '/accounts/ACC-9999999999', { bearer: f.full }),
+          404,
+          'unknown reference',
+        );
         return verdict(c.problems, c.last);
       },
     }),
     defineCheck({
       id: 'institutional.statement',
-      title: 'GET /accounts/{id}/statement pages the account transactions (defaults page 1, limit 50) with confirmed lines complete',
+      title:
+        'GET /accounts/{id}/statement pages the account transactions (defaults page 1, limit 50) with confirmed lines complete',
       source: { quote: 'query page (integer, 1-based, default 1), limit (integer, default 50, maximum 200)' },
       needs: WITH_ADMIN,
       async run(ctx) {
         const f = await fixture(ctx.target);
         const c = collector(ctx);
-        const res = await c.expect('GET /accounts/{id}/statement', await inst(ctx.target, 'GET', `/accounts/${f.sender.id}/statement`, { bearer: f.full }), 200, 'sender');
+        const res = await c.expect(
+          'GET /accounts/{id}/statement',
+          await inst(ctx.target, 'GET', `/accounts/${f.sender.id}/statement`, { bearer: f.full }),
+          200,
+          'sender',
+        );
         if (res.status !== 200) return verdict(c.problems, res);
-        const page = res.json as { total: number; page: number; limit: number; transactions: (TransferView & { direction: string })[] };
-        if (page.page !== 1 || page.limit !== 50) c.problems.push(`defaults: expected page 1 and limit 50, got page ${page.page}, limit ${page.limit}`);
+        const page = res.json as {
+          total: number;
+          page: number;
+          limit: number;
+          transactions: (TransferView & { direction: string })[];
+        };
+        if (page.page !== 1 || page.limit !== 50)
+          c.problems.push(`defaults: expected page 1 and limit 50, got page ${page.page}, limit ${page.limit}`);
         const line = page.transactions.find((t) => t.txRef === f.first.txRef);
         if (!line) c.problems.push(`the statement of ${f.sender.id} lacks its transfer ${f.first.txRef}`);
         else {
-          const want = { txHash: f.first.txHash, amount: '1.00', toAddress: f.recipient.address, status: 'confirmed', blockNumber: f.first.blockNumber, timestamp: f.first.timestamp };
+          const want = {
+            txHash: f.first.txHash,
+            amount: '1.00',
+            toAddress: f.recipient.address,
+            status: 'confirmed',
+            blockNumber: f.first.blockNumber,
+            timestamp: f.first.timestamp,
+          };
           for (const [key, value] of Object.entries(want)) {
-            if ((line as Record<string, unknown>)[key] !== value) c.problems.push(`line ${f.first.txRef}: ${key} expected ${JSON.stringify(value)}, got ${JSON.stringify((line as Record<string, unknown>)[key])}`);
+            if ((line as Record<string, unknown>)[key] !== value)
+              c.problems.push(
+                `line ${f.first.txRef}: ${key} expected ${JSON.stringify(value)}, got ${JSON.stringify((line as Record<string, unknown>)[key])}`,
+              );
           }
         }
-        if (page.total < page.transactions.length) c.problems.push(`total ${page.total} is below the ${page.transactions.length} lines returned`);
+        if (page.total < page.transactions.length)
+          c.problems.push(`total ${page.total} is below the ${page.transactions.length} lines returned`);
         return verdict(c.problems, res);
       },
     }),
     defineCheck({
       id: 'institutional.statement.direction',
-      title: 'A transfer between two platform accounts is out on the sender statement and in on the recipient statement',
+      title:
+        'A transfer between two platform accounts is out on the sender statement and in on the recipient statement',
       source: { decision: 'D-003' },
       needs: WITH_ADMIN,
       async run(ctx) {
         const f = await fixture(ctx.target);
         const c = collector(ctx);
-        for (const [account, direction] of [[f.sender, 'out'], [f.recipient, 'in']] as const) {
-          const res = await c.expect('GET /accounts/{id}/statement', await inst(ctx.target, 'GET', `/accounts/${account.id}/statement`, { bearer: f.full }), 200, account.id);
-          const line = ((res.json as { transactions?: { txRef: string; direction: string }[] }).transactions ?? []).find((t) => t.txRef === f.first.txRef);
-          if (line?.direction !== direction) c.problems.push(`${f.first.txRef} on the statement of ${account.id}: expected direction ${direction}, got ${JSON.stringify(line?.direction)}`);
+        for (const [account, direction] of [
+          [f.sender, 'out'],
+          [f.recipient, 'in'],
+        ] as const) {
+          const res = await c.expect(
+            'GET /accounts/{id}/statement',
+            await inst(ctx.target, 'GET', `/accounts/${account.id}/statement`, { bearer: f.full }),
+            200,
+            account.id,
+          );
+          const line = (
+            (res.json as { transactions?: { txRef: string; direction: string }[] }).transactions ?? []
+          ).find((t) => t.txRef === f.first.txRef);
+          if (line?.direction !== direction)
+            c.problems.push(
+              `${f.first.txRef} on the statement of ${account.id}: expected direction ${direction}, got ${JSON.stringify(line?.direction)}`,
+            );
         }
         return verdict(c.problems, c.last);
       },
     }),
     defineCheck({
       id: 'institutional.statement.statuses',
-      title: 'GET /accounts/{id}/statement answers 400 (malformed id, page 0), 401, 403 (no accounts:read) and 404 (also for an account outside the key: D-128)',
-      source: { quote: 'missing or invalid credentials give 401; a key without permission for the operation gives 403.' },
+      title:
+        'GET /accounts/{id}/statement answers 400 (malformed id, page 0), 401, 403 (no accounts:read) and 404 (also for an account outside the key: D-128)',
+      source: {
+        quote: 'missing or invalid credentials give 401; a key without permission for the operation gives 403.',
+      },
       needs: WITH_ADMIN,
       async run(ctx) {
         const f = await fixture(ctx.target);
         const c = collector(ctx);
         const op = 'GET /accounts/{id}/statement' as const;
         await c.expect(op, await inst(ctx.target, 'GET', '/accounts/42/statement', { bearer: f.full }), 400, 'id "42"');
-        await c.expect(op, await inst(ctx.target, 'GET', `/accounts/${f.sender.id}/statement?page=0`, { bearer: f.full }), 400, 'page 0');
-        await c.expect(op, await inst(ctx.target, 'GET', `/accounts/${f.sender.id}/statement`, null), 401, 'no credentials');
-        await c.expect(op, await inst(ctx.target, 'GET', `/accounts/${f.sender.id}/statement`, { bearer: f.transfersOnly }), 403, 'key without accounts:read');
-        await c.expect(op, await inst(ctx.target, 'GET', `/accounts/${f.outsider.id}/statement`, { bearer: f.scoped }), 404, 'account outside the key (D-128)');
-        await c.expect(op, await inst(ctx.target, 'GET', `/accounts/${unknownAccountId()}/statement`, { bearer: f.full }), 404, 'unknown account');
+        await c.expect(
+          op,
+          await inst(ctx.target, 'GET', `/accounts/${f.sender.id}/statement?page=0`, { bearer: f.full }),
+          400,
+          'page 0',
+        );
+        await c.expect(
+          op,
+          await inst(ctx.target, 'GET', `/accounts/${f.sender.id}/statement`, null),
+          401,
+          'no credentials',
+        );
+        await c.expect(
+          op,
+          await inst(ctx.target, 'GET', `/accounts/${f.sender.id}/statement`, { bearer: f.transfersOnly }),
+          403,
+          'key without accounts:read',
+        );
+        await c.expect(
+          op,
+          await inst(ctx.target, 'GET', `/accounts/${f.outsider.id}/statement`, { bearer: f.scoped }),
+          404,
+          'account outside the key (D-128)',
+        );
+        await c.expect(
+          op,
+          await inst(ctx.target, 'GET', `/accounts/${unknownAccountId()}/statement`, { bearer: f.full }),
+          404,
+          'unknown account',
+        );
         return verdict(c.problems, c.last);
       },
     }),
@@ -190,67 +310,135 @@ function transferChecks(): Check[] {
   return [
     defineCheck({
       id: 'institutional.transfers.list',
-      title: 'GET /transfers filters by accountId, pages newest first, and sets direction relative to the account (D-054)',
+      title:
+        'GET /transfers filters by accountId, pages newest first, and sets direction relative to the account (D-054)',
       source: { decision: 'D-010' },
       needs: WITH_ADMIN,
       async run(ctx) {
         const f = await fixture(ctx.target);
         const c = collector(ctx);
-        for (const [account, direction] of [[f.sender, 'out'], [f.recipient, 'in']] as const) {
-          const res = await c.expect('GET /transfers', await inst(ctx.target, 'GET', `/transfers?accountId=${account.id}&limit=200`, { bearer: f.full }), 200, `accountId ${account.id}`);
+        for (const [account, direction] of [
+          [f.sender, 'out'],
+          [f.recipient, 'in'],
+        ] as const) {
+          const res = await c.expect(
+            'GET /transfers',
+            await inst(ctx.target, 'GET', `/transfers?accountId=${account.id}&limit=200`, { bearer: f.full }),
+            200,
+            `accountId ${account.id}`,
+          );
           const listed = (res.json as { transfers?: TransferView[] }).transfers ?? [];
           const item = listed.find((t) => t.txRef === f.first.txRef);
-          if (item?.direction !== direction) c.problems.push(`${f.first.txRef} listed for ${account.id}: expected direction ${direction}, got ${JSON.stringify(item?.direction)}`);
+          if (item?.direction !== direction)
+            c.problems.push(
+              `${f.first.txRef} listed for ${account.id}: expected direction ${direction}, got ${JSON.stringify(item?.direction)}`,
+            );
           const times = listed.map((t) => Date.parse(t.createdAt));
-          if (times.some((t, i) => i > 0 && t > times[i - 1]!)) c.problems.push(`the list for ${account.id} is not newest first`);
+          if (times.some((t, i) => i > 0 && t > times[i - 1]!))
+            c.problems.push(`the list for ${account.id} is not newest first`);
         }
-        const outsider = await c.expect('GET /transfers', await inst(ctx.target, 'GET', `/transfers?accountId=${f.outsider.id}`, { bearer: f.full }), 200, 'account without transfers');
-        if ((outsider.json as { total?: number }).total !== 0) c.problems.push(`an account without transfers listed total ${(outsider.json as { total?: number }).total}`);
-        const scoped = await c.expect('GET /transfers', await inst(ctx.target, 'GET', '/transfers?limit=200', { bearer: f.scoped }), 200, 'scoped key, no filter');
+        const outsider = await c.expect(
+          'GET /transfers',
+          await inst(ctx.target, 'GET', `/transfers?accountId=${f.outsider.id}`, { bearer: f.full }),
+          200,
+          'account without transfers',
+        );
+        if ((outsider.json as { total?: number }).total !== 0)
+          c.problems.push(`an account without transfers listed total ${(outsider.json as { total?: number }).total}`);
+        const scoped = await c.expect(
+          'GET /transfers',
+          await inst(ctx.target, 'GET', '/transfers?limit=200', { bearer: f.scoped }),
+          200,
+          'scoped key, no filter',
+        );
         const addresses = new Set([f.sender.address, f.recipient.address].map((a) => a.toLowerCase()));
         for (const t of (scoped.json as { transfers?: TransferView[] }).transfers ?? []) {
-          if (!addresses.has(t.fromAddress.toLowerCase()) && !addresses.has(t.toAddress.toLowerCase())) c.problems.push(`a scoped key lists ${t.txRef}, which involves none of its accounts`);
+          if (!addresses.has(t.fromAddress.toLowerCase()) && !addresses.has(t.toAddress.toLowerCase()))
+            c.problems.push(`a scoped key lists ${t.txRef}, which involves none of its accounts`);
         }
         return verdict(c.problems, c.last);
       },
     }),
     defineCheck({
       id: 'institutional.transfers.list.statuses',
-      title: 'GET /transfers answers 400 (malformed or unknown accountId), 401, 403 (no transfers:read) and 404 (account outside the key: D-128)',
+      title:
+        'GET /transfers answers 400 (malformed or unknown accountId), 401, 403 (no transfers:read) and 404 (account outside the key: D-128)',
       source: { decision: 'D-022' },
       needs: WITH_ADMIN,
       async run(ctx) {
         const f = await fixture(ctx.target);
         const c = collector(ctx);
-        await c.expect('GET /transfers', await inst(ctx.target, 'GET', '/transfers?accountId=42', { bearer: f.full }), 400, 'accountId "42"');
-        const unknown = await c.expect('GET /transfers', await inst(ctx.target, 'GET', `/transfers?accountId=${unknownAccountId()}`, { bearer: f.full }), 400, 'unknown accountId');
-        if (unknown.status === 400 && codeOf(unknown) !== 'UNKNOWN_ACCOUNT') c.problems.push(`unknown accountId: expected code UNKNOWN_ACCOUNT, got ${JSON.stringify(codeOf(unknown))}`);
+        await c.expect(
+          'GET /transfers',
+          await inst(ctx.target, 'GET', '/transfers?accountId=42', { bearer: f.full }),
+          400,
+          'accountId "42"',
+        );
+        const unknown = await c.expect(
+          'GET /transfers',
+          await inst(ctx.target, 'GET', `/transfers?accountId=${unknownAccountId()}`, { bearer: f.full }),
+          400,
+          'unknown accountId',
+        );
+        if (unknown.status === 400 && codeOf(unknown) !== 'UNKNOWN_ACCOUNT')
+          c.problems.push(`unknown accountId: expected code UNKNOWN_ACCOUNT, got ${JSON.stringify(codeOf(unknown))}`);
         await c.expect('GET /transfers', await inst(ctx.target, 'GET', '/transfers', null), 401, 'no credentials');
-        await c.expect('GET /transfers', await inst(ctx.target, 'GET', '/transfers', { bearer: f.readOnly }), 403, 'key without transfers:read');
-        await c.expect('GET /transfers', await inst(ctx.target, 'GET', `/transfers?accountId=${f.outsider.id}`, { bearer: f.scoped }), 404, 'account outside the key (D-128)');
+        await c.expect(
+          'GET /transfers',
+          await inst(ctx.target, 'GET', '/transfers', { bearer: f.readOnly }),
+          403,
+          'key without transfers:read',
+        );
+        await c.expect(
+          'GET /transfers',
+          await inst(ctx.target, 'GET', `/transfers?accountId=${f.outsider.id}`, { bearer: f.scoped }),
+          404,
+          'account outside the key (D-128)',
+        );
         return verdict(c.problems, c.last);
       },
     }),
     defineCheck({
       id: 'institutional.transfers.create',
-      title: 'POST /transfers answers 201 with ok, txRef (TXN + UTC date), txHash, status pending and a Location that reads it back',
+      title:
+        'POST /transfers answers 201 with ok, txRef (TXN + UTC date), txHash, status pending and a Location that reads it back',
       source: { decision: 'D-055' },
       needs: WITH_ADMIN,
       async run(ctx) {
         const f = await fixture(ctx.target);
         const c = collector(ctx);
         const body = { fromAccountId: f.sender.id, to: f.recipient.address, amount: '0.25' };
-        const res = await c.expect('POST /transfers', await inst(ctx.target, 'POST', '/transfers', { bearer: f.full }, { body }), 201, 'valid request');
+        const res = await c.expect(
+          'POST /transfers',
+          await inst(ctx.target, 'POST', '/transfers', { bearer: f.full }, { body }),
+          201,
+          'valid request',
+        );
         if (res.status !== 201) return verdict(c.problems, res);
         const created = res.json as Created;
         const day = new Date(serverNow(ctx.target)).toISOString().slice(0, 10).replace(/-/g, '');
-        if (!created.ok || created.status !== 'pending') c.problems.push(`expected ok true and status pending, got ${JSON.stringify(created)}`);
-        if (!created.txRef.startsWith(`TXN${day}-`)) c.problems.push(`txRef ${created.txRef} does not carry today's UTC date TXN${day}-`);
+        if (!created.ok || created.status !== 'pending')
+          c.problems.push(`expected ok true and status pending, got ${JSON.stringify(created)}`);
+        if (!created.txRef.startsWith(`TXN${day}-`))
+          c.problems.push(`txRef ${created.txRef} does not carry today's UTC date TXN${day}-`);
         const location = res.headers.location;
-        if (location !== `/wallet/api/v1/transfers/${created.txRef}`) c.problems.push(`Location expected /wallet/api/v1/transfers/${created.txRef}, got ${JSON.stringify(location)}`);
-        const read = await c.expect('GET /transfers/{reference}', await inst(ctx.target, 'GET', `/transfers/${created.txRef}`, { bearer: f.full }), 200, 'the new transfer');
+        if (location !== `/wallet/api/v1/transfers/${created.txRef}`)
+          c.problems.push(
+            `Location expected /wallet/api/v1/transfers/${created.txRef}, got ${JSON.stringify(location)}`,
+          );
+        const read = await c.expect(
+          'GET /transfers/{reference}',
+          await inst(ctx.target, 'GET', `/transfers/${created.txRef}`, { bearer: f.full }),
+          200,
+          'the new transfer',
+        );
         const transfer = read.json as TransferView;
-        if (read.status === 200 && (transfer.txHash !== created.txHash || transfer.amount !== '0.25' || transfer.fromAddress !== f.sender.address)) {
+        if (
+          read.status === 200 &&
+          (transfer.txHash !== created.txHash ||
+            transfer.amount !== '0.25' ||
+            transfer.fromAddress !== f.sender.address)
+        ) {
           c.problems.push(`GET ${created.txRef} does not match the request: ${JSON.stringify(transfer)}`);
         }
         return verdict(c.problems, res);
@@ -259,17 +447,38 @@ function transferChecks(): Check[] {
     defineCheck({
       id: 'institutional.transfers.create.statuses',
       title: 'POST /transfers answers 400 (missing field, unknown account), 401, and 403 (no transfers:write)',
-      source: { quote: 'missing or invalid credentials give 401; a key without permission for the operation gives 403.' },
+      source: {
+        quote: 'missing or invalid credentials give 401; a key without permission for the operation gives 403.',
+      },
       needs: WITH_ADMIN,
       async run(ctx) {
         const f = await fixture(ctx.target);
         const c = collector(ctx);
         const body = { fromAccountId: f.sender.id, to: f.recipient.address, amount: '0.01' };
-        const post = (credential: Parameters<typeof inst>[3], b: unknown) => inst(ctx.target, 'POST', '/transfers', credential, { body: b });
-        await c.expect('POST /transfers', await post({ bearer: f.full }, { fromAccountId: f.sender.id, amount: '0.01' }), 400, 'no "to"');
-        const unknown = await c.expect('POST /transfers', await post({ bearer: f.full }, { ...body, fromAccountId: unknownAccountId() }), 400, 'unknown fromAccountId');
-        if (unknown.status === 400 && codeOf(unknown) !== 'UNKNOWN_ACCOUNT') c.problems.push(`unknown fromAccountId: expected code UNKNOWN_ACCOUNT, got ${JSON.stringify(codeOf(unknown))}`);
-        await c.expect('POST /transfers', await post({ bearer: f.full }, { ...body, extra: 1 }), 400, 'a field the contract does not define');
+        const post = (credential: Parameters<typeof inst>[3], b: unknown) =>
+          inst(ctx.target, 'POST', '/transfers', credential, { body: b });
+        await c.expect(
+          'POST /transfers',
+          await post({ bearer: f.full }, { fromAccountId: f.sender.id, amount: '0.01' }),
+          400,
+          'no "to"',
+        );
+        const unknown = await c.expect(
+          'POST /transfers',
+          await post({ bearer: f.full }, { ...body, fromAccountId: unknownAccountId() }),
+          400,
+          'unknown fromAccountId',
+        );
+        if (unknown.status === 400 && codeOf(unknown) !== 'UNKNOWN_ACCOUNT')
+          c.problems.push(
+            `unknown fromAccountId: expected code UNKNOWN_ACCOUNT, got ${JSON.stringify(codeOf(unknown))}`,
+          );
+        await c.expect(
+          'POST /transfers',
+          await post({ bearer: f.full }, { ...body, extra: 1 }),
+          400,
+          'a field the contract does not define',
+        );
         await c.expect('POST /transfers', await post(null, body), 401, 'no credentials');
         await c.expect('POST /transfers', await post({ bearer: f.readOnly }, body), 403, 'key without transfers:write');
         return verdict(c.problems, c.last);
@@ -277,13 +486,19 @@ function transferChecks(): Check[] {
     }),
     defineCheck({
       id: 'institutional.transfers.get',
-      title: 'GET /transfers/{reference} answers the Transfer, in agreement with eth_getTransactionByHash, the receipt and its block',
+      title:
+        'GET /transfers/{reference} answers the Transfer, in agreement with eth_getTransactionByHash, the receipt and its block',
       source: { quote: 'path reference: the txRef, format TXNYYYYMMDD-XXXXXXXX' },
       needs: WITH_ADMIN,
       async run(ctx) {
         const f = await fixture(ctx.target);
         const c = collector(ctx);
-        const res = await c.expect('GET /transfers/{reference}', await inst(ctx.target, 'GET', `/transfers/${f.first.txRef}`, { mldsa: f.keys }), 200, f.first.txRef);
+        const res = await c.expect(
+          'GET /transfers/{reference}',
+          await inst(ctx.target, 'GET', `/transfers/${f.first.txRef}`, { mldsa: f.keys }),
+          200,
+          f.first.txRef,
+        );
         if (res.status !== 200) return verdict(c.problems, res);
         const got = res.json as TransferView;
         const [tx, receipt] = await rpcBatch<{ from: Hex; to: Hex; value: Hex; blockNumber: Hex } | null>(ctx.target, [
@@ -291,48 +506,100 @@ function transferChecks(): Check[] {
           { method: 'eth_getTransactionReceipt', params: [got.txHash] },
         ]);
         if (!tx || !receipt) return verdict([`the node knows no mined transaction ${got.txHash}`], res);
-        const block = await rpcResult<{ timestamp: Hex }>(ctx.target, 'eth_getBlockByNumber', [receipt.blockNumber, false]);
+        const block = await rpcResult<{ timestamp: Hex }>(ctx.target, 'eth_getBlockByNumber', [
+          receipt.blockNumber,
+          false,
+        ]);
         const want = {
-          txRef: f.first.txRef, fromAddress: f.sender.address, toAddress: f.recipient.address, amount: twoDecimals(BigInt(tx.value)),
-          direction: 'out', status: 'confirmed', blockNumber: Number(BigInt(receipt.blockNumber)), timestamp: Number(BigInt(block.timestamp)),
+          txRef: f.first.txRef,
+          fromAddress: f.sender.address,
+          toAddress: f.recipient.address,
+          amount: twoDecimals(BigInt(tx.value)),
+          direction: 'out',
+          status: 'confirmed',
+          blockNumber: Number(BigInt(receipt.blockNumber)),
+          timestamp: Number(BigInt(block.timestamp)),
         };
         for (const [key, value] of Object.entries(want)) {
-          if ((got as Record<string, unknown>)[key] !== value) c.problems.push(`${key}: expected ${JSON.stringify(value)}, got ${JSON.stringify((got as Record<string, unknown>)[key])}`);
+          if ((got as Record<string, unknown>)[key] !== value)
+            c.problems.push(
+              `${key}: expected ${JSON.stringify(value)}, got ${JSON.stringify((got as Record<string, unknown>)[key])}`,
+            );
         }
-        if (tx.from.toLowerCase() !== f.sender.address.toLowerCase()) c.problems.push(`the chain transaction is from ${tx.from}, not the account ${f.sender.address}`);
+        if (tx.from.toLowerCase() !== f.sender.address.toLowerCase())
+          c.problems.push(`the chain transaction is from ${tx.from}, not the account ${f.sender.address}`);
         return verdict(c.problems, res);
       },
     }),
     defineCheck({
       id: 'institutional.transfers.get.statuses',
-      title: 'GET /transfers/{reference} answers 400 (malformed txRef), 401, 403 (no transfers:read) and 404 (unknown txRef)',
+      title:
+        'GET /transfers/{reference} answers 400 (malformed txRef), 401, 403 (no transfers:read) and 404 (unknown txRef)',
       source: { quote: 'resource not found' },
       needs: WITH_ADMIN,
       async run(ctx) {
         const f = await fixture(ctx.target);
         const c = collector(ctx);
         const op = 'GET /transfers/{reference}' as const;
-        await c.expect(op, await inst(ctx.target, 'GET', '/transfers/TXN-42', { bearer: f.full }), 400, 'txRef "TXN-42"');
+        await c.expect(
+          op,
+          await inst(ctx.target, 'GET', '/transfers/TXN-42', { bearer: f.full }),
+          400,
+          'txRef "TXN-42"',
+        );
         await c.expect(op, await inst(ctx.target, 'GET', `/transfers/${f.first.txRef}`, null), 401, 'no credentials');
-        await c.expect(op, await inst(ctx.target, 'GET', `/transfers/${f.first.txRef}`, { bearer: f.readOnly }), 403, 'key without transfers:read');
-        await c.expect(op, await inst(ctx.target, 'GET', '/transfers/TXN20000101-ZZZZZZZZ', { bearer: f.full }), 404, 'unknown txRef');
+        await c.expect(
+          op,
+          await inst(ctx.target, 'GET', `/transfers/${f.first.txRef}`, { bearer: f.readOnly }),
+          403,
+          'key without transfers:read',
+        );
+        await c.expect(
+          op,
+          await inst(ctx.target, 'GET', '/transfers/TXN20000101-ZZZZZZZZ', { bearer: f.full }),
+          404,
+          'unknown txRef',
+        );
         return verdict(c.problems, c.last);
       },
     }),
     defineCheck({
       id: 'institutional.bank.connect',
-      title: 'POST /bank/connect answers pacs.008.001.08 instructions whose field mappings cover every element D-011 lists',
+      title:
+        'POST /bank/connect answers pacs.008.001.08 instructions whose field mappings cover every element D-011 lists',
       source: { decision: 'D-011' },
       needs: WITH_ADMIN,
       async run(ctx) {
         const f = await fixture(ctx.target);
         const c = collector(ctx);
         for (const bic of ['DEUTDEFFXXX', 'DEUTDEFF']) {
-          const res = await c.expect('POST /bank/connect', await inst(ctx.target, 'POST', '/bank/connect', { bearer: f.full }, { body: { institutionBIC: bic, accountId: f.sender.id } }), 200, bic);
+          const res = await c.expect(
+            'POST /bank/connect',
+            await inst(
+              ctx.target,
+              'POST',
+              '/bank/connect',
+              { bearer: f.full },
+              { body: { institutionBIC: bic, accountId: f.sender.id } },
+            ),
+            200,
+            bic,
+          );
           if (res.status !== 200) continue;
-          const body = res.json as { institutionBIC: string; accountId: string; settlementAddress: string; fieldMappings: { element: string; xpath: string }[] };
-          if (body.institutionBIC !== bic || body.accountId !== f.sender.id || body.settlementAddress !== f.sender.address) {
-            c.problems.push(`${bic}: expected institutionBIC ${bic}, accountId ${f.sender.id}, settlementAddress ${f.sender.address}, got ${body.institutionBIC}, ${body.accountId}, ${body.settlementAddress}`);
+          const body = res.json as {
+            institutionBIC: string;
+            accountId: string;
+            settlementAddress: string;
+            fieldMappings: { element: string; xpath: string }[];
+          };
+          if (
+            body.institutionBIC !== bic ||
+            body.accountId !== f.sender.id ||
+            body.settlementAddress !== f.sender.address
+          ) {
+            c.problems.push(
+              `${bic}: expected institutionBIC ${bic}, accountId ${f.sender.id}, settlementAddress ${f.sender.address}, got ${body.institutionBIC}, ${body.accountId}, ${body.settlementAddress}`,
+            );
           }
           const xpaths = body.fieldMappings.map((m) => m.xpath);
           for (const element of PACS008_ELEMENTS) {
@@ -350,12 +617,34 @@ function transferChecks(): Check[] {
       async run(ctx) {
         const f = await fixture(ctx.target);
         const c = collector(ctx);
-        const post = (credential: Parameters<typeof inst>[3], body: unknown) => inst(ctx.target, 'POST', '/bank/connect', credential, { body });
-        await c.expect('POST /bank/connect', await post({ bearer: f.full }, { institutionBIC: 'DEUT-DE', accountId: f.sender.id }), 400, 'BIC "DEUT-DE"');
-        const unknown = await c.expect('POST /bank/connect', await post({ bearer: f.full }, { institutionBIC: 'DEUTDEFFXXX', accountId: unknownAccountId() }), 400, 'unknown account');
-        if (unknown.status === 400 && codeOf(unknown) !== 'UNKNOWN_ACCOUNT') c.problems.push(`unknown accountId: expected code UNKNOWN_ACCOUNT, got ${JSON.stringify(codeOf(unknown))}`);
-        await c.expect('POST /bank/connect', await post(null, { institutionBIC: 'DEUTDEFFXXX', accountId: f.sender.id }), 401, 'no credentials');
-        await c.expect('POST /bank/connect', await post({ bearer: f.readOnly }, { institutionBIC: 'DEUTDEFFXXX', accountId: f.sender.id }), 403, 'key without bank:connect');
+        const post = (credential: Parameters<typeof inst>[3], body: unknown) =>
+          inst(ctx.target, 'POST', '/bank/connect', credential, { body });
+        await c.expect(
+          'POST /bank/connect',
+          await post({ bearer: f.full }, { institutionBIC: 'DEUT-DE', accountId: f.sender.id }),
+          400,
+          'BIC "DEUT-DE"',
+        );
+        const unknown = await c.expect(
+          'POST /bank/connect',
+          await post({ bearer: f.full }, { institutionBIC: 'DEUTDEFFXXX', accountId: unknownAccountId() }),
+          400,
+          'unknown account',
+        );
+        if (unknown.status === 400 && codeOf(unknown) !== 'UNKNOWN_ACCOUNT')
+          c.problems.push(`unknown accountId: expected code UNKNOWN_ACCOUNT, got ${JSON.stringify(codeOf(unknown))}`);
+        await c.expect(
+          'POST /bank/connect',
+          await post(null, { institutionBIC: 'DEUTDEFFXXX', accountId: f.sender.id }),
+          401,
+          'no credentials',
+        );
+        await c.expect(
+          'POST /bank/connect',
+          await post({ bearer: f.readOnly }, { institutionBIC: 'DEUTDEFFXXX', accountId: f.sender.id }),
+          403,
+          'key without bank:connect',
+        );
         return verdict(c.problems, c.last);
       },
     }),
@@ -364,8 +653,21 @@ function transferChecks(): Check[] {
 
 /** D-011: the pacs.008 elements the instructions must map (as found in each mapping's XPath). */
 const PACS008_ELEMENTS = [
-  'GrpHdr/MsgId', 'GrpHdr/CreDtTm', 'GrpHdr/NbOfTxs', 'SttlmInf/SttlmMtd', 'PmtId/InstrId', 'PmtId/EndToEndId', 'PmtId/UETR',
-  'IntrBkSttlmAmt', 'IntrBkSttlmAmt/@Ccy', 'ChrgBr', 'Dbtr/', 'DbtrAgt/FinInstnId/BICFI', 'Cdtr/', 'CdtrAgt/FinInstnId/BICFI', 'RmtInf',
+  'GrpHdr/MsgId',
+  'GrpHdr/CreDtTm',
+  'GrpHdr/NbOfTxs',
+  'SttlmInf/SttlmMtd',
+  'PmtId/InstrId',
+  'PmtId/EndToEndId',
+  'PmtId/UETR',
+  'IntrBkSttlmAmt',
+  'IntrBkSttlmAmt/@Ccy',
+  'ChrgBr',
+  'Dbtr/',
+  'DbtrAgt/FinInstnId/BICFI',
+  'Cdtr/',
+  'CdtrAgt/FinInstnId/BICFI',
+  'RmtInf',
 ];
 
 /** Every `institutional.accounts.*`, `institutional.statement.*`, `institutional.transfers.*` and `institutional.bank.*` check. */

@@ -30,7 +30,11 @@ const lists = (senderId: string): [Operation, string][] => [
 const join = (path: string, query: string) => `${path}${path.includes('?') ? '&' : '?'}${query}`;
 
 /** Posts a transfer from the fixture's sender with `body` overrides, answering the result. */
-async function post(ctx: CheckContext, override: Record<string, unknown>, headers: Record<string, string> = {}): Promise<HttpResult> {
+async function post(
+  ctx: CheckContext,
+  override: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<HttpResult> {
   const f = await fixture(ctx.target);
   const body = { fromAccountId: f.sender.id, to: f.recipient.address, amount: smallAmount(), ...override };
   return inst(ctx.target, 'POST', '/transfers', { bearer: f.full }, { body, headers });
@@ -43,7 +47,8 @@ async function refusals(ctx: CheckContext, cases: [string, () => Promise<HttpRes
   for (const [what, send] of cases) {
     last = await send();
     problems.push(...(await contractProblems(ctx, 'POST /transfers', last, 400, what)));
-    if (code && last.status === 400 && codeOf(last) !== code) problems.push(`${what}: expected code ${code}, got ${JSON.stringify(codeOf(last))}`);
+    if (code && last.status === 400 && codeOf(last) !== code)
+      problems.push(`${what}: expected code ${code}, got ${JSON.stringify(codeOf(last))}`);
   }
   return { problems, last };
 }
@@ -87,7 +92,9 @@ function pagingChecks(): Check[] {
           const body = last.json as { total?: number; page?: number; [k: string]: unknown };
           const items = Object.values(body).find(Array.isArray) as unknown[] | undefined;
           if (last.status === 200 && (items?.length !== 0 || body.total !== total || body.page !== total + 5)) {
-            problems.push(`${operation} page ${total + 5}: expected an empty list, total ${total} and page ${total + 5}, got ${JSON.stringify(body).slice(0, 200)}`);
+            problems.push(
+              `${operation} page ${total + 5}: expected an empty list, total ${total} and page ${total + 5}, got ${JSON.stringify(body).slice(0, 200)}`,
+            );
           }
         }
         return verdict(problems, last);
@@ -95,7 +102,8 @@ function pagingChecks(): Check[] {
     }),
     defineCheck({
       id: 'institutional.paging.defaults',
-      title: 'Pages are 1-based with default page 1 and limit 50; limit 200 is accepted; consecutive pages tile the list',
+      title:
+        'Pages are 1-based with default page 1 and limit 50; limit 200 is accepted; consecutive pages tile the list',
       source: { quote: 'query page (integer, 1-based, default 1), limit (integer, default 50, maximum 200)' },
       needs: WITH_ADMIN,
       async run(ctx) {
@@ -109,14 +117,21 @@ function pagingChecks(): Check[] {
           return res.json as { page: number; limit: number; total: number; transactions: { txRef: string }[] };
         };
         const plain = await get('');
-        if (plain.page !== 1 || plain.limit !== 50) problems.push(`defaults: expected page 1 and limit 50, got page ${plain.page}, limit ${plain.limit}`);
+        if (plain.page !== 1 || plain.limit !== 50)
+          problems.push(`defaults: expected page 1 and limit 50, got page ${plain.page}, limit ${plain.limit}`);
         const max = await get('?limit=200');
         if (max.limit !== 200) problems.push(`limit 200: the page says limit ${max.limit}`);
         const two = await get('?page=1&limit=2');
         const [p1, p2] = [await get('?page=1&limit=1'), await get('?page=2&limit=1')];
         const tiled = [...p1.transactions, ...p2.transactions].map((t) => t.txRef).join();
-        if (two.total >= 2 && tiled !== two.transactions.map((t) => t.txRef).join()) problems.push(`pages 1 and 2 of limit 1 (${tiled}) differ from page 1 of limit 2 (${two.transactions.map((t) => t.txRef).join()})`);
-        if (two.total < 2) problems.push(`the sender's statement has ${two.total} lines; at least 2 (funding and a transfer) were expected`);
+        if (two.total >= 2 && tiled !== two.transactions.map((t) => t.txRef).join())
+          problems.push(
+            `pages 1 and 2 of limit 1 (${tiled}) differ from page 1 of limit 2 (${two.transactions.map((t) => t.txRef).join()})`,
+          );
+        if (two.total < 2)
+          problems.push(
+            `the sender's statement has ${two.total} lines; at least 2 (funding and a transfer) were expected`,
+          );
         return verdict(problems);
       },
     }),
@@ -148,8 +163,18 @@ function transferRuleChecks(): Check[] {
       source: { decision: 'D-033' },
       needs: WITH_ADMIN,
       async run(ctx) {
-        const { problems, last } = await refusals(ctx, [['"1.234"', () => post(ctx, { amount: '1.234' })], ['"0.001"', () => post(ctx, { amount: '0.001' })]], 'INVALID_AMOUNT');
-        for (const amount of ['0.5', '0.05']) problems.push(...(await contractProblems(ctx, 'POST /transfers', await post(ctx, { amount }), 201, `"${amount}"`)));
+        const { problems, last } = await refusals(
+          ctx,
+          [
+            ['"1.234"', () => post(ctx, { amount: '1.234' })],
+            ['"0.001"', () => post(ctx, { amount: '0.001' })],
+          ],
+          'INVALID_AMOUNT',
+        );
+        for (const amount of ['0.5', '0.05'])
+          problems.push(
+            ...(await contractProblems(ctx, 'POST /transfers', await post(ctx, { amount }), 201, `"${amount}"`)),
+          );
         return verdict(problems, last);
       },
     }),
@@ -159,7 +184,9 @@ function transferRuleChecks(): Check[] {
       source: { decision: 'D-026' },
       needs: WITH_ADMIN,
       async run(ctx) {
-        const cases = ['0', '0.00', '-1', '1e3', ' 1', '1234567890123456'].map((amount) => [`"${amount}"`, () => post(ctx, { amount })] as [string, () => Promise<HttpResult>]);
+        const cases = ['0', '0.00', '-1', '1e3', ' 1', '1234567890123456'].map(
+          (amount) => [`"${amount}"`, () => post(ctx, { amount })] as [string, () => Promise<HttpResult>],
+        );
         const { problems, last } = await refusals(ctx, [...cases, ['the number 1', () => post(ctx, { amount: 1 })]]);
         return verdict(problems, last);
       },
@@ -172,26 +199,49 @@ function transferRuleChecks(): Check[] {
       async run(ctx) {
         const f = await fixture(ctx.target);
         const bad = [f.recipient.address.slice(2), `${f.recipient.address}00`, '0x12', 'not an address'];
-        const { problems, last } = await refusals(ctx, bad.map((to) => [`to ${to.slice(0, 12)}…`, () => post(ctx, { to })]));
+        const { problems, last } = await refusals(
+          ctx,
+          bad.map((to) => [`to ${to.slice(0, 12)}…`, () => post(ctx, { to })]),
+        );
         return verdict(problems, last);
       },
     }),
     defineCheck({
       id: 'institutional.limits.single_and_daily',
-      title: 'Over singleLimit → 400 SINGLE_LIMIT_EXCEEDED; over the rest of dailyLimit → 400 DAILY_LIMIT_EXCEEDED; failed transfers do not count',
+      title:
+        'Over singleLimit → 400 SINGLE_LIMIT_EXCEEDED; over the rest of dailyLimit → 400 DAILY_LIMIT_EXCEEDED; failed transfers do not count',
       source: { decision: 'D-026' },
       needs: WITH_ADMIN,
       async run(ctx) {
         const f = await fixture(ctx.target);
         const account = await newAccount(ctx.target, { singleLimit: 10, dailyLimit: 15, fund: '100.00' });
-        const send = (amount: string) => inst(ctx.target, 'POST', '/transfers', { bearer: f.full }, { body: { fromAccountId: account.id, to: f.recipient.address, amount } });
+        const send = (amount: string) =>
+          inst(
+            ctx.target,
+            'POST',
+            '/transfers',
+            { bearer: f.full },
+            { body: { fromAccountId: account.id, to: f.recipient.address, amount } },
+          );
         const problems: string[] = [];
-        const single = await refusals(ctx, [['10.01 over singleLimit 10', () => send('10.01')]], 'SINGLE_LIMIT_EXCEEDED');
+        const single = await refusals(
+          ctx,
+          [['10.01 over singleLimit 10', () => send('10.01')]],
+          'SINGLE_LIMIT_EXCEEDED',
+        );
         problems.push(...single.problems);
-        problems.push(...(await contractProblems(ctx, 'POST /transfers', await send('10.00'), 201, 'exactly singleLimit')));
-        const daily = await refusals(ctx, [['5.01 after 10.00 of dailyLimit 15', () => send('5.01')]], 'DAILY_LIMIT_EXCEEDED');
+        problems.push(
+          ...(await contractProblems(ctx, 'POST /transfers', await send('10.00'), 201, 'exactly singleLimit')),
+        );
+        const daily = await refusals(
+          ctx,
+          [['5.01 after 10.00 of dailyLimit 15', () => send('5.01')]],
+          'DAILY_LIMIT_EXCEEDED',
+        );
         problems.push(...daily.problems);
-        problems.push(...(await contractProblems(ctx, 'POST /transfers', await send('5.00'), 201, 'the rest of dailyLimit')));
+        problems.push(
+          ...(await contractProblems(ctx, 'POST /transfers', await send('5.00'), 201, 'the rest of dailyLimit')),
+        );
         return verdict(problems, daily.last);
       },
     }),
@@ -203,10 +253,22 @@ function transferRuleChecks(): Check[] {
       async run(ctx) {
         const f = await fixture(ctx.target);
         const account = await newAccount(ctx.target, { fund: '2.00' });
-        const send = (amount: string) => inst(ctx.target, 'POST', '/transfers', { bearer: f.full }, { body: { fromAccountId: account.id, to: f.recipient.address, amount } });
-        const { problems, last } = await refusals(ctx, [['2.01 with 2.00', () => send('2.01')]], 'INSUFFICIENT_BALANCE');
+        const send = (amount: string) =>
+          inst(
+            ctx.target,
+            'POST',
+            '/transfers',
+            { bearer: f.full },
+            { body: { fromAccountId: account.id, to: f.recipient.address, amount } },
+          );
+        const { problems, last } = await refusals(
+          ctx,
+          [['2.01 with 2.00', () => send('2.01')]],
+          'INSUFFICIENT_BALANCE',
+        );
         const list = await inst(ctx.target, 'GET', `/transfers?accountId=${account.id}`, { bearer: f.full });
-        if ((list.json as { total?: number }).total !== 0) problems.push(`a refused transfer left ${(list.json as { total?: number }).total} record(s)`);
+        if ((list.json as { total?: number }).total !== 0)
+          problems.push(`a refused transfer left ${(list.json as { total?: number }).total} record(s)`);
         return verdict(problems, last);
       },
     }),
@@ -218,11 +280,20 @@ function transferRuleChecks(): Check[] {
       async run(ctx) {
         const f = await fixture(ctx.target);
         const account = await newAccount(ctx.target, { fund: '5.00' });
-        const send = () => inst(ctx.target, 'POST', '/transfers', { bearer: f.full }, { body: { fromAccountId: account.id, to: f.recipient.address, amount: '0.10' } });
+        const send = () =>
+          inst(
+            ctx.target,
+            'POST',
+            '/transfers',
+            { bearer: f.full },
+            { body: { fromAccountId: account.id, to: f.recipient.address, amount: '0.10' } },
+          );
         await adminJson(ctx.target, 'PATCH', `/accounts/${account.id}`, { status: 'suspended' }, 200);
         const suspended = await refusals(ctx, [['suspended', send]], 'ACCOUNT_NOT_APPROVED');
         await adminJson(ctx.target, 'PATCH', `/accounts/${account.id}`, { status: 'approved' }, 200);
-        suspended.problems.push(...(await contractProblems(ctx, 'POST /transfers', await send(), 201, 'approved again')));
+        suspended.problems.push(
+          ...(await contractProblems(ctx, 'POST /transfers', await send(), 201, 'approved again')),
+        );
         await adminJson(ctx.target, 'PATCH', `/accounts/${account.id}`, { status: 'closed' }, 200);
         const closed = await refusals(ctx, [['closed', send]], 'ACCOUNT_NOT_APPROVED');
         return verdict([...suspended.problems, ...closed.problems], closed.last);
@@ -242,7 +313,12 @@ function idempotencyChecks(): Check[] {
       needs: WITH_ADMIN,
       async run(ctx) {
         const f = await fixture(ctx.target);
-        const count = async () => ((await inst(ctx.target, 'GET', `/transfers?accountId=${f.sender.id}&limit=1`, { bearer: f.full })).json as { total: number }).total;
+        const count = async () =>
+          (
+            (await inst(ctx.target, 'GET', `/transfers?accountId=${f.sender.id}&limit=1`, { bearer: f.full })).json as {
+              total: number;
+            }
+          ).total;
         const before = await count();
         const headers = { 'idempotency-key': key() };
         const amount = smallAmount();
@@ -252,9 +328,11 @@ function idempotencyChecks(): Check[] {
         problems.push(...(await contractProblems(ctx, 'POST /transfers', again, 201, 'the same key and body')));
         if (problems.length) return verdict(problems, again);
         const [a, b] = [first.json as Created, again.json as Created];
-        if (a.txRef !== b.txRef || a.txHash !== b.txHash) problems.push(`the retry created ${b.txRef} (${b.txHash}); the first was ${a.txRef} (${a.txHash})`);
+        if (a.txRef !== b.txRef || a.txHash !== b.txHash)
+          problems.push(`the retry created ${b.txRef} (${b.txHash}); the first was ${a.txRef} (${a.txHash})`);
         const after = await count();
-        if (after !== before + 1) problems.push(`the sender has ${after - before} new transfers after two requests with one key; expected 1`);
+        if (after !== before + 1)
+          problems.push(`the sender has ${after - before} new transfers after two requests with one key; expected 1`);
         await settled(ctx.target, { bearer: f.full }, a.txRef);
         return verdict(problems, again);
       },
@@ -270,13 +348,15 @@ function idempotencyChecks(): Check[] {
         const problems = await contractProblems(ctx, 'POST /transfers', first, 201, 'first request');
         const other = await post(ctx, { amount: '0.12' }, headers);
         problems.push(...(await contractProblems(ctx, 'POST /transfers', other, 422, 'the same key, another amount')));
-        if (other.status === 422 && codeOf(other) !== 'IDEMPOTENCY_KEY_REUSED') problems.push(`expected code IDEMPOTENCY_KEY_REUSED, got ${JSON.stringify(codeOf(other))}`);
+        if (other.status === 422 && codeOf(other) !== 'IDEMPOTENCY_KEY_REUSED')
+          problems.push(`expected code IDEMPOTENCY_KEY_REUSED, got ${JSON.stringify(codeOf(other))}`);
         return verdict(problems, other);
       },
     }),
     defineCheck({
       id: 'institutional.idempotency.in_progress',
-      title: 'The same Idempotency-Key while the first request is still in progress gets 409; afterwards the first response',
+      title:
+        'The same Idempotency-Key while the first request is still in progress gets 409; afterwards the first response',
       source: { decision: 'D-046' },
       needs: WITH_REFERENCE,
       async run(ctx) {
@@ -286,12 +366,14 @@ function idempotencyChecks(): Check[] {
         const first = hold.posting;
         const during = await post(ctx, { amount }, headers).finally(hold.release);
         const problems = await contractProblems(ctx, 'POST /transfers', during, 409, 'while the first is in progress');
-        if (during.status === 409 && codeOf(during) !== 'IDEMPOTENCY_IN_PROGRESS') problems.push(`expected code IDEMPOTENCY_IN_PROGRESS, got ${JSON.stringify(codeOf(during))}`);
+        if (during.status === 409 && codeOf(during) !== 'IDEMPOTENCY_IN_PROGRESS')
+          problems.push(`expected code IDEMPOTENCY_IN_PROGRESS, got ${JSON.stringify(codeOf(during))}`);
         const done = await first;
         problems.push(...(await contractProblems(ctx, 'POST /transfers', done, 201, 'the first request')));
         const after = await post(ctx, { amount }, headers);
         problems.push(...(await contractProblems(ctx, 'POST /transfers', after, 201, 'the same key afterwards')));
-        if ((after.json as Created).txRef !== (done.json as Created).txRef) problems.push('the replay after completion names another txRef');
+        if ((after.json as Created).txRef !== (done.json as Created).txRef)
+          problems.push('the replay after completion names another txRef');
         return verdict(problems, during);
       },
     }),

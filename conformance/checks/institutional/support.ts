@@ -28,7 +28,13 @@ export const defineCheck = checkDefiner({ surface: 'A', needs: WITH_ADMIN });
  * Problems with an answer to `operation`: a status other than `status`, a status the contract does not
  * declare for it, a body that is not JSON or fails the declared schema. `what` names the case in messages.
  */
-export function contractProblems(ctx: CheckContext, operation: Operation, res: HttpResult, status: number, what = ''): Promise<string[]> {
+export function contractProblems(
+  ctx: CheckContext,
+  operation: Operation,
+  res: HttpResult,
+  status: number,
+  what = '',
+): Promise<string[]> {
   return operationProblems(ctx.specsDir, 'institutional.openapi.yaml', operation, res, status, what);
 }
 
@@ -58,7 +64,12 @@ function authorization(target: Target, credential: Credential, method: string, p
   if ('header' in credential) return credential.header;
   const wire = wireTarget(target, path);
   const signed = credential.signTarget ? credential.signTarget(wire) : wire;
-  return mldsaAuthorization(credential.mldsa, credential.signMethod ?? method, signed, serverNow(target) + (credential.skewMs ?? 0));
+  return mldsaAuthorization(
+    credential.mldsa,
+    credential.signMethod ?? method,
+    signed,
+    serverNow(target) + (credential.skewMs ?? 0),
+  );
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -106,48 +117,102 @@ export async function adminCall(target: Target, method: string, path: string, bo
 }
 
 /** The JSON body of an admin call that must answer `status`; throws naming the call otherwise. */
-export async function adminJson<T>(target: Target, method: string, path: string, body: unknown, status: number): Promise<T> {
+export async function adminJson<T>(
+  target: Target,
+  method: string,
+  path: string,
+  body: unknown,
+  status: number,
+): Promise<T> {
   const res = await adminCall(target, method, path, body);
-  if (res.status === 409 && codeOf(res) === 'FUNDING_UNAVAILABLE') throw new Unavailable(`funding accounts needs the local chain (D-061): ${res.text.slice(0, 200)}`);
-  if (res.status !== status) throw new Error(`admin ${method} ${path} answered HTTP ${res.status}, expected ${status}: ${res.text.slice(0, 300)}`);
+  if (res.status === 409 && codeOf(res) === 'FUNDING_UNAVAILABLE')
+    throw new Unavailable(`funding accounts needs the local chain (D-061): ${res.text.slice(0, 200)}`);
+  if (res.status !== status)
+    throw new Error(
+      `admin ${method} ${path} answered HTTP ${res.status}, expected ${status}: ${res.text.slice(0, 300)}`,
+    );
   return res.json as T;
 }
 
 /** The Account object (spec "Account (A)"). */
-export type AccountView = { id: string; reference: string; email: string; status: string; dailyLimit: number; singleLimit: number; address: Hex; balance: string };
+export type AccountView = {
+  id: string;
+  reference: string;
+  email: string;
+  status: string;
+  dailyLimit: number;
+  singleLimit: number;
+  address: Hex;
+  balance: string;
+};
 /** The Transfer object (spec "Transfer (A)"). */
 export type TransferView = {
-  txRef: string; txHash: Hex; fromAddress: Hex; toAddress: Hex; amount: string; direction: string; status: string;
-  blockNumber: number | null; timestamp: number | null; createdAt: string;
+  txRef: string;
+  txHash: Hex;
+  fromAddress: Hex;
+  toAddress: Hex;
+  amount: string;
+  direction: string;
+  status: string;
+  blockNumber: number | null;
+  timestamp: number | null;
+  createdAt: string;
 };
 /** The transfer creation response (spec "Transfer creation response (A)"). */
 export type Created = { ok: boolean; txRef: string; txHash: Hex; status: string };
 
 /** The four permissions of surface A (D-015). */
-export const A_PERMISSIONS = ['accounts:read', 'transfers:read', 'transfers:write', 'bank:connect'] as const satisfies readonly Permission[];
+export const A_PERMISSIONS = [
+  'accounts:read',
+  'transfers:read',
+  'transfers:write',
+  'bank:connect',
+] as const satisfies readonly Permission[];
 
 let accountCounter = 0;
 
 /** Creates an approved account (limits in units, D-002) and funds it with `fund` units on the local chain (D-061). */
-export async function newAccount(target: Target, options: { dailyLimit?: number; singleLimit?: number; fund?: string } = {}): Promise<AccountView> {
+export async function newAccount(
+  target: Target,
+  options: { dailyLimit?: number; singleLimit?: number; fund?: string } = {},
+): Promise<AccountView> {
   const email = `conformance-${Date.now().toString(36)}-${++accountCounter}@bank.example`;
   const body = { email, dailyLimit: options.dailyLimit ?? 1_000_000, singleLimit: options.singleLimit ?? 100_000 };
   const account = await adminJson<AccountView>(target, 'POST', '/accounts', body, 201);
   if (!options.fund) return account;
-  const funded = await adminJson<{ balance: string }>(target, 'POST', `/accounts/${account.id}/fund`, { amount: options.fund }, 200);
+  const funded = await adminJson<{ balance: string }>(
+    target,
+    'POST',
+    `/accounts/${account.id}/fund`,
+    { amount: options.fund },
+    200,
+  );
   return { ...account, balance: funded.balance };
 }
 
 /** Issues a bearer API key (D-015) and returns its raw token, shown once. */
-export async function apiKey(target: Target, permissions: readonly Permission[], accountIds?: string[]): Promise<string> {
+export async function apiKey(
+  target: Target,
+  permissions: readonly Permission[],
+  accountIds?: string[],
+): Promise<string> {
   const body = { name: 'conformance', permissions, ...(accountIds ? { accountIds } : {}) };
   return (await adminJson<{ token: string }>(target, 'POST', '/api-keys', body, 201)).token;
 }
 
 /** Generates an ML-DSA-65 key pair here and registers only its public key (spec: "registers only the public key"). */
-export async function mldsaKey(target: Target, permissions: readonly Permission[], accountIds?: string[]): Promise<MlDsa65KeyPair> {
+export async function mldsaKey(
+  target: Target,
+  permissions: readonly Permission[],
+  accountIds?: string[],
+): Promise<MlDsa65KeyPair> {
   const keys = mlDsa65.keygen();
-  const body = { name: 'conformance', publicKey: toHex(keys.publicKey), permissions, ...(accountIds ? { accountIds } : {}) };
+  const body = {
+    name: 'conformance',
+    publicKey: toHex(keys.publicKey),
+    permissions,
+    ...(accountIds ? { accountIds } : {}),
+  };
   await adminJson(target, 'POST', '/mldsa-keys', body, 201);
   return keys;
 }
@@ -198,22 +263,36 @@ async function makeFixture(target: Target): Promise<Fixture> {
     apiKey(target, ['transfers:read']),
     mldsaKey(target, A_PERMISSIONS),
   ]);
-  const created = await inst(target, 'POST', '/transfers', { bearer: full }, { body: { fromAccountId: sender.id, to: recipient.address, amount: '1.00' } });
-  if (created.status !== 201) throw new Error(`fixture: POST /transfers answered HTTP ${created.status}: ${created.text.slice(0, 300)}`);
+  const created = await inst(
+    target,
+    'POST',
+    '/transfers',
+    { bearer: full },
+    { body: { fromAccountId: sender.id, to: recipient.address, amount: '1.00' } },
+  );
+  if (created.status !== 201)
+    throw new Error(`fixture: POST /transfers answered HTTP ${created.status}: ${created.text.slice(0, 300)}`);
   const first = await settled(target, { bearer: full }, (created.json as Created).txRef);
-  if (first.status !== 'confirmed') throw new Error(`fixture: the first transfer ended ${first.status}, expected confirmed`);
+  if (first.status !== 'confirmed')
+    throw new Error(`fixture: the first transfer ended ${first.status}, expected confirmed`);
   return { sender, recipient, outsider, full, scoped, readOnly, transfersOnly, keys, first };
 }
 
 /** GET /transfers/{reference}; throws unless 200. */
 export async function transferOf(target: Target, credential: Credential, txRef: string): Promise<TransferView> {
   const res = await inst(target, 'GET', `/transfers/${txRef}`, credential);
-  if (res.status !== 200) throw new Error(`GET /transfers/${txRef} answered HTTP ${res.status}: ${res.text.slice(0, 300)}`);
+  if (res.status !== 200)
+    throw new Error(`GET /transfers/${txRef} answered HTTP ${res.status}: ${res.text.slice(0, 300)}`);
   return res.json as TransferView;
 }
 
 /** Polls GET /transfers/{reference} until the transfer leaves pending (the reference stack is asked for a block if slow). */
-export async function settled(target: Target, credential: Credential, txRef: string, timeoutMs = 30_000): Promise<TransferView> {
+export async function settled(
+  target: Target,
+  credential: Credential,
+  txRef: string,
+  timeoutMs = 30_000,
+): Promise<TransferView> {
   const deadline = Date.now() + timeoutMs;
   for (let poll = 0; ; poll++) {
     const transfer = await transferOf(target, credential, txRef);
@@ -228,7 +307,10 @@ export async function settled(target: Target, credential: Credential, txRef: str
  * Starts `post` while the reference stack holds the next transfer between its stored record and its broadcast;
  * resolves once the transfer waits there. Throws (after releasing the hold) if `post` ends without reaching it.
  */
-export async function whileHeld<T>(target: Target, post: () => Promise<T>): Promise<{ posting: Promise<T>; release(): void }> {
+export async function whileHeld<T>(
+  target: Target,
+  post: () => Promise<T>,
+): Promise<{ posting: Promise<T>; release(): void }> {
   const hold = target.reference?.holdNextBroadcast?.();
   if (!hold) throw new Unavailable('the reference target offers no holdNextBroadcast()');
   const posting = post();
@@ -257,7 +339,8 @@ export function weiOf(amount: string): bigint {
 }
 
 /** A syntactically valid account id that names no account (acc_ + 26 Crockford base32). */
-export const unknownAccountId = () => `acc_${Array.from(crypto.getRandomValues(new Uint8Array(26)), (b) => '0123456789ABCDEFGHJKMNPQRSTVWXYZ'[b & 31]).join('')}`;
+export const unknownAccountId = () =>
+  `acc_${Array.from(crypto.getRandomValues(new Uint8Array(26)), (b) => '0123456789ABCDEFGHJKMNPQRSTVWXYZ'[b & 31]).join('')}`;
 
 /** A distinct small amount (0.01 to 0.99 units), so a check can recognise its own transfer in lists. */
 export const smallAmount = () => `0.${String(1 + Math.floor(Math.random() * 99)).padStart(2, '0')}`;

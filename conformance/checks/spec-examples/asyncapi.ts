@@ -102,7 +102,9 @@ function unwrapMultiFormat(doc: Record<string, unknown>, at: Segment[]): Pick<Ex
   if (!isObject(node) || !('schemaFormat' in node) || !('schema' in node)) return { schemaAt: at };
   const format = String(node.schemaFormat).replace(/\s+/g, '');
   if (!JSON_SCHEMA_FORMATS.some((re) => re.test(format))) {
-    return { problem: `schemaFormat ${JSON.stringify(node.schemaFormat)} is not a JSON Schema format this check validates` };
+    return {
+      problem: `schemaFormat ${JSON.stringify(node.schemaFormat)} is not a JSON Schema format this check validates`,
+    };
   }
   return { schemaAt: [...resolved, 'schema'] };
 }

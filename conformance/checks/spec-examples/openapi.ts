@@ -97,7 +97,9 @@ class Collector {
     const s = this.#node(at);
     if (!s) return;
     if (Array.isArray(s.examples)) {
-      s.examples.forEach((value, i) => this.cases.push({ where: formatPointer([...at, 'examples', i]), value, schemaAt: at }));
+      s.examples.forEach((value, i) =>
+        this.cases.push({ where: formatPointer([...at, 'examples', i]), value, schemaAt: at }),
+      );
     }
     if ('example' in s) this.cases.push({ where: formatPointer([...at, 'example']), value: s.example, schemaAt: at });
   }
@@ -124,7 +126,8 @@ class Collector {
       }
       if (!isObject(example)) add(where, undefined, 'example is not an Example object');
       else if ('value' in example) add(where, example.value);
-      else if ('externalValue' in example) add(where, undefined, 'externalValue examples cannot be checked offline; use value');
+      else if ('externalValue' in example)
+        add(where, undefined, 'externalValue examples cannot be checked offline; use value');
       else add(where, undefined, 'Example object has no value');
     }
   }

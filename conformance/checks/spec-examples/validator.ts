@@ -100,7 +100,8 @@ export function formatAjvError(error: ErrorObject): string {
   const params = error.params as Record<string, unknown>;
   let detail = '';
   if (typeof params.additionalProperty === 'string') detail = ` (${JSON.stringify(params.additionalProperty)})`;
-  else if (Array.isArray(params.allowedValues)) detail = ` (${params.allowedValues.map((v) => JSON.stringify(v)).join(', ')})`;
+  else if (Array.isArray(params.allowedValues))
+    detail = ` (${params.allowedValues.map((v) => JSON.stringify(v)).join(', ')})`;
   else if ('allowedValue' in params) detail = ` (${JSON.stringify(params.allowedValue)})`;
   return `${where} ${error.message ?? error.keyword}${detail}`;
 }

@@ -30,7 +30,14 @@ export function openApiContract(specsDir: URL, file: string): Promise<OpenApiCon
  * `status`, a status the contract does not declare for it, a body that is not JSON or fails the declared
  * schema. `what` names the case in messages.
  */
-export async function operationProblems(specsDir: URL, file: string, operation: string, res: HttpResult, status: number, what = ''): Promise<string[]> {
+export async function operationProblems(
+  specsDir: URL,
+  file: string,
+  operation: string,
+  res: HttpResult,
+  status: number,
+  what = '',
+): Promise<string[]> {
   const { doc, validator } = await openApiContract(specsDir, file);
   const [method, route] = operation.split(' ') as [string, string];
   const where = `${operation}${what ? ` (${what})` : ''}`;
@@ -38,7 +45,8 @@ export async function operationProblems(specsDir: URL, file: string, operation: 
   const { node, at } = deref(doc, ['paths', route, method.toLowerCase(), 'responses', String(status)]);
   if (!isObject(node)) return [`${where}: HTTP ${status} is not a status the contract declares`];
   if (!isObject(node.content)) return [];
-  if (!/^application\/json\b/.test(res.headers['content-type'] ?? '')) return [`${where}: expected application/json, got ${JSON.stringify(res.headers['content-type'])}`];
+  if (!/^application\/json\b/.test(res.headers['content-type'] ?? ''))
+    return [`${where}: expected application/json, got ${JSON.stringify(res.headers['content-type'])}`];
   if (res.json === undefined) return [`${where}: the body is not JSON: ${res.text.slice(0, 200)}`];
   return validator.validate({ where, value: res.json, schemaAt: [...at, 'content', 'application/json', 'schema'] });
 }

@@ -10,5 +10,8 @@ import { walletTokenChecks } from './tokens.ts';
 /** Every `wallet.*` check; the rate-limit check runs last so its 429s disturb no other check. */
 export function walletChecks(): Check[] {
   const all = [...walletAuthChecks(), ...walletTokenChecks(), ...walletFeatureChecks(), ...walletBindingChecks()];
-  return [...all.filter((c) => c.id !== 'wallet.rate_limit.auth'), ...all.filter((c) => c.id === 'wallet.rate_limit.auth')];
+  return [
+    ...all.filter((c) => c.id !== 'wallet.rate_limit.auth'),
+    ...all.filter((c) => c.id === 'wallet.rate_limit.auth'),
+  ];
 }

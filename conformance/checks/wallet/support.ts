@@ -33,26 +33,50 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export type CallOptions = { body?: unknown; token?: string; headers?: Record<string, string>; retry429?: boolean };
 
 /** A call to `{wallet_api_url}<path>`; a 429 (D-024) is waited out per Retry-After and sent again unless `retry429` is false. */
-export async function call(target: Target, method: string, path: string, options: CallOptions = {}): Promise<HttpResult> {
+export async function call(
+  target: Target,
+  method: string,
+  path: string,
+  options: CallOptions = {},
+): Promise<HttpResult> {
   if (!target.wallet) throw new Unavailable('the target has no wallet origin');
   const headers = { ...(options.token ? { authorization: `Bearer ${options.token}` } : {}), ...options.headers };
   for (let attempt = 0; ; attempt++) {
-    const res = await request(target, new URL(path.replace(/^\//, ''), target.wallet), { method, headers, ...(options.body !== undefined ? { body: options.body } : {}) });
+    const res = await request(target, new URL(path.replace(/^\//, ''), target.wallet), {
+      method,
+      headers,
+      ...(options.body !== undefined ? { body: options.body } : {}),
+    });
     if (res.status !== 429 || options.retry429 === false || attempt >= 20) return res;
     await sleep(Math.max(1, Number(res.headers['retry-after']) || 1) * 1000);
   }
 }
 
 /** Problems with an answer to `operation` (`METHOD /route` of the contract): another status, an undeclared status, a body off-schema. */
-export function problems(ctx: CheckContext, operation: string, res: HttpResult, status: number, what = ''): Promise<string[]> {
+export function problems(
+  ctx: CheckContext,
+  operation: string,
+  res: HttpResult,
+  status: number,
+  what = '',
+): Promise<string[]> {
   return operationProblems(ctx.specsDir, 'wallet.openapi.yaml', operation, res, status, what);
 }
 
 /** Problems unless the answer is `status` with error code `code` (and a contract-valid body). */
-export async function expectError(ctx: CheckContext, operation: string, res: HttpResult, status: number, code: string, what = ''): Promise<string[]> {
+export async function expectError(
+  ctx: CheckContext,
+  operation: string,
+  res: HttpResult,
+  status: number,
+  code: string,
+  what = '',
+): Promise<string[]> {
   const found = await problems(ctx, operation, res, status, what);
   const got = (res.json as { code?: unknown } | undefined)?.code;
-  return found.length || got === code ? found : [`${operation}${what ? ` (${what})` : ''}: expected code ${code}, got ${JSON.stringify(got)}`];
+  return found.length || got === code
+    ? found
+    : [`${operation}${what ? ` (${what})` : ''}: expected code ${code}, got ${JSON.stringify(got)}`];
 }
 
 /** Signs the challenge message with the chain key (D-035 scheme of the address). */
@@ -78,7 +102,9 @@ export function bitcoinSigner(): ChainSigner {
     sign: async (message) => {
       const magic = utf8('Bitcoin Signed Message:\n');
       const body = utf8(message);
-      const digest = sha256(sha256(Uint8Array.from([...varint(magic.length), ...magic, ...varint(body.length), ...body])));
+      const digest = sha256(
+        sha256(Uint8Array.from([...varint(magic.length), ...magic, ...varint(body.length), ...body])),
+      );
       const sig = secp256k1.sign(digest, sk, { prehash: false, format: 'recovered' });
       return base64.encode(Uint8Array.of(39 + sig[0]!, ...sig.subarray(1)));
     },
@@ -111,30 +137,57 @@ export function newIdentity(chain: ChainSigner = evmSigner()): Identity {
 }
 
 /** pqSig: pure ML-DSA-65 over the UTF-8 message, hex (D-044). */
-export const pqSign = (identity: Identity, message: string) => toHex(mlDsa65.sign(identity.pq.secretKey, utf8(message)));
+export const pqSign = (identity: Identity, message: string) =>
+  toHex(mlDsa65.sign(identity.pq.secretKey, utf8(message)));
 
 /** POST /wallets/register with the identity's public values. */
 export function register(target: Target, identity: Identity, extra: Record<string, unknown> = {}): Promise<HttpResult> {
   // The proof's time is the stack's clock where the harness can read it (checks move that clock forward).
   const issuedAt = new Date(target.reference?.now?.() ?? Date.now()).toISOString();
-  return call(target, 'POST', '/wallets/register', { body: { ...registrationProof(identity, extra.keys as RegisterKey[] | undefined, issuedAt), ...extra } });
+  return call(target, 'POST', '/wallets/register', {
+    body: { ...registrationProof(identity, extra.keys as RegisterKey[] | undefined, issuedAt), ...extra },
+  });
 }
 
 /** The signed registration body (D-147): svcId, public key, issuedAt now and the identity key's proof over them. */
-export function registrationProof(identity: Identity, keys?: RegisterKey[], issuedAt = new Date().toISOString()): Record<string, unknown> {
-  const proof = toHex(mlDsa65.sign(identity.pq.secretKey, utf8(registrationMessage({ svcId: identity.svcId, issuedAt, ...(keys ? { keys } : {}) }))));
-  return { svcId: identity.svcId, pqPublicKey: toHex(identity.pq.publicKey), ...(keys ? { keys } : {}), issuedAt, proof };
+export function registrationProof(
+  identity: Identity,
+  keys?: RegisterKey[],
+  issuedAt = new Date().toISOString(),
+): Record<string, unknown> {
+  const proof = toHex(
+    mlDsa65.sign(
+      identity.pq.secretKey,
+      utf8(registrationMessage({ svcId: identity.svcId, issuedAt, ...(keys ? { keys } : {}) })),
+    ),
+  );
+  return {
+    svcId: identity.svcId,
+    pqPublicKey: toHex(identity.pq.publicKey),
+    ...(keys ? { keys } : {}),
+    issuedAt,
+    proof,
+  };
 }
 
 /** POST /auth/challenge; throws unless 200. */
-export async function challenge(target: Target, identity: Identity): Promise<{ nonce: string; message: string; res: HttpResult }> {
-  const res = await call(target, 'POST', '/auth/challenge', { body: { address: identity.chain.address, svcId: identity.svcId } });
-  if (res.status !== 200) throw new Error(`POST /auth/challenge: expected 200, got ${res.status} ${res.text.slice(0, 200)}`);
+export async function challenge(
+  target: Target,
+  identity: Identity,
+): Promise<{ nonce: string; message: string; res: HttpResult }> {
+  const res = await call(target, 'POST', '/auth/challenge', {
+    body: { address: identity.chain.address, svcId: identity.svcId },
+  });
+  if (res.status !== 200)
+    throw new Error(`POST /auth/challenge: expected 200, got ${res.status} ${res.text.slice(0, 200)}`);
   return { ...(res.json as { nonce: string; message: string }), res };
 }
 
 /** A fresh identity (chain key: `chain`), registered, and a challenge issued to it. */
-export async function challenged(target: Target, chain?: ChainSigner): Promise<{ identity: Identity; nonce: string; message: string }> {
+export async function challenged(
+  target: Target,
+  chain?: ChainSigner,
+): Promise<{ identity: Identity; nonce: string; message: string }> {
   const identity = newIdentity(chain);
   await register(target, identity);
   const { nonce, message } = await challenge(target, identity);
@@ -143,18 +196,26 @@ export async function challenged(target: Target, chain?: ChainSigner): Promise<{
 
 /** POST /auth/verify with explicit signatures. */
 export function verify(target: Target, identity: Identity, ecdsaSig: string, pqSig: string): Promise<HttpResult> {
-  return call(target, 'POST', '/auth/verify', { body: { address: identity.chain.address, svcId: identity.svcId, ecdsaSig, pqSig } });
+  return call(target, 'POST', '/auth/verify', {
+    body: { address: identity.chain.address, svcId: identity.svcId, ecdsaSig, pqSig },
+  });
 }
 
 /** Register (if needed), challenge, both signatures, verify: the session token and what it was made from. */
-export async function login(target: Target, identity: Identity = newIdentity()): Promise<{ identity: Identity; token: string; nonce: string; message: string }> {
+export async function login(
+  target: Target,
+  identity: Identity = newIdentity(),
+): Promise<{ identity: Identity; token: string; nonce: string; message: string }> {
   const reg = await register(target, identity);
-  if (reg.status !== 200) throw new Error(`POST /wallets/register: expected 200, got ${reg.status} ${reg.text.slice(0, 200)}`);
+  if (reg.status !== 200)
+    throw new Error(`POST /wallets/register: expected 200, got ${reg.status} ${reg.text.slice(0, 200)}`);
   const { nonce, message } = await challenge(target, identity);
   const res = await verify(target, identity, await identity.chain.sign(message), pqSign(identity, message));
-  if (res.status !== 200) throw new Error(`POST /auth/verify: expected 200, got ${res.status} ${res.text.slice(0, 200)}`);
+  if (res.status !== 200)
+    throw new Error(`POST /auth/verify: expected 200, got ${res.status} ${res.text.slice(0, 200)}`);
   return { identity, token: (res.json as { token: string }).token, nonce, message };
 }
 
 /** The decoded JSON of a JWT segment (0: header, 1: payload). */
-export const jwtPart = (token: string, i: 0 | 1) => JSON.parse(Buffer.from(token.split('.')[i]!, 'base64url').toString('utf8')) as Record<string, unknown>;
+export const jwtPart = (token: string, i: 0 | 1) =>
+  JSON.parse(Buffer.from(token.split('.')[i]!, 'base64url').toString('utf8')) as Record<string, unknown>;

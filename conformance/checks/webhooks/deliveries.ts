@@ -28,7 +28,10 @@ type Scenarios = { transfer: Scenario; crossCurrency: Scenario; failed: Scenario
 const scenarios = new WeakMap<Target, Promise<Scenarios>>();
 
 const eventsOf = (received: Received[]) => received.map((r) => parseBody(r).event as string);
-const has = (...events: string[]) => (received: Received[]) => events.every((e) => eventsOf(received).includes(e));
+const has =
+  (...events: string[]) =>
+  (received: Received[]) =>
+    events.every((e) => eventsOf(received).includes(e));
 
 /** Runs the three payment scenarios once per target against one endpoint subscribed to every event type. */
 function scenariosFor(target: Target): Promise<Scenarios> {
@@ -40,20 +43,51 @@ function scenariosFor(target: Target): Promise<Scenarios> {
       try {
         // D-021: "POST /transfers emits payment.initiated when accepted, payment.settled when confirmed"
         const created = await transfer(target, '2.50');
-        const settled = await deliveriesOf(endpoint, (b) => b.onChainTxHash === created.txHash, (r) => r.length >= 1);
+        const settled = await deliveriesOf(
+          endpoint,
+          (b) => b.onChainTxHash === created.txHash,
+          (r) => r.length >= 1,
+        );
         const transferUetr = parseBody(settled[0]!).uetr as string;
-        const transferDeliveries = await deliveriesOf(endpoint, (b) => b.uetr === transferUetr, has('payment.initiated', 'payment.settled'));
+        const transferDeliveries = await deliveriesOf(
+          endpoint,
+          (b) => b.uetr === transferUetr,
+          has('payment.initiated', 'payment.settled'),
+        );
         // D-053: initiated → rate_locked → settled; D-062: an administrator returns it → payment.returned.
         const cross = await pacs008(target, '1250.50', 'EUR');
-        await deliveriesOf(endpoint, (b) => b.uetr === cross.uetr, has('payment.initiated', 'payment.rate_locked', 'payment.settled'));
-        const returned = await adminJson<Record<string, unknown>>(target, 'POST', `/payments/${cross.uetr}/return`, { reason: 'svckit conformance return' }, 200);
-        const crossDeliveries = await deliveriesOf(endpoint, (b) => b.uetr === cross.uetr, has('payment.initiated', 'payment.rate_locked', 'payment.settled', 'payment.returned'));
+        await deliveriesOf(
+          endpoint,
+          (b) => b.uetr === cross.uetr,
+          has('payment.initiated', 'payment.rate_locked', 'payment.settled'),
+        );
+        const returned = await adminJson<Record<string, unknown>>(
+          target,
+          'POST',
+          `/payments/${cross.uetr}/return`,
+          { reason: 'svckit conformance return' },
+          200,
+        );
+        const crossDeliveries = await deliveriesOf(
+          endpoint,
+          (b) => b.uetr === cross.uetr,
+          has('payment.initiated', 'payment.rate_locked', 'payment.settled', 'payment.returned'),
+        );
         // An unfunded settlement account: the settlement is refused, payment.failed carries failRsn.
         const failing = await pacs008(target, '10.00', 'EUR', p.empty);
-        const failedDeliveries = await deliveriesOf(endpoint, (b) => b.uetr === failing.uetr, has('payment.initiated', 'payment.failed'));
+        const failedDeliveries = await deliveriesOf(
+          endpoint,
+          (b) => b.uetr === failing.uetr,
+          has('payment.initiated', 'payment.failed'),
+        );
         return {
           transfer: { endpoint, received: transferDeliveries, uetr: transferUetr, detail: { transfer: created } },
-          crossCurrency: { endpoint, received: crossDeliveries, uetr: cross.uetr, detail: { accepted: cross, returned } },
+          crossCurrency: {
+            endpoint,
+            received: crossDeliveries,
+            uetr: cross.uetr,
+            detail: { accepted: cross, returned },
+          },
           failed: { endpoint, received: failedDeliveries, uetr: failing.uetr, detail: { accepted: failing } },
         };
       } finally {
@@ -69,7 +103,10 @@ function scenariosFor(target: Target): Promise<Scenarios> {
 /** Every delivery of the three scenarios. */
 async function allDeliveries(ctx: CheckContext): Promise<{ received: Received[]; secret: string }> {
   const s = await scenariosFor(ctx.target);
-  return { received: [...s.transfer.received, ...s.crossCurrency.received, ...s.failed.received], secret: s.transfer.endpoint.secret };
+  return {
+    received: [...s.transfer.received, ...s.crossCurrency.received, ...s.failed.received],
+    secret: s.transfer.endpoint.secret,
+  };
 }
 
 const payloadsOf = (scenario: Scenario) => scenario.received.map(parseBody);
@@ -79,29 +116,41 @@ function deliveryChecks(): Check[] {
   return [
     defineCheck({
       id: 'webhooks.delivery.headers',
-      title: 'Every delivery carries X-SVC-Signature, X-SVC-Event, X-SVC-Timestamp (Unix seconds) and X-SVC-Delivery as the contract defines them',
+      title:
+        'Every delivery carries X-SVC-Signature, X-SVC-Event, X-SVC-Timestamp (Unix seconds) and X-SVC-Delivery as the contract defines them',
       source: { quote: 'X-SVC-Delivery | delivery job identifier' },
       async run(ctx) {
         const { received } = await allDeliveries(ctx);
         const problems = received.flatMap((r) => schemaProblems(r).filter((p) => p.includes(' headers')));
-        for (const r of received) if (!/^\d+$/.test(r.headers['x-svc-timestamp'] ?? '')) problems.push(`X-SVC-Timestamp ${JSON.stringify(r.headers['x-svc-timestamp'])} is not Unix seconds`);
+        for (const r of received)
+          if (!/^\d+$/.test(r.headers['x-svc-timestamp'] ?? ''))
+            problems.push(`X-SVC-Timestamp ${JSON.stringify(r.headers['x-svc-timestamp'])} is not Unix seconds`);
         return outcome(problems, `${received.length} deliveries`);
       },
     }),
     defineCheck({
       id: 'webhooks.delivery.signature',
-      title: 'X-SVC-Signature is sha256=<lowercase hex HMAC-SHA256 of "<timestamp>.<raw_body>"> under the shared secret',
-      source: { quote: 'hmac_hex is the lowercase hex HMAC-SHA256, keyed with the shared secret, of the string <timestamp>.<raw_body>, where timestamp is the X-SVC-Timestamp value and raw_body is the unparsed request body.' },
+      title:
+        'X-SVC-Signature is sha256=<lowercase hex HMAC-SHA256 of "<timestamp>.<raw_body>"> under the shared secret',
+      source: {
+        quote:
+          'hmac_hex is the lowercase hex HMAC-SHA256, keyed with the shared secret, of the string <timestamp>.<raw_body>, where timestamp is the X-SVC-Timestamp value and raw_body is the unparsed request body.',
+      },
       async run(ctx) {
         const { received, secret } = await allDeliveries(ctx);
         // The replay window is checked separately (webhooks.delivery.fresh_timestamp): here only the HMAC.
-        return outcome(received.flatMap((r) => signatureProblems(r, [secret], Number(r.headers['x-svc-timestamp']) * 1000)), `${received.length} deliveries`);
+        return outcome(
+          received.flatMap((r) => signatureProblems(r, [secret], Number(r.headers['x-svc-timestamp']) * 1000)),
+          `${received.length} deliveries`,
+        );
       },
     }),
     defineCheck({
       id: 'webhooks.delivery.fresh_timestamp',
       title: 'Every delivery is signed with a timestamp within 5 minutes of its arrival, so receivers accept it',
-      source: { quote: 'The receiver rejects a delivery whose timestamp is more than 5 minutes old (replay protection).' },
+      source: {
+        quote: 'The receiver rejects a delivery whose timestamp is more than 5 minutes old (replay protection).',
+      },
       async run(ctx) {
         const { received } = await allDeliveries(ctx);
         const problems = received
@@ -117,7 +166,10 @@ function deliveryChecks(): Check[] {
       source: { quote: 'The body is the Payment event payload (see Resources and their fields).' },
       async run(ctx) {
         const { received } = await allDeliveries(ctx);
-        return outcome(received.flatMap((r) => schemaProblems(r).filter((p) => p.includes(' payload'))), `${received.length} deliveries`);
+        return outcome(
+          received.flatMap((r) => schemaProblems(r).filter((p) => p.includes(' payload'))),
+          `${received.length} deliveries`,
+        );
       },
     }),
     defineCheck({
@@ -126,12 +178,20 @@ function deliveryChecks(): Check[] {
       source: { quote: 'X-SVC-Event | event type, for example payment.settled' },
       async run(ctx) {
         const { received } = await allDeliveries(ctx);
-        const status: Record<string, string> = { 'payment.initiated': 'INITIATED', 'payment.rate_locked': 'RATE_LOCKED', 'payment.settled': 'SETTLED', 'payment.failed': 'FAILED', 'payment.returned': 'RETURNED' };
+        const status: Record<string, string> = {
+          'payment.initiated': 'INITIATED',
+          'payment.rate_locked': 'RATE_LOCKED',
+          'payment.settled': 'SETTLED',
+          'payment.failed': 'FAILED',
+          'payment.returned': 'RETURNED',
+        };
         const problems: string[] = [];
         for (const r of received) {
           const body = parseBody(r);
-          if (body.event !== r.headers['x-svc-event']) problems.push(`X-SVC-Event ${r.headers['x-svc-event']} but payload event ${String(body.event)}`);
-          if (body.status !== status[String(body.event)]) problems.push(`event ${String(body.event)} with status ${String(body.status)}`);
+          if (body.event !== r.headers['x-svc-event'])
+            problems.push(`X-SVC-Event ${r.headers['x-svc-event']} but payload event ${String(body.event)}`);
+          if (body.status !== status[String(body.event)])
+            problems.push(`event ${String(body.event)} with status ${String(body.status)}`);
         }
         return outcome(problems, `${received.length} deliveries`);
       },
@@ -145,8 +205,10 @@ function deliveryChecks(): Check[] {
         const problems: string[] = [];
         for (const r of received) {
           if (r.method !== 'POST') problems.push(`method ${r.method}`);
-          if (!/^application\/json;\s*charset=utf-8$/i.test(r.headers['content-type'] ?? '')) problems.push(`Content-Type ${JSON.stringify(r.headers['content-type'])}`);
-          if (JSON.stringify(parseBody(r)) !== r.rawBody) problems.push(`body is not compact JSON: ${r.rawBody.slice(0, 80)}`);
+          if (!/^application\/json;\s*charset=utf-8$/i.test(r.headers['content-type'] ?? ''))
+            problems.push(`Content-Type ${JSON.stringify(r.headers['content-type'])}`);
+          if (JSON.stringify(parseBody(r)) !== r.rawBody)
+            problems.push(`body is not compact JSON: ${r.rawBody.slice(0, 80)}`);
         }
         return outcome(problems, `${received.length} deliveries`);
       },
@@ -163,10 +225,31 @@ function payloadChecks(): Check[] {
       source: { quote: 'A payment.settled payload shows every field above except failRsn.' },
       async run(ctx) {
         const s = await scenariosFor(ctx.target);
-        const fields = ['event', 'uetr', 'txRef', 'status', 'instrAmtCcy', 'instrAmt', 'settlAmtCcy', 'settlAmt', 'onChainTxHash', 'sttlmTm', 'dbtrInst', 'cdtrInst'];
-        const settled = [...payloadsOf(s.transfer), ...payloadsOf(s.crossCurrency)].filter((b) => b.event === 'payment.settled');
-        const problems = settled.flatMap((b) => [...fields.filter((f) => !(f in b)).map((f) => `payment.settled of ${String(b.uetr)} lacks ${f}`), ...('failRsn' in b ? [`payment.settled of ${String(b.uetr)} carries failRsn`] : [])]);
-        return outcome(settled.length ? problems : ['no payment.settled was received'], `${settled.length} payment.settled deliveries`);
+        const fields = [
+          'event',
+          'uetr',
+          'txRef',
+          'status',
+          'instrAmtCcy',
+          'instrAmt',
+          'settlAmtCcy',
+          'settlAmt',
+          'onChainTxHash',
+          'sttlmTm',
+          'dbtrInst',
+          'cdtrInst',
+        ];
+        const settled = [...payloadsOf(s.transfer), ...payloadsOf(s.crossCurrency)].filter(
+          (b) => b.event === 'payment.settled',
+        );
+        const problems = settled.flatMap((b) => [
+          ...fields.filter((f) => !(f in b)).map((f) => `payment.settled of ${String(b.uetr)} lacks ${f}`),
+          ...('failRsn' in b ? [`payment.settled of ${String(b.uetr)} carries failRsn`] : []),
+        ]);
+        return outcome(
+          settled.length ? problems : ['no payment.settled was received'],
+          `${settled.length} payment.settled deliveries`,
+        );
       },
     }),
     defineCheck({
@@ -178,7 +261,8 @@ function payloadChecks(): Check[] {
         const problems: string[] = [];
         for (const scenario of [s.transfer, s.crossCurrency, s.failed]) {
           for (const b of payloadsOf(scenario)) {
-            if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(String(b.uetr))) problems.push(`uetr ${JSON.stringify(b.uetr)} is not a UUID`);
+            if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(String(b.uetr)))
+              problems.push(`uetr ${JSON.stringify(b.uetr)} is not a UUID`);
             if (b.uetr !== scenario.uetr) problems.push(`uetr ${String(b.uetr)}, expected ${scenario.uetr}`);
           }
         }
@@ -195,29 +279,38 @@ function payloadChecks(): Check[] {
         for (const scenario of [s.transfer, s.crossCurrency, s.failed]) {
           const refs = new Set(payloadsOf(scenario).map((b) => String(b.txRef)));
           if (refs.size !== 1) problems.push(`payment ${scenario.uetr} has txRefs ${[...refs].join(', ')}`);
-          for (const ref of refs) if (!/^PMT-[0-9]{8}-[0-9A-HJKMNP-TV-Z]{12}$/.test(ref)) problems.push(`txRef ${ref} does not follow D-034`);
+          for (const ref of refs)
+            if (!/^PMT-[0-9]{8}-[0-9A-HJKMNP-TV-Z]{12}$/.test(ref)) problems.push(`txRef ${ref} does not follow D-034`);
         }
         const accepted = s.crossCurrency.detail.accepted as { txRef: string };
-        if (!payloadsOf(s.crossCurrency).every((b) => b.txRef === accepted.txRef)) problems.push(`the events' txRef differs from the 202 answer's ${accepted.txRef}`);
+        if (!payloadsOf(s.crossCurrency).every((b) => b.txRef === accepted.txRef))
+          problems.push(`the events' txRef differs from the 202 answer's ${accepted.txRef}`);
         return outcome(problems);
       },
     }),
     defineCheck({
       id: 'webhooks.payload.bic',
-      title: 'dbtrInst and cdtrInst have bank-identifier-code shape (the pacs.008 agents, or the platform BIC for transfers)',
+      title:
+        'dbtrInst and cdtrInst have bank-identifier-code shape (the pacs.008 agents, or the platform BIC for transfers)',
       source: { quote: 'debtor institution identifier (bank-identifier-code shape)' },
       async run(ctx) {
         const { received } = await allDeliveries(ctx);
         const bic = /^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$/;
-        const problems = received.map(parseBody).flatMap((b) => ['dbtrInst', 'cdtrInst'].filter((f) => !bic.test(String(b[f]))).map((f) => `${f} ${JSON.stringify(b[f])}`));
+        const problems = received
+          .map(parseBody)
+          .flatMap((b) =>
+            ['dbtrInst', 'cdtrInst'].filter((f) => !bic.test(String(b[f]))).map((f) => `${f} ${JSON.stringify(b[f])}`),
+          );
         const cross = (await scenariosFor(ctx.target)).crossCurrency;
-        if (!payloadsOf(cross).every((b) => b.dbtrInst === 'DEUTDEFFXXX')) problems.push('dbtrInst of the pacs.008 payment is not its dbtrAgt DEUTDEFFXXX');
+        if (!payloadsOf(cross).every((b) => b.dbtrInst === 'DEUTDEFFXXX'))
+          problems.push('dbtrInst of the pacs.008 payment is not its dbtrAgt DEUTDEFFXXX');
         return outcome(problems);
       },
     }),
     defineCheck({
       id: 'webhooks.events.transfer',
-      title: 'POST /transfers emits payment.initiated, then payment.settled with the transaction hash and settlement time',
+      title:
+        'POST /transfers emits payment.initiated, then payment.settled with the transaction hash and settlement time',
       source: { decision: 'D-021' },
       async run(ctx) {
         const s = (await scenariosFor(ctx.target)).transfer;
@@ -226,9 +319,14 @@ function payloadChecks(): Check[] {
         const settled = payloadsOf(s).find((b) => b.event === 'payment.settled')!;
         const problems: string[] = [];
         // Deliveries are independent jobs: their arrival order is not promised (D-104); each carries its status.
-        if (!events.includes('payment.initiated') || !events.includes('payment.settled')) problems.push(`events arrived as ${events.join(', ')}`);
-        if (settled.onChainTxHash !== created.txHash) problems.push(`onChainTxHash ${String(settled.onChainTxHash)}, the transfer's txHash is ${created.txHash}`);
-        if (settled.instrAmt !== 2.5 || settled.settlAmt !== 2.5) problems.push(`amounts ${String(settled.instrAmt)}/${String(settled.settlAmt)}, expected 2.5 (same currency, D-049)`);
+        if (!events.includes('payment.initiated') || !events.includes('payment.settled'))
+          problems.push(`events arrived as ${events.join(', ')}`);
+        if (settled.onChainTxHash !== created.txHash)
+          problems.push(`onChainTxHash ${String(settled.onChainTxHash)}, the transfer's txHash is ${created.txHash}`);
+        if (settled.instrAmt !== 2.5 || settled.settlAmt !== 2.5)
+          problems.push(
+            `amounts ${String(settled.instrAmt)}/${String(settled.settlAmt)}, expected 2.5 (same currency, D-049)`,
+          );
         return outcome(problems, events.join(' → '));
       },
     }),
@@ -240,12 +338,15 @@ function payloadChecks(): Check[] {
         const s = (await scenariosFor(ctx.target)).crossCurrency;
         const events = eventsOf(s.received).filter((e) => e !== 'payment.returned');
         const problems: string[] = [];
-        if ([...events].sort().join(',') !== 'payment.initiated,payment.rate_locked,payment.settled') problems.push(`events arrived as ${events.join(', ')}`);
+        if ([...events].sort().join(',') !== 'payment.initiated,payment.rate_locked,payment.settled')
+          problems.push(`events arrived as ${events.join(', ')}`);
         const initiated = payloadsOf(s).find((b) => b.event === 'payment.initiated');
-        if (initiated && ('settlAmt' in initiated || initiated.instrAmtCcy !== 'EUR' || initiated.instrAmt !== 1250.5)) problems.push(`payment.initiated ${JSON.stringify(initiated)}`);
+        if (initiated && ('settlAmt' in initiated || initiated.instrAmtCcy !== 'EUR' || initiated.instrAmt !== 1250.5))
+          problems.push(`payment.initiated ${JSON.stringify(initiated)}`);
         const locked = payloadsOf(s).find((b) => b.event === 'payment.rate_locked');
         const settled = payloadsOf(s).find((b) => b.event === 'payment.settled');
-        if (!locked || typeof locked.settlAmt !== 'number' || settled?.settlAmt !== locked.settlAmt) problems.push('the settlement amount fixed at rate_locked is not the one settled');
+        if (!locked || typeof locked.settlAmt !== 'number' || settled?.settlAmt !== locked.settlAmt)
+          problems.push('the settlement amount fixed at rate_locked is not the one settled');
         return outcome(problems, events.join(' → '));
       },
     }),
@@ -256,12 +357,18 @@ function payloadChecks(): Check[] {
       async run(ctx) {
         const s = (await scenariosFor(ctx.target)).failed;
         const failed = payloadsOf(s).find((b) => b.event === 'payment.failed');
-        return outcome(failed && typeof failed.failRsn === 'string' && failed.failRsn ? [] : [`payment.failed without failRsn: ${JSON.stringify(failed)}`], String(failed?.failRsn));
+        return outcome(
+          failed && typeof failed.failRsn === 'string' && failed.failRsn
+            ? []
+            : [`payment.failed without failRsn: ${JSON.stringify(failed)}`],
+          String(failed?.failRsn),
+        );
       },
     }),
     defineCheck({
       id: 'webhooks.events.returned',
-      title: 'Returning a settled payment answers RETURNED with returnTxHash and emits payment.returned naming the original settlement',
+      title:
+        'Returning a settled payment answers RETURNED with returnTxHash and emits payment.returned naming the original settlement',
       source: { decision: 'D-062' },
       async run(ctx) {
         const s = (await scenariosFor(ctx.target)).crossCurrency;
@@ -269,9 +376,11 @@ function payloadChecks(): Check[] {
         const settled = payloadsOf(s).find((b) => b.event === 'payment.settled');
         const event = payloadsOf(s).find((b) => b.event === 'payment.returned');
         const problems: string[] = [];
-        if (returned.status !== 'RETURNED' || !returned.returnTxHash) problems.push(`the return answered ${JSON.stringify(returned)}`);
+        if (returned.status !== 'RETURNED' || !returned.returnTxHash)
+          problems.push(`the return answered ${JSON.stringify(returned)}`);
         if (!event) problems.push('no payment.returned arrived');
-        else if (event.onChainTxHash !== settled?.onChainTxHash || event.sttlmTm !== settled?.sttlmTm) problems.push('payment.returned does not name the original settlement (D-073)');
+        else if (event.onChainTxHash !== settled?.onChainTxHash || event.sttlmTm !== settled?.sttlmTm)
+          problems.push('payment.returned does not name the original settlement (D-073)');
         return outcome(problems);
       },
     }),

@@ -7,7 +7,19 @@ import type { Target } from '../../targets/target.ts';
 import type { Received } from '../../webhooks/receiver.ts';
 import { adminCall, adminJson, sleep, smallAmount } from '../institutional/support.ts';
 import { outcome } from '../define.ts';
-import { advance, defineCheck, dropEndpoint, newSecret, partiesFor, receiverFor, registerEndpoint, signatureProblems, targetNow, transfer, type Endpoint } from './support.ts';
+import {
+  advance,
+  defineCheck,
+  dropEndpoint,
+  newSecret,
+  partiesFor,
+  receiverFor,
+  registerEndpoint,
+  signatureProblems,
+  targetNow,
+  transfer,
+  type Endpoint,
+} from './support.ts';
 
 /** spec: "| 2 | 30 seconds |", "| 3 | 5 minutes |", "| 4 | 30 minutes |", "| 5 | 2 hours; final attempt, then the delivery is DEAD |". */
 const DELAYS_MS = [0, 30_000, 300_000, 1_800_000, 7_200_000];
@@ -15,27 +27,51 @@ const DELAYS_MS = [0, 30_000, 300_000, 1_800_000, 7_200_000];
 const REAL_TIME_SLACK_MS = 20_000;
 
 const EXTERNAL_SCHEDULE =
-  'the full schedule takes 2 h 35 min of real time and an external target\'s clock cannot be moved; against it only attempts 1 and 2 are observable (webhooks.retry.second_attempt, webhooks.retry.timeout, webhooks.retry.redirect). Run on the reference target to verify the whole schedule through its injectable clock.';
+  "the full schedule takes 2 h 35 min of real time and an external target's clock cannot be moved; against it only attempts 1 and 2 are observable (webhooks.retry.second_attempt, webhooks.retry.timeout, webhooks.retry.redirect). Run on the reference target to verify the whole schedule through its injectable clock.";
 
-type DeliveryView = { id: string; status: string; round: number; attempts: { round: number; number: number; startedAt: string; durationMs: number; responseStatus: number | null; outcome: string }[] };
+type DeliveryView = {
+  id: string;
+  status: string;
+  round: number;
+  attempts: {
+    round: number;
+    number: number;
+    startedAt: string;
+    durationMs: number;
+    responseStatus: number | null;
+    outcome: string;
+  }[];
+};
 
 /** An endpoint for payment.initiated only, scripted by `answer(nth)`, and the first delivery of a new transfer. */
-async function firstAttempt(ctx: CheckContext, answer: (nth: number) => number | 'hang'): Promise<{ endpoint: Endpoint; first: Received }> {
-  const endpoint = await registerEndpoint(ctx.target, { events: ['payment.initiated'], responder: (r) => answer(r.nth) });
+async function firstAttempt(
+  ctx: CheckContext,
+  answer: (nth: number) => number | 'hang',
+): Promise<{ endpoint: Endpoint; first: Received }> {
+  const endpoint = await registerEndpoint(ctx.target, {
+    events: ['payment.initiated'],
+    responder: (r) => answer(r.nth),
+  });
   await transfer(ctx.target, smallAmount());
   const [first] = await endpoint.receiver.waitFor(endpoint.path, (all) => all.length >= 1, 30_000);
   return { endpoint, first: first! };
 }
 
 /** The attempts of delivery `id` so far. */
-const attemptsOf = (endpoint: Endpoint, id: string) => endpoint.receiver.deliveries(endpoint.path).filter((r) => r.headers['x-svc-delivery'] === id);
+const attemptsOf = (endpoint: Endpoint, id: string) =>
+  endpoint.receiver.deliveries(endpoint.path).filter((r) => r.headers['x-svc-delivery'] === id);
 
 /**
  * Waits for attempt `count + 1` of `id`, due `delayMs` after the previous failure. On the reference target the
  * clock is moved to 1 s before the due time (nothing may arrive), then past it; elsewhere real time passes.
  * Returns the new attempt and any attempt that came early.
  */
-async function nextAttempt(ctx: CheckContext, endpoint: Endpoint, id: string, delayMs: number): Promise<{ attempt: Received; early: boolean }> {
+async function nextAttempt(
+  ctx: CheckContext,
+  endpoint: Endpoint,
+  id: string,
+  delayMs: number,
+): Promise<{ attempt: Received; early: boolean }> {
   const count = attemptsOf(endpoint, id).length;
   let early = false;
   if (ctx.target.reference) {
@@ -66,8 +102,10 @@ function retryProblems(previous: Received, next: Received, secret: string, targe
   // The replay window is judged at the attempt's arrival (spec: "more than 5 minutes old").
   const problems = signatureProblems(next, [secret], next.receivedAt);
   void target;
-  if (next.headers['x-svc-delivery'] !== previous.headers['x-svc-delivery']) problems.push('X-SVC-Delivery changed between attempts (D-039: "the same on every attempt")');
-  if (Number(next.headers['x-svc-timestamp']) <= Number(previous.headers['x-svc-timestamp'])) problems.push(`attempt ${next.nth} reused timestamp ${next.headers['x-svc-timestamp']}`);
+  if (next.headers['x-svc-delivery'] !== previous.headers['x-svc-delivery'])
+    problems.push('X-SVC-Delivery changed between attempts (D-039: "the same on every attempt")');
+  if (Number(next.headers['x-svc-timestamp']) <= Number(previous.headers['x-svc-timestamp']))
+    problems.push(`attempt ${next.nth} reused timestamp ${next.headers['x-svc-timestamp']}`);
   if (next.rawBody !== previous.rawBody) problems.push('the body changed between attempts');
   return problems;
 }
@@ -82,10 +120,21 @@ async function noMoreAttempts(ctx: CheckContext, endpoint: Endpoint, id: string)
   return now > count ? [`${now - count} more attempt(s) after the delivery ended`] : [];
 }
 
-const deliveryView = (target: Target, id: string) => adminJson<DeliveryView>(target, 'GET', `/webhooks/deliveries/${id}`, undefined, 200);
+const deliveryView = (target: Target, id: string) =>
+  adminJson<DeliveryView>(target, 'GET', `/webhooks/deliveries/${id}`, undefined, 200);
 
 /** A delivery driven to DEAD through the whole schedule (reference only), shared by the schedule and redelivery checks. */
-const dead = new WeakMap<Target, Promise<{ endpoint: Endpoint; attempts: Received[]; early: number[]; view: DeliveryView; after: string[]; setAnswer(status: number): void }>>();
+const dead = new WeakMap<
+  Target,
+  Promise<{
+    endpoint: Endpoint;
+    attempts: Received[];
+    early: number[];
+    view: DeliveryView;
+    after: string[];
+    setAnswer(status: number): void;
+  }>
+>();
 
 function deadDelivery(ctx: CheckContext) {
   let made = dead.get(ctx.target);
@@ -101,7 +150,14 @@ function deadDelivery(ctx: CheckContext) {
       }
       const after = await noMoreAttempts(ctx, endpoint, id);
       const view = await deliveryView(ctx.target, id);
-      return { endpoint, attempts: attemptsOf(endpoint, id), early, view, after, setAnswer: (s: number) => (status = s) };
+      return {
+        endpoint,
+        attempts: attemptsOf(endpoint, id),
+        early,
+        view,
+        after,
+        setAnswer: (s: number) => (status = s),
+      };
     })();
     made.catch(() => dead.delete(ctx.target));
     dead.set(ctx.target, made);
@@ -114,7 +170,8 @@ export function webhookRetryChecks(): Check[] {
   return [
     defineCheck({
       id: 'webhooks.retry.second_attempt',
-      title: 'A 500 is a failure: the same delivery comes again 30 s later, freshly signed; after a 200 nothing more comes',
+      title:
+        'A 500 is a failure: the same delivery comes again 30 s later, freshly signed; after a 200 nothing more comes',
       source: { quote: 'next attempt after the delay in the retry table' },
       async run(ctx) {
         const { endpoint, first } = await firstAttempt(ctx, (nth) => (nth === 1 ? 500 : 200));
@@ -123,11 +180,18 @@ export function webhookRetryChecks(): Check[] {
           const { attempt, early } = await nextAttempt(ctx, endpoint, id, DELAYS_MS[1]!);
           const problems = retryProblems(first, attempt, endpoint.secret, ctx.target);
           if (early) problems.push('attempt 2 came before 30 s had passed');
-          if (!ctx.target.reference && attempt.receivedAt - first.receivedAt < DELAYS_MS[1]! - 1000) problems.push(`attempt 2 came ${attempt.receivedAt - first.receivedAt} ms after attempt 1`);
+          if (!ctx.target.reference && attempt.receivedAt - first.receivedAt < DELAYS_MS[1]! - 1000)
+            problems.push(`attempt 2 came ${attempt.receivedAt - first.receivedAt} ms after attempt 1`);
           problems.push(...(await noMoreAttempts(ctx, endpoint, id)));
           const view = await deliveryView(ctx.target, id);
-          if (view.status !== 'delivered' || view.attempts.length !== 2) problems.push(`the admin API shows ${view.status} with ${view.attempts.length} attempts, expected delivered with 2`);
-          return outcome(problems, `attempt 2 after ${attempt.receivedAt - first.receivedAt} ms${ctx.target.reference ? ' of the target clock' : ''}`);
+          if (view.status !== 'delivered' || view.attempts.length !== 2)
+            problems.push(
+              `the admin API shows ${view.status} with ${view.attempts.length} attempts, expected delivered with 2`,
+            );
+          return outcome(
+            problems,
+            `attempt 2 after ${attempt.receivedAt - first.receivedAt} ms${ctx.target.reference ? ' of the target clock' : ''}`,
+          );
         } finally {
           await dropEndpoint(ctx.target, endpoint);
         }
@@ -136,7 +200,10 @@ export function webhookRetryChecks(): Check[] {
     defineCheck({
       id: 'webhooks.retry.timeout',
       title: 'A receiver that does not answer within 10 s counts as a failure; the delivery is retried after 30 s',
-      source: { quote: 'The receiving endpoint must answer with a 2xx status within 10 seconds; any other response or a time-out counts as a failure.' },
+      source: {
+        quote:
+          'The receiving endpoint must answer with a 2xx status within 10 seconds; any other response or a time-out counts as a failure.',
+      },
       async run(ctx) {
         const { endpoint, first } = await firstAttempt(ctx, (nth) => (nth === 1 ? 'hang' : 200));
         try {
@@ -149,7 +216,8 @@ export function webhookRetryChecks(): Check[] {
           const problems = retryProblems(first, attempt, endpoint.secret, ctx.target);
           const view = await deliveryView(ctx.target, id);
           const firstAttemptView = view.attempts[0];
-          if (!firstAttemptView || firstAttemptView.outcome !== 'failure' || firstAttemptView.responseStatus !== null) problems.push(`attempt 1 is recorded as ${JSON.stringify(firstAttemptView)}`);
+          if (!firstAttemptView || firstAttemptView.outcome !== 'failure' || firstAttemptView.responseStatus !== null)
+            problems.push(`attempt 1 is recorded as ${JSON.stringify(firstAttemptView)}`);
           if (view.status !== 'delivered') problems.push(`the delivery is ${view.status} after a 200 to attempt 2`);
           return outcome(problems, `attempt 1 recorded after ${firstAttemptView?.durationMs} ms`);
         } finally {
@@ -175,19 +243,27 @@ export function webhookRetryChecks(): Check[] {
     }),
     defineCheck({
       id: 'webhooks.retry.schedule',
-      title: 'Retries come 30 s, 5 min, 30 min and 2 h after each failure, freshly signed; after the fifth failure the delivery is DEAD',
+      title:
+        'Retries come 30 s, 5 min, 30 min and 2 h after each failure, freshly signed; after the fifth failure the delivery is DEAD',
       source: { quote: '2 hours; final attempt, then the delivery is DEAD' },
       async run(ctx) {
         if (!ctx.target.reference) return { status: 'skipped', reason: EXTERNAL_SCHEDULE };
         const { attempts, early, view, after, endpoint } = await deadDelivery(ctx);
         const problems = [...after, ...early.map((n) => `attempt ${n} came early`)];
         if (attempts.length !== 5) problems.push(`${attempts.length} attempts, expected exactly 5`);
-        for (let n = 1; n < attempts.length; n++) problems.push(...retryProblems(attempts[n - 1]!, attempts[n]!, endpoint.secret, ctx.target));
+        for (let n = 1; n < attempts.length; n++)
+          problems.push(...retryProblems(attempts[n - 1]!, attempts[n]!, endpoint.secret, ctx.target));
         if (view.status !== 'dead') problems.push(`the admin API shows ${view.status}, expected dead`);
-        const gaps = view.attempts.slice(1).map((a, i) => Date.parse(a.startedAt) - (Date.parse(view.attempts[i]!.startedAt) + view.attempts[i]!.durationMs));
+        const gaps = view.attempts
+          .slice(1)
+          .map(
+            (a, i) =>
+              Date.parse(a.startedAt) - (Date.parse(view.attempts[i]!.startedAt) + view.attempts[i]!.durationMs),
+          );
         gaps.forEach((gap, i) => {
           const target = DELAYS_MS[i + 1]!;
-          if (gap < target || gap > target + 5000) problems.push(`attempt ${i + 2} started ${gap} ms after attempt ${i + 1} ended, expected ${target} ms`);
+          if (gap < target || gap > target + 5000)
+            problems.push(`attempt ${i + 2} started ${gap} ms after attempt ${i + 1} ended, expected ${target} ms`);
         });
         return outcome(problems, `delays ${gaps.map((g) => `${g} ms`).join(', ')}`);
       },
@@ -197,7 +273,8 @@ export function webhookRetryChecks(): Check[] {
       title: 'A DEAD delivery redelivered (202) comes again with the same id in a new round, freshly signed',
       source: { decision: 'D-060' },
       async run(ctx) {
-        if (!ctx.target.reference) return { status: 'skipped', reason: `a DEAD delivery needs the whole schedule: ${EXTERNAL_SCHEDULE}` };
+        if (!ctx.target.reference)
+          return { status: 'skipped', reason: `a DEAD delivery needs the whole schedule: ${EXTERNAL_SCHEDULE}` };
         const { endpoint, attempts, setAnswer } = await deadDelivery(ctx);
         try {
           const id = attempts[0]!.headers['x-svc-delivery']!;
@@ -208,11 +285,21 @@ export function webhookRetryChecks(): Check[] {
           await endpoint.receiver.waitFor(endpoint.path, () => attemptsOf(endpoint, id).length > 5, 15_000);
           const again = attemptsOf(endpoint, id)[5]!;
           const problems = retryProblems(attempts[4]!, again, endpoint.secret, ctx.target);
-          if (attempts.some((a) => a.headers['x-svc-signature'] === again.headers['x-svc-signature'])) problems.push('the redelivery reused an earlier signature');
+          if (attempts.some((a) => a.headers['x-svc-signature'] === again.headers['x-svc-signature']))
+            problems.push('the redelivery reused an earlier signature');
           const view = await deliveryView(ctx.target, id);
-          if (round !== 2 || view.status !== 'delivered' || view.attempts.at(-1)?.round !== 2 || view.attempts.at(-1)?.number !== 1) problems.push(`after redelivery: ${JSON.stringify({ round, status: view.status, last: view.attempts.at(-1) })}`);
+          if (
+            round !== 2 ||
+            view.status !== 'delivered' ||
+            view.attempts.at(-1)?.round !== 2 ||
+            view.attempts.at(-1)?.number !== 1
+          )
+            problems.push(
+              `after redelivery: ${JSON.stringify({ round, status: view.status, last: view.attempts.at(-1) })}`,
+            );
           const conflict = await adminCall(ctx.target, 'POST', `/webhooks/deliveries/${id}/redeliver`);
-          if (conflict.status !== 409) problems.push(`redelivering a delivered delivery answered ${conflict.status}, expected 409`);
+          if (conflict.status !== 409)
+            problems.push(`redelivering a delivered delivery answered ${conflict.status}, expected 409`);
           return outcome(problems);
         } finally {
           await dropEndpoint(ctx.target, endpoint);
@@ -228,22 +315,42 @@ export function webhookRetryChecks(): Check[] {
         try {
           const previous = endpoint.secret;
           const current = newSecret();
-          const rotated = await adminJson<{ previousSecretExpiresAt: string | null }>(ctx.target, 'PUT', `/webhooks/endpoints/${endpoint.id}/secret`, { secret: current, gracePeriodSeconds: 3600 }, 200);
+          const rotated = await adminJson<{ previousSecretExpiresAt: string | null }>(
+            ctx.target,
+            'PUT',
+            `/webhooks/endpoints/${endpoint.id}/secret`,
+            { secret: current, gracePeriodSeconds: 3600 },
+            200,
+          );
           await transfer(ctx.target, smallAmount());
           const [during] = await endpoint.receiver.waitFor(endpoint.path, (all) => all.length >= 1);
           const problems: string[] = [];
           const parts = during!.headers['x-svc-signature']!.split(',');
-          if (parts.length !== 2) problems.push(`during the grace period X-SVC-Signature has ${parts.length} signature(s), expected 2`);
-          const one = (secret: string, part: string | undefined) => signatureProblems({ ...during!, headers: { ...during!.headers, 'x-svc-signature': part ?? '' } }, [secret], targetNow(ctx.target)).length === 0;
-          if (!one(current, parts[0])) problems.push('the first signature is not the current secret\'s');
-          if (!one(previous, parts[1])) problems.push('the second signature is not the previous secret\'s');
-          if (!rotated.previousSecretExpiresAt) problems.push('previousSecretExpiresAt is null during the grace period');
+          if (parts.length !== 2)
+            problems.push(`during the grace period X-SVC-Signature has ${parts.length} signature(s), expected 2`);
+          const one = (secret: string, part: string | undefined) =>
+            signatureProblems(
+              { ...during!, headers: { ...during!.headers, 'x-svc-signature': part ?? '' } },
+              [secret],
+              targetNow(ctx.target),
+            ).length === 0;
+          if (!one(current, parts[0])) problems.push("the first signature is not the current secret's");
+          if (!one(previous, parts[1])) problems.push("the second signature is not the previous secret's");
+          if (!rotated.previousSecretExpiresAt)
+            problems.push('previousSecretExpiresAt is null during the grace period');
           const last = newSecret();
-          await adminJson(ctx.target, 'PUT', `/webhooks/endpoints/${endpoint.id}/secret`, { secret: last, gracePeriodSeconds: 0 }, 200);
+          await adminJson(
+            ctx.target,
+            'PUT',
+            `/webhooks/endpoints/${endpoint.id}/secret`,
+            { secret: last, gracePeriodSeconds: 0 },
+            200,
+          );
           await transfer(ctx.target, smallAmount());
           const all = await endpoint.receiver.waitFor(endpoint.path, (received) => received.length >= 2);
           const after = all[1]!;
-          if (after.headers['x-svc-signature']!.includes(',')) problems.push('after a rotation with gracePeriodSeconds 0, two signatures were sent');
+          if (after.headers['x-svc-signature']!.includes(','))
+            problems.push('after a rotation with gracePeriodSeconds 0, two signatures were sent');
           problems.push(...signatureProblems(after, [last], targetNow(ctx.target)));
           return outcome(problems);
         } finally {
@@ -259,12 +366,21 @@ export function webhookRetryChecks(): Check[] {
         const receiver = await receiverFor(ctx.target);
         const path = `/hooks/unsigned-${Date.now()}`;
         const { debtor } = await partiesFor(ctx.target);
-        const created = await adminJson<{ id: string; hasSecret: boolean }>(ctx.target, 'POST', '/webhooks/endpoints', { url: receiver.url(path), events: ['payment.initiated'], accountIds: [debtor.id] }, 201);
+        const created = await adminJson<{ id: string; hasSecret: boolean }>(
+          ctx.target,
+          'POST',
+          '/webhooks/endpoints',
+          { url: receiver.url(path), events: ['payment.initiated'], accountIds: [debtor.id] },
+          201,
+        );
         try {
           await transfer(ctx.target, smallAmount());
           await sleep(ctx.target.reference ? 1500 : 5000);
           const got = receiver.deliveries(path).length;
-          return outcome([...(created.hasSecret ? ['hasSecret is true before a secret was set'] : []), ...(got ? [`${got} deliveries reached an endpoint without a secret`] : [])]);
+          return outcome([
+            ...(created.hasSecret ? ['hasSecret is true before a secret was set'] : []),
+            ...(got ? [`${got} deliveries reached an endpoint without a secret`] : []),
+          ]);
         } finally {
           await adminCall(ctx.target, 'DELETE', `/webhooks/endpoints/${created.id}`).catch(() => undefined);
         }

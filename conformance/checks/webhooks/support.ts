@@ -56,14 +56,30 @@ export type Endpoint = { id: string; path: string; url: string; secret: string; 
 export const newSecret = () => `whsec_${randomBytes(27).toString('base64url')}`;
 
 /** Registers an endpoint for the parties' accounts on a fresh receiver path (D-019, D-142) and sets its secret (D-060: nothing is sent before). */
-export async function registerEndpoint(target: Target, options: { events?: string[]; responder?: Responder; accountIds?: string[] } = {}): Promise<Endpoint> {
+export async function registerEndpoint(
+  target: Target,
+  options: { events?: string[]; responder?: Responder; accountIds?: string[] } = {},
+): Promise<Endpoint> {
   const receiver = await receiverFor(target);
   const path = `/hooks/${randomUUID()}`;
   if (options.responder) receiver.respond(path, options.responder);
   const url = receiver.url(path);
   // D-142: the endpoint belongs to an institution's accounts (by default the paying parties'), and receives their payments' events.
-  const accountIds = options.accountIds ?? (await partiesFor(target).then(({ debtor, creditor, empty }) => [debtor.id, creditor.id, empty.id]));
-  const created = await adminJson<{ id: string }>(target, 'POST', '/webhooks/endpoints', { url, accountIds, description: 'svckit conformance receiver', ...(options.events ? { events: options.events } : {}) }, 201);
+  const accountIds =
+    options.accountIds ??
+    (await partiesFor(target).then(({ debtor, creditor, empty }) => [debtor.id, creditor.id, empty.id]));
+  const created = await adminJson<{ id: string }>(
+    target,
+    'POST',
+    '/webhooks/endpoints',
+    {
+      url,
+      accountIds,
+      description: 'svckit conformance receiver',
+      ...(options.events ? { events: options.events } : {}),
+    },
+    201,
+  );
   const secret = newSecret();
   await adminJson(target, 'PUT', `/webhooks/endpoints/${created.id}/secret`, { secret, gracePeriodSeconds: 0 }, 200);
   return { id: created.id, path, url, secret, receiver };
@@ -97,15 +113,30 @@ export function partiesFor(target: Target): Promise<Parties> {
 }
 
 /** POST /transfers of `amount` from the debtor to the creditor; throws unless 201. */
-export async function transfer(target: Target, amount: string, to?: Hex): Promise<{ txRef: string; txHash: string; status: string }> {
+export async function transfer(
+  target: Target,
+  amount: string,
+  to?: Hex,
+): Promise<{ txRef: string; txHash: string; status: string }> {
   const p = await partiesFor(target);
-  const res = await inst(target, 'POST', '/transfers', { bearer: p.key }, { body: { fromAccountId: p.debtor.id, to: to ?? p.creditor.address, amount } });
+  const res = await inst(
+    target,
+    'POST',
+    '/transfers',
+    { bearer: p.key },
+    { body: { fromAccountId: p.debtor.id, to: to ?? p.creditor.address, amount } },
+  );
   if (res.status !== 201) throw new Error(`POST /transfers answered HTTP ${res.status}: ${res.text.slice(0, 300)}`);
   return res.json as { txRef: string; txHash: string; status: string };
 }
 
 /** POST /payments/pacs008 (D-053, D-056); `from` pays (default: the funded debtor). Throws unless 202. */
-export async function pacs008(target: Target, amount: string, ccy: string, from?: AccountView): Promise<{ uetr: string; txRef: string }> {
+export async function pacs008(
+  target: Target,
+  amount: string,
+  ccy: string,
+  from?: AccountView,
+): Promise<{ uetr: string; txRef: string }> {
   const p = await partiesFor(target);
   const uetr = randomUUID();
   const body = {
@@ -124,7 +155,8 @@ export async function pacs008(target: Target, amount: string, ccy: string, from?
     rmtInf: 'svckit conformance',
   };
   const res = await inst(target, 'POST', '/payments/pacs008', { bearer: p.key }, { body });
-  if (res.status !== 202) throw new Error(`POST /payments/pacs008 answered HTTP ${res.status}: ${res.text.slice(0, 300)}`);
+  if (res.status !== 202)
+    throw new Error(`POST /payments/pacs008 answered HTTP ${res.status}: ${res.text.slice(0, 300)}`);
   return res.json as { uetr: string; txRef: string };
 }
 
@@ -134,7 +166,12 @@ async function platformBic(target: Target): Promise<string> {
 }
 
 /** Waits for `count` deliveries on the endpoint whose payload `uetr` (or txRef) matches. */
-export async function deliveriesOf(endpoint: Endpoint, match: (payload: Record<string, unknown>) => boolean, ready: (received: Received[]) => boolean, timeoutMs = 30_000): Promise<Received[]> {
+export async function deliveriesOf(
+  endpoint: Endpoint,
+  match: (payload: Record<string, unknown>) => boolean,
+  ready: (received: Received[]) => boolean,
+  timeoutMs = 30_000,
+): Promise<Received[]> {
   const mine = (all: Received[]) => all.filter((r) => match(parseBody(r)));
   return mine(await endpoint.receiver.waitFor(endpoint.path, (all) => ready(mine(all)), timeoutMs));
 }
@@ -153,19 +190,33 @@ addFormats.default(ajv);
 // AsyncAPI 3.0 schemas are JSON Schema draft-07 (the generated module holds them under #/$defs).
 ajv.addSchema({ $id: 'webhooks', $defs: webhookSchemaDefs });
 
-const CANONICAL: Record<string, string> = { 'x-svc-signature': 'X-SVC-Signature', 'x-svc-event': 'X-SVC-Event', 'x-svc-timestamp': 'X-SVC-Timestamp', 'x-svc-delivery': 'X-SVC-Delivery' };
+const CANONICAL: Record<string, string> = {
+  'x-svc-signature': 'X-SVC-Signature',
+  'x-svc-event': 'X-SVC-Event',
+  'x-svc-timestamp': 'X-SVC-Timestamp',
+  'x-svc-delivery': 'X-SVC-Delivery',
+};
 
 /** Problems of one delivery against the message of its X-SVC-Event: headers schema, payload schema, event match. */
 export function schemaProblems(received: Received): string[] {
   const event = received.headers['x-svc-event'] as keyof typeof webhookMessageByEvent | undefined;
   const where = `delivery ${received.headers['x-svc-delivery'] ?? '(no id)'}`;
-  if (!event || !(event in webhookMessageByEvent)) return [`${where}: X-SVC-Event ${JSON.stringify(event)} names no message of the contract`];
+  if (!event || !(event in webhookMessageByEvent))
+    return [`${where}: X-SVC-Event ${JSON.stringify(event)} names no message of the contract`];
   const message = webhookMessageByEvent[event];
   const headers = Object.fromEntries(Object.entries(received.headers).map(([k, v]) => [CANONICAL[k] ?? k, v]));
   const problems: string[] = [];
-  for (const [part, value] of [['Headers', headers], ['Payload', parseBody(received)]] as const) {
+  for (const [part, value] of [
+    ['Headers', headers],
+    ['Payload', parseBody(received)],
+  ] as const) {
     const validate = ajv.getSchema(`webhooks#/$defs/${message}${part}`)!;
-    if (!validate(value)) problems.push(...(validate.errors ?? []).map((e) => `${where} ${part.toLowerCase()}${e.instancePath}: ${e.message} ${JSON.stringify(e.params)}`));
+    if (!validate(value))
+      problems.push(
+        ...(validate.errors ?? []).map(
+          (e) => `${where} ${part.toLowerCase()}${e.instancePath}: ${e.message} ${JSON.stringify(e.params)}`,
+        ),
+      );
   }
   return problems;
 }
@@ -179,7 +230,6 @@ export function signatureProblems(received: Received, secrets: string[], nowMs: 
     return [`delivery ${received.headers['x-svc-delivery']} (attempt ${received.nth}): ${(error as Error).message}`];
   }
 }
-
 
 /** Moves the reference stack's clock; an external target's time cannot be moved (the check says why it waits). */
 export function advance(target: Target, ms: number): void {

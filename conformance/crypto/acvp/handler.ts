@@ -74,7 +74,8 @@ export function parameterSetSkipReason(group: JsonObject): string | undefined {
  * outcome; a missing expected result is a failure, never a pass.
  */
 export function compareResponse(c: AcvpCase, response: JsonObject, fields: readonly string[]): CaseOutcome {
-  if (!c.expected) return { status: 'failed', reason: 'the vector files give no expected result for this case', response };
+  if (!c.expected)
+    return { status: 'failed', reason: 'the vector files give no expected result for this case', response };
   const differing: string[] = [];
   for (const name of fields) {
     if (!sameValue(response[name], c.expected[name])) differing.push(name);
@@ -102,7 +103,11 @@ export interface SeededKeyPair {
  * secret key as the implementation gives it or, from one that keeps only the seed, the expected secret key
  * once the implementation confirms the seed expands to it (PKCS#8 seed+expanded consistency check).
  */
-export function seededKeyGenOutcome(c: AcvpCase, names: { public: string; secret: string; seed: string }, key: SeededKeyPair): CaseOutcome {
+export function seededKeyGenOutcome(
+  c: AcvpCase,
+  names: { public: string; secret: string; seed: string },
+  key: SeededKeyPair,
+): CaseOutcome {
   const response: JsonObject = { tcId: c.test.tcId, [names.public]: upperHex(key.publicKey) };
   const fields = [names.public, names.secret];
   if (key.secretKey) {
@@ -110,9 +115,14 @@ export function seededKeyGenOutcome(c: AcvpCase, names: { public: string; secret
     return compareResponse(c, response, fields);
   }
   const expected = typeof c.expected?.[names.secret] === 'string' ? (c.expected[names.secret] as string) : undefined;
-  if (expected === undefined) return { status: 'failed', reason: `the vector files give no expected ${names.secret} for this case`, response };
+  if (expected === undefined)
+    return { status: 'failed', reason: `the vector files give no expected ${names.secret} for this case`, response };
   if (!key.secretMatches?.(Buffer.from(expected, 'hex'))) {
-    return { status: 'failed', reason: `OpenSSL's expansion of ${names.seed} differs from the expected ${names.secret} (PKCS#8 seed+expanded consistency check)`, response };
+    return {
+      status: 'failed',
+      reason: `OpenSSL's expansion of ${names.seed} differs from the expected ${names.secret} (PKCS#8 seed+expanded consistency check)`,
+      response,
+    };
   }
   response[names.secret] = expected.toUpperCase(); // the value OpenSSL has just confirmed equal to its own
   return compareResponse(c, response, fields);

@@ -25,7 +25,9 @@ export interface AcvpVectorSet {
 
 /** Every set under `dir` (the directory itself may be one set), sorted by name. */
 export function findAcvpSets(dir: string): string[] {
-  return walkDirectories(dir).filter((d) => findJsonFile(d, 'prompt') !== undefined || findJsonFile(d, 'internalProjection') !== undefined);
+  return walkDirectories(dir).filter(
+    (d) => findJsonFile(d, 'prompt') !== undefined || findJsonFile(d, 'internalProjection') !== undefined,
+  );
 }
 
 /** Loads one set directory; throws with the path when a required file is missing or malformed. */
@@ -35,12 +37,16 @@ export function loadAcvpSet(dir: string): AcvpVectorSet {
   // Without a prompt, the inputs are read from internalProjection, which carries every prompt field.
   const promptPath = findJsonFile(dir, 'prompt') ?? projectionPath;
   if (!promptPath) throw new Error(`${dir}: no prompt.json(.gz) and no internalProjection.json(.gz)`);
-  const prompt = promptPath === projectionPath ? (projectionDoc as JsonObject) : unwrap(readJsonFile(promptPath), promptPath);
+  const prompt =
+    promptPath === projectionPath ? (projectionDoc as JsonObject) : unwrap(readJsonFile(promptPath), promptPath);
   const expectedPath = findJsonFile(dir, 'expectedResults');
-  const expected = expectedPath ? byCase(unwrap(readJsonFile(expectedPath), expectedPath)) : new Map<string, JsonObject>();
+  const expected = expectedPath
+    ? byCase(unwrap(readJsonFile(expectedPath), expectedPath))
+    : new Map<string, JsonObject>();
   const projection = projectionDoc ? byCase(projectionDoc) : new Map<string, JsonObject>();
   const files = [...new Set([promptPath, expectedPath, projectionPath].filter((f): f is string => f !== undefined))];
-  if (!expectedPath && !projectionPath) throw new Error(`${dir}: neither expectedResults nor internalProjection is present`);
+  if (!expectedPath && !projectionPath)
+    throw new Error(`${dir}: neither expectedResults nor internalProjection is present`);
   const groups = prompt.testGroups;
   if (!Array.isArray(groups)) throw new Error(`${promptPath}: "testGroups" expected an array`);
   for (const key of ['algorithm', 'revision'] as const) {
@@ -70,7 +76,9 @@ export function caseKey(tgId: unknown, tcId: unknown): string {
 
 /** A gen-val object, or the second element of an ACVP [{acvVersion}, {...}] array. */
 function unwrap(data: unknown, path: string): JsonObject {
-  const body = Array.isArray(data) ? data.find((item) => item && typeof item === 'object' && 'testGroups' in item) : data;
+  const body = Array.isArray(data)
+    ? data.find((item) => item && typeof item === 'object' && 'testGroups' in item)
+    : data;
   if (!body || typeof body !== 'object') throw new Error(`${path}: expected an ACVP vector set object`);
   return body as JsonObject;
 }

@@ -38,7 +38,13 @@ export interface MlDsaAdapter {
   /** External interface, pure. */
   signPure(sk: Uint8Array, message: Uint8Array, context: Uint8Array, randomness: RandomnessChoice): Uint8Array;
   /** External interface, HashML-DSA. */
-  signPrehash(sk: Uint8Array, message: Uint8Array, context: Uint8Array, hash: string, randomness: RandomnessChoice): Uint8Array;
+  signPrehash(
+    sk: Uint8Array,
+    message: Uint8Array,
+    context: Uint8Array,
+    hash: string,
+    randomness: RandomnessChoice,
+  ): Uint8Array;
   /** Internal interface on M' or on mu. */
   signInternal(sk: Uint8Array, messageOrMu: Uint8Array, externalMu: boolean, randomness: RandomnessChoice): Uint8Array;
   /** External interface, pure. */
@@ -58,7 +64,8 @@ const openssl: MlDsaAdapter = {
     return { pk: publicKey, skMatches: (sk) => opensslMlDsa65SeedMatchesExpanded(seed, sk) };
   },
   signPure(sk, message, context, randomness) {
-    if (randomness.kind === 'deterministic') throw new NotOffered(`deterministic signing (rnd = {0}^32) is ${VIA_NODE}`);
+    if (randomness.kind === 'deterministic')
+      throw new NotOffered(`deterministic signing (rnd = {0}^32) is ${VIA_NODE}`);
     if (randomness.kind === 'given') throw new NotOffered(`signing with a caller-supplied rnd is ${VIA_NODE}`);
     return opensslMlDsa65Sign(sk, message, context);
   },
@@ -85,11 +92,13 @@ const noble: MlDsaAdapter = {
   signPure: (sk, message, context, randomness) => nobleMlDsa65Sign(sk, message, context, randomness),
   signPrehash: (sk, message, context, hash, randomness) =>
     refusalAsNotOffered(hash, () => nobleMlDsa65SignPrehash(sk, message, context, preHashName(hash), randomness)),
-  signInternal: (sk, messageOrMu, externalMu, randomness) => nobleMlDsa65SignInternal(sk, messageOrMu, externalMu, randomness),
+  signInternal: (sk, messageOrMu, externalMu, randomness) =>
+    nobleMlDsa65SignInternal(sk, messageOrMu, externalMu, randomness),
   verifyPure: (pk, message, signature, context) => nobleMlDsa65Verify(pk, message, signature, context),
   verifyPrehash: (pk, message, signature, context, hash) =>
     refusalAsNotOffered(hash, () => nobleMlDsa65VerifyPrehash(pk, message, signature, context, preHashName(hash))),
-  verifyInternal: (pk, messageOrMu, signature, externalMu) => nobleMlDsa65VerifyInternal(pk, messageOrMu, signature, externalMu),
+  verifyInternal: (pk, messageOrMu, signature, externalMu) =>
+    nobleMlDsa65VerifyInternal(pk, messageOrMu, signature, externalMu),
 };
 
 /** The adapter of an implementation. */
@@ -98,7 +107,8 @@ export function mlDsaAdapter(impl: ImplementationId): MlDsaAdapter {
 }
 
 function preHashName(hash: string): PreHashAlgorithm {
-  if (!(hash in PREHASH_FUNCTIONS)) throw new NotOffered(`pre-hash ${hash} is not a FIPS 204 §5.4 hash the noble backend knows`);
+  if (!(hash in PREHASH_FUNCTIONS))
+    throw new NotOffered(`pre-hash ${hash} is not a FIPS 204 §5.4 hash the noble backend knows`);
   return hash as PreHashAlgorithm;
 }
 
@@ -109,8 +119,14 @@ function refusalAsNotOffered<T>(hash: string, run: () => T): T {
     return run();
   } catch (error) {
     if (error instanceof CryptoError && error.code === 'refused') {
-      const detail = /strength too low: (\d+), required: (\d+)/.exec(String((error.cause as Error | undefined)?.message));
-      throw new NotOffered(detail ? `pre-hash ${hash} refused by @noble/post-quantum: collision strength ${detail[1]} bits is below λ = ${detail[2]}` : error.message);
+      const detail = /strength too low: (\d+), required: (\d+)/.exec(
+        String((error.cause as Error | undefined)?.message),
+      );
+      throw new NotOffered(
+        detail
+          ? `pre-hash ${hash} refused by @noble/post-quantum: collision strength ${detail[1]} bits is below λ = ${detail[2]}`
+          : error.message,
+      );
     }
     throw error;
   }

@@ -4,9 +4,19 @@
 import type { RandomnessChoice } from '../../../src/crypto/backends/noble-ml-dsa.ts';
 import { upperHex, type JsonObject } from '../vectors.ts';
 import { mlDsaAdapter } from './ml-dsa-adapters.ts';
-import { compareResponse, field, hexField, optionalHexField, parameterSetSkipReason, seededKeyGenOutcome, type AcvpCase, type AcvpSetHandler } from './handler.ts';
+import {
+  compareResponse,
+  field,
+  hexField,
+  optionalHexField,
+  parameterSetSkipReason,
+  seededKeyGenOutcome,
+  type AcvpCase,
+  type AcvpSetHandler,
+} from './handler.ts';
 
-const isMlDsa = (mode: string) => (h: { algorithm: string; mode: string | undefined }) => h.algorithm === 'ML-DSA' && h.mode === mode;
+const isMlDsa = (mode: string) => (h: { algorithm: string; mode: string | undefined }) =>
+  h.algorithm === 'ML-DSA' && h.mode === mode;
 
 /** ML-DSA keyGen: seed ξ → pk, sk (FIPS 204 Algorithm 6). */
 export const mlDsaKeyGen: AcvpSetHandler = {
@@ -16,7 +26,11 @@ export const mlDsaKeyGen: AcvpSetHandler = {
   groupSkipReason: parameterSetSkipReason,
   run(c, impl) {
     const result = mlDsaAdapter(impl).keyGen(hexField(c, 'seed'));
-    return seededKeyGenOutcome(c, { public: 'pk', secret: 'sk', seed: 'the seed' }, { publicKey: result.pk, secretKey: result.sk, secretMatches: result.skMatches });
+    return seededKeyGenOutcome(
+      c,
+      { public: 'pk', secret: 'sk', seed: 'the seed' },
+      { publicKey: result.pk, secretKey: result.sk, secretMatches: result.skMatches },
+    );
   },
 };
 

@@ -34,7 +34,9 @@ const openssl: MlKemAdapter = {
     return { ek: publicKey, dkMatches: (dk) => opensslMlKem768SeedMatchesExpanded(seed, dk) };
   },
   encapsulate() {
-    throw new NotOffered('encapsulation with a caller-supplied m (Encaps_internal) is not offered by OpenSSL through node:crypto');
+    throw new NotOffered(
+      'encapsulation with a caller-supplied m (Encaps_internal) is not offered by OpenSSL through node:crypto',
+    );
   },
   decapsulate: (dk, c) => opensslMlKem768Decapsulate(dk, c),
   // OpenSSL applies the §7.2 check when it imports an encapsulation key and the §7.3 check when it
@@ -55,7 +57,8 @@ const noble: MlKemAdapter = {
   decapsulate: (dk, c) => nobleMlKem768Decapsulate(dk, c),
   // noble applies §7.2 inside encapsulate() and §7.3 inside decapsulate(), throwing on failure.
   encapsulationKeyCheck: (ek) => rejectsAsFalse(() => nobleMlKem768Encapsulate(ek)),
-  decapsulationKeyCheck: (dk) => dk.length === 2400 && rejectsAsFalse(() => nobleMlKem768Decapsulate(dk, new Uint8Array(1088))),
+  decapsulationKeyCheck: (dk) =>
+    dk.length === 2400 && rejectsAsFalse(() => nobleMlKem768Decapsulate(dk, new Uint8Array(1088))),
 };
 
 /** The adapter of an implementation. */

@@ -4,7 +4,16 @@
 import { concatBytes } from '../../../src/crypto/bytes.ts';
 import { upperHex, type JsonObject } from '../vectors.ts';
 import { mlKemAdapter } from './ml-kem-adapters.ts';
-import { compareResponse, field, hexField, optionalHexField, parameterSetSkipReason, seededKeyGenOutcome, type AcvpCase, type AcvpSetHandler } from './handler.ts';
+import {
+  compareResponse,
+  field,
+  hexField,
+  optionalHexField,
+  parameterSetSkipReason,
+  seededKeyGenOutcome,
+  type AcvpCase,
+  type AcvpSetHandler,
+} from './handler.ts';
 
 /** ML-KEM keyGen: (d, z) → ek, dk (FIPS 203 Algorithm 16). */
 export const mlKemKeyGen: AcvpSetHandler = {
@@ -14,7 +23,11 @@ export const mlKemKeyGen: AcvpSetHandler = {
   groupSkipReason: parameterSetSkipReason,
   run(c, impl) {
     const result = mlKemAdapter(impl).keyGen(concatBytes(hexField(c, 'd'), hexField(c, 'z')));
-    return seededKeyGenOutcome(c, { public: 'ek', secret: 'dk', seed: '(d, z)' }, { publicKey: result.ek, secretKey: result.dk, secretMatches: result.dkMatches });
+    return seededKeyGenOutcome(
+      c,
+      { public: 'ek', secret: 'dk', seed: '(d, z)' },
+      { publicKey: result.ek, secretKey: result.dk, secretMatches: result.dkMatches },
+    );
   },
 };
 
@@ -22,7 +35,8 @@ export const mlKemKeyGen: AcvpSetHandler = {
 export const mlKemEncapDecap: AcvpSetHandler = {
   label: 'ML-KEM encapDecap',
   matches: (h) => h.algorithm === 'ML-KEM' && h.mode === 'encapDecap',
-  describeGroup: (g) => [g.parameterSet, functionOf(g), g.keyFormat ? `${String(g.keyFormat)} key` : ''].filter(Boolean).join(' '),
+  describeGroup: (g) =>
+    [g.parameterSet, functionOf(g), g.keyFormat ? `${String(g.keyFormat)} key` : ''].filter(Boolean).join(' '),
   groupSkipReason: parameterSetSkipReason,
   run(c, impl) {
     const adapter = mlKemAdapter(impl);
@@ -33,11 +47,17 @@ export const mlKemEncapDecap: AcvpSetHandler = {
         return compareResponse(c, { tcId, c: upperHex(ciphertext), k: upperHex(k) }, ['c', 'k']);
       }
       case 'decapsulation':
-        return compareResponse(c, { tcId, k: upperHex(adapter.decapsulate(decapsulationKey(c), hexField(c, 'c'))) }, ['k']);
+        return compareResponse(c, { tcId, k: upperHex(adapter.decapsulate(decapsulationKey(c), hexField(c, 'c'))) }, [
+          'k',
+        ]);
       case 'decapsulationKeyCheck':
-        return compareResponse(c, { tcId, testPassed: adapter.decapsulationKeyCheck(hexField(c, 'dk')) }, ['testPassed']);
+        return compareResponse(c, { tcId, testPassed: adapter.decapsulationKeyCheck(hexField(c, 'dk')) }, [
+          'testPassed',
+        ]);
       case 'encapsulationKeyCheck':
-        return compareResponse(c, { tcId, testPassed: adapter.encapsulationKeyCheck(hexField(c, 'ek')) }, ['testPassed']);
+        return compareResponse(c, { tcId, testPassed: adapter.encapsulationKeyCheck(hexField(c, 'ek')) }, [
+          'testPassed',
+        ]);
       default:
         throw new Error(`unknown encapDecap function ${JSON.stringify(c.group.function)}`);
     }
@@ -54,7 +74,8 @@ function functionOf(group: JsonObject): string {
 function decapsulationKey(c: AcvpCase): Uint8Array {
   const dk = optionalHexField(c, 'dk');
   if (dk && c.group.keyFormat !== 'seed') return dk;
-  if (field(c, 'd') !== undefined && field(c, 'z') !== undefined) return concatBytes(hexField(c, 'd'), hexField(c, 'z'));
+  if (field(c, 'd') !== undefined && field(c, 'z') !== undefined)
+    return concatBytes(hexField(c, 'd'), hexField(c, 'z'));
   if (dk) return dk;
   throw new Error(`test case ${String(c.test.tcId)} gives neither "dk" nor "d" and "z"`);
 }

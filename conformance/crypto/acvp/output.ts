@@ -69,13 +69,22 @@ export async function writeAcvpOutputs(run: AcvpRun, outDir: string, reproduce: 
 
 /** The console summary of a run. */
 export function formatAcvpConsole(run: AcvpRun): string {
-  const rows = run.results.map((r) => ({ name: r.set, implementation: r.implementation, counts: r.counts, groups: r.groups, durationMs: r.durationMs }));
+  const rows = run.results.map((r) => ({
+    name: r.set,
+    implementation: r.implementation,
+    counts: r.counts,
+    groups: r.groups,
+    durationMs: r.durationMs,
+  }));
   const lines = [formatCountsTable(`ACVP vectors from ${run.vectorsDir}`, rows), ''];
   if (run.checksums.sumsFile) {
-    lines.push(`vector files: ${run.checksums.matched.length} match ${run.checksums.sumsFile}, ${run.checksums.mismatched.length} differ, ${run.checksums.unlisted.length} not listed`);
+    lines.push(
+      `vector files: ${run.checksums.matched.length} match ${run.checksums.sumsFile}, ${run.checksums.mismatched.length} differ, ${run.checksums.unlisted.length} not listed`,
+    );
   } else {
     lines.push('vector files: no SHA256SUMS found; digests are recorded in the results file');
   }
-  for (const [impl, counts] of Object.entries(acvpCountsByImplementation(run))) lines.push(`${impl}: ${formatTotalsLine(counts)}`);
+  for (const [impl, counts] of Object.entries(acvpCountsByImplementation(run)))
+    lines.push(`${impl}: ${formatTotalsLine(counts)}`);
   return lines.join('\n');
 }

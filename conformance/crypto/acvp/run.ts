@@ -2,7 +2,12 @@
 // set, test group and implementation, and the responses an ACVP client would submit.
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { describeImplementation, NotOffered, type ImplementationId, type ImplementationInfo } from '../implementations.ts';
+import {
+  describeImplementation,
+  NotOffered,
+  type ImplementationId,
+  type ImplementationInfo,
+} from '../implementations.ts';
 import { mergeSkipReasons, newGroup, recordCase, sumCounts, type Counts, type GroupResult } from '../results.ts';
 import { checkSha256Sums, sha256File, type ChecksumReport, type JsonObject } from '../vectors.ts';
 import type { AcvpCase, AcvpRunOptions, AcvpSetHandler, CaseOutcome } from './handler.ts';
@@ -100,7 +105,8 @@ export function runAcvp(request: AcvpRunRequest): AcvpRun {
   if (!existsSync(acvpDir)) throw new Error(`vectors directory ${request.vectorsDir} does not exist`);
   const options: AcvpRunOptions = { largeData: request.largeData ?? false };
   const dirs = findAcvpSets(acvpDir).filter((d) => !request.only?.length || request.only.some((s) => d.includes(s)));
-  if (dirs.length === 0) throw new Error(`no ACVP vector set (a folder with prompt.json or prompt.json.gz) under ${acvpDir}`);
+  if (dirs.length === 0)
+    throw new Error(`no ACVP vector set (a folder with prompt.json or prompt.json.gz) under ${acvpDir}`);
   const run: AcvpRun = {
     vectorsDir: acvpDir,
     sources: [],
@@ -123,7 +129,10 @@ export function runAcvp(request: AcvpRunRequest): AcvpRun {
       request.onSetDone?.(result);
     }
   }
-  run.checksums = checkSha256Sums(sumsRoot(acvpDir), run.sources.flatMap((s) => s.files.map((f) => f.path)));
+  run.checksums = checkSha256Sums(
+    sumsRoot(acvpDir),
+    run.sources.flatMap((s) => s.files.map((f) => f.path)),
+  );
   run.durationMs = performance.now() - started;
   return run;
 }
@@ -131,7 +140,8 @@ export function runAcvp(request: AcvpRunRequest): AcvpRun {
 /** Counts of a run per implementation (sums over sets). */
 export function acvpCountsByImplementation(run: AcvpRun): Record<string, Counts> {
   const out: Record<string, Counts> = {};
-  for (const info of run.implementations) out[info.id] = sumCounts(run.results.filter((r) => r.implementation === info.id).map((r) => r.counts));
+  for (const info of run.implementations)
+    out[info.id] = sumCounts(run.results.filter((r) => r.implementation === info.id).map((r) => r.counts));
   return out;
 }
 
@@ -140,7 +150,12 @@ export function acvpSkipReasons(run: AcvpRun): Record<string, number> {
   return mergeSkipReasons(run.results.flatMap((r) => r.groups));
 }
 
-function runSet(set: AcvpVectorSet, handler: AcvpSetHandler | undefined, impl: ImplementationId, options: AcvpRunOptions) {
+function runSet(
+  set: AcvpVectorSet,
+  handler: AcvpSetHandler | undefined,
+  impl: ImplementationId,
+  options: AcvpRunOptions,
+) {
   const started = performance.now();
   const groups: GroupResult[] = [];
   const responseGroups: JsonObject[] = [];
@@ -148,12 +163,21 @@ function runSet(set: AcvpVectorSet, handler: AcvpSetHandler | undefined, impl: I
     const { tests = [], ...header } = group as JsonObject & { tests?: JsonObject[] };
     const tgId = Number(header.tgId);
     const result = newGroup(tgId, handler ? handler.describeGroup(header) : describeUnknown(set));
-    const groupSkip = handler ? handler.groupSkipReason?.(header) : `no handler for ${describeUnknown(set)} in this runner`;
+    const groupSkip = handler
+      ? handler.groupSkipReason?.(header)
+      : `no handler for ${describeUnknown(set)} in this runner`;
     const answered: JsonObject[] = [];
     for (const test of tests) {
       const key = caseKey(tgId, test.tcId);
-      const c: AcvpCase = { group: header, test, expected: set.expected.get(key) ?? set.projection.get(key), projection: set.projection.get(key) };
-      const outcome: CaseOutcome = groupSkip ? { status: 'skipped', reason: groupSkip } : runCase(handler as AcvpSetHandler, c, impl, options);
+      const c: AcvpCase = {
+        group: header,
+        test,
+        expected: set.expected.get(key) ?? set.projection.get(key),
+        projection: set.projection.get(key),
+      };
+      const outcome: CaseOutcome = groupSkip
+        ? { status: 'skipped', reason: groupSkip }
+        : runCase(handler as AcvpSetHandler, c, impl, options);
       recordCase(result, Number(test.tcId), outcome);
       if (outcome.status !== 'skipped' && outcome.response) answered.push(outcome.response);
     }
@@ -161,7 +185,10 @@ function runSet(set: AcvpVectorSet, handler: AcvpSetHandler | undefined, impl: I
     if (answered.length > 0) responseGroups.push({ tgId, tests: answered });
   }
   const { vsId, algorithm, mode, revision, isSample } = set.header;
-  const response = [{ acvVersion: '1.0' }, { vsId, algorithm, ...(mode ? { mode } : {}), revision, isSample, testGroups: responseGroups }];
+  const response = [
+    { acvVersion: '1.0' },
+    { vsId, algorithm, ...(mode ? { mode } : {}), revision, isSample, testGroups: responseGroups },
+  ];
   const result: AcvpSetResult = {
     set: set.name,
     label: handler?.label ?? describeUnknown(set),
@@ -193,6 +220,7 @@ function describeUnknown(set: AcvpVectorSet): string {
 
 // A vectors root (the repository's vectors/) keeps SHA256SUMS one level above acvp/.
 function sumsRoot(acvpDir: string): string {
-  for (const dir of [acvpDir, dirname(acvpDir), dirname(dirname(acvpDir))]) if (existsSync(join(dir, 'SHA256SUMS'))) return dir;
+  for (const dir of [acvpDir, dirname(acvpDir), dirname(dirname(acvpDir))])
+    if (existsSync(join(dir, 'SHA256SUMS'))) return dir;
   return acvpDir;
 }

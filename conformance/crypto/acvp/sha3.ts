@@ -5,7 +5,14 @@ import { createHash } from 'node:crypto';
 import { Keccak } from '@noble/hashes/sha3.js';
 import { NotOffered, type ImplementationId } from '../implementations.ts';
 import { hexBytes, upperHex, type JsonObject } from '../vectors.ts';
-import { compareResponse, field, hexField, type AcvpCase, type AcvpRunOptions, type AcvpSetHandler } from './handler.ts';
+import {
+  compareResponse,
+  field,
+  hexField,
+  type AcvpCase,
+  type AcvpRunOptions,
+  type AcvpSetHandler,
+} from './handler.ts';
 
 const RATE_BYTES = 136; // SHA3-256: r = 1088 bits
 const DIGEST_BYTES = 32;
@@ -14,11 +21,16 @@ const DIGEST_BYTES = 32;
 export const sha3Handler: AcvpSetHandler = {
   label: 'SHA3-256',
   matches: (h) => h.algorithm === 'SHA3-256',
-  describeGroup: (g) => `SHA3-256 ${String(g.testType)}${g.testType === 'MCT' && g.mctVersion ? ` ${String(g.mctVersion)}` : ''}`,
+  describeGroup: (g) =>
+    `SHA3-256 ${String(g.testType)}${g.testType === 'MCT' && g.mctVersion ? ` ${String(g.mctVersion)}` : ''}`,
   run(c, impl, options) {
     switch (c.group.testType) {
       case 'AFT':
-        return compareResponse(c, { tcId: c.test.tcId, md: upperHex(hashBits(impl, hexField(c, 'msg'), Number(field(c, 'len')))) }, ['md']);
+        return compareResponse(
+          c,
+          { tcId: c.test.tcId, md: upperHex(hashBits(impl, hexField(c, 'msg'), Number(field(c, 'len')))) },
+          ['md'],
+        );
       case 'MCT':
         return monteCarlo(c, impl);
       case 'LDT':
@@ -31,16 +43,21 @@ export const sha3Handler: AcvpSetHandler = {
 
 /** SHA3-256 of the first `bits` bits of `msg` (ACVP bit strings fill each byte from its high bit). */
 export function hashBits(impl: ImplementationId, msg: Uint8Array, bits: number): Uint8Array {
-  if (!Number.isInteger(bits) || bits < 0 || bits > msg.length * 8) throw new Error(`len ${bits} does not fit the ${msg.length}-byte msg`);
+  if (!Number.isInteger(bits) || bits < 0 || bits > msg.length * 8)
+    throw new Error(`len ${bits} does not fit the ${msg.length}-byte msg`);
   const whole = Math.floor(bits / 8);
   const rest = bits % 8;
   if (rest === 0) return hashBytes(impl, msg.subarray(0, whole));
-  if (impl === 'openssl') throw new NotOffered('bit-oriented messages (length not a multiple of 8): node:crypto hashes whole bytes');
+  if (impl === 'openssl')
+    throw new NotOffered('bit-oriented messages (length not a multiple of 8): node:crypto hashes whole bytes');
   // The trailing bits are the high `rest` bits of the last byte; FIPS 202 reads bit strings from
   // the low bit of each byte, so they become the low bits of the padded last byte, followed by the
   // SHA-3 domain bits 0,1 and the first pad10*1 bit (0b110 = 6).
   const combined = ((msg[whole] as number) >> (8 - rest)) | (6 << rest);
-  const sponge = combined > 0xff ? new Keccak(RATE_BYTES, combined >> 8, DIGEST_BYTES) : new Keccak(RATE_BYTES, combined, DIGEST_BYTES);
+  const sponge =
+    combined > 0xff
+      ? new Keccak(RATE_BYTES, combined >> 8, DIGEST_BYTES)
+      : new Keccak(RATE_BYTES, combined, DIGEST_BYTES);
   sponge.update(msg.subarray(0, whole));
   if (combined > 0xff) sponge.update(Uint8Array.of(combined & 0xff));
   return sponge.digest();
@@ -69,7 +86,9 @@ function monteCarlo(c: AcvpCase, impl: ImplementationId) {
   }
   // internalProjection's entries also carry outLen; the response, like expectedResults, carries md.
   const expectedArray = c.expected?.resultsArray;
-  const expected = Array.isArray(expectedArray) ? { ...c.expected, resultsArray: expectedArray.map((entry: JsonObject) => ({ md: entry.md })) } : c.expected;
+  const expected = Array.isArray(expectedArray)
+    ? { ...c.expected, resultsArray: expectedArray.map((entry: JsonObject) => ({ md: entry.md })) }
+    : c.expected;
   return compareResponse({ ...c, expected }, { tcId: c.test.tcId, resultsArray }, ['resultsArray']);
 }
 
@@ -80,10 +99,13 @@ function largeData(c: AcvpCase, impl: ImplementationId, options: AcvpRunOptions)
   const fullBits = Number(large.fullLength);
   const gib = fullBits / 8 / 2 ** 30;
   if (!options.largeData) throw new NotOffered(`large data tests (1 to 8 GiB each) are run only with --large-data`);
-  if (large.expansionTechnique !== 'repeating') throw new NotOffered(`LDT expansion "${String(large.expansionTechnique)}" is not implemented by this runner`);
+  if (large.expansionTechnique !== 'repeating')
+    throw new NotOffered(`LDT expansion "${String(large.expansionTechnique)}" is not implemented by this runner`);
   const content = hexBytes(large.content, 'largeMsg.content').subarray(0, Number(large.contentLength) / 8);
   if (fullBits % 8 !== 0 || content.length === 0 || (fullBits / 8) % content.length !== 0) {
-    throw new NotOffered(`an LDT of ${gib} GiB that is not whole repetitions of whole bytes is not implemented by this runner`);
+    throw new NotOffered(
+      `an LDT of ${gib} GiB that is not whole repetitions of whole bytes is not implemented by this runner`,
+    );
   }
   const chunk = Buffer.alloc(content.length * Math.max(1, Math.floor((8 << 20) / content.length)));
   for (let i = 0; i < chunk.length; i += content.length) chunk.set(content, i);
@@ -95,5 +117,7 @@ function largeData(c: AcvpCase, impl: ImplementationId, options: AcvpRunOptions)
     remaining -= take;
   }
   const md = sponge.digest();
-  return compareResponse(c, { tcId: c.test.tcId, md: upperHex(md instanceof Uint8Array ? md : new Uint8Array(md)) }, ['md']);
+  return compareResponse(c, { tcId: c.test.tcId, md: upperHex(md instanceof Uint8Array ? md : new Uint8Array(md)) }, [
+    'md',
+  ]);
 }

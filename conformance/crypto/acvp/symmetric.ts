@@ -17,11 +17,14 @@ export const hmacSha256Handler: AcvpSetHandler = {
     const msgLen = Number(field(c, 'msgLen') ?? 0);
     const keyLen = Number(field(c, 'keyLen') ?? 0);
     const macLen = Number(field(c, 'macLen'));
-    if (msgLen % 8 !== 0 || keyLen % 8 !== 0) throw new NotOffered('bit-oriented keys or messages: both implementations take whole bytes');
-    if (!Number.isInteger(macLen) || macLen % 8 !== 0 || macLen <= 0 || macLen > 256) throw new Error(`macLen ${String(field(c, 'macLen'))} is not a byte count up to 256 bits`);
+    if (msgLen % 8 !== 0 || keyLen % 8 !== 0)
+      throw new NotOffered('bit-oriented keys or messages: both implementations take whole bytes');
+    if (!Number.isInteger(macLen) || macLen % 8 !== 0 || macLen <= 0 || macLen > 256)
+      throw new Error(`macLen ${String(field(c, 'macLen'))} is not a byte count up to 256 bits`);
     const key = hexField(c, 'key');
     const msg = hexField(c, 'msg');
-    const full = impl === 'openssl' ? new Uint8Array(createHmac('sha256', key).update(msg).digest()) : hmac(sha256, key, msg);
+    const full =
+      impl === 'openssl' ? new Uint8Array(createHmac('sha256', key).update(msg).digest()) : hmac(sha256, key, msg);
     return compareResponse(c, { tcId: c.test.tcId, mac: upperHex(full.subarray(0, macLen / 8)) }, ['mac']);
   },
 };
@@ -33,12 +36,18 @@ export const aesGcmHandler: AcvpSetHandler = {
   describeGroup: (g) =>
     `AES-${String(g.keyLen)}-GCM ${String(g.direction)} iv ${String(g.ivLen)} tag ${String(g.tagLen)} pt ${String(g.payloadLen)} aad ${String(g.aadLen)}`,
   run(c, impl) {
-    if (impl !== 'openssl') throw new NotOffered('AES-GCM is not offered by the noble backend (@noble/post-quantum and @noble/hashes have no AES)');
+    if (impl !== 'openssl')
+      throw new NotOffered(
+        'AES-GCM is not offered by the noble backend (@noble/post-quantum and @noble/hashes have no AES)',
+      );
     if (c.group.ivGen !== undefined && c.group.ivGen !== 'external') {
-      throw new NotOffered(`IV generation "${String(c.group.ivGen)}": the runner checks known answers only, which need the IV given`);
+      throw new NotOffered(
+        `IV generation "${String(c.group.ivGen)}": the runner checks known answers only, which need the IV given`,
+      );
     }
     for (const name of ['payloadLen', 'aadLen', 'ivLen'] as const) {
-      if (Number(c.group[name] ?? 0) % 8 !== 0) throw new NotOffered(`${name} ${String(c.group[name])} is not whole bytes: node:crypto takes whole bytes`);
+      if (Number(c.group[name] ?? 0) % 8 !== 0)
+        throw new NotOffered(`${name} ${String(c.group[name])} is not whole bytes: node:crypto takes whole bytes`);
     }
     const cipher = `aes-${Number(c.group.keyLen)}-gcm` as CipherGCMTypes;
     const tagBytes = Number(c.group.tagLen) / 8;
@@ -49,7 +58,10 @@ export const aesGcmHandler: AcvpSetHandler = {
       const enc = createCipheriv(cipher, key, iv, { authTagLength: tagBytes });
       enc.setAAD(aad);
       const ct = Buffer.concat([enc.update(hexField(c, 'pt')), enc.final()]);
-      return compareResponse(c, { tcId: c.test.tcId, ct: upperHex(ct), tag: upperHex(enc.getAuthTag()) }, ['ct', 'tag']);
+      return compareResponse(c, { tcId: c.test.tcId, ct: upperHex(ct), tag: upperHex(enc.getAuthTag()) }, [
+        'ct',
+        'tag',
+      ]);
     }
     const dec = createDecipheriv(cipher, key, iv, { authTagLength: tagBytes });
     dec.setAAD(aad);

@@ -134,7 +134,13 @@ export function mlKemRow(p: InteropPeer, c: InteropPeer): InteropRow {
 function runCell(spec: CellSpec): InteropCell {
   const base = { check: spec.check, title: spec.title, negativeControl: spec.negativeControl };
   try {
-    return spec.run() ? { ...base, status: 'passed' } : { ...base, status: 'failed', reason: spec.negativeControl ? 'the control did not fail' : 'the exchange did not agree' };
+    return spec.run()
+      ? { ...base, status: 'passed' }
+      : {
+          ...base,
+          status: 'failed',
+          reason: spec.negativeControl ? 'the control did not fail' : 'the exchange did not agree',
+        };
   } catch (error) {
     if (error instanceof NotApplicable) return { ...base, status: 'notApplicable', reason: error.message };
     return { ...base, status: 'failed', reason: `threw ${(error as Error).name}: ${(error as Error).message}` };
@@ -150,5 +156,7 @@ export function flipBit(bytes: Uint8Array): Uint8Array {
 }
 
 function messageBytes(algorithm: string, p: InteropPeer, c: InteropPeer): Uint8Array {
-  return new Uint8Array(Buffer.concat([Buffer.from(`svckit interop ${algorithm} ${p.id} -> ${c.id} `), randomBytes(16)]));
+  return new Uint8Array(
+    Buffer.concat([Buffer.from(`svckit interop ${algorithm} ${p.id} -> ${c.id} `), randomBytes(16)]),
+  );
 }

@@ -65,8 +65,13 @@ function pick(secret: SecretForms, accepts: readonly ('seed' | 'expanded')[], wh
     const bytes = secret[form];
     if (bytes) return bytes;
   }
-  const offered = Object.keys(secret).filter((k) => secret[k as keyof SecretForms]).join(' and ') || 'nothing';
-  throw new NotApplicable(`${who} imports only the ${accepts.join(' or ')} secret key form; the producer exports ${offered}`);
+  const offered =
+    Object.keys(secret)
+      .filter((k) => secret[k as keyof SecretForms])
+      .join(' and ') || 'nothing';
+  throw new NotApplicable(
+    `${who} imports only the ${accepts.join(' or ')} secret key form; the producer exports ${offered}`,
+  );
 }
 
 /** OpenSSL through node:crypto: exports only the seed, imports the seed or (in PKCS#8) the expanded key. */
@@ -82,14 +87,16 @@ export function opensslPeer(): InteropPeer {
       const { publicKey, secretKey } = mlDsa65.keygen();
       return { publicKey, secret: { seed: secretKey } };
     },
-    dsaSign: (secret, message, context) => opensslMlDsa65Sign(pick(secret, ['seed', 'expanded'], who), message, context),
+    dsaSign: (secret, message, context) =>
+      opensslMlDsa65Sign(pick(secret, ['seed', 'expanded'], who), message, context),
     dsaVerify: (publicKey, message, signature, context) => opensslMlDsa65Verify(publicKey, message, signature, context),
     kemKeygen: () => {
       const { publicKey, secretKey } = mlKem768.keygen();
       return { publicKey, secret: { seed: secretKey } };
     },
     kemEncapsulate: (publicKey) => opensslMlKem768Encapsulate(publicKey),
-    kemDecapsulate: (secret, ciphertext) => opensslMlKem768Decapsulate(pick(secret, ['seed', 'expanded'], who), ciphertext),
+    kemDecapsulate: (secret, ciphertext) =>
+      opensslMlKem768Decapsulate(pick(secret, ['seed', 'expanded'], who), ciphertext),
     close: () => {},
   };
 }
@@ -108,7 +115,9 @@ export function noblePeer(): InteropPeer {
       return { publicKey, secret: { seed, expanded: secretKey } };
     },
     dsaSign: (secret, message, context) => {
-      const expanded = secret.expanded ?? (secret.seed ? ml_dsa65.keygen(secret.seed).secretKey : pick(secret, ['expanded', 'seed'], 'noble'));
+      const expanded =
+        secret.expanded ??
+        (secret.seed ? ml_dsa65.keygen(secret.seed).secretKey : pick(secret, ['expanded', 'seed'], 'noble'));
       return ml_dsa65.sign(message, expanded, { context });
     },
     dsaVerify: (publicKey, message, signature, context) => {
@@ -128,7 +137,9 @@ export function noblePeer(): InteropPeer {
       return { ciphertext: cipherText, sharedSecret };
     },
     kemDecapsulate: (secret, ciphertext) => {
-      const expanded = secret.expanded ?? (secret.seed ? ml_kem768.keygen(secret.seed).secretKey : pick(secret, ['expanded', 'seed'], 'noble'));
+      const expanded =
+        secret.expanded ??
+        (secret.seed ? ml_kem768.keygen(secret.seed).secretKey : pick(secret, ['expanded', 'seed'], 'noble'));
       return ml_kem768.decapsulate(ciphertext, expanded);
     },
     close: () => {},

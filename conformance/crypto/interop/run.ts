@@ -79,7 +79,11 @@ export function summariseInterop(rows: readonly InteropRow[]): InteropSummary {
   const cells = rows.flatMap((r) => r.cells);
   const count = (status: string) => cells.filter((c) => c.status === status).length;
   const ran = (r: InteropRow) => r.cells.some((c) => c.status !== 'notApplicable');
-  const bothDirections = rows.every((r) => ran(r) && rows.some((o) => o.algorithm === r.algorithm && o.producer === r.consumer && o.consumer === r.producer && ran(o)));
+  const bothDirections = rows.every(
+    (r) =>
+      ran(r) &&
+      rows.some((o) => o.algorithm === r.algorithm && o.producer === r.consumer && o.consumer === r.producer && ran(o)),
+  );
   return {
     checks: count('passed') + count('failed'),
     passed: count('passed'),
@@ -102,11 +106,17 @@ export async function writeInteropOutputs(results: InteropResultsFile, outDir: s
 export function formatInteropConsole(results: InteropResultsFile): string {
   const lines = [`Interoperability matrix: ${results.peers.map((p) => `${p.name} ${p.version}`).join(', ')}`];
   for (const row of results.rows) {
-    const marks = row.cells.map((c) => (c.status === 'passed' ? 'ok' : c.status === 'failed' ? 'FAIL' : 'n/a')).join(' ');
+    const marks = row.cells
+      .map((c) => (c.status === 'passed' ? 'ok' : c.status === 'failed' ? 'FAIL' : 'n/a'))
+      .join(' ');
     lines.push(`  ${row.algorithm.padEnd(10)} ${row.producer.padEnd(7)} -> ${row.consumer.padEnd(7)}  ${marks}`);
-    for (const cell of row.cells) if (cell.status !== 'passed') lines.push(`      ${cell.status === 'failed' ? 'FAIL' : 'n/a '} ${cell.check}: ${cell.reason}`);
+    for (const cell of row.cells)
+      if (cell.status !== 'passed')
+        lines.push(`      ${cell.status === 'failed' ? 'FAIL' : 'n/a '} ${cell.check}: ${cell.reason}`);
   }
   const s = results.summary;
-  lines.push(`${s.checks} checks: ${s.passed} passed, ${s.failed} failed; ${s.notApplicable} not applicable; ${s.rows} rows; ${s.negativeControls} negative controls; both directions: ${s.bothDirections ? 'yes' : 'no'}`);
+  lines.push(
+    `${s.checks} checks: ${s.passed} passed, ${s.failed} failed; ${s.notApplicable} not applicable; ${s.rows} rows; ${s.negativeControls} negative controls; both directions: ${s.bothDirections ? 'yes' : 'no'}`,
+  );
   return lines.join('\n');
 }

@@ -41,9 +41,17 @@ const OPENSSL_GCM_MAX_IV_BYTES = 128;
 const mlDsaVerify: WycheproofHandler = {
   type: 'MlDsaVerify',
   describeGroup: (file) => `${String(file.algorithm)} verify`,
-  groupSkipReason: (file) => (file.algorithm === 'ML-DSA-65' ? undefined : `parameter set ${String(file.algorithm)} is out of scope (svckit implements ML-DSA-65)`),
+  groupSkipReason: (file) =>
+    file.algorithm === 'ML-DSA-65'
+      ? undefined
+      : `parameter set ${String(file.algorithm)} is out of scope (svckit implements ML-DSA-65)`,
   run(group, test, impl) {
-    const args = [hex(group.publicKey, 'publicKey'), hex(test.msg, 'msg'), hex(test.sig, 'sig'), hex(test.ctx, 'ctx')] as const;
+    const args = [
+      hex(group.publicKey, 'publicKey'),
+      hex(test.msg, 'msg'),
+      hex(test.sig, 'sig'),
+      hex(test.ctx, 'ctx'),
+    ] as const;
     const ok = impl === 'openssl' ? opensslMlDsa65Verify(...args) : nobleMlDsa65Verify(...args);
     return ok ? { accepted: true } : { accepted: false, detail: 'signature rejected' };
   },
@@ -53,7 +61,10 @@ const mlDsaVerify: WycheproofHandler = {
 const mlKem: WycheproofHandler = {
   type: 'MLKEMTest',
   describeGroup: (_file, group) => `${String(group.parameterSet)} keygen from seed and decapsulate`,
-  groupSkipReason: (_file, group) => (group.parameterSet === 'ML-KEM-768' ? undefined : `parameter set ${String(group.parameterSet)} is out of scope (svckit implements ML-KEM-768)`),
+  groupSkipReason: (_file, group) =>
+    group.parameterSet === 'ML-KEM-768'
+      ? undefined
+      : `parameter set ${String(group.parameterSet)} is out of scope (svckit implements ML-KEM-768)`,
   run(_group, test, impl) {
     const adapter = mlKemAdapter(impl);
     let k: Uint8Array;
@@ -79,11 +90,13 @@ const mlKem: WycheproofHandler = {
 const macTest: WycheproofHandler = {
   type: 'MacTest',
   describeGroup: (file, group) => `${String(file.algorithm)} key ${String(group.keySize)} tag ${String(group.tagSize)}`,
-  groupSkipReason: (file) => (file.algorithm === 'HMACSHA256' ? undefined : `${String(file.algorithm)} is not among svckit's algorithms`),
+  groupSkipReason: (file) =>
+    file.algorithm === 'HMACSHA256' ? undefined : `${String(file.algorithm)} is not among svckit's algorithms`,
   run(group, test, impl) {
     const key = hex(test.key, 'key');
     const msg = hex(test.msg, 'msg');
-    const full = impl === 'openssl' ? new Uint8Array(createHmac('sha256', key).update(msg).digest()) : hmac(sha256, key, msg);
+    const full =
+      impl === 'openssl' ? new Uint8Array(createHmac('sha256', key).update(msg).digest()) : hmac(sha256, key, msg);
     const tag = Buffer.from(full.subarray(0, Number(group.tagSize) / 8)).toString('hex');
     return tag === String(test.tag).toLowerCase() ? { accepted: true } : { accepted: false, detail: 'tag differs' };
   },
@@ -92,17 +105,26 @@ const macTest: WycheproofHandler = {
 /** AEAD (aead_test_schema): AES-GCM through OpenSSL; valid cases must encrypt to ct || tag and decrypt back. */
 const aeadTest: WycheproofHandler = {
   type: 'AeadTest',
-  describeGroup: (file, group) => `${String(file.algorithm)} key ${String(group.keySize)} iv ${String(group.ivSize)} tag ${String(group.tagSize)}`,
-  groupSkipReason: (file) => (file.algorithm === 'AES-GCM' ? undefined : `${String(file.algorithm)} is not among svckit's algorithms`),
+  describeGroup: (file, group) =>
+    `${String(file.algorithm)} key ${String(group.keySize)} iv ${String(group.ivSize)} tag ${String(group.tagSize)}`,
+  groupSkipReason: (file) =>
+    file.algorithm === 'AES-GCM' ? undefined : `${String(file.algorithm)} is not among svckit's algorithms`,
   run(group, test, impl) {
-    if (impl !== 'openssl') throw new NotOffered('AES-GCM is not offered by the noble backend (@noble/post-quantum and @noble/hashes have no AES)');
+    if (impl !== 'openssl')
+      throw new NotOffered(
+        'AES-GCM is not offered by the noble backend (@noble/post-quantum and @noble/hashes have no AES)',
+      );
     const cipher = `aes-${Number(group.keySize)}-gcm` as 'aes-256-gcm';
     const tagBytes = Number(group.tagSize) / 8;
-    const [key, iv, aad, msg, ct, tag] = (['key', 'iv', 'aad', 'msg', 'ct', 'tag'] as const).map((n) => hex(test[n], n)) as Uint8Array[];
+    const [key, iv, aad, msg, ct, tag] = (['key', 'iv', 'aad', 'msg', 'ct', 'tag'] as const).map((n) =>
+      hex(test[n], n),
+    ) as Uint8Array[];
     if ((iv as Uint8Array).length > OPENSSL_GCM_MAX_IV_BYTES) {
       // OpenSSL 3's GCM refuses IVs over 1024 bits when the cipher is set up: a parameter it does not
       // offer, like a pre-hash a library refuses. svckit's own nonces are 96 bits (SP 800-38D §8.2).
-      throw new NotOffered(`GCM IVs longer than ${OPENSSL_GCM_MAX_IV_BYTES * 8} bits are not offered by OpenSSL 3 (it refuses them as invalid)`);
+      throw new NotOffered(
+        `GCM IVs longer than ${OPENSSL_GCM_MAX_IV_BYTES * 8} bits are not offered by OpenSSL 3 (it refuses them as invalid)`,
+      );
     }
     try {
       const enc = createCipheriv(cipher, key as Uint8Array, iv as Uint8Array, { authTagLength: tagBytes });
@@ -113,7 +135,8 @@ const aeadTest: WycheproofHandler = {
       decipher.setAuthTag(tag as Uint8Array);
       const opened = Buffer.concat([decipher.update(ct as Uint8Array), decipher.final()]);
       if (!opened.equals(msg as Uint8Array)) return { accepted: false, detail: 'decryption gave other plaintext' };
-      if (!sealed.equals(Buffer.concat([ct as Uint8Array, tag as Uint8Array]))) return { accepted: false, detail: 'decrypted, but encryption gives another ct || tag' };
+      if (!sealed.equals(Buffer.concat([ct as Uint8Array, tag as Uint8Array])))
+        return { accepted: false, detail: 'decrypted, but encryption gives another ct || tag' };
       return { accepted: true };
     } catch (error) {
       return { accepted: false, detail: `refused: ${(error as Error).message}` };
@@ -124,16 +147,23 @@ const aeadTest: WycheproofHandler = {
 /** ECDSA verification (ecdsa_verify_schema): secp256k1 with SHA-256, DER signatures, as viem's wallet signatures use (D-035). */
 const ecdsaVerify: WycheproofHandler = {
   type: 'EcdsaVerify',
-  describeGroup: (_file, group) => `ECDSA ${String((group.publicKey as JsonObject | undefined)?.curve)} ${String(group.sha)} DER`,
+  describeGroup: (_file, group) =>
+    `ECDSA ${String((group.publicKey as JsonObject | undefined)?.curve)} ${String(group.sha)} DER`,
   groupSkipReason: (_file, group) =>
-    (group.publicKey as JsonObject | undefined)?.curve === 'secp256k1' && group.sha === 'SHA-256' ? undefined : 'only ECDSA secp256k1 with SHA-256 is run',
+    (group.publicKey as JsonObject | undefined)?.curve === 'secp256k1' && group.sha === 'SHA-256'
+      ? undefined
+      : 'only ECDSA secp256k1 with SHA-256 is run',
   run(group, test, impl) {
     const msg = hex(test.msg, 'msg');
     const sig = hex(test.sig, 'sig');
     let ok: boolean;
     try {
       if (impl === 'openssl') {
-        const key = createPublicKey({ key: Buffer.from(hex(group.publicKeyDer, 'publicKeyDer')), format: 'der', type: 'spki' });
+        const key = createPublicKey({
+          key: Buffer.from(hex(group.publicKeyDer, 'publicKeyDer')),
+          format: 'der',
+          type: 'spki',
+        });
         ok = verify('sha256', msg, { key, dsaEncoding: 'der' }, sig);
       } else {
         const publicKey = hex((group.publicKey as JsonObject).uncompressed, 'publicKey.uncompressed');

@@ -8,7 +8,8 @@ import { wycheproofCountsByImplementation, type WycheproofRun } from './run.ts';
 export const WYCHEPROOF_RESULTS_KIND = 'svckit.wycheproof-results';
 
 /** The results file's shape (formatVersion 1). */
-export interface WycheproofResultsFile extends VectorResultsFile<typeof WYCHEPROOF_RESULTS_KIND, WycheproofRun['implementations']> {
+export interface WycheproofResultsFile
+  extends VectorResultsFile<typeof WYCHEPROOF_RESULTS_KIND, WycheproofRun['implementations']> {
   /** Files read, with digests. */
   vectors: { dir: string; files: WycheproofRun['sources'] };
   /** Per file and implementation. */
@@ -40,8 +41,21 @@ export async function writeWycheproofOutputs(run: WycheproofRun, outDir: string,
 
 /** The console summary of a run. */
 export function formatWycheproofConsole(run: WycheproofRun): string {
-  const rows = run.results.map((r) => ({ name: r.file, implementation: r.implementation, counts: r.counts, groups: r.groups, durationMs: r.durationMs }));
-  const lines = [formatCountsTable(`Wycheproof vectors from ${run.vectorsDir} (valid must be accepted, invalid rejected, acceptable either)`, rows), ''];
-  for (const [impl, counts] of Object.entries(wycheproofCountsByImplementation(run))) lines.push(`${impl}: ${formatTotalsLine(counts)}`);
+  const rows = run.results.map((r) => ({
+    name: r.file,
+    implementation: r.implementation,
+    counts: r.counts,
+    groups: r.groups,
+    durationMs: r.durationMs,
+  }));
+  const lines = [
+    formatCountsTable(
+      `Wycheproof vectors from ${run.vectorsDir} (valid must be accepted, invalid rejected, acceptable either)`,
+      rows,
+    ),
+    '',
+  ];
+  for (const [impl, counts] of Object.entries(wycheproofCountsByImplementation(run)))
+    lines.push(`${impl}: ${formatTotalsLine(counts)}`);
   return lines.join('\n');
 }

@@ -8,12 +8,18 @@ import { hexBytes, type JsonObject } from '../vectors.ts';
 import type { Verdict, WycheproofHandler } from './handlers.ts';
 
 const hex = (value: unknown, name: string) => hexBytes(value ?? '', name);
-const sameHex = (bytes: Uint8Array, expected: unknown) => Buffer.from(bytes).toString('hex') === String(expected).toLowerCase();
+const sameHex = (bytes: Uint8Array, expected: unknown) =>
+  Buffer.from(bytes).toString('hex') === String(expected).toLowerCase();
 const refused = (error: unknown): Verdict => ({ accepted: false, detail: `refused: ${(error as Error).message}` });
 
-const dsaSkip = (file: JsonObject) => (file.algorithm === 'ML-DSA-65' ? undefined : `parameter set ${String(file.algorithm)} is out of scope (svckit implements ML-DSA-65)`);
+const dsaSkip = (file: JsonObject) =>
+  file.algorithm === 'ML-DSA-65'
+    ? undefined
+    : `parameter set ${String(file.algorithm)} is out of scope (svckit implements ML-DSA-65)`;
 const kemSkip = (_file: JsonObject, group: JsonObject) =>
-  group.parameterSet === 'ML-KEM-768' ? undefined : `parameter set ${String(group.parameterSet)} is out of scope (svckit implements ML-KEM-768)`;
+  group.parameterSet === 'ML-KEM-768'
+    ? undefined
+    : `parameter set ${String(group.parameterSet)} is out of scope (svckit implements ML-KEM-768)`;
 
 /**
  * ML-DSA signing (MlDsaSign). The key is a 32-byte seed (`privateSeed`, mldsa_sign_seed_schema) or an
@@ -28,7 +34,10 @@ export const mlDsaSign: WycheproofHandler = {
   groupSkipReason: dsaSkip,
   run(group, test, impl) {
     const adapter = mlDsaAdapter(impl);
-    const randomness = typeof test.rnd === 'string' ? { kind: 'given' as const, rnd: hex(test.rnd, 'rnd') } : { kind: 'deterministic' as const };
+    const randomness =
+      typeof test.rnd === 'string'
+        ? { kind: 'given' as const, rnd: hex(test.rnd, 'rnd') }
+        : { kind: 'deterministic' as const };
     let sig: Uint8Array;
     try {
       let sk: Uint8Array;
@@ -36,14 +45,16 @@ export const mlDsaSign: WycheproofHandler = {
         // A seed of the wrong length is the backend's to refuse (IncorrectPrivateKeyLength).
         const seed = hex(group.privateSeed, 'privateSeed');
         const keys = adapter.keyGen(seed);
-        if (typeof group.publicKey === 'string' && !sameHex(keys.pk, group.publicKey)) return { accepted: false, detail: 'public key from the seed differs from publicKey' };
+        if (typeof group.publicKey === 'string' && !sameHex(keys.pk, group.publicKey))
+          return { accepted: false, detail: 'public key from the seed differs from publicKey' };
         sk = keys.sk ?? seed;
       } else {
         sk = hex(group.privateKey, 'privateKey');
       }
-      sig = typeof test.msg === 'string'
-        ? adapter.signPure(sk, hex(test.msg, 'msg'), hex(test.ctx, 'ctx'), randomness)
-        : adapter.signInternal(sk, hex(test.mu, 'mu'), true, randomness);
+      sig =
+        typeof test.msg === 'string'
+          ? adapter.signPure(sk, hex(test.msg, 'msg'), hex(test.ctx, 'ctx'), randomness)
+          : adapter.signInternal(sk, hex(test.mu, 'mu'), true, randomness);
     } catch (error) {
       if ((error as Error).name === 'NotOffered') throw error;
       return refused(error);
@@ -104,7 +115,8 @@ export const mlKemDecapsValidation: WycheproofHandler = {
     let k: Uint8Array;
     try {
       const dk = hex(test.dk, 'dk');
-      if (!adapter.decapsulationKeyCheck(dk)) return { accepted: false, detail: 'decapsulation key check (FIPS 203 §7.3) failed' };
+      if (!adapter.decapsulationKeyCheck(dk))
+        return { accepted: false, detail: 'decapsulation key check (FIPS 203 §7.3) failed' };
       k = adapter.decapsulate(dk, hex(test.c, 'c'));
     } catch (error) {
       return refused(error);

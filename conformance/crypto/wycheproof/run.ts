@@ -2,7 +2,12 @@
 // "invalid" one rejected; an "acceptable" case passes either way and its outcome is recorded.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { describeImplementation, NotOffered, type ImplementationId, type ImplementationInfo } from '../implementations.ts';
+import {
+  describeImplementation,
+  NotOffered,
+  type ImplementationId,
+  type ImplementationInfo,
+} from '../implementations.ts';
 import { newGroup, recordCase, sumCounts, type Counts, type GroupResult } from '../results.ts';
 import { readJsonFile, sha256File, type JsonObject } from '../vectors.ts';
 import { WYCHEPROOF_HANDLERS, type Verdict } from './handlers.ts';
@@ -77,7 +82,8 @@ export function runWycheproof(request: WycheproofRunRequest): WycheproofRun {
 /** Counts per implementation. */
 export function wycheproofCountsByImplementation(run: WycheproofRun): Record<string, Counts> {
   const out: Record<string, Counts> = {};
-  for (const info of run.implementations) out[info.id] = sumCounts(run.results.filter((r) => r.implementation === info.id).map((r) => r.counts));
+  for (const info of run.implementations)
+    out[info.id] = sumCounts(run.results.filter((r) => r.implementation === info.id).map((r) => r.counts));
   return out;
 }
 
@@ -88,7 +94,9 @@ function runFile(path: string, doc: JsonObject, impl: ImplementationId): Wychepr
   (doc.testGroups as JsonObject[]).forEach((group, index) => {
     const handler = WYCHEPROOF_HANDLERS.find((h) => h.type === group.type);
     const result = newGroup(index + 1, handler ? handler.describeGroup(doc, group) : String(group.type));
-    const groupSkip = handler ? handler.groupSkipReason(doc, group) : `test type ${String(group.type)} is not implemented by this runner`;
+    const groupSkip = handler
+      ? handler.groupSkipReason(doc, group)
+      : `test type ${String(group.type)} is not implemented by this runner`;
     for (const test of (group.tests as JsonObject[] | undefined) ?? []) {
       const tcId = Number(test.tcId);
       if (groupSkip || !handler) {
@@ -126,9 +134,16 @@ function judge(test: JsonObject, verdict: Verdict, acceptable: { accepted: numbe
   const comment = typeof test.comment === 'string' && test.comment ? ` "${test.comment}"` : '';
   switch (test.result) {
     case 'valid':
-      return verdict.accepted ? { status: 'passed' as const } : { status: 'failed' as const, reason: `valid case rejected: ${verdict.detail ?? 'rejected'}${comment}${flags}` };
+      return verdict.accepted
+        ? { status: 'passed' as const }
+        : {
+            status: 'failed' as const,
+            reason: `valid case rejected: ${verdict.detail ?? 'rejected'}${comment}${flags}`,
+          };
     case 'invalid':
-      return verdict.accepted ? { status: 'failed' as const, reason: `invalid case accepted${comment}${flags}` } : { status: 'passed' as const };
+      return verdict.accepted
+        ? { status: 'failed' as const, reason: `invalid case accepted${comment}${flags}` }
+        : { status: 'passed' as const };
     case 'acceptable':
       acceptable[verdict.accepted ? 'accepted' : 'rejected'] += 1;
       return { status: 'passed' as const };

@@ -53,7 +53,13 @@ export function p2wpkhScriptCode(compressedPublicKey: Uint8Array): Uint8Array {
 export const sha256d = (data: Uint8Array) => sha256(sha256(data));
 
 /** BIP-143 signature hash of input `index` (witness v0). */
-export function bip143Sighash(tx: BtcTransaction, index: number, scriptCode: Uint8Array, value: bigint, sighashType = SIGHASH_ALL): Uint8Array {
+export function bip143Sighash(
+  tx: BtcTransaction,
+  index: number,
+  scriptCode: Uint8Array,
+  value: bigint,
+  sighashType = SIGHASH_ALL,
+): Uint8Array {
   const input = tx.inputs[index];
   if (!input) throw new KeyError(`no input ${index}`);
   if (sighashType !== SIGHASH_ALL) throw new KeyError('only SIGHASH_ALL is supported');
@@ -61,7 +67,19 @@ export function bip143Sighash(tx: BtcTransaction, index: number, scriptCode: Uin
   const hashSequence = sha256d(concat(...tx.inputs.map((i) => u32(sequenceOf(i)))));
   const hashOutputs = sha256d(concat(...tx.outputs.map(serializeOutput)));
   return sha256d(
-    concat(u32(tx.version), hashPrevouts, hashSequence, outpoint(input), compactSize(scriptCode.length), scriptCode, u64(value), u32(sequenceOf(input)), hashOutputs, u32(tx.locktime), u32(sighashType)),
+    concat(
+      u32(tx.version),
+      hashPrevouts,
+      hashSequence,
+      outpoint(input),
+      compactSize(scriptCode.length),
+      scriptCode,
+      u64(value),
+      u32(sequenceOf(input)),
+      hashOutputs,
+      u32(tx.locktime),
+      u32(sighashType),
+    ),
   );
 }
 
@@ -106,7 +124,8 @@ export function estimateP2wpkhVsize(inputs: number, outputs: number): number {
 }
 
 function outpoint(input: BtcInput): Uint8Array {
-  if (!/^[0-9a-f]{64}$/i.test(input.txid)) throw new KeyError(`"txid" expected 64 hex characters, got ${JSON.stringify(input.txid)}`);
+  if (!/^[0-9a-f]{64}$/i.test(input.txid))
+    throw new KeyError(`"txid" expected 64 hex characters, got ${JSON.stringify(input.txid)}`);
   return concat(hexToBytes(input.txid).reverse(), u32(input.vout));
 }
 

@@ -37,7 +37,8 @@ export function bytesToHex(bytes: Uint8Array): string {
 /** Bytes of a hex string (optional 0x); KeyError on anything else. */
 export function hexToBytes(hex: string): Uint8Array {
   const digits = hex.replace(/^0x/i, '');
-  if (digits.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(digits)) throw new KeyError(`expected an even number of hex digits, got ${JSON.stringify(hex.slice(0, 24))}`);
+  if (digits.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(digits))
+    throw new KeyError(`expected an even number of hex digits, got ${JSON.stringify(hex.slice(0, 24))}`);
   const out = new Uint8Array(digits.length / 2);
   for (let i = 0; i < out.length; i++) out[i] = parseInt(digits.slice(2 * i, 2 * i + 2), 16);
   return out;
@@ -54,7 +55,10 @@ export function addressFamily(address: string): ChainFamily | undefined {
 /** The key family an address belongs to, read from its format as the server does (D-035); KeyError otherwise. */
 export function familyOfAddress(address: string): ChainFamily {
   const family = addressFamily(address);
-  if (family === undefined) throw new KeyError(`"address" expected an EVM (0x + 40 hex), Bitcoin (bc1q...) or Tron (T...) address, got ${JSON.stringify(address)}`);
+  if (family === undefined)
+    throw new KeyError(
+      `"address" expected an EVM (0x + 40 hex), Bitcoin (bc1q...) or Tron (T...) address, got ${JSON.stringify(address)}`,
+    );
   return family;
 }
 
@@ -112,7 +116,8 @@ export function p2wpkhProgram(address: string): Uint8Array {
   }
   const [version, ...rest] = decoded.words;
   const program = bech32.fromWords(rest);
-  if (decoded.prefix !== 'bc' || version !== 0 || program.length !== 20) throw new KeyError(`expected a mainnet P2WPKH address (bc1q..., witness v0, 20 bytes), got "${address}"`);
+  if (decoded.prefix !== 'bc' || version !== 0 || program.length !== 20)
+    throw new KeyError(`expected a mainnet P2WPKH address (bc1q..., witness v0, 20 bytes), got "${address}"`);
   return program;
 }
 
@@ -131,7 +136,8 @@ export function tronAddressBytes(address: string): Uint8Array {
   } catch (error) {
     throw new KeyError(`"${address}" is not a base58check Tron address: ${(error as Error).message}`);
   }
-  if (bytes.length !== 21 || bytes[0] !== 0x41) throw new KeyError(`expected a Tron mainnet address (0x41 + 20 bytes), got "${address}"`);
+  if (bytes.length !== 21 || bytes[0] !== 0x41)
+    throw new KeyError(`expected a Tron mainnet address (0x41 + 20 bytes), got "${address}"`);
   return bytes;
 }
 
@@ -143,14 +149,19 @@ const ML_DSA_65_PUBLIC_KEY_BYTES = 1952;
 
 /** The 32-byte ML-DSA-65 key-generation seed ξ of a 64-byte BIP-39 seed (D-119): HKDF-SHA256(seed, "", IDENTITY_INFO, 32). */
 export function identityKeySeed(seed: Uint8Array): Uint8Array {
-  if (!(seed instanceof Uint8Array) || seed.length !== 64) throw new TypeError(`"seed" expected the 64-byte BIP-39 seed, got ${seed instanceof Uint8Array ? `${seed.length} bytes` : typeof seed}`);
+  if (!(seed instanceof Uint8Array) || seed.length !== 64)
+    throw new TypeError(
+      `"seed" expected the 64-byte BIP-39 seed, got ${seed instanceof Uint8Array ? `${seed.length} bytes` : typeof seed}`,
+    );
   return hkdf(sha256, seed, new Uint8Array(0), new TextEncoder().encode(IDENTITY_INFO), 32);
 }
 
 /** svcId of an ML-DSA-65 public key: hex of the first 8 bytes of SHA3-256 (D-031). */
 export function svcIdOf(publicKey: Uint8Array): string {
   if (!(publicKey instanceof Uint8Array) || publicKey.length !== ML_DSA_65_PUBLIC_KEY_BYTES) {
-    throw new TypeError(`"publicKey" expected a ${ML_DSA_65_PUBLIC_KEY_BYTES}-byte ML-DSA-65 public key, got ${publicKey instanceof Uint8Array ? publicKey.length : typeof publicKey}`);
+    throw new TypeError(
+      `"publicKey" expected a ${ML_DSA_65_PUBLIC_KEY_BYTES}-byte ML-DSA-65 public key, got ${publicKey instanceof Uint8Array ? publicKey.length : typeof publicKey}`,
+    );
   }
   return bytesToHex(sha3_256(publicKey).subarray(0, 8));
 }

@@ -23,7 +23,8 @@ export class FeeError extends SvcError<'INVALID_FEE'> {
 
 /** The fee of an amount at a rate in basis points, rounded up (D-123). */
 export function computeFee(amount: bigint, feeBps: number): bigint {
-  if (typeof amount !== 'bigint' || amount < 0n) throw new FeeError(`"amount" expected a non-negative bigint in the base unit, got ${String(amount)}`);
+  if (typeof amount !== 'bigint' || amount < 0n)
+    throw new FeeError(`"amount" expected a non-negative bigint in the base unit, got ${String(amount)}`);
   checkBps(feeBps);
   const numerator = amount * BigInt(feeBps);
   return (numerator + 9_999n) / 10_000n;
@@ -48,13 +49,24 @@ export function applyFee(config: FeeConfig, chainId: string, amount: bigint): Fe
   checkConfig(config);
   const fee = computeFee(amount, config.feeBps);
   const collector = config.collectors.find((c) => c.chainId === chainId)?.address;
-  if (fee > 0n && !collector) throw new FeeError(`the fee configuration charges ${config.feeBps} bp but names no collector for chain ${chainId}: refusing to sign a transfer whose fee cannot be paid`);
-  return { chainId, amount, fee, total: amount + fee, feeBps: config.feeBps, collector: fee > 0n ? collector : undefined };
+  if (fee > 0n && !collector)
+    throw new FeeError(
+      `the fee configuration charges ${config.feeBps} bp but names no collector for chain ${chainId}: refusing to sign a transfer whose fee cannot be paid`,
+    );
+  return {
+    chainId,
+    amount,
+    fee,
+    total: amount + fee,
+    feeBps: config.feeBps,
+    collector: fee > 0n ? collector : undefined,
+  };
 }
 
 /** Validates a `FeeConfig` as the contract defines it (feeBps integer 0..10000, at most one collector per chain). */
 export function checkConfig(config: FeeConfig): void {
-  if (!config || typeof config !== 'object' || !Array.isArray(config.collectors)) throw new FeeError('fee configuration expected {feeBps, collectors, updatedAt} (D-014)');
+  if (!config || typeof config !== 'object' || !Array.isArray(config.collectors))
+    throw new FeeError('fee configuration expected {feeBps, collectors, updatedAt} (D-014)');
   checkBps(config.feeBps);
   const seen = new Set<string>();
   for (const c of config.collectors) {
@@ -69,11 +81,15 @@ export type FeeConfigReader = () => Promise<{ data?: FeeConfig; error?: unknown;
 /** Reads `GET /fees/config` (call it right before signing) and validates it. */
 export async function fetchFeeConfig(read: FeeConfigReader): Promise<FeeConfig> {
   const { data, error, response } = await read();
-  if (!data) throw new FeeError(`GET /fees/config failed (${response?.status ?? 'no response'}): ${JSON.stringify(error)}; refusing to sign without the fee configuration`);
+  if (!data)
+    throw new FeeError(
+      `GET /fees/config failed (${response?.status ?? 'no response'}): ${JSON.stringify(error)}; refusing to sign without the fee configuration`,
+    );
   checkConfig(data);
   return data;
 }
 
 function checkBps(feeBps: number): void {
-  if (!Number.isInteger(feeBps) || feeBps < 0 || feeBps > 10_000) throw new FeeError(`"feeBps" expected an integer 0 to 10000 (D-014), got ${feeBps}`);
+  if (!Number.isInteger(feeBps) || feeBps < 0 || feeBps > 10_000)
+    throw new FeeError(`"feeBps" expected an integer 0 to 10000 (D-014), got ${feeBps}`);
 }

@@ -30,13 +30,22 @@ export function deriveIdentity(seed: Uint8Array): WalletIdentity {
 }
 
 /** Pure ML-DSA-65 signature (empty context unless given, hedged) over a UTF-8 string or bytes (D-044). */
-export function signWithIdentity(identity: Pick<WalletIdentity, 'secretKey'>, message: string | Uint8Array, context?: Uint8Array): Uint8Array {
+export function signWithIdentity(
+  identity: Pick<WalletIdentity, 'secretKey'>,
+  message: string | Uint8Array,
+  context?: Uint8Array,
+): Uint8Array {
   const bytes = typeof message === 'string' ? new TextEncoder().encode(message) : message;
   return mlDsa65.sign(identity.secretKey, bytes, context ? { context } : {});
 }
 
 /** Verifies a pure ML-DSA-65 signature of the identity (D-044). */
-export function verifyIdentitySignature(publicKey: Uint8Array, message: string | Uint8Array, signature: Uint8Array, context?: Uint8Array): boolean {
+export function verifyIdentitySignature(
+  publicKey: Uint8Array,
+  message: string | Uint8Array,
+  signature: Uint8Array,
+  context?: Uint8Array,
+): boolean {
   const bytes = typeof message === 'string' ? new TextEncoder().encode(message) : message;
   return mlDsa65.verify(publicKey, bytes, signature, context ? { context } : {});
 }

@@ -7,7 +7,13 @@
  * extension bundles it too.
  */
 import { HDKey } from '@scure/bip32';
-import { entropyToMnemonic, generateMnemonic as scureGenerate, mnemonicToEntropy, mnemonicToSeedSync, validateMnemonic } from '@scure/bip39';
+import {
+  entropyToMnemonic,
+  generateMnemonic as scureGenerate,
+  mnemonicToEntropy,
+  mnemonicToSeedSync,
+  validateMnemonic,
+} from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
 import { addressOf, KeyError } from './codec.ts';
 import type { ChainFamily } from './networks.ts';
@@ -28,7 +34,8 @@ export interface ChainKey {
 
 /** The BIP-32 path of a key family at an address index (spec rule 7 of the wallet). */
 export function derivationPath(family: ChainFamily, index = 0): string {
-  if (!Number.isInteger(index) || index < 0 || index >= 0x80000000) throw new KeyError(`"index" expected an integer 0 to 2^31-1, got ${index}`);
+  if (!Number.isInteger(index) || index < 0 || index >= 0x80000000)
+    throw new KeyError(`"index" expected an integer 0 to 2^31-1, got ${index}`);
   switch (family) {
     case 'evm':
       return `m/44'/60'/0'/0/${index}`;
@@ -57,7 +64,10 @@ export function mnemonicEntropy(mnemonic: string): Uint8Array {
 
 /** The mnemonic of BIP-39 entropy (inverse of {@link mnemonicEntropy}). */
 export function mnemonicFromEntropy(entropy: Uint8Array): string {
-  if (!(entropy instanceof Uint8Array) || ![16, 20, 24, 28, 32].includes(entropy.length)) throw new KeyError(`"entropy" expected 16, 20, 24, 28 or 32 bytes (BIP-39), got ${entropy instanceof Uint8Array ? entropy.length : typeof entropy}`);
+  if (!(entropy instanceof Uint8Array) || ![16, 20, 24, 28, 32].includes(entropy.length))
+    throw new KeyError(
+      `"entropy" expected 16, 20, 24, 28 or 32 bytes (BIP-39), got ${entropy instanceof Uint8Array ? entropy.length : typeof entropy}`,
+    );
   return entropyToMnemonic(entropy, wordlist);
 }
 
@@ -68,11 +78,21 @@ export function mnemonicToSeed(mnemonic: string, passphrase = ''): Uint8Array {
 
 /** Derives the chain key of a family at an index from the 64-byte BIP-39 seed. */
 export function deriveChainKey(seed: Uint8Array, family: ChainFamily, index = 0): ChainKey {
-  if (!(seed instanceof Uint8Array) || seed.length < 16 || seed.length > 64) throw new KeyError(`"seed" expected a 16- to 64-byte Uint8Array (BIP-32), got ${seed instanceof Uint8Array ? `${seed.length} bytes` : typeof seed}`);
+  if (!(seed instanceof Uint8Array) || seed.length < 16 || seed.length > 64)
+    throw new KeyError(
+      `"seed" expected a 16- to 64-byte Uint8Array (BIP-32), got ${seed instanceof Uint8Array ? `${seed.length} bytes` : typeof seed}`,
+    );
   const path = derivationPath(family, index);
   const node = HDKey.fromMasterSeed(seed).derive(path);
   if (!node.privateKey || !node.publicKey) throw new KeyError(`no key at ${path}`);
-  return { family, path, index, privateKey: node.privateKey, publicKey: node.publicKey, address: addressOf(family, node.publicKey) };
+  return {
+    family,
+    path,
+    index,
+    privateKey: node.privateKey,
+    publicKey: node.publicKey,
+    address: addressOf(family, node.publicKey),
+  };
 }
 
 function normalizeMnemonic(mnemonic: string): string {
@@ -81,6 +101,9 @@ function normalizeMnemonic(mnemonic: string): string {
 
 function checkedMnemonic(mnemonic: string): string {
   const normalized = normalizeMnemonic(mnemonic);
-  if (!validateMnemonic(normalized, wordlist)) throw new KeyError('the mnemonic is not a valid English BIP-39 phrase (unknown word, wrong length or bad checksum)');
+  if (!validateMnemonic(normalized, wordlist))
+    throw new KeyError(
+      'the mnemonic is not a valid English BIP-39 phrase (unknown word, wrong length or bad checksum)',
+    );
   return normalized;
 }

@@ -30,10 +30,20 @@ export interface Argon2idParams {
 }
 
 /** RFC 9106 §4 second recommended option: 64 MiB, 3 passes, 4 lanes (D-120). */
-export const DEFAULT_ARGON2ID: Readonly<Argon2idParams> = Object.freeze({ memoryKiB: 64 * 1024, passes: 3, parallelism: 4 });
+export const DEFAULT_ARGON2ID: Readonly<Argon2idParams> = Object.freeze({
+  memoryKiB: 64 * 1024,
+  passes: 3,
+  parallelism: 4,
+});
 
 /** Bounds accepted when opening a file: below the floor a file is refused as too weak, above the ceiling as a memory bomb. */
-export const ARGON2ID_BOUNDS = Object.freeze({ minMemoryKiB: 8 * 1024, maxMemoryKiB: 4 * 1024 * 1024, minPasses: 1, maxPasses: 64, maxParallelism: 16 });
+export const ARGON2ID_BOUNDS = Object.freeze({
+  minMemoryKiB: 8 * 1024,
+  maxMemoryKiB: 4 * 1024 * 1024,
+  minPasses: 1,
+  maxPasses: 64,
+  maxParallelism: 16,
+});
 
 /** The JSON keystore file. */
 export interface KeystoreFile {
@@ -53,7 +63,8 @@ export class KeystoreError extends SvcError<'bad_format' | 'weak_parameters' | '
 
 /** The password bytes fed to Argon2id: UTF-8 of the NFKC form (the same bytes on every device). */
 export function passwordBytes(password: string): Uint8Array {
-  if (typeof password !== 'string' || password.length === 0) throw new KeystoreError('bad_format', '"password" expected a non-empty string');
+  if (typeof password !== 'string' || password.length === 0)
+    throw new KeystoreError('bad_format', '"password" expected a non-empty string');
   return new TextEncoder().encode(password.normalize('NFKC'));
 }
 
@@ -61,18 +72,42 @@ export function passwordBytes(password: string): Uint8Array {
 export function checkArgon2Params(params: Argon2idParams): void {
   const b = ARGON2ID_BOUNDS;
   const ok = (n: number, lo: number, hi: number) => Number.isInteger(n) && n >= lo && n <= hi;
-  if (!ok(params.parallelism, 1, b.maxParallelism)) throw new KeystoreError('weak_parameters', `Argon2id parallelism expected 1 to ${b.maxParallelism}, got ${params.parallelism}`);
-  if (!ok(params.memoryKiB, Math.max(b.minMemoryKiB, 8 * params.parallelism), b.maxMemoryKiB)) throw new KeystoreError('weak_parameters', `Argon2id memory expected ${b.minMemoryKiB} to ${b.maxMemoryKiB} KiB, got ${params.memoryKiB}`);
-  if (!ok(params.passes, b.minPasses, b.maxPasses)) throw new KeystoreError('weak_parameters', `Argon2id passes expected ${b.minPasses} to ${b.maxPasses}, got ${params.passes}`);
+  if (!ok(params.parallelism, 1, b.maxParallelism))
+    throw new KeystoreError(
+      'weak_parameters',
+      `Argon2id parallelism expected 1 to ${b.maxParallelism}, got ${params.parallelism}`,
+    );
+  if (!ok(params.memoryKiB, Math.max(b.minMemoryKiB, 8 * params.parallelism), b.maxMemoryKiB))
+    throw new KeystoreError(
+      'weak_parameters',
+      `Argon2id memory expected ${b.minMemoryKiB} to ${b.maxMemoryKiB} KiB, got ${params.memoryKiB}`,
+    );
+  if (!ok(params.passes, b.minPasses, b.maxPasses))
+    throw new KeystoreError(
+      'weak_parameters',
+      `Argon2id passes expected ${b.minPasses} to ${b.maxPasses}, got ${params.passes}`,
+    );
 }
 
 /** The header of a file (everything but the ciphertext), built from parameters, salt and nonce. */
-export function keystoreHeader(params: Argon2idParams, salt: Uint8Array, nonce: Uint8Array, label?: string): Omit<KeystoreFile, 'ciphertext'> {
+export function keystoreHeader(
+  params: Argon2idParams,
+  salt: Uint8Array,
+  nonce: Uint8Array,
+  label?: string,
+): Omit<KeystoreFile, 'ciphertext'> {
   checkArgon2Params(params);
   return {
     format: KEYSTORE_FORMAT,
     version: 1,
-    kdf: { name: 'argon2id', v: 19, memoryKiB: params.memoryKiB, passes: params.passes, parallelism: params.parallelism, salt: base64urlnopad.encode(salt) },
+    kdf: {
+      name: 'argon2id',
+      v: 19,
+      memoryKiB: params.memoryKiB,
+      passes: params.passes,
+      parallelism: params.parallelism,
+      salt: base64urlnopad.encode(salt),
+    },
     cipher: { name: 'aes-256-gcm', nonce: base64urlnopad.encode(nonce) },
     ...(label !== undefined ? { label } : {}),
   };
@@ -84,7 +119,14 @@ export function keystoreAad(file: Omit<KeystoreFile, 'ciphertext'>): Uint8Array 
   const canonical = {
     format: file.format,
     version: file.version,
-    kdf: { name: kdf.name, v: kdf.v, memoryKiB: kdf.memoryKiB, passes: kdf.passes, parallelism: kdf.parallelism, salt: kdf.salt },
+    kdf: {
+      name: kdf.name,
+      v: kdf.v,
+      memoryKiB: kdf.memoryKiB,
+      passes: kdf.passes,
+      parallelism: kdf.parallelism,
+      salt: kdf.salt,
+    },
     cipher: { name: cipher.name, nonce: cipher.nonce },
     label: file.label ?? null,
   };
@@ -92,25 +134,38 @@ export function keystoreAad(file: Omit<KeystoreFile, 'ciphertext'>): Uint8Array 
 }
 
 /** Validates a parsed file and returns its parts; KeystoreError('bad_format' | 'weak_parameters'). */
-export function parseKeystore(input: unknown): { file: KeystoreFile; params: Argon2idParams; salt: Uint8Array; nonce: Uint8Array; sealed: Uint8Array } {
+export function parseKeystore(input: unknown): {
+  file: KeystoreFile;
+  params: Argon2idParams;
+  salt: Uint8Array;
+  nonce: Uint8Array;
+  sealed: Uint8Array;
+} {
   const file = (typeof input === 'string' ? safeJson(input) : input) as KeystoreFile;
-  if (!file || typeof file !== 'object' || file.format !== KEYSTORE_FORMAT || file.version !== 1) throw new KeystoreError('bad_format', `expected a ${KEYSTORE_FORMAT} version 1 file`);
-  if (file.kdf?.name !== 'argon2id' || file.kdf.v !== 19) throw new KeystoreError('bad_format', 'expected kdf argon2id version 19 (0x13)');
+  if (!file || typeof file !== 'object' || file.format !== KEYSTORE_FORMAT || file.version !== 1)
+    throw new KeystoreError('bad_format', `expected a ${KEYSTORE_FORMAT} version 1 file`);
+  if (file.kdf?.name !== 'argon2id' || file.kdf.v !== 19)
+    throw new KeystoreError('bad_format', 'expected kdf argon2id version 19 (0x13)');
   if (file.cipher?.name !== 'aes-256-gcm') throw new KeystoreError('bad_format', 'expected cipher aes-256-gcm');
-  if (file.label !== undefined && typeof file.label !== 'string') throw new KeystoreError('bad_format', '"label" expected a string');
+  if (file.label !== undefined && typeof file.label !== 'string')
+    throw new KeystoreError('bad_format', '"label" expected a string');
   const params = { memoryKiB: file.kdf.memoryKiB, passes: file.kdf.passes, parallelism: file.kdf.parallelism };
   checkArgon2Params(params);
   const salt = b64(file.kdf.salt, 'kdf.salt');
   const nonce = b64(file.cipher.nonce, 'cipher.nonce');
   const sealed = b64(file.ciphertext, 'ciphertext');
-  if (salt.length < 16) throw new KeystoreError('weak_parameters', `salt expected at least 16 bytes, got ${salt.length}`);
+  if (salt.length < 16)
+    throw new KeystoreError('weak_parameters', `salt expected at least 16 bytes, got ${salt.length}`);
   if (nonce.length !== 12) throw new KeystoreError('bad_format', `nonce expected 12 bytes, got ${nonce.length}`);
   if (sealed.length < 16) throw new KeystoreError('bad_format', 'ciphertext shorter than the GCM tag');
   return { file, params, salt, nonce, sealed };
 }
 
 /** base64url without padding. */
-export const b64url = Object.freeze({ encode: (bytes: Uint8Array) => base64urlnopad.encode(bytes), decode: (text: string) => base64urlnopad.decode(text) });
+export const b64url = Object.freeze({
+  encode: (bytes: Uint8Array) => base64urlnopad.encode(bytes),
+  decode: (text: string) => base64urlnopad.decode(text),
+});
 
 function b64(value: unknown, name: string): Uint8Array {
   if (typeof value !== 'string') throw new KeystoreError('bad_format', `"${name}" expected base64url`);

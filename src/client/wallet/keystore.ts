@@ -20,7 +20,12 @@ import {
 export { DEFAULT_ARGON2ID, KeystoreError, type Argon2idParams, type KeystoreFile } from './keystore-format.ts';
 
 /** Argon2id (RFC 9106, version 0x13) through node:crypto: a 32-byte key. */
-export function argon2idKey(password: Uint8Array, salt: Uint8Array, params: Argon2idParams, extra: { secret?: Uint8Array; associatedData?: Uint8Array; tagLength?: number } = {}): Promise<Uint8Array> {
+export function argon2idKey(
+  password: Uint8Array,
+  salt: Uint8Array,
+  params: Argon2idParams,
+  extra: { secret?: Uint8Array; associatedData?: Uint8Array; tagLength?: number } = {},
+): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
     argon2(
       'argon2id',
@@ -48,7 +53,11 @@ export interface SealOptions {
 }
 
 /** Encrypts `plaintext` under a password into a keystore file (fresh 16-byte salt and 12-byte nonce). */
-export async function sealKeystore(password: string, plaintext: Uint8Array, options: SealOptions = {}): Promise<KeystoreFile> {
+export async function sealKeystore(
+  password: string,
+  plaintext: Uint8Array,
+  options: SealOptions = {},
+): Promise<KeystoreFile> {
   const params = options.params ?? DEFAULT_ARGON2ID;
   const salt = new Uint8Array(randomBytes(16));
   const nonce = new Uint8Array(randomBytes(12));
@@ -70,7 +79,10 @@ export async function openKeystore(password: string, file: KeystoreFile | string
     return aes256Gcm.decrypt(key, parsed.nonce, parsed.sealed, keystoreAad(parsed.file));
   } catch (error) {
     if (error instanceof CryptoError && error.code === 'decrypt_failed') {
-      throw new KeystoreError('wrong_password_or_tampered', 'the keystore did not open: wrong password, or the file was changed');
+      throw new KeystoreError(
+        'wrong_password_or_tampered',
+        'the keystore did not open: wrong password, or the file was changed',
+      );
     }
     throw error;
   } finally {
@@ -91,7 +103,11 @@ export interface WalletSecrets {
 }
 
 /** Seals wallet secrets as JSON (label: the svcId, when given). */
-export function sealWalletSecrets(password: string, secrets: WalletSecrets, options: SealOptions = {}): Promise<KeystoreFile> {
+export function sealWalletSecrets(
+  password: string,
+  secrets: WalletSecrets,
+  options: SealOptions = {},
+): Promise<KeystoreFile> {
   return sealKeystore(password, new TextEncoder().encode(JSON.stringify(secrets)), options);
 }
 

@@ -18,7 +18,14 @@ import type { ManagedAccount, ManagedAuthKdf } from '../../../generated/wallet/t
 import { toHex } from '../../crypto/index.ts';
 import { b64url, DEFAULT_ARGON2ID, passwordBytes, type Argon2idParams } from './keystore-format.ts';
 import { argon2idKey } from './keystore.ts';
-import { openServiceShare, recoverFromShares, RecoveryError, sealServiceShare, splitForGuardians, type GuardianShare } from './recovery.ts';
+import {
+  openServiceShare,
+  recoverFromShares,
+  RecoveryError,
+  sealServiceShare,
+  splitForGuardians,
+  type GuardianShare,
+} from './recovery.ts';
 import { authorizedClient, type Session } from './session.ts';
 import { Wallet } from './wallet.ts';
 import { SvcError } from '../../errors.ts';
@@ -61,9 +68,14 @@ export interface SignUpResult {
 }
 
 /** The auth key the server sees (hex): Argon2id over the password with the account's salt and parameters. */
-export async function managedAuthKey(password: string, authKdf: Pick<ManagedAuthKdf, 'memoryKiB' | 'passes' | 'parallelism' | 'salt'>): Promise<string> {
+export async function managedAuthKey(
+  password: string,
+  authKdf: Pick<ManagedAuthKdf, 'memoryKiB' | 'passes' | 'parallelism' | 'salt'>,
+): Promise<string> {
   const params = { memoryKiB: authKdf.memoryKiB, passes: authKdf.passes, parallelism: authKdf.parallelism };
-  const key = await argon2idKey(passwordBytes(password), b64url.decode(authKdf.salt), params, { associatedData: new TextEncoder().encode(MANAGED_AUTH_CONTEXT) });
+  const key = await argon2idKey(passwordBytes(password), b64url.decode(authKdf.salt), params, {
+    associatedData: new TextEncoder().encode(MANAGED_AUTH_CONTEXT),
+  });
   try {
     return toHex(key);
   } finally {
@@ -72,18 +84,35 @@ export async function managedAuthKey(password: string, authKdf: Pick<ManagedAuth
 }
 
 /** Splits the wallet 2-of-3 on the device and opens a managed account holding only the sealed service share. */
-export async function signUp(client: Client, email: string, password: string, wallet: Wallet, options: SignUpOptions = {}): Promise<SignUpResult> {
+export async function signUp(
+  client: Client,
+  email: string,
+  password: string,
+  wallet: Wallet,
+  options: SignUpOptions = {},
+): Promise<SignUpResult> {
   const shares = await splitForGuardians(wallet.revealMnemonic(), options.passphrase ?? '');
-  if (shares.service.svcId !== wallet.svcId) throw new ManagedError(`the shares name svcId ${shares.service.svcId}, the wallet is ${wallet.svcId}: pass the wallet's passphrase`);
+  if (shares.service.svcId !== wallet.svcId)
+    throw new ManagedError(
+      `the shares name svcId ${shares.service.svcId}, the wallet is ${wallet.svcId}: pass the wallet's passphrase`,
+    );
   const params = options.authParams ?? DEFAULT_ARGON2ID;
-  const authKdf: ManagedAuthKdf = { name: 'argon2id', v: 19, ...params, salt: b64url.encode(new Uint8Array(randomBytes(16))) };
+  const authKdf: ManagedAuthKdf = {
+    name: 'argon2id',
+    v: 19,
+    ...params,
+    salt: b64url.encode(new Uint8Array(randomBytes(16))),
+  };
   const [authKey, sealedShare] = await Promise.all([
     managedAuthKey(password, authKdf),
     sealServiceShare(shares.service, password, options.sealParams ? { params: options.sealParams } : {}),
   ]);
   const session = options.session ?? (await wallet.login(client));
   const result = await patient(() =>
-    sdk.walletCreateManagedAccount({ client: authorizedClient(client, session), body: { email: normaliseEmail(email), authKdf, authKey, sealedShare: sealedShare as never } }),
+    sdk.walletCreateManagedAccount({
+      client: authorizedClient(client, session),
+      body: { email: normaliseEmail(email), authKdf, authKey, sealedShare: sealedShare as never },
+    }),
   );
   if (!result.data) throw failure('opening the managed account', result);
   return { account: result.data, deviceShare: shares.device, guardianShare: shares.guardian };
@@ -96,23 +125,36 @@ export interface RecoverOptions {
 }
 
 /** Signs in with email and password, downloads and opens the sealed share, and rebuilds the wallet with the guardian's share. */
-export async function recover(client: Client, email: string, password: string, guardianShare: GuardianShare, options: RecoverOptions = {}): Promise<Wallet> {
+export async function recover(
+  client: Client,
+  email: string,
+  password: string,
+  guardianShare: GuardianShare,
+  options: RecoverOptions = {},
+): Promise<Wallet> {
   const token = await signIn(client, email, password);
   const download = await patient(() => sdk.walletGetManagedShare({ client: authorizedClient(client, token) }));
   if (!download.data) throw failure('downloading the sealed share', download);
   const svcId = download.data.svcId;
   const serviceShare = await openServiceShare(download.data.sealedShare as never, password);
   if (serviceShare.svcId !== svcId || guardianShare.svcId !== svcId) {
-    throw new RecoveryError(`the shares name svcIds ${serviceShare.svcId} and ${guardianShare.svcId}, the account is ${svcId}`);
+    throw new RecoveryError(
+      `the shares name svcIds ${serviceShare.svcId} and ${guardianShare.svcId}, the account is ${svcId}`,
+    );
   }
   const mnemonic = await recoverFromShares([guardianShare, serviceShare], options.passphrase ?? '');
   const wallet = Wallet.fromMnemonic(mnemonic, options.passphrase ? { passphrase: options.passphrase } : {});
-  if (wallet.svcId !== svcId) throw new RecoveryError(`the recovered wallet is svcId ${wallet.svcId}, the account is ${svcId}`);
+  if (wallet.svcId !== svcId)
+    throw new RecoveryError(`the recovered wallet is svcId ${wallet.svcId}, the account is ${svcId}`);
   return wallet;
 }
 
 /** GET /managed/salt, then POST /managed/sessions with the derived auth key: a managed token. */
-export async function signIn(client: Client, address: string, password: string): Promise<{ token: string; svcId: string; expiresAt: string }> {
+export async function signIn(
+  client: Client,
+  address: string,
+  password: string,
+): Promise<{ token: string; svcId: string; expiresAt: string }> {
   const email = normaliseEmail(address);
   const salt = await patient(() => sdk.walletGetManagedSalt({ client, query: { email } }));
   if (!salt.data) throw failure('reading the account salt', salt);
@@ -139,5 +181,9 @@ async function patient<T extends { response?: Response }>(call: () => Promise<T>
 
 function failure(step: string, result: { error?: unknown; response?: Response }): ManagedError {
   const body = (result.error ?? {}) as { error?: string; code?: string };
-  return new ManagedError(`${step} failed: ${result.response?.status ?? 'no response'} ${body.error ?? ''}`.trim(), result.response?.status, body.code);
+  return new ManagedError(
+    `${step} failed: ${result.response?.status ?? 'no response'} ${body.error ?? ''}`.trim(),
+    result.response?.status,
+    body.code,
+  );
 }

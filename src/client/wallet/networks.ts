@@ -33,7 +33,14 @@ export const NATIVE_CHAIN_ID = '1111111';
 
 /** The built-in networks of rule 7, in the order of the `ChainId` examples. */
 export const BUILTIN_NETWORKS: readonly Network[] = Object.freeze([
-  { chainId: NATIVE_CHAIN_ID, family: 'evm', name: 'svckit native settlement network', symbol: 'SVC', decimals: 18, rpcUrl: 'https://localhost:8443/rpc' },
+  {
+    chainId: NATIVE_CHAIN_ID,
+    family: 'evm',
+    name: 'svckit native settlement network',
+    symbol: 'SVC',
+    decimals: 18,
+    rpcUrl: 'https://localhost:8443/rpc',
+  },
   { chainId: '1', family: 'evm', name: 'Ethereum', symbol: 'ETH', decimals: 18 },
   { chainId: '42161', family: 'evm', name: 'Arbitrum One', symbol: 'ETH', decimals: 18 },
   { chainId: '10', family: 'evm', name: 'OP Mainnet', symbol: 'ETH', decimals: 18 },
@@ -86,7 +93,10 @@ export class NetworkRegistry {
   get(chainId: string | number | bigint): Network {
     const id = String(chainId);
     const network = this.#networks.get(id);
-    if (!network) throw new NetworkError(`"chainId" expected one of ${[...this.#networks.keys()].join(', ')} (or a custom EVM network registered first), got "${id}"`);
+    if (!network)
+      throw new NetworkError(
+        `"chainId" expected one of ${[...this.#networks.keys()].join(', ')} (or a custom EVM network registered first), got "${id}"`,
+      );
     return { ...network };
   }
 
@@ -105,21 +115,42 @@ export class NetworkRegistry {
   /** The RPC endpoint of a network; NetworkError when none is configured. */
   rpcUrl(chainId: string): string {
     const url = this.get(chainId).rpcUrl;
-    if (!url) throw new NetworkError(`no RPC endpoint configured for chain ${chainId}: pass one in the NetworkRegistry constructor or setRpcUrl`);
+    if (!url)
+      throw new NetworkError(
+        `no RPC endpoint configured for chain ${chainId}: pass one in the NetworkRegistry constructor or setRpcUrl`,
+      );
     return url;
   }
 
   /** Registers (or updates) a custom EVM network at run time (rule 7); keys use the EVM path m/44'/60'/0'/0/i. */
   registerEvmNetwork(custom: CustomEvmNetwork): Network {
     const chainId = typeof custom.chainId === 'string' ? custom.chainId : custom.chainId.toString(10);
-    if (!/^[1-9][0-9]{0,15}$/.test(chainId)) throw new NetworkError(`"chainId" expected a decimal EIP-155 chain id without leading zeros, 1 to 16 digits (D-065), got "${chainId}"`);
+    if (!/^[1-9][0-9]{0,15}$/.test(chainId))
+      throw new NetworkError(
+        `"chainId" expected a decimal EIP-155 chain id without leading zeros, 1 to 16 digits (D-065), got "${chainId}"`,
+      );
     const existing = this.#networks.get(chainId);
-    if (existing && !existing.custom) throw new NetworkError(`chain ${chainId} is the built-in ${existing.name}; set its endpoint with setRpcUrl instead`);
+    if (existing && !existing.custom)
+      throw new NetworkError(
+        `chain ${chainId} is the built-in ${existing.name}; set its endpoint with setRpcUrl instead`,
+      );
     if (!custom.name.trim()) throw new NetworkError('"name" expected a non-empty string');
-    if (!/^[A-Za-z0-9.-]{1,11}$/.test(custom.symbol)) throw new NetworkError(`"symbol" expected 1 to 11 letters, digits, dots or dashes (EIP-3085), got "${custom.symbol}"`);
+    if (!/^[A-Za-z0-9.-]{1,11}$/.test(custom.symbol))
+      throw new NetworkError(
+        `"symbol" expected 1 to 11 letters, digits, dots or dashes (EIP-3085), got "${custom.symbol}"`,
+      );
     const decimals = custom.decimals ?? 18;
-    if (!Number.isInteger(decimals) || decimals < 0 || decimals > 36) throw new NetworkError(`"decimals" expected an integer 0 to 36, got ${decimals}`);
-    const network: Network = { chainId, family: 'evm', name: custom.name.trim(), symbol: custom.symbol, decimals, rpcUrl: checkedUrl(custom.rpcUrl), custom: true };
+    if (!Number.isInteger(decimals) || decimals < 0 || decimals > 36)
+      throw new NetworkError(`"decimals" expected an integer 0 to 36, got ${decimals}`);
+    const network: Network = {
+      chainId,
+      family: 'evm',
+      name: custom.name.trim(),
+      symbol: custom.symbol,
+      decimals,
+      rpcUrl: checkedUrl(custom.rpcUrl),
+      custom: true,
+    };
     this.#networks.set(chainId, network);
     return { ...network };
   }
@@ -134,7 +165,8 @@ export class NetworkRegistry {
 
 /** The EIP-155 chain id of an EVM `ChainId` as a hex quantity (EIP-1193 eth_chainId), e.g. 0x10f447. */
 export function chainIdHex(chainId: string): `0x${string}` {
-  if (!/^[1-9][0-9]{0,15}$/.test(chainId)) throw new NetworkError(`"chainId" expected a decimal EVM chain id, got "${chainId}"`);
+  if (!/^[1-9][0-9]{0,15}$/.test(chainId))
+    throw new NetworkError(`"chainId" expected a decimal EVM chain id, got "${chainId}"`);
   return `0x${BigInt(chainId).toString(16)}`;
 }
 
@@ -145,6 +177,7 @@ function checkedUrl(url: string): string {
   } catch {
     throw new NetworkError(`"rpcUrl" expected an absolute http(s) URL, got ${JSON.stringify(url)}`);
   }
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw new NetworkError(`"rpcUrl" expected http: or https:, got "${parsed.protocol}"`);
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
+    throw new NetworkError(`"rpcUrl" expected http: or https:, got "${parsed.protocol}"`);
   return parsed.href;
 }

@@ -53,7 +53,13 @@ export async function splitForGuardians(mnemonic: string, passphrase = ''): Prom
   const parts = await split(entropy, 3, 2);
   entropy.fill(0);
   const holders: ShareHolder[] = ['device', 'guardian', 'service'];
-  const entries = holders.map((holder, i) => [holder, { v: 1, svcId, holder, threshold: 2, total: 3, share: b64url.encode(parts[i]!) } satisfies GuardianShare] as const);
+  const entries = holders.map(
+    (holder, i) =>
+      [
+        holder,
+        { v: 1, svcId, holder, threshold: 2, total: 3, share: b64url.encode(parts[i]!) } satisfies GuardianShare,
+      ] as const,
+  );
   return Object.fromEntries(entries) as GuardianShares;
 }
 
@@ -65,7 +71,8 @@ export async function recoverFromShares(shares: GuardianShare[], passphrase = ''
   const distinct = [...new Map(shares.map((s) => [s.share, s])).values()];
   if (distinct.length < 2) throw new RecoveryError(`recovery needs 2 distinct shares of the 3, got ${distinct.length}`);
   const svcIds = new Set(distinct.map((s) => s.svcId));
-  if (svcIds.size !== 1) throw new RecoveryError(`the shares belong to different identities: ${[...svcIds].join(', ')}`);
+  if (svcIds.size !== 1)
+    throw new RecoveryError(`the shares belong to different identities: ${[...svcIds].join(', ')}`);
   const [svcId] = svcIds;
   let entropy: Uint8Array;
   try {
@@ -82,19 +89,31 @@ export async function recoverFromShares(shares: GuardianShare[], passphrase = ''
     entropy.fill(0);
   }
   const recovered = deriveIdentity(mnemonicToSeed(mnemonic, passphrase)).svcId;
-  if (recovered !== svcId) throw new RecoveryError(`the recovered seed gives svcId ${recovered}, not ${svcId}: a share is corrupt, from another split, or the passphrase differs`);
+  if (recovered !== svcId)
+    throw new RecoveryError(
+      `the recovered seed gives svcId ${recovered}, not ${svcId}: a share is corrupt, from another split, or the passphrase differs`,
+    );
   return mnemonic;
 }
 
 /** Seals the `service` share under the managed-account password before upload (the only share the service gets). */
-export async function sealServiceShare(share: GuardianShare, accountPassword: string, options: SealOptions = {}): Promise<KeystoreFile> {
-  if (share.holder !== 'service') throw new RecoveryError(`only the "service" share may be given to the service, got the "${share.holder}" share`);
-  return sealKeystore(accountPassword, new TextEncoder().encode(JSON.stringify(share)), { ...options, label: `guardian-share:${share.svcId}` });
+export async function sealServiceShare(
+  share: GuardianShare,
+  accountPassword: string,
+  options: SealOptions = {},
+): Promise<KeystoreFile> {
+  if (share.holder !== 'service')
+    throw new RecoveryError(`only the "service" share may be given to the service, got the "${share.holder}" share`);
+  return sealKeystore(accountPassword, new TextEncoder().encode(JSON.stringify(share)), {
+    ...options,
+    label: `guardian-share:${share.svcId}`,
+  });
 }
 
 /** Opens a sealed service share with the managed-account password. */
 export async function openServiceShare(file: KeystoreFile | string, accountPassword: string): Promise<GuardianShare> {
   const share = JSON.parse(new TextDecoder().decode(await openKeystore(accountPassword, file))) as GuardianShare;
-  if (share.holder !== 'service' || share.v !== 1) throw new RecoveryError('the sealed file does not hold a service share');
+  if (share.holder !== 'service' || share.v !== 1)
+    throw new RecoveryError('the sealed file does not hold a service share');
   return share;
 }

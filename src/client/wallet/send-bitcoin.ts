@@ -5,7 +5,16 @@
  * transaction (D-123), so it is paid atomically with the transfer. Change returns to the sender's address.
  */
 import { applyFee, FeeError, type FeeConfig, type FeeQuote } from './fees.ts';
-import { estimateP2wpkhVsize, P2WPKH_DUST, p2wpkhScript, serializeTransaction, signP2wpkhInputs, txidOf, type BtcInput, type BtcOutput } from './bitcoin-tx.ts';
+import {
+  estimateP2wpkhVsize,
+  P2WPKH_DUST,
+  p2wpkhScript,
+  serializeTransaction,
+  signP2wpkhInputs,
+  txidOf,
+  type BtcInput,
+  type BtcOutput,
+} from './bitcoin-tx.ts';
 import { bytesToHex, KeyError } from './codec.ts';
 import type { ChainKey } from './keys.ts';
 
@@ -48,18 +57,24 @@ export interface BitcoinSendResult {
 
 /** Selects coins, adds the fee output, signs every input and broadcasts. */
 export async function sendBitcoin(request: BitcoinSendRequest): Promise<BitcoinSendResult> {
-  if (request.key.family !== 'bitcoin') throw new KeyError(`sendBitcoin expected a BIP-84 key, got a ${request.key.family} key`);
+  if (request.key.family !== 'bitcoin')
+    throw new KeyError(`sendBitcoin expected a BIP-84 key, got a ${request.key.family} key`);
   const doFetch = request.fetch ?? fetch;
   const api = request.apiUrl.replace(/\/$/, '');
   const quote = applyFee(request.fees, 'bitcoin', request.amount);
-  if (request.amount < P2WPKH_DUST) throw new KeyError(`amount ${request.amount} sat is below the P2WPKH dust limit ${P2WPKH_DUST} sat`);
+  if (request.amount < P2WPKH_DUST)
+    throw new KeyError(`amount ${request.amount} sat is below the P2WPKH dust limit ${P2WPKH_DUST} sat`);
   if (quote.fee > 0n && quote.fee < P2WPKH_DUST) {
-    throw new FeeError(`the platform fee ${quote.fee} sat is below the dust limit ${P2WPKH_DUST} sat and cannot be paid as an output: send at least ${(P2WPKH_DUST * 10_000n) / BigInt(quote.feeBps)} sat`);
+    throw new FeeError(
+      `the platform fee ${quote.fee} sat is below the dust limit ${P2WPKH_DUST} sat and cannot be paid as an output: send at least ${(P2WPKH_DUST * 10_000n) / BigInt(quote.feeBps)} sat`,
+    );
   }
   const outputs: BtcOutput[] = [{ script: p2wpkhScript(request.to), value: quote.amount }];
   if (quote.fee > 0n) outputs.push({ script: p2wpkhScript(quote.collector!), value: quote.fee });
 
-  const utxos = (await json<EsploraUtxo[]>(doFetch, `${api}/address/${request.key.address}/utxo`)).filter((u) => request.includeUnconfirmed || u.status?.confirmed !== false);
+  const utxos = (await json<EsploraUtxo[]>(doFetch, `${api}/address/${request.key.address}/utxo`)).filter(
+    (u) => request.includeUnconfirmed || u.status?.confirmed !== false,
+  );
   const rate = BigInt(Math.max(1, Math.ceil(request.satPerVbyte ?? (await estimateRate(doFetch, api)))));
   const selected: BtcInput[] = [];
   let inValue = 0n;
@@ -80,18 +95,36 @@ export async function sendBitcoin(request: BitcoinSendRequest): Promise<BitcoinS
       break;
     }
   }
-  if (networkFee === 0n) throw new KeyError(`${request.key.address} holds ${inValue} sat spendable, not enough for ${quote.total} sat plus the network fee: nothing signed`);
-  const finalOutputs = change > 0n ? [...outputs, { script: p2wpkhScript(request.key.address), value: change }] : outputs;
-  const signed = signP2wpkhInputs({ version: 2, inputs: selected, outputs: finalOutputs, locktime: 0 }, request.key.privateKey);
+  if (networkFee === 0n)
+    throw new KeyError(
+      `${request.key.address} holds ${inValue} sat spendable, not enough for ${quote.total} sat plus the network fee: nothing signed`,
+    );
+  const finalOutputs =
+    change > 0n ? [...outputs, { script: p2wpkhScript(request.key.address), value: change }] : outputs;
+  const signed = signP2wpkhInputs(
+    { version: 2, inputs: selected, outputs: finalOutputs, locktime: 0 },
+    request.key.privateKey,
+  );
   const hex = bytesToHex(serializeTransaction(signed));
   const txid = txidOf(signed);
   if (!request.dryRun) {
-    const response = await doFetch(`${api}/tx`, { method: 'POST', body: hex, headers: { 'content-type': 'text/plain' } });
+    const response = await doFetch(`${api}/tx`, {
+      method: 'POST',
+      body: hex,
+      headers: { 'content-type': 'text/plain' },
+    });
     const answer = (await response.text()).trim();
     if (!response.ok) throw new KeyError(`broadcast refused (${response.status}): ${answer}`);
     if (answer !== txid) throw new KeyError(`the API answered txid ${answer}, expected ${txid}`);
   }
-  return { quote, txid, hex, networkFee, vsize: estimateP2wpkhVsize(selected.length, finalOutputs.length), broadcast: !request.dryRun };
+  return {
+    quote,
+    txid,
+    hex,
+    networkFee,
+    vsize: estimateP2wpkhVsize(selected.length, finalOutputs.length),
+    broadcast: !request.dryRun,
+  };
 }
 
 async function estimateRate(doFetch: typeof fetch, api: string): Promise<number> {

@@ -50,16 +50,23 @@ export interface EvmSendResult {
 
 /** Signs the transfer and its fee and broadcasts them (transfer first). */
 export async function sendEvm(request: EvmSendRequest): Promise<EvmSendResult> {
-  if (request.key.family !== 'evm') throw new KeyError(`sendEvm expected an EVM key (m/44'/60'/0'/0/i), got a ${request.key.family} key`);
-  if (!/^0x[0-9a-fA-F]{40}$/.test(request.to)) throw new KeyError(`"to" expected 0x + 40 hex, got ${JSON.stringify(request.to)}`);
+  if (request.key.family !== 'evm')
+    throw new KeyError(`sendEvm expected an EVM key (m/44'/60'/0'/0/i), got a ${request.key.family} key`);
+  if (!/^0x[0-9a-fA-F]{40}$/.test(request.to))
+    throw new KeyError(`"to" expected 0x + 40 hex, got ${JSON.stringify(request.to)}`);
   const quote = applyFee(request.fees, request.chainId, request.amount);
-  const client = createPublicClient({ transport: http(request.rpcUrl, request.fetch ? { fetchFn: request.fetch } : {}) }) as PublicClient;
+  const client = createPublicClient({
+    transport: http(request.rpcUrl, request.fetch ? { fetchFn: request.fetch } : {}),
+  }) as PublicClient;
   const account = privateKeyToAccount(`0x${bytesToHex(request.key.privateKey)}`);
   const chainId = Number(request.chainId);
   const nodeChainId = await client.getChainId();
-  if (nodeChainId !== chainId) throw new KeyError(`the RPC endpoint serves chain ${nodeChainId}, not ${request.chainId}: refusing to sign`);
+  if (nodeChainId !== chainId)
+    throw new KeyError(`the RPC endpoint serves chain ${nodeChainId}, not ${request.chainId}: refusing to sign`);
 
-  const legs: Array<{ role: 'transfer' | 'fee'; to: string; value: bigint }> = [{ role: 'transfer', to: request.to, value: quote.amount }];
+  const legs: Array<{ role: 'transfer' | 'fee'; to: string; value: bigint }> = [
+    { role: 'transfer', to: request.to, value: quote.amount },
+  ];
   if (quote.fee > 0n && quote.collector) legs.push({ role: 'fee', to: quote.collector, value: quote.fee });
   const [nonce, balance, block] = await Promise.all([
     client.getTransactionCount({ address: account.address, blockTag: 'pending' }),
@@ -70,15 +77,25 @@ export async function sendEvm(request: EvmSendRequest): Promise<EvmSendResult> {
   const gasPrice = eip1559 ? undefined : await client.getGasPrice();
   const fees = eip1559 ? await client.estimateFeesPerGas({ chain: null, type: 'eip1559' }) : undefined;
   const maxFee = fees?.maxFeePerGas ?? gasPrice ?? 0n;
-  const gases = await Promise.all(legs.map((leg) => client.estimateGas({ account: account.address, to: leg.to as Hex, value: leg.value })));
+  const gases = await Promise.all(
+    legs.map((leg) => client.estimateGas({ account: account.address, to: leg.to as Hex, value: leg.value })),
+  );
   const needed = quote.total + gases.reduce((sum, gas) => sum + gas * maxFee, 0n);
-  if (balance < needed) throw new KeyError(`balance ${balance} wei of ${account.address} is below ${needed} wei (amount + platform fee + network fee): nothing signed`);
+  if (balance < needed)
+    throw new KeyError(
+      `balance ${balance} wei of ${account.address} is below ${needed} wei (amount + platform fee + network fee): nothing signed`,
+    );
 
   const transactions: SignedEvmTransaction[] = [];
   for (const [i, leg] of legs.entries()) {
     const common = { chainId, nonce: nonce + i, to: leg.to as Hex, value: leg.value, gas: gases[i]! };
     const raw = eip1559
-      ? await account.signTransaction({ ...common, type: 'eip1559', maxFeePerGas: fees!.maxFeePerGas, maxPriorityFeePerGas: fees!.maxPriorityFeePerGas })
+      ? await account.signTransaction({
+          ...common,
+          type: 'eip1559',
+          maxFeePerGas: fees!.maxFeePerGas,
+          maxPriorityFeePerGas: fees!.maxPriorityFeePerGas,
+        })
       : await account.signTransaction({ ...common, type: 'legacy', gasPrice: gasPrice! });
     transactions.push({ ...leg, nonce: nonce + i, raw, hash: keccak256(raw) });
   }

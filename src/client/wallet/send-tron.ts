@@ -35,20 +35,30 @@ export interface TronSendResult {
 
 /** Signs the transfer and its fee against the head block and broadcasts them (transfer first). */
 export async function sendTron(request: TronSendRequest): Promise<TronSendResult> {
-  if (request.key.family !== 'tron') throw new KeyError(`sendTron expected a Tron key, got a ${request.key.family} key`);
+  if (request.key.family !== 'tron')
+    throw new KeyError(`sendTron expected a Tron key, got a ${request.key.family} key`);
   tronAddressBytes(request.to);
   const doFetch = request.fetch ?? fetch;
   const api = request.apiUrl.replace(/\/$/, '');
   const post = async <T>(path: string, body: unknown): Promise<T> => {
-    const response = await doFetch(`${api}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...request.headers }, body: JSON.stringify(body) });
+    const response = await doFetch(`${api}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...request.headers },
+      body: JSON.stringify(body),
+    });
     if (!response.ok) throw new KeyError(`POST ${path} answered ${response.status}`);
     return (await response.json()) as T;
   };
   const quote = applyFee(request.fees, 'tron', request.amount);
-  const head = await post<{ blockID: string; block_header: { raw_data: { number: number; timestamp: number } } }>('/wallet/getnowblock', {});
+  const head = await post<{ blockID: string; block_header: { raw_data: { number: number; timestamp: number } } }>(
+    '/wallet/getnowblock',
+    {},
+  );
   const refBlock = { number: BigInt(head.block_header.raw_data.number), blockId: head.blockID };
   const headTime = BigInt(head.block_header.raw_data.timestamp);
-  const legs: Array<{ role: 'transfer' | 'fee'; to: string; amount: bigint }> = [{ role: 'transfer', to: request.to, amount: quote.amount }];
+  const legs: Array<{ role: 'transfer' | 'fee'; to: string; amount: bigint }> = [
+    { role: 'transfer', to: request.to, amount: quote.amount },
+  ];
   if (quote.fee > 0n && quote.collector) legs.push({ role: 'fee', to: quote.collector, amount: quote.fee });
   const transactions = legs.map((leg, i) => {
     const raw = encodeTransferRaw({
@@ -65,8 +75,14 @@ export async function sendTron(request: TronSendRequest): Promise<TronSendResult
   const broadcast: string[] = [];
   if (!request.dryRun) {
     for (const tx of transactions) {
-      const answer = await post<{ result?: boolean; txid?: string; code?: string; message?: string }>('/wallet/broadcasthex', { transaction: tx.transactionHex });
-      if (!answer.result) throw new KeyError(`broadcast of the ${tx.role} refused: ${answer.code ?? ''} ${decodeMessage(answer.message)}`.trim());
+      const answer = await post<{ result?: boolean; txid?: string; code?: string; message?: string }>(
+        '/wallet/broadcasthex',
+        { transaction: tx.transactionHex },
+      );
+      if (!answer.result)
+        throw new KeyError(
+          `broadcast of the ${tx.role} refused: ${answer.code ?? ''} ${decodeMessage(answer.message)}`.trim(),
+        );
       broadcast.push(tx.txID);
     }
   }

@@ -69,7 +69,13 @@ export interface Session {
 
 /** D-147: the text the identity key signs to register (`proof`), LF line ends, keys in request order. */
 export function registrationMessage(input: { svcId: string; issuedAt: string; keys?: readonly RegisterKey[] }): string {
-  return ['svckit wallet registration', `svcId: ${input.svcId}`, `Issued At: ${input.issuedAt}`, 'Keys:', ...(input.keys ?? []).map((k) => `- ${k.chainId} ${k.address}`)].join('\n');
+  return [
+    'svckit wallet registration',
+    `svcId: ${input.svcId}`,
+    `Issued At: ${input.issuedAt}`,
+    'Keys:',
+    ...(input.keys ?? []).map((k) => `- ${k.chainId} ${k.address}`),
+  ].join('\n');
 }
 
 /** challenge -> both signatures -> verify -> token. */
@@ -79,8 +85,10 @@ export async function login(options: LoginOptions): Promise<Session> {
   const retries = options.retries ?? 3;
   const baseUrl = new URL(String(client.getConfig().baseUrl));
   const address = key.address;
-  if (familyOfAddress(address) !== key.family) throw new SessionError(`the ${key.family} key cannot sign for address ${address}`);
-  if (svcIdOf(identity.publicKey) !== identity.svcId) throw new SessionError('the identity svcId is not the fingerprint of its public key (D-031)');
+  if (familyOfAddress(address) !== key.family)
+    throw new SessionError(`the ${key.family} key cannot sign for address ${address}`);
+  if (svcIdOf(identity.publicKey) !== identity.svcId)
+    throw new SessionError('the identity svcId is not the fingerprint of its public key (D-031)');
 
   let isNew: boolean | undefined;
   if (options.register ?? true) {
@@ -89,38 +97,79 @@ export async function login(options: LoginOptions): Promise<Session> {
     const reg = await patient(retries, () => {
       const issuedAt = dateOf(clock).toISOString();
       const proof = toHex(signWithIdentity(identity, registrationMessage({ svcId: identity.svcId, issuedAt, keys })));
-      return sdk.walletRegisterWallet({ client, body: { svcId: identity.svcId, pqPublicKey: toHex(identity.publicKey), keys, issuedAt, proof } });
+      return sdk.walletRegisterWallet({
+        client,
+        body: { svcId: identity.svcId, pqPublicKey: toHex(identity.publicKey), keys, issuedAt, proof },
+      });
     });
-    if (!reg.data) throw new SessionError(`POST /wallets/register failed: ${describe(reg)}`, reg.response?.status, reg.error);
+    if (!reg.data)
+      throw new SessionError(`POST /wallets/register failed: ${describe(reg)}`, reg.response?.status, reg.error);
     isNew = reg.data.isNew;
   }
-  const challenge = await patient(retries, () => sdk.walletCreateChallenge({ client, body: { address, svcId: identity.svcId } }));
-  if (!challenge.data) throw new SessionError(`POST /auth/challenge failed: ${describe(challenge)}`, challenge.response?.status, challenge.error);
+  const challenge = await patient(retries, () =>
+    sdk.walletCreateChallenge({ client, body: { address, svcId: identity.svcId } }),
+  );
+  if (!challenge.data)
+    throw new SessionError(
+      `POST /auth/challenge failed: ${describe(challenge)}`,
+      challenge.response?.status,
+      challenge.error,
+    );
   const { nonce, message } = challenge.data;
-  checkChallengeMessage(message, { domain: options.expectedDomain ?? baseUrl.host, address, svcId: identity.svcId, nonce, now: dateOf(clock) });
+  checkChallengeMessage(message, {
+    domain: options.expectedDomain ?? baseUrl.host,
+    address,
+    svcId: identity.svcId,
+    nonce,
+    now: dateOf(clock),
+  });
 
   const ecdsaSig = signChainMessage(key, message);
   const pqSig = toHex(signWithIdentity(identity, message));
   // A 429 is answered before the handler runs, so the nonce is still unused and the retry may reuse it.
-  const verified = await patient(retries, () => sdk.walletVerify({ client, body: { address, svcId: identity.svcId, ecdsaSig, pqSig } }));
-  if (!verified.data) throw new SessionError(`POST /auth/verify failed: ${describe(verified)}`, verified.response?.status, verified.error);
+  const verified = await patient(retries, () =>
+    sdk.walletVerify({ client, body: { address, svcId: identity.svcId, ecdsaSig, pqSig } }),
+  );
+  if (!verified.data)
+    throw new SessionError(
+      `POST /auth/verify failed: ${describe(verified)}`,
+      verified.response?.status,
+      verified.error,
+    );
   const { token } = verified.data;
-  const claims = options.verifyToken === false ? decodeClaims(token) : await verifySessionToken(client, token, { svcId: identity.svcId, address, nonce });
-  if (claims.sub !== identity.svcId || claims.chl !== nonce) throw new SessionError('the token names another identity or challenge');
-  return { token, claims, svcId: identity.svcId, address, nonce, message, expiresAt: new Date(claims.exp * 1000), ...(isNew !== undefined ? { isNew } : {}) };
+  const claims =
+    options.verifyToken === false
+      ? decodeClaims(token)
+      : await verifySessionToken(client, token, { svcId: identity.svcId, address, nonce });
+  if (claims.sub !== identity.svcId || claims.chl !== nonce)
+    throw new SessionError('the token names another identity or challenge');
+  return {
+    token,
+    claims,
+    svcId: identity.svcId,
+    address,
+    nonce,
+    message,
+    expiresAt: new Date(claims.exp * 1000),
+    ...(isNew !== undefined ? { isNew } : {}),
+  };
 }
 
 /**
  * Checks the challenge message before signing it (EIP-4361 §"Verifying": the wallet must check the domain):
  * layout of D-043, the address, `Chain ID` of D-071, the nonce, `svc:{svcId}` and an expiry in the future.
  */
-export function checkChallengeMessage(message: string, expected: { domain: string; address: string; svcId: string; nonce: string; now?: Date }): void {
+export function checkChallengeMessage(
+  message: string,
+  expected: { domain: string; address: string; svcId: string; nonce: string; now?: Date },
+): void {
   const lines = message.split('\n');
   const field = (name: string) => lines.find((l) => l.startsWith(`${name}: `))?.slice(name.length + 2);
   const fail = (what: string) => {
     throw new SessionError(`refusing to sign the challenge: ${what}`);
   };
-  if (lines[0] !== `${expected.domain} wants you to sign in with your account:`) fail(`it names domain "${lines[0]?.split(' ')[0]}", expected "${expected.domain}"`);
+  if (lines[0] !== `${expected.domain} wants you to sign in with your account:`)
+    fail(`it names domain "${lines[0]?.split(' ')[0]}", expected "${expected.domain}"`);
   if (lines[1] !== expected.address) fail(`it names address ${lines[1]}, expected ${expected.address}`);
   if (field('Nonce') !== expected.nonce) fail('its nonce differs from the challenge nonce');
   if (!lines.includes(`- svc:${expected.svcId}`)) fail(`it does not name svc:${expected.svcId}`);
@@ -128,27 +177,38 @@ export function checkChallengeMessage(message: string, expected: { domain: strin
   const chain = family === 'evm' ? '1111111' : family;
   if (field('Chain ID') !== chain) fail(`Chain ID ${field('Chain ID')}, expected ${chain} (D-071)`);
   const expiry = Date.parse(field('Expiration Time') ?? '');
-  if (!Number.isFinite(expiry) || expiry <= (expected.now ?? new Date()).getTime()) fail('it has expired or has no Expiration Time');
+  if (!Number.isFinite(expiry) || expiry <= (expected.now ?? new Date()).getTime())
+    fail('it has expired or has no Expiration Time');
 }
 
 /** Verifies a session token with the service's published JWKS (D-018): ML-DSA-65 signature, iss, aud, time, sub. */
-export async function verifySessionToken(client: Client, token: string, expected: { svcId?: string; address?: string; nonce?: string } = {}): Promise<SessionTokenClaims> {
+export async function verifySessionToken(
+  client: Client,
+  token: string,
+  expected: { svcId?: string; address?: string; nonce?: string } = {},
+): Promise<SessionTokenClaims> {
   const jwks = await sdk.walletGetJwks({ client });
   if (!jwks.data) throw new SessionError(`GET /.well-known/jwks.json failed: ${describe(jwks)}`, jwks.response?.status);
   const origin = new URL(String(client.getConfig().baseUrl)).origin;
   let payload: JWTPayload;
   try {
-    ({ payload } = await jwtVerify(token, createLocalJWKSet(jwks.data as unknown as Parameters<typeof createLocalJWKSet>[0]), {
-      algorithms: ['ML-DSA-65'],
-      typ: 'JWT',
-      ...(expected.svcId ? { subject: expected.svcId } : {}),
-    }));
+    ({ payload } = await jwtVerify(
+      token,
+      createLocalJWKSet(jwks.data as unknown as Parameters<typeof createLocalJWKSet>[0]),
+      {
+        algorithms: ['ML-DSA-65'],
+        typ: 'JWT',
+        ...(expected.svcId ? { subject: expected.svcId } : {}),
+      },
+    ));
   } catch (error) {
     throw new SessionError(`the session token does not verify against the published JWKS: ${(error as Error).message}`);
   }
   const claims = payload as unknown as SessionTokenClaims;
-  if (new URL(claims.iss).origin !== origin || new URL(claims.aud).origin !== origin) throw new SessionError(`the token's iss/aud (${claims.iss}, ${claims.aud}) is not ${origin}`);
-  if (expected.address && claims.addr.toLowerCase() !== expected.address.toLowerCase()) throw new SessionError(`the token names address ${claims.addr}`);
+  if (new URL(claims.iss).origin !== origin || new URL(claims.aud).origin !== origin)
+    throw new SessionError(`the token's iss/aud (${claims.iss}, ${claims.aud}) is not ${origin}`);
+  if (expected.address && claims.addr.toLowerCase() !== expected.address.toLowerCase())
+    throw new SessionError(`the token names address ${claims.addr}`);
   if (expected.nonce && claims.chl !== expected.nonce) throw new SessionError('the token names another challenge');
   return claims;
 }
@@ -157,8 +217,12 @@ export async function verifySessionToken(client: Client, token: string, expected
 export function verifyAuthorizationRecord(record: AuthorizationRecord): boolean {
   const publicKey = fromHex(record.pqPublicKey);
   if (svcIdOf(publicKey) !== record.svcId) return false;
-  if (!record.message.includes(`Nonce: ${record.nonce}`) || !record.message.includes(`- svc:${record.svcId}`)) return false;
-  return verifyIdentitySignature(publicKey, record.message, fromHex(record.pqSig)) && verifyChainMessage(familyOfAddress(record.address), record.address, record.message, record.ecdsaSig);
+  if (!record.message.includes(`Nonce: ${record.nonce}`) || !record.message.includes(`- svc:${record.svcId}`))
+    return false;
+  return (
+    verifyIdentitySignature(publicKey, record.message, fromHex(record.pqSig)) &&
+    verifyChainMessage(familyOfAddress(record.address), record.address, record.message, record.ecdsaSig)
+  );
 }
 
 /** A client for the same origin that presents the session token as `Authorization: Bearer` (D-018). */

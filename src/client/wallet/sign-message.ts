@@ -48,7 +48,11 @@ export function signChainMessage(key: Pick<ChainKey, 'family' | 'privateKey'>, m
 }
 
 /** The address whose key made `signature` over `message` in a family's scheme; KeyError when malformed. */
-export function recoverChainMessageSigner(family: ChainFamily, message: string | Uint8Array, signature: string): string {
+export function recoverChainMessageSigner(
+  family: ChainFamily,
+  message: string | Uint8Array,
+  signature: string,
+): string {
   const digest = digestOf(family, message);
   let recid: number;
   let rs: Uint8Array;
@@ -59,7 +63,10 @@ export function recoverChainMessageSigner(family: ChainFamily, message: string |
     } catch {
       throw new KeyError('BIP-137 signature expected 88 base64 characters');
     }
-    if (raw.length !== 65 || raw[0]! < 39 || raw[0]! > 42) throw new KeyError(`BIP-137 P2WPKH signature expected 65 bytes with header 39 to 42, got ${raw.length} bytes, header ${raw[0]}`);
+    if (raw.length !== 65 || raw[0]! < 39 || raw[0]! > 42)
+      throw new KeyError(
+        `BIP-137 P2WPKH signature expected 65 bytes with header 39 to 42, got ${raw.length} bytes, header ${raw[0]}`,
+      );
     recid = raw[0]! - 39;
     rs = raw.subarray(1);
   } else {
@@ -75,7 +82,12 @@ export function recoverChainMessageSigner(family: ChainFamily, message: string |
 }
 
 /** True when `signature` over `message` recovers to `address` in the address's scheme. */
-export function verifyChainMessage(family: ChainFamily, address: string, message: string | Uint8Array, signature: string): boolean {
+export function verifyChainMessage(
+  family: ChainFamily,
+  address: string,
+  message: string | Uint8Array,
+  signature: string,
+): boolean {
   try {
     const signer = recoverChainMessageSigner(family, message, signature);
     return family === 'evm' ? signer.toLowerCase() === address.toLowerCase() : signer === address;

@@ -26,7 +26,12 @@ export class SyncClient {
   readonly trustedDevices: Set<string>;
 
   /** `trustedDevices`: device ids the user confirmed (for example by comparing ids shown on both devices). */
-  constructor(client: Client, identity: WalletIdentity, device: SyncDeviceKeys, trustedDevices: Set<string> = new Set()) {
+  constructor(
+    client: Client,
+    identity: WalletIdentity,
+    device: SyncDeviceKeys,
+    trustedDevices: Set<string> = new Set(),
+  ) {
     this.client = client;
     this.identity = identity;
     this.device = device;
@@ -40,14 +45,16 @@ export class SyncClient {
       path: { deviceId: this.device.deviceId },
       body: { kemPublicKey: toHex(this.device.publicKey), ...(label ? { label } : {}) },
     });
-    if (!answer.data) throw new SyncError(`PUT /sync/devices failed: ${answer.response?.status} ${JSON.stringify(answer.error)}`);
+    if (!answer.data)
+      throw new SyncError(`PUT /sync/devices failed: ${answer.response?.status} ${JSON.stringify(answer.error)}`);
     return answer.data;
   }
 
   /** GET /sync/devices: the identity's devices as the server lists them. */
   async devices(): Promise<SyncDevice[]> {
     const answer = await sdk.walletListSyncDevices({ client: this.client });
-    if (!answer.data) throw new SyncError(`GET /sync/devices failed: ${answer.response?.status} ${JSON.stringify(answer.error)}`);
+    if (!answer.data)
+      throw new SyncError(`GET /sync/devices failed: ${answer.response?.status} ${JSON.stringify(answer.error)}`);
     return answer.data.devices;
   }
 
@@ -55,29 +62,53 @@ export class SyncClient {
    * Seals `state` to every other listed device that `trust` accepts and POSTs the envelopes; returns the
    * recipients. Devices not trusted are skipped, never sealed to.
    */
-  async push(state: Uint8Array, seq: number, trust: (device: SyncDevice) => boolean = (d) => this.trustedDevices.has(d.deviceId)): Promise<string[]> {
+  async push(
+    state: Uint8Array,
+    seq: number,
+    trust: (device: SyncDevice) => boolean = (d) => this.trustedDevices.has(d.deviceId),
+  ): Promise<string[]> {
     const peers = (await this.devices()).filter((d) => d.deviceId !== this.device.deviceId && trust(d));
     if (peers.length === 0) return [];
     const envelopes = peers.map((peer) => ({
       toDevice: peer.deviceId,
-      data: Buffer.from(sealSyncEnvelope(this.identity, this.device, { deviceId: peer.deviceId, kemPublicKey: fromHex(peer.kemPublicKey) }, state, seq)).toString('base64'),
+      data: Buffer.from(
+        sealSyncEnvelope(
+          this.identity,
+          this.device,
+          { deviceId: peer.deviceId, kemPublicKey: fromHex(peer.kemPublicKey) },
+          state,
+          seq,
+        ),
+      ).toString('base64'),
     }));
-    const answer = await sdk.walletPostSyncEnvelopes({ client: this.client, body: { fromDevice: this.device.deviceId, envelopes } });
-    if (!answer.data) throw new SyncError(`POST /sync/envelopes failed: ${answer.response?.status} ${JSON.stringify(answer.error)}`);
+    const answer = await sdk.walletPostSyncEnvelopes({
+      client: this.client,
+      body: { fromDevice: this.device.deviceId, envelopes },
+    });
+    if (!answer.data)
+      throw new SyncError(`POST /sync/envelopes failed: ${answer.response?.status} ${JSON.stringify(answer.error)}`);
     return peers.map((p) => p.deviceId);
   }
 
   /** GET /sync/envelopes?device=me: opens each envelope; refuses unsigned, misaddressed or rolled-back ones. */
   async pull(): Promise<{ accepted: SyncMessage[]; refused: Array<{ fromDevice: string; reason: string }> }> {
     const answer = await sdk.walletListSyncEnvelopes({ client: this.client, query: { device: this.device.deviceId } });
-    if (!answer.data) throw new SyncError(`GET /sync/envelopes failed: ${answer.response?.status} ${JSON.stringify(answer.error)}`);
+    if (!answer.data)
+      throw new SyncError(`GET /sync/envelopes failed: ${answer.response?.status} ${JSON.stringify(answer.error)}`);
     const accepted: SyncMessage[] = [];
     const refused: Array<{ fromDevice: string; reason: string }> = [];
     for (const item of answer.data.items) {
       try {
-        const message = openSyncEnvelope(this.identity.publicKey, this.identity.svcId, this.device, item.fromDevice, new Uint8Array(Buffer.from(item.data, 'base64')));
+        const message = openSyncEnvelope(
+          this.identity.publicKey,
+          this.identity.svcId,
+          this.device,
+          item.fromDevice,
+          new Uint8Array(Buffer.from(item.data, 'base64')),
+        );
         const last = this.lastSeq.get(item.fromDevice);
-        if (last !== undefined && message.seq <= last) throw new SyncError(`seq ${message.seq} is not above ${last}: a replayed or rolled-back state`);
+        if (last !== undefined && message.seq <= last)
+          throw new SyncError(`seq ${message.seq} is not above ${last}: a replayed or rolled-back state`);
         this.lastSeq.set(item.fromDevice, message.seq);
         accepted.push(message);
       } catch (error) {
@@ -90,7 +121,10 @@ export class SyncClient {
   /** DELETE /sync/devices/{deviceId}: retires a lost device and stops trusting it. */
   async remove(deviceId: string): Promise<void> {
     const answer = await sdk.walletDeleteSyncDevice({ client: this.client, path: { deviceId } });
-    if (answer.response?.status !== 204) throw new SyncError(`DELETE /sync/devices/${deviceId} failed: ${answer.response?.status} ${JSON.stringify(answer.error)}`);
+    if (answer.response?.status !== 204)
+      throw new SyncError(
+        `DELETE /sync/devices/${deviceId} failed: ${answer.response?.status} ${JSON.stringify(answer.error)}`,
+      );
     this.trustedDevices.delete(deviceId);
   }
 }

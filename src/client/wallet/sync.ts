@@ -15,7 +15,18 @@
  *   pqSig     = ML-DSA-65 (context "svckit/sync/state/v1") over header JSON || state.
  */
 import { randomBytes } from 'node:crypto';
-import { aes256Gcm, concatBytes, equalBytes, fromHex, hkdfSha256, mlDsa65, mlKem768, sha3_256, toHex, type MlKem768KeyPair } from '../../crypto/index.ts';
+import {
+  aes256Gcm,
+  concatBytes,
+  equalBytes,
+  fromHex,
+  hkdfSha256,
+  mlDsa65,
+  mlKem768,
+  sha3_256,
+  toHex,
+  type MlKem768KeyPair,
+} from '../../crypto/index.ts';
 import type { WalletIdentity } from './identity.ts';
 import { SvcError } from '../../errors.ts';
 
@@ -66,7 +77,8 @@ export interface SyncMessage {
 
 /** The device id of an ML-KEM-768 encapsulation key (as D-031). */
 export function deviceIdOf(kemPublicKey: Uint8Array): string {
-  if (kemPublicKey.length !== mlKem768.sizes.publicKey) throw new SyncError(`"kemPublicKey" expected ${mlKem768.sizes.publicKey} bytes, got ${kemPublicKey.length}`);
+  if (kemPublicKey.length !== mlKem768.sizes.publicKey)
+    throw new SyncError(`"kemPublicKey" expected ${mlKem768.sizes.publicKey} bytes, got ${kemPublicKey.length}`);
   return toHex(sha3_256(kemPublicKey).subarray(0, 8));
 }
 
@@ -77,14 +89,34 @@ export function createSyncDevice(kemSeed?: Uint8Array): SyncDeviceKeys {
 }
 
 /** Seals `state` from this device to one peer: the contract's `SyncEnvelopeData` bytes. */
-export function sealSyncEnvelope(identity: WalletIdentity, from: Pick<SyncDeviceKeys, 'deviceId'>, to: SyncPeer, state: Uint8Array, seq: number, now: Date = new Date()): Uint8Array {
-  if (deviceIdOf(to.kemPublicKey) !== to.deviceId) throw new SyncError(`peer ${to.deviceId} is not the fingerprint of its key: refusing to seal to it`);
-  if (!Number.isSafeInteger(seq) || seq < 0) throw new SyncError(`"seq" expected a non-negative safe integer, got ${seq}`);
-  const header = new TextEncoder().encode(JSON.stringify({ svcId: identity.svcId, fromDevice: from.deviceId, toDevice: to.deviceId, seq, createdAt: now.toISOString() }));
+export function sealSyncEnvelope(
+  identity: WalletIdentity,
+  from: Pick<SyncDeviceKeys, 'deviceId'>,
+  to: SyncPeer,
+  state: Uint8Array,
+  seq: number,
+  now: Date = new Date(),
+): Uint8Array {
+  if (deviceIdOf(to.kemPublicKey) !== to.deviceId)
+    throw new SyncError(`peer ${to.deviceId} is not the fingerprint of its key: refusing to seal to it`);
+  if (!Number.isSafeInteger(seq) || seq < 0)
+    throw new SyncError(`"seq" expected a non-negative safe integer, got ${seq}`);
+  const header = new TextEncoder().encode(
+    JSON.stringify({
+      svcId: identity.svcId,
+      fromDevice: from.deviceId,
+      toDevice: to.deviceId,
+      seq,
+      createdAt: now.toISOString(),
+    }),
+  );
   const signed = concatBytes(header, state);
   const pqSig = mlDsa65.sign(identity.secretKey, signed, { context: STATE_CONTEXT });
   const plaintext = concatBytes(PAYLOAD_HEADER, pqSig, Uint8Array.of(header.length >> 8, header.length & 0xff), signed);
-  if (plaintext.length > MAX_SYNC_PLAINTEXT) throw new SyncError(`state too large: the signed payload is ${plaintext.length} bytes, the contract allows ${MAX_SYNC_PLAINTEXT}`);
+  if (plaintext.length > MAX_SYNC_PLAINTEXT)
+    throw new SyncError(
+      `state too large: the signed payload is ${plaintext.length} bytes, the contract allows ${MAX_SYNC_PLAINTEXT}`,
+    );
   const { ciphertext: kemCiphertext, sharedSecret } = mlKem768.encapsulate(to.kemPublicKey);
   const nonce = new Uint8Array(randomBytes(NONCE));
   const key = envelopeKey(sharedSecret, kemCiphertext, identity.svcId, from.deviceId, to.deviceId);
@@ -96,7 +128,13 @@ export function sealSyncEnvelope(identity: WalletIdentity, from: Pick<SyncDevice
  * Opens an envelope addressed to this device and checks the identity's signature inside; SyncError when the
  * envelope is foreign, tampered, replayed to another device or identity, or not signed by `identityPublicKey`.
  */
-export function openSyncEnvelope(identityPublicKey: Uint8Array, svcId: string, me: SyncDeviceKeys, fromDevice: string, data: Uint8Array): SyncMessage {
+export function openSyncEnvelope(
+  identityPublicKey: Uint8Array,
+  svcId: string,
+  me: SyncDeviceKeys,
+  fromDevice: string,
+  data: Uint8Array,
+): SyncMessage {
   if (data.length < ENVELOPE_HEADER.length + KEM_CT + NONCE + TAG || !ENVELOPE_HEADER.every((b, i) => data[i] === b)) {
     throw new SyncError('not a sync envelope: expected the header "SVS" 0x01 and at least 1,120 bytes');
   }
@@ -106,17 +144,27 @@ export function openSyncEnvelope(identityPublicKey: Uint8Array, svcId: string, m
   const sharedSecret = mlKem768.decapsulate(me.secretKey, kemCiphertext);
   let plaintext: Uint8Array;
   try {
-    plaintext = aes256Gcm.decrypt(envelopeKey(sharedSecret, kemCiphertext, svcId, fromDevice, me.deviceId), nonce, data.subarray(offset), ENVELOPE_HEADER);
+    plaintext = aes256Gcm.decrypt(
+      envelopeKey(sharedSecret, kemCiphertext, svcId, fromDevice, me.deviceId),
+      nonce,
+      data.subarray(offset),
+      ENVELOPE_HEADER,
+    );
   } catch {
-    throw new SyncError(`sync envelope from ${fromDevice} did not open: tampered, or sealed to another device or identity`);
+    throw new SyncError(
+      `sync envelope from ${fromDevice} did not open: tampered, or sealed to another device or identity`,
+    );
   }
-  if (!equalBytes(plaintext.subarray(0, 4), PAYLOAD_HEADER) || plaintext.length < 4 + SIG + 2) throw new SyncError('sync payload expected the header "SVP" 0x01');
+  if (!equalBytes(plaintext.subarray(0, 4), PAYLOAD_HEADER) || plaintext.length < 4 + SIG + 2)
+    throw new SyncError('sync payload expected the header "SVP" 0x01');
   const pqSig = plaintext.subarray(4, 4 + SIG);
   const headerLength = (plaintext[4 + SIG]! << 8) | plaintext[5 + SIG]!;
   const signed = plaintext.subarray(6 + SIG);
-  if (!mlDsa65.verify(identityPublicKey, signed, pqSig, { context: STATE_CONTEXT })) throw new SyncError('sync payload is not signed by the identity: refusing it');
+  if (!mlDsa65.verify(identityPublicKey, signed, pqSig, { context: STATE_CONTEXT }))
+    throw new SyncError('sync payload is not signed by the identity: refusing it');
   const header = JSON.parse(new TextDecoder().decode(signed.subarray(0, headerLength))) as Omit<SyncMessage, 'state'>;
-  if (header.svcId !== svcId || header.fromDevice !== fromDevice || header.toDevice !== me.deviceId) throw new SyncError('sync payload names another identity or device pair');
+  if (header.svcId !== svcId || header.fromDevice !== fromDevice || header.toDevice !== me.deviceId)
+    throw new SyncError('sync payload names another identity or device pair');
   return { ...header, state: signed.slice(headerLength) };
 }
 
@@ -128,16 +176,24 @@ export function exportSyncDevice(device: SyncDeviceKeys): { deviceId: string; de
 /** The device of a stored seed; SyncError when the stored id does not match. */
 export function importSyncDevice(stored: { deviceId: string; deviceKemSeed: string }): SyncDeviceKeys {
   const device = createSyncDevice(fromHex(stored.deviceKemSeed));
-  if (device.deviceId !== stored.deviceId) throw new SyncError(`stored device id ${stored.deviceId} does not match its key (${device.deviceId})`);
+  if (device.deviceId !== stored.deviceId)
+    throw new SyncError(`stored device id ${stored.deviceId} does not match its key (${device.deviceId})`);
   return device;
 }
 
-function envelopeKey(sharedSecret: Uint8Array, kemCiphertext: Uint8Array, svcId: string, fromDevice: string, toDevice: string): Uint8Array {
+function envelopeKey(
+  sharedSecret: Uint8Array,
+  kemCiphertext: Uint8Array,
+  svcId: string,
+  fromDevice: string,
+  toDevice: string,
+): Uint8Array {
   const info = concatBytes(INFO_PREFIX, id8(svcId, 'svcId'), id8(fromDevice, 'fromDevice'), id8(toDevice, 'toDevice'));
   return hkdfSha256(sharedSecret, kemCiphertext, info, 32);
 }
 
 function id8(hex: string, name: string): Uint8Array {
-  if (!/^[0-9a-f]{16}$/.test(hex)) throw new SyncError(`"${name}" expected 16 lower-case hex characters, got ${JSON.stringify(hex)}`);
+  if (!/^[0-9a-f]{16}$/.test(hex))
+    throw new SyncError(`"${name}" expected 16 lower-case hex characters, got ${JSON.stringify(hex)}`);
   return fromHex(hex);
 }

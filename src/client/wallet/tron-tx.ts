@@ -52,7 +52,11 @@ export function encodeTransferRaw(t: TronTransfer): Uint8Array {
   if (blockId.length !== 32) throw new KeyError(`"blockId" expected 32 bytes, got ${blockId.length}`);
   const number = new Uint8Array(8);
   new DataView(number.buffer).setBigUint64(0, t.refBlock.number);
-  const transfer = concat(field(1, tronAddressBytes(t.from)), field(2, tronAddressBytes(t.to)), varintField(3, t.amount));
+  const transfer = concat(
+    field(1, tronAddressBytes(t.from)),
+    field(2, tronAddressBytes(t.to)),
+    varintField(3, t.amount),
+  );
   const any = concat(field(1, new TextEncoder().encode(TRANSFER_TYPE_URL)), field(2, transfer));
   const contract = concat(varintField(1, 1n), field(2, any));
   return concat(
@@ -69,7 +73,12 @@ export function signTronRaw(raw: Uint8Array, privateKey: Uint8Array): SignedTron
   const txID = sha256(raw);
   const recovered = secp256k1.sign(txID, privateKey, { prehash: false, lowS: true, format: 'recovered' });
   const signature = concat(recovered.subarray(1), Uint8Array.of(27 + recovered[0]!));
-  return { txID: bytesToHex(txID), rawDataHex: bytesToHex(raw), signature: bytesToHex(signature), transactionHex: bytesToHex(concat(field(1, raw), field(2, signature))) };
+  return {
+    txID: bytesToHex(txID),
+    rawDataHex: bytesToHex(raw),
+    signature: bytesToHex(signature),
+    transactionHex: bytesToHex(concat(field(1, raw), field(2, signature))),
+  };
 }
 
 function field(number: number, bytes: Uint8Array): Uint8Array {

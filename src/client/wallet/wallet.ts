@@ -76,10 +76,21 @@ export class Wallet {
   }
 
   /** Opens a keystore written by {@link Wallet.exportKeystore}. */
-  static async fromKeystore(file: KeystoreFile | string, password: string, options: Omit<WalletOptions, 'passphrase' | 'device'> = {}): Promise<Wallet> {
+  static async fromKeystore(
+    file: KeystoreFile | string,
+    password: string,
+    options: Omit<WalletOptions, 'passphrase' | 'device'> = {},
+  ): Promise<Wallet> {
     const secrets = await openWalletSecrets(password, file);
-    const device = secrets.deviceId && secrets.deviceKemSeed ? { deviceId: secrets.deviceId, deviceKemSeed: secrets.deviceKemSeed } : undefined;
-    return new Wallet(secrets.mnemonic, { ...options, ...(secrets.passphrase ? { passphrase: secrets.passphrase } : {}), ...(device ? { device } : {}) });
+    const device =
+      secrets.deviceId && secrets.deviceKemSeed
+        ? { deviceId: secrets.deviceId, deviceKemSeed: secrets.deviceKemSeed }
+        : undefined;
+    return new Wallet(secrets.mnemonic, {
+      ...options,
+      ...(secrets.passphrase ? { passphrase: secrets.passphrase } : {}),
+      ...(device ? { device } : {}),
+    });
   }
 
   /** The identity's svcId (D-031). */
@@ -89,7 +100,8 @@ export class Wallet {
 
   /** The chain key of a `ChainId` (or a family) at an address index. */
   key(chain: string, index = 0): ChainKey {
-    const family: ChainFamily = chain === 'evm' || chain === 'bitcoin' || chain === 'tron' ? chain : this.networks.get(chain).family;
+    const family: ChainFamily =
+      chain === 'evm' || chain === 'bitcoin' || chain === 'tron' ? chain : this.networks.get(chain).family;
     return deriveChainKey(this.#seed, family, index);
   }
 
@@ -108,7 +120,11 @@ export class Wallet {
   exportKeystore(password: string, options: SealOptions = {}): Promise<KeystoreFile> {
     return sealWalletSecrets(
       password,
-      { mnemonic: this.#mnemonic, ...(this.#passphrase ? { passphrase: this.#passphrase } : {}), ...(this.#device ? exportSyncDevice(this.#device) : {}) },
+      {
+        mnemonic: this.#mnemonic,
+        ...(this.#passphrase ? { passphrase: this.#passphrase } : {}),
+        ...(this.#device ? exportSyncDevice(this.#device) : {}),
+      },
       { label: this.svcId, ...options },
     );
   }
@@ -119,7 +135,10 @@ export class Wallet {
   }
 
   /** Logs in with the key of `chain` at `index` (default the native chain, index 0). */
-  login(client: Client, options: { chain?: string; index?: number } & Omit<LoginOptions, 'client' | 'identity' | 'key'> = {}): Promise<Session> {
+  login(
+    client: Client,
+    options: { chain?: string; index?: number } & Omit<LoginOptions, 'client' | 'identity' | 'key'> = {},
+  ): Promise<Session> {
     const { chain, index, ...rest } = options;
     return login({ client, identity: this.identity, key: this.key(chain ?? '1111111', index ?? 0), ...rest });
   }
@@ -128,16 +147,30 @@ export class Wallet {
   async send(request: SendRequest): Promise<EvmSendResult | BitcoinSendResult | TronSendResult> {
     const client = request.client;
     const fees = request.fees ?? (client ? await fetchFeeConfig(() => sdk.walletGetFeeConfig({ client })) : undefined);
-    if (!fees) throw new TypeError('send needs the fee configuration: pass `client` (GET /fees/config is read before signing) or `fees`');
+    if (!fees)
+      throw new TypeError(
+        'send needs the fee configuration: pass `client` (GET /fees/config is read before signing) or `fees`',
+      );
     const network = this.networks.get(request.chainId);
     const key = this.key(network.chainId, request.index ?? 0);
-    const common = { key, to: request.to, amount: request.amount, fees, ...(request.fetch ? { fetch: request.fetch } : {}), ...(request.dryRun ? { dryRun: true } : {}) };
+    const common = {
+      key,
+      to: request.to,
+      amount: request.amount,
+      fees,
+      ...(request.fetch ? { fetch: request.fetch } : {}),
+      ...(request.dryRun ? { dryRun: true } : {}),
+    };
     const url = this.networks.rpcUrl(network.chainId);
     switch (network.family) {
       case 'evm':
         return sendEvm({ ...common, chainId: network.chainId, rpcUrl: url });
       case 'bitcoin':
-        return sendBitcoin({ ...common, apiUrl: url, ...(request.satPerVbyte ? { satPerVbyte: request.satPerVbyte } : {}) });
+        return sendBitcoin({
+          ...common,
+          apiUrl: url,
+          ...(request.satPerVbyte ? { satPerVbyte: request.satPerVbyte } : {}),
+        });
       case 'tron':
         return sendTron({ ...common, apiUrl: url });
     }

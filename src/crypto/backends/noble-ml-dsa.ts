@@ -37,7 +37,10 @@ export type PreHashAlgorithm = keyof typeof PREHASH_FUNCTIONS;
 export function nobleMlDsa65ExpandedSecretKey(secretKey: Uint8Array): Uint8Array {
   if (secretKey.length === ML_DSA_65_SIZES.secretKey) return secretKey;
   if (secretKey.length === ML_DSA_65_SIZES.seed) return ml_dsa65.keygen(secretKey).secretKey;
-  throw new CryptoError('bad_length', `ML-DSA-65 secret key expected 32 (seed) or 4032 (expanded) bytes, got ${secretKey.length}`);
+  throw new CryptoError(
+    'bad_length',
+    `ML-DSA-65 secret key expected 32 (seed) or 4032 (expanded) bytes, got ${secretKey.length}`,
+  );
 }
 
 /** FIPS 204 ML-DSA.KeyGen_internal(ξ) with the expanded secret key. */
@@ -54,12 +57,24 @@ export function nobleMlDsa65PublicKey(secretKey: Uint8Array): Uint8Array {
 }
 
 /** FIPS 204 ML-DSA.Sign (external, pure) with the chosen randomness. */
-export function nobleMlDsa65Sign(secretKey: Uint8Array, message: Uint8Array, context: Uint8Array, randomness: RandomnessChoice): Uint8Array {
-  return guard(() => ml_dsa65.sign(message, nobleMlDsa65ExpandedSecretKey(secretKey), { context, extraEntropy: entropy(randomness) }));
+export function nobleMlDsa65Sign(
+  secretKey: Uint8Array,
+  message: Uint8Array,
+  context: Uint8Array,
+  randomness: RandomnessChoice,
+): Uint8Array {
+  return guard(() =>
+    ml_dsa65.sign(message, nobleMlDsa65ExpandedSecretKey(secretKey), { context, extraEntropy: entropy(randomness) }),
+  );
 }
 
 /** FIPS 204 ML-DSA.Verify (external, pure). Malformed input verifies as false. */
-export function nobleMlDsa65Verify(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array, context: Uint8Array): boolean {
+export function nobleMlDsa65Verify(
+  publicKey: Uint8Array,
+  message: Uint8Array,
+  signature: Uint8Array,
+  context: Uint8Array,
+): boolean {
   try {
     return ml_dsa65.verify(signature, message, publicKey, { context });
   } catch {
@@ -75,12 +90,20 @@ export function nobleMlDsa65SignInternal(
   randomness: RandomnessChoice,
 ): Uint8Array {
   return guard(() =>
-    ml_dsa65.internal.sign(messageOrMu, nobleMlDsa65ExpandedSecretKey(secretKey), { externalMu, extraEntropy: entropy(randomness) }),
+    ml_dsa65.internal.sign(messageOrMu, nobleMlDsa65ExpandedSecretKey(secretKey), {
+      externalMu,
+      extraEntropy: entropy(randomness),
+    }),
   );
 }
 
 /** FIPS 204 ML-DSA.Verify_internal (Algorithm 8) on M', or on a 64-byte mu when `externalMu`. */
-export function nobleMlDsa65VerifyInternal(publicKey: Uint8Array, messageOrMu: Uint8Array, signature: Uint8Array, externalMu: boolean): boolean {
+export function nobleMlDsa65VerifyInternal(
+  publicKey: Uint8Array,
+  messageOrMu: Uint8Array,
+  signature: Uint8Array,
+  externalMu: boolean,
+): boolean {
   try {
     return ml_dsa65.internal.verify(signature, messageOrMu, publicKey, { externalMu });
   } catch {
@@ -97,7 +120,9 @@ export function nobleMlDsa65SignPrehash(
   randomness: RandomnessChoice,
 ): Uint8Array {
   const signer = prehashSigner(hash);
-  return guard(() => signer.sign(message, nobleMlDsa65ExpandedSecretKey(secretKey), { context, extraEntropy: entropy(randomness) }));
+  return guard(() =>
+    signer.sign(message, nobleMlDsa65ExpandedSecretKey(secretKey), { context, extraEntropy: entropy(randomness) }),
+  );
 }
 
 /** FIPS 204 HashML-DSA.Verify (Algorithm 5); throws CryptoError('refused') for a refused pre-hash. */
@@ -119,18 +144,27 @@ export function nobleMlDsa65VerifyPrehash(
 /** noble's HashML-DSA signer; noble refuses a hash whose collision strength is below λ = 192 bits. */
 function prehashSigner(hash: PreHashAlgorithm) {
   const fn = PREHASH_FUNCTIONS[hash];
-  if (!fn) throw new CryptoError('bad_input', `pre-hash expected one of ${Object.keys(PREHASH_FUNCTIONS).join(', ')}, got ${JSON.stringify(hash)}`);
+  if (!fn)
+    throw new CryptoError(
+      'bad_input',
+      `pre-hash expected one of ${Object.keys(PREHASH_FUNCTIONS).join(', ')}, got ${JSON.stringify(hash)}`,
+    );
   try {
     return ml_dsa65.prehash(fn);
   } catch (error) {
-    throw new CryptoError('refused', `@noble/post-quantum refuses pre-hash ${hash} for ML-DSA-65: ${(error as Error).message}`, { cause: error });
+    throw new CryptoError(
+      'refused',
+      `@noble/post-quantum refuses pre-hash ${hash} for ML-DSA-65: ${(error as Error).message}`,
+      { cause: error },
+    );
   }
 }
 
 function entropy(randomness: RandomnessChoice): Uint8Array | false | undefined {
   if (randomness.kind === 'deterministic') return false;
   if (randomness.kind === 'given') {
-    if (randomness.rnd.length !== 32) throw new CryptoError('bad_length', `rnd expected 32 bytes, got ${randomness.rnd.length}`);
+    if (randomness.rnd.length !== 32)
+      throw new CryptoError('bad_length', `rnd expected 32 bytes, got ${randomness.rnd.length}`);
     return randomness.rnd;
   }
   return undefined;
@@ -141,6 +175,8 @@ function guard<T>(run: () => T): T {
     return run();
   } catch (error) {
     if (error instanceof CryptoError) throw error;
-    throw new CryptoError('bad_input', `@noble/post-quantum could not sign: ${(error as Error).message}`, { cause: error });
+    throw new CryptoError('bad_input', `@noble/post-quantum could not sign: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
 }

@@ -8,12 +8,16 @@ import { ML_KEM_768_SIZES } from './openssl-ml-kem.ts';
 export function nobleMlKem768ExpandedSecretKey(secretKey: Uint8Array): Uint8Array {
   if (secretKey.length === ML_KEM_768_SIZES.secretKey) return secretKey;
   if (secretKey.length === ML_KEM_768_SIZES.seed) return ml_kem768.keygen(secretKey).secretKey;
-  throw new CryptoError('bad_length', `ML-KEM-768 decapsulation key expected 64 (seed) or 2400 (expanded) bytes, got ${secretKey.length}`);
+  throw new CryptoError(
+    'bad_length',
+    `ML-KEM-768 decapsulation key expected 64 (seed) or 2400 (expanded) bytes, got ${secretKey.length}`,
+  );
 }
 
 /** FIPS 203 ML-KEM.KeyGen_internal(d, z) with the expanded decapsulation key. */
 export function nobleMlKem768KeygenFromSeed(seed: Uint8Array): { publicKey: Uint8Array; secretKey: Uint8Array } {
-  if (seed.length !== ML_KEM_768_SIZES.seed) throw new CryptoError('bad_length', `ML-KEM-768 seed expected 64 bytes, got ${seed.length}`);
+  if (seed.length !== ML_KEM_768_SIZES.seed)
+    throw new CryptoError('bad_length', `ML-KEM-768 seed expected 64 bytes, got ${seed.length}`);
   return ml_kem768.keygen(seed);
 }
 
@@ -23,14 +27,19 @@ export function nobleMlKem768PublicKey(secretKey: Uint8Array): Uint8Array {
 }
 
 /** FIPS 203 ML-KEM.Encaps; with `m`, Encaps_internal (Algorithm 17) on that 32-byte randomness. */
-export function nobleMlKem768Encapsulate(publicKey: Uint8Array, m?: Uint8Array): { ciphertext: Uint8Array; sharedSecret: Uint8Array } {
+export function nobleMlKem768Encapsulate(
+  publicKey: Uint8Array,
+  m?: Uint8Array,
+): { ciphertext: Uint8Array; sharedSecret: Uint8Array } {
   if (m !== undefined && m.length !== 32) throw new CryptoError('bad_length', `m expected 32 bytes, got ${m.length}`);
   try {
     const { cipherText, sharedSecret } = ml_kem768.encapsulate(publicKey, m);
     return { ciphertext: cipherText, sharedSecret };
   } catch (error) {
     // FIPS 203 §7.2: a wrong length or a coefficient not below q fails the encapsulation key check
-    throw new CryptoError('bad_key', `@noble/post-quantum refused the encapsulation key: ${(error as Error).message}`, { cause: error });
+    throw new CryptoError('bad_key', `@noble/post-quantum refused the encapsulation key: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
 }
 
@@ -43,6 +52,8 @@ export function nobleMlKem768Decapsulate(secretKey: Uint8Array, ciphertext: Uint
   try {
     return ml_kem768.decapsulate(ciphertext, expanded);
   } catch (error) {
-    throw new CryptoError('bad_key', `@noble/post-quantum refused the decapsulation key: ${(error as Error).message}`, { cause: error });
+    throw new CryptoError('bad_key', `@noble/post-quantum refused the decapsulation key: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
 }

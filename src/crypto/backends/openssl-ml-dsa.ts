@@ -7,7 +7,13 @@ import { CryptoError } from '../errors.ts';
 import { pkcs8Both, pkcs8Expanded } from './pkcs8.ts';
 
 /** FIPS 204 Table 2 sizes for ML-DSA-65, in bytes. */
-export const ML_DSA_65_SIZES = Object.freeze({ publicKey: 1952, secretKey: 4032, seed: 32, signature: 3309, maxContext: 255 });
+export const ML_DSA_65_SIZES = Object.freeze({
+  publicKey: 1952,
+  secretKey: 4032,
+  seed: 32,
+  signature: 3309,
+  maxContext: 255,
+});
 
 /** Imports a 32-byte seed (ξ) or a 4,032-byte FIPS 204 expanded secret key as an OpenSSL key. */
 export function importMlDsa65SecretKey(secretKey: Uint8Array): KeyObject {
@@ -16,12 +22,21 @@ export function importMlDsa65SecretKey(secretKey: Uint8Array): KeyObject {
       return createPrivateKey({ key: secretKey, format: 'raw-seed', asymmetricKeyType: 'ml-dsa-65' });
     }
     if (secretKey.length === ML_DSA_65_SIZES.secretKey) {
-      return createPrivateKey({ key: Buffer.from(pkcs8Expanded('ml-dsa-65', secretKey)), format: 'der', type: 'pkcs8' });
+      return createPrivateKey({
+        key: Buffer.from(pkcs8Expanded('ml-dsa-65', secretKey)),
+        format: 'der',
+        type: 'pkcs8',
+      });
     }
   } catch (error) {
-    throw new CryptoError('bad_key', `OpenSSL refused the ML-DSA-65 secret key: ${(error as Error).message}`, { cause: error });
+    throw new CryptoError('bad_key', `OpenSSL refused the ML-DSA-65 secret key: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
-  throw new CryptoError('bad_length', `ML-DSA-65 secret key expected 32 (seed) or 4032 (expanded) bytes, got ${secretKey.length}`);
+  throw new CryptoError(
+    'bad_length',
+    `ML-DSA-65 secret key expected 32 (seed) or 4032 (expanded) bytes, got ${secretKey.length}`,
+  );
 }
 
 /** Parsed public keys by their bytes (so each key is parsed once); KeyObjects are immutable. */
@@ -41,7 +56,9 @@ export function importMlDsa65PublicKey(publicKey: Uint8Array): KeyObject {
   try {
     key = createPublicKey({ key: publicKey, format: 'raw-public', asymmetricKeyType: 'ml-dsa-65' });
   } catch (error) {
-    throw new CryptoError('bad_key', `OpenSSL refused the ML-DSA-65 public key: ${(error as Error).message}`, { cause: error });
+    throw new CryptoError('bad_key', `OpenSSL refused the ML-DSA-65 public key: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
   if (publicKeys.size >= PUBLIC_KEY_CACHE_SIZE) publicKeys.delete(publicKeys.keys().next().value!);
   publicKeys.set(id, key);
@@ -73,7 +90,11 @@ export function opensslMlDsa65SeedMatchesExpanded(seed: Uint8Array, expandedKey:
 }
 
 /** FIPS 204 ML-DSA.Sign (Algorithm 2), hedged, with the given context (default empty). */
-export function opensslMlDsa65Sign(secretKey: Uint8Array | KeyObject, message: Uint8Array, context?: Uint8Array): Uint8Array {
+export function opensslMlDsa65Sign(
+  secretKey: Uint8Array | KeyObject,
+  message: Uint8Array,
+  context?: Uint8Array,
+): Uint8Array {
   const key = secretKey instanceof Uint8Array ? importMlDsa65SecretKey(secretKey) : secretKey;
   try {
     return asUint8Array(sign(null, message, context && context.length > 0 ? { key, context } : key));
@@ -106,7 +127,12 @@ function exportRawPublic(key: KeyObject): Uint8Array {
  * FIPS 204 ML-DSA.Verify (Algorithm 3) on libuv's thread pool (node:crypto's callback form), so a server's
  * event loop keeps serving while a 3,309-byte signature is checked. Same answers as opensslMlDsa65Verify.
  */
-export function opensslMlDsa65VerifyAsync(publicKey: Uint8Array | KeyObject, message: Uint8Array, signature: Uint8Array, context?: Uint8Array): Promise<boolean> {
+export function opensslMlDsa65VerifyAsync(
+  publicKey: Uint8Array | KeyObject,
+  message: Uint8Array,
+  signature: Uint8Array,
+  context?: Uint8Array,
+): Promise<boolean> {
   let key: KeyObject;
   try {
     key = publicKey instanceof Uint8Array ? importMlDsa65PublicKey(publicKey) : publicKey;
@@ -115,7 +141,9 @@ export function opensslMlDsa65VerifyAsync(publicKey: Uint8Array | KeyObject, mes
   }
   return new Promise((resolve) => {
     try {
-      verify(null, message, context && context.length > 0 ? { key, context } : key, signature, (error, valid) => resolve(!error && valid));
+      verify(null, message, context && context.length > 0 ? { key, context } : key, signature, (error, valid) =>
+        resolve(!error && valid),
+      );
     } catch {
       resolve(false);
     }

@@ -8,7 +8,13 @@ import { CryptoError } from '../errors.ts';
 import { pkcs8Both, pkcs8Expanded } from './pkcs8.ts';
 
 /** FIPS 203 Table 3 sizes for ML-KEM-768, in bytes. */
-export const ML_KEM_768_SIZES = Object.freeze({ publicKey: 1184, secretKey: 2400, seed: 64, ciphertext: 1088, sharedSecret: 32 });
+export const ML_KEM_768_SIZES = Object.freeze({
+  publicKey: 1184,
+  secretKey: 2400,
+  seed: 64,
+  ciphertext: 1088,
+  sharedSecret: 32,
+});
 
 /** Imports a 64-byte seed (d || z) or a 2,400-byte FIPS 203 expanded decapsulation key. */
 export function importMlKem768SecretKey(secretKey: Uint8Array): KeyObject {
@@ -17,12 +23,21 @@ export function importMlKem768SecretKey(secretKey: Uint8Array): KeyObject {
       return createPrivateKey({ key: secretKey, format: 'raw-seed', asymmetricKeyType: 'ml-kem-768' });
     }
     if (secretKey.length === ML_KEM_768_SIZES.secretKey) {
-      return createPrivateKey({ key: Buffer.from(pkcs8Expanded('ml-kem-768', secretKey)), format: 'der', type: 'pkcs8' });
+      return createPrivateKey({
+        key: Buffer.from(pkcs8Expanded('ml-kem-768', secretKey)),
+        format: 'der',
+        type: 'pkcs8',
+      });
     }
   } catch (error) {
-    throw new CryptoError('bad_key', `OpenSSL refused the ML-KEM-768 decapsulation key: ${(error as Error).message}`, { cause: error });
+    throw new CryptoError('bad_key', `OpenSSL refused the ML-KEM-768 decapsulation key: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
-  throw new CryptoError('bad_length', `ML-KEM-768 decapsulation key expected 64 (seed) or 2400 (expanded) bytes, got ${secretKey.length}`);
+  throw new CryptoError(
+    'bad_length',
+    `ML-KEM-768 decapsulation key expected 64 (seed) or 2400 (expanded) bytes, got ${secretKey.length}`,
+  );
 }
 
 /** Imports a 1,184-byte encapsulation key; OpenSSL applies the FIPS 203 §7.2 modulus check. */
@@ -33,14 +48,19 @@ export function importMlKem768PublicKey(publicKey: Uint8Array): KeyObject {
   try {
     return createPublicKey({ key: publicKey, format: 'raw-public', asymmetricKeyType: 'ml-kem-768' });
   } catch (error) {
-    throw new CryptoError('bad_key', `OpenSSL refused the ML-KEM-768 encapsulation key: ${(error as Error).message}`, { cause: error });
+    throw new CryptoError('bad_key', `OpenSSL refused the ML-KEM-768 encapsulation key: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
 }
 
 /** FIPS 203 ML-KEM.KeyGen_internal(d, z): the encapsulation key and the seed kept as secret key. */
 export function opensslMlKem768KeygenFromSeed(seed: Uint8Array): { publicKey: Uint8Array; secretKey: Uint8Array } {
   const key = importMlKem768SecretKey(seed);
-  return { publicKey: asUint8Array(createPublicKey(key).export({ format: 'raw-public' })), secretKey: new Uint8Array(seed) };
+  return {
+    publicKey: asUint8Array(createPublicKey(key).export({ format: 'raw-public' })),
+    secretKey: new Uint8Array(seed),
+  };
 }
 
 /** The encapsulation key of a decapsulation key (seed or expanded), as OpenSSL derives it. */
@@ -59,7 +79,10 @@ export function opensslMlKem768SeedMatchesExpanded(seed: Uint8Array, expandedKey
 }
 
 /** FIPS 203 ML-KEM.Encaps (Algorithm 20) with OpenSSL's randomness. */
-export function opensslMlKem768Encapsulate(publicKey: Uint8Array | KeyObject): { ciphertext: Uint8Array; sharedSecret: Uint8Array } {
+export function opensslMlKem768Encapsulate(publicKey: Uint8Array | KeyObject): {
+  ciphertext: Uint8Array;
+  sharedSecret: Uint8Array;
+} {
   const key = publicKey instanceof Uint8Array ? importMlKem768PublicKey(publicKey) : publicKey;
   const { sharedKey, ciphertext } = encapsulate(key);
   return { ciphertext: asUint8Array(ciphertext), sharedSecret: asUint8Array(sharedKey) };

@@ -16,7 +16,10 @@ const RATE = /^([A-Z]{3})=(0|[1-9]\d{0,8})(\.\d{1,18})?$/;
 /** Parses `CCY=rate,...`; throws naming the bad entry. */
 export function parseFxRates(text: string): FxTable {
   const table = new Map<string, bigint>();
-  for (const entry of text.split(',').map((e) => e.trim()).filter(Boolean)) {
+  for (const entry of text
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
     const match = RATE.exec(entry);
     if (!match) throw new Error(`expected entries CCY=rate (3 upper-case letters, a decimal rate), got "${entry}"`);
     const [, ccy, whole, fraction = '.'] = match;

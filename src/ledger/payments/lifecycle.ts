@@ -37,7 +37,10 @@ export class SettlementTaken extends SvcError<'SETTLEMENT_TAKEN'> {
 }
 
 /** The new row's values when a payment is taken in. */
-export type NewPayment = Omit<typeof payments.$inferInsert, 'txRef' | 'status' | 'createdAt' | 'updatedAt' | 'creditorAccountId'> & {
+export type NewPayment = Omit<
+  typeof payments.$inferInsert,
+  'txRef' | 'status' | 'createdAt' | 'updatedAt' | 'creditorAccountId'
+> & {
   /** The creditor's account id, or a subquery that finds it. */
   creditorAccountId?: string | null | SQL;
 };
@@ -57,15 +60,28 @@ export class PaymentLifecycle implements TransferHooks {
   /** Stores a payment as INITIATED and emits payment.initiated (in `tx`); undefined when the uetr exists. */
   async initiate(tx: Database, values: NewPayment): Promise<PaymentRow | undefined> {
     const now = dateOf(this.clock);
-    const stored = { ...values, txRef: paymentReference(now), status: 'INITIATED' as const, createdAt: now, updatedAt: now };
+    const stored = {
+      ...values,
+      txRef: paymentReference(now),
+      status: 'INITIATED' as const,
+      createdAt: now,
+      updatedAt: now,
+    };
     // An initiated payment has nothing the database fills in that its payload shows, so the payload is built
     // from the values, and the payment, its event and the event's deliveries go in one statement.
     const payload = paymentPayload('payment.initiated', initiatedRow(stored));
-    const storedPayment = tx.$with('stored_payment').as(tx.insert(payments).values(stored).onConflictDoNothing({ target: payments.uetr }).returning());
-    const query = tx.with(storedPayment, ...eventCtes(tx, 'stored_payment', eventCteValues(payload, now))).select().from(storedPayment);
+    const storedPayment = tx
+      .$with('stored_payment')
+      .as(tx.insert(payments).values(stored).onConflictDoNothing({ target: payments.uetr }).returning());
+    const query = tx
+      .with(storedPayment, ...eventCtes(tx, 'stored_payment', eventCteValues(payload, now)))
+      .select()
+      .from(storedPayment);
     // A transfer's payment always has the same columns, so PostgreSQL may keep its plan under one name (the
     // pacs.008 intake's columns vary with the instruction, so its statements are planned each time).
-    const [row] = await (values.source === 'transfer' ? query.prepare('payment_initiate_for_transfer').execute() : query);
+    const [row] = await (values.source === 'transfer'
+      ? query.prepare('payment_initiate_for_transfer').execute()
+      : query);
     return row;
   }
 
@@ -73,12 +89,25 @@ export class PaymentLifecycle implements TransferHooks {
    * Moves the payment from one of `from` to the status of `event` with `change`, and emits `event`, both in
    * `tx`. Undefined when the payment is not in one of `from` (someone else moved it: nothing is emitted twice).
    */
-  async transition(tx: Database, uetr: string, from: PaymentStatus[], event: PaymentEventType, change: Partial<PaymentRow> = {}, onlyUnsettled = false): Promise<PaymentRow | undefined> {
+  async transition(
+    tx: Database,
+    uetr: string,
+    from: PaymentStatus[],
+    event: PaymentEventType,
+    change: Partial<PaymentRow> = {},
+    onlyUnsettled = false,
+  ): Promise<PaymentRow | undefined> {
     const now = dateOf(this.clock);
     const [row] = await tx
       .update(payments)
       .set({ ...change, status: STATUS_OF_EVENT[event], updatedAt: now })
-      .where(and(eq(payments.uetr, uetr), inArray(payments.status, from), onlyUnsettled ? isNull(payments.transferTxRef) : undefined))
+      .where(
+        and(
+          eq(payments.uetr, uetr),
+          inArray(payments.status, from),
+          onlyUnsettled ? isNull(payments.transferTxRef) : undefined,
+        ),
+      )
       .returning();
     if (row) await emitEvent(tx, paymentPayload(event, row), row, now);
     return row;
@@ -93,7 +122,13 @@ export class PaymentLifecycle implements TransferHooks {
       const [linked] = await tx
         .update(payments)
         .set({ transferTxRef: row.txRef, updatedAt: dateOf(this.clock) })
-        .where(and(eq(payments.uetr, purpose.settles), isNull(payments.transferTxRef), inArray(payments.status, ['INITIATED', 'RATE_LOCKED'])))
+        .where(
+          and(
+            eq(payments.uetr, purpose.settles),
+            isNull(payments.transferTxRef),
+            inArray(payments.status, ['INITIATED', 'RATE_LOCKED']),
+          ),
+        )
         .returning({ uetr: payments.uetr });
       if (!linked) throw new SettlementTaken(`payment ${purpose.settles} is already being settled`);
       return;
@@ -104,7 +139,11 @@ export class PaymentLifecycle implements TransferHooks {
         .set({ returnTxRef: row.txRef, returnReason: purpose.reason ?? null, updatedAt: dateOf(this.clock) })
         .where(and(eq(payments.uetr, purpose.returns), eq(payments.status, 'SETTLED'), isNull(payments.returnTxRef)))
         .returning({ uetr: payments.uetr });
-      if (!linked) throw new LedgerError(LedgerErrorCode.NOT_SETTLED, `payment ${purpose.returns} is already being returned or is no longer SETTLED`);
+      if (!linked)
+        throw new LedgerError(
+          LedgerErrorCode.NOT_SETTLED,
+          `payment ${purpose.returns} is already being returned or is no longer SETTLED`,
+        );
       return;
     }
     await this.initiate(tx, this.paymentOfTransfer(row));
@@ -134,10 +173,20 @@ export class PaymentLifecycle implements TransferHooks {
     values: (transfer: NewTransfer, input: TransferInput): Record<string, unknown> | undefined => {
       if (transfer.kind !== 'transfer' || input.purpose) return undefined;
       const now = dateOf(this.clock);
-      const payment = { ...this.paymentOfTransfer(transfer), txRef: paymentReference(now), status: 'INITIATED' as const, createdAt: now, updatedAt: now };
+      const payment = {
+        ...this.paymentOfTransfer(transfer),
+        txRef: paymentReference(now),
+        status: 'INITIATED' as const,
+        createdAt: now,
+        updatedAt: now,
+      };
       return {
-        payment_uetr: payment.uetr, payment_tx_ref: payment.txRef, payment_ccy: payment.instrAmtCcy, payment_amount: payment.instrAmt,
-        payment_bic: payment.dbtrInst, payment_at: now.toISOString(),
+        payment_uetr: payment.uetr,
+        payment_tx_ref: payment.txRef,
+        payment_ccy: payment.instrAmtCcy,
+        payment_amount: payment.instrAmt,
+        payment_bic: payment.dbtrInst,
+        payment_at: now.toISOString(),
         ...eventCteValues(paymentPayload('payment.initiated', initiatedRow(payment)), now),
       };
     },
@@ -184,7 +233,12 @@ export class PaymentLifecycle implements TransferHooks {
     for (const payment of linked) {
       const next = this.afterTransfer(payment, byRef);
       if (!next) continue;
-      const row = { ...payment, ...next.change, status: next.event ? STATUS_OF_EVENT[next.event] : payment.status, updatedAt: now };
+      const row = {
+        ...payment,
+        ...next.change,
+        status: next.event ? STATUS_OF_EVENT[next.event] : payment.status,
+        updatedAt: now,
+      };
       changed.push(row);
       if (next.event) events.push({ payload: paymentPayload(next.event, row), parties: row });
     }
@@ -197,8 +251,12 @@ export class PaymentLifecycle implements TransferHooks {
       .onConflictDoUpdate({
         target: payments.uetr,
         set: {
-          status: fromInsert(payments.status), onChainTxHash: fromInsert(payments.onChainTxHash), sttlmTm: fromInsert(payments.sttlmTm),
-          failRsn: fromInsert(payments.failRsn), returnTxHash: fromInsert(payments.returnTxHash), returnTxRef: fromInsert(payments.returnTxRef),
+          status: fromInsert(payments.status),
+          onChainTxHash: fromInsert(payments.onChainTxHash),
+          sttlmTm: fromInsert(payments.sttlmTm),
+          failRsn: fromInsert(payments.failRsn),
+          returnTxHash: fromInsert(payments.returnTxHash),
+          returnTxRef: fromInsert(payments.returnTxRef),
           updatedAt: fromInsert(payments.updatedAt),
         },
       });
@@ -206,7 +264,10 @@ export class PaymentLifecycle implements TransferHooks {
   };
 
   /** What a settled transfer does to its payment (the event, and the change), or undefined for nothing. */
-  private afterTransfer(payment: PaymentRow, byRef: Map<string, TransferRow>): { event?: PaymentEventType; change: Partial<PaymentRow> } | undefined {
+  private afterTransfer(
+    payment: PaymentRow,
+    byRef: Map<string, TransferRow>,
+  ): { event?: PaymentEventType; change: Partial<PaymentRow> } | undefined {
     const settling = payment.transferTxRef ? byRef.get(payment.transferTxRef) : undefined;
     if (settling) {
       if (payment.status !== 'INITIATED' && payment.status !== 'RATE_LOCKED') return undefined;
@@ -217,13 +278,21 @@ export class PaymentLifecycle implements TransferHooks {
       }
       // D-072: the hash only when the transaction was mined (and failed); a broadcast failure has none.
       const mined = settling.blockNumber !== null;
-      return { event: 'payment.failed', change: { failRsn: settling.failReason ?? 'the settling transaction failed', onChainTxHash: mined ? settling.txHash : null } };
+      return {
+        event: 'payment.failed',
+        change: {
+          failRsn: settling.failReason ?? 'the settling transaction failed',
+          onChainTxHash: mined ? settling.txHash : null,
+        },
+      };
     }
     const returning = payment.returnTxRef ? byRef.get(payment.returnTxRef) : undefined;
     if (!returning) return undefined;
     if (returning.status === 'confirmed') {
       // D-073: onChainTxHash and sttlmTm keep naming the original settlement; the return's hash is D-062's returnTxHash.
-      return payment.status === 'SETTLED' ? { event: 'payment.returned', change: { returnTxHash: returning.txHash } } : undefined;
+      return payment.status === 'SETTLED'
+        ? { event: 'payment.returned', change: { returnTxHash: returning.txHash } }
+        : undefined;
     }
     // The return did not happen: the payment stays SETTLED and may be returned again.
     return { change: { returnTxRef: null } };

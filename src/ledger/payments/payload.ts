@@ -22,7 +22,10 @@ export const STATUS_OF_EVENT: Record<PaymentEventType, PaymentStatus> = {
  * the payload (spec: "instrAmt | number"); they have at most 2 fraction digits, which a double holds exactly
  * enough to print back the same text.
  */
-export function paymentPayload(event: PaymentEventType, payment: PaymentRow): PaymentEventPayload & { event: PaymentEventType; uetr: string } {
+export function paymentPayload(
+  event: PaymentEventType,
+  payment: PaymentRow,
+): PaymentEventPayload & { event: PaymentEventType; uetr: string } {
   const payload: PaymentEventPayload & { event: PaymentEventType; uetr: string } = {
     event,
     uetr: payment.uetr,
@@ -38,7 +41,8 @@ export function paymentPayload(event: PaymentEventType, payment: PaymentRow): Pa
   }
   const settledFields = event === 'payment.settled' || event === 'payment.returned';
   // D-072: payment.failed carries onChainTxHash when the settling transaction was mined and failed, never sttlmTm.
-  if ((settledFields || event === 'payment.failed') && payment.onChainTxHash) payload.onChainTxHash = payment.onChainTxHash;
+  if ((settledFields || event === 'payment.failed') && payment.onChainTxHash)
+    payload.onChainTxHash = payment.onChainTxHash;
   if (settledFields && payment.sttlmTm) payload.sttlmTm = payment.sttlmTm;
   payload.dbtrInst = payment.dbtrInst;
   payload.cdtrInst = payment.cdtrInst;

@@ -69,17 +69,32 @@ export class PaymentService {
    */
   async submit(body: Pacs008Request, mayUse: (accountId: string | null) => void): Promise<PaymentRow> {
     const { nativeCcy, platformBic } = this.deps.lifecycle.settings;
-    if (body.cdtrAgt !== platformBic) throw new LedgerError(LedgerErrorCode.INVALID_PARAMETER, `"cdtrAgt" expected the platform BIC ${platformBic}, got "${body.cdtrAgt}"`);
+    if (body.cdtrAgt !== platformBic)
+      throw new LedgerError(
+        LedgerErrorCode.INVALID_PARAMETER,
+        `"cdtrAgt" expected the platform BIC ${platformBic}, got "${body.cdtrAgt}"`,
+      );
     if (body.intrBkSttlmCcy !== nativeCcy && !this.deps.fx.has(body.intrBkSttlmCcy)) {
-      throw new LedgerError(LedgerErrorCode.UNSUPPORTED_CURRENCY, `"intrBkSttlmCcy" expected ${nativeCcy} or a currency with a configured FX rate, got "${body.intrBkSttlmCcy}"`);
+      throw new LedgerError(
+        LedgerErrorCode.UNSUPPORTED_CURRENCY,
+        `"intrBkSttlmCcy" expected ${nativeCcy} or a currency with a configured FX rate, got "${body.intrBkSttlmCcy}"`,
+      );
     }
     const instrWei = parseAmount('intrBkSttlmAmt', body.intrBkSttlmAmt);
     const settlement = await this.deps.accounts.find(body.sttlmAcct);
     // The caller's check sees unknown (null) and known accounts alike, so a restricted credential cannot tell them apart (D-128).
     mayUse(settlement?.id ?? null);
-    if (!settlement) throw new LedgerError(LedgerErrorCode.UNKNOWN_ACCOUNT, `"sttlmAcct" expected an existing account, got "${body.sttlmAcct}"`);
+    if (!settlement)
+      throw new LedgerError(
+        LedgerErrorCode.UNKNOWN_ACCOUNT,
+        `"sttlmAcct" expected an existing account, got "${body.sttlmAcct}"`,
+      );
     const creditor = await this.deps.accounts.find(body.cdtrAcct);
-    if (!creditor) throw new LedgerError(LedgerErrorCode.UNKNOWN_ACCOUNT, `"cdtrAcct" expected an existing account, got "${body.cdtrAcct}"`);
+    if (!creditor)
+      throw new LedgerError(
+        LedgerErrorCode.UNKNOWN_ACCOUNT,
+        `"cdtrAcct" expected an existing account, got "${body.cdtrAcct}"`,
+      );
     const amount = formatUnits(instrWei, 2);
     const sameCurrency = body.intrBkSttlmCcy === nativeCcy;
     const row = await this.deps.db.transaction((tx) =>
@@ -112,7 +127,8 @@ export class PaymentService {
     try {
       await this.advance(uetr);
     } catch (error) {
-      if (!(error instanceof SettlementTaken)) await this.fail(uetr, `settlement failed: ${(error as Error).message}`).catch(() => undefined);
+      if (!(error instanceof SettlementTaken))
+        await this.fail(uetr, `settlement failed: ${(error as Error).message}`).catch(() => undefined);
     } finally {
       this.busy.delete(uetr);
     }
@@ -127,10 +143,17 @@ export class PaymentService {
       const rate = fx.get(payment.instrAmtCcy);
       if (!rate) return this.fail(uetr, `no FX rate is configured for ${payment.instrAmtCcy}`);
       const settlWei = convert(parseAmount('instrAmt', payment.instrAmt), rate);
-      if (settlWei === 0n) return this.fail(uetr, `${payment.instrAmt} ${payment.instrAmtCcy} is less than 0.01 ${nativeCcy} at the configured rate`);
+      if (settlWei === 0n)
+        return this.fail(
+          uetr,
+          `${payment.instrAmt} ${payment.instrAmtCcy} is less than 0.01 ${nativeCcy} at the configured rate`,
+        );
       // "rate_locked: exchange rate locked; settlement amount fixed"
       payment = await db.transaction((tx) =>
-        lifecycle.transition(tx, uetr, ['INITIATED'], 'payment.rate_locked', { settlAmtCcy: nativeCcy, settlAmt: formatUnits(settlWei, 2) }),
+        lifecycle.transition(tx, uetr, ['INITIATED'], 'payment.rate_locked', {
+          settlAmtCcy: nativeCcy,
+          settlAmt: formatUnits(settlWei, 2),
+        }),
       );
       if (!payment) return;
       this.deps.emitted();
@@ -138,7 +161,10 @@ export class PaymentService {
     if (!['INITIATED', 'RATE_LOCKED'].includes(payment.status) || payment.settlAmt === null) return;
     const creditor = await this.deps.accounts.find(payment.creditorAccountId!);
     if (!creditor) return this.fail(uetr, `creditor account ${payment.creditorAccountId} no longer exists`);
-    const memo = typeof payment.instruction?.rmtInf === 'string' && payment.instruction.rmtInf ? payment.instruction.rmtInf : undefined;
+    const memo =
+      typeof payment.instruction?.rmtInf === 'string' && payment.instruction.rmtInf
+        ? payment.instruction.rmtInf
+        : undefined;
     try {
       await this.deps.engine.create({
         accountId: payment.debtorAccountId,
@@ -158,7 +184,16 @@ export class PaymentService {
 
   /** INITIATED or RATE_LOCKED, not yet settling → FAILED with payment.failed. */
   private async fail(uetr: string, reason: string): Promise<void> {
-    const failed = await this.deps.db.transaction((tx) => this.deps.lifecycle.transition(tx, uetr, ['INITIATED', 'RATE_LOCKED'], 'payment.failed', { failRsn: reason }, true));
+    const failed = await this.deps.db.transaction((tx) =>
+      this.deps.lifecycle.transition(
+        tx,
+        uetr,
+        ['INITIATED', 'RATE_LOCKED'],
+        'payment.failed',
+        { failRsn: reason },
+        true,
+      ),
+    );
     if (failed) this.deps.emitted();
   }
 
@@ -169,7 +204,13 @@ export class PaymentService {
       const open = await this.deps.db
         .select({ uetr: payments.uetr })
         .from(payments)
-        .where(and(eq(payments.source, 'pacs008'), inArray(payments.status, ['INITIATED', 'RATE_LOCKED']), isNull(payments.transferTxRef)))
+        .where(
+          and(
+            eq(payments.source, 'pacs008'),
+            inArray(payments.status, ['INITIATED', 'RATE_LOCKED']),
+            isNull(payments.transferTxRef),
+          ),
+        )
         .limit(100);
       for (const { uetr } of open) await this.process(uetr);
     })()
@@ -191,24 +232,42 @@ export class PaymentService {
   async returnPayment(uetr: string, reason?: string): Promise<ReturnResult> {
     const payment = await this.find(uetr);
     if (!payment) throw new LedgerError(LedgerErrorCode.NOT_FOUND, `payment ${uetr} not found`);
-    if (payment.status !== 'SETTLED') throw new LedgerError(LedgerErrorCode.NOT_SETTLED, `payment ${uetr} is ${payment.status}, only SETTLED payments can be returned`);
+    if (payment.status !== 'SETTLED')
+      throw new LedgerError(
+        LedgerErrorCode.NOT_SETTLED,
+        `payment ${uetr} is ${payment.status}, only SETTLED payments can be returned`,
+      );
     if (!payment.creditorAccountId) {
       // D-105: the creditor is an address outside the platform; there is no key to send the return with.
-      throw new LedgerError(LedgerErrorCode.CREDITOR_NOT_ON_PLATFORM, `payment ${uetr} was credited to an address outside the platform; there is no creditor account to return it from`);
+      throw new LedgerError(
+        LedgerErrorCode.CREDITOR_NOT_ON_PLATFORM,
+        `payment ${uetr} was credited to an address outside the platform; there is no creditor account to return it from`,
+      );
     }
     const debtor = await this.deps.accounts.find(payment.debtorAccountId);
-    if (!debtor) throw new LedgerError(LedgerErrorCode.UNKNOWN_ACCOUNT, `the account ${payment.debtorAccountId} that paid ${uetr} no longer exists`);
+    if (!debtor)
+      throw new LedgerError(
+        LedgerErrorCode.UNKNOWN_ACCOUNT,
+        `the account ${payment.debtorAccountId} that paid ${uetr} no longer exists`,
+      );
     const row = await this.deps.engine.create({
       accountId: payment.creditorAccountId,
       to: debtor.address as Hex,
       amountWei: parseAmount('settlAmt', payment.settlAmt),
       purpose: { returns: uetr, ...(reason ? { reason } : {}) },
     });
-    if (row.status === 'failed') throw new LedgerError(LedgerErrorCode.RETURN_FAILED, `the return transaction of ${uetr} could not be broadcast: ${row.failReason ?? 'unknown reason'}`);
+    if (row.status === 'failed')
+      throw new LedgerError(
+        LedgerErrorCode.RETURN_FAILED,
+        `the return transaction of ${uetr} could not be broadcast: ${row.failReason ?? 'unknown reason'}`,
+      );
     const done = await this.mined(row.txRef);
     const after = await this.find(uetr);
     if (done !== 'confirmed' || after?.status !== 'RETURNED') {
-      throw new LedgerError(LedgerErrorCode.RETURN_FAILED, `the return transaction ${row.txHash} of ${uetr} ended ${done}; the payment stays SETTLED`);
+      throw new LedgerError(
+        LedgerErrorCode.RETURN_FAILED,
+        `the return transaction ${row.txHash} of ${uetr} ended ${done}; the payment stays SETTLED`,
+      );
     }
     this.deps.emitted();
     return { payment: after, returnTxHash: row.txHash };
@@ -218,7 +277,10 @@ export class PaymentService {
   private async mined(txRef: string): Promise<string> {
     const deadline = performance.now() + RETURN_TIMEOUT_MS;
     for (;;) {
-      const [row] = await this.deps.db.select({ status: transfers.status }).from(transfers).where(eq(transfers.txRef, txRef));
+      const [row] = await this.deps.db
+        .select({ status: transfers.status })
+        .from(transfers)
+        .where(eq(transfers.txRef, txRef));
       if (row && row.status !== 'pending') return row.status;
       if (performance.now() > deadline) return 'pending';
       await this.deps.confirmer.poke();

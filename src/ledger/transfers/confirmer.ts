@@ -74,7 +74,17 @@ export class TransferConfirmer {
       const page = await this.db
         .select({ txRef: transfers.txRef, txHash: transfers.txHash, createdAt: transfers.createdAt })
         .from(transfers)
-        .where(after ? and(stillPending, or(gt(transfers.createdAt, after.createdAt), and(eq(transfers.createdAt, after.createdAt), gt(transfers.txRef, after.txRef)))) : stillPending)
+        .where(
+          after
+            ? and(
+                stillPending,
+                or(
+                  gt(transfers.createdAt, after.createdAt),
+                  and(eq(transfers.createdAt, after.createdAt), gt(transfers.txRef, after.txRef)),
+                ),
+              )
+            : stillPending,
+        )
         .orderBy(transfers.createdAt, transfers.txRef)
         .limit(CONFIRM_PAGE);
       if (page.length > 0) await this.settleMined(page);
@@ -91,11 +101,17 @@ export class TransferConfirmer {
 
   /** Settles the records of `pending` whose receipts the node has (one not yet broadcast simply has none). */
   private async settleMined(pending: PendingRow[]): Promise<void> {
-    const receipts = await this.upstream.batchResults<ReceiptOrNull>(pending.map((t) => ({ method: 'eth_getTransactionReceipt', params: [t.txHash] })));
-    const mined = pending.map((row, i) => ({ row, receipt: receipts[i]! })).filter((m): m is { row: (typeof pending)[number]; receipt: NonNullable<ReceiptOrNull> } => m.receipt !== null);
+    const receipts = await this.upstream.batchResults<ReceiptOrNull>(
+      pending.map((t) => ({ method: 'eth_getTransactionReceipt', params: [t.txHash] })),
+    );
+    const mined = pending
+      .map((row, i) => ({ row, receipt: receipts[i]! }))
+      .filter((m): m is { row: (typeof pending)[number]; receipt: NonNullable<ReceiptOrNull> } => m.receipt !== null);
     if (mined.length === 0) return;
     const blockNumbers = [...new Set(mined.map((m) => m.receipt.blockNumber))];
-    const blocks = await this.upstream.batchResults<{ timestamp: Hex }>(blockNumbers.map((n) => ({ method: 'eth_getBlockByNumber', params: [n, false] })));
+    const blocks = await this.upstream.batchResults<{ timestamp: Hex }>(
+      blockNumbers.map((n) => ({ method: 'eth_getBlockByNumber', params: [n, false] })),
+    );
     const timestampOf = new Map(blockNumbers.map((n, i) => [n, Number(BigInt(blocks[i]!.timestamp))]));
     // One update per block and outcome (with instant mining, usually one in all), in one transaction with the
     // payment events of every record it settles (the outbox).
@@ -131,12 +147,18 @@ export class TransferConfirmer {
    */
   async reconcile(only?: string[]): Promise<{ rebroadcast: number; found: number }> {
     const stillPending = eq(transfers.status, 'pending');
-    const pending = await this.db.select().from(transfers).where(only ? and(stillPending, inArray(transfers.txRef, only)) : stillPending).orderBy(transfers.nonce);
+    const pending = await this.db
+      .select()
+      .from(transfers)
+      .where(only ? and(stillPending, inArray(transfers.txRef, only)) : stillPending)
+      .orderBy(transfers.nonce);
     let rebroadcast = 0;
     let found = 0;
     for (let i = 0; i < pending.length; i += 500) {
       const chunk = pending.slice(i, i + 500);
-      const known = await this.upstream.batchResults<unknown>(chunk.map((row) => ({ method: 'eth_getTransactionByHash', params: [row.txHash] })));
+      const known = await this.upstream.batchResults<unknown>(
+        chunk.map((row) => ({ method: 'eth_getTransactionByHash', params: [row.txHash] })),
+      );
       for (const [j, row] of chunk.entries()) {
         if (known[j]) {
           found++;

@@ -22,7 +22,13 @@ import { LedgerError, LedgerErrorCode } from '../errors.ts';
 import type { AccountRow, AccountStore } from '../accounts.ts';
 import { transferReference } from '../ids.ts';
 import { formatUnits } from '../money.ts';
-import { TransferStatements, type HookCtes, type LimitWindow, type NewTransfer, type SenderState } from './guarded-insert.ts';
+import {
+  TransferStatements,
+  type HookCtes,
+  type LimitWindow,
+  type NewTransfer,
+  type SenderState,
+} from './guarded-insert.ts';
 import { KeyedMutex } from './locks.ts';
 
 export type { NewTransfer } from './guarded-insert.ts';
@@ -62,7 +68,10 @@ export type TransferHooks = {
  * `ctes` are built once with `sql.placeholder`s (the statement is prepared once per connection); `values`
  * fills them for one transfer, or is undefined when the transfer is not for them (then `stored` runs).
  */
-export type StoredWith = { ctes: HookCtes; values(transfer: NewTransfer, input: TransferInput): Record<string, unknown> | undefined };
+export type StoredWith = {
+  ctes: HookCtes;
+  values(transfer: NewTransfer, input: TransferInput): Record<string, unknown> | undefined;
+};
 
 /** No hooks (funding, tests). */
 export const NO_TRANSFER_HOOKS: TransferHooks = { stored: async () => undefined, settled: async () => undefined };
@@ -78,12 +87,22 @@ export function intrinsicGas(data: Hex): bigint {
  * D-026, checked against the read state (the guarded insert checks the same again, atomically): status,
  * singleLimit, dailyLimit, and the spendable balance when the node answered.
  */
-function checkLimits(input: TransferInput, { account, spentToday, unmined }: SenderState, view: NodeView | undefined): void {
+function checkLimits(
+  input: TransferInput,
+  { account, spentToday, unmined }: SenderState,
+  view: NodeView | undefined,
+): void {
   if (account.status !== 'approved') {
-    throw new LedgerError(LedgerErrorCode.ACCOUNT_NOT_APPROVED, `account ${account.id} is ${account.status}; only approved accounts may send`);
+    throw new LedgerError(
+      LedgerErrorCode.ACCOUNT_NOT_APPROVED,
+      `account ${account.id} is ${account.status}; only approved accounts may send`,
+    );
   }
   if (input.amountWei > BigInt(account.singleLimitWei)) {
-    throw new LedgerError(LedgerErrorCode.SINGLE_LIMIT_EXCEEDED, `"amount" ${formatUnits(input.amountWei, 2)} exceeds the account's singleLimit ${formatUnits(BigInt(account.singleLimitWei), 2)}`);
+    throw new LedgerError(
+      LedgerErrorCode.SINGLE_LIMIT_EXCEEDED,
+      `"amount" ${formatUnits(input.amountWei, 2)} exceeds the account's singleLimit ${formatUnits(BigInt(account.singleLimitWei), 2)}`,
+    );
   }
   if (spentToday + input.amountWei > BigInt(account.dailyLimitWei)) {
     throw new LedgerError(
@@ -94,7 +113,10 @@ function checkLimits(input: TransferInput, { account, spentToday, unmined }: Sen
   // D-026: spendable = the balance at the sealed block, less the transfers that block does not contain yet.
   const spendable = view === undefined ? undefined : view.balance - unmined;
   if (spendable !== undefined && input.amountWei > spendable) {
-    throw new LedgerError(LedgerErrorCode.INSUFFICIENT_BALANCE, `"amount" ${formatUnits(input.amountWei, 2)} exceeds the spendable balance ${formatUnits(spendable, 2)}`);
+    throw new LedgerError(
+      LedgerErrorCode.INSUFFICIENT_BALANCE,
+      `"amount" ${formatUnits(input.amountWei, 2)} exceeds the spendable balance ${formatUnits(spendable, 2)}`,
+    );
   }
 }
 
@@ -105,7 +127,8 @@ function checkLimits(input: TransferInput, { account, spentToday, unmined }: Sen
 function refusedByNode({ error }: UpstreamRpcError): LedgerError {
   const reason = error.message.slice(0, 300);
   // EIP-1474 code 3 is "execution reverted"; nodes also say so in the message only.
-  if (error.code === 3 || /revert/i.test(reason)) return new LedgerError(LedgerErrorCode.TRANSFER_REVERTED, `the recipient reverts the transfer: ${reason}`);
+  if (error.code === 3 || /revert/i.test(reason))
+    return new LedgerError(LedgerErrorCode.TRANSFER_REVERTED, `the recipient reverts the transfer: ${reason}`);
   return new LedgerError(LedgerErrorCode.TRANSFER_REFUSED, `the chain node refuses the transfer: ${reason}`);
 }
 
@@ -157,9 +180,13 @@ export class TransferEngine {
    * Runs the whole flow; returns the stored record (pending, or failed when the broadcast failed).
    * `alsoInTransaction` runs in the transaction that stores the record (the Idempotency-Key's response, D-046).
    */
-  async create(input: TransferInput, alsoInTransaction?: (tx: Database, row: TransferRow) => Promise<void>): Promise<TransferRow> {
+  async create(
+    input: TransferInput,
+    alsoInTransaction?: (tx: Database, row: TransferRow) => Promise<void>,
+  ): Promise<TransferRow> {
     const address = await this.deps.accounts.addressOf(input.accountId);
-    if (!address) throw new LedgerError(LedgerErrorCode.UNKNOWN_ACCOUNT, `"fromAccountId" ${input.accountId} does not exist`);
+    if (!address)
+      throw new LedgerError(LedgerErrorCode.UNKNOWN_ACCOUNT, `"fromAccountId" ${input.accountId} does not exist`);
     // Only a memo needs the recipient (D-032: sealed to an on-platform recipient's key).
     const recipient = input.memo ? await this.deps.accounts.findByAddress(input.to) : undefined;
     const data = this.memoData(input.memo, recipient, input.to);
@@ -215,14 +242,19 @@ export class TransferEngine {
     const [balance, nonce, estimate] = await this.deps.upstream.batch([
       { method: 'eth_getBalance', params: [address, block] },
       { method: 'eth_getTransactionCount', params: [address, block] },
-      { method: 'eth_estimateGas', params: [{ from: address, to: input.to, value: `0x${input.amountWei.toString(16)}`, data }] },
+      {
+        method: 'eth_estimateGas',
+        params: [{ from: address, to: input.to, value: `0x${input.amountWei.toString(16)}`, data }],
+      },
     ]);
     if (balance!.error) throw new UpstreamRpcError(balance!.error);
     if (nonce!.error) throw new UpstreamRpcError(nonce!.error);
     return {
       balance: BigInt(balance!.result as string),
       nonce: Number(BigInt(nonce!.result as string)),
-      gas: estimate!.error ? { error: new UpstreamRpcError(estimate!.error) } : { limit: BigInt(estimate!.result as string) },
+      gas: estimate!.error
+        ? { error: new UpstreamRpcError(estimate!.error) }
+        : { limit: BigInt(estimate!.result as string) },
     };
   }
 
@@ -231,13 +263,19 @@ export class TransferEngine {
    * the record with one guarded statement (guarded-insert.ts) that allocates that nonce only if nothing
    * changed since the read. When something did, it reads and signs again.
    */
-  private async persistSigned(input: TransferInput, data: Hex, view: NodeView | undefined, alsoInTransaction?: (tx: Database, row: TransferRow) => Promise<void>): Promise<TransferRow> {
+  private async persistSigned(
+    input: TransferInput,
+    data: Hex,
+    view: NodeView | undefined,
+    alsoInTransaction?: (tx: Database, row: TransferRow) => Promise<void>,
+  ): Promise<TransferRow> {
     const now = dateOf(this.deps.clock);
     const window: LimitWindow = { midnight: utcMidnight(now), unminedFrom: view?.nonce ?? Number.MAX_SAFE_INTEGER };
     let gas = view && 'limit' in view.gas ? view.gas.limit : intrinsicGas(data);
     for (let attempt = 1; attempt <= MAX_STORE_ATTEMPTS; attempt++) {
       const state = await this.statements.readSenderState(input.accountId, window);
-      if (!state) throw new LedgerError(LedgerErrorCode.UNKNOWN_ACCOUNT, `"fromAccountId" ${input.accountId} does not exist`);
+      if (!state)
+        throw new LedgerError(LedgerErrorCode.UNKNOWN_ACCOUNT, `"fromAccountId" ${input.accountId} does not exist`);
       checkLimits(input, state, view);
       if (view && 'error' in view.gas) throw refusedByNode(view.gas.error);
       const { account } = state;
@@ -245,27 +283,43 @@ export class TransferEngine {
       if (!this.deps.accounts.keysReadable(account)) continue;
       const nonce = account.nextNonce;
       const signedTx = await this.deps.accounts.signTransaction(account, {
-        type: 'legacy', chainId: CHAIN_ID, nonce, to: getAddress(input.to), value: input.amountWei,
+        type: 'legacy',
+        chainId: CHAIN_ID,
+        nonce,
+        to: getAddress(input.to),
+        value: input.amountWei,
         // spec: "The gas price is always 0"
-        gasPrice: 0n, gas, data,
+        gasPrice: 0n,
+        gas,
+        data,
       });
       const values = {
-        txRef: transferReference(now), kind: 'transfer' as const, accountId: account.id, fromAddress: account.address, toAddress: getAddress(input.to),
-        amountWei: input.amountWei.toString(), nonce, txHash: keccak256(signedTx), signedTx, status: 'pending' as const, createdAt: now,
+        txRef: transferReference(now),
+        kind: 'transfer' as const,
+        accountId: account.id,
+        fromAddress: account.address,
+        toAddress: getAddress(input.to),
+        amountWei: input.amountWei.toString(),
+        nonce,
+        txHash: keccak256(signedTx),
+        signedTx,
+        status: 'pending' as const,
+        createdAt: now,
       };
       const guard = { amountWei: input.amountWei, window, balanceWei: view?.balance };
       const hookValues = this.hooks.storedWith?.values(values, input);
       try {
         // Work that needs statements of its own (the Idempotency-Key's response, hooks without CTEs) shares one
         // transaction with the insert; otherwise the single statement is its own transaction.
-        const row = alsoInTransaction || !hookValues
-          ? await this.deps.db.transaction(async (tx) => {
-            const stored = await this.statements.insertGuarded(values, guard, hookValues, tx);
-            if (stored && !hookValues) await this.hooks.stored(tx, stored, input);
-            if (stored) await alsoInTransaction?.(tx, stored);
-            return stored;
-          })
-          : await this.statements.insertGuarded(values, guard, hookValues);
+        const row =
+          alsoInTransaction || !hookValues
+            ? await this.deps.db.transaction(async (tx) => {
+                const stored = await this.statements.insertGuarded(values, guard, hookValues, tx);
+                if (stored && !hookValues) await this.hooks.stored(tx, stored, input);
+                if (stored) await alsoInTransaction?.(tx, stored);
+                return stored;
+              })
+            : await this.statements.insertGuarded(values, guard, hookValues);
         if (row) return row;
       } catch (error) {
         // D-078: a failed broadcast gave this nonce back, and the same recipient, amount and data sign to the
@@ -275,7 +329,10 @@ export class TransferEngine {
         gas += 1n;
       }
     }
-    throw new LedgerError(LedgerErrorCode.UNAVAILABLE, `the account ${input.accountId} changed during ${MAX_STORE_ATTEMPTS} attempts to store the transfer; try again`);
+    throw new LedgerError(
+      LedgerErrorCode.UNAVAILABLE,
+      `the account ${input.accountId} changed during ${MAX_STORE_ATTEMPTS} attempts to store the transfer; try again`,
+    );
   }
 
   /**

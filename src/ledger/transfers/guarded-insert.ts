@@ -40,7 +40,11 @@ export type LimitWindow = {
 };
 
 /** What the guarded insert checks again, atomically with the insert. */
-export type Guard = { amountWei: bigint; window: LimitWindow; /** the balance at the sealed block; undefined when the node did not answer */ balanceWei: bigint | undefined };
+export type Guard = {
+  amountWei: bigint;
+  window: LimitWindow /** the balance at the sealed block; undefined when the node did not answer */;
+  balanceWei: bigint | undefined;
+};
 
 /** CTEs that read the stored transfer (named by `transferCte`), with placeholders filled per transfer. */
 export type HookCtes = (db: Database, transferCte: string) => WithSubquery[];
@@ -54,15 +58,25 @@ const unmined = sql`coalesce((select sum(${transfers.amountWei}) from ${transfer
 
 const TRANSFER_KEYS = Object.keys(getTableColumns(transfers)) as (keyof NewTransfer)[];
 
-const windowValues = (accountId: string, window: LimitWindow) => ({ account_id: accountId, midnight: window.midnight.toISOString(), unmined_from: window.unminedFrom });
+const windowValues = (accountId: string, window: LimitWindow) => ({
+  account_id: accountId,
+  midnight: window.midnight.toISOString(),
+  unmined_from: window.unminedFrom,
+});
 
 function senderStateQuery(db: Database) {
-  return db
-    .select({ account: getTableColumns(accounts), spentToday: sql<string>`${spentToday}::text`, unmined: sql<string>`${unmined}::text` })
-    .from(accounts)
-    .where(sql`${accounts.id} = ${p('account_id')}`)
-    // Named: PostgreSQL parses and plans it once per connection (PGlite ignores names).
-    .prepare('transfer_sender_state');
+  return (
+    db
+      .select({
+        account: getTableColumns(accounts),
+        spentToday: sql<string>`${spentToday}::text`,
+        unmined: sql<string>`${unmined}::text`,
+      })
+      .from(accounts)
+      .where(sql`${accounts.id} = ${p('account_id')}`)
+      // Named: PostgreSQL parses and plans it once per connection (PGlite ignores names).
+      .prepare('transfer_sender_state')
+  );
 }
 
 function guardedInsertQuery(db: Database, hooks?: HookCtes) {
@@ -79,7 +93,12 @@ function guardedInsertQuery(db: Database, hooks?: HookCtes) {
   const columns = Object.entries(getTableColumns(transfers)).map(([key, column]) =>
     key === 'nonce' ? sql`allocated.nonce` : sql`${sql.param(p(`t_${key}`), column)}::${sql.raw(column.getSQLType())}`,
   );
-  const storedTransfer = db.$with('stored_transfer').as(db.insert(transfers).select(sql`select ${sql.join(columns, sql`, `)} from allocated`).returning());
+  const storedTransfer = db.$with('stored_transfer').as(
+    db
+      .insert(transfers)
+      .select(sql`select ${sql.join(columns, sql`, `)} from allocated`)
+      .returning(),
+  );
   return db
     .with(allocated, storedTransfer, ...(hooks?.(db, 'stored_transfer') ?? []))
     .select()
@@ -89,13 +108,21 @@ function guardedInsertQuery(db: Database, hooks?: HookCtes) {
 
 /** The transfer statements of one database handle, built once; inside a transaction they are built for it. */
 export class TransferStatements {
-  private readonly outside: { state: ReturnType<typeof senderStateQuery>; insert: ReturnType<typeof guardedInsertQuery>; insertWithHooks?: ReturnType<typeof guardedInsertQuery> };
+  private readonly outside: {
+    state: ReturnType<typeof senderStateQuery>;
+    insert: ReturnType<typeof guardedInsertQuery>;
+    insertWithHooks?: ReturnType<typeof guardedInsertQuery>;
+  };
 
   constructor(
     private readonly db: Database,
     private readonly hooks?: HookCtes,
   ) {
-    this.outside = { state: senderStateQuery(db), insert: guardedInsertQuery(db), insertWithHooks: hooks && guardedInsertQuery(db, hooks) };
+    this.outside = {
+      state: senderStateQuery(db),
+      insert: guardedInsertQuery(db),
+      insertWithHooks: hooks && guardedInsertQuery(db, hooks),
+    };
   }
 
   /** Statement 1: the account and its sums, or undefined when it does not exist. */
@@ -109,9 +136,18 @@ export class TransferStatements {
    * is stored only if the allocation succeeds. `hookValues` fill the hooks' CTEs (none: no hooks run).
    * Returns the stored row, or undefined when the guard did not hold (read again, retry).
    */
-  async insertGuarded(transfer: NewTransfer & { accountId: string }, guard: Guard, hookValues?: Record<string, unknown>, tx?: Database) {
+  async insertGuarded(
+    transfer: NewTransfer & { accountId: string },
+    guard: Guard,
+    hookValues?: Record<string, unknown>,
+    tx?: Database,
+  ) {
     const withHooks = hookValues !== undefined && this.hooks !== undefined;
-    const query = tx ? guardedInsertQuery(tx, withHooks ? this.hooks : undefined) : withHooks ? this.outside.insertWithHooks! : this.outside.insert;
+    const query = tx
+      ? guardedInsertQuery(tx, withHooks ? this.hooks : undefined)
+      : withHooks
+        ? this.outside.insertWithHooks!
+        : this.outside.insert;
     const values: Record<string, unknown> = {
       ...windowValues(transfer.accountId, guard.window),
       expected_nonce: transfer.nonce,

@@ -74,9 +74,12 @@ export class QbftConsensus {
   async propose(target: Hex, add: boolean, latestBlock: number, now: Date): Promise<Proposal> {
     const address = getAddress(target);
     const isValidator = this.validatorsAt(latestBlock + 1).includes(address);
-    if (add && isValidator) throw new ProposalRejected(`"validator" ${address} is already a validator; adding it changes nothing`);
-    if (!add && !isValidator) throw new ProposalRejected(`"validator" ${address} is not a validator; removing it changes nothing`);
-    if (!add && this.validatorsAt(latestBlock + 1).length === 1) throw new ProposalRejected('the last validator cannot be removed');
+    if (add && isValidator)
+      throw new ProposalRejected(`"validator" ${address} is already a validator; adding it changes nothing`);
+    if (!add && !isValidator)
+      throw new ProposalRejected(`"validator" ${address} is not a validator; removing it changes nothing`);
+    if (!add && this.validatorsAt(latestBlock + 1).length === 1)
+      throw new ProposalRejected('the last validator cannot be removed');
     await this.db
       .insert(qbftProposals)
       .values({ target: address, add, proposedAt: now })
@@ -102,21 +105,32 @@ export class QbftConsensus {
     const votes = await this.db
       .select()
       .from(qbftVotes)
-      .where(and(eq(qbftVotes.target, proposal.target), eq(qbftVotes.add, proposal.add), lte(qbftVotes.blockNumber, blockNumber)));
+      .where(
+        and(
+          eq(qbftVotes.target, proposal.target),
+          eq(qbftVotes.add, proposal.add),
+          lte(qbftVotes.blockNumber, blockNumber),
+        ),
+      );
     const tally = votes.filter((v) => validators.includes(v.voter as Hex)).length;
     if (tally < quorums(validators.length).voteThreshold) return;
     const next = proposal.add ? [...validators, proposal.target] : validators.filter((v) => v !== proposal.target);
     await this.db.transaction(async (tx) => {
-      await tx.insert(qbftValidatorSets).values({ fromBlock: blockNumber + 1, validators: next }).onConflictDoUpdate({
-        target: qbftValidatorSets.fromBlock,
-        set: { validators: next },
-      });
+      await tx
+        .insert(qbftValidatorSets)
+        .values({ fromBlock: blockNumber + 1, validators: next })
+        .onConflictDoUpdate({
+          target: qbftValidatorSets.fromBlock,
+          set: { validators: next },
+        });
       await tx.delete(qbftVotes).where(eq(qbftVotes.target, proposal.target));
       await tx.delete(qbftProposals).where(eq(qbftProposals.target, proposal.target));
     });
-    this.sets = (await this.db.select().from(qbftValidatorSets).orderBy(desc(qbftValidatorSets.fromBlock))).reverse().map((r) => ({
-      fromBlock: r.fromBlock,
-      validators: r.validators as Hex[],
-    }));
+    this.sets = (await this.db.select().from(qbftValidatorSets).orderBy(desc(qbftValidatorSets.fromBlock)))
+      .reverse()
+      .map((r) => ({
+        fromBlock: r.fromBlock,
+        validators: r.validators as Hex[],
+      }));
   }
 }

@@ -31,7 +31,12 @@ import type { Faucet } from './funding.ts';
 
 type Handlers = Pick<
   RouteHandlers,
-  'adminCreateAccount' | 'adminListAccounts' | 'adminGetAccount' | 'adminUpdateAccount' | 'adminFundAccount' | 'adminRotateKek'
+  | 'adminCreateAccount'
+  | 'adminListAccounts'
+  | 'adminGetAccount'
+  | 'adminUpdateAccount'
+  | 'adminFundAccount'
+  | 'adminRotateKek'
 >;
 
 /** The amount is left to parseAmount; built once (zod compiles each new schema). */
@@ -48,14 +53,22 @@ const ACCOUNT_FIELDS = {
 };
 
 /** The account, KEK and funding handlers. */
-export function accountHandlers(deps: { db: Database; chain: ChainRuntime; ledger: LedgerRuntime; clock: Clock; faucet: Faucet }): Handlers {
+export function accountHandlers(deps: {
+  db: Database;
+  chain: ChainRuntime;
+  ledger: LedgerRuntime;
+  clock: Clock;
+  faucet: Faucet;
+}): Handlers {
   const { chain, ledger } = deps;
   const now = () => new Date(deps.clock.now());
   const { faucet } = deps;
   let rotating = false;
 
   const views = async (rows: AccountRow[]): Promise<Account[]> => {
-    const wei = await chain.upstream.batchResults<Hex>(rows.map((r) => ({ method: 'eth_getBalance', params: [r.address, 'latest'] })));
+    const wei = await chain.upstream.batchResults<Hex>(
+      rows.map((r) => ({ method: 'eth_getBalance', params: [r.address, 'latest'] })),
+    );
     return rows.map((row, i) => accountView(row, BigInt(wei[i]!)));
   };
   const existing = async (id: string) => {
@@ -69,12 +82,18 @@ export function accountHandlers(deps: { db: Database; chain: ChainRuntime; ledge
       const body = guard(strict(zAdminCreateAccountBody), request.body, ACCOUNT_FIELDS);
       const dailyLimitWei = parseLimit('dailyLimit', body.dailyLimit);
       const singleLimitWei = parseLimit('singleLimit', body.singleLimit);
-      const taken = () => new RestError(ErrorCode.DUPLICATE_REFERENCE, `"reference" ${body.reference} is already in use`);
+      const taken = () =>
+        new RestError(ErrorCode.DUPLICATE_REFERENCE, `"reference" ${body.reference} is already in use`);
       if (body.reference && (await ledger.accounts.find(body.reference))) throw taken();
       let row: AccountRow;
       try {
         row = await ledger.accounts.create(
-          { email: body.email, dailyLimitWei, singleLimitWei, ...(body.reference ? { reference: body.reference } : {}) },
+          {
+            email: body.email,
+            dailyLimitWei,
+            singleLimitWei,
+            ...(body.reference ? { reference: body.reference } : {}),
+          },
           now(),
         );
       } catch (error) {
@@ -110,10 +129,14 @@ export function accountHandlers(deps: { db: Database; chain: ChainRuntime; ledge
       const account = await existing(id);
       // "Setting the current status again is a no-op."
       const status = body.status !== undefined && body.status !== account.status ? body.status : undefined;
-      if (status !== undefined && !ACCOUNT_TRANSITIONS[account.status]?.includes(status)) throw invalidTransition(account.status, status);
+      if (status !== undefined && !ACCOUNT_TRANSITIONS[account.status]?.includes(status))
+        throw invalidTransition(account.status, status);
       let updated = account;
       if (status !== undefined || Object.keys(limits).length > 0) {
-        const row = await ledger.accounts.update(account.id, { ...limits, ...(status !== undefined ? { status, fromStatus: account.status } : {}) });
+        const row = await ledger.accounts.update(account.id, {
+          ...limits,
+          ...(status !== undefined ? { status, fromStatus: account.status } : {}),
+        });
         if (!row) {
           // Another request changed the status between our read and our write (D-058: the state forbids it).
           const now = await existing(account.id);
@@ -132,10 +155,17 @@ export function accountHandlers(deps: { db: Database; chain: ChainRuntime; ledge
       const body = guard(fundAccountBody, request.body);
       const amountWei = parseAmount('amount', body.amount);
       const account = await existing(id);
-      if (account.status === 'closed') throw new RestError(ErrorCode.ACCOUNT_CLOSED, `account ${account.id} is closed; a closed account cannot be funded`);
+      if (account.status === 'closed')
+        throw new RestError(
+          ErrorCode.ACCOUNT_CLOSED,
+          `account ${account.id} is closed; a closed account cannot be funded`,
+        );
       if (chain.mode !== 'embedded') {
         // D-061: funding is a development aid of the embedded chain only.
-        throw new RestError(ErrorCode.FUNDING_UNAVAILABLE, 'funding is only available on the local chain; CHAIN_RPC_URL is set');
+        throw new RestError(
+          ErrorCode.FUNDING_UNAVAILABLE,
+          'funding is only available on the local chain; CHAIN_RPC_URL is set',
+        );
       }
       const { row, balanceWei } = await faucet.fund(account.address as Hex, amountWei);
       return reply.code(200).send({
@@ -155,11 +185,14 @@ export function accountHandlers(deps: { db: Database; chain: ChainRuntime; ledge
         );
       }
       // D-061: one rotation at a time; a second request while one runs is refused, not queued.
-      if (rotating) throw new RestError(ErrorCode.ROTATION_IN_PROGRESS, 'a key-encryption key rotation is already in progress');
+      if (rotating)
+        throw new RestError(ErrorCode.ROTATION_IN_PROGRESS, 'a key-encryption key rotation is already in progress');
       rotating = true;
       try {
         const { previousKekId, kekId, rewrapped } = await ledger.accounts.rotateKek();
-        return reply.code(200).send({ ok: true, kekId, previousKekId, rewrappedKeys: rewrapped, rotatedAt: now().toISOString() });
+        return reply
+          .code(200)
+          .send({ ok: true, kekId, previousKekId, rewrappedKeys: rewrapped, rotatedAt: now().toISOString() });
       } finally {
         rotating = false;
       }

@@ -11,10 +11,15 @@ import { ErrorCode, RestError } from '../http/errors.ts';
 /** Throws 401 or 403 unless the request carries the administrator token. */
 export async function requireAdmin(request: FastifyRequest, db: Database): Promise<void> {
   const header = request.headers.authorization;
-  if (!header) throw new RestError(ErrorCode.UNAUTHENTICATED, 'missing Authorization header: expected "Bearer svcadm_<token>"');
+  if (!header)
+    throw new RestError(ErrorCode.UNAUTHENTICATED, 'missing Authorization header: expected "Bearer svcadm_<token>"');
   if (header.startsWith('SVC-MLDSA ') || /^Bearer svc_/.test(header)) {
-    throw new RestError(ErrorCode.ADMIN_TOKEN_REQUIRED, 'institutional credentials cannot use the administrator console; use the admin token');
+    throw new RestError(
+      ErrorCode.ADMIN_TOKEN_REQUIRED,
+      'institutional credentials cannot use the administrator console; use the admin token',
+    );
   }
   const match = /^Bearer (svcadm_[A-Za-z0-9_-]{43})$/.exec(header);
-  if (!match || !(await isAdminToken(db, match[1]!))) throw new RestError(ErrorCode.UNAUTHENTICATED, 'invalid administrator token');
+  if (!match || !(await isAdminToken(db, match[1]!)))
+    throw new RestError(ErrorCode.UNAUTHENTICATED, 'invalid administrator token');
 }

@@ -7,7 +7,11 @@ import { getAddress, type Hex } from 'viem';
 import { z } from 'zod';
 import type { RouteHandlers } from '../../../generated/admin/fastify.gen';
 import type { ChainAccount } from '../../../generated/admin/types.gen';
-import { zAdminAddChainAccountBody, zAdminListChainAccountsQuery, zAdminRemoveChainAccountPath } from '../../../generated/admin/zod.gen';
+import {
+  zAdminAddChainAccountBody,
+  zAdminListChainAccountsQuery,
+  zAdminRemoveChainAccountPath,
+} from '../../../generated/admin/zod.gen';
 import type { ChainPermissions, AllowlistEntry } from '../../node/permissions.ts';
 import type { ChainRuntime } from '../../node/runtime.ts';
 import type { AccountStore } from '../../ledger/accounts.ts';
@@ -29,14 +33,21 @@ export function chainAccountHandlers(deps: { chain: ChainRuntime; accounts: Acco
   /** D-152: only the embedded chain keeps an allow-list. */
   const allowlist = (): ChainPermissions => {
     if (!chain.permissions || !chain.fundingAccount) {
-      throw new RestError(ErrorCode.LOCAL_CHAIN_ONLY, 'the sender allow-list belongs to the local chain; CHAIN_RPC_URL is set');
+      throw new RestError(
+        ErrorCode.LOCAL_CHAIN_ONLY,
+        'the sender allow-list belongs to the local chain; CHAIN_RPC_URL is set',
+      );
     }
     return chain.permissions;
   };
   /** D-152: a platform account's address is managed through /accounts (closing it takes it off the list). */
   const notPlatform = async (address: Hex) => {
     const owner = await accounts.findByAddress(address);
-    if (owner) throw new RestError(ErrorCode.PLATFORM_ACCOUNT, `${address} is the address of account ${owner.id}; manage it through /accounts`);
+    if (owner)
+      throw new RestError(
+        ErrorCode.PLATFORM_ACCOUNT,
+        `${address} is the address of account ${owner.id}; manage it through /accounts`,
+      );
   };
 
   return {
@@ -46,7 +57,15 @@ export function chainAccountHandlers(deps: { chain: ChainRuntime; accounts: Acco
         limit: 'an integer from 1 to 200',
       });
       const { total, rows } = await allowlist().page(query.page, query.limit);
-      return reply.code(200).send({ total, page: query.page, limit: query.limit, fundingAddress: chain.fundingAccount!.address, accounts: rows.map(view) });
+      return reply
+        .code(200)
+        .send({
+          total,
+          page: query.page,
+          limit: query.limit,
+          fundingAddress: chain.fundingAccount!.address,
+          accounts: rows.map(view),
+        });
     },
     adminAddChainAccount: async (request, reply) => {
       const body = guard(addBody, request.body, { address: ADDRESS });
@@ -56,7 +75,8 @@ export function chainAccountHandlers(deps: { chain: ChainRuntime; accounts: Acco
       await notPlatform(address);
       await permissions.allow(address, 'external');
       const funding = amountWei === undefined ? undefined : await faucet.fund(address, amountWei);
-      const balanceWei = funding?.balanceWei ?? BigInt(await chain.upstream.call<Hex>('eth_getBalance', [address, 'latest']));
+      const balanceWei =
+        funding?.balanceWei ?? BigInt(await chain.upstream.call<Hex>('eth_getBalance', [address, 'latest']));
       const entry = (await permissions.entry(address))!;
       return reply.code(201).send({
         ...view(entry),
@@ -70,7 +90,8 @@ export function chainAccountHandlers(deps: { chain: ChainRuntime; accounts: Acco
       const permissions = allowlist();
       const address = getAddress(given.toLowerCase());
       await notPlatform(address);
-      if (!(await permissions.disallow(address))) throw new RestError(ErrorCode.NOT_FOUND, `${address} is not on the allow-list`);
+      if (!(await permissions.disallow(address)))
+        throw new RestError(ErrorCode.NOT_FOUND, `${address} is not on the allow-list`);
       return reply.code(204).send();
     },
   };

@@ -18,7 +18,12 @@ import {
 } from '../../../generated/admin/zod.gen';
 import { fromHex, mlDsa65 } from '../../crypto/index.ts';
 import type { AccountStore } from '../../ledger/accounts.ts';
-import { mldsaFingerprint, type CredentialGrant, type CredentialStore, type Permission } from '../../ledger/credentials.ts';
+import {
+  mldsaFingerprint,
+  type CredentialGrant,
+  type CredentialStore,
+  type Permission,
+} from '../../ledger/credentials.ts';
 import type { apiKeys, mldsaKeys } from '../../storage/schema.ts';
 import { ErrorCode, RestError } from '../http/errors.ts';
 import { guard, strict, requireSome, requireUnique } from '../http/guards.ts';
@@ -79,12 +84,17 @@ export function mldsaKeyView(row: typeof mldsaKeys.$inferSelect): MldsaKey {
 /** The credential handlers. */
 export function credentialHandlers(credentials: CredentialStore, accounts: AccountStore): Handlers {
   /** Checks what the schemas cannot (uniqueItems, existing accounts) and returns the fields to store. */
-  const grantOf = async (body: { name?: string; permissions?: Permission[]; accountIds?: string[] | null }): Promise<Partial<CredentialGrant>> => {
+  const grantOf = async (body: {
+    name?: string;
+    permissions?: Permission[];
+    accountIds?: string[] | null;
+  }): Promise<Partial<CredentialGrant>> => {
     requireUnique('permissions', body.permissions);
     requireUnique('accountIds', body.accountIds ?? undefined);
     for (const [i, id] of (body.accountIds ?? []).entries()) {
       // D-015: the restriction names accounts; an id naming none would silently grant nothing.
-      if (!(await accounts.find(id))) throw new RestError(ErrorCode.UNKNOWN_ACCOUNT, `"accountIds[${i}]" expected an existing account, got "${id}"`);
+      if (!(await accounts.find(id)))
+        throw new RestError(ErrorCode.UNKNOWN_ACCOUNT, `"accountIds[${i}]" expected an existing account, got "${id}"`);
     }
     return {
       ...(body.name !== undefined ? { name: body.name } : {}),
@@ -105,7 +115,9 @@ export function credentialHandlers(credentials: CredentialStore, accounts: Accou
       return reply.code(200).send({ apiKeys: (await credentials.listApiKeys()).map(apiKeyView) });
     },
     adminUpdateApiKey: async (request, reply) => {
-      const { id } = guard(zAdminUpdateApiKeyPath, request.params, { id: 'an API key id (key_ + 26 Crockford base32)' });
+      const { id } = guard(zAdminUpdateApiKeyPath, request.params, {
+        id: 'an API key id (key_ + 26 Crockford base32)',
+      });
       const body = guard(strict(zAdminUpdateApiKeyBody), request.body, GRANT);
       requireSome(body, ['name', 'permissions', 'accountIds']);
       const existing = await credentials.findApiKey(id);
@@ -115,7 +127,9 @@ export function credentialHandlers(credentials: CredentialStore, accounts: Accou
       return reply.code(200).send(apiKeyView(row!));
     },
     adminRevokeApiKey: async (request, reply) => {
-      const { id } = guard(zAdminRevokeApiKeyPath, request.params, { id: 'an API key id (key_ + 26 Crockford base32)' });
+      const { id } = guard(zAdminRevokeApiKeyPath, request.params, {
+        id: 'an API key id (key_ + 26 Crockford base32)',
+      });
       // D-059: soft revocation; revoking a revoked key again is a no-op.
       if (!(await credentials.revokeApiKey(id))) throw new RestError(ErrorCode.NOT_FOUND, `api key ${id} not found`);
       return reply.code(204).send();
@@ -142,7 +156,9 @@ export function credentialHandlers(credentials: CredentialStore, accounts: Accou
       return reply.code(200).send({ mldsaKeys: (await credentials.listMldsaKeys()).map(mldsaKeyView) });
     },
     adminUpdateMldsaKey: async (request, reply) => {
-      const { id } = guard(zAdminUpdateMldsaKeyPath, request.params, { id: 'an ML-DSA key id (mlk_ + 26 Crockford base32)' });
+      const { id } = guard(zAdminUpdateMldsaKeyPath, request.params, {
+        id: 'an ML-DSA key id (mlk_ + 26 Crockford base32)',
+      });
       if (typeof request.body === 'object' && request.body !== null && 'publicKey' in request.body) {
         // D-059: "A registered public key cannot be changed."
         throw new RestError(ErrorCode.INVALID_PARAMETER, '"publicKey" cannot be changed; register a new key instead');
@@ -156,8 +172,11 @@ export function credentialHandlers(credentials: CredentialStore, accounts: Accou
       return reply.code(200).send(mldsaKeyView(row!));
     },
     adminRevokeMldsaKey: async (request, reply) => {
-      const { id } = guard(zAdminRevokeMldsaKeyPath, request.params, { id: 'an ML-DSA key id (mlk_ + 26 Crockford base32)' });
-      if (!(await credentials.revokeMldsaKey(id))) throw new RestError(ErrorCode.NOT_FOUND, `ml-dsa key ${id} not found`);
+      const { id } = guard(zAdminRevokeMldsaKeyPath, request.params, {
+        id: 'an ML-DSA key id (mlk_ + 26 Crockford base32)',
+      });
+      if (!(await credentials.revokeMldsaKey(id)))
+        throw new RestError(ErrorCode.NOT_FOUND, `ml-dsa key ${id} not found`);
       return reply.code(204).send();
     },
   };

@@ -48,7 +48,8 @@ export class Faucet {
     } catch (error) {
       // D-150: an error of the node is a 503 in the admin error shape, never a 500. (UpstreamUnavailableError
       // is answered 503 by the error handler, without the node's address.)
-      if (error instanceof UpstreamRpcError) throw new RestError(ErrorCode.FUNDING_REFUSED, `the chain node refused a funding call: ${error.message}`);
+      if (error instanceof UpstreamRpcError)
+        throw new RestError(ErrorCode.FUNDING_REFUSED, `the chain node refused a funding call: ${error.message}`);
       throw error;
     }
   }
@@ -65,7 +66,10 @@ export class Faucet {
     void this.nextSealed();
     this.chain.producer?.onTransaction();
     const receipt = await this.receipt(sent.txHash as Hex);
-    const block = await this.chain.upstream.call<{ timestamp: Hex }>('eth_getBlockByNumber', [receipt.blockNumber, false]);
+    const block = await this.chain.upstream.call<{ timestamp: Hex }>('eth_getBlockByNumber', [
+      receipt.blockNumber,
+      false,
+    ]);
     const confirmed = receipt.status === '0x1';
     // The confirmer may have settled the row already (it watches every pending record): same values.
     await this.db
@@ -80,7 +84,11 @@ export class Faucet {
     const [row] = await this.db.select().from(transfers).where(eq(transfers.txRef, sent.txRef));
     // D-150: the recipient's code refused the value (the funding has no gas to run it): the address's state
     // forbids the funding, a 409; the failed record stays in the statement as the confirmer would leave it.
-    if (!confirmed) throw new RestError(ErrorCode.FUNDING_REVERTED, `funding ${sent.txRef} (${sent.txHash}) was mined but reverted: ${address} does not accept a plain value transfer`);
+    if (!confirmed)
+      throw new RestError(
+        ErrorCode.FUNDING_REVERTED,
+        `funding ${sent.txRef} (${sent.txHash}) was mined but reverted: ${address} does not accept a plain value transfer`,
+      );
     const balance = await this.chain.upstream.call<Hex>('eth_getBalance', [address, 'latest']);
     return { row: row!, balanceWei: BigInt(balance) };
   }
@@ -94,30 +102,52 @@ export class Faucet {
     ]);
     if (amountWei > BigInt(balanceHex!)) {
       // As POST /transfers refuses an amount above the spendable balance with a 400 (D-026).
-      throw new RestError(ErrorCode.INSUFFICIENT_BALANCE, `"amount" ${formatUnits(amountWei, 2)} exceeds the local chain's funding balance ${formatUnits(BigInt(balanceHex!), 2)}`);
+      throw new RestError(
+        ErrorCode.INSUFFICIENT_BALANCE,
+        `"amount" ${formatUnits(amountWei, 2)} exceeds the local chain's funding balance ${formatUnits(BigInt(balanceHex!), 2)}`,
+      );
     }
     const nonce = Number(BigInt(nonceHex!));
     const signedTx = await funder.signTransaction({
-      type: 'legacy', chainId: CHAIN_ID, nonce, to, value: amountWei,
+      type: 'legacy',
+      chainId: CHAIN_ID,
+      nonce,
+      to,
+      value: amountWei,
       // spec: "The gas price is always 0"; a value transfer to an account without code costs exactly 21,000 gas.
-      gasPrice: 0n, gas: 21_000n,
+      gasPrice: 0n,
+      gas: 21_000n,
     });
     const now = dateOf(this.clock);
     const [row] = await this.db
       .insert(transfers)
       .values({
-        txRef: transferReference(now), kind: 'funding', accountId: null, fromAddress: from, toAddress: to,
-        amountWei: amountWei.toString(), nonce, txHash: keccak256(signedTx), signedTx, status: 'pending', createdAt: now,
+        txRef: transferReference(now),
+        kind: 'funding',
+        accountId: null,
+        fromAddress: from,
+        toAddress: to,
+        amountWei: amountWei.toString(),
+        nonce,
+        txHash: keccak256(signedTx),
+        signedTx,
+        status: 'pending',
+        createdAt: now,
       })
       .returning();
-    const answer = await this.chain.upstream.send('eth_sendRawTransaction', [signedTx]).catch((error: unknown) => ({ unreachable: error }));
+    const answer = await this.chain.upstream
+      .send('eth_sendRawTransaction', [signedTx])
+      .catch((error: unknown) => ({ unreachable: error }));
     if ('unreachable' in answer || answer.error) {
       // Nothing reached the chain and the funding nonce is still free: no credit to show in the statement.
       // (Keeping the row would also block the identical signed bytes of a retry with the same amount.)
       await this.db.delete(transfers).where(eq(transfers.txRef, row!.txRef));
       // D-150: 503 in the admin error shape; an unreachable node goes to the error handler, which names no address.
       if ('unreachable' in answer) throw answer.unreachable;
-      throw new RestError(ErrorCode.FUNDING_REFUSED, `funding ${row!.txRef}: the chain node refused the transaction: ${answer.error!.message}`);
+      throw new RestError(
+        ErrorCode.FUNDING_REFUSED,
+        `funding ${row!.txRef}: the chain node refused the transaction: ${answer.error!.message}`,
+      );
     }
     return row!;
   }
@@ -129,7 +159,11 @@ export class Faucet {
       const receipt = await this.chain.upstream.call<ReceiptOrNull>('eth_getTransactionReceipt', [txHash]);
       if (receipt) return receipt;
       // D-150: the record stays pending and the confirmer settles it when the block comes.
-      if (performance.now() > deadline) throw new RestError(ErrorCode.FUNDING_NOT_MINED, `funding transaction ${txHash} was not mined within ${MINING_TIMEOUT_MS / 1000} s; its record stays pending`);
+      if (performance.now() > deadline)
+        throw new RestError(
+          ErrorCode.FUNDING_NOT_MINED,
+          `funding transaction ${txHash} was not mined within ${MINING_TIMEOUT_MS / 1000} s; its record stays pending`,
+        );
       await this.nextBlock(250);
     }
   }

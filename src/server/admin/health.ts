@@ -5,11 +5,21 @@ import type { ChainRuntime } from '../../node/runtime.ts';
 import type { Database } from '../../storage/database.ts';
 
 /** The health handler. */
-export function healthHandler(db: Database, chain: ChainRuntime, version: string): Pick<RouteHandlers, 'adminGetHealth'> {
+export function healthHandler(
+  db: Database,
+  chain: ChainRuntime,
+  version: string,
+): Pick<RouteHandlers, 'adminGetHealth'> {
   return {
     adminGetHealth: async (_request, reply) => {
-      const database = await db.execute(sql`select 1`).then(() => 'up' as const, () => 'down' as const);
-      const blockNumber = await chain.upstream.call<string>('eth_blockNumber').then((n) => Number(BigInt(n)), () => null);
+      const database = await db.execute(sql`select 1`).then(
+        () => 'up' as const,
+        () => 'down' as const,
+      );
+      const blockNumber = await chain.upstream.call<string>('eth_blockNumber').then(
+        (n) => Number(BigInt(n)),
+        () => null,
+      );
       const healthy = database === 'up' && blockNumber !== null;
       const body = {
         status: healthy ? ('ok' as const) : ('degraded' as const),

@@ -12,9 +12,13 @@ export function paymentHandlers(payments: PaymentService): Pick<RouteHandlers, '
     adminReturnPayment: async (request, reply) => {
       const { uetr } = guard(zAdminReturnPaymentPath, request.params, { uetr: 'lower-case UUID v4' });
       // The body is optional (D-062: "optional body {reason}").
-      const body = guard(strict(zAdminReturnPaymentBody), request.body ?? {}, { reason: 'a string of 1 to 140 characters' });
+      const body = guard(strict(zAdminReturnPaymentBody), request.body ?? {}, {
+        reason: 'a string of 1 to 140 characters',
+      });
       const { payment, returnTxHash } = await payments.returnPayment(uetr, body.reason);
-      return reply.code(200).send({ ok: true, uetr: payment.uetr, txRef: payment.txRef, status: 'RETURNED', returnTxHash });
+      return reply
+        .code(200)
+        .send({ ok: true, uetr: payment.uetr, txRef: payment.txRef, status: 'RETURNED', returnTxHash });
     },
   };
 }

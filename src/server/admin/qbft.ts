@@ -14,13 +14,25 @@ export function qbftHandlers(chain: ChainRuntime, clock: Clock): Handlers {
   const latest = async () => Number(BigInt(await chain.upstream.call<string>('eth_blockNumber')));
   return {
     adminProposeValidatorVote: async (request, reply) => {
-      const body = guard(strict(zAdminProposeValidatorVoteBody), request.body, { validator: 'a 0x-prefixed 20-byte address' });
+      const body = guard(strict(zAdminProposeValidatorVoteBody), request.body, {
+        validator: 'a 0x-prefixed 20-byte address',
+      });
       if (chain.mode === 'external') {
-        throw new RestError(ErrorCode.EXTERNAL_CHAIN, 'validator votes are proposed on the validator nodes of an external chain, not through this console');
+        throw new RestError(
+          ErrorCode.EXTERNAL_CHAIN,
+          'validator votes are proposed on the validator nodes of an external chain, not through this console',
+        );
       }
       try {
-        const proposal = await chain.consensus.propose(body.validator as `0x${string}`, body.add, await latest(), new Date(clock.now()));
-        return reply.code(202).send({ validator: proposal.target, add: proposal.add, proposedAt: proposal.proposedAt.toISOString() });
+        const proposal = await chain.consensus.propose(
+          body.validator as `0x${string}`,
+          body.add,
+          await latest(),
+          new Date(clock.now()),
+        );
+        return reply
+          .code(202)
+          .send({ validator: proposal.target, add: proposal.add, proposedAt: proposal.proposedAt.toISOString() });
       } catch (error) {
         if (error instanceof ProposalRejected) throw new RestError(ErrorCode.INVALID_VOTE, error.message);
         throw error;
@@ -28,7 +40,11 @@ export function qbftHandlers(chain: ChainRuntime, clock: Clock): Handlers {
     },
     adminListValidatorVotes: async (_request, reply) => {
       const votes = await chain.consensus.proposals();
-      return reply.code(200).send({ votes: votes.map((v) => ({ validator: v.target, add: v.add, proposedAt: v.proposedAt.toISOString() })) });
+      return reply
+        .code(200)
+        .send({
+          votes: votes.map((v) => ({ validator: v.target, add: v.add, proposedAt: v.proposedAt.toISOString() })),
+        });
     },
     adminListValidators: async (_request, reply) => {
       const blockNumber = await latest();

@@ -23,7 +23,15 @@ import { qbftHandlers } from './qbft.ts';
 import { webhookHandlers } from './webhooks.ts';
 
 /** What the console needs. */
-export type AdminDeps = { db: Database; chain: ChainRuntime; ledger: LedgerRuntime; webhooks: WebhookRuntime; clock: Clock; version: string; requestsPerSecond: number };
+export type AdminDeps = {
+  db: Database;
+  chain: ChainRuntime;
+  ledger: LedgerRuntime;
+  webhooks: WebhookRuntime;
+  clock: Clock;
+  version: string;
+  requestsPerSecond: number;
+};
 
 /** Registers the console's routes (mount with prefix /admin/v1). */
 export async function adminRoutes(app: FastifyInstance, deps: AdminDeps): Promise<void> {

@@ -52,7 +52,10 @@ const ENDPOINT_FIELDS = {
 
 /** D-019, D-047: the endpoint without its secrets; a grace period that has ended shows as null. */
 export function endpointView(row: EndpointRow, now: number): WebhookEndpoint {
-  const graceEnds = row.previousSecret !== null && row.previousSecretExpiresAt && row.previousSecretExpiresAt.getTime() > now ? row.previousSecretExpiresAt : null;
+  const graceEnds =
+    row.previousSecret !== null && row.previousSecretExpiresAt && row.previousSecretExpiresAt.getTime() > now
+      ? row.previousSecretExpiresAt
+      : null;
   return {
     id: row.id,
     url: row.url,
@@ -98,8 +101,13 @@ export function deliveryView(record: DeliveryRecord): WebhookDelivery {
 /** D-060: 32 to 256 printable characters; the error gives the length, never the secret. */
 function checkSecretText(secret: unknown): void {
   if (typeof secret !== 'string' || /^[\x21-\x7E]{32,256}$/.test(secret)) return;
-  const got = /^[\x21-\x7E]*$/.test(secret) ? `${secret.length} characters` : `${secret.length} characters, not all printable without spaces`;
-  throw new RestError(ErrorCode.INVALID_PARAMETER, `"secret" expected 32 to 256 printable characters without spaces, got ${got}`);
+  const got = /^[\x21-\x7E]*$/.test(secret)
+    ? `${secret.length} characters`
+    : `${secret.length} characters, not all printable without spaces`;
+  throw new RestError(
+    ErrorCode.INVALID_PARAMETER,
+    `"secret" expected 32 to 256 printable characters without spaces, got ${got}`,
+  );
 }
 
 /** The webhook handlers. */
@@ -109,13 +117,21 @@ export function webhookHandlers(webhooks: WebhookRuntime, clock: Clock): Handler
   const checkAccounts = async (accountIds: string[] | undefined) => {
     requireUnique('accountIds', accountIds);
     const unknown = accountIds ? await endpoints.firstUnknownAccount(accountIds) : undefined;
-    if (unknown !== undefined) throw new RestError(ErrorCode.UNKNOWN_ACCOUNT, `"accountIds[${unknown}]" expected an existing account, got "${accountIds![unknown]}"`);
+    if (unknown !== undefined)
+      throw new RestError(
+        ErrorCode.UNKNOWN_ACCOUNT,
+        `"accountIds[${unknown}]" expected an existing account, got "${accountIds![unknown]}"`,
+      );
   };
   /** D-143: a literal non-public address is refused at once; a host name is checked at every attempt. */
   const checkUrl = (url: string | undefined) => {
     if (url === undefined || webhooks.allowPrivate) return;
     const literal = refusedLiteral(url);
-    if (literal !== undefined) throw new RestError(ErrorCode.INVALID_PARAMETER, `"url" expected a public address, got "${url}" (a loopback, private, link-local or reserved address)`);
+    if (literal !== undefined)
+      throw new RestError(
+        ErrorCode.INVALID_PARAMETER,
+        `"url" expected a public address, got "${url}" (a loopback, private, link-local or reserved address)`,
+      );
   };
   const existing = async (id: string) => {
     const row = await endpoints.find(id);
@@ -157,7 +173,10 @@ export function webhookHandlers(webhooks: WebhookRuntime, clock: Clock): Handler
     adminSetWebhookSecret: async (request, reply) => {
       const { id } = guard(zAdminSetWebhookSecretPath, request.params, ENDPOINT_ID);
       checkSecretText((request.body as { secret?: unknown } | null)?.secret);
-      const body = guard(strict(zAdminSetWebhookSecretBody), request.body, { secret: 'a string of 32 to 256 printable characters', gracePeriodSeconds: 'an integer from 0 to 604800' });
+      const body = guard(strict(zAdminSetWebhookSecretBody), request.body, {
+        secret: 'a string of 32 to 256 printable characters',
+        gracePeriodSeconds: 'an integer from 0 to 604800',
+      });
       const row = await endpoints.setSecret(id, body.secret, body.gracePeriodSeconds);
       if (!row) throw new RestError(ErrorCode.NOT_FOUND, `webhook endpoint ${id} not found`);
       return reply.code(200).send(endpointView(row, clock.now()));
@@ -168,7 +187,14 @@ export function webhookHandlers(webhooks: WebhookRuntime, clock: Clock): Handler
         limit: 'an integer from 1 to 200',
         endpointId: 'a webhook endpoint id (whe_ + 26 Crockford base32)',
       });
-      const { total, rows } = await deliveries.page({ ...(query.status ? { status: query.status } : {}), ...(query.endpointId ? { endpointId: query.endpointId } : {}) }, query.page, query.limit);
+      const { total, rows } = await deliveries.page(
+        {
+          ...(query.status ? { status: query.status } : {}),
+          ...(query.endpointId ? { endpointId: query.endpointId } : {}),
+        },
+        query.page,
+        query.limit,
+      );
       return reply.code(200).send({ total, page: query.page, limit: query.limit, deliveries: rows.map(deliveryView) });
     },
     adminGetWebhookDelivery: async (request, reply) => {
@@ -181,8 +207,16 @@ export function webhookHandlers(webhooks: WebhookRuntime, clock: Clock): Handler
       const { id } = guard(zAdminRedeliverWebhookPath, request.params, DELIVERY_ID);
       const outcome = await deliveries.redeliver(id);
       if (!outcome) throw new RestError(ErrorCode.NOT_FOUND, `delivery ${id} not found`);
-      if ('notDead' in outcome) throw new RestError(ErrorCode.NOT_DEAD, `delivery ${id} is ${outcome.notDead}, only dead deliveries can be redelivered`);
-      if ('notOwned' in outcome) throw new RestError(ErrorCode.NOT_OWNED, `delivery ${id} is of a payment on none of its endpoint's accounts (D-142)`);
+      if ('notDead' in outcome)
+        throw new RestError(
+          ErrorCode.NOT_DEAD,
+          `delivery ${id} is ${outcome.notDead}, only dead deliveries can be redelivered`,
+        );
+      if ('notOwned' in outcome)
+        throw new RestError(
+          ErrorCode.NOT_OWNED,
+          `delivery ${id} is of a payment on none of its endpoint's accounts (D-142)`,
+        );
       webhooks.wake();
       return reply.code(202).send(deliveryView(outcome));
     },

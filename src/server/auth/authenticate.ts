@@ -50,10 +50,18 @@ export class Authenticator {
   /** Returns the caller's credential, or throws 401 saying what is wrong. */
   async authenticate(request: SignedRequest): Promise<Credential> {
     const header = request.authorization;
-    if (!header) throw new RestError(ErrorCode.UNAUTHENTICATED, 'missing Authorization header: expected "Bearer svc_<API_KEY>" or "SVC-MLDSA <pubkey_hex>.<timestamp_ms>.<sig_hex>"');
+    if (!header)
+      throw new RestError(
+        ErrorCode.UNAUTHENTICATED,
+        'missing Authorization header: expected "Bearer svc_<API_KEY>" or "SVC-MLDSA <pubkey_hex>.<timestamp_ms>.<sig_hex>"',
+      );
     if (header.startsWith('Bearer ')) {
       const match = BEARER.exec(header);
-      if (!match) throw new RestError(ErrorCode.UNAUTHENTICATED, '"Authorization" expected "Bearer svc_" followed by 43 base64url characters');
+      if (!match)
+        throw new RestError(
+          ErrorCode.UNAUTHENTICATED,
+          '"Authorization" expected "Bearer svc_" followed by 43 base64url characters',
+        );
       const credential = await this.credentials.findApiKeyByToken(match[1]!);
       if (!credential) throw new RestError(ErrorCode.UNAUTHENTICATED, 'unknown or revoked API key');
       return credential;
@@ -65,30 +73,49 @@ export class Authenticator {
   private async verifySignature(header: string, request: SignedRequest): Promise<Credential> {
     const parts = parseMldsaHeader(header);
     if (!parts) {
-      throw new RestError(ErrorCode.UNAUTHENTICATED, '"Authorization" expected "SVC-MLDSA <pubkey_hex 3904>.<timestamp_ms>.<sig_hex 6618>" (ML-DSA-65 key and signature in hex)');
+      throw new RestError(
+        ErrorCode.UNAUTHENTICATED,
+        '"Authorization" expected "SVC-MLDSA <pubkey_hex 3904>.<timestamp_ms>.<sig_hex 6618>" (ML-DSA-65 key and signature in hex)',
+      );
     }
     const { publicKey, timestamp, signature } = parts;
     const now = this.clock.now();
     const skew = Number(timestamp) - now;
     if (Math.abs(skew) > SIGNATURE_SKEW_MS) {
-      throw new RestError(ErrorCode.STALE_TIMESTAMP, `signature timestamp ${timestamp} is ${Math.round(skew / 1000)} s from server time ${now}; allowed ±30 s`);
+      throw new RestError(
+        ErrorCode.STALE_TIMESTAMP,
+        `signature timestamp ${timestamp} is ${Math.round(skew / 1000)} s from server time ${now}; allowed ±30 s`,
+      );
     }
     const method = request.method.toUpperCase();
     // D-029: the target as sent, or the same target without the leading /wallet (the reference example's form).
-    const targets = [request.target, ...(request.target.startsWith('/wallet/') ? [request.target.slice('/wallet'.length)] : [])];
+    const targets = [
+      request.target,
+      ...(request.target.startsWith('/wallet/') ? [request.target.slice('/wallet'.length)] : []),
+    ];
     // D-138: the registration is read first, so a key nobody registered costs one indexed lookup and never
     // an ML-DSA verification, nor a place in the parsed-key cache. The verification then runs on libuv's
     // thread pool, so the event loop keeps serving.
     const credential = await this.credentials.findMldsaKey(publicKey);
-    if (!credential) throw new RestError(ErrorCode.UNAUTHENTICATED, 'this ML-DSA-65 public key is not registered (or was revoked)');
-    if (!(await this.verifyAnyTarget(publicKey, signature, `${timestamp}:${method}:`, targets))) throw new RestError(ErrorCode.INVALID_SIGNATURE, `the ML-DSA-65 signature does not verify over "${timestamp}:${method}:${request.target}"`);
+    if (!credential)
+      throw new RestError(ErrorCode.UNAUTHENTICATED, 'this ML-DSA-65 public key is not registered (or was revoked)');
+    if (!(await this.verifyAnyTarget(publicKey, signature, `${timestamp}:${method}:`, targets)))
+      throw new RestError(
+        ErrorCode.INVALID_SIGNATURE,
+        `the ML-DSA-65 signature does not verify over "${timestamp}:${method}:${request.target}"`,
+      );
     // Remembered by digest: 32 bytes per signature instead of 6,618 hex characters (D-076 keeps them 60 s).
     this.refuseReplay(createHash('sha256').update(signature).digest('base64'), now);
     return credential;
   }
 
   /** True when the signature verifies over `prefix` + one of `targets`, tried in order. */
-  private async verifyAnyTarget(publicKey: Uint8Array, signature: Uint8Array, prefix: string, targets: string[]): Promise<boolean> {
+  private async verifyAnyTarget(
+    publicKey: Uint8Array,
+    signature: Uint8Array,
+    prefix: string,
+    targets: string[],
+  ): Promise<boolean> {
     for (const target of targets) {
       if (await mlDsa65.verifyAsync(publicKey, Buffer.from(prefix + target, 'utf8'), signature)) return true;
     }
@@ -101,7 +128,8 @@ export class Authenticator {
       if (now - at <= 2 * SIGNATURE_SKEW_MS) break;
       this.seenSignatures.delete(seen);
     }
-    if (this.seenSignatures.has(signature)) throw new RestError(ErrorCode.REPLAYED_SIGNATURE, 'this signature was already used; sign every request afresh');
+    if (this.seenSignatures.has(signature))
+      throw new RestError(ErrorCode.REPLAYED_SIGNATURE, 'this signature was already used; sign every request afresh');
     this.seenSignatures.set(signature, now);
   }
 }

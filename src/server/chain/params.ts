@@ -16,13 +16,19 @@ function rebase(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(rebase);
   if (node === null || typeof node !== 'object') return node;
   return Object.fromEntries(
-    Object.entries(node).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? `openrpc${v}` : rebase(v)]),
+    Object.entries(node).map(([k, v]) => [
+      k,
+      k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? `openrpc${v}` : rebase(v),
+    ]),
   );
 }
 
 /** The contract's methods and a params validator for each. */
 export class ParamsValidator {
-  private readonly validators = new Map<string, { names: string[]; kinds: (string | undefined)[]; required: number; validate: ValidateFunction }>();
+  private readonly validators = new Map<
+    string,
+    { names: string[]; kinds: (string | undefined)[]; required: number; validate: ValidateFunction }
+  >();
   /** Methods the contract marks `x-transport: websocket` (served on /ws only). */
   readonly websocketOnly = new Set<string>();
 
@@ -35,10 +41,20 @@ export class ParamsValidator {
       if (method['x-transport'] === 'websocket') this.websocketOnly.add(method.name);
       const required = method.params.filter((p) => p.required).length;
       const schema = method.params.length
-        ? { type: 'array', items: method.params.map((p) => rebase(p.schema)), additionalItems: false, minItems: required }
+        ? {
+            type: 'array',
+            items: method.params.map((p) => rebase(p.schema)),
+            additionalItems: false,
+            minItems: required,
+          }
         : { type: 'array', maxItems: 0 };
       const kinds = method.params.map((p) => p.schema.$ref?.split('/').pop());
-      this.validators.set(method.name, { names: method.params.map((p) => p.name), kinds, required, validate: ajv.compile(schema) });
+      this.validators.set(method.name, {
+        names: method.params.map((p) => p.name),
+        kinds,
+        required,
+        validate: ajv.compile(schema),
+      });
     }
   }
 
@@ -54,8 +70,10 @@ export class ParamsValidator {
   check(method: string, params: unknown): unknown[] {
     const entry = this.validators.get(method)!;
     const list = params === undefined ? [] : params;
-    if (!Array.isArray(list)) throw new JsonRpcFailure('InvalidParams', `${method} expects params as an array (by position)`);
-    if (!entry.validate(list)) throw new JsonRpcFailure('InvalidParams', describe(entry.validate.errors?.[0], entry.names, list, method));
+    if (!Array.isArray(list))
+      throw new JsonRpcFailure('InvalidParams', `${method} expects params as an array (by position)`);
+    if (!entry.validate(list))
+      throw new JsonRpcFailure('InvalidParams', describe(entry.validate.errors?.[0], entry.names, list, method));
     return list.map((value, i) => normalise(entry.kinds[i], entry.names[i]!, value));
   }
 }
@@ -93,7 +111,10 @@ function normalise(kind: string | undefined, name: string, value: unknown): unkn
     const call = value as { data?: string; input?: string };
     // D-131: Besu and Geth refuse a call whose `data` and `input` differ; Anvil would pick one silently.
     if (call.data !== undefined && call.input !== undefined && call.data.toLowerCase() !== call.input.toLowerCase()) {
-      throw new JsonRpcFailure('InvalidParams', `"${name}.input" and "${name}.data" are both set and differ; send one of them`);
+      throw new JsonRpcFailure(
+        'InvalidParams',
+        `"${name}.input" and "${name}.data" are both set and differ; send one of them`,
+      );
     }
   }
   return value;
@@ -103,8 +124,10 @@ function normalise(kind: string | undefined, name: string, value: unknown): unkn
 function describe(error: ErrorObject | undefined, names: string[], params: unknown[], method: string): string {
   if (!error) return `${method} params are invalid`;
   if (error.instancePath === '') {
-    if (error.keyword === 'minItems') return `${method} expects at least ${error.params.limit} params, got ${params.length}`;
-    if (error.keyword === 'additionalItems' || error.keyword === 'maxItems') return `${method} expects at most ${names.length} params, got ${params.length}`;
+    if (error.keyword === 'minItems')
+      return `${method} expects at least ${error.params.limit} params, got ${params.length}`;
+    if (error.keyword === 'additionalItems' || error.keyword === 'maxItems')
+      return `${method} expects at most ${names.length} params, got ${params.length}`;
     return `${method} params ${error.message}`;
   }
   const [, index, ...rest] = error.instancePath.split('/');

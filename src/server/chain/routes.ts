@@ -13,23 +13,40 @@ import type { RateWindow } from '../http/rate-window.ts';
 import { jsonDepth, MAX_JSON_DEPTH, tooDeepMessage } from '../http/body-depth.ts';
 
 /** A request without an `id` member is a notification: it gets no response (JSON-RPC 2.0 §4.1). */
-const isNotification = (request: unknown) => typeof request === 'object' && request !== null && !Array.isArray(request) && !('id' in request);
+const isNotification = (request: unknown) =>
+  typeof request === 'object' && request !== null && !Array.isArray(request) && !('id' in request);
 
 /** Parses and answers one JSON-RPC body (text); returns undefined when nothing is to be sent back. */
-export async function answerRpcBody(text: string, dispatcher: RpcDispatcher, transport: 'http' | 'ws'): Promise<RpcResponse | RpcResponse[] | undefined> {
+export async function answerRpcBody(
+  text: string,
+  dispatcher: RpcDispatcher,
+  transport: 'http' | 'ws',
+): Promise<RpcResponse | RpcResponse[] | undefined> {
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
-    return { jsonrpc: '2.0', id: null, error: new JsonRpcFailure('ParseError', 'the body is not valid JSON').toObject() };
+    return {
+      jsonrpc: '2.0',
+      id: null,
+      error: new JsonRpcFailure('ParseError', 'the body is not valid JSON').toObject(),
+    };
   }
   if (!Array.isArray(body)) {
     const answer = await dispatcher.handle(body, transport);
     return isNotification(body) && !answer.error ? undefined : answer;
   }
-  if (body.length === 0) return { jsonrpc: '2.0', id: null, error: new JsonRpcFailure('InvalidRequest', 'empty batch').toObject() };
+  if (body.length === 0)
+    return { jsonrpc: '2.0', id: null, error: new JsonRpcFailure('InvalidRequest', 'empty batch').toObject() };
   if (body.length > MAX_BATCH) {
-    return { jsonrpc: '2.0', id: null, error: new JsonRpcFailure('LimitExceeded', `a batch holds at most ${MAX_BATCH} requests, got ${body.length}`).toObject() };
+    return {
+      jsonrpc: '2.0',
+      id: null,
+      error: new JsonRpcFailure(
+        'LimitExceeded',
+        `a batch holds at most ${MAX_BATCH} requests, got ${body.length}`,
+      ).toObject(),
+    };
   }
   const answers = await dispatcher.handleBatch(body, transport);
   const kept = answers.filter((answer, i) => !isNotification(body[i]) || answer.error);
@@ -49,17 +66,28 @@ export function requestCount(text: string): number {
 }
 
 /** Registers POST /rpc on the base origin; `limiter` applies D-024 per client IP. */
-export async function rpcRoutes(app: FastifyInstance, options: { dispatcher: RpcDispatcher; limiter: RateWindow }): Promise<void> {
+export async function rpcRoutes(
+  app: FastifyInstance,
+  options: { dispatcher: RpcDispatcher; limiter: RateWindow },
+): Promise<void> {
   // The raw text is needed to answer malformed JSON with -32700 rather than Fastify's 400.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 5 * 1024 * 1024 }, (_req, body, done) => done(null, body));
+  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 5 * 1024 * 1024 }, (_req, body, done) =>
+    done(null, body),
+  );
   app.post('/rpc', async (request, reply) => {
     const text = String(request.body ?? '');
     const verdict = options.limiter.take(request.ip, requestCount(text));
     if (!verdict.allowed) {
       // D-024: JSON-RPC error -32005 "limit exceeded" inside an HTTP 429 with Retry-After.
-      const error = new JsonRpcFailure('LimitExceeded', `${options.limiter.limit} requests per second per IP`).toObject();
-      return reply.code(429).header('retry-after', String(verdict.retryAfterSeconds)).send({ jsonrpc: '2.0', id: null, error });
+      const error = new JsonRpcFailure(
+        'LimitExceeded',
+        `${options.limiter.limit} requests per second per IP`,
+      ).toObject();
+      return reply
+        .code(429)
+        .header('retry-after', String(verdict.retryAfterSeconds))
+        .send({ jsonrpc: '2.0', id: null, error });
     }
     // D-144: a body nested too deep is refused before it is parsed: -32600 inside an HTTP 400.
     const tooDeep = tooDeepAnswer(text);

@@ -20,7 +20,9 @@ const NOT_ENABLED_METHODS = new Set(['admin_addPeer', 'admin_removePeer', 'admin
 export const MAX_BATCH = 100;
 
 type Id = number | string | null;
-type Prepared = { id: Id; kind: 'error'; error: JsonRpcFailure } | { id: Id; kind: 'local' | 'relay'; method: string; params: unknown[] };
+type Prepared =
+  | { id: Id; kind: 'error'; error: JsonRpcFailure }
+  | { id: Id; kind: 'local' | 'relay'; method: string; params: unknown[] };
 
 /** What the dispatcher needs from the rest of the stack. */
 export type DispatcherDeps = LocalContext & {
@@ -71,7 +73,8 @@ export class RpcDispatcher {
     const method = raw.method;
     if (!this.params.has(method) || (transport === 'http' && this.params.websocketOnly.has(method))) {
       const group = method.split('_')[0] ?? '';
-      if (NOT_ENABLED_METHODS.has(method) || NOT_ENABLED_GROUPS.includes(group)) return fail(new JsonRpcFailure('MethodNotEnabled', method));
+      if (NOT_ENABLED_METHODS.has(method) || NOT_ENABLED_GROUPS.includes(group))
+        return fail(new JsonRpcFailure('MethodNotEnabled', method));
       const where = this.params.websocketOnly.has(method) ? ` (${method} is served on the WebSocket endpoint /ws)` : '';
       return fail(new JsonRpcFailure('MethodNotFound', `${method}${where}`));
     }
@@ -99,7 +102,8 @@ export class RpcDispatcher {
     const misses: { index: number; call: RpcCall; store?: (result: unknown) => void }[] = [];
     for (const r of relay) {
       const found = this.deps.blockCache?.lookup(r.call.method, r.call.params);
-      if (found?.hit) answers[r.index] = { jsonrpc: '2.0', id: (prepared[r.index] as { id: Id }).id, result: found.value };
+      if (found?.hit)
+        answers[r.index] = { jsonrpc: '2.0', id: (prepared[r.index] as { id: Id }).id, result: found.value };
       else misses.push({ ...r, ...(found ? { store: found.store } : {}) });
     }
     if (misses.length) {
@@ -122,7 +126,8 @@ export class RpcDispatcher {
 
   private async local(id: Id, method: string, params: unknown[]): Promise<RpcResponse> {
     try {
-      if (method.startsWith('qbft_') && this.deps.qbftRelay) return { ...(await this.deps.qbftRelay(method, params)), id };
+      if (method.startsWith('qbft_') && this.deps.qbftRelay)
+        return { ...(await this.deps.qbftRelay(method, params)), id };
       return { jsonrpc: '2.0', id, result: await localMethods[method]!(params, this.deps) };
     } catch (error) {
       return this.failure(id, error);
@@ -139,7 +144,10 @@ export class RpcDispatcher {
           parseTransaction(serialized);
           sender = await recoverTransactionAddress({ serializedTransaction: serialized });
         } catch (error) {
-          throw new JsonRpcFailure('InvalidInput', `"signedTx" is not a valid signed transaction: ${(error as Error).message.split('\n')[0]}`);
+          throw new JsonRpcFailure(
+            'InvalidInput',
+            `"signedTx" is not a valid signed transaction: ${(error as Error).message.split('\n')[0]}`,
+          );
         }
         if (!(await this.deps.permissions.isAllowed(sender))) throw new JsonRpcFailure('SenderNotAuthorized', sender);
       }
@@ -154,7 +162,8 @@ export class RpcDispatcher {
   private failure(id: Id, error: unknown): RpcResponse {
     if (error instanceof JsonRpcFailure) return { jsonrpc: '2.0', id, error: error.toObject() };
     if (error instanceof UpstreamRpcError) return { jsonrpc: '2.0', id, error: error.error };
-    if (error instanceof UpstreamUnavailableError) return { jsonrpc: '2.0', id, error: new JsonRpcFailure('ResourceUnavailable', error.message).toObject() };
+    if (error instanceof UpstreamUnavailableError)
+      return { jsonrpc: '2.0', id, error: new JsonRpcFailure('ResourceUnavailable', error.message).toObject() };
     return { jsonrpc: '2.0', id, error: new JsonRpcFailure('InternalError').toObject() };
   }
 }

@@ -48,8 +48,13 @@ export function loadAssets(buildDir = DOCS_BUILD_DIR): DocsAssets {
   for (const [name, { file, type }] of Object.entries(SHIPPED)) files.set(name, hold(readFileSync(file), type));
   const missing = [...BUILT_ASSETS, ASYNCAPI_FRAGMENT].filter((name) => !existsSync(path.join(buildDir, name)));
   if (missing.length > 0) {
-    return { files, asyncapiHtml: undefined, notBuilt: `the reference page build is missing (${missing.join(', ')}); run \`npm run build:docs\` (npm start runs it)` };
+    return {
+      files,
+      asyncapiHtml: undefined,
+      notBuilt: `the reference page build is missing (${missing.join(', ')}); run \`npm run build:docs\` (npm start runs it)`,
+    };
   }
-  for (const [name, type] of Object.entries(BUILT)) files.set(name, hold(readFileSync(path.join(buildDir, name)), type));
+  for (const [name, type] of Object.entries(BUILT))
+    files.set(name, hold(readFileSync(path.join(buildDir, name)), type));
   return { files, asyncapiHtml: readFileSync(path.join(buildDir, ASYNCAPI_FRAGMENT), 'utf8'), notBuilt: undefined };
 }

@@ -21,7 +21,12 @@ export interface Contract {
 
 /** Every contract in specs/, in the order the index lists them. */
 export const CONTRACTS: readonly Contract[] = [
-  { slug: 'institutional', file: 'institutional.openapi.yaml', renderer: 'redoc', surface: 'Institutional REST API (OpenAPI)' },
+  {
+    slug: 'institutional',
+    file: 'institutional.openapi.yaml',
+    renderer: 'redoc',
+    surface: 'Institutional REST API (OpenAPI)',
+  },
   { slug: 'explorer', file: 'explorer.openapi.yaml', renderer: 'redoc', surface: 'Explorer REST API (OpenAPI)' },
   { slug: 'wallet', file: 'wallet.openapi.yaml', renderer: 'redoc', surface: 'Wallet session API (OpenAPI)' },
   { slug: 'admin', file: 'admin.openapi.yaml', renderer: 'redoc', surface: 'Administrator console API (OpenAPI)' },
@@ -48,7 +53,9 @@ export function readContracts(specsDir = SPECS_DIR): Array<Contract & { title: s
   return CONTRACTS.map((contract) => {
     const body = readFileSync(path.join(specsDir, contract.file));
     // RFC 9512 registers application/yaml; the OpenRPC document is JSON.
-    const type = contract.file.endsWith('.json') ? 'application/json; charset=utf-8' : 'application/yaml; charset=utf-8';
+    const type = contract.file.endsWith('.json')
+      ? 'application/json; charset=utf-8'
+      : 'application/yaml; charset=utf-8';
     return { ...contract, title: titleOf(body.toString('utf8'), contract.file), spec: hold(body, type) };
   });
 }

@@ -10,9 +10,18 @@ export type ShownContract = Contract & { title: string };
 const escape = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-function shell(prefix: string, title: string, contracts: readonly ShownContract[], current: string | undefined, head: string, body: string): string {
+function shell(
+  prefix: string,
+  title: string,
+  contracts: readonly ShownContract[],
+  current: string | undefined,
+  head: string,
+  body: string,
+): string {
   const links = contracts
-    .map((c) => `<a href="${prefix}/${c.slug}"${c.slug === current ? ' aria-current="page"' : ''}>${escape(c.slug)}</a>`)
+    .map(
+      (c) => `<a href="${prefix}/${c.slug}"${c.slug === current ? ' aria-current="page"' : ''}>${escape(c.slug)}</a>`,
+    )
     .join('');
   return `<!doctype html>
 <html lang="en">
@@ -35,7 +44,10 @@ ${body}
 /** The index page: one link per contract, with the file it is built from. */
 export function indexPage(prefix: string, contracts: readonly ShownContract[]): string {
   const items = contracts
-    .map((c) => `<li><a href="${prefix}/${c.slug}">${escape(c.title)}</a> — ${escape(c.surface)} <span class="file"><a href="${prefix}/specs/${c.file}">specs/${escape(c.file)}</a></span></li>`)
+    .map(
+      (c) =>
+        `<li><a href="${prefix}/${c.slug}">${escape(c.title)}</a> — ${escape(c.surface)} <span class="file"><a href="${prefix}/specs/${c.file}">specs/${escape(c.file)}</a></span></li>`,
+    )
     .join('\n');
   const body = `<main class="svckit-docs-index">
 <h1>svckit API reference</h1>
@@ -48,7 +60,12 @@ ${items}
 }
 
 /** The page of one contract; `asyncapiHtml` is the AsyncAPI contract rendered by scripts/build-docs.ts. */
-export function contractPage(prefix: string, contracts: readonly ShownContract[], contract: ShownContract, asyncapiHtml?: string): string {
+export function contractPage(
+  prefix: string,
+  contracts: readonly ShownContract[],
+  contract: ShownContract,
+  asyncapiHtml?: string,
+): string {
   const specUrl = `${prefix}/specs/${contract.file}`;
   const assets = `${prefix}/assets`;
   let head = '';

@@ -56,7 +56,10 @@ export async function docsRoutes(app: FastifyInstance, options: DocsOptions): Pr
   const prefix = app.prefix;
 
   app.addHook('onSend', async (_request, reply) => {
-    reply.header('content-security-policy', DOCS_CSP).header('x-content-type-options', 'nosniff').header('referrer-policy', 'no-referrer');
+    reply
+      .header('content-security-policy', DOCS_CSP)
+      .header('x-content-type-options', 'nosniff')
+      .header('referrer-policy', 'no-referrer');
   });
 
   const html = (text: string) => hold(Buffer.from(text, 'utf8'), 'text/html; charset=utf-8');
@@ -92,7 +95,10 @@ export async function docsRoutes(app: FastifyInstance, options: DocsOptions): Pr
 function send(request: FastifyRequest, reply: FastifyReply, file: HeldFile, maxAge: number) {
   reply.header('cache-control', `public, max-age=${maxAge}`).header('etag', file.etag);
   const ifNoneMatch = request.headers['if-none-match'];
-  if (ifNoneMatch && (ifNoneMatch.trim() === '*' || ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === file.etag))) {
+  if (
+    ifNoneMatch &&
+    (ifNoneMatch.trim() === '*' || ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === file.etag))
+  ) {
     return reply.code(304).send();
   }
   return reply.type(file.contentType).send(file.body);

@@ -41,7 +41,10 @@ export async function evidenceSiteRoutes(app: FastifyInstance, options: Evidence
   for (const name of ['sbom.cdx.json', 'cbom.cdx.json'] as const) {
     app.get(`/pqc-evidence/${name}`, async (request, reply) => {
       const file = files.cycloneDx(name);
-      if (!('body' in file)) throw (file as Unavailable).missing ? new RestError(ErrorCode.NOT_FOUND, file.reason) : new RestError(ErrorCode.EVIDENCE_INVALID, file.reason);
+      if (!('body' in file))
+        throw (file as Unavailable).missing
+          ? new RestError(ErrorCode.NOT_FOUND, file.reason)
+          : new RestError(ErrorCode.EVIDENCE_INVALID, file.reason);
       return send(request, reply, file, 'application/vnd.cyclonedx+json; charset=utf-8', maxAge);
     });
   }
@@ -49,9 +52,15 @@ export async function evidenceSiteRoutes(app: FastifyInstance, options: Evidence
 
 // RFC 9110 §13.1.2: If-None-Match holds a list of entity tags (or *); weak comparison applies.
 function send(request: FastifyRequest, reply: FastifyReply, file: ServedFile, contentType: string, maxAge: number) {
-  reply.header('cache-control', `public, max-age=${maxAge}`).header('etag', file.etag).header('last-modified', file.lastModified.toUTCString());
+  reply
+    .header('cache-control', `public, max-age=${maxAge}`)
+    .header('etag', file.etag)
+    .header('last-modified', file.lastModified.toUTCString());
   const ifNoneMatch = request.headers['if-none-match'];
-  if (ifNoneMatch && (ifNoneMatch.trim() === '*' || ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === file.etag))) {
+  if (
+    ifNoneMatch &&
+    (ifNoneMatch.trim() === '*' || ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === file.etag))
+  ) {
     return reply.code(304).send();
   }
   return reply.type(contentType).send(file.body);

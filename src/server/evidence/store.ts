@@ -40,7 +40,9 @@ export class EvidenceFiles {
       // spec: "a stale document is to be treated as unverified" - by its readers; serving it is fine.
       const problems = verifyEvidence(parsed).violations.filter((v) => v.rule !== 'generated.stale');
       const first = problems[0];
-      return first ? `it does not verify (${problems.length} violation(s); first: ${first.rule} at ${first.path}: ${first.message})` : undefined;
+      return first
+        ? `it does not verify (${problems.length} violation(s); first: ${first.rule} at ${first.path}: ${first.message})`
+        : undefined;
     });
   }
 
@@ -67,7 +69,10 @@ export class EvidenceFiles {
     } catch {
       this.#cache.delete(name);
       // The text names no server path: it is answered to the public.
-      return { missing: true, reason: `${name} has not been built yet; svckit serve builds it at start, or run "svckit evidence build"` };
+      return {
+        missing: true,
+        reason: `${name} has not been built yet; svckit serve builds it at start, or run "svckit evidence build"`,
+      };
     }
     const cached = this.#cache.get(name);
     if (cached?.key === key) return cached.file;

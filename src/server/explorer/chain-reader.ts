@@ -14,10 +14,15 @@ import { hexToInt, toQuantity } from './format.ts';
 export type Call<M extends ChainRpcMethod = ChainRpcMethod> = { method: M; params: ChainRpcMethods[M]['params'] };
 
 /** The results of a tuple of calls, in order. */
-export type Results<C extends readonly Call[]> = { -readonly [K in keyof C]: C[K] extends Call<infer M> ? ChainRpcMethods[M]['result'] : never };
+export type Results<C extends readonly Call[]> = {
+  -readonly [K in keyof C]: C[K] extends Call<infer M> ? ChainRpcMethods[M]['result'] : never;
+};
 
 /** Builds a typed call. */
-export const call = <M extends ChainRpcMethod>(method: M, ...params: ChainRpcMethods[M]['params']): Call<M> => ({ method, params });
+export const call = <M extends ChainRpcMethod>(method: M, ...params: ChainRpcMethods[M]['params']): Call<M> => ({
+  method,
+  params,
+});
 
 /** A block of the node that exists (number and hash are only null for the pending block). */
 export type MinedBlock = RpcBlock & { number: string; hash: string };
@@ -65,11 +70,15 @@ export class ChainReader {
   async window(size: number): Promise<{ head: number; blocks: MinedBlock[] }> {
     const hint = this.headHint;
     const speculative = hint === undefined ? [] : range(Math.max(0, hint - size + 1), hint + HEAD_LOOKAHEAD);
-    const [headHex, ...found] = await this.batch([call('eth_blockNumber'), ...speculative.map((n) => call('eth_getBlockByNumber', toQuantity(n), false))]);
+    const [headHex, ...found] = await this.batch([
+      call('eth_blockNumber'),
+      ...speculative.map((n) => call('eth_getBlockByNumber', toQuantity(n), false)),
+    ]);
     const head = hexToInt(headHex as string);
     const wanted = range(Math.max(0, head - size + 1), head);
     const byNumber = new Map<number, MinedBlock>();
-    for (const block of found as (RpcBlock | null)[]) if (block?.number) byNumber.set(hexToInt(block.number), block as MinedBlock);
+    for (const block of found as (RpcBlock | null)[])
+      if (block?.number) byNumber.set(hexToInt(block.number), block as MinedBlock);
     const missing = wanted.filter((n) => !byNumber.has(n));
     if (missing.length) {
       const more = await this.batch(missing.map((n) => call('eth_getBlockByNumber', toQuantity(n), false)));
@@ -93,6 +102,7 @@ function range(from: number, to: number): number[] {
  * address; anything else is a defect here → a plain Error, logged and answered with the generic 500.
  */
 function rpcFailure(method: string, error: RpcErrorObject): Error {
-  if (error.code === chainRpcErrorCodes.ResourceUnavailable) return new RestError(ErrorCode.CHAIN_UNAVAILABLE, 'the chain node does not answer; try again later');
+  if (error.code === chainRpcErrorCodes.ResourceUnavailable)
+    return new RestError(ErrorCode.CHAIN_UNAVAILABLE, 'the chain node does not answer; try again later');
   return new Error(`${method} failed with JSON-RPC error ${error.code}: ${error.message}`);
 }

@@ -53,7 +53,9 @@ export function formatAvgBlockTime(latestTimestamp: number, earlierTimestamp: nu
 
 /** The explorer block (spec: "Explorer block object") of a node block fetched with fullTxs = false. */
 export function toExplorerBlock(block: RpcBlock): Block {
-  const transactions = (block.transactions as unknown[]).map((t) => (typeof t === 'string' ? t : (t as { hash: string }).hash).toLowerCase());
+  const transactions = (block.transactions as unknown[]).map((t) =>
+    (typeof t === 'string' ? t : (t as { hash: string }).hash).toLowerCase(),
+  );
   return {
     number: hexToInt(block.number!),
     hash: block.hash!.toLowerCase(),

@@ -3,7 +3,11 @@
  * and a failure is a 400 naming the field, the expectation and the value (D-022), never a 500.
  */
 import { getAddress, type Hex } from 'viem';
-import { zExplorerGetAddressBalancePath, zExplorerGetBlockPath, zExplorerGetTransactionPath } from '../../../generated/explorer/zod.gen';
+import {
+  zExplorerGetAddressBalancePath,
+  zExplorerGetBlockPath,
+  zExplorerGetTransactionPath,
+} from '../../../generated/explorer/zod.gen';
 import { ErrorCode, RestError } from '../http/errors.ts';
 import { guard } from '../http/guards.ts';
 
@@ -37,6 +41,7 @@ export function parseAddress(params: unknown): Hex {
   const digits = addr.slice(2);
   const checksummed = getAddress(addr.toLowerCase());
   const singleCase = digits === digits.toLowerCase() || digits === digits.toUpperCase();
-  if (!singleCase && checksummed !== addr) throw new RestError(ErrorCode.INVALID_PARAMETER, `"addr" expected ${ADDRESS}, got ${JSON.stringify(addr)}`);
+  if (!singleCase && checksummed !== addr)
+    throw new RestError(ErrorCode.INVALID_PARAMETER, `"addr" expected ${ADDRESS}, got ${JSON.stringify(addr)}`);
   return checksummed;
 }

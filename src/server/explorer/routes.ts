@@ -17,15 +17,20 @@ export function explorerHandlers(service: ExplorerService): RouteHandlers {
     explorerListBlocks: async (_request, reply) => reply.code(200).send(await service.recentBlocks()),
     explorerGetBlock: async (request, reply) => reply.code(200).send(await service.block(parseBlockId(request.params))),
     explorerListTransactions: async (_request, reply) => reply.code(200).send(await service.recentTransactions()),
-    explorerGetTransaction: async (request, reply) => reply.code(200).send(await service.transaction(parseTxHash(request.params))),
-    explorerGetAddressBalance: async (request, reply) => reply.code(200).send(await service.balance(parseAddress(request.params))),
+    explorerGetTransaction: async (request, reply) =>
+      reply.code(200).send(await service.transaction(parseTxHash(request.params))),
+    explorerGetAddressBalance: async (request, reply) =>
+      reply.code(200).send(await service.balance(parseAddress(request.params))),
     explorerGetValidators: async (_request, reply) => reply.code(200).send(await service.validators()),
     explorerGetGovernance: async (_request, reply) => reply.code(200).send(await service.governance()),
   };
 }
 
 /** Registers the explorer's eight GET endpoints (mount with prefix /api). */
-export async function explorerRoutes(app: FastifyInstance, deps: ExplorerDeps & { requestsPerSecond: number }): Promise<void> {
+export async function explorerRoutes(
+  app: FastifyInstance,
+  deps: ExplorerDeps & { requestsPerSecond: number },
+): Promise<void> {
   // D-024: 50 requests per second per IP by default.
   await limitRequests(app, deps.requestsPerSecond);
   const service = new ExplorerService(deps);

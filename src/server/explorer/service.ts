@@ -18,7 +18,15 @@ import type { Clock } from '../../clock.ts';
 import { ErrorCode, RestError } from '../http/errors.ts';
 import type { RpcDispatcher } from '../chain/service.ts';
 import { call, ChainReader } from './chain-reader.ts';
-import { AVG_BLOCK_WINDOW, formatAvgBlockTime, formatBalance, hexToInt, toExplorerBlock, toExplorerTransaction, toQuantity } from './format.ts';
+import {
+  AVG_BLOCK_WINDOW,
+  formatAvgBlockTime,
+  formatBalance,
+  hexToInt,
+  toExplorerBlock,
+  toExplorerTransaction,
+  toQuantity,
+} from './format.ts';
 import type { BlockRef } from './params.ts';
 import { TtlCache } from './ttl-cache.ts';
 import { metadataUnknown, qbftParameters, SAMPLE_BLOCKS, validatorEntries } from './validators.ts';
@@ -65,9 +73,12 @@ export class ExplorerService {
   async block(ref: BlockRef): Promise<Block> {
     const label = ref.kind === 'hash' ? ref.hash : ref.number.toString();
     // No chain reaches 2^53 blocks: such a number is unknown without asking the node.
-    if (ref.kind === 'number' && ref.number > BigInt(Number.MAX_SAFE_INTEGER)) throw new RestError(ErrorCode.NOT_FOUND, `block ${label} not found`);
+    if (ref.kind === 'number' && ref.number > BigInt(Number.MAX_SAFE_INTEGER))
+      throw new RestError(ErrorCode.NOT_FOUND, `block ${label} not found`);
     const [block] = await this.reader.batch([
-      ref.kind === 'hash' ? call('eth_getBlockByHash', ref.hash, false) : call('eth_getBlockByNumber', toQuantity(ref.number), false),
+      ref.kind === 'hash'
+        ? call('eth_getBlockByHash', ref.hash, false)
+        : call('eth_getBlockByNumber', toQuantity(ref.number), false),
     ]);
     if (!block?.number || !block.hash) throw new RestError(ErrorCode.NOT_FOUND, `block ${label} not found`);
     return toExplorerBlock(block);
@@ -96,7 +107,10 @@ export class ExplorerService {
 
   /** spec: "Explorer transaction (with receipt data)"; 404 when the node knows no such transaction. */
   async transaction(hash: Hex): Promise<ExplorerTransaction> {
-    const [tx, receipt] = await this.reader.batch([call('eth_getTransactionByHash', hash), call('eth_getTransactionReceipt', hash)]);
+    const [tx, receipt] = await this.reader.batch([
+      call('eth_getTransactionByHash', hash),
+      call('eth_getTransactionReceipt', hash),
+    ]);
     if (!tx) throw new RestError(ErrorCode.NOT_FOUND, `transaction ${hash} not found`);
     return toExplorerTransaction(tx, receipt);
   }
@@ -115,7 +129,13 @@ export class ExplorerService {
   async validators(): Promise<ValidatorList> {
     const { validators, n } = await this.validatorView();
     const { f, threshold } = qbftParameters(n);
-    return { validators, totalValidators: n, faultTolerance: f, consensusThreshold: threshold, sampleBlocks: SAMPLE_BLOCKS };
+    return {
+      validators,
+      totalValidators: n,
+      faultTolerance: f,
+      consensusThreshold: threshold,
+      sampleBlocks: SAMPLE_BLOCKS,
+    };
   }
 
   /** spec: "validators (array of Validator) and qbft, an object with n ..., f ..., threshold ..., blockPeriodSeconds (integer; 2), requestTimeoutSeconds (integer; 10)". */
@@ -127,11 +147,20 @@ export class ExplorerService {
   /** The Validator entries and n, the size of the current set (qbft_getValidatorsByBlockNumber at the head). */
   private async validatorView() {
     if (this.deps.chain.mode === 'external') {
-      throw metadataUnknown('the chain is external (CHAIN_RPC_URL) and this stack holds no names or post-quantum addresses for its validators');
+      throw metadataUnknown(
+        'the chain is external (CHAIN_RPC_URL) and this stack holds no names or post-quantum addresses for its validators',
+      );
     }
     const { head, blocks } = await this.reader.window(SAMPLE_BLOCKS);
     const [set] = await this.reader.batch([call('qbft_getValidatorsByBlockNumber', toQuantity(head))]);
     if (!set) throw new Error(`qbft_getValidatorsByBlockNumber returned null for the head ${head}`);
-    return { validators: validatorEntries(this.deps.chain.validators, set, blocks.map((b) => b.miner)), n: set.length };
+    return {
+      validators: validatorEntries(
+        this.deps.chain.validators,
+        set,
+        blocks.map((b) => b.miner),
+      ),
+      n: set.length,
+    };
   }
 }

@@ -18,21 +18,30 @@ export const BLOCK_PERIOD_SECONDS = 2;
 export const REQUEST_TIMEOUT_SECONDS = 10;
 
 /** The 503 of an external chain, whose validator names and post-quantum addresses this stack does not know. */
-export const metadataUnknown = (detail: string) => new RestError(ErrorCode.VALIDATOR_METADATA_UNAVAILABLE, `validator metadata (name, pqcAddress) is unknown: ${detail}`);
+export const metadataUnknown = (detail: string) =>
+  new RestError(
+    ErrorCode.VALIDATOR_METADATA_UNAVAILABLE,
+    `validator metadata (name, pqcAddress) is unknown: ${detail}`,
+  );
 
 /**
  * The Validator entries: the current set (qbft_getValidatorsByBlockNumber at the head) first, then the
  * other validators with metadata (isActive false, e.g. voted out). `miners` are the window's block miners.
  * A current validator without metadata (added by a vote) is a 503: its name and pqcAddress are not invented.
  */
-export function validatorEntries(identities: readonly ValidatorIdentity[], currentSet: readonly string[], miners: readonly string[]): Validator[] {
+export function validatorEntries(
+  identities: readonly ValidatorIdentity[],
+  currentSet: readonly string[],
+  miners: readonly string[],
+): Validator[] {
   const byAddress = new Map(identities.map((v) => [v.address.toLowerCase(), v]));
   const proposed = new Map<string, number>();
   for (const miner of miners) proposed.set(miner.toLowerCase(), (proposed.get(miner.toLowerCase()) ?? 0) + 1);
   const active = new Set(currentSet.map((a) => a.toLowerCase()));
   const entry = (address: string, isActive: boolean): Validator => {
     const identity = byAddress.get(address);
-    if (!identity) throw metadataUnknown(`validator ${getAddress(address as Hex)} is in the current set but has no metadata`);
+    if (!identity)
+      throw metadataUnknown(`validator ${getAddress(address as Hex)} is in the current set but has no metadata`);
     return {
       address: getAddress(identity.address),
       name: identity.name,

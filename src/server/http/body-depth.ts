@@ -21,7 +21,8 @@ export function jsonDepth(text: string, limit = MAX_JSON_DEPTH): number {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // a backslash escapes the next character (\" included)
+      if (c === 0x5c)
+        i++; // a backslash escapes the next character (\" included)
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) {
       inString = true;
@@ -37,7 +38,8 @@ export function jsonDepth(text: string, limit = MAX_JSON_DEPTH): number {
 }
 
 /** The refusal text of a body nested deeper than D-144 allows (shared by the REST and JSON-RPC shapes). */
-export const tooDeepMessage = (limit = MAX_JSON_DEPTH) => `the JSON body is nested deeper than ${limit} levels of arrays and objects`;
+export const tooDeepMessage = (limit = MAX_JSON_DEPTH) =>
+  `the JSON body is nested deeper than ${limit} levels of arrays and objects`;
 
 /**
  * Replaces `app`'s application/json parser with Fastify's own (same prototype-poisoning rules, same body
@@ -48,7 +50,8 @@ export function installBodyDepthGuard(app: FastifyInstance, limit = MAX_JSON_DEP
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body as string;
-    if (jsonDepth(text, limit) > limit) return done(new RestError(ErrorCode.BODY_TOO_DEEP, tooDeepMessage(limit)), undefined);
+    if (jsonDepth(text, limit) > limit)
+      return done(new RestError(ErrorCode.BODY_TOO_DEEP, tooDeepMessage(limit)), undefined);
     return parseJson(request, text, done);
   });
 }

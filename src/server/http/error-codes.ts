@@ -23,7 +23,12 @@ export type AdminErrorCode = NonNullable<AdminError['code']>;
  */
 export type OriginErrorCode = 'TOO_MANY_CONNECTIONS' | 'EVIDENCE_NOT_BUILT' | 'EVIDENCE_INVALID' | 'DOCS_NOT_BUILT';
 /** Every code the HTTP edge answers. */
-export type ErrorCode = InstitutionalErrorCode | ExplorerErrorCode | WalletSessionErrorCode | AdminErrorCode | OriginErrorCode;
+export type ErrorCode =
+  | InstitutionalErrorCode
+  | ExplorerErrorCode
+  | WalletSessionErrorCode
+  | AdminErrorCode
+  | OriginErrorCode;
 
 /** The HTTP statuses an error answers with. */
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 500 | 501 | 503;
@@ -139,10 +144,10 @@ export const ErrorCode = Object.freeze(Object.fromEntries(Object.keys(HTTP_STATU
 };
 
 /** Whether `code` is one the edge answers. */
-export const isErrorCode = (code: unknown): code is ErrorCode => typeof code === 'string' && Object.hasOwn(HTTP_STATUS, code);
+export const isErrorCode = (code: unknown): code is ErrorCode =>
+  typeof code === 'string' && Object.hasOwn(HTTP_STATUS, code);
 
 /** The status of `code`; `namedInBody` when a request body field names the missing thing (D-159). */
 export function statusOf(code: ErrorCode, namedInBody = false): ErrorStatus {
   return (namedInBody ? NAMED_IN_BODY_STATUS[code] : undefined) ?? HTTP_STATUS[code];
 }
-

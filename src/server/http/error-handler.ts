@@ -29,7 +29,9 @@ export function installErrorHandling(app: FastifyInstance): void {
     if (error instanceof UpstreamUnavailableError) {
       // The chain node does not answer: nothing was changed, the caller may retry (D-079). No internal address leaks.
       request.log.warn({ err: error }, 'chain node unavailable');
-      return reply.code(statusOf(error.code)).send({ error: 'the chain node does not answer; try again later', code: error.code });
+      return reply
+        .code(statusOf(error.code))
+        .send({ error: 'the chain node does not answer; try again later', code: error.code });
     }
     const status = (error as FastifyError).statusCode;
     if (status && status >= 400 && status < 500) {
@@ -41,6 +43,8 @@ export function installErrorHandling(app: FastifyInstance): void {
     return reply.code(statusOf(ErrorCode.INTERNAL)).send({ error: 'internal error', code: ErrorCode.INTERNAL });
   });
   app.setNotFoundHandler((request, reply) =>
-    reply.code(statusOf(ErrorCode.NOT_FOUND)).send({ error: `no route ${request.method} ${request.url.split('?')[0]}`, code: ErrorCode.NOT_FOUND }),
+    reply
+      .code(statusOf(ErrorCode.NOT_FOUND))
+      .send({ error: `no route ${request.method} ${request.url.split('?')[0]}`, code: ErrorCode.NOT_FOUND }),
   );
 }

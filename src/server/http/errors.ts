@@ -27,4 +27,7 @@ export class RestError extends SvcError<ErrorCode> {
 
 /** NOT_IMPLEMENTED: an operation of the contract this server version does not implement. */
 export const notImplemented = (operationId: string) =>
-  new RestError(ErrorCode.NOT_IMPLEMENTED, `${operationId} is in the contract but not implemented by this server version`);
+  new RestError(
+    ErrorCode.NOT_IMPLEMENTED,
+    `${operationId} is in the contract but not implemented by this server version`,
+  );

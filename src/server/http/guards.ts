@@ -8,21 +8,32 @@ import { ErrorCode, RestError } from './errors.ts';
 
 /** `permissions[0]`, `limits.daily`: the field as the contracts' error examples name it. */
 const fieldName = (path: readonly PropertyKey[]) =>
-  path.reduce<string>((name, key) => (typeof key === 'number' ? `${name}[${key}]` : name ? `${name}.${String(key)}` : String(key)), '');
+  path.reduce<string>(
+    (name, key) => (typeof key === 'number' ? `${name}[${key}]` : name ? `${name}.${String(key)}` : String(key)),
+    '',
+  );
 
 /**
  * Parses `value` with `schema`, or throws a 400 whose message names the first bad field. `explain` gives
  * the expectation per field; `accountIds[]` stands for every element of `accountIds`.
  */
-export function guard<S extends z.ZodType>(schema: S, value: unknown, explain: Record<string, string> = {}): z.infer<S> {
+export function guard<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  explain: Record<string, string> = {},
+): z.infer<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
-  const at = (path: readonly PropertyKey[]) => path.reduce<unknown>((v, k) => (v as Record<PropertyKey, unknown> | undefined)?.[k], value);
+  const at = (path: readonly PropertyKey[]) =>
+    path.reduce<unknown>((v, k) => (v as Record<PropertyKey, unknown> | undefined)?.[k], value);
   if (issue.code === 'unrecognized_keys') {
     // A strict schema refuses fields the contract does not define (additionalProperties: false).
     const field = fieldName([...issue.path, issue.keys[0]!]);
-    throw new RestError(ErrorCode.INVALID_PARAMETER, `"${field}" expected nothing: not a field of this request, got ${JSON.stringify(at([...issue.path, issue.keys[0]!]))}`);
+    throw new RestError(
+      ErrorCode.INVALID_PARAMETER,
+      `"${field}" expected nothing: not a field of this request, got ${JSON.stringify(at([...issue.path, issue.keys[0]!]))}`,
+    );
   }
   const field = fieldName(issue.path) || 'body';
   const got = at(issue.path);
@@ -30,7 +41,10 @@ export function guard<S extends z.ZodType>(schema: S, value: unknown, explain: R
     explain[field] ??
     explain[field.replace(/\[\d+\]$/, '[]')] ??
     (issue.code === 'invalid_value' ? `one of ${issue.values.map(String).join(', ')}` : issue.message);
-  throw new RestError(ErrorCode.INVALID_PARAMETER, `"${field}" expected ${expectation}, got ${got === undefined ? 'nothing' : JSON.stringify(got)}`);
+  throw new RestError(
+    ErrorCode.INVALID_PARAMETER,
+    `"${field}" expected ${expectation}, got ${got === undefined ? 'nothing' : JSON.stringify(got)}`,
+  );
 }
 
 const strictSchemas = new WeakMap<z.ZodObject, z.ZodObject>();
@@ -48,14 +62,22 @@ export function strict<S extends z.ZodObject>(schema: S): ReturnType<S['strict']
 
 /** The contracts' `minProperties: 1` on update bodies, which the generated schemas do not check. */
 export function requireSome(body: object, fields: readonly string[]): void {
-  if (!fields.some((f) => f in body)) throw new RestError(ErrorCode.INVALID_PARAMETER, `body expected at least one of ${fields.join(', ')}, got ${JSON.stringify(body)}`);
+  if (!fields.some((f) => f in body))
+    throw new RestError(
+      ErrorCode.INVALID_PARAMETER,
+      `body expected at least one of ${fields.join(', ')}, got ${JSON.stringify(body)}`,
+    );
 }
 
 /** The contracts' `uniqueItems: true`, which the generated schemas do not check. */
 export function requireUnique(field: string, items: readonly string[] | undefined): void {
   const seen = new Set<string>();
   for (const [i, item] of (items ?? []).entries()) {
-    if (seen.has(item)) throw new RestError(ErrorCode.INVALID_PARAMETER, `"${field}[${i}]" expected no repeated entries, got "${item}" twice`);
+    if (seen.has(item))
+      throw new RestError(
+        ErrorCode.INVALID_PARAMETER,
+        `"${field}[${i}]" expected no repeated entries, got "${item}" twice`,
+      );
     seen.add(item);
   }
 }

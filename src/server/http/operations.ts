@@ -12,15 +12,21 @@ type RouteTable<Id extends string> = readonly { method: string; url: string; ope
  * Adds one route per contract operation, using `handlers[operationId]`. D-161: no Fastify `schema:`; the
  * handlers check every request part with the generated zod schemas (guards.ts) for precise 400 texts.
  */
-export function registerOperations<Id extends string>(app: FastifyInstance, routes: RouteTable<Id>, handlers: Readonly<Record<Id, unknown>>): void {
+export function registerOperations<Id extends string>(
+  app: FastifyInstance,
+  routes: RouteTable<Id>,
+  handlers: Readonly<Record<Id, unknown>>,
+): void {
   for (const route of routes) {
-    app.route({ method: route.method as 'GET', url: route.url, handler: handlers[route.operationId] as RouteHandlerMethod });
+    app.route({
+      method: route.method as 'GET',
+      url: route.url,
+      handler: handlers[route.operationId] as RouteHandlerMethod,
+    });
   }
 }
 
 /** The handler of an operation of the contract that this server version does not implement: 501 naming it. */
-export const notImplementedHandler =
-  (operationId: string) =>
-  async (): Promise<never> => {
-    throw notImplemented(operationId);
-  };
+export const notImplementedHandler = (operationId: string) => async (): Promise<never> => {
+  throw notImplemented(operationId);
+};

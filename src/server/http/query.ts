@@ -7,6 +7,9 @@
 /** Converts the paging parameters `keys` of `query` to numbers when they are plain integers. */
 export function withIntegers(query: unknown, keys: readonly string[] = ['page', 'limit']): Record<string, unknown> {
   return Object.fromEntries(
-    Object.entries((query ?? {}) as Record<string, unknown>).map(([k, v]) => [k, keys.includes(k) && typeof v === 'string' && /^-?\d{1,9}$/.test(v) ? Number(v) : v]),
+    Object.entries((query ?? {}) as Record<string, unknown>).map(([k, v]) => [
+      k,
+      keys.includes(k) && typeof v === 'string' && /^-?\d{1,9}$/.test(v) ? Number(v) : v,
+    ]),
   );
 }

@@ -16,9 +16,13 @@ export async function limitRequests(app: FastifyInstance, requestsPerSecond: num
     timeWindow: 1000,
     errorResponseBuilder: (_request, context) => {
       const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
-      return new RestError(ErrorCode.RATE_LIMITED, `rate limit exceeded: ${context.max} requests per second per IP; retry in ${seconds} s`, {
-        headers: { 'retry-after': String(seconds) },
-      });
+      return new RestError(
+        ErrorCode.RATE_LIMITED,
+        `rate limit exceeded: ${context.max} requests per second per IP; retry in ${seconds} s`,
+        {
+          headers: { 'retry-after': String(seconds) },
+        },
+      );
     },
   });
 }

@@ -29,7 +29,13 @@ export type Claim = { replay: StoredResponse } | { claimedAt: Date };
  * that died with its process: if it had stored its transfer (the response body is written in the transfer's
  * own transaction, see storeResponse), that response is replayed; if not, the claim is taken over.
  */
-export async function claimKey(db: Database, credentialId: string, key: string, digest: string, now: Date): Promise<Claim> {
+export async function claimKey(
+  db: Database,
+  credentialId: string,
+  key: string,
+  digest: string,
+  now: Date,
+): Promise<Claim> {
   const where = and(eq(idempotencyKeys.credentialId, credentialId), eq(idempotencyKeys.key, key));
   const inserted = await db
     .insert(idempotencyKeys)
@@ -46,10 +52,14 @@ export async function claimKey(db: Database, credentialId: string, key: string, 
     return claimKey(db, credentialId, key, digest, now);
   }
   if (existing.requestSha256 !== digest) {
-    throw new RestError(ErrorCode.IDEMPOTENCY_KEY_REUSED, 'this Idempotency-Key was used with a different request body');
+    throw new RestError(
+      ErrorCode.IDEMPOTENCY_KEY_REUSED,
+      'this Idempotency-Key was used with a different request body',
+    );
   }
   if (abandoned) return { replay: { status: 201, body: existing.responseBody } };
-  if (existing.responseStatus === null) throw new RestError(ErrorCode.IDEMPOTENCY_IN_PROGRESS, 'a request with this Idempotency-Key is still in progress');
+  if (existing.responseStatus === null)
+    throw new RestError(ErrorCode.IDEMPOTENCY_IN_PROGRESS, 'a request with this Idempotency-Key is still in progress');
   return { replay: { status: existing.responseStatus, body: existing.responseBody } };
 }
 
@@ -59,18 +69,37 @@ export async function claimKey(db: Database, credentialId: string, key: string, 
  * broadcast ends), then with the status once the request answers. Throws 409 when the claim is no longer
  * this request's (taken over as abandoned): the transaction then rolls back and nothing is created twice.
  */
-export async function storeResponse(db: Database, credentialId: string, key: string, claimedAt: Date, response: { status: number | null; body: unknown }): Promise<void> {
+export async function storeResponse(
+  db: Database,
+  credentialId: string,
+  key: string,
+  claimedAt: Date,
+  response: { status: number | null; body: unknown },
+): Promise<void> {
   const updated = await db
     .update(idempotencyKeys)
     .set({ responseStatus: response.status, responseBody: response.body })
-    .where(and(eq(idempotencyKeys.credentialId, credentialId), eq(idempotencyKeys.key, key), eq(idempotencyKeys.createdAt, claimedAt)))
+    .where(
+      and(
+        eq(idempotencyKeys.credentialId, credentialId),
+        eq(idempotencyKeys.key, key),
+        eq(idempotencyKeys.createdAt, claimedAt),
+      ),
+    )
     .returning({ key: idempotencyKeys.key });
-  if (updated.length === 0) throw new RestError(ErrorCode.IDEMPOTENCY_IN_PROGRESS, 'this Idempotency-Key was taken over by a later request');
+  if (updated.length === 0)
+    throw new RestError(ErrorCode.IDEMPOTENCY_IN_PROGRESS, 'this Idempotency-Key was taken over by a later request');
 }
 
 /** Releases a claimed key after a request that created nothing. */
 export async function releaseKey(db: Database, credentialId: string, key: string, claimedAt: Date): Promise<void> {
   await db
     .delete(idempotencyKeys)
-    .where(and(eq(idempotencyKeys.credentialId, credentialId), eq(idempotencyKeys.key, key), eq(idempotencyKeys.createdAt, claimedAt)));
+    .where(
+      and(
+        eq(idempotencyKeys.credentialId, credentialId),
+        eq(idempotencyKeys.key, key),
+        eq(idempotencyKeys.createdAt, claimedAt),
+      ),
+    );
 }

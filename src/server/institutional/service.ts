@@ -57,7 +57,11 @@ const institutionalCreateTransferBody = zInstitutionalCreateTransferBody.extend(
 /** Builds the handlers. */
 export function institutionalHandlers(deps: InstitutionalDeps): RouteHandlers {
   const balances = async (rows: AccountRow[]) =>
-    (await deps.upstream.batchResults<Hex>(rows.map((r) => ({ method: 'eth_getBalance', params: [r.address, 'latest'] })))).map((b) => BigInt(b));
+    (
+      await deps.upstream.batchResults<Hex>(
+        rows.map((r) => ({ method: 'eth_getBalance', params: [r.address, 'latest'] })),
+      )
+    ).map((b) => BigInt(b));
   const views = async (rows: AccountRow[]): Promise<Account[]> => {
     const wei = await balances(rows);
     return rows.map((row, i) => accountView(row, wei[i]!));
@@ -66,7 +70,8 @@ export function institutionalHandlers(deps: InstitutionalDeps): RouteHandlers {
   const readableAccount = async (request: FastifyRequest, id: string) => {
     const account = await deps.accounts.find(id);
     // D-128: the text names the id or reference as given, never the account a reference resolves to.
-    if (!account || !mayUse(credentialOf(request), account.id)) throw new RestError(ErrorCode.NOT_FOUND, `account ${id} does not exist`);
+    if (!account || !mayUse(credentialOf(request), account.id))
+      throw new RestError(ErrorCode.NOT_FOUND, `account ${id} does not exist`);
     return account;
   };
   /** The account named in a query or body: 400 UNKNOWN_ACCOUNT when unknown, 404 for a restricted credential (D-128). */
@@ -79,7 +84,9 @@ export function institutionalHandlers(deps: InstitutionalDeps): RouteHandlers {
 
   return {
     // D-053: a stack without the payment intake answers 501 for it.
-    ...(deps.payments ? paymentHandlers(deps.payments) : { institutionalSubmitPacs008Payment: notImplementedHandler('institutionalSubmitPacs008Payment') }),
+    ...(deps.payments
+      ? paymentHandlers(deps.payments)
+      : { institutionalSubmitPacs008Payment: notImplementedHandler('institutionalSubmitPacs008Payment') }),
     institutionalListAccounts: async (request, reply) => {
       authorize(credentialOf(request), 'accounts:read');
       const query = guard(strict(zInstitutionalListAccountsQuery), withIntegers(request.query), PAGING);
@@ -98,58 +105,97 @@ export function institutionalHandlers(deps: InstitutionalDeps): RouteHandlers {
       const query = guard(strict(zInstitutionalGetAccountStatementQuery), withIntegers(request.query), PAGING);
       const account = await readableAccount(request, id);
       const { total, rows } = await statementPage(deps.db, account, query.page, query.limit);
-      return reply.code(200).send({ total, page: query.page, limit: query.limit, transactions: rows.map((r) => statementView(r, account)) });
+      return reply
+        .code(200)
+        .send({
+          total,
+          page: query.page,
+          limit: query.limit,
+          transactions: rows.map((r) => statementView(r, account)),
+        });
     },
     institutionalListTransfers: async (request, reply) => {
       const credential = credentialOf(request);
       authorize(credential, 'transfers:read');
-      const query = guard(strict(zInstitutionalListTransfersQuery), withIntegers(request.query), { ...PAGING, accountId: 'an account id (acc_ + 26 Crockford base32)' });
+      const query = guard(strict(zInstitutionalListTransfersQuery), withIntegers(request.query), {
+        ...PAGING,
+        accountId: 'an account id (acc_ + 26 Crockford base32)',
+      });
       if (query.accountId) {
         const account = await namedAccount(credential, 'accountId', query.accountId);
         const { total, rows } = await transferPage(deps.db, [account.id], query.page, query.limit);
-        return reply.code(200).send({ total, page: query.page, limit: query.limit, transfers: rows.map((r) => transferView(r, directionFor(r, account))) });
+        return reply
+          .code(200)
+          .send({
+            total,
+            page: query.page,
+            limit: query.limit,
+            transfers: rows.map((r) => transferView(r, directionFor(r, account))),
+          });
       }
       const { total, rows } = await transferPage(deps.db, credential.accountIds, query.page, query.limit);
-      const own = (r: (typeof rows)[number]) => credential.accountIds === null || credential.accountIds.includes(r.accountId ?? '');
-      return reply.code(200).send({ total, page: query.page, limit: query.limit, transfers: rows.map((r) => transferView(r, own(r) ? 'out' : 'in')) });
+      const own = (r: (typeof rows)[number]) =>
+        credential.accountIds === null || credential.accountIds.includes(r.accountId ?? '');
+      return reply
+        .code(200)
+        .send({
+          total,
+          page: query.page,
+          limit: query.limit,
+          transfers: rows.map((r) => transferView(r, own(r) ? 'out' : 'in')),
+        });
     },
     institutionalCreateTransfer: async (request, reply) => institutionalCreateTransfer(deps, request, reply),
     institutionalGetTransfer: async (request, reply) => {
       const credential = credentialOf(request);
       authorize(credential, 'transfers:read');
-      const { reference } = guard(zInstitutionalGetTransferPath, request.params, { reference: 'a transfer reference TXNYYYYMMDD-XXXXXXXX' });
+      const { reference } = guard(zInstitutionalGetTransferPath, request.params, {
+        reference: 'a transfer reference TXNYYYYMMDD-XXXXXXXX',
+      });
       const row = await findTransfer(deps.db, reference);
       if (!row) throw new RestError(ErrorCode.NOT_FOUND, `transfer ${reference} does not exist`);
       const recipient = await deps.accounts.findByAddress(row.toAddress as Hex);
       const involved = [row.accountId, recipient?.id].filter((id): id is string => Boolean(id));
       // D-128: a transfer between accounts outside a restricted credential is answered as an unknown one.
-      if (!involved.some((id) => mayUse(credential, id))) throw new RestError(ErrorCode.NOT_FOUND, `transfer ${reference} does not exist`);
-      const sentByCaller = row.accountId !== null && (credential.accountIds === null || credential.accountIds.includes(row.accountId));
+      if (!involved.some((id) => mayUse(credential, id)))
+        throw new RestError(ErrorCode.NOT_FOUND, `transfer ${reference} does not exist`);
+      const sentByCaller =
+        row.accountId !== null && (credential.accountIds === null || credential.accountIds.includes(row.accountId));
       return reply.code(200).send(transferView(row, sentByCaller ? 'out' : 'in'));
     },
     institutionalConnectBank: async (request, reply) => {
       authorize(credentialOf(request), 'bank:connect');
       const body = guard(strict(zInstitutionalConnectBankBody), request.body, {
-        institutionBIC: 'a bank identifier code: 4 letters, 2 letters, 2 letters or digits, optional 3 letters or digits',
+        institutionBIC:
+          'a bank identifier code: 4 letters, 2 letters, 2 letters or digits, optional 3 letters or digits',
         accountId: 'an account id (acc_ + 26 Crockford base32)',
       });
       const account = await namedAccount(credentialOf(request), 'accountId', body.accountId);
-      return reply.code(200).send(
-        integrationInstructions({ institutionBIC: body.institutionBIC, accountId: account.id, settlementAddress: account.address, platformBIC: deps.platformBIC }),
-      );
+      return reply
+        .code(200)
+        .send(
+          integrationInstructions({
+            institutionBIC: body.institutionBIC,
+            accountId: account.id,
+            settlementAddress: account.address,
+            platformBIC: deps.platformBIC,
+          }),
+        );
     },
   };
 }
 
 /** Whether the credential may use the account (D-015: every account, or only those of its `accountIds`). */
-const mayUse = (credential: Credential, accountId: string) => credential.accountIds === null || credential.accountIds.includes(accountId);
+const mayUse = (credential: Credential, accountId: string) =>
+  credential.accountIds === null || credential.accountIds.includes(accountId);
 
 /**
  * D-128: a restricted credential naming, in a query or body, an account outside its list gets 404 as for an
  * unknown one (its list holds only existing accounts, so no read is needed), naming only the id it gave.
  */
 function refuseUnusable(credential: Credential, field: string, accountId: string): void {
-  if (!mayUse(credential, accountId)) throw new RestError(ErrorCode.NOT_FOUND, `"${field}" ${accountId} does not exist`);
+  if (!mayUse(credential, accountId))
+    throw new RestError(ErrorCode.NOT_FOUND, `"${field}" ${accountId} does not exist`);
 }
 
 /** POST /transfers with the optional Idempotency-Key (D-046). */
@@ -167,7 +213,10 @@ async function institutionalCreateTransfer(deps: InstitutionalDeps, request: Fas
   try {
     to = getAddress(body.to);
   } catch {
-    throw new RestError(ErrorCode.INVALID_PARAMETER, `"to" expected an EIP-55 checksummed or single-case address, got "${body.to}"`);
+    throw new RestError(
+      ErrorCode.INVALID_PARAMETER,
+      `"to" expected an EIP-55 checksummed or single-case address, got "${body.to}"`,
+    );
   }
   // fromAccountId is an account id (never a reference), so the grant is checked on it as given; the engine
   // refuses an unknown account (400 UNKNOWN_ACCOUNT) when it reads the sender, which saves a read per transfer.
@@ -177,13 +226,29 @@ async function institutionalCreateTransfer(deps: InstitutionalDeps, request: Fas
     throw new RestError(ErrorCode.INVALID_PARAMETER, '"Idempotency-Key" expected 1 to 255 printable ASCII characters');
   }
   const claim = key ? await claimKey(deps.db, credential.id, key, requestDigest(body), dateOf(deps.clock)) : undefined;
-  if (claim && 'replay' in claim) return reply.code(claim.replay.status as 201).header('location', location(claim.replay.body)).send(claim.replay.body as never);
-  const answerOf = (row: TransferRow) => ({ ok: row.status === 'pending', txRef: row.txRef, txHash: row.txHash, status: row.status as TransferCreated['status'] });
+  if (claim && 'replay' in claim)
+    return reply
+      .code(claim.replay.status as 201)
+      .header('location', location(claim.replay.body))
+      .send(claim.replay.body as never);
+  const answerOf = (row: TransferRow) => ({
+    ok: row.status === 'pending',
+    txRef: row.txRef,
+    txHash: row.txHash,
+    status: row.status as TransferCreated['status'],
+  });
   // D-046: the response is stored with the transfer, in its transaction; a failed broadcast then changes it.
-  const storeBody = key && claim ? (tx: Database, row: TransferRow) => storeResponse(tx, credential.id, key, claim.claimedAt, { status: null, body: answerOf(row) }) : undefined;
+  const storeBody =
+    key && claim
+      ? (tx: Database, row: TransferRow) =>
+          storeResponse(tx, credential.id, key, claim.claimedAt, { status: null, body: answerOf(row) })
+      : undefined;
   let row: TransferRow;
   try {
-    row = await deps.engine.create({ accountId: body.fromAccountId, to, amountWei, ...(body.memo ? { memo: body.memo } : {}) }, storeBody);
+    row = await deps.engine.create(
+      { accountId: body.fromAccountId, to, amountWei, ...(body.memo ? { memo: body.memo } : {}) },
+      storeBody,
+    );
   } catch (error) {
     if (key && claim) await releaseKey(deps.db, credential.id, key, claim.claimedAt);
     throw error;

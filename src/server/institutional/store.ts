@@ -8,13 +8,23 @@ import type { TransferRow } from '../../ledger/transfers/engine.ts';
 export type Page<T> = { total: number; rows: T[] };
 
 /** Transfers where the account sent (out) or received (in), newest first — the account's statement. */
-export async function statementPage(db: Database, account: { id: string; address: string }, page: number, limit: number): Promise<Page<TransferRow>> {
+export async function statementPage(
+  db: Database,
+  account: { id: string; address: string },
+  page: number,
+  limit: number,
+): Promise<Page<TransferRow>> {
   const where = or(eq(transfers.accountId, account.id), eq(transfers.toAddress, account.address));
   return pageOf(db, where, page, limit);
 }
 
 /** Transfers (kind transfer) involving `accountIds` (null: every account), newest first. */
-export async function transferPage(db: Database, accountIds: string[] | null, page: number, limit: number): Promise<Page<TransferRow>> {
+export async function transferPage(
+  db: Database,
+  accountIds: string[] | null,
+  page: number,
+  limit: number,
+): Promise<Page<TransferRow>> {
   let where: SQL | undefined = eq(transfers.kind, 'transfer');
   if (accountIds !== null) {
     const ids = accountIds.length ? accountIds : [''];

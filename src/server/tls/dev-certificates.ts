@@ -23,7 +23,9 @@ function pem(label: string, der: ArrayBuffer): string {
 }
 
 function subjectAltNames(hosts: string[]) {
-  const names = hosts.map((host) => (/^[\d.]+$|:/.test(host) ? { type: 'ip' as const, value: host } : { type: 'dns' as const, value: host }));
+  const names = hosts.map((host) =>
+    /^[\d.]+$|:/.test(host) ? { type: 'ip' as const, value: host } : { type: 'dns' as const, value: host },
+  );
   return new x509.SubjectAlternativeNameExtension(names);
 }
 
@@ -71,7 +73,11 @@ async function createMaterial(hosts: string[], caName = 'svckit development CA')
  */
 export async function ensureDevCertificates(dataDir: string, hosts: string[], caName?: string): Promise<TlsMaterial> {
   const dir = path.join(dataDir, 'tls');
-  const files = { caCert: path.join(dir, 'ca.pem'), cert: path.join(dir, 'server.pem'), key: path.join(dir, 'server-key.pem') };
+  const files = {
+    caCert: path.join(dir, 'ca.pem'),
+    cert: path.join(dir, 'server.pem'),
+    key: path.join(dir, 'server-key.pem'),
+  };
   if (!existsSync(files.caCert) || !existsSync(files.cert) || !existsSync(files.key)) {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const material = await createMaterial([...new Set(['localhost', '127.0.0.1', '::1', ...hosts])], caName);

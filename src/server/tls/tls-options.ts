@@ -13,7 +13,10 @@ export const HYBRID_GROUP = 'X25519MLKEM768';
 const CLASSICAL_GROUPS = ['X25519', 'P-256'];
 
 /** Node HTTPS server options for the given material. */
-export function httpsOptions(material: Pick<TlsMaterial, 'cert' | 'key'>, allowClassical: boolean): SecureServerOptions {
+export function httpsOptions(
+  material: Pick<TlsMaterial, 'cert' | 'key'>,
+  allowClassical: boolean,
+): SecureServerOptions {
   return {
     cert: material.cert,
     key: material.key,

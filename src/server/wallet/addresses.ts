@@ -17,7 +17,11 @@ export { addressFamily as addressKind };
 
 /** EIP-55: all lower, all upper, or a correct mixed-case checksum (D-040). */
 export function checksumOk(address: string): boolean {
-  return (addressFamily(address) === 'evm' && toChecksumAddress(address) === address) || address.slice(2) === address.slice(2).toLowerCase() || address.slice(2) === address.slice(2).toUpperCase();
+  return (
+    (addressFamily(address) === 'evm' && toChecksumAddress(address) === address) ||
+    address.slice(2) === address.slice(2).toLowerCase() ||
+    address.slice(2) === address.slice(2).toUpperCase()
+  );
 }
 
 /** True when `decode` accepts the address (its checksum and payload are valid). */
@@ -34,15 +38,38 @@ function decodes(decode: (address: string) => Uint8Array, address: string): bool
  * The canonical form of a valid address (EVM: EIP-55, D-040; others unchanged), or a 400 naming `field`.
  * The family must be one of `allowed` when given (an address of another chain's format is 400).
  */
-export function canonicalAddress(field: string, address: string, allowed?: readonly AddressKind[], chainLabel?: string): { kind: AddressKind; address: string } {
+export function canonicalAddress(
+  field: string,
+  address: string,
+  allowed?: readonly AddressKind[],
+  chainLabel?: string,
+): { kind: AddressKind; address: string } {
   const kind = addressFamily(address);
-  const valid = kind === 'evm' ? checksumOk(address) : kind === 'bitcoin' ? decodes(p2wpkhProgram, address) : kind === 'tron' ? decodes(tronAddressBytes, address) : false;
+  const valid =
+    kind === 'evm'
+      ? checksumOk(address)
+      : kind === 'bitcoin'
+        ? decodes(p2wpkhProgram, address)
+        : kind === 'tron'
+          ? decodes(tronAddressBytes, address)
+          : false;
   if (!kind || !valid) {
-    throw new RestError(ErrorCode.INVALID_PARAMETER, `"${field}" expected an EVM (0x + 40 hex, EIP-55 if mixed case), Bitcoin (bc1q...) or Tron (T...) address with a valid checksum, got ${JSON.stringify(address)}`);
+    throw new RestError(
+      ErrorCode.INVALID_PARAMETER,
+      `"${field}" expected an EVM (0x + 40 hex, EIP-55 if mixed case), Bitcoin (bc1q...) or Tron (T...) address with a valid checksum, got ${JSON.stringify(address)}`,
+    );
   }
   if (allowed && !allowed.includes(kind)) {
-    const want = allowed[0] === 'evm' ? 'an EVM address (0x + 40 hex)' : allowed[0] === 'bitcoin' ? 'a Bitcoin address (bc1q...)' : 'a Tron address (T...)';
-    throw new RestError(ErrorCode.INVALID_PARAMETER, `"${field}" expected ${want}${chainLabel ? ` for chainId ${chainLabel}` : ''}, got ${JSON.stringify(address)}`);
+    const want =
+      allowed[0] === 'evm'
+        ? 'an EVM address (0x + 40 hex)'
+        : allowed[0] === 'bitcoin'
+          ? 'a Bitcoin address (bc1q...)'
+          : 'a Tron address (T...)';
+    throw new RestError(
+      ErrorCode.INVALID_PARAMETER,
+      `"${field}" expected ${want}${chainLabel ? ` for chainId ${chainLabel}` : ''}, got ${JSON.stringify(address)}`,
+    );
   }
   return { kind, address: kind === 'evm' ? toChecksumAddress(address) : address };
 }

@@ -7,12 +7,7 @@
  * challenge as the authorisation record (D-081).
  */
 import { z } from 'zod';
-import {
-  zChallengeRequest,
-  zRegisterKey,
-  zRegisterRequest,
-  zVerifyRequest,
-} from '../../../generated/wallet/zod.gen';
+import { zChallengeRequest, zRegisterKey, zRegisterRequest, zVerifyRequest } from '../../../generated/wallet/zod.gen';
 import type { AuthorizationRecord, ChallengeResponse, RegisterResponse } from '../../../generated/wallet/types.gen';
 import type { Clock } from '../../clock.ts';
 import { fromHex, sha3_256, toHex } from '../../crypto/index.ts';
@@ -57,7 +52,8 @@ const challengeBody = zChallengeRequest.strict();
 const verifyBody = zVerifyRequest.strict();
 
 /** Which address family a chain id takes (D-065). */
-const familyOf = (chainId: string): AddressKind => (chainId === 'bitcoin' ? 'bitcoin' : chainId === 'tron' ? 'tron' : 'evm');
+const familyOf = (chainId: string): AddressKind =>
+  chainId === 'bitcoin' ? 'bitcoin' : chainId === 'tron' ? 'tron' : 'evm';
 
 /** The login flow over the store, the clock and the token issuer. */
 export class AuthService {
@@ -76,15 +72,30 @@ export class AuthService {
     const input = guard(registerBody, body, EXPLAIN);
     const key = fromHex(input.pqPublicKey.toLowerCase());
     if (fingerprint(key) !== input.svcId) {
-      throw new RestError(ErrorCode.SVC_ID_MISMATCH, `"svcId" expected the fingerprint of pqPublicKey (first 8 bytes of SHA3-256, hex), got "${input.svcId}"`);
+      throw new RestError(
+        ErrorCode.SVC_ID_MISMATCH,
+        `"svcId" expected the fingerprint of pqPublicKey (first 8 bytes of SHA3-256, hex), got "${input.svcId}"`,
+      );
     }
     // D-147: the identity key signs the request; checked before anything is stored.
     const issuedAt = Date.parse(input.issuedAt);
     if (!Number.isFinite(issuedAt) || Math.abs(issuedAt - this.clock.now()) > CHALLENGE_LIFETIME_MS) {
-      throw new RestError(ErrorCode.PROOF_EXPIRED, `"issuedAt" must be within 5 minutes of the server's clock (${new Date(this.clock.now()).toISOString()}), got ${JSON.stringify(input.issuedAt)}`);
+      throw new RestError(
+        ErrorCode.PROOF_EXPIRED,
+        `"issuedAt" must be within 5 minutes of the server's clock (${new Date(this.clock.now()).toISOString()}), got ${JSON.stringify(input.issuedAt)}`,
+      );
     }
-    if (!verifyPq(key, registrationMessage({ svcId: input.svcId, issuedAt: input.issuedAt, keys: input.keys ?? [] }), input.proof)) {
-      throw new RestError(ErrorCode.INVALID_SIGNATURE, '"proof" does not verify against pqPublicKey over this registration: sign the registration text with the identity key');
+    if (
+      !verifyPq(
+        key,
+        registrationMessage({ svcId: input.svcId, issuedAt: input.issuedAt, keys: input.keys ?? [] }),
+        input.proof,
+      )
+    ) {
+      throw new RestError(
+        ErrorCode.INVALID_SIGNATURE,
+        '"proof" does not verify against pqPublicKey over this registration: sign the registration text with the identity key',
+      );
     }
     const keys = (input.keys ?? []).map((k, i) => ({
       chainId: k.chainId,
@@ -99,11 +110,21 @@ export class AuthService {
     const input = guard(challengeBody, body, EXPLAIN);
     const { kind, address } = canonicalAddress('address', input.address);
     if (!(await identityKey(this.db, input.svcId))) {
-      throw new RestError(ErrorCode.SVC_ID_NOT_REGISTERED, `svcId ${input.svcId} is not registered: call POST /wallets/register first`);
+      throw new RestError(
+        ErrorCode.SVC_ID_NOT_REGISTERED,
+        `svcId ${input.svcId} is not registered: call POST /wallets/register first`,
+      );
     }
     const now = this.clock.now();
     const nonce = freshNonce();
-    const message = challengeMessage({ origin: this.origin(), address, chainId: messageChainId(kind), nonce, issuedAt: now, svcId: input.svcId });
+    const message = challengeMessage({
+      origin: this.origin(),
+      address,
+      chainId: messageChainId(kind),
+      nonce,
+      issuedAt: now,
+      svcId: input.svcId,
+    });
     // Expired challenges can never be used; sweep them at most once a minute rather than on every request.
     if (now - this.lastPurge >= 60_000) {
       this.lastPurge = now;
@@ -113,10 +134,19 @@ export class AuthService {
     if ((await challengeCount(this.db)) >= CHALLENGES_IN_TOTAL) {
       await purgeExpiredChallenges(this.db, new Date(now));
       if ((await challengeCount(this.db)) >= CHALLENGES_IN_TOTAL) {
-        throw new RestError(ErrorCode.TOO_MANY_CHALLENGES, 'too many sign-in challenges are outstanding on this service; try again in a few minutes');
+        throw new RestError(
+          ErrorCode.TOO_MANY_CHALLENGES,
+          'too many sign-in challenges are outstanding on this service; try again in a few minutes',
+        );
       }
     }
-    await putChallenge(this.db, { address, svcId: input.svcId, nonce, message, expiresAt: new Date(now + CHALLENGE_LIFETIME_MS) });
+    await putChallenge(this.db, {
+      address,
+      svcId: input.svcId,
+      nonce,
+      message,
+      expiresAt: new Date(now + CHALLENGE_LIFETIME_MS),
+    });
     return { nonce, message };
   }
 
@@ -126,7 +156,10 @@ export class AuthService {
     const { kind, address } = canonicalAddress('address', input.address);
     const candidates = await outstandingChallenges(this.db, address, input.svcId, new Date(this.clock.now()));
     if (candidates.length === 0) {
-      throw new RestError(ErrorCode.CHALLENGE_EXPIRED, 'no unused challenge for this address and svcId: the nonce was used or has expired; request a new challenge');
+      throw new RestError(
+        ErrorCode.CHALLENGE_EXPIRED,
+        'no unused challenge for this address and svcId: the nonce was used or has expired; request a new challenge',
+      );
     }
     const publicKey = await identityKey(this.db, input.svcId);
     if (!publicKey) throw new RestError(ErrorCode.INVALID_SIGNATURE, `svcId ${input.svcId} is not registered`);
@@ -142,8 +175,16 @@ export class AuthService {
         break;
       }
     }
-    if (!classicalOk) throw new RestError(ErrorCode.INVALID_SIGNATURE, `"ecdsaSig" does not recover to address ${address} over an outstanding challenge`);
-    if (!challenge) throw new RestError(ErrorCode.INVALID_SIGNATURE, `"pqSig" does not verify against the registered ML-DSA-65 public key of svcId ${input.svcId}`);
+    if (!classicalOk)
+      throw new RestError(
+        ErrorCode.INVALID_SIGNATURE,
+        `"ecdsaSig" does not recover to address ${address} over an outstanding challenge`,
+      );
+    if (!challenge)
+      throw new RestError(
+        ErrorCode.INVALID_SIGNATURE,
+        `"pqSig" does not verify against the registered ML-DSA-65 public key of svcId ${input.svcId}`,
+      );
     // Single use: of two verifies racing with the same signatures, only the one that deletes the row goes on.
     if (!(await consumeChallenge(this.db, challenge.nonce))) {
       throw new RestError(ErrorCode.CHALLENGE_EXPIRED, 'this challenge was just used: request a new challenge');
@@ -164,7 +205,11 @@ export class AuthService {
   /** GET /auth/records/{nonce} (D-081): everything a third party needs to re-verify the login. */
   async record(params: { nonce?: unknown }): Promise<AuthorizationRecord> {
     const nonce = String(params.nonce ?? '');
-    if (!/^[0-9a-f]{32}$/.test(nonce)) throw new RestError(ErrorCode.INVALID_PARAMETER, `"nonce" expected 32 lower-case hex characters, got ${JSON.stringify(nonce)}`);
+    if (!/^[0-9a-f]{32}$/.test(nonce))
+      throw new RestError(
+        ErrorCode.INVALID_PARAMETER,
+        `"nonce" expected 32 lower-case hex characters, got ${JSON.stringify(nonce)}`,
+      );
     const row = await authRecord(this.db, nonce);
     if (!row) throw new RestError(ErrorCode.NOT_FOUND, `no authorisation record for nonce ${nonce}`);
     return {

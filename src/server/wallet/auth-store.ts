@@ -11,7 +11,10 @@ export type AuthRecordRow = typeof walletAuthRecords.$inferSelect & { pqPublicKe
 
 /** The registered ML-DSA-65 public key of `svcId`, if any. */
 export async function identityKey(db: Database, svcId: string): Promise<Uint8Array | undefined> {
-  const [row] = await db.select({ key: walletIdentities.pqPublicKey }).from(walletIdentities).where(eq(walletIdentities.svcId, svcId));
+  const [row] = await db
+    .select({ key: walletIdentities.pqPublicKey })
+    .from(walletIdentities)
+    .where(eq(walletIdentities.svcId, svcId));
   return row?.key;
 }
 
@@ -22,17 +25,40 @@ export const ADDRESSES_PER_IDENTITY = 64;
  * Registers `svcId` (D-069: idempotent) and adds chain addresses not seen before; true when the identity is
  * new. D-147: the addresses are counted in the same transaction, and over the quota nothing is stored.
  */
-export async function registerIdentity(db: Database, svcId: string, pqPublicKey: Uint8Array, keys: { chainId: string; address: string }[], now: Date): Promise<boolean> {
+export async function registerIdentity(
+  db: Database,
+  svcId: string,
+  pqPublicKey: Uint8Array,
+  keys: { chainId: string; address: string }[],
+  now: Date,
+): Promise<boolean> {
   return db.transaction(async (tx) => {
-    const inserted = await tx.insert(walletIdentities).values({ svcId, pqPublicKey, createdAt: now }).onConflictDoNothing().returning({ svcId: walletIdentities.svcId });
+    const inserted = await tx
+      .insert(walletIdentities)
+      .values({ svcId, pqPublicKey, createdAt: now })
+      .onConflictDoNothing()
+      .returning({ svcId: walletIdentities.svcId });
     if (keys.length) {
       // The identity row is locked so that concurrent registrations of one svcId count one after another.
-      await tx.select({ svcId: walletIdentities.svcId }).from(walletIdentities).where(eq(walletIdentities.svcId, svcId)).for('update');
-      await tx.insert(walletIdentityKeys).values(keys.map((k) => ({ svcId, ...k }))).onConflictDoNothing();
-      const [row] = await tx.select({ n: sql<number>`count(*)::int` }).from(walletIdentityKeys).where(eq(walletIdentityKeys.svcId, svcId));
+      await tx
+        .select({ svcId: walletIdentities.svcId })
+        .from(walletIdentities)
+        .where(eq(walletIdentities.svcId, svcId))
+        .for('update');
+      await tx
+        .insert(walletIdentityKeys)
+        .values(keys.map((k) => ({ svcId, ...k })))
+        .onConflictDoNothing();
+      const [row] = await tx
+        .select({ n: sql<number>`count(*)::int` })
+        .from(walletIdentityKeys)
+        .where(eq(walletIdentityKeys.svcId, svcId));
       const held = Number(row?.n ?? 0);
       if (held > ADDRESSES_PER_IDENTITY) {
-        throw new RestError(ErrorCode.QUOTA_EXCEEDED, `svcId ${svcId} would hold ${held} chain addresses; an identity holds at most ${ADDRESSES_PER_IDENTITY}`);
+        throw new RestError(
+          ErrorCode.QUOTA_EXCEEDED,
+          `svcId ${svcId} would hold ${held} chain addresses; an identity holds at most ${ADDRESSES_PER_IDENTITY}`,
+        );
       }
     }
     return inserted.length === 1;
@@ -63,23 +89,39 @@ export async function putChallenge(db: Database, row: ChallengeRow): Promise<voi
       .where(eq(walletChallenges.svcId, row.svcId))
       .orderBy(desc(walletChallenges.expiresAt), desc(walletChallenges.nonce))
       .limit(CHALLENGES_PER_IDENTITY);
-    await tx.delete(walletChallenges).where(and(eq(walletChallenges.svcId, row.svcId), notInArray(walletChallenges.nonce, keep)));
+    await tx
+      .delete(walletChallenges)
+      .where(and(eq(walletChallenges.svcId, row.svcId), notInArray(walletChallenges.nonce, keep)));
   });
 }
 
 /** The unexpired challenges of (address, svcId), newest first (at most {@link CHALLENGES_PER_IDENTITY}). */
-export async function outstandingChallenges(db: Database, address: string, svcId: string, now: Date): Promise<ChallengeRow[]> {
+export async function outstandingChallenges(
+  db: Database,
+  address: string,
+  svcId: string,
+  now: Date,
+): Promise<ChallengeRow[]> {
   return db
     .select()
     .from(walletChallenges)
-    .where(and(eq(walletChallenges.svcId, svcId), eq(walletChallenges.address, address), gt(walletChallenges.expiresAt, now)))
+    .where(
+      and(
+        eq(walletChallenges.svcId, svcId),
+        eq(walletChallenges.address, address),
+        gt(walletChallenges.expiresAt, now),
+      ),
+    )
     .orderBy(desc(walletChallenges.expiresAt), desc(walletChallenges.nonce))
     .limit(CHALLENGES_PER_IDENTITY);
 }
 
 /** Deletes the challenge `nonce`; true only for the one caller that deleted it (single use, D-145). */
 export async function consumeChallenge(db: Database, nonce: string): Promise<boolean> {
-  const rows = await db.delete(walletChallenges).where(eq(walletChallenges.nonce, nonce)).returning({ nonce: walletChallenges.nonce });
+  const rows = await db
+    .delete(walletChallenges)
+    .where(eq(walletChallenges.nonce, nonce))
+    .returning({ nonce: walletChallenges.nonce });
   return rows.length === 1;
 }
 

@@ -12,7 +12,13 @@ import type { Database } from '../../storage/database.ts';
 import { ErrorCode, RestError } from '../http/errors.ts';
 import { guard } from '../http/guards.ts';
 import { authorizationView, statusAt } from './bindings.ts';
-import { insertAuthorization, lockIdentity, openBindingsOf, updateBinding, type AuthorizationRow } from './bindings-store.ts';
+import {
+  insertAuthorization,
+  lockIdentity,
+  openBindingsOf,
+  updateBinding,
+  type AuthorizationRow,
+} from './bindings-store.ts';
 import { fromMinor, toMinor } from './money.ts';
 
 const requestSchema = zBankingAuthorizationRequest.extend({ amount: zMoney.strict() }).strict();
@@ -32,22 +38,44 @@ export class BankingService {
       counterparty: '1 to 128 printable ASCII characters without spaces',
     });
     const amountMinor = toMinor(input.amount.amount);
-    if (amountMinor === 0n) throw new RestError(ErrorCode.INVALID_PARAMETER, `"amount.amount" expected more than 0, got "${input.amount.amount}"`);
+    if (amountMinor === 0n)
+      throw new RestError(
+        ErrorCode.INVALID_PARAMETER,
+        `"amount.amount" expected more than 0, got "${input.amount.amount}"`,
+      );
     const now = this.clock.now();
     const outcome = await this.db.transaction(async (tx) => {
       await lockIdentity(tx, walletSvcId);
       const open = await openBindingsOf(tx, walletSvcId);
       const binding = open.find((b) => statusAt(b, now) === 'active');
       if (!binding) {
-        const why = open.some((b) => statusAt(b, now) === 'pending') ? ' (a binding is pending: accept it first)' : open.length ? ' (its binding has expired)' : '';
-        return { refusal: new RestError(ErrorCode.OWNER_BINDING_REQUIRED, `banking and fiat features need an active binding to a KYC-verified owner; svcId ${walletSvcId} has none${why}`) };
+        const why = open.some((b) => statusAt(b, now) === 'pending')
+          ? ' (a binding is pending: accept it first)'
+          : open.length
+            ? ' (its binding has expired)'
+            : '';
+        return {
+          refusal: new RestError(
+            ErrorCode.OWNER_BINDING_REQUIRED,
+            `banking and fiat features need an active binding to a KYC-verified owner; svcId ${walletSvcId} has none${why}`,
+          ),
+        };
       }
       const remaining = binding.ceilingMinor - binding.spentMinor;
       let refusal: RestError | undefined;
       if (input.amount.currency !== binding.currency) {
-        refusal = new RestError(ErrorCode.CURRENCY_MISMATCH, `"amount.currency" expected ${binding.currency} (the binding's currency), got "${input.amount.currency}"`);
-      } else if (binding.allowedCounterparties !== null && !binding.allowedCounterparties.includes(input.counterparty)) {
-        refusal = new RestError(ErrorCode.COUNTERPARTY_NOT_ALLOWED, `"counterparty" expected one of the binding's allowed counterparties, got "${input.counterparty}"`);
+        refusal = new RestError(
+          ErrorCode.CURRENCY_MISMATCH,
+          `"amount.currency" expected ${binding.currency} (the binding's currency), got "${input.amount.currency}"`,
+        );
+      } else if (
+        binding.allowedCounterparties !== null &&
+        !binding.allowedCounterparties.includes(input.counterparty)
+      ) {
+        refusal = new RestError(
+          ErrorCode.COUNTERPARTY_NOT_ALLOWED,
+          `"counterparty" expected one of the binding's allowed counterparties, got "${input.counterparty}"`,
+        );
       } else if (amountMinor > remaining) {
         refusal = new RestError(
           ErrorCode.SPENDING_CEILING_EXCEEDED,
@@ -68,7 +96,8 @@ export class BankingService {
         createdAt: new Date(now),
       };
       await insertAuthorization(tx, row);
-      if (!refusal) await updateBinding(tx, binding.id, { spentMinor: binding.spentMinor + amountMinor, updatedAt: new Date(now) });
+      if (!refusal)
+        await updateBinding(tx, binding.id, { spentMinor: binding.spentMinor + amountMinor, updatedAt: new Date(now) });
       return { refusal, row };
     });
     if (outcome.refusal) throw outcome.refusal;

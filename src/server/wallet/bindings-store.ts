@@ -12,9 +12,16 @@ export type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
 
 /** Records (or updates) a KYC-verified owner; true when the identity was not an owner before. */
 export async function putOwner(db: Database, row: typeof walletOwners.$inferSelect): Promise<boolean> {
-  const inserted = await db.insert(walletOwners).values(row).onConflictDoNothing().returning({ svcId: walletOwners.svcId });
+  const inserted = await db
+    .insert(walletOwners)
+    .values(row)
+    .onConflictDoNothing()
+    .returning({ svcId: walletOwners.svcId });
   if (inserted.length) return true;
-  await db.update(walletOwners).set({ kycReference: row.kycReference, kycVerifiedAt: row.kycVerifiedAt, updatedAt: row.updatedAt }).where(eq(walletOwners.svcId, row.svcId));
+  await db
+    .update(walletOwners)
+    .set({ kycReference: row.kycReference, kycVerifiedAt: row.kycVerifiedAt, updatedAt: row.updatedAt })
+    .where(eq(walletOwners.svcId, row.svcId));
   return false;
 }
 
@@ -26,7 +33,11 @@ export async function isOwner(db: Database, svcId: string): Promise<boolean> {
 
 /** Locks the wallet identity's row, serialising binding changes and authorisations of one wallet. */
 export async function lockIdentity(tx: Tx, svcId: string): Promise<boolean> {
-  const rows = await tx.select({ svcId: walletIdentities.svcId }).from(walletIdentities).where(eq(walletIdentities.svcId, svcId)).for('update');
+  const rows = await tx
+    .select({ svcId: walletIdentities.svcId })
+    .from(walletIdentities)
+    .where(eq(walletIdentities.svcId, svcId))
+    .for('update');
   return rows.length === 1;
 }
 

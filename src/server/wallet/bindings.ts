@@ -99,15 +99,32 @@ export class BindingService {
     const { svcId } = guard(svcIdParams, params, { svcId: '16 lower-case hex characters' });
     const input = guard(strict(zOwnerRequest), body, EXPLAIN);
     const verifiedAt = new Date(input.kycVerifiedAt);
-    if (verifiedAt.getTime() > this.clock.now()) throw new RestError(ErrorCode.INVALID_PARAMETER, `"kycVerifiedAt" expected a time not after now, got "${input.kycVerifiedAt}"`);
-    if (!(await identityKey(this.db, svcId))) throw new RestError(ErrorCode.SVC_ID_NOT_REGISTERED, `svcId ${svcId} is not registered: call POST /wallets/register first`);
-    const isNew = await putOwner(this.db, { svcId, kycReference: input.kycReference, kycVerifiedAt: verifiedAt, updatedAt: new Date(this.clock.now()) });
+    if (verifiedAt.getTime() > this.clock.now())
+      throw new RestError(
+        ErrorCode.INVALID_PARAMETER,
+        `"kycVerifiedAt" expected a time not after now, got "${input.kycVerifiedAt}"`,
+      );
+    if (!(await identityKey(this.db, svcId)))
+      throw new RestError(
+        ErrorCode.SVC_ID_NOT_REGISTERED,
+        `svcId ${svcId} is not registered: call POST /wallets/register first`,
+      );
+    const isNew = await putOwner(this.db, {
+      svcId,
+      kycReference: input.kycReference,
+      kycVerifiedAt: verifiedAt,
+      updatedAt: new Date(this.clock.now()),
+    });
     return { svcId, kycReference: input.kycReference, kycVerifiedAt: verifiedAt.toISOString(), isNew };
   }
 
   /** POST /bindings (owner): a pending binding with the owner's limits. */
   async offer(ownerSvcId: string, body: unknown): Promise<Binding> {
-    if (!(await isOwner(this.db, ownerSvcId))) throw new RestError(ErrorCode.NOT_AN_OWNER, `svcId ${ownerSvcId} is not a KYC-verified owner at the operating institution`);
+    if (!(await isOwner(this.db, ownerSvcId)))
+      throw new RestError(
+        ErrorCode.NOT_AN_OWNER,
+        `svcId ${ownerSvcId} is not a KYC-verified owner at the operating institution`,
+      );
     const input = guard(offerSchema, body, EXPLAIN);
     const limits = this.checkLimits('limits.', input.limits);
     const now = this.clock.now();
@@ -128,10 +145,17 @@ export class BindingService {
     };
     await this.db.transaction(async (tx) => {
       if (!(await lockIdentity(tx, input.walletSvcId))) {
-        throw new RestError(ErrorCode.SVC_ID_NOT_REGISTERED, `svcId ${input.walletSvcId} is not registered: call POST /wallets/register first`);
+        throw new RestError(
+          ErrorCode.SVC_ID_NOT_REGISTERED,
+          `svcId ${input.walletSvcId} is not registered: call POST /wallets/register first`,
+        );
       }
       const live = (await openBindingsOf(tx, input.walletSvcId)).find((b) => statusAt(b, now) !== 'expired');
-      if (live) throw new RestError(ErrorCode.BINDING_EXISTS, `svcId ${input.walletSvcId} already has a live binding ${live.id}; revoke it first`);
+      if (live)
+        throw new RestError(
+          ErrorCode.BINDING_EXISTS,
+          `svcId ${input.walletSvcId} already has a live binding ${live.id}; revoke it first`,
+        );
       await insertBinding(tx, row);
     });
     return bindingView(row, now);
@@ -151,25 +175,47 @@ export class BindingService {
   /** POST /bindings/{id}/accept (wallet). */
   async accept(svcId: string, params: unknown): Promise<Binding> {
     const row = await this.partyOf(svcId, params);
-    if (row.walletSvcId !== svcId) throw new RestError(ErrorCode.NOT_BINDING_WALLET, `only the wallet ${row.walletSvcId} may accept binding ${row.id}`);
+    if (row.walletSvcId !== svcId)
+      throw new RestError(
+        ErrorCode.NOT_BINDING_WALLET,
+        `only the wallet ${row.walletSvcId} may accept binding ${row.id}`,
+      );
     const now = this.clock.now();
     const status = statusAt(row, now);
     if (status === 'active') return bindingView(row, now);
-    if (status !== 'pending') throw new RestError(ErrorCode.BINDING_STATE_CONFLICT, `binding ${row.id} is ${status}; only a pending binding can be accepted`);
-    return bindingView(await updateBinding(this.db, row.id, { status: 'active', acceptedAt: new Date(now), updatedAt: new Date(now) }), now);
+    if (status !== 'pending')
+      throw new RestError(
+        ErrorCode.BINDING_STATE_CONFLICT,
+        `binding ${row.id} is ${status}; only a pending binding can be accepted`,
+      );
+    return bindingView(
+      await updateBinding(this.db, row.id, { status: 'active', acceptedAt: new Date(now), updatedAt: new Date(now) }),
+      now,
+    );
   }
 
   /** PUT /bindings/{id}/limits (owner): spec "change limits". */
   async changeLimits(svcId: string, params: unknown, body: unknown): Promise<Binding> {
     const row = await this.partyOf(svcId, params);
-    if (row.ownerSvcId !== svcId) throw new RestError(ErrorCode.NOT_BINDING_OWNER, `only the owner ${row.ownerSvcId} may change the limits of binding ${row.id}`);
+    if (row.ownerSvcId !== svcId)
+      throw new RestError(
+        ErrorCode.NOT_BINDING_OWNER,
+        `only the owner ${row.ownerSvcId} may change the limits of binding ${row.id}`,
+      );
     const input = guard(limitsSchema, body, EXPLAIN);
     const now = this.clock.now();
     const status = statusAt(row, now);
-    if (status === 'revoked' || status === 'expired') throw new RestError(ErrorCode.BINDING_STATE_CONFLICT, `binding ${row.id} is ${status}; its limits can no longer change`);
+    if (status === 'revoked' || status === 'expired')
+      throw new RestError(
+        ErrorCode.BINDING_STATE_CONFLICT,
+        `binding ${row.id} is ${status}; its limits can no longer change`,
+      );
     const limits = this.checkLimits('', input);
     if (limits.currency !== row.currency) {
-      throw new RestError(ErrorCode.CURRENCY_MISMATCH, `"spendingCeiling.currency" expected ${row.currency} (the binding's currency), got "${limits.currency}"`);
+      throw new RestError(
+        ErrorCode.CURRENCY_MISMATCH,
+        `"spendingCeiling.currency" expected ${row.currency} (the binding's currency), got "${limits.currency}"`,
+      );
     }
     const updated = await updateBinding(this.db, row.id, {
       ceilingMinor: limits.ceilingMinor,
@@ -183,10 +229,14 @@ export class BindingService {
   /** POST /bindings/{id}/revoke (owner): spec "revoke"; idempotent. */
   async revoke(svcId: string, params: unknown): Promise<Binding> {
     const row = await this.partyOf(svcId, params);
-    if (row.ownerSvcId !== svcId) throw new RestError(ErrorCode.NOT_BINDING_OWNER, `only the owner ${row.ownerSvcId} may revoke binding ${row.id}`);
+    if (row.ownerSvcId !== svcId)
+      throw new RestError(ErrorCode.NOT_BINDING_OWNER, `only the owner ${row.ownerSvcId} may revoke binding ${row.id}`);
     const now = this.clock.now();
     if (row.status === 'revoked') return bindingView(row, now);
-    return bindingView(await updateBinding(this.db, row.id, { status: 'revoked', revokedAt: new Date(now), updatedAt: new Date(now) }), now);
+    return bindingView(
+      await updateBinding(this.db, row.id, { status: 'revoked', revokedAt: new Date(now), updatedAt: new Date(now) }),
+      now,
+    );
   }
 
   /** GET /bindings/{id}/activity: spec "see activity". */
@@ -198,13 +248,18 @@ export class BindingService {
   private async partyOf(svcId: string, params: unknown): Promise<BindingRow> {
     const { bindingId } = guard(bindingIdParams, params, { bindingId: 'a binding id (UUID)' });
     const row = await bindingById(this.db, bindingId);
-    if (!row || (row.ownerSvcId !== svcId && row.walletSvcId !== svcId)) throw new RestError(ErrorCode.BINDING_NOT_FOUND, `no binding ${bindingId} for svcId ${svcId}`);
+    if (!row || (row.ownerSvcId !== svcId && row.walletSvcId !== svcId))
+      throw new RestError(ErrorCode.BINDING_NOT_FOUND, `no binding ${bindingId} for svcId ${svcId}`);
     return row;
   }
 
   private checkLimits(prefix: string, limits: z.infer<typeof limitsSchema>) {
     const expiresAt = new Date(limits.expiresAt);
-    if (expiresAt.getTime() <= this.clock.now()) throw new RestError(ErrorCode.INVALID_PARAMETER, `"${prefix}expiresAt" expected a time after now, got "${limits.expiresAt}"`);
+    if (expiresAt.getTime() <= this.clock.now())
+      throw new RestError(
+        ErrorCode.INVALID_PARAMETER,
+        `"${prefix}expiresAt" expected a time after now, got "${limits.expiresAt}"`,
+      );
     requireUnique(`${prefix}allowedCounterparties`, limits.allowedCounterparties ?? undefined);
     return {
       currency: limits.spendingCeiling.currency,

@@ -12,7 +12,14 @@ export const CHALLENGE_LIFETIME_MS = 5 * 60_000;
 export const freshNonce = () => randomBytes(16).toString('hex');
 
 /** The D-043 message, LF line ends, exactly as the client signs it. */
-export function challengeMessage(input: { origin: string; address: string; chainId: string; nonce: string; issuedAt: number; svcId: string }): string {
+export function challengeMessage(input: {
+  origin: string;
+  address: string;
+  chainId: string;
+  nonce: string;
+  issuedAt: number;
+  svcId: string;
+}): string {
   const url = new URL(input.origin);
   return [
     `${url.host} wants you to sign in with your account:`,

@@ -59,18 +59,31 @@ export class ExtensionPackager {
     const stamp = this.stamp(manifestPath);
     if (stamp === undefined) {
       this.cached = undefined;
-      throw new RestError(ErrorCode.EXTENSION_NOT_BUILT, `the browser extension has not been built on this deployment (no ${path.basename(this.dir)}/manifest.json); build it, then try again`);
+      throw new RestError(
+        ErrorCode.EXTENSION_NOT_BUILT,
+        `the browser extension has not been built on this deployment (no ${path.basename(this.dir)}/manifest.json); build it, then try again`,
+      );
     }
     if (this.cached?.stamp === stamp) return this.cached.pkg;
     let manifest: { manifest_version?: unknown; version?: unknown };
     try {
       manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
     } catch {
-      throw new RestError(ErrorCode.EXTENSION_NOT_BUILT, 'the built extension has an unreadable manifest.json; rebuild it');
+      throw new RestError(
+        ErrorCode.EXTENSION_NOT_BUILT,
+        'the built extension has an unreadable manifest.json; rebuild it',
+      );
     }
     // A Manifest V3 extension (a real Manifest V3 extension); Chrome's version is 1 to 4 dot-separated integers.
-    if (manifest.manifest_version !== 3 || typeof manifest.version !== 'string' || !/^\d+(\.\d+){0,3}$/.test(manifest.version)) {
-      throw new RestError(ErrorCode.EXTENSION_NOT_BUILT, 'the built extension is not a Manifest V3 package with a numeric version; rebuild it');
+    if (
+      manifest.manifest_version !== 3 ||
+      typeof manifest.version !== 'string' ||
+      !/^\d+(\.\d+){0,3}$/.test(manifest.version)
+    ) {
+      throw new RestError(
+        ErrorCode.EXTENSION_NOT_BUILT,
+        'the built extension is not a Manifest V3 package with a numeric version; rebuild it',
+      );
     }
     const files = walk(this.dir).sort();
     const archive = zip(files.map((name) => ({ name, data: readFileSync(path.join(this.dir, name)) })));
@@ -95,10 +108,14 @@ export async function extensionSiteRoutes(app: FastifyInstance, opts: { packager
     const pkg = opts.packager.current();
     const file = request.params.file;
     if (file === pkg.fileName) {
-      return reply.type('application/zip').header('content-disposition', `attachment; filename="${pkg.fileName}"`).send(pkg.zip);
+      return reply
+        .type('application/zip')
+        .header('content-disposition', `attachment; filename="${pkg.fileName}"`)
+        .send(pkg.zip);
     }
     // sha256sum format: digest, two spaces, file name (so `sha256sum -c` checks it).
-    if (file === `${pkg.fileName}.sha256`) return reply.type('text/plain; charset=utf-8').send(`${pkg.sha256}  ${pkg.fileName}\n`);
+    if (file === `${pkg.fileName}.sha256`)
+      return reply.type('text/plain; charset=utf-8').send(`${pkg.sha256}  ${pkg.fileName}\n`);
     if (file === `${pkg.fileName}.sig`) return reply.type('text/plain; charset=utf-8').send(`${pkg.signature}\n`);
     throw new RestError(ErrorCode.NOT_FOUND, `no download ${file}; the current package is ${pkg.fileName}`);
   });

@@ -31,7 +31,10 @@ async function batch(dispatcher: RpcDispatcher, calls: { method: string; params:
     const chunk = calls.slice(i, i + BATCH).map((c, id) => ({ jsonrpc: '2.0', id, ...c }));
     const responses = await dispatcher.handleBatch(chunk);
     for (const r of responses) {
-      if (r.error) throw new GatewayError(r.error.code === -32002 ? 'the chain node does not answer' : `${r.error.code} ${r.error.message}`);
+      if (r.error)
+        throw new GatewayError(
+          r.error.code === -32002 ? 'the chain node does not answer' : `${r.error.code} ${r.error.message}`,
+        );
       out.push(r.result);
     }
   }
@@ -60,8 +63,13 @@ export async function nativeHistory(dispatcher: RpcDispatcher, address: Hex): Pr
     }
   });
   const mined = found.filter((f) => !f.pending);
-  const receipts = (await batch(dispatcher, mined.map((f) => ({ method: 'eth_getTransactionReceipt', params: [f.tx.hash] })))) as ({ status: Hex } | null)[];
-  const statusOf = new Map(mined.map((f, i) => [f.tx.hash, receipts[i]?.status === '0x0' ? 'failed' : 'confirmed'] as const));
+  const receipts = (await batch(
+    dispatcher,
+    mined.map((f) => ({ method: 'eth_getTransactionReceipt', params: [f.tx.hash] })),
+  )) as ({ status: Hex } | null)[];
+  const statusOf = new Map(
+    mined.map((f, i) => [f.tx.hash, receipts[i]?.status === '0x0' ? 'failed' : 'confirmed'] as const),
+  );
   return found.map(({ tx, block, pending }) => ({
     id: `1111111:${tx.hash.toLowerCase()}`,
     chainId: '1111111',

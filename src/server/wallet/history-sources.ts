@@ -11,7 +11,14 @@ import type { HistoryItem } from '../../../generated/wallet/types.gen';
 import type { HistorySourceConfig } from '../../config.ts';
 
 /** Asset symbols of the known EVM chains (spec rule 7); a custom network defaults to ETH. */
-const EVM_ASSET: Record<string, string> = { '1': 'ETH', '42161': 'ETH', '10': 'ETH', '8453': 'ETH', '137': 'POL', '56': 'BNB' };
+const EVM_ASSET: Record<string, string> = {
+  '1': 'ETH',
+  '42161': 'ETH',
+  '10': 'ETH',
+  '8453': 'ETH',
+  '137': 'POL',
+  '56': 'BNB',
+};
 const LIMIT = 100;
 const b58c = base58check(sha256);
 
@@ -65,14 +72,32 @@ async function esplora(source: HistorySourceConfig, address: string, timeoutMs: 
   });
 }
 
-type EtherscanTx = { hash: string; from: string; to: string; value: string; blockNumber: string; timeStamp: string; isError?: string; txreceipt_status?: string };
+type EtherscanTx = {
+  hash: string;
+  from: string;
+  to: string;
+  value: string;
+  blockNumber: string;
+  timeStamp: string;
+  isError?: string;
+  txreceipt_status?: string;
+};
 
 async function etherscan(source: HistorySourceConfig, address: string, timeoutMs: number): Promise<HistoryItem[]> {
   const url = new URL(source.url);
-  for (const [k, v] of Object.entries({ module: 'account', action: 'txlist', address, sort: 'desc', page: '1', offset: String(LIMIT) })) url.searchParams.set(k, v);
+  for (const [k, v] of Object.entries({
+    module: 'account',
+    action: 'txlist',
+    address,
+    sort: 'desc',
+    page: '1',
+    offset: String(LIMIT),
+  }))
+    url.searchParams.set(k, v);
   const body = (await getJson(url.href, timeoutMs)) as { status?: string; message?: string; result?: unknown };
   if (body.status === '0' && /no transactions found/i.test(body.message ?? '')) return [];
-  if (body.status !== '1' || !Array.isArray(body.result)) throw new Error(`indexer error: ${String(body.message ?? 'unexpected answer').slice(0, 100)}`);
+  if (body.status !== '1' || !Array.isArray(body.result))
+    throw new Error(`indexer error: ${String(body.message ?? 'unexpected answer').slice(0, 100)}`);
   return (body.result as EtherscanTx[]).map((tx) => ({
     id: `${source.chainId}:${tx.hash.toLowerCase()}`,
     chainId: source.chainId,
@@ -93,14 +118,31 @@ type TronTx = {
   blockNumber?: number;
   block_timestamp?: number;
   ret?: { contractRet?: string }[];
-  raw_data: { contract: { type: string; parameter: { value: { owner_address?: string; to_address?: string; contract_address?: string; amount?: number; call_value?: number } } }[] };
+  raw_data: {
+    contract: {
+      type: string;
+      parameter: {
+        value: {
+          owner_address?: string;
+          to_address?: string;
+          contract_address?: string;
+          amount?: number;
+          call_value?: number;
+        };
+      };
+    }[];
+  };
 };
 
 /** TronGrid gives addresses as 41-prefixed hex; the feed uses base58check (`T…`). */
-const tronBase58 = (hex?: string) => (hex && /^41[0-9a-fA-F]{40}$/.test(hex) ? b58c.encode(Uint8Array.from(Buffer.from(hex, 'hex'))) : null);
+const tronBase58 = (hex?: string) =>
+  hex && /^41[0-9a-fA-F]{40}$/.test(hex) ? b58c.encode(Uint8Array.from(Buffer.from(hex, 'hex'))) : null;
 
 async function trongrid(source: HistorySourceConfig, address: string, timeoutMs: number): Promise<HistoryItem[]> {
-  const body = (await getJson(`${source.url}/v1/accounts/${address}/transactions?limit=${LIMIT}`, timeoutMs)) as { success?: boolean; data?: TronTx[] };
+  const body = (await getJson(`${source.url}/v1/accounts/${address}/transactions?limit=${LIMIT}`, timeoutMs)) as {
+    success?: boolean;
+    data?: TronTx[];
+  };
   if (!body.success || !Array.isArray(body.data)) throw new Error('expected {success: true, data: [...]}');
   return body.data.map((tx) => {
     const value = tx.raw_data.contract[0]?.parameter.value ?? {};
@@ -115,7 +157,11 @@ async function trongrid(source: HistorySourceConfig, address: string, timeoutMs:
       value: String(BigInt(value.amount ?? value.call_value ?? 0)),
       asset: 'TRX',
       direction: from === address ? 'out' : 'in',
-      status: !confirmed ? 'pending' : tx.ret?.[0]?.contractRet && tx.ret[0].contractRet !== 'SUCCESS' ? 'failed' : 'confirmed',
+      status: !confirmed
+        ? 'pending'
+        : tx.ret?.[0]?.contractRet && tx.ret[0].contractRet !== 'SUCCESS'
+          ? 'failed'
+          : 'confirmed',
       blockNumber: confirmed ? tx.blockNumber! : null,
       timestamp: confirmed && tx.block_timestamp ? Math.floor(tx.block_timestamp / 1000) : null,
     } satisfies HistoryItem;

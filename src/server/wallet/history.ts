@@ -39,16 +39,27 @@ export class HistoryService {
     });
     const chains = this.chains();
     if (!chains.includes(input.chainId)) {
-      throw new RestError(ErrorCode.UNSUPPORTED_CHAIN, `"chainId" expected ${chains.join(', ')} (the chains configured on this service), got "${input.chainId}"`);
+      throw new RestError(
+        ErrorCode.UNSUPPORTED_CHAIN,
+        `"chainId" expected ${chains.join(', ')} (the chains configured on this service), got "${input.chainId}"`,
+      );
     }
     const family: AddressKind = input.chainId === 'bitcoin' ? 'bitcoin' : input.chainId === 'tron' ? 'tron' : 'evm';
     const { address } = canonicalAddress('address', input.address, [family], input.chainId);
     const jobs: { source: Omit<HistorySource, 'status'>; read: () => Promise<HistoryItem[]> }[] =
       input.chainId === '1111111'
-        ? [{ source: { name: NATIVE_SOURCE, chainId: '1111111' }, read: () => nativeHistory(this.dispatcher, address as Hex) }]
+        ? [
+            {
+              source: { name: NATIVE_SOURCE, chainId: '1111111' },
+              read: () => nativeHistory(this.dispatcher, address as Hex),
+            },
+          ]
         : this.sources
             .filter((s) => s.chainId === input.chainId)
-            .map((s) => ({ source: { name: s.name, chainId: s.chainId }, read: () => readSource(s, address, this.timeoutMs) }));
+            .map((s) => ({
+              source: { name: s.name, chainId: s.chainId },
+              read: () => readSource(s, address, this.timeoutMs),
+            }));
     const settled = await Promise.allSettled(jobs.map((j) => j.read()));
     const sources: HistorySource[] = [];
     const byId = new Map<string, HistoryItem>();

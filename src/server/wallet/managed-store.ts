@@ -8,7 +8,11 @@ export type ManagedRow = typeof walletManagedAccounts.$inferSelect;
 
 /** Stores a new account; false when the svcId or the email already has one (nothing is replaced). */
 export async function insertManagedAccount(db: Database, row: ManagedRow): Promise<boolean> {
-  const inserted = await db.insert(walletManagedAccounts).values(row).onConflictDoNothing().returning({ svcId: walletManagedAccounts.svcId });
+  const inserted = await db
+    .insert(walletManagedAccounts)
+    .values(row)
+    .onConflictDoNothing()
+    .returning({ svcId: walletManagedAccounts.svcId });
   return inserted.length > 0;
 }
 
@@ -36,6 +40,9 @@ export async function managedExists(db: Database, svcId: string, email: string):
 
 /** Removes the account of an identity with its share; false when there was none. */
 export async function deleteManagedAccount(db: Database, svcId: string): Promise<boolean> {
-  const gone = await db.delete(walletManagedAccounts).where(eq(walletManagedAccounts.svcId, svcId)).returning({ svcId: walletManagedAccounts.svcId });
+  const gone = await db
+    .delete(walletManagedAccounts)
+    .where(eq(walletManagedAccounts.svcId, svcId))
+    .returning({ svcId: walletManagedAccounts.svcId });
   return gone.length > 0;
 }

@@ -7,13 +7,27 @@
  */
 import { createHmac, randomBytes, scrypt, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
-import type { ManagedAccount, ManagedAuthKdf, ManagedSalt, ManagedSession, ManagedShare, SealedShare } from '../../../generated/wallet/types.gen';
+import type {
+  ManagedAccount,
+  ManagedAuthKdf,
+  ManagedSalt,
+  ManagedSession,
+  ManagedShare,
+  SealedShare,
+} from '../../../generated/wallet/types.gen';
 import { zManagedAuthKdf, zManagedAuthKey, zManagedEmail, zSealedShare } from '../../../generated/wallet/zod.gen';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../storage/database.ts';
 import { ErrorCode, RestError } from '../http/errors.ts';
 import { guard } from '../http/guards.ts';
-import { deleteManagedAccount, insertManagedAccount, managedByEmail, managedBySvcId, managedExists, type ManagedRow } from './managed-store.ts';
+import {
+  deleteManagedAccount,
+  insertManagedAccount,
+  managedByEmail,
+  managedBySvcId,
+  managedExists,
+  type ManagedRow,
+} from './managed-store.ts';
 import type { SessionTokens } from './tokens.ts';
 
 /** D-127: scrypt parameters of the stored verifier (about 32 MiB, 0.2 s). */
@@ -31,7 +45,9 @@ const EXPLAIN = {
 
 const kdf = zManagedAuthKdf.strict();
 const sealed = zSealedShare.extend({ kdf, cipher: zSealedShare.shape.cipher.strict() }).strict();
-const accountBody = z.object({ email: zManagedEmail, authKdf: kdf, authKey: zManagedAuthKey, sealedShare: sealed }).strict();
+const accountBody = z
+  .object({ email: zManagedEmail, authKdf: kdf, authKey: zManagedAuthKey, sealedShare: sealed })
+  .strict();
 const sessionBody = z.object({ email: zManagedEmail, authKey: zManagedAuthKey }).strict();
 const saltQuery = z.object({ email: zManagedEmail }).strict();
 
@@ -41,7 +57,9 @@ export const normaliseEmail = (email: string) => email.trim().normalize('NFKC').
 const base64urlBytes = (text: string) => Buffer.from(text, 'base64url');
 
 function verifierOf(authKey: Uint8Array, salt: Uint8Array): Promise<Buffer> {
-  return new Promise((resolve, reject) => scrypt(authKey, salt, 32, VERIFIER_SCRYPT, (error, key) => (error ? reject(error) : resolve(key))));
+  return new Promise((resolve, reject) =>
+    scrypt(authKey, salt, 32, VERIFIER_SCRYPT, (error, key) => (error ? reject(error) : resolve(key))),
+  );
 }
 
 const kdfView = (row: ManagedRow['authKdf']): ManagedAuthKdf => ({ name: 'argon2id', v: 19, ...row });
@@ -58,7 +76,9 @@ export class ManagedService {
     private readonly tokens: SessionTokens,
     signingKey: KeyObject,
   ) {
-    this.fakeSaltKey = createHmac('sha256', 'svckit/managed/unknown-salt/v1').update(signingKey.export({ format: 'raw-seed' })).digest();
+    this.fakeSaltKey = createHmac('sha256', 'svckit/managed/unknown-salt/v1')
+      .update(signingKey.export({ format: 'raw-seed' }))
+      .digest();
   }
 
   /** GET /managed/salt: the account's salt and parameters, or an indistinguishable stand-in. */
@@ -67,7 +87,11 @@ export class ManagedService {
     const normalised = normaliseEmail(email);
     const row = await managedByEmail(this.db, normalised);
     if (row) return { email: normalised, authKdf: kdfView(row.authKdf) };
-    const salt = createHmac('sha256', this.fakeSaltKey).update(normalised).digest().subarray(0, 16).toString('base64url');
+    const salt = createHmac('sha256', this.fakeSaltKey)
+      .update(normalised)
+      .digest()
+      .subarray(0, 16)
+      .toString('base64url');
     return { email: normalised, authKdf: { name: 'argon2id', v: 19, ...DEFAULT_AUTH_KDF, salt } };
   }
 
@@ -76,13 +100,19 @@ export class ManagedService {
     const input = guard(accountBody, body, EXPLAIN);
     const expected = `guardian-share:${svcId}`;
     if (input.sealedShare.label !== expected) {
-      throw new RestError(ErrorCode.SHARE_LABEL_MISMATCH, `"sealedShare.label" expected "${expected}", got "${input.sealedShare.label}"`);
+      throw new RestError(
+        ErrorCode.SHARE_LABEL_MISMATCH,
+        `"sealedShare.label" expected "${expected}", got "${input.sealedShare.label}"`,
+      );
     }
     checkSealed(input.sealedShare);
-    if (base64urlBytes(input.authKdf.salt).length < 16) throw new RestError(ErrorCode.INVALID_PARAMETER, '"authKdf.salt" expected at least 16 bytes');
+    if (base64urlBytes(input.authKdf.salt).length < 16)
+      throw new RestError(ErrorCode.INVALID_PARAMETER, '"authKdf.salt" expected at least 16 bytes');
     const email = normaliseEmail(input.email);
-    const existsMessage = 'a managed account already exists for this identity or this email; the service holds at most one share (DELETE /managed/accounts first to replace it)';
-    if (await managedExists(this.db, svcId, email)) throw new RestError(ErrorCode.MANAGED_ACCOUNT_EXISTS, existsMessage);
+    const existsMessage =
+      'a managed account already exists for this identity or this email; the service holds at most one share (DELETE /managed/accounts first to replace it)';
+    if (await managedExists(this.db, svcId, email))
+      throw new RestError(ErrorCode.MANAGED_ACCOUNT_EXISTS, existsMessage);
     const verifierSalt = randomBytes(16);
     const { name: _n, v: _v, ...authKdf } = input.authKdf;
     const row: ManagedRow = {
@@ -95,7 +125,8 @@ export class ManagedService {
       createdAt: new Date(this.clock.now()),
     };
     // The primary key and the unique email make the insert the arbiter when two deposits race.
-    if (!(await insertManagedAccount(this.db, row))) throw new RestError(ErrorCode.MANAGED_ACCOUNT_EXISTS, existsMessage);
+    if (!(await insertManagedAccount(this.db, row)))
+      throw new RestError(ErrorCode.MANAGED_ACCOUNT_EXISTS, existsMessage);
     return { svcId, email, createdAt: row.createdAt.toISOString() };
   }
 
@@ -120,15 +151,23 @@ export class ManagedService {
 
   /** DELETE /managed/accounts: removes the email, the verifier and the share. */
   async remove(svcId: string): Promise<void> {
-    if (!(await deleteManagedAccount(this.db, svcId))) throw new RestError(ErrorCode.MANAGED_ACCOUNT_NOT_FOUND, `svcId ${svcId} has no managed account`);
+    if (!(await deleteManagedAccount(this.db, svcId)))
+      throw new RestError(ErrorCode.MANAGED_ACCOUNT_NOT_FOUND, `svcId ${svcId} has no managed account`);
   }
 }
 
 /** The keystore's own bounds (D-120): a 16-byte salt at least, a 12-byte nonce, a ciphertext longer than its tag. */
 function checkSealed(file: SealedShare): void {
-  if (base64urlBytes(file.kdf.salt).length < 16) throw new RestError(ErrorCode.NOT_A_SEALED_SHARE, '"sealedShare.kdf.salt" expected at least 16 bytes');
-  if (base64urlBytes(file.cipher.nonce).length !== 12) throw new RestError(ErrorCode.NOT_A_SEALED_SHARE, '"sealedShare.cipher.nonce" expected 12 bytes');
-  if (file.kdf.memoryKiB < 8 * file.kdf.parallelism) throw new RestError(ErrorCode.NOT_A_SEALED_SHARE, '"sealedShare.kdf.memoryKiB" expected at least 8 KiB per lane');
+  if (base64urlBytes(file.kdf.salt).length < 16)
+    throw new RestError(ErrorCode.NOT_A_SEALED_SHARE, '"sealedShare.kdf.salt" expected at least 16 bytes');
+  if (base64urlBytes(file.cipher.nonce).length !== 12)
+    throw new RestError(ErrorCode.NOT_A_SEALED_SHARE, '"sealedShare.cipher.nonce" expected 12 bytes');
+  if (file.kdf.memoryKiB < 8 * file.kdf.parallelism)
+    throw new RestError(ErrorCode.NOT_A_SEALED_SHARE, '"sealedShare.kdf.memoryKiB" expected at least 8 KiB per lane');
   // A share of 16- to 32-byte entropy in its JSON wrapper is well over 64 bytes; shorter is not a sealed share.
-  if (base64urlBytes(file.ciphertext).length < 64) throw new RestError(ErrorCode.NOT_A_SEALED_SHARE, '"sealedShare.ciphertext" expected a sealed share (at least 64 bytes with the tag)');
+  if (base64urlBytes(file.ciphertext).length < 64)
+    throw new RestError(
+      ErrorCode.NOT_A_SEALED_SHARE,
+      '"sealedShare.ciphertext" expected a sealed share (at least 64 bytes with the tag)',
+    );
 }

@@ -38,10 +38,15 @@ function originOf(app: FastifyInstance, host: string, port: number): string {
 export async function mountWallet(options: MountOptions): Promise<void> {
   const settings = options.config.wallet;
   const dataDir = options.persist ? options.config.dataDir : null;
-  const [tokenKey, releaseKey] = await Promise.all([loadServiceKey(dataDir, 'token-signing'), loadServiceKey(dataDir, 'release-signing')]);
+  const [tokenKey, releaseKey] = await Promise.all([
+    loadServiceKey(dataDir, 'token-signing'),
+    loadServiceKey(dataDir, 'release-signing'),
+  ]);
   const packager = new ExtensionPackager(settings.extensionDir, releaseKey);
-  const walletOrigin = () => settings.publicUrl ?? originOf(options.wallet, options.config.host, options.config.walletPort);
-  const siteOrigin = () => settings.sitePublicUrl ?? originOf(options.site, options.config.host, options.config.sitePort);
+  const walletOrigin = () =>
+    settings.publicUrl ?? originOf(options.wallet, options.config.host, options.config.walletPort);
+  const siteOrigin = () =>
+    settings.sitePublicUrl ?? originOf(options.site, options.config.host, options.config.sitePort);
   const collector = options.chain.fundingAccount?.address;
   await options.wallet.register(walletRoutes, {
     db: options.db,

@@ -28,7 +28,10 @@ export function refusePrivateMaterial(body: unknown, limit = MAX_JSON_DEPTH): vo
     const { value, at, depth } = next;
     if (typeof value === 'string') {
       if (EXTENDED_PRIVATE_KEY.test(value) || isPhrase(value)) {
-        throw new RestError(ErrorCode.PRIVATE_MATERIAL_REFUSED, `"${at || 'body'}" carries private key material (an extended private key or a recovery phrase), which is never accepted: send only public values`);
+        throw new RestError(
+          ErrorCode.PRIVATE_MATERIAL_REFUSED,
+          `"${at || 'body'}" carries private key material (an extended private key or a recovery phrase), which is never accepted: send only public values`,
+        );
       }
       continue;
     }
@@ -41,7 +44,10 @@ export function refusePrivateMaterial(body: unknown, limit = MAX_JSON_DEPTH): vo
     for (const [key, item] of Object.entries(value)) {
       const field = at ? `${at}.${key}` : key;
       if (PRIVATE_NAME.test(key.toLowerCase().replace(/[_-]/g, ''))) {
-        throw new RestError(ErrorCode.PRIVATE_MATERIAL_REFUSED, `"${field}" is private key material and is never accepted: registration sends only public values`);
+        throw new RestError(
+          ErrorCode.PRIVATE_MATERIAL_REFUSED,
+          `"${field}" is private key material and is never accepted: registration sends only public values`,
+        );
       }
       pending.push({ value: item, at: field, depth: depth + 1 });
     }

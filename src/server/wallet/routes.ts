@@ -42,7 +42,12 @@ export type WalletOptions = {
 };
 
 // D-127: the managed sign-in (salt and password proof) shares the 5/s window of /auth/*.
-const AUTH_OPERATIONS = new Set(['walletCreateChallenge', 'walletVerify', 'walletGetManagedSalt', 'walletCreateManagedSession']);
+const AUTH_OPERATIONS = new Set([
+  'walletCreateChallenge',
+  'walletVerify',
+  'walletGetManagedSalt',
+  'walletCreateManagedSession',
+]);
 
 /** The handlers of every operation, typed by the generated RouteHandlers. */
 export function walletHandlers(options: WalletOptions, tokens: SessionTokens): RouteHandlers {
@@ -54,9 +59,11 @@ export function walletHandlers(options: WalletOptions, tokens: SessionTokens): R
   const banking = new BankingService(db, clock);
   const managed = new ManagedService(db, clock, tokens, options.tokenKeys[0]!.privateKey);
   const collectors = [...settings.feeCollectors];
-  for (const c of options.defaultCollectors ?? []) if (!collectors.some((x) => x.chainId === c.chainId)) collectors.push(c);
+  for (const c of options.defaultCollectors ?? [])
+    if (!collectors.some((x) => x.chainId === c.chainId)) collectors.push(c);
   const feesUpdatedAt = new Date(clock.now()).toISOString();
-  const session = (request: Parameters<SessionTokens['authenticate']>[0]) => tokens.authenticate(request).then((c) => c.sub);
+  const session = (request: Parameters<SessionTokens['authenticate']>[0]) =>
+    tokens.authenticate(request).then((c) => c.sub);
   return {
     walletCreateChallenge: async (request, reply) => reply.code(200).send(await auth.challenge(request.body)),
     walletVerify: async (request, reply) => reply.code(200).send(await auth.verify(request.body)),
@@ -67,7 +74,8 @@ export function walletHandlers(options: WalletOptions, tokens: SessionTokens): R
       return reply.code(200).send(await history.feed(request.query));
     },
     // spec rule 9: "The client must read the platform fee configuration and honour the fee (basis points) shown before signing."
-    walletGetFeeConfig: async (_request, reply) => reply.code(200).send({ feeBps: settings.feeBps, collectors, updatedAt: feesUpdatedAt }),
+    walletGetFeeConfig: async (_request, reply) =>
+      reply.code(200).send({ feeBps: settings.feeBps, collectors, updatedAt: feesUpdatedAt }),
     walletDownloadExtension: async (_request, reply) => {
       const pkg = options.packager.current();
       return reply.redirect(`${options.siteOrigin()}/downloads/${pkg.fileName}`, 302);
@@ -75,31 +83,42 @@ export function walletHandlers(options: WalletOptions, tokens: SessionTokens): R
     walletGetJwks: async (_request, reply) => reply.code(200).send(tokens.jwks()),
     walletGetAuthorizationRecord: async (request, reply) => reply.code(200).send(await auth.record(request.params)),
     walletListSyncDevices: async (request, reply) => reply.code(200).send(await sync.list(await session(request))),
-    walletPutSyncDevice: async (request, reply) => reply.code(200).send(await sync.put(await session(request), request.params, request.body)),
+    walletPutSyncDevice: async (request, reply) =>
+      reply.code(200).send(await sync.put(await session(request), request.params, request.body)),
     walletDeleteSyncDevice: async (request, reply) => {
       await sync.remove(await session(request), request.params);
       return reply.code(204).send();
     },
-    walletListSyncEnvelopes: async (request, reply) => reply.code(200).send(await sync.fetch(await session(request), request.query)),
-    walletPostSyncEnvelopes: async (request, reply) => reply.code(200).send(await sync.post(await session(request), request.body)),
+    walletListSyncEnvelopes: async (request, reply) =>
+      reply.code(200).send(await sync.fetch(await session(request), request.query)),
+    walletPostSyncEnvelopes: async (request, reply) =>
+      reply.code(200).send(await sync.post(await session(request), request.body)),
     walletPutOwner: async (request, reply) => {
       // D-083: the operating institution (the administrator token, D-048) records KYC-verified owners.
       await requireAdmin(request, db);
       return reply.code(200).send(await bindings.putOwner(request.params, request.body));
     },
     walletListBindings: async (request, reply) => reply.code(200).send(await bindings.list(await session(request))),
-    walletCreateBinding: async (request, reply) => reply.code(201).send(await bindings.offer(await session(request), request.body)),
-    walletGetBinding: async (request, reply) => reply.code(200).send(await bindings.get(await session(request), request.params)),
-    walletAcceptBinding: async (request, reply) => reply.code(200).send(await bindings.accept(await session(request), request.params)),
+    walletCreateBinding: async (request, reply) =>
+      reply.code(201).send(await bindings.offer(await session(request), request.body)),
+    walletGetBinding: async (request, reply) =>
+      reply.code(200).send(await bindings.get(await session(request), request.params)),
+    walletAcceptBinding: async (request, reply) =>
+      reply.code(200).send(await bindings.accept(await session(request), request.params)),
     walletPutBindingLimits: async (request, reply) =>
       reply.code(200).send(await bindings.changeLimits(await session(request), request.params, request.body)),
-    walletRevokeBinding: async (request, reply) => reply.code(200).send(await bindings.revoke(await session(request), request.params)),
-    walletGetBindingActivity: async (request, reply) => reply.code(200).send(await bindings.activity(await session(request), request.params)),
-    walletAuthorizeBanking: async (request, reply) => reply.code(201).send(await banking.authorize(await session(request), request.body)),
+    walletRevokeBinding: async (request, reply) =>
+      reply.code(200).send(await bindings.revoke(await session(request), request.params)),
+    walletGetBindingActivity: async (request, reply) =>
+      reply.code(200).send(await bindings.activity(await session(request), request.params)),
+    walletAuthorizeBanking: async (request, reply) =>
+      reply.code(201).send(await banking.authorize(await session(request), request.body)),
     walletGetManagedSalt: async (request, reply) => reply.code(200).send(await managed.salt(request.query)),
-    walletCreateManagedAccount: async (request, reply) => reply.code(201).send(await managed.create(await session(request), request.body)),
+    walletCreateManagedAccount: async (request, reply) =>
+      reply.code(201).send(await managed.create(await session(request), request.body)),
     walletCreateManagedSession: async (request, reply) => reply.code(200).send(await managed.signIn(request.body)),
-    walletGetManagedShare: async (request, reply) => reply.code(200).send(await managed.share(await tokens.authenticateManaged(request))),
+    walletGetManagedShare: async (request, reply) =>
+      reply.code(200).send(await managed.share(await tokens.authenticateManaged(request))),
     walletDeleteManagedAccount: async (request, reply) => {
       await managed.remove(await tokens.authenticateManaged(request));
       return reply.code(204).send();
@@ -115,10 +134,18 @@ export async function walletRoutes(app: FastifyInstance, options: WalletOptions)
   // Two sibling scopes, each with its own per-IP window: /auth/* at 5/s, everything else at 20/s (D-024).
   await app.register(async (scope) => {
     await limitRequests(scope, options.settings.authRequestsPerSecond);
-    registerOperations(scope, routes.filter((r) => AUTH_OPERATIONS.has(r.operationId)), handlers);
+    registerOperations(
+      scope,
+      routes.filter((r) => AUTH_OPERATIONS.has(r.operationId)),
+      handlers,
+    );
   });
   await app.register(async (scope) => {
     await limitRequests(scope, options.settings.requestsPerSecond);
-    registerOperations(scope, routes.filter((r) => !AUTH_OPERATIONS.has(r.operationId)), handlers);
+    registerOperations(
+      scope,
+      routes.filter((r) => !AUTH_OPERATIONS.has(r.operationId)),
+      handlers,
+    );
   });
 }

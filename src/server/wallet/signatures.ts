@@ -65,7 +65,12 @@ function verifyTron(address: string, message: string, signature: string): boolea
 }
 
 /** D-035: verifies `ecdsaSig` over `message` for an address of family `kind`. */
-export async function verifyClassical(kind: AddressKind, address: string, message: string, signature: string): Promise<boolean> {
+export async function verifyClassical(
+  kind: AddressKind,
+  address: string,
+  message: string,
+  signature: string,
+): Promise<boolean> {
   try {
     if (kind === 'evm') return signature.startsWith('0x') && (await verifyEvm(address, message, signature));
     if (kind === 'bitcoin') return !signature.startsWith('0x') && verifyBitcoin(address, message, signature);

@@ -5,7 +5,13 @@
  * envelope's header and length — so plaintext is refused, never stored — and cannot open it.
  */
 import { z } from 'zod';
-import type { SyncDevice, SyncDeviceList, SyncDeviceRegistered, SyncEnvelopeList, SyncPostResponse } from '../../../generated/wallet/types.gen';
+import type {
+  SyncDevice,
+  SyncDeviceList,
+  SyncDeviceRegistered,
+  SyncEnvelopeList,
+  SyncPostResponse,
+} from '../../../generated/wallet/types.gen';
 import {
   zSyncDeviceId,
   zSyncDeviceRequest,
@@ -44,7 +50,12 @@ const deviceQuery = z.object({ device: zSyncDeviceId }).strict();
 const envelopeInput = zSyncEnvelopeInput.extend({ data: z.string().max(Math.ceil(SYNC_MAX_BYTES / 3) * 4) }).strict();
 const postBody = zSyncPostRequest.extend({ envelopes: z.array(envelopeInput).min(1).max(MAX_DEVICES) }).strict();
 
-const deviceView = (row: DeviceRow): SyncDevice => ({ deviceId: row.deviceId, kemPublicKey: toHex(row.kemPublicKey), label: row.label, createdAt: row.createdAt.toISOString() });
+const deviceView = (row: DeviceRow): SyncDevice => ({
+  deviceId: row.deviceId,
+  kemPublicKey: toHex(row.kemPublicKey),
+  label: row.label,
+  createdAt: row.createdAt.toISOString(),
+});
 
 /** Sync devices and envelopes of the token's identity. */
 export class SyncService {
@@ -67,21 +78,38 @@ export class SyncService {
       // FIPS 203 §7.2 encapsulation-key check: an encapsulation succeeds only on a well-formed key.
       mlKem768.encapsulate(key);
     } catch {
-      throw new RestError(ErrorCode.INVALID_PARAMETER, '"kemPublicKey" expected a valid ML-KEM-768 encapsulation key (FIPS 203 modulus check failed)');
+      throw new RestError(
+        ErrorCode.INVALID_PARAMETER,
+        '"kemPublicKey" expected a valid ML-KEM-768 encapsulation key (FIPS 203 modulus check failed)',
+      );
     }
     if (toHex(sha3_256(key).subarray(0, 8)) !== deviceId) {
-      throw new RestError(ErrorCode.DEVICE_ID_MISMATCH, `"deviceId" expected the fingerprint of kemPublicKey (first 8 bytes of SHA3-256, hex), got "${deviceId}"`);
+      throw new RestError(
+        ErrorCode.DEVICE_ID_MISMATCH,
+        `"deviceId" expected the fingerprint of kemPublicKey (first 8 bytes of SHA3-256, hex), got "${deviceId}"`,
+      );
     }
-    const row = { svcId, deviceId, kemPublicKey: key, label: input.label ?? null, createdAt: new Date(this.clock.now()) };
+    const row = {
+      svcId,
+      deviceId,
+      kemPublicKey: key,
+      label: input.label ?? null,
+      createdAt: new Date(this.clock.now()),
+    };
     const result = await putDevice(this.db, row, MAX_DEVICES);
-    if (!result) throw new RestError(ErrorCode.TOO_MANY_DEVICES, `svcId ${svcId} already has ${MAX_DEVICES} devices; remove one first (DELETE /sync/devices/{deviceId})`);
+    if (!result)
+      throw new RestError(
+        ErrorCode.TOO_MANY_DEVICES,
+        `svcId ${svcId} already has ${MAX_DEVICES} devices; remove one first (DELETE /sync/devices/{deviceId})`,
+      );
     return { isNew: result.isNew, device: deviceView(result.device) };
   }
 
   /** DELETE /sync/devices/{deviceId}. */
   async remove(svcId: string, params: unknown): Promise<void> {
     const { deviceId } = guard(deviceIdParams, params, EXPLAIN);
-    if (!(await deleteDevice(this.db, svcId, deviceId))) throw new RestError(ErrorCode.DEVICE_NOT_FOUND, `device ${deviceId} is not registered for svcId ${svcId}`);
+    if (!(await deleteDevice(this.db, svcId, deviceId)))
+      throw new RestError(ErrorCode.DEVICE_NOT_FOUND, `device ${deviceId} is not registered for svcId ${svcId}`);
   }
 
   /** POST /sync/envelopes: stores sealed envelopes after checking header, length and both devices. */
@@ -89,15 +117,27 @@ export class SyncService {
     const input = guard(postBody, body, EXPLAIN);
     const known = new Set((await devices(this.db, svcId)).map((d) => d.deviceId));
     if (!known.has(input.fromDevice)) {
-      throw new RestError(ErrorCode.DEVICE_NOT_FOUND, `"fromDevice" expected a device registered for svcId ${svcId}, got "${input.fromDevice}"`, { details: { field: 'fromDevice' } });
+      throw new RestError(
+        ErrorCode.DEVICE_NOT_FOUND,
+        `"fromDevice" expected a device registered for svcId ${svcId}, got "${input.fromDevice}"`,
+        { details: { field: 'fromDevice' } },
+      );
     }
     const seen = new Set<string>();
     const items = input.envelopes.map((e, i) => {
       if (!known.has(e.toDevice)) {
         const field = `envelopes[${i}].toDevice`;
-        throw new RestError(ErrorCode.DEVICE_NOT_FOUND, `"${field}" expected a device registered for svcId ${svcId}, got "${e.toDevice}"`, { details: { field } });
+        throw new RestError(
+          ErrorCode.DEVICE_NOT_FOUND,
+          `"${field}" expected a device registered for svcId ${svcId}, got "${e.toDevice}"`,
+          { details: { field } },
+        );
       }
-      if (seen.has(e.toDevice)) throw new RestError(ErrorCode.INVALID_PARAMETER, `"envelopes[${i}].toDevice" expected each recipient once, got "${e.toDevice}" twice`);
+      if (seen.has(e.toDevice))
+        throw new RestError(
+          ErrorCode.INVALID_PARAMETER,
+          `"envelopes[${i}].toDevice" expected each recipient once, got "${e.toDevice}" twice`,
+        );
       seen.add(e.toDevice);
       return { toDevice: e.toDevice, data: envelopeBytes(`envelopes[${i}].data`, e.data) };
     });
@@ -109,11 +149,18 @@ export class SyncService {
   /** GET /sync/envelopes?device=…: the latest envelope from each device to `device`. */
   async fetch(svcId: string, query: unknown): Promise<SyncEnvelopeList> {
     const { device } = guard(deviceQuery, query, EXPLAIN);
-    if (!(await devices(this.db, svcId)).some((d) => d.deviceId === device)) throw new RestError(ErrorCode.DEVICE_NOT_FOUND, `device ${device} is not registered for svcId ${svcId}`);
+    if (!(await devices(this.db, svcId)).some((d) => d.deviceId === device))
+      throw new RestError(ErrorCode.DEVICE_NOT_FOUND, `device ${device} is not registered for svcId ${svcId}`);
     const rows = await envelopesFor(this.db, svcId, device);
     return {
       device,
-      items: rows.map((r) => ({ fromDevice: r.fromDevice, toDevice: r.toDevice, data: Buffer.from(r.data).toString('base64'), version: r.version, updatedAt: r.updatedAt.toISOString() })),
+      items: rows.map((r) => ({
+        fromDevice: r.fromDevice,
+        toDevice: r.toDevice,
+        data: Buffer.from(r.data).toString('base64'),
+        version: r.version,
+        updatedAt: r.updatedAt.toISOString(),
+      })),
     };
   }
 }

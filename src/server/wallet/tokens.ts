@@ -21,7 +21,17 @@ export const MANAGED_TOKEN_LIFETIME_SECONDS = 300;
 export const MANAGED_TOKEN_TYPE = 'svckit-managed+jwt';
 
 /** The D-005 claims set. */
-export type SessionClaims = { iss: string; aud: string; sub: string; addr: string; iat: number; nbf: number; exp: number; jti: string; chl: string };
+export type SessionClaims = {
+  iss: string;
+  aud: string;
+  sub: string;
+  addr: string;
+  iat: number;
+  nbf: number;
+  exp: number;
+  jti: string;
+  chl: string;
+};
 
 /** Issues and checks session tokens with the service's current key (and, during a rotation, the previous one). */
 export class SessionTokens {
@@ -42,8 +52,20 @@ export class SessionTokens {
     const key = this.keys[0]!;
     const iat = Math.floor(this.clock.now() / 1000);
     const iss = this.issuer();
-    const claims: SessionClaims = { iss, aud: iss, sub, addr, iat, nbf: iat, exp: iat + TOKEN_LIFETIME_SECONDS, jti: randomUUID(), chl };
-    const token = await new SignJWT({ ...claims }).setProtectedHeader({ alg: 'ML-DSA-65', typ: 'JWT', kid: key.kid }).sign(key.privateKey);
+    const claims: SessionClaims = {
+      iss,
+      aud: iss,
+      sub,
+      addr,
+      iat,
+      nbf: iat,
+      exp: iat + TOKEN_LIFETIME_SECONDS,
+      jti: randomUUID(),
+      chl,
+    };
+    const token = await new SignJWT({ ...claims })
+      .setProtectedHeader({ alg: 'ML-DSA-65', typ: 'JWT', kid: key.kid })
+      .sign(key.privateKey);
     return { token, claims };
   }
 
@@ -54,7 +76,9 @@ export class SessionTokens {
     const iss = this.issuer();
     const exp = iat + MANAGED_TOKEN_LIFETIME_SECONDS;
     const claims = { iss, aud: iss, sub, scope: 'managed', iat, nbf: iat, exp, jti: randomUUID() };
-    const token = await new SignJWT(claims).setProtectedHeader({ alg: 'ML-DSA-65', typ: MANAGED_TOKEN_TYPE, kid: key.kid }).sign(key.privateKey);
+    const token = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'ML-DSA-65', typ: MANAGED_TOKEN_TYPE, kid: key.kid })
+      .sign(key.privateKey);
     return { token, exp };
   }
 
@@ -63,8 +87,16 @@ export class SessionTokens {
     const header = request.headers.authorization ?? '';
     const match = /^Bearer ([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]*)\.([A-Za-z0-9_-]*)$/.exec(header);
     if (match && headerType(match[1]!) === MANAGED_TOKEN_TYPE) {
-      const payload = await this.check(match.slice(1).join('.'), MANAGED_TOKEN_TYPE, ['sub', 'scope', 'iat', 'nbf', 'exp', 'jti']);
-      if (payload.scope !== 'managed' || typeof payload.sub !== 'string') throw new RestError(ErrorCode.INVALID_TOKEN, 'invalid managed token: expected scope "managed"');
+      const payload = await this.check(match.slice(1).join('.'), MANAGED_TOKEN_TYPE, [
+        'sub',
+        'scope',
+        'iat',
+        'nbf',
+        'exp',
+        'jti',
+      ]);
+      if (payload.scope !== 'managed' || typeof payload.sub !== 'string')
+        throw new RestError(ErrorCode.INVALID_TOKEN, 'invalid managed token: expected scope "managed"');
       return payload.sub;
     }
     return (await this.authenticate(request)).sub;
@@ -100,7 +132,10 @@ export class SessionTokens {
     } catch (error) {
       if (error instanceof errors.JWTExpired) {
         const exp = Number((error.payload as JWTPayload).exp);
-        throw new RestError(ErrorCode.TOKEN_EXPIRED, `session token expired at ${new Date(exp * 1000).toISOString()}; request a new challenge`);
+        throw new RestError(
+          ErrorCode.TOKEN_EXPIRED,
+          `session token expired at ${new Date(exp * 1000).toISOString()}; request a new challenge`,
+        );
       }
       const why = error instanceof errors.JOSEError ? error.message : 'malformed token';
       throw new RestError(ErrorCode.INVALID_TOKEN, `invalid session token: ${why}`);
@@ -111,9 +146,17 @@ export class SessionTokens {
   /** The claims of the request's `Authorization: Bearer <jwt>` (D-018), or a 401. */
   async authenticate(request: FastifyRequest): Promise<SessionClaims> {
     const header = request.headers.authorization;
-    if (!header) throw new RestError(ErrorCode.UNAUTHENTICATED, 'missing session token: send Authorization: Bearer <jwt> obtained from POST /auth/verify');
+    if (!header)
+      throw new RestError(
+        ErrorCode.UNAUTHENTICATED,
+        'missing session token: send Authorization: Bearer <jwt> obtained from POST /auth/verify',
+      );
     const match = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*)$/.exec(header);
-    if (!match) throw new RestError(ErrorCode.INVALID_TOKEN, 'malformed Authorization header: expected "Bearer <jwt>" with the session token from POST /auth/verify');
+    if (!match)
+      throw new RestError(
+        ErrorCode.INVALID_TOKEN,
+        'malformed Authorization header: expected "Bearer <jwt>" with the session token from POST /auth/verify',
+      );
     return this.verify(match[1]!);
   }
 }
@@ -129,7 +172,8 @@ function headerType(encoded: string): unknown {
 function claimsOf(payload: JWTPayload): SessionClaims {
   const p = payload as Record<string, unknown>;
   for (const name of ['sub', 'addr', 'jti', 'chl'] as const) {
-    if (typeof p[name] !== 'string') throw new RestError(ErrorCode.INVALID_TOKEN, `invalid session token: claim "${name}" expected a string`);
+    if (typeof p[name] !== 'string')
+      throw new RestError(ErrorCode.INVALID_TOKEN, `invalid session token: claim "${name}" expected a string`);
   }
   return p as SessionClaims;
 }

@@ -39,11 +39,20 @@ describe('/ws malformed frames', () => {
         const codes = Array.isArray(answer) ? answer.map((a) => a.error?.code) : answer.error?.code;
         expect(codes, `frame ${body.slice(0, 12)}`).toEqual(expected[i]);
         // The same body over HTTP /rpc gets the same error codes.
-        const overHttp = (await request(target, 'rpc', { body, headers: { 'content-type': 'application/json' } })).json as Answer | Answer[];
-        expect(Array.isArray(overHttp) ? overHttp.map((a) => a.error?.code) : overHttp.error?.code).toEqual(expected[i]);
+        const overHttp = (await request(target, 'rpc', { body, headers: { 'content-type': 'application/json' } }))
+          .json as Answer | Answer[];
+        expect(Array.isArray(overHttp) ? overHttp.map((a) => a.error?.code) : overHttp.error?.code).toEqual(
+          expected[i],
+        );
       }
       // The socket still serves requests, and so does /rpc.
-      expect(((await answerTo(socket, JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'eth_chainId', params: [] }))) as { result: string }).result).toBe('0x10f447');
+      expect(
+        (
+          (await answerTo(socket, JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'eth_chainId', params: [] }))) as {
+            result: string;
+          }
+        ).result,
+      ).toBe('0x10f447');
       expect(((await rpc(target, 'eth_chainId')).json as { result: string }).result).toBe('0x10f447');
     } finally {
       socket.close();

@@ -71,13 +71,15 @@ describe('/ws bounds', () => {
     await opened(first);
   });
 
-  it('closes a credential\'s sockets within 2 s of its revocation or loss of chain:subscribe (D-137)', async () => {
+  it("closes a credential's sockets within 2 s of its revocation or loss of chain:subscribe (D-137)", async () => {
     const revoked = await issueApiKey(ws.target, ['chain:subscribe']);
     const narrowed = await issueApiKey(ws.target, ['chain:subscribe']);
     const kept = await issueApiKey(ws.target, ['chain:subscribe']);
     const [r, n, k] = [await opened(revoked.token), await opened(narrowed.token), await opened(kept.token)];
     expect((await admin(ws.target, 'DELETE', `api-keys/${revoked.id}`)).status).toBe(204);
-    expect((await admin(ws.target, 'PATCH', `api-keys/${narrowed.id}`, { permissions: ['accounts:read'] })).status).toBe(200);
+    expect(
+      (await admin(ws.target, 'PATCH', `api-keys/${narrowed.id}`, { permissions: ['accounts:read'] })).status,
+    ).toBe(200);
     const [rClose, nClose] = await Promise.all([closedWithin(r, 2000), closedWithin(n, 2000)]);
     expect(rClose).toEqual({ code: POLICY_CLOSE, reason: 'the credential was revoked' });
     expect(nClose).toEqual({ code: POLICY_CLOSE, reason: 'the credential lost the chain:subscribe permission' });
@@ -106,13 +108,19 @@ describe('/ws bounds', () => {
       // The notifications of a block go out once its header is read.
       await new Promise((resolve) => setTimeout(resolve, 2));
     }
-    expect(serverSide!.readyState, `still open after ${blocks} blocks, ${serverSide!.bufferedAmount} bytes unsent`).not.toBe(serverSide!.OPEN);
+    expect(
+      serverSide!.readyState,
+      `still open after ${blocks} blocks, ${serverSide!.bufferedAmount} bytes unsent`,
+    ).not.toBe(serverSide!.OPEN);
     // Not one block's burst: the client's and the kernel's buffers filled first, block after block.
     expect(blocks).toBeGreaterThan(1);
     expect(most).toBeGreaterThan(MAX_BUFFERED / 2);
     expect(most).toBeLessThanOrEqual(MAX_BUFFERED);
     socket.resume();
-    expect(await closing).toEqual({ code: POLICY_CLOSE, reason: `slow consumer: more than ${MAX_BUFFERED} bytes unsent` });
+    expect(await closing).toEqual({
+      code: POLICY_CLOSE,
+      reason: `slow consumer: more than ${MAX_BUFFERED} bytes unsent`,
+    });
   });
 });
 

@@ -28,7 +28,11 @@ const ACCOUNTS = '/wallet/api/v1/accounts';
 
 beforeAll(async () => {
   target = await referenceTarget();
-  const res = await admin(target, 'POST', 'mldsa-keys', { name: 'known', publicKey: toHex(registered.publicKey), permissions: ['accounts:read', 'chain:subscribe'] });
+  const res = await admin(target, 'POST', 'mldsa-keys', {
+    name: 'known',
+    publicKey: toHex(registered.publicKey),
+    permissions: ['accounts:read', 'chain:subscribe'],
+  });
   expect(res.status, JSON.stringify(res.json)).toBe(201);
 });
 afterAll(async () => target?.close?.());

@@ -15,14 +15,28 @@ import { listen } from '../../../src/server/main.ts';
  * Starts the reference stack in this process with `env` over the test defaults (ports 0, instant mining, the
  * /rpc and admin limits lifted) and returns it with a target for the helpers; the server side stays reachable.
  */
-export async function startWsStack(env: Record<string, string> = {}): Promise<{ target: Target; stack: Stack; close(): Promise<void> }> {
+export async function startWsStack(
+  env: Record<string, string> = {},
+): Promise<{ target: Target; stack: Stack; close(): Promise<void> }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'svckit-ws-'));
   const config = loadConfig({
-    SVC_DATA_DIR: dataDir, SVC_BASE_PORT: '0', SVC_WALLET_PORT: '0', SVC_SITE_PORT: '0', SVC_BLOCK_TIME: '0',
-    SVC_RATE_LIMIT_RPC: '0', SVC_RATE_LIMIT_ADMIN: '0', ...env,
+    SVC_DATA_DIR: dataDir,
+    SVC_BASE_PORT: '0',
+    SVC_WALLET_PORT: '0',
+    SVC_SITE_PORT: '0',
+    SVC_BLOCK_TIME: '0',
+    SVC_RATE_LIMIT_RPC: '0',
+    SVC_RATE_LIMIT_ADMIN: '0',
+    ...env,
   });
   const { stack, ready } = await listen(config, { logLevel: 'silent' });
-  const target: Target = { kind: 'reference', base: new URL(`${ready.base}/`), caCert: stack.tls.caCert, capabilities: new Set(['base', 'admin']), adminToken: ready.adminToken! };
+  const target: Target = {
+    kind: 'reference',
+    base: new URL(`${ready.base}/`),
+    caCert: stack.tls.caCert,
+    capabilities: new Set(['base', 'admin']),
+    adminToken: ready.adminToken!,
+  };
   return {
     target,
     stack,
@@ -35,13 +49,20 @@ export async function startWsStack(env: Record<string, string> = {}): Promise<{ 
 
 /** Issues an API key through the admin API; returns its id and token. */
 export async function issueApiKey(target: Target, permissions: string[]): Promise<{ id: string; token: string }> {
-  const created = await request(target, 'admin/v1/api-keys', { body: { name: 'ws', permissions }, headers: { authorization: `Bearer ${target.adminToken}` } });
+  const created = await request(target, 'admin/v1/api-keys', {
+    body: { name: 'ws', permissions },
+    headers: { authorization: `Bearer ${target.adminToken}` },
+  });
   expect(created.status).toBe(201);
   return created.json as { id: string; token: string };
 }
 
 /** Opens /ws; resolves with the socket, or with the HTTP status of a refused upgrade. */
-export function openWs(target: Target, headers: Record<string, string>, options: WebSocket.ClientOptions = {}): Promise<WebSocket | number> {
+export function openWs(
+  target: Target,
+  headers: Record<string, string>,
+  options: WebSocket.ClientOptions = {},
+): Promise<WebSocket | number> {
   const url = new URL('ws', target.base!.href.replace(/^https/, 'wss'));
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(url, { headers, ca: target.caCert, ...options });
@@ -52,7 +73,11 @@ export function openWs(target: Target, headers: Record<string, string>, options:
 }
 
 /** Opens /ws with a bearer token and expects the upgrade to succeed. */
-export async function openWithToken(target: Target, token: string, options: WebSocket.ClientOptions = {}): Promise<WebSocket> {
+export async function openWithToken(
+  target: Target,
+  token: string,
+  options: WebSocket.ClientOptions = {},
+): Promise<WebSocket> {
   const socket = await openWs(target, { authorization: `Bearer ${token}` }, options);
   if (typeof socket === 'number') throw new Error(`the /ws upgrade was refused with HTTP ${socket}`);
   return socket;
@@ -73,11 +98,18 @@ export function nextFrame(socket: WebSocket): Promise<unknown> {
 /** Resolves with the close code and reason once the socket is closed. */
 export function closed(socket: WebSocket): Promise<{ code: number; reason: string }> {
   if (socket.readyState === WebSocket.CLOSED) return Promise.resolve({ code: -1, reason: 'already closed' });
-  return new Promise((resolve) => socket.once('close', (code: number, reason: Buffer) => resolve({ code, reason: reason.toString() })));
+  return new Promise((resolve) =>
+    socket.once('close', (code: number, reason: Buffer) => resolve({ code, reason: reason.toString() })),
+  );
 }
 
 /** Sends a request and waits for the response with its id. */
-export function call(socket: WebSocket, id: number, method: string, params: unknown[] = []): Promise<{ result?: unknown; error?: { code: number; message: string; data?: unknown } }> {
+export function call(
+  socket: WebSocket,
+  id: number,
+  method: string,
+  params: unknown[] = [],
+): Promise<{ result?: unknown; error?: { code: number; message: string; data?: unknown } }> {
   return new Promise((resolve) => {
     const onMessage = (data: Buffer) => {
       const frame = JSON.parse(data.toString()) as { id?: number };
@@ -92,7 +124,16 @@ export function call(socket: WebSocket, id: number, method: string, params: unkn
 }
 
 /** Sends an admin API request with the target's admin token. */
-export async function admin(target: Target, method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown }> {
-  const res = await request(target, `admin/v1/${path}`, { method, ...(body === undefined ? {} : { body }), headers: { authorization: `Bearer ${target.adminToken}` } });
+export async function admin(
+  target: Target,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; json: unknown }> {
+  const res = await request(target, `admin/v1/${path}`, {
+    method,
+    ...(body === undefined ? {} : { body }),
+    headers: { authorization: `Bearer ${target.adminToken}` },
+  });
   return { status: res.status, json: res.json };
 }

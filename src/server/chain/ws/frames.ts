@@ -21,7 +21,11 @@ function isSubscriptionRequest(value: unknown): value is SubscriptionRequest {
 }
 
 /** Answers one frame; undefined when nothing is sent back (a notification). Never rejects for bad input. */
-export async function answerFrame(text: string, subscriptions: SubscriptionSet, dispatcher: RpcDispatcher): Promise<RpcResponse | RpcResponse[] | undefined> {
+export async function answerFrame(
+  text: string,
+  subscriptions: SubscriptionSet,
+  dispatcher: RpcDispatcher,
+): Promise<RpcResponse | RpcResponse[] | undefined> {
   // D-144: nesting is bounded before parsing, as on /rpc.
   const tooDeep = tooDeepAnswer(text);
   if (tooDeep) return tooDeep;
@@ -35,7 +39,8 @@ export async function answerFrame(text: string, subscriptions: SubscriptionSet, 
   const id = typeof request.id === 'number' || typeof request.id === 'string' ? request.id : null;
   try {
     const params = dispatcher.checkParams(request.method, request.params);
-    if (request.method === 'eth_unsubscribe') return { jsonrpc: '2.0', id, result: subscriptions.remove(String(params[0])) };
+    if (request.method === 'eth_unsubscribe')
+      return { jsonrpc: '2.0', id, result: subscriptions.remove(String(params[0])) };
     const kind = params[0] as SubscriptionType;
     return { jsonrpc: '2.0', id, result: subscriptions.add(kind, (params[1] ?? {}) as object) };
   } catch (error) {

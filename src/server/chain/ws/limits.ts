@@ -50,10 +50,16 @@ export class SocketRegistry {
   /** Throws 429 when one more socket for `credential` from `ip` would pass a D-135 cap. */
   assertRoom(credential: Credential, ip: string): void {
     if ((this.perCredential.get(credential.id) ?? 0) >= this.limits.maxSocketsPerCredential) {
-      throw new RestError(ErrorCode.TOO_MANY_CONNECTIONS, `this credential already holds ${this.limits.maxSocketsPerCredential} open /ws connections, the most allowed`);
+      throw new RestError(
+        ErrorCode.TOO_MANY_CONNECTIONS,
+        `this credential already holds ${this.limits.maxSocketsPerCredential} open /ws connections, the most allowed`,
+      );
     }
     if ((this.perIp.get(ip) ?? 0) >= this.limits.maxSocketsPerIp) {
-      throw new RestError(ErrorCode.TOO_MANY_CONNECTIONS, `this IP address already holds ${this.limits.maxSocketsPerIp} open /ws connections, the most allowed`);
+      throw new RestError(
+        ErrorCode.TOO_MANY_CONNECTIONS,
+        `this IP address already holds ${this.limits.maxSocketsPerIp} open /ws connections, the most allowed`,
+      );
     }
   }
 
@@ -101,7 +107,8 @@ export class SocketRegistry {
     this.checking = true;
     try {
       const byCredential = new Map<string, Open[]>();
-      for (const entry of this.open) byCredential.set(entry.credential.id, [...(byCredential.get(entry.credential.id) ?? []), entry]);
+      for (const entry of this.open)
+        byCredential.set(entry.credential.id, [...(byCredential.get(entry.credential.id) ?? []), entry]);
       for (const entries of byCredential.values()) {
         const current = await this.reread(entries[0]!.credential);
         if (current?.permissions.includes('chain:subscribe')) continue;

@@ -56,7 +56,11 @@ export async function wsRoutes(app: FastifyInstance, options: WsOptions): Promis
   const credentials = new WeakMap<FastifyRequest, Credential>();
   app.addHook('preValidation', async (request: FastifyRequest) => {
     // D-016: the same Authorization header as the institutional API, signed over GET and /ws for SVC-MLDSA.
-    const credential = await options.authenticator.authenticate({ method: 'GET', target: request.url, authorization: request.headers.authorization });
+    const credential = await options.authenticator.authenticate({
+      method: 'GET',
+      target: request.url,
+      authorization: request.headers.authorization,
+    });
     authorize(credential, 'chain:subscribe');
     registry.assertRoom(credential, request.ip);
     credentials.set(request, credential);
@@ -73,8 +77,10 @@ export async function wsRoutes(app: FastifyInstance, options: WsOptions): Promis
       }
       socket.send(text);
     };
-    const subscriptions = new SubscriptionSet(options.chain.upstream, options.limits.maxSubscriptions, (subscription, result) =>
-      send({ jsonrpc: '2.0', method: 'eth_subscription', params: { subscription, result } }),
+    const subscriptions = new SubscriptionSet(
+      options.chain.upstream,
+      options.limits.maxSubscriptions,
+      (subscription, result) => send({ jsonrpc: '2.0', method: 'eth_subscription', params: { subscription, result } }),
     );
     const onSealed = ({ number }: { number: number }) => void subscriptions.onBlock(number).catch(() => undefined);
     options.chain.producer?.on('sealed', onSealed);
@@ -82,7 +88,11 @@ export async function wsRoutes(app: FastifyInstance, options: WsOptions): Promis
     const onFrame = async (text: string) => {
       // D-024: /ws shares the /rpc limit; each frame counts once per request it holds.
       if (!options.limiter.take(request.ip, requestCount(text)).allowed) {
-        send({ jsonrpc: '2.0', id: null, error: new JsonRpcFailure('LimitExceeded', `${options.limiter.limit} requests per second per IP`).toObject() });
+        send({
+          jsonrpc: '2.0',
+          id: null,
+          error: new JsonRpcFailure('LimitExceeded', `${options.limiter.limit} requests per second per IP`).toObject(),
+        });
         return;
       }
       const answer = await answerFrame(text, subscriptions, options.dispatcher);

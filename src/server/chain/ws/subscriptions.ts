@@ -28,7 +28,10 @@ export class SubscriptionSet {
   /** Adds a subscription; returns its id (16 random bytes, 0x-hex); -32005 past the D-135 cap. */
   add(kind: SubscriptionType, filter: LogFilter = {}): string {
     if (this.subscriptions.size >= this.max) {
-      throw new JsonRpcFailure('LimitExceeded', `a connection holds at most ${this.max} subscriptions; eth_unsubscribe one first`);
+      throw new JsonRpcFailure(
+        'LimitExceeded',
+        `a connection holds at most ${this.max} subscriptions; eth_unsubscribe one first`,
+      );
     }
     const id = `0x${randomBytes(16).toString('hex')}`;
     this.subscriptions.set(id, kind === 'logs' ? { kind, filter } : { kind });
@@ -52,7 +55,9 @@ export class SubscriptionSet {
     const wantsLogs = [...this.subscriptions.values()].some((s) => s.kind === 'logs');
     const [header, logs] = await Promise.all([
       this.upstream.call<Record<string, unknown>>('eth_getBlockByNumber', [tag, false]),
-      wantsLogs ? this.upstream.call<Record<string, unknown>[]>('eth_getLogs', [{ fromBlock: tag, toBlock: tag }]) : Promise.resolve([]),
+      wantsLogs
+        ? this.upstream.call<Record<string, unknown>[]>('eth_getLogs', [{ fromBlock: tag, toBlock: tag }])
+        : Promise.resolve([]),
     ]);
     const { transactions: _omitted, ...headerOnly } = header;
     for (const [id, subscription] of this.subscriptions) {
@@ -70,5 +75,12 @@ function matches(log: Record<string, unknown>, filter: LogFilter): boolean {
     if (!wanted.includes(address)) return false;
   }
   const topics = (log.topics as string[]).map((t) => t.toLowerCase());
-  return (filter.topics ?? []).every((want, i) => want === null || [want].flat().map((t) => t.toLowerCase()).includes(topics[i] ?? ''));
+  return (filter.topics ?? []).every(
+    (want, i) =>
+      want === null ||
+      [want]
+        .flat()
+        .map((t) => t.toLowerCase())
+        .includes(topics[i] ?? ''),
+  );
 }

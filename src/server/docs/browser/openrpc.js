@@ -17,7 +17,12 @@ fetch(mount.dataset.specUrl, { headers: { accept: 'application/json' } })
   })
   .then((schema) => {
     createRoot(mount).render(
-      createElement(ThemeProvider, { theme }, createElement(CssBaseline), createElement(Documentation, { schema, uiSchema: { methods: { 'ui:defaultExpanded': false } } })),
+      createElement(
+        ThemeProvider,
+        { theme },
+        createElement(CssBaseline),
+        createElement(Documentation, { schema, uiSchema: { methods: { 'ui:defaultExpanded': false } } }),
+      ),
     );
   })
   .catch((error) => {
