@@ -5,69 +5,63 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../src/paths.ts';
 
-/** The map's rows: the cells of each table row under the heading, header and rule left out. */
-function mapRows(readme: string): string[][] {
+/** The map's rows, keyed by column heading; the header and rule rows left out. */
+function mapRows(readme: string): Record<string, string>[] {
   const section = readme.split('## Where each surface lives')[1]?.split('\n## ')[0] ?? '';
-  return section
-    .split('\n')
-    .filter((line) => line.startsWith('|') && !line.startsWith('|---') && !line.includes('| Name |'))
-    .map((line) =>
-      line
-        .split('|')
-        .slice(1, -1)
-        .map((cell) => cell.trim()),
-    );
+  const lines = section.split('\n').filter((line) => line.startsWith('|'));
+  const cells = (line: string) =>
+    line
+      .split('|')
+      .slice(1, -1)
+      .map((cell) => cell.trim());
+  const heading = cells(lines[0] ?? '');
+  return lines.slice(2).map((line) => Object.fromEntries(cells(line).map((cell, i) => [heading[i], cell])));
 }
 
-/** The backticked paths of a cell, without glob patterns or ids. */
-const paths = (cell: string) =>
-  [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1]!.replace(/:$/, '')).filter((p) => !p.includes('*'));
+/** The backticked repository paths of a cell (a path starts with a top-level folder and has a slash). */
+const paths = (cell: string | undefined) =>
+  [...(cell ?? '').matchAll(/`([^`]+)`/g)]
+    .map((m) => m[1]!)
+    .filter((p) => /^[a-z]+\/|^[a-z]+\.[a-z]/.test(p) && p.includes('/'));
 
 const rows = mapRows(readFileSync(join(REPO_ROOT, 'README.md'), 'utf8'));
-const BASES = ['', '', 'specs', '', 'src/server', '', 'conformance/checks', '', 'test'];
+const names = rows.map((r) => r.Surface!.split(' ').at(-1)!);
 
 describe('the README surface map', () => {
-  it('has the six surfaces and the admin API', () => {
-    expect(rows.map((r) => r[1])).toEqual([
-      'institutional',
-      'webhooks',
-      'chain',
-      'explorer',
-      'wallet',
-      'evidence',
-      'admin',
-    ]);
+  it('has the six surfaces and the admin API, with every column', () => {
+    expect(names).toEqual(['institutional', 'webhooks', 'chain', 'explorer', 'wallet', 'evidence', 'admin']);
+    for (const row of rows)
+      expect(Object.keys(row)).toEqual([
+        'Surface',
+        'Contract',
+        'Generated',
+        'Routes',
+        'Logic',
+        'Store',
+        'Domain',
+        'Checks',
+        'Check ids',
+        'Tests',
+      ]);
   });
 
   it('names only paths that exist', () => {
-    const missing: string[] = [];
-    for (const row of rows) {
-      for (const [column, base] of BASES.entries()) {
-        if (column === 7) continue; // check id patterns
-        for (const p of paths(row[column] ?? '')) {
-          // A file named in a plugin cell lives in the plugin folder named first in that cell.
-          const plugin = column === 4 ? paths(row[column]!)[0] : undefined;
-          const candidates = [
-            join(REPO_ROOT, base, p),
-            ...(plugin && plugin !== p ? [join(REPO_ROOT, base, plugin, p)] : []),
-          ];
-          if (!candidates.some((c) => existsSync(c))) missing.push(`${row[1]}: ${base}/${p}`);
-        }
-      }
-    }
-    expect(missing).toEqual([]);
+    const named = rows.flatMap((row) => Object.values(row).flatMap(paths));
+    expect(named.length).toBeGreaterThan(40);
+    expect(named.filter((p) => !existsSync(join(REPO_ROOT, p)))).toEqual([]);
   });
 
-  it('uses each surface name for its contract, generated folder, checks and tests', () => {
-    for (const row of rows.filter((r) => r[1] !== 'admin')) {
-      const name = row[1]!;
-      expect(paths(row[2]!)[0], name).toMatch(
-        new RegExp(`^${name}\\.(openapi\\.yaml|asyncapi\\.yaml|openrpc\\.json|schema\\.json)$`),
+  it('uses each surface name for its contract, generated folder, checks, ids and tests', () => {
+    for (const [i, row] of rows.entries()) {
+      const name = names[i]!;
+      if (name === 'admin') continue;
+      expect(paths(row.Contract)[0], name).toMatch(
+        new RegExp(`^specs/${name}\\.(openapi\\.yaml|asyncapi\\.yaml|openrpc\\.json|schema\\.json)$`),
       );
-      expect(paths(row[3]!)[0], name).toBe(`generated/${name}/`);
-      expect(paths(row[6]!)[0], name).toBe(`${name}/`);
-      expect(paths(row[8]!)[0], name).toBe(`${name}/`);
-      expect(row[7], name).toBe(`\`${name}.*\``);
+      expect(paths(row.Generated)[0], name).toBe(`generated/${name}/`);
+      expect(paths(row.Checks)[0], name).toBe(`conformance/checks/${name}/`);
+      expect(paths(row.Tests)[0], name).toBe(`test/${name}/`);
+      expect(row['Check ids'], name).toBe(`\`${name}.*\``);
     }
   });
 });
