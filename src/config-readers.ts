@@ -75,6 +75,9 @@ export const integer = (fallback: number, min: number, max: number): Reader<numb
   },
 });
 
+/** A rate in requests (or attempts) per second, up to 1,000,000; 0 lifts the limit. */
+export const perSecond = (fallback: number): Reader<number> => integer(fallback, 0, 1_000_000);
+
 /** A switch: true, false, 1 or 0. */
 export const flag = (fallback: boolean): Reader<boolean> => ({
   type: 'true, false, 1 or 0',

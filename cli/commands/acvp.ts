@@ -1,56 +1,42 @@
 /** `svckit acvp`: runs NIST ACVP vector sets against OpenSSL and/or noble; writes responses and a results file. */
-import { relative, resolve } from 'node:path';
-import { Command } from 'commander';
-import { parseImplementations, type ImplementationId } from '../../conformance/crypto/implementations.ts';
-import { REPO_ROOT, repoPath } from '../../src/paths.ts';
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { parseImplementations } from '../../conformance/crypto/implementations.ts';
+import { orExit, type VectorOptions, vectorCommand, vectorsArgument } from './vector-command.ts';
 
-type AcvpOptions = { vectors: string; impl: string; out: string; largeData?: boolean; only?: string[] };
+type AcvpOptions = VectorOptions & { largeData?: boolean; only?: string[] };
 
 /** Builds the `acvp` sub-command. */
 export function acvpCommand(): Command {
-  return new Command('acvp')
-    .description(
+  return vectorCommand('acvp', {
+    description:
       'Run ACVP gen-val vector sets (ML-DSA keyGen/sigGen/sigVer, ML-KEM keyGen/encapDecap, HMAC-SHA2-256, AES-GCM, SHA3-256), gzipped or plain. ' +
-        'Parameter sets other than ML-DSA-65 and ML-KEM-768 count as skipped. Writes responses/<impl>/<set>.json and acvp-results.json.',
-    )
-    .option(
-      '--vectors <dir>',
-      'vectors directory (default: vectors/ in the repository; a root with acvp/, an acvp/ folder, or one set)',
-      repoPath('vectors'),
-    )
-    .option('--impl <impl>', 'implementation: openssl, noble or all', 'all')
-    .option('--out <dir>', 'folder for the responses and the results file', 'reports/acvp')
+      'Parameter sets other than ML-DSA-65 and ML-KEM-768 count as skipped. Writes responses/<impl>/<set>.json and acvp-results.json.',
+    vectors: 'vectors directory (default: vectors/ in the repository; a root with acvp/, an acvp/ folder, or one set)',
+    out: 'folder for the responses and the results file',
+    outDefault: 'reports/acvp',
+  })
     .option(
       '--large-data',
       'also run the SHA-3 large data tests (1 to 8 GiB each; about a minute with OpenSSL, ten with noble)',
     )
     .option('--only <names...>', 'only sets whose folder name contains one of these strings')
     .action(async (options: AcvpOptions) => {
-      let implementations: ImplementationId[];
-      try {
-        implementations = parseImplementations(options.impl);
-      } catch (error) {
-        console.error(`svckit acvp: ${(error as Error).message}`);
-        process.exit(2);
-      }
+      const implementations = orExit('acvp', () => parseImplementations(options.impl));
       // Loaded on use, so other commands start without the runners.
       const { runAcvp } = await import('../../conformance/crypto/acvp/run.ts');
       const { formatAcvpConsole, writeAcvpOutputs } = await import('../../conformance/crypto/acvp/output.ts');
-      let run;
-      try {
-        run = runAcvp({
+      const run = orExit('acvp', () =>
+        runAcvp({
           vectorsDir: resolve(options.vectors),
           implementations,
           largeData: options.largeData ?? false,
           only: options.only,
-        });
-      } catch (error) {
-        console.error(`svckit acvp: ${(error as Error).message}`);
-        process.exit(2);
-      }
+        }),
+      );
       const reproduce = [
         'npx svckit acvp',
-        `--vectors ${relative(REPO_ROOT, resolve(options.vectors)) || '.'}`,
+        `--vectors ${vectorsArgument(options.vectors)}`,
         `--impl ${options.impl}`,
         `--out ${options.out}`,
         options.largeData ? '--large-data' : '',

@@ -40,12 +40,12 @@ function parseFormats(value: string | undefined): ReportFormat[] {
 async function chooseTarget(options: ConformanceOptions): Promise<Target> {
   if (options.base || options.wallet || options.site) {
     const caCert = options.caCert ? readFileSync(options.caCert, 'utf8') : undefined;
-    const [{ useReceiverTlsDir }, { remoteTarget }] = await Promise.all([
+    const [{ useReceiverTlsDir: chooseReceiverTlsDir }, { remoteTarget }] = await Promise.all([
       import('../../conformance/webhooks/receiver-tls.ts'),
       import('../../conformance/targets/remote.ts'),
     ]);
     if (options.receiverTlsDir)
-      useReceiverTlsDir(options.receiverTlsDir, options.receiverHost ? [options.receiverHost] : []);
+      chooseReceiverTlsDir(options.receiverTlsDir, options.receiverHost ? [options.receiverHost] : []);
     const adminToken = options.adminToken ?? readSetting('SVC_ADMIN_TOKEN');
     if (options.receiverPort !== undefined && !/^\d{1,5}$/.test(options.receiverPort))
       throw new Error(`"--receiver-port" expected a port number, got "${options.receiverPort}"`);

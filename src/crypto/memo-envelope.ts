@@ -55,10 +55,10 @@ export const memoEnvelope = Object.freeze({
         `memo envelope expected at least ${memoEnvelope.minLength} bytes (D-032), got ${envelope.length}`,
       );
     }
-    let offset = HEADER.length;
-    const kemCiphertext = envelope.subarray(offset, (offset += KEM_CIPHERTEXT_BYTES));
-    const nonce = envelope.subarray(offset, (offset += NONCE_BYTES));
-    const sealed = envelope.subarray(offset);
+    const nonceAt = HEADER.length + KEM_CIPHERTEXT_BYTES;
+    const kemCiphertext = envelope.subarray(HEADER.length, nonceAt);
+    const nonce = envelope.subarray(nonceAt, nonceAt + NONCE_BYTES);
+    const sealed = envelope.subarray(nonceAt + NONCE_BYTES);
     // A tampered kemCiphertext decapsulates to the implicit-rejection key, so GCM authentication fails.
     const sharedSecret = mlKem768.decapsulate(recipientSecretKey, kemCiphertext);
     return aes256Gcm.decrypt(deriveKey(sharedSecret, kemCiphertext, address), nonce, sealed, HEADER);

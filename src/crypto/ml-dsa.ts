@@ -2,23 +2,16 @@
 // interface, empty context unless one is given, hedged (D-044). @noble/post-quantum serves what
 // OpenSSL does not expose: a caller-supplied rnd, deterministic signing, the internal interface with
 // an external mu, and HashML-DSA (pre-hash). Keys and signatures are FIPS 204 byte encodings.
-import { generateKeyPairSync } from 'node:crypto';
-import { asUint8Array, assertBytes, assertLength } from './bytes.ts';
+import { assertBytes, assertLength } from './bytes.ts';
 import { CryptoError } from './errors.ts';
-import {
-  ML_DSA_65_SIZES,
-  opensslMlDsa65KeygenFromSeed,
-  opensslMlDsa65PublicKey,
-  opensslMlDsa65Sign,
-  opensslMlDsa65Verify,
-  opensslMlDsa65VerifyAsync,
-} from './backends/openssl-ml-dsa.ts';
+import { keyPairFunctions } from './key-pairs.ts';
+import { opensslMlDsa65Sign, opensslMlDsa65Verify, opensslMlDsa65VerifyAsync } from './backends/openssl-ml-dsa.ts';
+import { ML_DSA_65, ML_DSA_65_SIZES } from './backends/parameter-sets.ts';
 import {
   nobleMlDsa65ExpandedSecretKey,
   nobleMlDsa65Sign,
   nobleMlDsa65SignInternal,
   nobleMlDsa65SignPrehash,
-  nobleMlDsa65Verify,
   nobleMlDsa65VerifyInternal,
   nobleMlDsa65VerifyPrehash,
   type PreHashAlgorithm,
@@ -60,32 +53,7 @@ export const mlDsa65 = Object.freeze({
   /** FIPS 204 Table 2 sizes in bytes. */
   sizes: ML_DSA_65_SIZES,
 
-  /** A fresh key pair from OpenSSL's random generator. */
-  keygen(): MlDsa65KeyPair {
-    const { publicKey, privateKey } = generateKeyPairSync('ml-dsa-65');
-    return {
-      publicKey: asUint8Array(publicKey.export({ format: 'raw-public' })),
-      secretKey: asUint8Array(privateKey.export({ format: 'raw-seed' })),
-    };
-  },
-
-  /** The key pair of a 32-byte seed ξ (FIPS 204 ML-DSA.KeyGen_internal). */
-  keygenFromSeed(seed: Uint8Array): MlDsa65KeyPair {
-    assertLength('seed', seed, ML_DSA_65_SIZES.seed);
-    return opensslMlDsa65KeygenFromSeed(seed);
-  },
-
-  /** The public key of a secret key (seed or expanded). */
-  publicKeyOf(secretKey: Uint8Array): Uint8Array {
-    assertLength('secretKey', secretKey, ML_DSA_65_SIZES.seed, ML_DSA_65_SIZES.secretKey);
-    return opensslMlDsa65PublicKey(secretKey);
-  },
-
-  /** The 4,032-byte FIPS 204 skEncode form of a secret key (a seed is expanded). */
-  expandSecretKey(secretKey: Uint8Array): Uint8Array {
-    assertLength('secretKey', secretKey, ML_DSA_65_SIZES.seed, ML_DSA_65_SIZES.secretKey);
-    return nobleMlDsa65ExpandedSecretKey(secretKey);
-  },
+  ...keyPairFunctions(ML_DSA_65, nobleMlDsa65ExpandedSecretKey),
 
   /** FIPS 204 ML-DSA.Sign: pure, empty context unless given, hedged by OpenSSL unless rnd or deterministic is asked. */
   sign(secretKey: Uint8Array, message: Uint8Array, options: MlDsa65SignOptions = {}): Uint8Array {

@@ -1,15 +1,10 @@
 // ML-KEM-768 (FIPS 203). OpenSSL (node:crypto) is the default for key generation, encapsulation and
 // decapsulation; @noble/post-quantum serves encapsulation with a caller-supplied m (Algorithm 17,
 // for known-answer tests) and the expanded decapsulation key.
-import { generateKeyPairSync } from 'node:crypto';
-import { asUint8Array, assertBytes, assertLength } from './bytes.ts';
-import {
-  ML_KEM_768_SIZES,
-  opensslMlKem768Decapsulate,
-  opensslMlKem768Encapsulate,
-  opensslMlKem768KeygenFromSeed,
-  opensslMlKem768PublicKey,
-} from './backends/openssl-ml-kem.ts';
+import { assertBytes, assertLength } from './bytes.ts';
+import { keyPairFunctions } from './key-pairs.ts';
+import { opensslMlKem768Decapsulate, opensslMlKem768Encapsulate } from './backends/openssl-ml-kem.ts';
+import { ML_KEM_768, ML_KEM_768_SIZES } from './backends/parameter-sets.ts';
 import { nobleMlKem768Encapsulate, nobleMlKem768ExpandedSecretKey } from './backends/noble-ml-kem.ts';
 
 /** An ML-KEM-768 key pair: the 1,184-byte encapsulation key and the 64-byte seed d || z as decapsulation key. */
@@ -33,32 +28,7 @@ export const mlKem768 = Object.freeze({
   /** FIPS 203 Table 3 sizes in bytes. */
   sizes: ML_KEM_768_SIZES,
 
-  /** A fresh key pair from OpenSSL's random generator. */
-  keygen(): MlKem768KeyPair {
-    const { publicKey, privateKey } = generateKeyPairSync('ml-kem-768');
-    return {
-      publicKey: asUint8Array(publicKey.export({ format: 'raw-public' })),
-      secretKey: asUint8Array(privateKey.export({ format: 'raw-seed' })),
-    };
-  },
-
-  /** The key pair of a 64-byte seed d || z (FIPS 203 ML-KEM.KeyGen_internal). */
-  keygenFromSeed(seed: Uint8Array): MlKem768KeyPair {
-    assertLength('seed', seed, ML_KEM_768_SIZES.seed);
-    return opensslMlKem768KeygenFromSeed(seed);
-  },
-
-  /** The encapsulation key of a decapsulation key (seed or expanded). */
-  publicKeyOf(secretKey: Uint8Array): Uint8Array {
-    assertLength('secretKey', secretKey, ML_KEM_768_SIZES.seed, ML_KEM_768_SIZES.secretKey);
-    return opensslMlKem768PublicKey(secretKey);
-  },
-
-  /** The 2,400-byte FIPS 203 expanded decapsulation key of a seed (or the expanded key itself). */
-  expandSecretKey(secretKey: Uint8Array): Uint8Array {
-    assertLength('secretKey', secretKey, ML_KEM_768_SIZES.seed, ML_KEM_768_SIZES.secretKey);
-    return nobleMlKem768ExpandedSecretKey(secretKey);
-  },
+  ...keyPairFunctions(ML_KEM_768, nobleMlKem768ExpandedSecretKey),
 
   /** FIPS 203 ML-KEM.Encaps with OpenSSL's randomness; CryptoError('bad_key') if ek fails the §7.2 check. */
   encapsulate(publicKey: Uint8Array): MlKem768Encapsulation {

@@ -3,7 +3,7 @@
  * hashes) and registered ML-DSA-65 public keys, each with permissions and an optional account list.
  */
 import { createHash } from 'node:crypto';
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Permission } from '../../generated/admin/types.gen';
 import { dateOf, type Clock } from '../clock.ts';
 import { sha3_256, toHex } from '../crypto/index.ts';
@@ -24,6 +24,30 @@ export type Credential = {
 
 /** Fields an administrator sets on a credential. */
 export type CredentialGrant = { name: string; permissions: Permission[]; accountIds: string[] | null };
+
+/** The table of each kind of credential. */
+const TABLES = { api_key: apiKeys, mldsa: mldsaKeys } as const;
+type CredentialTable = (typeof TABLES)[keyof typeof TABLES];
+/** A row of one of the credential tables. */
+type RowOf<T extends CredentialTable> = T['$inferSelect'];
+
+/** The columns a credential is built from. */
+const grantColumns = (table: CredentialTable) => ({
+  id: table.id,
+  permissions: table.permissions,
+  accountIds: table.accountIds,
+});
+
+/** The credential of `kind` a row's grant columns describe. */
+const credentialOf = (
+  kind: Credential['kind'],
+  row: { id: string; permissions: string[]; accountIds: string[] | null },
+): Credential => ({
+  id: row.id,
+  kind,
+  permissions: row.permissions as Permission[],
+  accountIds: row.accountIds ?? null,
+});
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -81,29 +105,18 @@ export class CredentialStore {
   }
 
   /** The API key `id` (active or revoked). */
-  async findApiKey(id: string) {
-    const [row] = await this.db.select().from(apiKeys).where(eq(apiKeys.id, id));
-    return row;
+  findApiKey(id: string) {
+    return this.findById(apiKeys, id);
   }
 
   /** Replaces name, permissions or account list of an API key; undefined when it does not exist. */
-  async updateApiKey(id: string, patch: Partial<CredentialGrant>) {
-    this.forgetRecent();
-    const [row] = await this.db.update(apiKeys).set(patch).where(eq(apiKeys.id, id)).returning();
-    return row;
+  updateApiKey(id: string, patch: Partial<CredentialGrant>) {
+    return this.update(apiKeys, id, patch);
   }
 
   /** Revokes an API key (D-059: kept, with revokedAt); undefined when it does not exist. */
-  async revokeApiKey(id: string) {
-    this.forgetRecent();
-    const [existing] = await this.db.select().from(apiKeys).where(eq(apiKeys.id, id));
-    if (!existing || existing.revokedAt) return existing;
-    const [row] = await this.db
-      .update(apiKeys)
-      .set({ revokedAt: dateOf(this.clock) })
-      .where(eq(apiKeys.id, id))
-      .returning();
-    return row;
+  revokeApiKey(id: string) {
+    return this.revoke(apiKeys, id);
   }
 
   /** Registers an ML-DSA-65 public key; undefined when that key is already registered. */
@@ -122,9 +135,8 @@ export class CredentialStore {
   }
 
   /** The ML-DSA key `id` (active or revoked). */
-  async findMldsaKeyById(id: string) {
-    const [row] = await this.db.select().from(mldsaKeys).where(eq(mldsaKeys.id, id));
-    return row;
+  findMldsaKeyById(id: string) {
+    return this.findById(mldsaKeys, id);
   }
 
   /** The registration of `publicKeyHex` (lower case), active or revoked: a public key is registered once. */
@@ -134,51 +146,21 @@ export class CredentialStore {
   }
 
   /** Replaces name, permissions or account list of an ML-DSA key. */
-  async updateMldsaKey(id: string, patch: Partial<CredentialGrant>) {
-    this.forgetRecent();
-    const [row] = await this.db.update(mldsaKeys).set(patch).where(eq(mldsaKeys.id, id)).returning();
-    return row;
+  updateMldsaKey(id: string, patch: Partial<CredentialGrant>) {
+    return this.update(mldsaKeys, id, patch);
   }
 
   /** Revokes an ML-DSA key (D-059). */
-  async revokeMldsaKey(id: string) {
-    this.forgetRecent();
-    const [existing] = await this.db.select().from(mldsaKeys).where(eq(mldsaKeys.id, id));
-    if (!existing || existing.revokedAt) return existing;
-    const [row] = await this.db
-      .update(mldsaKeys)
-      .set({ revokedAt: dateOf(this.clock) })
-      .where(eq(mldsaKeys.id, id))
-      .returning();
-    return row;
+  revokeMldsaKey(id: string) {
+    return this.revoke(mldsaKeys, id);
   }
 
   /** The active API key whose token is `token`. */
   async findApiKeyByToken(token: string): Promise<Credential | undefined> {
     const tokenSha256 = sha256(token);
-    return this.remembered(`key:${tokenSha256}`, () => this.readApiKey(tokenSha256));
-  }
-
-  private async readApiKey(tokenSha256: string): Promise<Credential | undefined> {
-    const [row] = await this.db
-      .select({ id: apiKeys.id, permissions: apiKeys.permissions, accountIds: apiKeys.accountIds })
-      .from(apiKeys)
-      .where(and(eq(apiKeys.tokenSha256, tokenSha256), isNull(apiKeys.revokedAt)))
-      .prepare('credential_by_token')
-      .execute();
-    if (!row) return undefined;
-    await this.touch(row.id, () =>
-      this.db
-        .update(apiKeys)
-        .set({ lastUsedAt: dateOf(this.clock) })
-        .where(eq(apiKeys.id, row.id)),
+    return this.remembered(`key:${tokenSha256}`, () =>
+      this.readActive('api_key', eq(apiKeys.tokenSha256, tokenSha256), 'credential_by_token'),
     );
-    return {
-      id: row.id,
-      kind: 'api_key',
-      permissions: row.permissions as Permission[],
-      accountIds: row.accountIds ?? null,
-    };
   }
 
   /** The active ML-DSA key registered as `publicKey` (its 1,952 bytes). */
@@ -187,29 +169,13 @@ export class CredentialStore {
     // hex characters twice), and only the grant comes back. A second preimage of SHA-256 is out of reach, so
     // the digest identifies the key as the index already assumes.
     const digest = createHash('sha256').update(publicKey).digest();
-    return this.remembered(`mldsa:${digest.toString('base64')}`, () => this.readMldsaKey(digest));
-  }
-
-  private async readMldsaKey(digest: Buffer): Promise<Credential | undefined> {
-    const [row] = await this.db
-      .select({ id: mldsaKeys.id, permissions: mldsaKeys.permissions, accountIds: mldsaKeys.accountIds })
-      .from(mldsaKeys)
-      .where(and(sql`sha256(decode(${mldsaKeys.publicKeyHex}, 'hex')) = ${digest}`, isNull(mldsaKeys.revokedAt)))
-      .prepare('credential_by_mldsa_key')
-      .execute();
-    if (!row) return undefined;
-    await this.touch(row.id, () =>
-      this.db
-        .update(mldsaKeys)
-        .set({ lastUsedAt: dateOf(this.clock) })
-        .where(eq(mldsaKeys.id, row.id)),
+    return this.remembered(`mldsa:${digest.toString('base64')}`, () =>
+      this.readActive(
+        'mldsa',
+        sql`sha256(decode(${mldsaKeys.publicKeyHex}, 'hex')) = ${digest}`,
+        'credential_by_mldsa_key',
+      ),
     );
-    return {
-      id: row.id,
-      kind: 'mldsa',
-      permissions: row.permissions as Permission[],
-      accountIds: row.accountIds ?? null,
-    };
   }
 
   /**
@@ -217,19 +183,67 @@ export class CredentialStore {
    * D-137: open /ws connections are checked with it every second.
    */
   async findActive(credential: Pick<Credential, 'id' | 'kind'>): Promise<Credential | undefined> {
-    const table = credential.kind === 'api_key' ? apiKeys : mldsaKeys;
+    const table = TABLES[credential.kind];
     const [row] = await this.db
-      .select({ id: table.id, permissions: table.permissions, accountIds: table.accountIds })
+      .select(grantColumns(table))
       .from(table)
       .where(and(eq(table.id, credential.id), isNull(table.revokedAt)));
-    return row
-      ? {
-          id: row.id,
-          kind: credential.kind,
-          permissions: row.permissions as Permission[],
-          accountIds: row.accountIds ?? null,
-        }
-      : undefined;
+    return row && credentialOf(credential.kind, row);
+  }
+
+  /**
+   * The active credential of `kind` that `match` selects, through the prepared statement `statement`; its
+   * last use is recorded.
+   */
+  private async readActive(kind: Credential['kind'], match: SQL, statement: string): Promise<Credential | undefined> {
+    const table = TABLES[kind];
+    const [row] = await this.db
+      .select(grantColumns(table))
+      .from(table)
+      .where(and(match, isNull(table.revokedAt)))
+      .prepare(statement)
+      .execute();
+    if (!row) return undefined;
+    await this.touch(row.id, () =>
+      this.db
+        .update(table)
+        .set({ lastUsedAt: dateOf(this.clock) })
+        .where(eq(table.id, row.id)),
+    );
+    return credentialOf(kind, row);
+  }
+
+  /** The row `id` of `table`, active or revoked. */
+  private async findById<T extends CredentialTable>(table: T, id: string): Promise<RowOf<T> | undefined> {
+    const from: CredentialTable = table;
+    const [row] = await this.db.select().from(from).where(eq(from.id, id));
+    return row as RowOf<T> | undefined;
+  }
+
+  /** Replaces fields of the row `id` of `table`; undefined when it does not exist. */
+  private async update<T extends CredentialTable>(
+    table: T,
+    id: string,
+    patch: Partial<CredentialGrant>,
+  ): Promise<RowOf<T> | undefined> {
+    this.forgetRecent();
+    const into: CredentialTable = table;
+    const [row] = await this.db.update(into).set(patch).where(eq(into.id, id)).returning();
+    return row as RowOf<T> | undefined;
+  }
+
+  /** Revokes the row `id` of `table` (D-059: kept, with revokedAt); a revoked row is returned as it is. */
+  private async revoke<T extends CredentialTable>(table: T, id: string): Promise<RowOf<T> | undefined> {
+    this.forgetRecent();
+    const existing = await this.findById(table, id);
+    if (!existing || existing.revokedAt) return existing;
+    const into: CredentialTable = table;
+    const [row] = await this.db
+      .update(into)
+      .set({ revokedAt: dateOf(this.clock) })
+      .where(eq(into.id, id))
+      .returning();
+    return row as RowOf<T> | undefined;
   }
 
   /** A credential looked up within CREDENTIAL_CACHE_MS, or `read` (only active credentials are remembered). */

@@ -62,7 +62,13 @@ async function handle(request: PgliteRequest & { id: number }): Promise<unknown>
       database()
         .transaction(async (tx) => {
           const commit = await new Promise<boolean>((resolve) => {
-            transactions.set(id, { tx, end: (commitIt, replyTo) => ((endedBy = replyTo), resolve(commitIt)) });
+            transactions.set(id, {
+              tx,
+              end: (commitIt, replyTo) => {
+                endedBy = replyTo;
+                resolve(commitIt);
+              },
+            });
             reply({ id: request.id, result: { tx: id } });
           });
           if (!commit) throw ROLLBACK;

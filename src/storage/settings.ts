@@ -53,7 +53,10 @@ async function sealedSetting(
   clear: (stored: string) => Uint8Array,
 ): Promise<Uint8Array> {
   let made: Uint8Array | undefined;
-  const { value, created } = await getOrCreate(db, key, () => seal(keyring, key, (made = create())));
+  const { value, created } = await getOrCreate(db, key, () => {
+    made = create();
+    return seal(keyring, key, made);
+  });
   if (created) return made!;
   if (SEALED.test(value)) return open(keyring, key, value);
   const bytes = clear(value);

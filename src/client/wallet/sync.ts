@@ -138,16 +138,16 @@ export function openSyncEnvelope(
   if (data.length < ENVELOPE_HEADER.length + KEM_CT + NONCE + TAG || !ENVELOPE_HEADER.every((b, i) => data[i] === b)) {
     throw new SyncError('not a sync envelope: expected the header "SVS" 0x01 and at least 1,120 bytes');
   }
-  let offset = ENVELOPE_HEADER.length;
-  const kemCiphertext = data.subarray(offset, (offset += KEM_CT));
-  const nonce = data.subarray(offset, (offset += NONCE));
+  const nonceAt = ENVELOPE_HEADER.length + KEM_CT;
+  const kemCiphertext = data.subarray(ENVELOPE_HEADER.length, nonceAt);
+  const nonce = data.subarray(nonceAt, nonceAt + NONCE);
   const sharedSecret = mlKem768.decapsulate(me.secretKey, kemCiphertext);
   let plaintext: Uint8Array;
   try {
     plaintext = aes256Gcm.decrypt(
       envelopeKey(sharedSecret, kemCiphertext, svcId, fromDevice, me.deviceId),
       nonce,
-      data.subarray(offset),
+      data.subarray(nonceAt + NONCE),
       ENVELOPE_HEADER,
     );
   } catch {

@@ -5,7 +5,7 @@ import { sha224, sha256, sha384, sha512, sha512_224, sha512_256 } from '@noble/h
 import { sha3_224, sha3_256, sha3_384, sha3_512, shake128_32, shake256_64 } from '@noble/hashes/sha3.js';
 import { ml_dsa65 } from '@noble/post-quantum/ml-dsa.js';
 import { CryptoError } from '../errors.ts';
-import { ML_DSA_65_SIZES } from './openssl-ml-dsa.ts';
+import { ML_DSA_65_SIZES } from './parameter-sets.ts';
 
 /** How a signature gets its 32-byte rnd (FIPS 204 Algorithm 2 step 5). */
 export type RandomnessChoice =

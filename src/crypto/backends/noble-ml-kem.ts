@@ -2,7 +2,7 @@
 // with a caller-supplied m (FIPS 203 Algorithm 17, used by ACVP) and the expanded decapsulation key.
 import { ml_kem768 } from '@noble/post-quantum/ml-kem.js';
 import { CryptoError } from '../errors.ts';
-import { ML_KEM_768_SIZES } from './openssl-ml-kem.ts';
+import { ML_KEM_768_SIZES } from './parameter-sets.ts';
 
 /** The FIPS 203 expanded decapsulation key (2,400 bytes) of a seed d || z, or the expanded key itself. */
 export function nobleMlKem768ExpandedSecretKey(secretKey: Uint8Array): Uint8Array {

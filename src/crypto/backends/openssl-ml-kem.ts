@@ -2,80 +2,42 @@
 // randomness, Decaps. OpenSSL applies the FIPS 203 §7.2 encapsulation-key check on import and the
 // §7.3 decapsulation-key hash check when it imports an expanded key. node:crypto takes no
 // caller-supplied m (Algorithm 17's randomness); noble-ml-kem.ts offers that for the ACVP runner.
-import { createPrivateKey, createPublicKey, decapsulate, encapsulate, type KeyObject } from 'node:crypto';
+import { decapsulate, encapsulate, type KeyObject } from 'node:crypto';
 import { asUint8Array } from '../bytes.ts';
 import { CryptoError } from '../errors.ts';
-import { pkcs8Both, pkcs8Expanded } from './pkcs8.ts';
-
-/** FIPS 203 Table 3 sizes for ML-KEM-768, in bytes. */
-export const ML_KEM_768_SIZES = Object.freeze({
-  publicKey: 1184,
-  secretKey: 2400,
-  seed: 64,
-  ciphertext: 1088,
-  sharedSecret: 32,
-});
+import {
+  derivePublicKey,
+  importPublicKey,
+  importSecretKey,
+  type KeyPair,
+  keyPairFromSeed,
+  seedMatchesExpanded,
+} from './openssl-keys.ts';
+import { ML_KEM_768, ML_KEM_768_SIZES } from './parameter-sets.ts';
 
 /** Imports a 64-byte seed (d || z) or a 2,400-byte FIPS 203 expanded decapsulation key. */
 export function importMlKem768SecretKey(secretKey: Uint8Array): KeyObject {
-  try {
-    if (secretKey.length === ML_KEM_768_SIZES.seed) {
-      return createPrivateKey({ key: secretKey, format: 'raw-seed', asymmetricKeyType: 'ml-kem-768' });
-    }
-    if (secretKey.length === ML_KEM_768_SIZES.secretKey) {
-      return createPrivateKey({
-        key: Buffer.from(pkcs8Expanded('ml-kem-768', secretKey)),
-        format: 'der',
-        type: 'pkcs8',
-      });
-    }
-  } catch (error) {
-    throw new CryptoError('bad_key', `OpenSSL refused the ML-KEM-768 decapsulation key: ${(error as Error).message}`, {
-      cause: error,
-    });
-  }
-  throw new CryptoError(
-    'bad_length',
-    `ML-KEM-768 decapsulation key expected 64 (seed) or 2400 (expanded) bytes, got ${secretKey.length}`,
-  );
+  return importSecretKey(ML_KEM_768, secretKey);
 }
 
 /** Imports a 1,184-byte encapsulation key; OpenSSL applies the FIPS 203 §7.2 modulus check. */
 export function importMlKem768PublicKey(publicKey: Uint8Array): KeyObject {
-  if (publicKey.length !== ML_KEM_768_SIZES.publicKey) {
-    throw new CryptoError('bad_length', `ML-KEM-768 encapsulation key expected 1184 bytes, got ${publicKey.length}`);
-  }
-  try {
-    return createPublicKey({ key: publicKey, format: 'raw-public', asymmetricKeyType: 'ml-kem-768' });
-  } catch (error) {
-    throw new CryptoError('bad_key', `OpenSSL refused the ML-KEM-768 encapsulation key: ${(error as Error).message}`, {
-      cause: error,
-    });
-  }
+  return importPublicKey(ML_KEM_768, publicKey);
 }
 
 /** FIPS 203 ML-KEM.KeyGen_internal(d, z): the encapsulation key and the seed kept as secret key. */
-export function opensslMlKem768KeygenFromSeed(seed: Uint8Array): { publicKey: Uint8Array; secretKey: Uint8Array } {
-  const key = importMlKem768SecretKey(seed);
-  return {
-    publicKey: asUint8Array(createPublicKey(key).export({ format: 'raw-public' })),
-    secretKey: new Uint8Array(seed),
-  };
+export function opensslMlKem768KeygenFromSeed(seed: Uint8Array): KeyPair {
+  return keyPairFromSeed(ML_KEM_768, seed);
 }
 
 /** The encapsulation key of a decapsulation key (seed or expanded), as OpenSSL derives it. */
 export function opensslMlKem768PublicKey(secretKey: Uint8Array): Uint8Array {
-  return asUint8Array(createPublicKey(importMlKem768SecretKey(secretKey)).export({ format: 'raw-public' }));
+  return derivePublicKey(ML_KEM_768, secretKey);
 }
 
 /** True when OpenSSL's expansion of the seed d || z equals the given expanded key (PKCS#8 "both" import). */
 export function opensslMlKem768SeedMatchesExpanded(seed: Uint8Array, expandedKey: Uint8Array): boolean {
-  try {
-    createPrivateKey({ key: Buffer.from(pkcs8Both('ml-kem-768', seed, expandedKey)), format: 'der', type: 'pkcs8' });
-    return true;
-  } catch {
-    return false;
-  }
+  return seedMatchesExpanded(ML_KEM_768, seed, expandedKey);
 }
 
 /** FIPS 203 ML-KEM.Encaps (Algorithm 20) with OpenSSL's randomness. */

@@ -138,7 +138,7 @@ export class PaymentService {
     const { db, lifecycle, fx } = this.deps;
     const { nativeCcy } = lifecycle.settings;
     let [payment] = await db.select().from(payments).where(eq(payments.uetr, uetr));
-    if (!payment || payment.source !== 'pacs008' || payment.transferTxRef !== null) return;
+    if (payment?.source !== 'pacs008' || payment.transferTxRef !== null) return;
     if (payment.status === 'INITIATED' && payment.instrAmtCcy !== nativeCcy) {
       const rate = fx.get(payment.instrAmtCcy);
       if (!rate) return this.fail(uetr, `no FX rate is configured for ${payment.instrAmtCcy}`);

@@ -115,7 +115,7 @@ export class TransferStatements {
   };
 
   constructor(
-    private readonly db: Database,
+    db: Database,
     private readonly hooks?: HookCtes,
   ) {
     this.outside = {

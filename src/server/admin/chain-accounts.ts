@@ -57,15 +57,13 @@ export function chainAccountHandlers(deps: { chain: ChainRuntime; accounts: Acco
         limit: 'an integer from 1 to 200',
       });
       const { total, rows } = await allowlist().page(query.page, query.limit);
-      return reply
-        .code(200)
-        .send({
-          total,
-          page: query.page,
-          limit: query.limit,
-          fundingAddress: chain.fundingAccount!.address,
-          accounts: rows.map(view),
-        });
+      return reply.code(200).send({
+        total,
+        page: query.page,
+        limit: query.limit,
+        fundingAddress: chain.fundingAccount!.address,
+        accounts: rows.map(view),
+      });
     },
     adminAddChainAccount: async (request, reply) => {
       const body = guard(addBody, request.body, { address: ADDRESS });

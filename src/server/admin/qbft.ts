@@ -40,11 +40,9 @@ export function qbftHandlers(chain: ChainRuntime, clock: Clock): Handlers {
     },
     adminListValidatorVotes: async (_request, reply) => {
       const votes = await chain.consensus.proposals();
-      return reply
-        .code(200)
-        .send({
-          votes: votes.map((v) => ({ validator: v.target, add: v.add, proposedAt: v.proposedAt.toISOString() })),
-        });
+      return reply.code(200).send({
+        votes: votes.map((v) => ({ validator: v.target, add: v.add, proposedAt: v.proposedAt.toISOString() })),
+      });
     },
     adminListValidators: async (_request, reply) => {
       const blockNumber = await latest();

@@ -3,7 +3,7 @@
  * each request against the OpenRPC contract, answers local methods itself and relays the rest to the node,
  * in one upstream batch per client batch.
  */
-import { parseTransaction, recoverTransactionAddress, type TransactionSerialized } from 'viem';
+import { type Address, parseTransaction, recoverTransactionAddress, type TransactionSerialized } from 'viem';
 import type { BlockProducer } from '../../node/block-producer.ts';
 import type { ChainPermissions } from '../../node/permissions.ts';
 import type { FinalBlockCache } from '../../node/final-blocks.ts';
@@ -118,7 +118,7 @@ export class RpcDispatcher {
           answers[r.index] = { ...response, id: (prepared[r.index] as { id: Id }).id };
         });
       } catch (error) {
-        misses.forEach((r) => (answers[r.index] = this.failure((prepared[r.index] as { id: Id }).id, error)));
+        for (const r of misses) answers[r.index] = this.failure((prepared[r.index] as { id: Id }).id, error);
       }
     }
     return answers as RpcResponse[];
@@ -138,7 +138,7 @@ export class RpcDispatcher {
   private async sendRaw(id: Id, [signed]: unknown[]): Promise<RpcResponse> {
     try {
       if (this.deps.permissions) {
-        let sender;
+        let sender: Address;
         try {
           const serialized = signed as TransactionSerialized;
           parseTransaction(serialized);

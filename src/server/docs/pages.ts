@@ -7,7 +7,7 @@ import type { Contract } from './contracts.ts';
 /** A contract as the pages show it. */
 export type ShownContract = Contract & { title: string };
 
-const escape = (text: string) =>
+const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 function shell(
@@ -20,7 +20,8 @@ function shell(
 ): string {
   const links = contracts
     .map(
-      (c) => `<a href="${prefix}/${c.slug}"${c.slug === current ? ' aria-current="page"' : ''}>${escape(c.slug)}</a>`,
+      (c) =>
+        `<a href="${prefix}/${c.slug}"${c.slug === current ? ' aria-current="page"' : ''}>${escapeHtml(c.slug)}</a>`,
     )
     .join('');
   return `<!doctype html>
@@ -28,7 +29,7 @@ function shell(
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(title)}</title>
+<title>${escapeHtml(title)}</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="${prefix}/assets/docs.css">
 ${head}
@@ -46,7 +47,7 @@ export function indexPage(prefix: string, contracts: readonly ShownContract[]): 
   const items = contracts
     .map(
       (c) =>
-        `<li><a href="${prefix}/${c.slug}">${escape(c.title)}</a> — ${escape(c.surface)} <span class="file"><a href="${prefix}/specs/${c.file}">specs/${escape(c.file)}</a></span></li>`,
+        `<li><a href="${prefix}/${c.slug}">${escapeHtml(c.title)}</a> — ${escapeHtml(c.surface)} <span class="file"><a href="${prefix}/specs/${c.file}">specs/${escapeHtml(c.file)}</a></span></li>`,
     )
     .join('\n');
   const body = `<main class="svckit-docs-index">

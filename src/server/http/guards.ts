@@ -56,7 +56,10 @@ const strictSchemas = new WeakMap<z.ZodObject, z.ZodObject>();
  */
 export function strict<S extends z.ZodObject>(schema: S): ReturnType<S['strict']> {
   let built = strictSchemas.get(schema);
-  if (!built) strictSchemas.set(schema, (built = schema.strict()));
+  if (!built) {
+    built = schema.strict();
+    strictSchemas.set(schema, built);
+  }
   return built as ReturnType<S['strict']>;
 }
 

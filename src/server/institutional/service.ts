@@ -105,14 +105,12 @@ export function institutionalHandlers(deps: InstitutionalDeps): RouteHandlers {
       const query = guard(strict(zInstitutionalGetAccountStatementQuery), withIntegers(request.query), PAGING);
       const account = await readableAccount(request, id);
       const { total, rows } = await statementPage(deps.db, account, query.page, query.limit);
-      return reply
-        .code(200)
-        .send({
-          total,
-          page: query.page,
-          limit: query.limit,
-          transactions: rows.map((r) => statementView(r, account)),
-        });
+      return reply.code(200).send({
+        total,
+        page: query.page,
+        limit: query.limit,
+        transactions: rows.map((r) => statementView(r, account)),
+      });
     },
     institutionalListTransfers: async (request, reply) => {
       const credential = credentialOf(request);
@@ -124,26 +122,22 @@ export function institutionalHandlers(deps: InstitutionalDeps): RouteHandlers {
       if (query.accountId) {
         const account = await namedAccount(credential, 'accountId', query.accountId);
         const { total, rows } = await transferPage(deps.db, [account.id], query.page, query.limit);
-        return reply
-          .code(200)
-          .send({
-            total,
-            page: query.page,
-            limit: query.limit,
-            transfers: rows.map((r) => transferView(r, directionFor(r, account))),
-          });
+        return reply.code(200).send({
+          total,
+          page: query.page,
+          limit: query.limit,
+          transfers: rows.map((r) => transferView(r, directionFor(r, account))),
+        });
       }
       const { total, rows } = await transferPage(deps.db, credential.accountIds, query.page, query.limit);
       const own = (r: (typeof rows)[number]) =>
         credential.accountIds === null || credential.accountIds.includes(r.accountId ?? '');
-      return reply
-        .code(200)
-        .send({
-          total,
-          page: query.page,
-          limit: query.limit,
-          transfers: rows.map((r) => transferView(r, own(r) ? 'out' : 'in')),
-        });
+      return reply.code(200).send({
+        total,
+        page: query.page,
+        limit: query.limit,
+        transfers: rows.map((r) => transferView(r, own(r) ? 'out' : 'in')),
+      });
     },
     institutionalCreateTransfer: async (request, reply) => institutionalCreateTransfer(deps, request, reply),
     institutionalGetTransfer: async (request, reply) => {
@@ -171,16 +165,14 @@ export function institutionalHandlers(deps: InstitutionalDeps): RouteHandlers {
         accountId: 'an account id (acc_ + 26 Crockford base32)',
       });
       const account = await namedAccount(credentialOf(request), 'accountId', body.accountId);
-      return reply
-        .code(200)
-        .send(
-          integrationInstructions({
-            institutionBIC: body.institutionBIC,
-            accountId: account.id,
-            settlementAddress: account.address,
-            platformBIC: deps.platformBIC,
-          }),
-        );
+      return reply.code(200).send(
+        integrationInstructions({
+          institutionBIC: body.institutionBIC,
+          accountId: account.id,
+          settlementAddress: account.address,
+          platformBIC: deps.platformBIC,
+        }),
+      );
     },
   };
 }

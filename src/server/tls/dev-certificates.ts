@@ -64,7 +64,7 @@ async function createMaterial(hosts: string[], caName = 'svckit development CA')
     ],
   });
   const key = await webcrypto.subtle.exportKey('pkcs8', (serverKeys as CryptoKeyPair).privateKey);
-  return { caCert: ca.toString('pem') + '\n', cert: server.toString('pem') + '\n', key: pem('PRIVATE KEY', key) };
+  return { caCert: `${ca.toString('pem')}\n`, cert: `${server.toString('pem')}\n`, key: pem('PRIVATE KEY', key) };
 }
 
 /**

@@ -38,7 +38,7 @@ export function refusePrivateMaterial(body: unknown, limit = MAX_JSON_DEPTH): vo
     if (value === null || typeof value !== 'object') continue;
     if (depth >= limit) throw new RestError(ErrorCode.BODY_TOO_DEEP, tooDeepMessage(limit));
     if (Array.isArray(value)) {
-      value.forEach((item, i) => pending.push({ value: item, at: `${at}[${i}]`, depth: depth + 1 }));
+      for (const [i, item] of value.entries()) pending.push({ value: item, at: `${at}[${i}]`, depth: depth + 1 });
       continue;
     }
     for (const [key, item] of Object.entries(value)) {
