@@ -185,8 +185,7 @@ function lifecycleChecks(): Check[] {
             ['transfer', read?.json as Record<string, unknown> | undefined],
           ] as const) {
             if (
-              !item ||
-              item.status !== 'pending' ||
+              item?.status !== 'pending' ||
               item.blockNumber !== null ||
               item.timestamp !== null ||
               !/^0x[0-9a-f]{64}$/i.test(String(item.txHash))
