@@ -8,7 +8,6 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { DEFAULT_MAX_AGE_DAYS } from '../../src/evidence/defaults.ts';
 import { SVCKIT_BIN } from '../../src/paths.ts';
 

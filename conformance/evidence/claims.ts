@@ -63,6 +63,18 @@ export function hybridConstructions(opensslVersion: string, tlsOffered: boolean)
   return out;
 }
 
+/** The category of one skip reason and the item it names (a parameter set, a pre-hash, what is not offered). */
+function skipCategory(reason: string): { label: string; item?: string } {
+  const outOfScope = /^parameter set (\S+) is out of scope/.exec(reason);
+  if (outOfScope) return { label: 'parameter sets out of scope', item: outOfScope[1] };
+  const preHashRefused = /^pre-hash (\S+) refused by (@[\w/.-]+)/.exec(reason);
+  if (preHashRefused)
+    return { label: `pre-hashes ${preHashRefused[2]} refuses below the parameter set's λ`, item: preHashRefused[1] };
+  const notOffered = /^(.+) (?:is|are) not offered by (.+?)(?: \(.*\))?$/.exec(reason);
+  if (notOffered) return { label: `not offered by ${notOffered[2]}`, item: notOffered[1] };
+  return { label: reason };
+}
+
 /**
  * Groups skip reasons into readable categories with exact counts, e.g. "410 cases: parameter sets out
  * of scope (ML-DSA-44, ML-DSA-87)". Reasons that fit no category are kept verbatim.
@@ -76,13 +88,8 @@ export function summariseSkipReasons(reasons: Record<string, number>): string {
     categories.set(label, entry);
   };
   for (const [reason, count] of Object.entries(reasons)) {
-    let m: RegExpExecArray | null;
-    if ((m = /^parameter set (\S+) is out of scope/.exec(reason))) add('parameter sets out of scope', count, m[1]);
-    else if ((m = /^pre-hash (\S+) refused by (@[\w/.-]+)/.exec(reason)))
-      add(`pre-hashes ${m[2]} refuses below the parameter set's λ`, count, m[1]);
-    else if ((m = /^(.+) (?:is|are) not offered by (.+?)(?: \(.*\))?$/.exec(reason)))
-      add(`not offered by ${m[2]}`, count, m[1]);
-    else add(reason, count);
+    const { label, item } = skipCategory(reason);
+    add(label, count, item);
   }
   return [...categories]
     .sort((a, b) => b[1].count - a[1].count)

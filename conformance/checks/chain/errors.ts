@@ -5,7 +5,7 @@
 import { keccak256, toHex, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { Check, CheckContext, CheckVerdict, DecisionId } from '../../catalogue.ts';
-import { request } from '../../http.ts';
+import { type HttpResult, request } from '../../http.ts';
 import {
   defineCheck,
   call,
@@ -26,7 +26,7 @@ type Probe = { body: unknown; error: string; id: unknown; what: string };
 async function probeErrors(ctx: CheckContext, probes: Probe[]): Promise<CheckVerdict> {
   const contract = await ChainContract.load(ctx);
   const problems: string[] = [];
-  let last;
+  let last: HttpResult['request'] | undefined;
   for (const probe of probes) {
     const http = await request(ctx.target, 'rpc', {
       body: probe.body,

@@ -26,7 +26,10 @@ export const CHAIN_ID = 1111111;
  */
 export function devAccount(target: Target, role = 'default'): Promise<PrivateKeyAccount> {
   let byRole = senders.get(target);
-  if (!byRole) senders.set(target, (byRole = new Map()));
+  if (!byRole) {
+    byRole = new Map();
+    senders.set(target, byRole);
+  }
   let sender = byRole.get(role);
   if (!sender) {
     sender = allowAndFund(target, privateKeyToAccount(generatePrivateKey()));

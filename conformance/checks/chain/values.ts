@@ -105,11 +105,10 @@ export function chainValueChecks(): Check[] {
         const problems = x.error
           ? [`eth_syncing answered error ${JSON.stringify(x.error)}`]
           : contract.validateResult('eth_syncing', x.result);
-        const progress = x.result as { currentBlock?: string; highestBlock?: string } | false;
+        const progress = x.result ? (x.result as { currentBlock?: string; highestBlock?: string }) : undefined;
         // An object whose current block has reached the highest one is "caught up", which must be false.
         if (
-          progress &&
-          progress.currentBlock &&
+          progress?.currentBlock &&
           progress.highestBlock &&
           BigInt(progress.currentBlock) >= BigInt(progress.highestBlock)
         ) {
@@ -117,7 +116,7 @@ export function chainValueChecks(): Check[] {
             `eth_syncing reports progress ${JSON.stringify(progress)} although currentBlock has reached highestBlock`,
           );
         }
-        return verdictOf(problems, progress === false ? 'caught up: false' : `syncing: ${JSON.stringify(progress)}`, {
+        return verdictOf(problems, x.result === false ? 'caught up: false' : `syncing: ${JSON.stringify(x.result)}`, {
           request: x.request,
         });
       },

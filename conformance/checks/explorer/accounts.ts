@@ -13,7 +13,6 @@ import {
   differences,
   fourDecimals,
   freshAddress,
-  headNumber,
   minedTransaction,
   randomHash,
   responseProblems,

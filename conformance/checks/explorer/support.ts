@@ -121,19 +121,20 @@ export async function rpcBatch<T = unknown>(
   return results;
 }
 
-/** The node's block object (JSON-RPC), as far as the checks read it. */
-export type RpcBlock = {
-  number: Hex;
-  hash: Hex;
-  parentHash: Hex;
-  timestamp: Hex;
-  gasUsed: Hex;
-  gasLimit: Hex;
-  miner: Hex;
-  size: Hex;
-  extraData: Hex;
-  transactions: Hex[];
-};
+/** The hex-encoded fields of the node's block object (JSON-RPC) that the checks read. */
+type RpcBlockField =
+  | 'number'
+  | 'hash'
+  | 'parentHash'
+  | 'timestamp'
+  | 'gasUsed'
+  | 'gasLimit'
+  | 'miner'
+  | 'size'
+  | 'extraData';
+
+/** The node's block object (JSON-RPC), as far as the checks read it: hex fields and its transaction hashes. */
+export type RpcBlock = Record<RpcBlockField, Hex> & { transactions: Hex[] };
 
 /** eth_blockNumber as a number. */
 export async function headNumber(target: Target): Promise<number> {

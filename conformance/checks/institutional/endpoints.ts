@@ -2,10 +2,10 @@
 // 404 where the contract declares them; 429 is covered by the rate-limit checks), each body valid against
 // specs/institutional.openapi.yaml, and the 2xx bodies agree with the admin API and the chain (JSON-RPC).
 import type { Hex } from 'viem';
-import type { Check, CheckContext } from '../../catalogue.ts';
+import type { Check, CheckContext, CheckVerdict } from '../../catalogue.ts';
 import type { HttpResult } from '../../http.ts';
 import { rpcBatch, rpcResult } from '../explorer/support.ts';
-import { verdict } from '../define.ts';
+import { type CheckDefinition, verdict } from '../define.ts';
 import {
   adminJson,
   codeOf,
@@ -19,6 +19,8 @@ import {
   WITH_ADMIN,
   type AccountView,
   type Created,
+  type Credential,
+  type Fixture,
   type Operation,
   type TransferView,
 } from './support.ts';
@@ -32,33 +34,118 @@ function collector(ctx: CheckContext) {
     get last() {
       return last;
     },
-    async expect(operation: Operation, res: HttpResult, status: number, what: string) {
-      last = res;
-      problems.push(...(await contractProblems(ctx, operation, res, status, what)));
-      return res;
+    /**
+     * Sends `operation` (its method) to `path` with `credential` and `body`, collects the contract problems of
+     * the answer against `status` (`what` names the case in them) and returns the answer.
+     */
+    async call(
+      operation: Operation,
+      path: string,
+      credential: Credential,
+      status: number,
+      what: string,
+      body?: unknown,
+    ) {
+      const method = operation.slice(0, operation.indexOf(' '));
+      last = await inst(ctx.target, method, path, credential, { body });
+      problems.push(...(await contractProblems(ctx, operation, last, status, what)));
+      return last;
     },
   };
 }
 
+/** The problems and last answer of a check, collected as it goes. */
+type Collector = ReturnType<typeof collector>;
+
+/**
+ * Defines a check on the target's shared fixture (so it needs the admin API); its run gets the context, the
+ * fixture and a fresh collector.
+ */
+function fixtureCheck(
+  definition: Omit<CheckDefinition, 'run' | 'needs'> & {
+    run(on: { ctx: CheckContext; f: Fixture; c: Collector }): Promise<CheckVerdict>;
+  },
+): Check {
+  return defineCheck({
+    ...definition,
+    needs: WITH_ADMIN,
+    run: async (ctx) => definition.run({ ctx, f: await fixture(ctx.target), c: collector(ctx) }),
+  });
+}
+
+/**
+ * One request of a statuses check: the status the contract documents for it, its name in problem lines, its
+ * path below /wallet/api/v1 (query included) and credential, its body, and a further problem of its answer
+ * (e.g. a wrong error code), reported right after the contract problems.
+ */
+type StatusCase = [
+  status: number,
+  what: string,
+  path: string,
+  credential: Credential,
+  options?: { body?: unknown; also?: (res: HttpResult) => string | undefined },
+];
+
+/**
+ * A check that sends the cases to `operation` one after the other and fails on any answer whose status or
+ * body is not the one the contract documents for it.
+ */
+function statusesCheck(
+  definition: Omit<CheckDefinition, 'run' | 'needs'> & { operation: Operation; cases: (f: Fixture) => StatusCase[] },
+): Check {
+  const { operation, cases, ...metadata } = definition;
+  return fixtureCheck({
+    ...metadata,
+    async run({ f, c }) {
+      for (const [status, what, path, credential, options] of cases(f)) {
+        const res = await c.call(operation, path, credential, status, what, options?.body);
+        const problem = options?.also?.(res);
+        if (problem) c.problems.push(problem);
+      }
+      return verdict(c.problems, c.last);
+    },
+  });
+}
+
+/** The problem of a 400 whose code is not UNKNOWN_ACCOUNT (D-022), named `what`. */
+const unknownAccountCode =
+  (what: string) =>
+  (res: HttpResult): string | undefined =>
+    res.status === 400 && codeOf(res) !== 'UNKNOWN_ACCOUNT'
+      ? `${what}: expected code UNKNOWN_ACCOUNT, got ${JSON.stringify(codeOf(res))}`
+      : undefined;
+
 const PAGE = { page: 1, limit: 50 };
+
+/** Both accounts of the fixture's first transfer with the direction it has for each (D-003): out, then in. */
+const sidesOfFirst = (f: Fixture) =>
+  [
+    [f.sender, 'out'],
+    [f.recipient, 'in'],
+  ] as const;
+
+/** The problem, if any, of the transfer `txRef` missing from `items` or listed there with another direction; `where` names the list. */
+function directionProblems(
+  items: readonly { txRef: string; direction: string }[],
+  txRef: string,
+  direction: string,
+  where: string,
+): string[] {
+  const item = items.find((t) => t.txRef === txRef);
+  return item?.direction === direction
+    ? []
+    : [`${txRef} ${where}: expected direction ${direction}, got ${JSON.stringify(item?.direction)}`];
+}
 
 /** The account and statement endpoints. */
 function accountChecks(): Check[] {
   return [
-    defineCheck({
+    fixtureCheck({
       id: 'institutional.accounts.list',
       title: 'GET /accounts lists the accounts the credential may read, newest first, with paging',
       source: { decision: 'D-009' },
-      needs: WITH_ADMIN,
-      async run(ctx) {
-        const f = await fixture(ctx.target);
-        const c = collector(ctx);
-        const scoped = await c.expect(
-          'GET /accounts',
-          await inst(ctx.target, 'GET', '/accounts', { bearer: f.scoped }),
-          200,
-          'scoped key',
-        );
+      async run({ f, c }) {
+        const scoped = await c.call('GET /accounts', '/accounts', { bearer: f.scoped }, 200, 'scoped key');
         const body = scoped.json as { total: number; page: number; limit: number; accounts: AccountView[] };
         if (c.problems.length === 0) {
           const ids = body.accounts.map((a) => a.id).sort();
@@ -68,63 +155,37 @@ function accountChecks(): Check[] {
           if (body.page !== PAGE.page || body.limit !== PAGE.limit)
             c.problems.push(`defaults: expected page 1 limit 50, got page ${body.page} limit ${body.limit}`);
         }
-        const all = await c.expect(
-          'GET /accounts',
-          await inst(ctx.target, 'GET', '/accounts?limit=200', { bearer: f.full }),
-          200,
-          'unrestricted key',
-        );
+        const all = await c.call('GET /accounts', '/accounts?limit=200', { bearer: f.full }, 200, 'unrestricted key');
         const listed = new Set(((all.json as { accounts?: AccountView[] }).accounts ?? []).map((a) => a.id));
         for (const a of [f.sender, f.recipient, f.outsider])
           if (!listed.has(a.id)) c.problems.push(`an unrestricted key does not see account ${a.id}`);
         return verdict(c.problems, c.last);
       },
     }),
-    defineCheck({
+    statusesCheck({
       id: 'institutional.accounts.list.statuses',
       title: 'GET /accounts answers 400 (limit 500), 401 (no credentials) and 403 (no accounts:read)',
       source: { decision: 'D-009' },
-      needs: WITH_ADMIN,
-      async run(ctx) {
-        const f = await fixture(ctx.target);
-        const c = collector(ctx);
-        await c.expect(
-          'GET /accounts',
-          await inst(ctx.target, 'GET', '/accounts?limit=500', { bearer: f.full }),
-          400,
-          'limit 500',
-        );
-        await c.expect('GET /accounts', await inst(ctx.target, 'GET', '/accounts', null), 401, 'no credentials');
-        await c.expect(
-          'GET /accounts',
-          await inst(ctx.target, 'GET', '/accounts', { bearer: f.transfersOnly }),
-          403,
-          'key without accounts:read',
-        );
-        return verdict(c.problems, c.last);
-      },
+      operation: 'GET /accounts',
+      cases: (f) => [
+        [400, 'limit 500', '/accounts?limit=500', { bearer: f.full }],
+        [401, 'no credentials', '/accounts', null],
+        [403, 'key without accounts:read', '/accounts', { bearer: f.transfersOnly }],
+      ],
     }),
-    defineCheck({
+    fixtureCheck({
       id: 'institutional.accounts.get',
       title:
         'GET /accounts/{id} by id or reference answers the Account the admin API shows, with the balance of eth_getBalance',
       source: { quote: 'path id: string, the internal account identifier' },
-      needs: WITH_ADMIN,
-      async run(ctx) {
-        const f = await fixture(ctx.target);
-        const c = collector(ctx);
+      async run({ ctx, f, c }) {
         const expected = await adminJson<AccountView>(ctx.target, 'GET', `/accounts/${f.sender.id}`, undefined, 200);
         for (const [what, credential, id] of [
           ['by id, bearer', { bearer: f.full }, f.sender.id],
           ['by reference, bearer', { bearer: f.full }, f.sender.reference],
           ['by id, SVC-MLDSA', { mldsa: f.keys }, f.sender.id],
         ] as const) {
-          const res = await c.expect(
-            'GET /accounts/{id}',
-            await inst(ctx.target, 'GET', `/accounts/${id}`, credential),
-            200,
-            what,
-          );
+          const res = await c.call('GET /accounts/{id}', `/accounts/${id}`, credential, 200, what);
           if (res.status !== 200) continue;
           const wei = BigInt(await rpcResult<Hex>(ctx.target, 'eth_getBalance', [expected.address, 'latest']));
           const got = res.json as AccountView;
@@ -137,60 +198,30 @@ function accountChecks(): Check[] {
         return verdict(c.problems, c.last);
       },
     }),
-    defineCheck({
+    statusesCheck({
       id: 'institutional.accounts.get.statuses',
       title:
         'GET /accounts/{id} answers 400 (malformed id), 401 and 404 (unknown account, or one outside the key: D-128)',
       source: { quote: 'resource not found' },
-      needs: WITH_ADMIN,
-      async run(ctx) {
-        const f = await fixture(ctx.target);
-        const c = collector(ctx);
-        await c.expect(
-          'GET /accounts/{id}',
-          await inst(ctx.target, 'GET', '/accounts/42', { bearer: f.full }),
-          400,
-          'id "42"',
-        );
-        await c.expect(
-          'GET /accounts/{id}',
-          await inst(ctx.target, 'GET', `/accounts/${f.sender.id}`, null),
-          401,
-          'no credentials',
-        );
-        await c.expect(
-          'GET /accounts/{id}',
-          await inst(ctx.target, 'GET', `/accounts/${f.outsider.id}`, { bearer: f.scoped }),
-          404,
-          'account outside the key (D-128)',
-        );
-        await c.expect(
-          'GET /accounts/{id}',
-          await inst(ctx.target, 'GET', `/accounts/${unknownAccountId()}`, { bearer: f.full }),
-          404,
-          'unknown id',
-        );
-        await c.expect(
-          'GET /accounts/{id}',
-          await inst(ctx.target, 'GET', '/accounts/ACC-9999999999', { bearer: f.full }),
-          404,
-          'unknown reference',
-        );
-        return verdict(c.problems, c.last);
-      },
+      operation: 'GET /accounts/{id}',
+      cases: (f) => [
+        [400, 'id "42"', '/accounts/42', { bearer: f.full }],
+        [401, 'no credentials', `/accounts/${f.sender.id}`, null],
+        [404, 'account outside the key (D-128)', `/accounts/${f.outsider.id}`, { bearer: f.scoped }],
+        [404, 'unknown id', `/accounts/${unknownAccountId()}`, { bearer: f.full }],
+        [404, 'unknown reference', '/accounts/ACC-9999999999', { bearer: f.full }],
+      ],
     }),
-    defineCheck({
+    fixtureCheck({
       id: 'institutional.statement',
       title:
         'GET /accounts/{id}/statement pages the account transactions (defaults page 1, limit 50) with confirmed lines complete',
       source: { quote: 'query page (integer, 1-based, default 1), limit (integer, default 50, maximum 200)' },
-      needs: WITH_ADMIN,
-      async run(ctx) {
-        const f = await fixture(ctx.target);
-        const c = collector(ctx);
-        const res = await c.expect(
+      async run({ f, c }) {
+        const res = await c.call(
           'GET /accounts/{id}/statement',
-          await inst(ctx.target, 'GET', `/accounts/${f.sender.id}/statement`, { bearer: f.full }),
+          `/accounts/${f.sender.id}/statement`,
+          { bearer: f.full },
           200,
           'sender',
         );
@@ -226,81 +257,42 @@ function accountChecks(): Check[] {
         return verdict(c.problems, res);
       },
     }),
-    defineCheck({
+    fixtureCheck({
       id: 'institutional.statement.direction',
       title:
         'A transfer between two platform accounts is out on the sender statement and in on the recipient statement',
       source: { decision: 'D-003' },
-      needs: WITH_ADMIN,
-      async run(ctx) {
-        const f = await fixture(ctx.target);
-        const c = collector(ctx);
-        for (const [account, direction] of [
-          [f.sender, 'out'],
-          [f.recipient, 'in'],
-        ] as const) {
-          const res = await c.expect(
+      async run({ f, c }) {
+        for (const [account, direction] of sidesOfFirst(f)) {
+          const res = await c.call(
             'GET /accounts/{id}/statement',
-            await inst(ctx.target, 'GET', `/accounts/${account.id}/statement`, { bearer: f.full }),
+            `/accounts/${account.id}/statement`,
+            { bearer: f.full },
             200,
             account.id,
           );
-          const line = (
-            (res.json as { transactions?: { txRef: string; direction: string }[] }).transactions ?? []
-          ).find((t) => t.txRef === f.first.txRef);
-          if (line?.direction !== direction)
-            c.problems.push(
-              `${f.first.txRef} on the statement of ${account.id}: expected direction ${direction}, got ${JSON.stringify(line?.direction)}`,
-            );
+          const lines = (res.json as { transactions?: { txRef: string; direction: string }[] }).transactions ?? [];
+          c.problems.push(...directionProblems(lines, f.first.txRef, direction, `on the statement of ${account.id}`));
         }
         return verdict(c.problems, c.last);
       },
     }),
-    defineCheck({
+    statusesCheck({
       id: 'institutional.statement.statuses',
       title:
         'GET /accounts/{id}/statement answers 400 (malformed id, page 0), 401, 403 (no accounts:read) and 404 (also for an account outside the key: D-128)',
       source: {
         quote: 'missing or invalid credentials give 401; a key without permission for the operation gives 403.',
       },
-      needs: WITH_ADMIN,
-      async run(ctx) {
-        const f = await fixture(ctx.target);
-        const c = collector(ctx);
-        const op = 'GET /accounts/{id}/statement' as const;
-        await c.expect(op, await inst(ctx.target, 'GET', '/accounts/42/statement', { bearer: f.full }), 400, 'id "42"');
-        await c.expect(
-          op,
-          await inst(ctx.target, 'GET', `/accounts/${f.sender.id}/statement?page=0`, { bearer: f.full }),
-          400,
-          'page 0',
-        );
-        await c.expect(
-          op,
-          await inst(ctx.target, 'GET', `/accounts/${f.sender.id}/statement`, null),
-          401,
-          'no credentials',
-        );
-        await c.expect(
-          op,
-          await inst(ctx.target, 'GET', `/accounts/${f.sender.id}/statement`, { bearer: f.transfersOnly }),
-          403,
-          'key without accounts:read',
-        );
-        await c.expect(
-          op,
-          await inst(ctx.target, 'GET', `/accounts/${f.outsider.id}/statement`, { bearer: f.scoped }),
-          404,
-          'account outside the key (D-128)',
-        );
-        await c.expect(
-          op,
-          await inst(ctx.target, 'GET', `/accounts/${unknownAccountId()}/statement`, { bearer: f.full }),
-          404,
-          'unknown account',
-        );
-        return verdict(c.problems, c.last);
-      },
+      operation: 'GET /accounts/{id}/statement',
+      cases: (f) => [
+        [400, 'id "42"', '/accounts/42/statement', { bearer: f.full }],
+        [400, 'page 0', `/accounts/${f.sender.id}/statement?page=0`, { bearer: f.full }],
+        [401, 'no credentials', `/accounts/${f.sender.id}/statement`, null],
+        [403, 'key without accounts:read', `/accounts/${f.sender.id}/statement`, { bearer: f.transfersOnly }],
+        [404, 'account outside the key (D-128)', `/accounts/${f.outsider.id}/statement`, { bearer: f.scoped }],
+        [404, 'unknown account', `/accounts/${unknownAccountId()}/statement`, { bearer: f.full }],
+      ],
     }),
   ];
 }
@@ -308,46 +300,39 @@ function accountChecks(): Check[] {
 /** The transfer and bank endpoints. */
 function transferChecks(): Check[] {
   return [
-    defineCheck({
+    fixtureCheck({
       id: 'institutional.transfers.list',
       title:
         'GET /transfers filters by accountId, pages newest first, and sets direction relative to the account (D-054)',
       source: { decision: 'D-010' },
-      needs: WITH_ADMIN,
-      async run(ctx) {
-        const f = await fixture(ctx.target);
-        const c = collector(ctx);
-        for (const [account, direction] of [
-          [f.sender, 'out'],
-          [f.recipient, 'in'],
-        ] as const) {
-          const res = await c.expect(
+      async run({ f, c }) {
+        for (const [account, direction] of sidesOfFirst(f)) {
+          const res = await c.call(
             'GET /transfers',
-            await inst(ctx.target, 'GET', `/transfers?accountId=${account.id}&limit=200`, { bearer: f.full }),
+            `/transfers?accountId=${account.id}&limit=200`,
+            { bearer: f.full },
             200,
             `accountId ${account.id}`,
           );
           const listed = (res.json as { transfers?: TransferView[] }).transfers ?? [];
-          const item = listed.find((t) => t.txRef === f.first.txRef);
-          if (item?.direction !== direction)
-            c.problems.push(
-              `${f.first.txRef} listed for ${account.id}: expected direction ${direction}, got ${JSON.stringify(item?.direction)}`,
-            );
+          c.problems.push(...directionProblems(listed, f.first.txRef, direction, `listed for ${account.id}`));
           const times = listed.map((t) => Date.parse(t.createdAt));
           if (times.some((t, i) => i > 0 && t > times[i - 1]!))
             c.problems.push(`the list for ${account.id} is not newest first`);
         }
-        const outsider = await c.expect(
+        const outsider = await c.call(
           'GET /transfers',
-          await inst(ctx.target, 'GET', `/transfers?accountId=${f.outsider.id}`, { bearer: f.full }),
+          `/transfers?accountId=${f.outsider.id}`,
+          { bearer: f.full },
           200,
           'account without transfers',
         );
         if ((outsider.json as { total?: number }).total !== 0)
           c.problems.push(`an account without transfers listed total ${(outsider.json as { total?: number }).total}`);
-        const scoped = await c.expect(
+        const scoped = await c.call(
           'GET /transfers',
-          await inst(ctx.target, 'GET', '/transfers?limit=200', { bearer: f.scoped }),
+          '/transfers?limit=200',
+          { bearer: f.scoped },
           200,
           'scoped key, no filter',
         );
@@ -359,61 +344,34 @@ function transferChecks(): Check[] {
         return verdict(c.problems, c.last);
       },
     }),
-    defineCheck({
+    statusesCheck({
       id: 'institutional.transfers.list.statuses',
       title:
         'GET /transfers answers 400 (malformed or unknown accountId), 401, 403 (no transfers:read) and 404 (account outside the key: D-128)',
       source: { decision: 'D-022' },
-      needs: WITH_ADMIN,
-      async run(ctx) {
-        const f = await fixture(ctx.target);
-        const c = collector(ctx);
-        await c.expect(
-          'GET /transfers',
-          await inst(ctx.target, 'GET', '/transfers?accountId=42', { bearer: f.full }),
-          400,
-          'accountId "42"',
-        );
-        const unknown = await c.expect(
-          'GET /transfers',
-          await inst(ctx.target, 'GET', `/transfers?accountId=${unknownAccountId()}`, { bearer: f.full }),
+      operation: 'GET /transfers',
+      cases: (f) => [
+        [400, 'accountId "42"', '/transfers?accountId=42', { bearer: f.full }],
+        [
           400,
           'unknown accountId',
-        );
-        if (unknown.status === 400 && codeOf(unknown) !== 'UNKNOWN_ACCOUNT')
-          c.problems.push(`unknown accountId: expected code UNKNOWN_ACCOUNT, got ${JSON.stringify(codeOf(unknown))}`);
-        await c.expect('GET /transfers', await inst(ctx.target, 'GET', '/transfers', null), 401, 'no credentials');
-        await c.expect(
-          'GET /transfers',
-          await inst(ctx.target, 'GET', '/transfers', { bearer: f.readOnly }),
-          403,
-          'key without transfers:read',
-        );
-        await c.expect(
-          'GET /transfers',
-          await inst(ctx.target, 'GET', `/transfers?accountId=${f.outsider.id}`, { bearer: f.scoped }),
-          404,
-          'account outside the key (D-128)',
-        );
-        return verdict(c.problems, c.last);
-      },
+          `/transfers?accountId=${unknownAccountId()}`,
+          { bearer: f.full },
+          { also: unknownAccountCode('unknown accountId') },
+        ],
+        [401, 'no credentials', '/transfers', null],
+        [403, 'key without transfers:read', '/transfers', { bearer: f.readOnly }],
+        [404, 'account outside the key (D-128)', `/transfers?accountId=${f.outsider.id}`, { bearer: f.scoped }],
+      ],
     }),
-    defineCheck({
+    fixtureCheck({
       id: 'institutional.transfers.create',
       title:
         'POST /transfers answers 201 with ok, txRef (TXN + UTC date), txHash, status pending and a Location that reads it back',
       source: { decision: 'D-055' },
-      needs: WITH_ADMIN,
-      async run(ctx) {
-        const f = await fixture(ctx.target);
-        const c = collector(ctx);
+      async run({ ctx, f, c }) {
         const body = { fromAccountId: f.sender.id, to: f.recipient.address, amount: '0.25' };
-        const res = await c.expect(
-          'POST /transfers',
-          await inst(ctx.target, 'POST', '/transfers', { bearer: f.full }, { body }),
-          201,
-          'valid request',
-        );
+        const res = await c.call('POST /transfers', '/transfers', { bearer: f.full }, 201, 'valid request', body);
         if (res.status !== 201) return verdict(c.problems, res);
         const created = res.json as Created;
         const day = new Date(serverNow(ctx.target)).toISOString().slice(0, 10).replace(/-/g, '');
@@ -426,9 +384,10 @@ function transferChecks(): Check[] {
           c.problems.push(
             `Location expected /wallet/api/v1/transfers/${created.txRef}, got ${JSON.stringify(location)}`,
           );
-        const read = await c.expect(
+        const read = await c.call(
           'GET /transfers/{reference}',
-          await inst(ctx.target, 'GET', `/transfers/${created.txRef}`, { bearer: f.full }),
+          `/transfers/${created.txRef}`,
+          { bearer: f.full },
           200,
           'the new transfer',
         );
@@ -444,58 +403,46 @@ function transferChecks(): Check[] {
         return verdict(c.problems, res);
       },
     }),
-    defineCheck({
+    statusesCheck({
       id: 'institutional.transfers.create.statuses',
       title: 'POST /transfers answers 400 (missing field, unknown account), 401, and 403 (no transfers:write)',
       source: {
         quote: 'missing or invalid credentials give 401; a key without permission for the operation gives 403.',
       },
-      needs: WITH_ADMIN,
-      async run(ctx) {
-        const f = await fixture(ctx.target);
-        const c = collector(ctx);
+      operation: 'POST /transfers',
+      cases: (f) => {
         const body = { fromAccountId: f.sender.id, to: f.recipient.address, amount: '0.01' };
-        const post = (credential: Parameters<typeof inst>[3], b: unknown) =>
-          inst(ctx.target, 'POST', '/transfers', credential, { body: b });
-        await c.expect(
-          'POST /transfers',
-          await post({ bearer: f.full }, { fromAccountId: f.sender.id, amount: '0.01' }),
-          400,
-          'no "to"',
-        );
-        const unknown = await c.expect(
-          'POST /transfers',
-          await post({ bearer: f.full }, { ...body, fromAccountId: unknownAccountId() }),
-          400,
-          'unknown fromAccountId',
-        );
-        if (unknown.status === 400 && codeOf(unknown) !== 'UNKNOWN_ACCOUNT')
-          c.problems.push(
-            `unknown fromAccountId: expected code UNKNOWN_ACCOUNT, got ${JSON.stringify(codeOf(unknown))}`,
-          );
-        await c.expect(
-          'POST /transfers',
-          await post({ bearer: f.full }, { ...body, extra: 1 }),
-          400,
-          'a field the contract does not define',
-        );
-        await c.expect('POST /transfers', await post(null, body), 401, 'no credentials');
-        await c.expect('POST /transfers', await post({ bearer: f.readOnly }, body), 403, 'key without transfers:write');
-        return verdict(c.problems, c.last);
+        return [
+          [400, 'no "to"', '/transfers', { bearer: f.full }, { body: { fromAccountId: f.sender.id, amount: '0.01' } }],
+          [
+            400,
+            'unknown fromAccountId',
+            '/transfers',
+            { bearer: f.full },
+            { body: { ...body, fromAccountId: unknownAccountId() }, also: unknownAccountCode('unknown fromAccountId') },
+          ],
+          [
+            400,
+            'a field the contract does not define',
+            '/transfers',
+            { bearer: f.full },
+            { body: { ...body, extra: 1 } },
+          ],
+          [401, 'no credentials', '/transfers', null, { body }],
+          [403, 'key without transfers:write', '/transfers', { bearer: f.readOnly }, { body }],
+        ];
       },
     }),
-    defineCheck({
+    fixtureCheck({
       id: 'institutional.transfers.get',
       title:
         'GET /transfers/{reference} answers the Transfer, in agreement with eth_getTransactionByHash, the receipt and its block',
       source: { quote: 'path reference: the txRef, format TXNYYYYMMDD-XXXXXXXX' },
-      needs: WITH_ADMIN,
-      async run(ctx) {
-        const f = await fixture(ctx.target);
-        const c = collector(ctx);
-        const res = await c.expect(
+      async run({ ctx, f, c }) {
+        const res = await c.call(
           'GET /transfers/{reference}',
-          await inst(ctx.target, 'GET', `/transfers/${f.first.txRef}`, { mldsa: f.keys }),
+          `/transfers/${f.first.txRef}`,
+          { mldsa: f.keys },
           200,
           f.first.txRef,
         );
@@ -531,60 +478,28 @@ function transferChecks(): Check[] {
         return verdict(c.problems, res);
       },
     }),
-    defineCheck({
+    statusesCheck({
       id: 'institutional.transfers.get.statuses',
       title:
         'GET /transfers/{reference} answers 400 (malformed txRef), 401, 403 (no transfers:read) and 404 (unknown txRef)',
       source: { quote: 'resource not found' },
-      needs: WITH_ADMIN,
-      async run(ctx) {
-        const f = await fixture(ctx.target);
-        const c = collector(ctx);
-        const op = 'GET /transfers/{reference}' as const;
-        await c.expect(
-          op,
-          await inst(ctx.target, 'GET', '/transfers/TXN-42', { bearer: f.full }),
-          400,
-          'txRef "TXN-42"',
-        );
-        await c.expect(op, await inst(ctx.target, 'GET', `/transfers/${f.first.txRef}`, null), 401, 'no credentials');
-        await c.expect(
-          op,
-          await inst(ctx.target, 'GET', `/transfers/${f.first.txRef}`, { bearer: f.readOnly }),
-          403,
-          'key without transfers:read',
-        );
-        await c.expect(
-          op,
-          await inst(ctx.target, 'GET', '/transfers/TXN20000101-ZZZZZZZZ', { bearer: f.full }),
-          404,
-          'unknown txRef',
-        );
-        return verdict(c.problems, c.last);
-      },
+      operation: 'GET /transfers/{reference}',
+      cases: (f) => [
+        [400, 'txRef "TXN-42"', '/transfers/TXN-42', { bearer: f.full }],
+        [401, 'no credentials', `/transfers/${f.first.txRef}`, null],
+        [403, 'key without transfers:read', `/transfers/${f.first.txRef}`, { bearer: f.readOnly }],
+        [404, 'unknown txRef', '/transfers/TXN20000101-ZZZZZZZZ', { bearer: f.full }],
+      ],
     }),
-    defineCheck({
+    fixtureCheck({
       id: 'institutional.bank.connect',
       title:
         'POST /bank/connect answers pacs.008.001.08 instructions whose field mappings cover every element D-011 lists',
       source: { decision: 'D-011' },
-      needs: WITH_ADMIN,
-      async run(ctx) {
-        const f = await fixture(ctx.target);
-        const c = collector(ctx);
+      async run({ f, c }) {
         for (const bic of ['DEUTDEFFXXX', 'DEUTDEFF']) {
-          const res = await c.expect(
-            'POST /bank/connect',
-            await inst(
-              ctx.target,
-              'POST',
-              '/bank/connect',
-              { bearer: f.full },
-              { body: { institutionBIC: bic, accountId: f.sender.id } },
-            ),
-            200,
-            bic,
-          );
+          const request = { institutionBIC: bic, accountId: f.sender.id };
+          const res = await c.call('POST /bank/connect', '/bank/connect', { bearer: f.full }, 200, bic, request);
           if (res.status !== 200) continue;
           const body = res.json as {
             institutionBIC: string;
@@ -609,43 +524,31 @@ function transferChecks(): Check[] {
         return verdict(c.problems, c.last);
       },
     }),
-    defineCheck({
+    statusesCheck({
       id: 'institutional.bank.connect.statuses',
       title: 'POST /bank/connect answers 400 (malformed BIC, unknown account), 401 and 403 (no bank:connect)',
       source: { decision: 'D-011' },
-      needs: WITH_ADMIN,
-      async run(ctx) {
-        const f = await fixture(ctx.target);
-        const c = collector(ctx);
-        const post = (credential: Parameters<typeof inst>[3], body: unknown) =>
-          inst(ctx.target, 'POST', '/bank/connect', credential, { body });
-        await c.expect(
-          'POST /bank/connect',
-          await post({ bearer: f.full }, { institutionBIC: 'DEUT-DE', accountId: f.sender.id }),
-          400,
-          'BIC "DEUT-DE"',
-        );
-        const unknown = await c.expect(
-          'POST /bank/connect',
-          await post({ bearer: f.full }, { institutionBIC: 'DEUTDEFFXXX', accountId: unknownAccountId() }),
-          400,
-          'unknown account',
-        );
-        if (unknown.status === 400 && codeOf(unknown) !== 'UNKNOWN_ACCOUNT')
-          c.problems.push(`unknown accountId: expected code UNKNOWN_ACCOUNT, got ${JSON.stringify(codeOf(unknown))}`);
-        await c.expect(
-          'POST /bank/connect',
-          await post(null, { institutionBIC: 'DEUTDEFFXXX', accountId: f.sender.id }),
-          401,
-          'no credentials',
-        );
-        await c.expect(
-          'POST /bank/connect',
-          await post({ bearer: f.readOnly }, { institutionBIC: 'DEUTDEFFXXX', accountId: f.sender.id }),
-          403,
-          'key without bank:connect',
-        );
-        return verdict(c.problems, c.last);
+      operation: 'POST /bank/connect',
+      cases: (f) => {
+        const body = { institutionBIC: 'DEUTDEFFXXX', accountId: f.sender.id };
+        return [
+          [
+            400,
+            'BIC "DEUT-DE"',
+            '/bank/connect',
+            { bearer: f.full },
+            { body: { institutionBIC: 'DEUT-DE', accountId: f.sender.id } },
+          ],
+          [
+            400,
+            'unknown account',
+            '/bank/connect',
+            { bearer: f.full },
+            { body: { ...body, accountId: unknownAccountId() }, also: unknownAccountCode('unknown accountId') },
+          ],
+          [401, 'no credentials', '/bank/connect', null, { body }],
+          [403, 'key without bank:connect', '/bank/connect', { bearer: f.readOnly }, { body }],
+        ];
       },
     }),
   ];

@@ -3,9 +3,10 @@
 // (D-032), concurrent nonces, and on the in-process stack a failed broadcast (chain node stopped) and a
 // server crash between the stored record and the broadcast (D-078).
 import { bytesToHex, getAddress, toBytes, type Hex } from 'viem';
-import type { Check, CheckContext } from '../../catalogue.ts';
+import type { Check, CheckContext, CheckVerdict } from '../../catalogue.ts';
+import type { ReferenceControl } from '../../targets/target.ts';
 import { rpcBatch, rpcResult } from '../explorer/support.ts';
-import { verdict } from '../define.ts';
+import { type CheckDefinition, verdict } from '../define.ts';
 import {
   contractProblems,
   defineCheck,
@@ -22,6 +23,7 @@ import {
   WITH_REFERENCE,
   type AccountView,
   type Created,
+  type Fixture,
   type TransferView,
 } from './support.ts';
 
@@ -185,8 +187,7 @@ function lifecycleChecks(): Check[] {
             ['transfer', read?.json as Record<string, unknown> | undefined],
           ] as const) {
             if (
-              !item ||
-              item.status !== 'pending' ||
+              item?.status !== 'pending' ||
               item.blockNumber !== null ||
               item.timestamp !== null ||
               !/^0x[0-9a-f]{64}$/i.test(String(item.txHash))
@@ -305,24 +306,49 @@ function memoChecks(): Check[] {
   ];
 }
 
+/** The controls of the in-process stack that stop part of it. */
+type StopHook = 'stopChain' | 'crashAtNextBroadcast';
+
+/** What a restart check runs with: the stack's controls, the fixture and a fresh account funded with 5.00. */
+interface RestartSetting<K extends StopHook> {
+  ctx: CheckContext;
+  ref: ReferenceControl & Required<Pick<ReferenceControl, K | 'restart'>>;
+  f: Fixture;
+  account: AccountView;
+}
+
+/**
+ * Defines a check that stops part of the in-process stack with `hook` and restarts it: skipped unless the
+ * reference target offers both (it was started with persist: true), `lacking` naming them in the reason.
+ */
+function restartCheck<K extends StopHook>(
+  hook: K,
+  lacking: string,
+  definition: Omit<CheckDefinition, 'run' | 'needs'> & { run(on: RestartSetting<K>): Promise<CheckVerdict> },
+): Check {
+  return defineCheck({
+    ...definition,
+    needs: WITH_REFERENCE,
+    async run(ctx) {
+      const ref = ctx.target.reference!;
+      if (!ref[hook] || !ref.restart)
+        return { status: 'skipped', reason: `the reference target was started without persist: true (no ${lacking})` };
+      const f = await fixture(ctx.target);
+      const account = await newAccount(ctx.target, { fund: '5.00' });
+      return definition.run({ ctx, ref: ref as RestartSetting<K>['ref'], f, account });
+    },
+  });
+}
+
 /** Failure and recovery on the in-process stack (D-078). */
 function recoveryChecks(): Check[] {
   return [
-    defineCheck({
+    restartCheck('stopChain', 'stopChain/restart', {
       id: 'institutional.transfer.broadcast_failure',
       title:
         'With the chain node stopped the transfer is 201 ok:false failed; it stays failed, is never sent, and leaves no nonce gap',
       source: { quote: 'If the broadcast fails the record is marked failed and is not retried' },
-      needs: WITH_REFERENCE,
-      async run(ctx) {
-        const ref = ctx.target.reference!;
-        if (!ref.stopChain || !ref.restart)
-          return {
-            status: 'skipped',
-            reason: 'the reference target was started without persist: true (no stopChain/restart)',
-          };
-        const f = await fixture(ctx.target);
-        const account = await newAccount(ctx.target, { fund: '5.00' });
+      async run({ ctx, ref, f, account }) {
         await ref.stopChain();
         const res = await inst(
           ctx.target,
@@ -354,21 +380,12 @@ function recoveryChecks(): Check[] {
         return verdict(problems, res);
       },
     }),
-    defineCheck({
+    restartCheck('crashAtNextBroadcast', 'crash/restart', {
       id: 'institutional.transfer.crash_recovery',
       title:
         'A server stopped dead between the stored record and the broadcast (in process: the engine never resumes) sends that transfer exactly once after restart; nothing is lost or duplicated, and its Idempotency-Key replays it',
       source: { decision: 'D-078' },
-      needs: WITH_REFERENCE,
-      async run(ctx) {
-        const ref = ctx.target.reference!;
-        if (!ref.crashAtNextBroadcast || !ref.restart)
-          return {
-            status: 'skipped',
-            reason: 'the reference target was started without persist: true (no crash/restart)',
-          };
-        const f = await fixture(ctx.target);
-        const account = await newAccount(ctx.target, { fund: '5.00' });
+      async run({ ctx, ref, f, account }) {
         const before = BigInt(await rpcResult<Hex>(ctx.target, 'eth_getBalance', [f.recipient.address, 'latest']));
         const key = { 'idempotency-key': `crash-${crypto.randomUUID()}` };
         const body = { fromAccountId: account.id, to: f.recipient.address, amount: '1.23' };

@@ -89,7 +89,7 @@ function schemaFor(
   for (const t of traits) if (isObject(t.node) && field in t.node) sources.push([...t.at, field]);
   if (sources.length === 0) return { problem: `the message defines no ${field} schema` };
   if (sources.length === 1) return unwrapMultiFormat(doc, sources[0] as Segment[]);
-  let merged: unknown = undefined;
+  let merged: unknown;
   for (const source of sources) merged = mergeTrait(merged, getAt(doc, source));
   if (!isObject(merged)) return { problem: `the merged ${field} schema is not an object` };
   if ('schemaFormat' in merged) return { problem: `merging traits into a Multi Format Schema Object is not supported` };

@@ -1,7 +1,7 @@
 // The evidence document's JSON Schema (surface F). spec: "The evidence document is described by a
 // JSON Schema (draft 2020-12)". Unlike the API contracts it is a plain JSON Schema, so it is
 // compiled in ajv strict mode; its one extension keyword, x-decision, is registered.
-import Ajv2020 from 'ajv/dist/2020.js';
+import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { formatAjvError } from './validator.ts';
 
@@ -21,7 +21,7 @@ export function checkEvidenceExamples(schema: Record<string, unknown>): { count:
   if (schema.$schema !== DRAFT_2020_12) {
     return { count: 0, errors: [`$schema expected ${DRAFT_2020_12}, got ${JSON.stringify(schema.$schema)}`] };
   }
-  let validate;
+  let validate: ValidateFunction;
   try {
     validate = strictEvidenceAjv().compile(schema);
   } catch (err) {

@@ -22,53 +22,53 @@ export interface ContractFile {
   key: string;
   /** File name inside specs/. */
   file: string;
-  /** Its format. */
+  /** Its format (from the file name's suffix). */
   format: ContractFormat;
   /** The spec quote (or decision) describing what the contract's bodies are. */
   source: CheckSource;
 }
 
+/** The format of a contract file, named by its suffix: `.openapi.yaml`, `.asyncapi.yaml`, `.openrpc.json`, `.schema.json`. */
+function formatOf(file: string): ContractFormat {
+  const suffix = /\.(openapi|asyncapi|openrpc|schema)\.(?:yaml|json)$/.exec(file)?.[1];
+  if (!suffix) throw new Error(`${file}: no contract format suffix`);
+  return suffix === 'schema' ? 'json-schema' : (suffix as ContractFormat);
+}
+
 /** The seven contracts (DESIGN "Layout"), each with the statement that fixes its bodies. */
-export const CONTRACT_FILES: readonly ContractFile[] = [
+const CONTRACTS: readonly Omit<ContractFile, 'format'>[] = [
   {
     key: 'institutional',
     file: 'institutional.openapi.yaml',
-    format: 'openapi',
     source: { quote: 'All bodies are JSON. Institutional REST paths are relative to {base_url}/wallet/api/v1' },
   },
   {
     key: 'explorer',
     file: 'explorer.openapi.yaml',
-    format: 'openapi',
     source: { quote: 'All endpoints are GET under {base_url}/api and return JSON.' },
   },
-  {
-    key: 'wallet_session',
-    file: 'wallet.openapi.yaml',
-    format: 'openapi',
-    source: { quote: 'Base {wallet_api_url}. Bodies are JSON.' },
-  },
+  { key: 'wallet_session', file: 'wallet.openapi.yaml', source: { quote: 'Base {wallet_api_url}. Bodies are JSON.' } },
   // The administrator API is an extension the spec does not describe (D-048).
-  { key: 'admin', file: 'admin.openapi.yaml', format: 'openapi', source: { decision: 'D-048' } },
+  { key: 'admin', file: 'admin.openapi.yaml', source: { decision: 'D-048' } },
   {
     key: 'webhooks',
     file: 'webhooks.asyncapi.yaml',
-    format: 'asyncapi',
     source: { quote: 'The body is the Payment event payload (see Resources and their fields).' },
   },
   {
     key: 'chain',
     file: 'chain.openrpc.json',
-    format: 'openrpc',
     source: { quote: 'a JSON-RPC 2.0 body with fields jsonrpc (string), method (string), params (array), id' },
   },
   {
     key: 'evidence',
     file: 'evidence.schema.json',
-    format: 'json-schema',
     source: { quote: 'The evidence document is described by a JSON Schema (draft 2020-12)' },
   },
 ];
+
+/** The seven contracts with their formats. */
+export const CONTRACT_FILES: readonly ContractFile[] = CONTRACTS.map((c) => ({ ...c, format: formatOf(c.file) }));
 
 const FORMAT_NAMES: Record<ContractFormat, string> = {
   openapi: 'OpenAPI 3.1',

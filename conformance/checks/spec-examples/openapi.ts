@@ -63,7 +63,7 @@ class Collector {
 
   #parameters(at: Segment[]): void {
     const list = this.#get(at);
-    if (Array.isArray(list)) list.forEach((_p, i) => this.parameter([...at, i]));
+    if (Array.isArray(list)) for (let i = 0; i < list.length; i++) this.parameter([...at, i]);
   }
 
   /** A parameter or header: `schema` with `example`/`examples`, or a `content` map. */
@@ -97,9 +97,9 @@ class Collector {
     const s = this.#node(at);
     if (!s) return;
     if (Array.isArray(s.examples)) {
-      s.examples.forEach((value, i) =>
-        this.cases.push({ where: formatPointer([...at, 'examples', i]), value, schemaAt: at }),
-      );
+      s.examples.forEach((value, i) => {
+        this.cases.push({ where: formatPointer([...at, 'examples', i]), value, schemaAt: at });
+      });
     }
     if ('example' in s) this.cases.push({ where: formatPointer([...at, 'example']), value: s.example, schemaAt: at });
   }

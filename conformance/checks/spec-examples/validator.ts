@@ -1,6 +1,6 @@
 // Validates example values against schemas inside one contract document, "$ref"s resolved against
 // the document itself.
-import Ajv, { type ErrorObject } from 'ajv';
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import type AjvCore from 'ajv/dist/core.js';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
@@ -70,7 +70,7 @@ export class DocumentValidator {
     if (example.schemaAt) schema = { $ref: `${this.#id}${pointerFragment(example.schemaAt)}` };
     else if (example.schemaNode) schema = this.#absolutise(example.schemaNode) as Record<string, unknown>;
     else return [`${example.where}: no schema to validate against`];
-    let validate;
+    let validate: ValidateFunction;
     try {
       validate = this.#ajv.compile(schema);
     } catch (err) {

@@ -53,6 +53,13 @@ const authorize = (ctx: CheckContext, wallet: Session, amount: string, counterpa
     body: { kind: 'card', amount: { amount, currency }, counterparty },
   });
 
+/** Adds to `found` the problems of an answer that is not the error `status` with `code` (`what` names the case). */
+const refusal =
+  (ctx: CheckContext, found: string[]) =>
+  async (operation: string, res: HttpResult, status: number, code: string, what: string): Promise<void> => {
+    found.push(...(await expectError(ctx, operation, res, status, code, what)));
+  };
+
 /** The binding checks. */
 export function walletBindingChecks(): Check[] {
   return [
@@ -102,19 +109,17 @@ export function walletBindingChecks(): Check[] {
           },
         });
         const found = await expectError(ctx, 'POST /bindings', offer, 403, 'NOT_AN_OWNER');
+        const refused = refusal(ctx, found);
         const selfMade = await call(ctx.target, 'PUT', `/owners/${notOwner.identity.svcId}`, {
           token: notOwner.token,
           body: { kycReference: 'self', kycVerifiedAt: new Date().toISOString() },
         });
-        found.push(
-          ...(await expectError(
-            ctx,
-            'PUT /owners/{svcId}',
-            selfMade,
-            401,
-            'UNAUTHENTICATED',
-            'a session token is not the operator token',
-          )),
+        await refused(
+          'PUT /owners/{svcId}',
+          selfMade,
+          401,
+          'UNAUTHENTICATED',
+          'a session token is not the operator token',
         );
         return verdict(found, selfMade);
       },
@@ -133,6 +138,7 @@ export function walletBindingChecks(): Check[] {
           expiresAt: future(30),
         };
         const { id, found } = await bind(ctx, own, wallet, limits);
+        const refused = refusal(ctx, found);
         const steps: [string, () => Promise<HttpResult>, number, string | null][] = [
           ['within limits', () => authorize(ctx, wallet, '6.50', 'merchant:acme'), 201, null],
           [
@@ -162,16 +168,7 @@ export function walletBindingChecks(): Check[] {
         const revoked = await call(ctx.target, 'POST', `/bindings/${id}/revoke`, { token: own.token });
         found.push(...(await problems(ctx, 'POST /bindings/{bindingId}/revoke', revoked, 200)));
         last = await authorize(ctx, wallet, '0.01', 'merchant:acme');
-        found.push(
-          ...(await expectError(
-            ctx,
-            'POST /banking/authorizations',
-            last,
-            403,
-            'OWNER_BINDING_REQUIRED',
-            'after revoke',
-          )),
-        );
+        await refused('POST /banking/authorizations', last, 403, 'OWNER_BINDING_REQUIRED', 'after revoke');
         return verdict(found, last);
       },
     }),
@@ -188,6 +185,7 @@ export function walletBindingChecks(): Check[] {
           allowedCounterparties: null,
           expiresAt: future(30),
         });
+        const refused = refusal(ctx, found);
         await authorize(ctx, wallet, '2.00', 'merchant:a');
         await authorize(ctx, wallet, '9.00', 'merchant:b');
         const activity = await call(ctx.target, 'GET', `/bindings/${id}/activity`, { token: own.token });
@@ -204,43 +202,28 @@ export function walletBindingChecks(): Check[] {
           token: wallet.token,
           body: newLimits,
         });
-        found.push(
-          ...(await expectError(
-            ctx,
-            'PUT /bindings/{bindingId}/limits',
-            byWallet,
-            403,
-            'NOT_BINDING_OWNER',
-            'the wallet changes its own limits',
-          )),
+        await refused(
+          'PUT /bindings/{bindingId}/limits',
+          byWallet,
+          403,
+          'NOT_BINDING_OWNER',
+          'the wallet changes its own limits',
         );
         const byOwner = await call(ctx.target, 'PUT', `/bindings/${id}/limits`, { token: own.token, body: newLimits });
         found.push(...(await problems(ctx, 'PUT /bindings/{bindingId}/limits', byOwner, 200)));
         const now = await authorize(ctx, wallet, '9.00', 'merchant:b');
         found.push(...(await problems(ctx, 'POST /banking/authorizations', now, 201, 'under the raised ceiling')));
         const walletRevoke = await call(ctx.target, 'POST', `/bindings/${id}/revoke`, { token: wallet.token });
-        found.push(
-          ...(await expectError(
-            ctx,
-            'POST /bindings/{bindingId}/revoke',
-            walletRevoke,
-            403,
-            'NOT_BINDING_OWNER',
-            'the wallet revokes',
-          )),
+        await refused(
+          'POST /bindings/{bindingId}/revoke',
+          walletRevoke,
+          403,
+          'NOT_BINDING_OWNER',
+          'the wallet revokes',
         );
         const stranger = await login(ctx.target);
         const hidden = await call(ctx.target, 'GET', `/bindings/${id}`, { token: stranger.token });
-        found.push(
-          ...(await expectError(
-            ctx,
-            'GET /bindings/{bindingId}',
-            hidden,
-            404,
-            'BINDING_NOT_FOUND',
-            'a third identity',
-          )),
-        );
+        await refused('GET /bindings/{bindingId}', hidden, 404, 'BINDING_NOT_FOUND', 'a third identity');
         return verdict(found, byOwner);
       },
     }),
@@ -257,19 +240,11 @@ export function walletBindingChecks(): Check[] {
           allowedCounterparties: null,
           expiresAt,
         });
+        const refused = refusal(ctx, found);
         ctx.target.reference!.advanceClock(61_000);
         // The session tokens are 15 minutes: still valid a minute later.
         const res = await authorize(ctx, wallet, '1.00', 'merchant:a');
-        found.push(
-          ...(await expectError(
-            ctx,
-            'POST /banking/authorizations',
-            res,
-            403,
-            'OWNER_BINDING_REQUIRED',
-            'after expiry',
-          )),
-        );
+        await refused('POST /banking/authorizations', res, 403, 'OWNER_BINDING_REQUIRED', 'after expiry');
         const read = await call(ctx.target, 'GET', `/bindings/${id}`, { token: own.token });
         if ((read.json as { status?: string })?.status !== 'expired')
           found.push(`binding expected status expired, got ${read.text.slice(0, 200)}`);

@@ -16,6 +16,7 @@ import {
   type MlKem768KeyPair,
 } from '../../../src/crypto/index.ts';
 import type { Check } from '../../catalogue.ts';
+import type { HttpResult } from '../../http.ts';
 import type { Target } from '../../targets/target.ts';
 import { freshAddress, minedTransaction } from '../explorer/support.ts';
 import { Unavailable, verdict } from '../define.ts';
@@ -169,7 +170,7 @@ export function walletFeatureChecks(): Check[] {
       async run(ctx) {
         const { token } = await login(ctx.target);
         const found: string[] = [];
-        let last;
+        let last: HttpResult | undefined;
         let configured = 0;
         for (const [chainId, address] of [
           ['1111111', '0x5B38Da6a701c568545dCfcB03FcB875f56beddC4'],

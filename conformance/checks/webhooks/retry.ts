@@ -216,7 +216,7 @@ export function webhookRetryChecks(): Check[] {
           const problems = retryProblems(first, attempt, endpoint.secret, ctx.target);
           const view = await deliveryView(ctx.target, id);
           const firstAttemptView = view.attempts[0];
-          if (!firstAttemptView || firstAttemptView.outcome !== 'failure' || firstAttemptView.responseStatus !== null)
+          if (firstAttemptView?.outcome !== 'failure' || firstAttemptView.responseStatus !== null)
             problems.push(`attempt 1 is recorded as ${JSON.stringify(firstAttemptView)}`);
           if (view.status !== 'delivered') problems.push(`the delivery is ${view.status} after a 200 to attempt 2`);
           return outcome(problems, `attempt 1 recorded after ${firstAttemptView?.durationMs} ms`);

@@ -125,7 +125,8 @@ export function runAcvp(request: AcvpRunRequest): AcvpRun {
     for (const impl of request.implementations) {
       const { result, response } = runSet(set, handler, impl, options);
       run.results.push(result);
-      (run.responses[impl] ??= {})[set.name] = response;
+      run.responses[impl] ??= {};
+      run.responses[impl][set.name] = response;
       request.onSetDone?.(result);
     }
   }

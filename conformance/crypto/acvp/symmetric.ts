@@ -5,7 +5,7 @@ import { createCipheriv, createDecipheriv, createHmac, type CipherGCMTypes } fro
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { NotOffered } from '../implementations.ts';
-import { upperHex } from '../vectors.ts';
+import { type JsonObject, upperHex } from '../vectors.ts';
 import { compareResponse, field, hexField, type AcvpSetHandler } from './handler.ts';
 
 /** HMAC-SHA2-256: key, msg → mac truncated to macLen bits. */
@@ -66,7 +66,7 @@ export const aesGcmHandler: AcvpSetHandler = {
     const dec = createDecipheriv(cipher, key, iv, { authTagLength: tagBytes });
     dec.setAAD(aad);
     dec.setAuthTag(hexField(c, 'tag'));
-    let response;
+    let response: JsonObject;
     try {
       response = { tcId: c.test.tcId, pt: upperHex(Buffer.concat([dec.update(hexField(c, 'ct')), dec.final()])) };
     } catch {
