@@ -40,7 +40,7 @@ function parseFormats(value: string | undefined): ReportFormat[] {
 async function chooseTarget(options: ConformanceOptions): Promise<Target> {
   if (options.base || options.wallet || options.site) {
     const caCert = options.caCert ? readFileSync(options.caCert, 'utf8') : undefined;
-    const [{ useReceiverTlsDir: chooseReceiverTlsDir }, { remoteTarget }] = await Promise.all([
+    const [{ chooseReceiverTlsDir }, { remoteTarget }] = await Promise.all([
       import('../../conformance/webhooks/receiver-tls.ts'),
       import('../../conformance/targets/remote.ts'),
     ]);

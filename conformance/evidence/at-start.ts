@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import path from 'node:path';
+import { SETTINGS } from '../../src/config.ts';
 import { DEFAULT_MAX_AGE_DAYS } from '../../src/evidence/defaults.ts';
 import { SVCKIT_BIN } from '../../src/paths.ts';
 
@@ -18,6 +19,16 @@ export type EvidenceAtStart = 'current' | 'built' | 'failed' | 'stopped';
 export type EvidenceBuildHandle = { done: Promise<EvidenceAtStart>; stop(): void };
 
 const BIN = SVCKIT_BIN;
+
+/**
+ * The build's environment: the server's, without the settings the table marks secret (D-148, D-163). The
+ * build runs its own in-process stacks and needs none of them, and a `DATABASE_URL` would put those test
+ * stacks on the server's own database.
+ */
+export function buildEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const secret = (name: string) => name in SETTINGS && SETTINGS[name as keyof typeof SETTINGS].secret;
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !secret(name)));
+}
 const DAY_MS = 86_400_000;
 /** The lowest scheduling priority (nice 19): the build yields the CPU to requests. */
 const LOWEST_PRIORITY = 19;
@@ -53,6 +64,7 @@ export function buildEvidenceAtStart(options: {
   const started = performance.now();
   const child = spawn(process.execPath, [BIN, 'evidence', 'build', '--out', options.evidenceDir], {
     stdio: ['ignore', 'ignore', 'pipe'],
+    env: buildEnvironment(),
   });
   try {
     if (child.pid !== undefined) setPriority(child.pid, LOWEST_PRIORITY);

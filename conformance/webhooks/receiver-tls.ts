@@ -13,7 +13,7 @@ let material: Promise<TlsMaterial> | undefined;
 let chosen: { dir: string; hosts: string[] } | undefined;
 
 /** Names the folder (and extra host names for the certificate) before first use. */
-export function useReceiverTlsDir(dir: string, hosts: string[] = []): void {
+export function chooseReceiverTlsDir(dir: string, hosts: string[] = []): void {
   if (material) throw new Error('the receiver TLS material is already in use');
   chosen = { dir, hosts };
 }
