@@ -11,6 +11,10 @@ describe('the evidence build environment', () => {
       .map(([name]) => name);
     expect(secret).toEqual(expect.arrayContaining(['SVC_KEK', 'DATABASE_URL', 'SVC_ADMIN_TOKEN']));
     const env = Object.fromEntries([...secret, 'SVC_HOST', 'PATH', 'HOME'].map((name) => [name, `value of ${name}`]));
-    expect(buildEnvironment(env)).toEqual({ SVC_HOST: 'value of SVC_HOST', PATH: 'value of PATH', HOME: 'value of HOME' });
+    expect(buildEnvironment(env)).toEqual({
+      SVC_HOST: 'value of SVC_HOST',
+      PATH: 'value of PATH',
+      HOME: 'value of HOME',
+    });
   });
 });
