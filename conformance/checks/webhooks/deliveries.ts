@@ -7,6 +7,7 @@ import type { Target } from '../../targets/target.ts';
 import type { Received } from '../../webhooks/receiver.ts';
 import { adminJson } from '../institutional/support.ts';
 import { outcome } from '../define.ts';
+import { webhookSchemaDefs } from '../../../generated/webhooks/schemas.gen.ts';
 import {
   defineCheck,
   deliveriesOf,
@@ -225,20 +226,8 @@ function payloadChecks(): Check[] {
       source: { quote: 'A payment.settled payload shows every field above except failRsn.' },
       async run(ctx) {
         const s = await scenariosFor(ctx.target);
-        const fields = [
-          'event',
-          'uetr',
-          'txRef',
-          'status',
-          'instrAmtCcy',
-          'instrAmt',
-          'settlAmtCcy',
-          'settlAmt',
-          'onChainTxHash',
-          'sttlmTm',
-          'dbtrInst',
-          'cdtrInst',
-        ];
+        // "every field above": the payload table, i.e. the contract's PaymentEventPayload properties.
+        const fields = Object.keys(webhookSchemaDefs.PaymentEventPayload.properties).filter((f) => f !== 'failRsn');
         const settled = [...payloadsOf(s.transfer), ...payloadsOf(s.crossCurrency)].filter(
           (b) => b.event === 'payment.settled',
         );
