@@ -33,7 +33,10 @@ export function decisionCarriers(): Map<string, string[]> {
     .sort();
   for (const file of files) {
     const walk = (node: unknown, pointer: string) => {
-      if (Array.isArray(node)) return node.forEach((child, i) => walk(child, `${pointer}/${i}`));
+      if (Array.isArray(node)) {
+        for (const [i, child] of node.entries()) walk(child, `${pointer}/${i}`);
+        return;
+      }
       if (node === null || typeof node !== 'object') return;
       for (const [key, value] of Object.entries(node)) {
         if (key === 'x-decision') {

@@ -45,7 +45,37 @@ export const WYCHEPROOF_FILES: readonly string[] = [
   'mlkem_768_test',
 ];
 
-type Json = Record<string, any>;
+/** A parsed JSON object of an ACVP file: the fields named are those the filter reads, every other is kept as parsed. */
+type JsonObject = { [field: string]: unknown };
+
+/** A test case, keyed by tcId (unique across a vector set). */
+export interface AcvpTest extends JsonObject {
+  tcId: number;
+}
+
+/** A test group, keyed by tgId, with its parameter set and cases. */
+export interface AcvpGroup extends JsonObject {
+  tgId: number;
+  parameterSet?: string;
+  tests: AcvpTest[];
+}
+
+/**
+ * One ACVP file: prompt, expectedResults and internalProjection carry testGroups, validation carries tests,
+ * registration carries parameterSets and capabilities.
+ */
+export interface AcvpDocument extends JsonObject {
+  testGroups?: AcvpGroup[];
+  tests?: AcvpTest[];
+  parameterSets?: unknown;
+  capabilities?: unknown;
+}
+
+/** The test groups of a prompt, expectedResults or internalProjection file. */
+function groupsOf(doc: AcvpDocument): AcvpGroup[] {
+  if (!Array.isArray(doc.testGroups)) throw new Error('an ACVP file without "testGroups"');
+  return doc.testGroups;
+}
 
 /** The file `<dir>/<name>.json.gz` or `<dir>/<name>.json`, if present. */
 function find(dir: string, name: string): string | undefined {
@@ -55,19 +85,19 @@ function find(dir: string, name: string): string | undefined {
 /** Drops the test groups (and registration entries) of other parameter sets from one ACVP file. */
 export function filterAcvpFile(
   kind: string,
-  doc: Json,
+  doc: AcvpDocument,
   keep: string,
   kept: { groups: Set<number>; tests: Set<number> },
-): Json {
+): AcvpDocument {
   if (kind === 'registration') {
-    const trim = (o: Json) =>
-      Array.isArray(o.parameterSets) ? { ...o, parameterSets: o.parameterSets.filter((p: string) => p === keep) } : o;
+    const trim = (o: JsonObject): JsonObject =>
+      Array.isArray(o.parameterSets) ? { ...o, parameterSets: o.parameterSets.filter((p) => p === keep) } : o;
     const out = trim(doc);
     return Array.isArray(out.capabilities) ? { ...out, capabilities: out.capabilities.map(trim) } : out;
   }
   // validation.json lists the cases by tcId only (tcIds are unique across a vector set).
-  if (kind === 'validation') return { ...doc, tests: doc.tests.filter((t: Json) => kept.tests.has(t.tcId)) };
-  return { ...doc, testGroups: doc.testGroups.filter((g: Json) => kept.groups.has(g.tgId)) };
+  if (kind === 'validation') return { ...doc, tests: doc.tests!.filter((t) => kept.tests.has(t.tcId)) };
+  return { ...doc, testGroups: groupsOf(doc).filter((g) => kept.groups.has(g.tgId)) };
 }
 
 /**
@@ -75,28 +105,28 @@ export function filterAcvpFile(
  * top-level field, group field and test field of both must appear in it with the same value (an
  * expected `resultsArray` entry may gain fields). Empty when it stands in for both.
  */
-export function projectionGaps(prompt: Json, expected: Json, projection: Json): string[] {
+export function projectionGaps(prompt: AcvpDocument, expected: AcvpDocument, projection: AcvpDocument): string[] {
   const gaps: string[] = [];
   const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-  const covers = (want: Json, have: Json | undefined, where: string, skip: string[]) => {
+  const covers = (want: JsonObject, have: JsonObject | undefined, where: string, skip: string[]) => {
     for (const [key, value] of Object.entries(want)) {
       if (skip.includes(key)) continue;
       const got = have?.[key];
       const ok =
         key === 'resultsArray' && Array.isArray(value) && Array.isArray(got)
           ? value.length === got.length &&
-            value.every((entry: Json, i: number) => Object.entries(entry).every(([k, v]) => same(v, got[i]?.[k])))
+            value.every((entry: JsonObject, i: number) => Object.entries(entry).every(([k, v]) => same(v, got[i]?.[k])))
           : same(value, got);
       if (!ok) gaps.push(`${where}.${key}`);
     }
   };
   covers(prompt, projection, 'prompt', ['testGroups']);
-  const groups = new Map<number, Json>(projection.testGroups.map((g: Json) => [g.tgId, g]));
+  const groups = new Map(groupsOf(projection).map((g) => [g.tgId, g]));
   for (const doc of [prompt, expected]) {
-    for (const group of doc.testGroups as Json[]) {
+    for (const group of groupsOf(doc)) {
       const into = groups.get(group.tgId);
       covers(group, into, `tg${group.tgId}`, ['tests']);
-      const tests = new Map<number, Json>((into?.tests ?? []).map((t: Json) => [t.tcId, t]));
+      const tests = new Map((into?.tests ?? []).map((t) => [t.tcId, t]));
       for (const test of group.tests ?? []) covers(test, tests.get(test.tcId), `tg${group.tgId}/tc${test.tcId}`, []);
     }
   }
@@ -107,20 +137,19 @@ function writeGzipJson(path: string, doc: unknown): void {
   writeFileSync(path, gzipSync(`${JSON.stringify(doc, null, 2)}`, { level: 9 }));
 }
 
-function readJson(path: string): Json {
-  return JSON.parse(readMaybeGzip(path).toString('utf8')) as Json;
+function readJson(path: string): AcvpDocument {
+  return JSON.parse(readMaybeGzip(path).toString('utf8')) as AcvpDocument;
 }
 
 function copyAcvpSet(from: string, to: string, keep: string | undefined): void {
   mkdirSync(to, { recursive: true });
   const prompt = readJson(find(from, 'prompt')!);
-  const inScope =
-    keep === undefined ? prompt.testGroups : prompt.testGroups.filter((g: Json) => g.parameterSet === keep);
+  const inScope = groupsOf(prompt).filter((g) => keep === undefined || g.parameterSet === keep);
   const kept = {
-    groups: new Set<number>(inScope.map((g: Json) => g.tgId)),
-    tests: new Set<number>(inScope.flatMap((g: Json) => g.tests.map((t: Json) => t.tcId))),
+    groups: new Set(inScope.map((g) => g.tgId)),
+    tests: new Set(inScope.flatMap((g) => g.tests.map((t) => t.tcId))),
   };
-  const docs = new Map<string, Json>();
+  const docs = new Map<string, AcvpDocument>();
   for (const kind of ['prompt', 'expectedResults', 'internalProjection', 'registration', 'validation']) {
     const path = find(from, kind);
     if (path) docs.set(kind, keep === undefined ? readJson(path) : filterAcvpFile(kind, readJson(path), keep, kept));

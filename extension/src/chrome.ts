@@ -30,7 +30,7 @@ export interface ChromeApi {
     openOptionsPage(): Promise<void>;
     onMessage: {
       addListener(
-        fn: (message: unknown, sender: MessageSender, sendResponse: (response: unknown) => void) => boolean | void,
+        fn: (message: unknown, sender: MessageSender, sendResponse: (response: unknown) => void) => boolean | undefined,
       ): void;
     };
     onConnect: { addListener(fn: (port: Port) => void): void };

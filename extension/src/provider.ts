@@ -45,7 +45,10 @@ export class SvckitProvider {
   /** Adds a listener (EIP-1193 / Node EventEmitter style). */
   on(event: string, listener: Listener): this {
     let set = this.#listeners.get(event);
-    if (!set) this.#listeners.set(event, (set = new Set()));
+    if (!set) {
+      set = new Set();
+      this.#listeners.set(event, set);
+    }
     set.add(listener);
     return this;
   }

@@ -11,10 +11,9 @@ export function toPlainSchema(node: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) {
     if (key.startsWith('x-')) continue;
+    if (key === 'examples' || key === 'example') continue; // examples are data, not types
     if (key === '$ref' && typeof value === 'string') {
       out.$ref = value.replace('#/components/schemas/', '#/$defs/');
-    } else if (key === 'examples' || key === 'example') {
-      continue; // examples are data, not types
     } else {
       out[key] = toPlainSchema(value);
     }

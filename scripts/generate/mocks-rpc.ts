@@ -77,6 +77,7 @@ function renderEvidenceMock(): string {
     '',
     '/** An MSW handler serving the example at {site_url}/.well-known/pqc-evidence.json. */',
     "export function exampleEvidenceHandler(siteUrl = '*'): HttpHandler {",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: this line is emitted TypeScript; the template literal belongs to the generated handler
     '  return http.get(`${siteUrl}/.well-known/pqc-evidence.json`, () => HttpResponse.json(exampleEvidence));',
     '}',
     '',

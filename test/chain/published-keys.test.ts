@@ -2,7 +2,7 @@
 // once the administrator allow-listed it (D-050, D-152). Real stack: real Anvil, real TLS, the admin API
 // and /rpc over HTTPS, a stock viem wallet client.
 import tls from 'node:tls';
-import { BaseError, createPublicClient, createWalletClient, defineChain, http, parseEther, type Hex } from 'viem';
+import { type BaseError, createPublicClient, createWalletClient, defineChain, http, parseEther, type Hex } from 'viem';
 import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rpcResult } from '../../conformance/checks/explorer/support.ts';

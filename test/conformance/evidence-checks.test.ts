@@ -1,7 +1,6 @@
 // The evidence document checks (surface F) against a small HTTPS site serving good, tampered, stale and
 // late documents: each check fails on the rule it enforces and only there; a 503 with Retry-After is
 // waited out within the bound (D-153, D-164), and a site that never serves the document fails.
-import { readFileSync } from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,17 +9,18 @@ import { evidenceChecks } from '../../conformance/checks/evidence/index.ts';
 import { runChecks, type CheckResult } from '../../conformance/runner.ts';
 import { remoteTarget } from '../../conformance/targets/remote.ts';
 import { receiverTls } from '../../conformance/webhooks/receiver-tls.ts';
+import { type EvidenceExample, editedExample } from '../evidence/example.ts';
 
-const example = JSON.parse(readFileSync(new URL('../../specs/evidence.schema.json', import.meta.url), 'utf8'))
-  .examples[0];
 const DAY_MS = 86_400_000;
 
-/** The schema's example, generated now, changed by `mutate`. */
-function document(mutate: (doc: any) => void = () => {}): string {
-  const doc = structuredClone(example);
-  doc.generated = new Date().toISOString();
-  mutate(doc);
-  return JSON.stringify(doc);
+/** The schema's example, generated now, changed by `edit`, as served. */
+function document(edit: (doc: EvidenceExample) => void = () => {}): string {
+  return JSON.stringify(
+    editedExample((doc) => {
+      doc.generated = new Date().toISOString();
+      edit(doc);
+    }),
+  );
 }
 
 type Answer = { status: number; type?: string; body: string; retryAfter?: string };
@@ -38,7 +38,7 @@ const sites: Record<string, Answer[]> = {
   tampered: [json(document((d) => (d.conformance.acvp.total += 1)))],
   skips_as_passes: [json(document((d) => (d.conformance.acvp.passed += d.conformance.acvp.skipped)))],
   stale: [json(document((d) => (d.generated = new Date(Date.now() - 40 * DAY_MS).toISOString())))],
-  both_provenances: [json(document((d) => (d.packages[1].provenance = 'https://registry.example/attestations/1')))],
+  both_provenances: [json(document((d) => (d.packages[1]!.provenance = 'https://registry.example/attestations/1')))],
   text: [{ status: 200, type: 'text/plain', body: document() }],
   late: [building, json(document())],
   never: [building],

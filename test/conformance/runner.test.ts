@@ -21,7 +21,10 @@ describe('runChecks', () => {
   it('skips a check whose needs the target lacks, naming the capability, without running it', async () => {
     let ran = false;
     const cat = new Catalogue().register(
-      check('institutional.x.needs_wallet', async () => ((ran = true), { status: 'passed' }), ['specs', 'wallet']),
+      check('institutional.x.needs_wallet', async () => {
+        ran = true;
+        return { status: 'passed' };
+      }, ['specs', 'wallet']),
     );
     const [result] = await runChecks(cat, specsOnlyTarget());
     expect(ran).toBe(false);

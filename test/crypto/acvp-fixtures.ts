@@ -8,9 +8,12 @@ import { join } from 'node:path';
 import { createMLKEM768 } from '@oqs/liboqs-js';
 import { ml_dsa65 } from '@noble/post-quantum/ml-dsa.js';
 import { ml_kem768 } from '@noble/post-quantum/ml-kem.js';
-import { acvpFile, REPO_VECTORS } from './vector-files.ts';
+import { type AcvpFile, acvpFile, REPO_VECTORS } from './vector-files.ts';
 
-type Json = Record<string, any>;
+/** A test case written into a fixture: its tcId and hex fields. */
+type WrittenCase = Record<string, string | number>;
+/** The header fields of a vector set. */
+type SetHeader = { algorithm: string; mode: string; revision: string };
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex').toUpperCase();
 const bytes = (label: string, n: number) => {
   const out = Buffer.alloc(n);
@@ -22,7 +25,14 @@ const bytes = (label: string, n: number) => {
   return new Uint8Array(out);
 };
 
-function writeSet(root: string, name: string, header: Json, prompt: Json[], expected: Json[], wrap = false): void {
+function writeSet(
+  root: string,
+  name: string,
+  header: SetHeader,
+  prompt: object[],
+  expected: object[],
+  wrap = false,
+): void {
   const dir = join(root, name);
   mkdirSync(dir, { recursive: true });
   const body = { vsId: 7, ...header, isSample: true, testGroups: prompt };
@@ -40,7 +50,7 @@ function writeSet(root: string, name: string, header: Json, prompt: Json[], expe
  */
 export function writeAlteredSet(
   set: string,
-  mutate: (expected: Json) => { tgId: number; tcId: number },
+  mutate: (expected: AcvpFile) => { tgId: number; tcId: number },
   into: 'expectedResults' | 'internalProjection' = 'expectedResults',
 ): { path: string; altered: { tgId: number; tcId: number } } {
   const root = mkdtempSync(join(tmpdir(), 'svckit-acvp-altered-'));
@@ -59,12 +69,12 @@ export function writeAlteredSet(
 export function writeGroupLevelKeySet(): string {
   const root = mkdtempSync(join(tmpdir(), 'svckit-acvp-layout-'));
   const prompt = acvpFile('ML-KEM-encapDecap-FIPS203', 'prompt').testGroups.find(
-    (g: Json) => g.parameterSet === 'ML-KEM-768' && g.function === 'decapsulation',
-  );
+    (g) => g.parameterSet === 'ML-KEM-768' && g.function === 'decapsulation',
+  )!;
   const expected = acvpFile('ML-KEM-encapDecap-FIPS203', 'expectedResults').testGroups.find(
-    (g: Json) => g.tgId === prompt.tgId,
-  );
-  const groups = prompt.tests.map((t: Json, i: number) => ({
+    (g) => g.tgId === prompt.tgId,
+  )!;
+  const groups = prompt.tests.map((t, i) => ({
     tgId: i + 1,
     testType: 'VAL',
     parameterSet: 'ML-KEM-768',
@@ -72,9 +82,9 @@ export function writeGroupLevelKeySet(): string {
     dk: t.dk,
     tests: [{ tcId: t.tcId, c: t.c }],
   }));
-  const answers = prompt.tests.map((t: Json, i: number) => ({
+  const answers = prompt.tests.map((t, i) => ({
     tgId: i + 1,
-    tests: [expected.tests.find((e: Json) => e.tcId === t.tcId)],
+    tests: [expected.tests.find((e) => e.tcId === t.tcId)],
   }));
   writeSet(
     root,
@@ -91,9 +101,9 @@ export function writeGroupLevelKeySet(): string {
 export async function writeTr1Fixtures(): Promise<string> {
   const root = mkdtempSync(join(tmpdir(), 'svckit-acvp-tr1-'));
   const oqs = await createMLKEM768();
-  const seedTests: Json[] = [];
-  const expandedTests: Json[] = [];
-  const answers: Json[][] = [[], []];
+  const seedTests: WrittenCase[] = [];
+  const expandedTests: WrittenCase[] = [];
+  const answers: WrittenCase[][] = [[], []];
   let tcId = 1;
   for (let i = 0; i < 2; i++) {
     const seed = bytes(`tr1 kem seed ${i}`, 64);
@@ -110,7 +120,7 @@ export async function writeTr1Fixtures(): Promise<string> {
     }
   }
   oqs.destroy();
-  const kemGroup = (tgId: number, keyFormat: string, tests: Json[]) => ({
+  const kemGroup = (tgId: number, keyFormat: string, tests: WrittenCase[]) => ({
     tgId,
     testType: 'VAL',
     parameterSet: 'ML-KEM-768',
@@ -132,25 +142,25 @@ export async function writeTr1Fixtures(): Promise<string> {
   // NIST's keyGen vectors pair each ML-DSA-65 seed with its expanded sk; the expected signature is the
   // deterministic signature under that sk, so the seed path must expand exactly as NIST does.
   const keyGenPrompt = acvpFile('ML-DSA-keyGen-FIPS204', 'prompt').testGroups.find(
-    (g: Json) => g.parameterSet === 'ML-DSA-65',
-  );
+    (g) => g.parameterSet === 'ML-DSA-65',
+  )!;
   const keyGenExpected = acvpFile('ML-DSA-keyGen-FIPS204', 'expectedResults').testGroups.find(
-    (g: Json) => g.tgId === keyGenPrompt.tgId,
-  );
-  const dsa: Json[][] = [[], []];
-  const dsaAnswers: Json[][] = [[], []];
+    (g) => g.tgId === keyGenPrompt.tgId,
+  )!;
+  const dsa: WrittenCase[][] = [[], []];
+  const dsaAnswers: WrittenCase[][] = [[], []];
   tcId = 1;
   for (const [i, t] of keyGenPrompt.tests.slice(0, 3).entries()) {
-    const sk = keyGenExpected.tests.find((e: Json) => e.tcId === t.tcId).sk as string;
+    const sk = keyGenExpected.tests.find((e) => e.tcId === t.tcId)!.sk!;
     const message = bytes(`tr1 dsa message ${i}`, 40 + i);
     const context = bytes(`tr1 dsa context ${i}`, i * 5);
     const signature = hex(ml_dsa65.sign(message, Buffer.from(sk, 'hex'), { context, extraEntropy: false }));
-    dsa[0]!.push({ tcId, seed: t.seed, message: hex(message), context: hex(context) });
+    dsa[0]!.push({ tcId, seed: t.seed!, message: hex(message), context: hex(context) });
     dsaAnswers[0]!.push({ tcId: tcId++, signature });
     dsa[1]!.push({ tcId, sk, message: hex(message), context: hex(context) });
     dsaAnswers[1]!.push({ tcId: tcId++, signature });
   }
-  const dsaGroup = (tgId: number, keyFormat: string, tests: Json[]) => ({
+  const dsaGroup = (tgId: number, keyFormat: string, tests: WrittenCase[]) => ({
     tgId,
     testType: 'AFT',
     parameterSet: 'ML-DSA-65',

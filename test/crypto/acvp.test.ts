@@ -11,6 +11,8 @@ import { acvpResultsFile, writeAcvpOutputs } from '../../conformance/crypto/acvp
 import { acvpCountsByImplementation, runAcvp, type AcvpRun } from '../../conformance/crypto/acvp/run.ts';
 import { countsConsistent, type Counts } from '../../conformance/crypto/results.ts';
 import {
+  type AcvpCase,
+  type AcvpGroup,
   acvpFile,
   countCases,
   FULL_VECTORS,
@@ -66,7 +68,7 @@ describe("ACVP runner on the repository's vectors", () => {
   });
 
   it('the expected counts follow from the vector files themselves', () => {
-    const inScope = (g: Record<string, any>) => g.parameterSet === 'ML-DSA-65' || g.parameterSet === 'ML-KEM-768';
+    const inScope = (g: AcvpGroup) => g.parameterSet === 'ML-DSA-65' || g.parameterSet === 'ML-KEM-768';
     for (const [set, byImpl] of Object.entries(EXPECTED)) {
       const total = countCases(promptGroups(set));
       expect(byImpl.openssl.total, set).toBe(total);
@@ -86,8 +88,10 @@ describe("ACVP runner on the repository's vectors", () => {
       ).toEqual([]);
     }
     const dsa65 = (set: string) => promptGroups(set).filter((g) => g.parameterSet === 'ML-DSA-65');
-    const weak = (g: Record<string, any>, t: Record<string, any>) =>
-      g.preHash === 'preHash' && WEAK_PREHASHES.has(t.hashAlg ?? g.hashAlg);
+    const weak = (g: AcvpGroup, t: AcvpCase) =>
+      g.preHash === 'preHash' && WEAK_PREHASHES.has(t.hashAlg ?? g.hashAlg ?? '');
+    // A length in bits that is whole bytes (an absent length is not).
+    const wholeBytes = (bits: number | undefined) => bits !== undefined && bits % 8 === 0;
     expect(EXPECTED['ML-DSA-keyGen-FIPS204']!.openssl.passed).toBe(countCases(dsa65('ML-DSA-keyGen-FIPS204')));
     // noble offers every interface; it refuses only the pre-hashes weaker than λ = 192.
     expect(EXPECTED['ML-DSA-sigGen-FIPS204']!.noble.passed).toBe(
@@ -108,11 +112,11 @@ describe("ACVP runner on the repository's vectors", () => {
     const sha3 = promptGroups('SHA3-256-2.0');
     const aft = sha3.filter((g) => g.testType === 'AFT');
     expect(EXPECTED['SHA3-256-2.0']!.openssl.passed).toBe(
-      countCases(aft, (_g, t) => t.len % 8 === 0) + countCases(sha3.filter((g) => g.testType === 'MCT')),
+      countCases(aft, (_g, t) => wholeBytes(t.len)) + countCases(sha3.filter((g) => g.testType === 'MCT')),
     );
     expect(EXPECTED['SHA3-256-2.0']!.noble.skipped).toBe(countCases(sha3.filter((g) => g.testType === 'LDT')));
     expect(EXPECTED['HMAC-SHA2-256-2.0']!.noble.passed).toBe(
-      countCases(promptGroups('HMAC-SHA2-256-2.0'), (_g, t) => t.msgLen % 8 === 0 && t.keyLen % 8 === 0),
+      countCases(promptGroups('HMAC-SHA2-256-2.0'), (_g, t) => wholeBytes(t.msgLen) && wholeBytes(t.keyLen)),
     );
   });
 
@@ -144,10 +148,10 @@ describe("ACVP runner on the repository's vectors", () => {
     expect(response[1]).toMatchObject({ algorithm: 'ML-KEM', mode: 'encapDecap', revision: 'FIPS203' });
     const expected = acvpFile('ML-KEM-encapDecap-FIPS203', 'expectedResults');
     const encaps = response[1].testGroups.find((g: { tgId: number }) => g.tgId === 2);
-    const expectedEncaps = expected.testGroups.find((g: { tgId: number }) => g.tgId === 2);
+    const expectedEncaps = expected.testGroups.find((g) => g.tgId === 2)!;
     expect(encaps.tests).toHaveLength(25);
     expect(encaps.tests.map((t: Record<string, unknown>) => [t.tcId, t.c, t.k])).toEqual(
-      expectedEncaps.tests.map((t: Record<string, unknown>) => [t.tcId, t.c, t.k]),
+      expectedEncaps.tests.map((t) => [t.tcId, t.c, t.k]),
     );
     // OpenSSL answers no encapsulation (no caller-supplied m), so its response has no tgId 2.
     const opensslResponse = JSON.parse(
@@ -195,9 +199,9 @@ describe('ACVP runner failures and other layouts of the format', () => {
       const dir = writeAlteredSet(
         'ML-DSA-keyGen-FIPS204',
         (expected) => {
-          const group = expected.testGroups.find((g: { tgId: number }) => g.tgId === 2);
-          const test = group.tests[3];
-          test.pk = (test.pk[0] === '0' ? '1' : '0') + test.pk.slice(1);
+          const test = expected.testGroups.find((g) => g.tgId === 2)!.tests[3]!;
+          const pk = test.pk!;
+          test.pk = (pk[0] === '0' ? '1' : '0') + pk.slice(1);
           return { tgId: 2, tcId: test.tcId };
         },
         into,

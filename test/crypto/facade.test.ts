@@ -91,15 +91,12 @@ describe('mlDsa65', () => {
   });
 
   it('derives NIST keyGen results from the seed (FIPS 204 ML-DSA.KeyGen_internal)', () => {
-    const prompt = acvpFile('ML-DSA-keyGen-FIPS204', 'prompt').testGroups.find(
-      (g: { parameterSet: string }) => g.parameterSet === 'ML-DSA-65',
-    );
+    const prompt = acvpFile('ML-DSA-keyGen-FIPS204', 'prompt').testGroups.find((g) => g.parameterSet === 'ML-DSA-65')!;
     const expected = acvpFile('ML-DSA-keyGen-FIPS204', 'expectedResults').testGroups.find(
-      (g: { tgId: number }) => g.tgId === prompt.tgId,
-    );
-    const test = prompt.tests[0];
-    const pair = mlDsa65.keygenFromSeed(Buffer.from(test.seed, 'hex'));
-    expect(Buffer.from(pair.publicKey).toString('hex').toUpperCase()).toBe(expected.tests[0].pk);
+      (g) => g.tgId === prompt.tgId,
+    )!;
+    const pair = mlDsa65.keygenFromSeed(Buffer.from(prompt.tests[0]!.seed!, 'hex'));
+    expect(Buffer.from(pair.publicKey).toString('hex').toUpperCase()).toBe(expected.tests[0]!.pk);
     expect(Buffer.from(mlDsa65.publicKeyOf(pair.secretKey))).toEqual(Buffer.from(pair.publicKey));
   });
 

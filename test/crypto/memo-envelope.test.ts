@@ -3,7 +3,7 @@
 import { createDecipheriv, hkdfSync } from 'node:crypto';
 import { ml_kem768 } from '@noble/post-quantum/ml-kem.js';
 import { describe, expect, it } from 'vitest';
-import { CryptoError, memoEnvelope, mlKem768 } from '../../src/crypto/index.ts';
+import { type CryptoError, memoEnvelope, mlKem768 } from '../../src/crypto/index.ts';
 
 const address = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 const addressBytes = Buffer.from(address.slice(2), 'hex');

@@ -7,7 +7,14 @@ import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { checkSha256Sums, readJsonFile, walkDirectories } from '../../conformance/crypto/vectors.ts';
 import { REPO_ROOT } from '../../src/paths.ts';
-import { ACVP_SETS, filterAcvpFile, projectionGaps, WYCHEPROOF_FILES } from '../../scripts/filter-vectors.ts';
+import {
+  ACVP_SETS,
+  type AcvpDocument,
+  type AcvpGroup,
+  filterAcvpFile,
+  projectionGaps,
+  WYCHEPROOF_FILES,
+} from '../../scripts/filter-vectors.ts';
 import { FULL_VECTORS, HAS_FULL_VECTORS, REPO_VECTORS } from './vector-files.ts';
 
 const vectorFiles = (root: string) =>
@@ -18,6 +25,15 @@ const vectorFiles = (root: string) =>
         .map((f) => join(dir, f)),
     )
     .sort();
+
+/** An ACVP file that carries test groups (prompt, expectedResults, internalProjection). */
+type GroupedFile = AcvpDocument & { testGroups: AcvpGroup[] };
+
+/** A file of the keyGen fixture (NIST's ML-DSA keyGen set, one case per parameter set), parsed. */
+const readKeyGenFixture = (kind: 'prompt' | 'expectedResults') =>
+  readJsonFile(
+    new URL(`./fixtures/acvp-full/ML-DSA-keyGen-FIPS204/${kind}.json`, import.meta.url).pathname,
+  ) as GroupedFile;
 
 describe('vectors/', () => {
   it('every vector file matches SHA256SUMS, and SHA256SUMS lists nothing else', () => {
@@ -55,12 +71,11 @@ describe('vectors/', () => {
   });
 
   it('the filter keeps one parameter set across prompt, expectedResults, registration and validation', () => {
-    const fixture = new URL('./fixtures/acvp-full/ML-DSA-keyGen-FIPS204/', import.meta.url).pathname;
-    const prompt = readJsonFile(join(fixture, 'prompt.json')) as Record<string, any>;
-    const expected = readJsonFile(join(fixture, 'expectedResults.json')) as Record<string, any>;
+    const prompt = readKeyGenFixture('prompt');
+    const expected = readKeyGenFixture('expectedResults');
     const kept = {
       groups: new Set([2]),
-      tests: new Set<number>(prompt.testGroups[1].tests.map((t: { tcId: number }) => t.tcId)),
+      tests: new Set(prompt.testGroups[1]!.tests.map((t) => t.tcId)),
     };
     const filtered = filterAcvpFile('prompt', prompt, 'ML-DSA-65', kept);
     expect(filtered.testGroups).toEqual([prompt.testGroups[1]]);
@@ -97,28 +112,25 @@ describe('vectors/', () => {
   });
 
   it('internalProjection stands in for prompt and expectedResults only when it holds every field of both', () => {
-    const fixture = new URL('./fixtures/acvp-full/ML-DSA-keyGen-FIPS204/', import.meta.url).pathname;
-    const prompt = readJsonFile(join(fixture, 'prompt.json')) as Record<string, any>;
-    const expected = readJsonFile(join(fixture, 'expectedResults.json')) as Record<string, any>;
-    const answers = new Map<string, Record<string, unknown>>(
-      expected.testGroups.flatMap((g: any) => g.tests.map((t: any) => [`${g.tgId}/${t.tcId}`, t])),
-    );
-    const merged = () => ({
+    const prompt = readKeyGenFixture('prompt');
+    const expected = readKeyGenFixture('expectedResults');
+    const answers = new Map(expected.testGroups.flatMap((g) => g.tests.map((t) => [`${g.tgId}/${t.tcId}`, t])));
+    const merged = (): GroupedFile => ({
       ...prompt,
-      testGroups: prompt.testGroups.map((g: any) => ({
+      testGroups: prompt.testGroups.map((g) => ({
         ...g,
-        tests: g.tests.map((t: any) => ({ ...t, ...answers.get(`${g.tgId}/${t.tcId}`), deferred: false })),
+        tests: g.tests.map((t) => ({ ...t, ...answers.get(`${g.tgId}/${t.tcId}`), deferred: false })),
       })),
     });
     expect(projectionGaps(prompt, expected, merged())).toEqual([]);
     const noAnswer = merged();
-    delete noAnswer.testGroups[1].tests[0].pk;
-    expect(projectionGaps(prompt, expected, noAnswer)).toEqual([`tg2/tc${prompt.testGroups[1].tests[0].tcId}.pk`]);
+    delete noAnswer.testGroups[1]!.tests[0]!.pk;
+    expect(projectionGaps(prompt, expected, noAnswer)).toEqual([`tg2/tc${prompt.testGroups[1]!.tests[0]!.tcId}.pk`]);
     const otherInput = merged();
-    otherInput.testGroups[0].tests[0].seed = '00';
-    otherInput.testGroups[2].parameterSet = 'ML-DSA-65';
+    otherInput.testGroups[0]!.tests[0]!.seed = '00';
+    otherInput.testGroups[2]!.parameterSet = 'ML-DSA-65';
     expect(projectionGaps(prompt, expected, otherInput)).toEqual([
-      `tg1/tc${prompt.testGroups[0].tests[0].tcId}.seed`,
+      `tg1/tc${prompt.testGroups[0]!.tests[0]!.tcId}.seed`,
       'tg3.parameterSet',
     ]);
     expect(projectionGaps(prompt, expected, { ...merged(), revision: 'other' })).toEqual(['prompt.revision']);

@@ -10,7 +10,7 @@ import {
   wycheproofCountsByImplementation,
   type WycheproofRun,
 } from '../../conformance/crypto/wycheproof/run.ts';
-import { readVector, REPO_VECTORS } from './vector-files.ts';
+import { REPO_VECTORS, type WycheproofCase, type WycheproofFile, wycheproofFile } from './vector-files.ts';
 
 const c = (total: number, passed: number, failed: number, skipped: number): Counts => ({
   total,
@@ -35,8 +35,7 @@ const EXPECTED: Record<string, { openssl: Counts; noble: Counts }> = {
   mlkem_768_semi_expanded_decaps_test: { openssl: c(9, 9, 0, 0), noble: c(9, 9, 0, 0) },
 };
 
-type Json = Record<string, any>;
-const allTests = (doc: Json): Json[] => doc.testGroups.flatMap((g: Json) => g.tests);
+const allTests = (doc: WycheproofFile): WycheproofCase[] => doc.testGroups.flatMap((g) => g.tests);
 
 describe("Wycheproof runner on the repository's vectors", () => {
   let run: WycheproofRun;
@@ -64,21 +63,21 @@ describe("Wycheproof runner on the repository's vectors", () => {
 
   it('the expected counts follow from the files', () => {
     for (const file of Object.keys(EXPECTED)) {
-      const doc = readVector(`wycheproof/${file}.json.gz`);
+      const doc = wycheproofFile(file);
       expect(EXPECTED[file]!.openssl.total, file).toBe(allTests(doc).length);
       expect(doc.numberOfTests, file).toBe(allTests(doc).length);
     }
     // OpenSSL 3 refuses GCM IVs over 1024 bits; noble has no AES at all.
-    const gcm = readVector('wycheproof/aes_gcm_test.json.gz');
+    const gcm = wycheproofFile('aes_gcm_test');
     expect(EXPECTED.aes_gcm_test!.openssl.skipped).toBe(
-      gcm.testGroups.filter((g: Json) => g.ivSize > 1024).reduce((n: number, g: Json) => n + g.tests.length, 0),
+      gcm.testGroups.filter((g) => (g.ivSize ?? 0) > 1024).reduce((n, g) => n + g.tests.length, 0),
     );
     for (const r of run.results) for (const g of r.groups) expect(countsConsistent(g.counts)).toBe(true);
   });
 
   it('checks invalid cases too: they make up most of the files and are all rejected', () => {
     const invalid = Object.keys(EXPECTED).reduce(
-      (n, file) => n + allTests(readVector(`wycheproof/${file}.json.gz`)).filter((t) => t.result === 'invalid').length,
+      (n, file) => n + allTests(wycheproofFile(file)).filter((t) => t.result === 'invalid').length,
       0,
     );
     expect(invalid).toBe(87 + 308 + 108 + 131 + 40 + 4 + 5 + 132 + 0 + 6);
@@ -88,14 +87,12 @@ describe("Wycheproof runner on the repository's vectors", () => {
 describe('Wycheproof test types are read from the file, not its name', () => {
   it('runs a file it has never seen, of a known test type, and fails a key that must be refused when it is marked valid', () => {
     const dir = mkdtempSync(join(tmpdir(), 'svckit-wycheproof-types-'));
-    const noseed = readVector('wycheproof/mldsa_65_sign_noseed_test.json.gz');
+    const noseed = wycheproofFile('mldsa_65_sign_noseed_test');
     // The out-of-range private key (InvalidPrivateKey) must be refused: marked valid, it must fail.
-    const badKey = noseed.testGroups
-      .flatMap((g: Json) => g.tests)
-      .find((t: Json) => t.flags.includes('InvalidPrivateKey'));
+    const badKey = allTests(noseed).find((t) => t.flags.includes('InvalidPrivateKey'))!;
     badKey.result = 'valid';
     writeFileSync(join(dir, 'vendor_signing_cases.json'), JSON.stringify(noseed));
-    const decaps = readVector('wycheproof/mlkem_768_semi_expanded_decaps_test.json.gz');
+    const decaps = wycheproofFile('mlkem_768_semi_expanded_decaps_test');
     writeFileSync(join(dir, 'kem_decaps_cases.json'), JSON.stringify(decaps));
     const run = runWycheproof({ vectorsDir: dir, implementations: ['openssl', 'noble'] });
     const by = (file: string, impl: string) => run.results.find((r) => r.file === file && r.implementation === impl);
@@ -112,12 +109,12 @@ describe('Wycheproof test types are read from the file, not its name', () => {
 
 describe('Wycheproof semantics', () => {
   it('a valid case rejected and an invalid case accepted both fail, named by group and tcId; acceptable passes either way', () => {
-    const doc = readVector('wycheproof/mldsa_65_verify_test.json.gz');
-    const first = doc.testGroups[0];
-    const valid = first.tests.find((t: Json) => t.result === 'valid');
+    const doc = wycheproofFile<WycheproofCase & { sig: string }>('mldsa_65_verify_test');
+    const first = doc.testGroups[0]!;
+    const valid = first.tests.find((t) => t.result === 'valid')!;
     valid.sig = (valid.sig[0] === '0' ? '1' : '0') + valid.sig.slice(1); // now it cannot verify
-    const invalid = first.tests.find((t: Json) => t.result === 'invalid');
-    const accepted = first.tests.find((t: Json) => t.result === 'valid' && t !== valid);
+    const invalid = first.tests.find((t) => t.result === 'invalid')!;
+    const accepted = first.tests.find((t) => t.result === 'valid' && t !== valid)!;
     accepted.result = 'invalid'; // a good signature marked invalid must be reported as accepted
     invalid.result = 'acceptable';
     const dir = mkdtempSync(join(tmpdir(), 'svckit-wycheproof-'));

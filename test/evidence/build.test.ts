@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -18,9 +18,9 @@ import { ManualClock } from '../../src/clock.ts';
 import { verifyEvidence } from '../../src/evidence/verify.ts';
 import { REPO_VECTORS } from '../crypto/vector-files.ts';
 import { REPO_ROOT } from '../../src/paths.ts';
+import { evidenceSchema as schema } from './example.ts';
 
 const repoRoot = REPO_ROOT;
-const schema = JSON.parse(readFileSync(join(repoRoot, 'specs/evidence.schema.json'), 'utf8'));
 const base = {
   repoRoot,
   vectorsDir: REPO_VECTORS,

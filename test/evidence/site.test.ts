@@ -1,16 +1,13 @@
 // The site origin's evidence route (surface F: "GET {site_url}/.well-known/pqc-evidence.json returns
 // the Evidence document"): cache headers, ETag and 304, a clear 503 before a document is built.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { installErrorHandling } from '../../src/server/http/error-handler.ts';
 import { evidenceSiteRoutes } from '../../src/server/evidence/routes.ts';
-import { REPO_ROOT } from '../../src/paths.ts';
-
-const repoRoot = REPO_ROOT;
-const example = JSON.parse(readFileSync(join(repoRoot, 'specs/evidence.schema.json'), 'utf8')).examples[0];
+import { editedExample, evidenceExample as example } from './example.ts';
 
 async function site(dir: string): Promise<FastifyInstance> {
   const app = Fastify();
@@ -85,8 +82,9 @@ describe('GET /.well-known/pqc-evidence.json', () => {
     const dir = mkdtempSync(join(tmpdir(), 'svckit-site-'));
     const app = await site(dir);
     apps.push(app);
-    const broken = structuredClone(example);
-    broken.conformance.acvp.passed = 180; // a skipped case counted as a pass
+    const broken = editedExample((d) => {
+      d.conformance.acvp.passed = 180; // a skipped case counted as a pass
+    });
     writeFileSync(join(dir, 'pqc-evidence.json'), JSON.stringify(broken));
     const refused = await app.inject({ method: 'GET', url: '/.well-known/pqc-evidence.json' });
     expect(refused.statusCode).toBe(503);

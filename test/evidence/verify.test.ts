@@ -1,25 +1,24 @@
 // `svckit evidence verify` rejects hand-made invalid documents, one per rule, naming each violation;
 // a stale `generated` makes a document unverified (D-045: 30 days, an option).
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { verifyEvidence, type EvidenceRule } from '../../src/evidence/verify.ts';
 import { REPO_ROOT } from '../../src/paths.ts';
+import { type EvidenceExample, editedExample } from './example.ts';
 
 const repoRoot = REPO_ROOT;
-const example = JSON.parse(readFileSync(join(repoRoot, 'specs/evidence.schema.json'), 'utf8')).examples[0];
 const now = new Date('2026-11-21T12:00:00.000Z');
 
-/** The schema's example, generated now, changed by `mutate`. */
-function document(mutate: (doc: any) => void = () => {}): any {
-  const doc = structuredClone(example);
-  doc.generated = now.toISOString();
-  mutate(doc);
-  return doc;
-}
+/** The schema's example, generated now, changed by `edit`. */
+const document = (edit: (doc: EvidenceExample) => void = () => {}) =>
+  editedExample((doc) => {
+    doc.generated = now.toISOString();
+    edit(doc);
+  });
 const rules = (doc: unknown, options = {}) =>
   verifyEvidence(doc, { now, ...options }).violations.map((v) => `${v.rule} ${v.path}`);
 
@@ -29,9 +28,13 @@ describe('evidence verify rules', () => {
   });
 
   it('schema: a wrong type, a missing required field and a misspelt count in a closed object', () => {
-    expect(rules(document((d) => delete d.vendor))).toEqual(['schema /']);
-    expect(rules(document((d) => (d.algorithms[0].purpose = 'hashing')))).toEqual(['schema /algorithms/0/purpose']);
-    expect(rules(document((d) => (d.conformance.acvp.pased = 1)))).toEqual(['schema /conformance/acvp']);
+    expect(rules(document((d) => Reflect.deleteProperty(d, 'vendor')))).toEqual(['schema /']);
+    expect(rules(document((d) => Object.assign(d.algorithms[0], { purpose: 'hashing' })))).toEqual([
+      'schema /algorithms/0/purpose',
+    ]);
+    expect(rules(document((d) => Object.assign(d.conformance.acvp, { pased: 1 })))).toEqual([
+      'schema /conformance/acvp',
+    ]);
   });
 
   it('counts.consistent: a total that is not passed + failed + skipped, failed beyond checks, a breakdown that does not add up', () => {
@@ -73,7 +76,7 @@ describe('evidence verify rules', () => {
   });
 
   it('packages.provenance_exclusive: provenance and provenanceNote together (also a schema violation)', () => {
-    const doc = document((d) => (d.packages[1].provenance = 'https://ghcr.io/attestations/1'));
+    const doc = document((d) => (d.packages[1]!.provenance = 'https://ghcr.io/attestations/1'));
     expect(rules(doc)).toEqual(['schema /packages/1', 'packages.provenance_exclusive /packages/1']);
     expect(verifyEvidence(doc, { now }).status).toBe('invalid');
   });
@@ -89,7 +92,7 @@ describe('evidence verify rules', () => {
   it('reports every violation of a document, not only the first', () => {
     const doc = document((d) => {
       d.conformance.acvp.passed = 180;
-      d.packages[1].provenance = 'https://ghcr.io/attestations/1';
+      d.packages[1]!.provenance = 'https://ghcr.io/attestations/1';
       d.generated = '2025-01-01T00:00:00.000Z';
     });
     const found = new Set(verifyEvidence(doc, { now }).violations.map((v) => v.rule));
@@ -117,11 +120,12 @@ describe('svckit evidence verify (CLI)', () => {
       writeFileSync(join(dir, name), JSON.stringify(doc));
       return join(dir, name);
     };
-    const fresh = structuredClone(example);
-    fresh.generated = new Date().toISOString();
+    const fresh = editedExample((d) => {
+      d.generated = new Date().toISOString();
+    });
     const bad = structuredClone(fresh);
     bad.conformance.acvp.total = 999;
-    bad.packages[1].provenance = 'https://ghcr.io/attestations/1';
+    bad.packages[1]!.provenance = 'https://ghcr.io/attestations/1';
     const stale = structuredClone(fresh);
     stale.generated = new Date(Date.now() - 40 * 86_400_000).toISOString();
     const [ok, invalid, old, oldAllowed] = await Promise.all([

@@ -27,7 +27,9 @@ function snapshot(root: string): Map<string, string> {
 }
 
 const scratch: string[] = [];
-afterAll(() => scratch.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+afterAll(() => {
+  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+});
 
 async function generateInto(): Promise<string> {
   const dir = mkdtempSync(path.join(tmpdir(), 'svckit-gen-'));

@@ -9,9 +9,9 @@ import { Upstream } from '../../src/node/upstream.ts';
 import { fundedSender } from '../node/funded-sender.ts';
 import { CONFIRM_PAGE, TransferConfirmer } from '../../src/ledger/transfers/confirmer.ts';
 import { transfers } from '../../src/storage/schema.ts';
-import { useFreshDatabase } from '../storage/fresh-database.ts';
+import { registerFreshDatabase } from '../storage/fresh-database.ts';
 
-const fresh = useFreshDatabase('confirmer_pages');
+const fresh = registerFreshDatabase('confirmer_pages');
 const anvil = await startAnvil();
 const upstream = new Upstream(anvil.url);
 afterAll(() => anvil.stop());

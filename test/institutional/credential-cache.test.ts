@@ -5,9 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock.ts';
 import { mlDsa65 } from '../../src/crypto/index.ts';
 import { CREDENTIAL_CACHE_MS, CredentialStore } from '../../src/ledger/credentials.ts';
-import { useFreshDatabase } from '../storage/fresh-database.ts';
+import { registerFreshDatabase } from '../storage/fresh-database.ts';
 
-const fresh = useFreshDatabase('svckit_credcache');
+const fresh = registerFreshDatabase('svckit_credcache');
 
 describe('remembered credentials (D-129)', () => {
   it('a revocation or a permission change through the same store takes effect on the next request', async () => {

@@ -9,9 +9,9 @@ import { Keyring } from '../../src/ledger/keyring.ts';
 import { TransferStatements, type Guard, type NewTransfer } from '../../src/ledger/transfers/guarded-insert.ts';
 import { isUniqueViolation } from '../../src/storage/errors.ts';
 import { accounts, transfers } from '../../src/storage/schema.ts';
-import { useFreshDatabase } from '../storage/fresh-database.ts';
+import { registerFreshDatabase } from '../storage/fresh-database.ts';
 
-const fresh = useFreshDatabase('guarded_insert');
+const fresh = registerFreshDatabase('guarded_insert');
 const now = new Date('2026-11-21T12:00:00Z');
 const window = { midnight: new Date('2026-11-21T00:00:00Z'), unminedFrom: 0 };
 const wei = (units: number) => BigInt(units) * 10n ** 18n;

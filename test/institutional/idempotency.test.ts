@@ -6,9 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { statusOf } from '../../src/server/http/error-codes.ts';
 import { RestError } from '../../src/server/http/errors.ts';
 import { ABANDONED_AFTER_MS, claimKey, storeResponse } from '../../src/server/institutional/idempotency.ts';
-import { useFreshDatabase } from '../storage/fresh-database.ts';
+import { registerFreshDatabase } from '../storage/fresh-database.ts';
 
-const fresh = useFreshDatabase('svckit_idem');
+const fresh = registerFreshDatabase('svckit_idem');
 
 const codeOf = async (work: Promise<unknown>) =>
   work.then(

@@ -56,15 +56,13 @@ export async function startNodeProxy(): Promise<NodeProxy> {
     if (mode.kind === 'hang' && matches(mode.method)) return;
     if (mode.kind === 'rpc-error' && matches(mode.method)) {
       const { id } = JSON.parse(body) as { id: unknown };
-      res
-        .writeHead(200, { 'content-type': 'application/json' })
-        .end(
-          JSON.stringify({
-            jsonrpc: '2.0',
-            id,
-            error: { code: -32003, message: 'transaction rejected by the stand-in' },
-          }),
-        );
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id,
+          error: { code: -32003, message: 'transaction rejected by the stand-in' },
+        }),
+      );
       return;
     }
     const answer = await fetch(node.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });

@@ -19,8 +19,14 @@ export function table(heading: string, index = 0): Record<string, string>[] {
   const tables: string[][] = [];
   let current: string[] | undefined;
   for (const line of lines) {
-    if (line.startsWith('|')) (current ??= (tables.push([]), tables[tables.length - 1]!)).push(line);
-    else current = undefined;
+    if (!line.startsWith('|')) {
+      current = undefined;
+    } else if (current) {
+      current.push(line);
+    } else {
+      current = [line];
+      tables.push(current);
+    }
   }
   const rows = tables[index];
   if (!rows) throw new Error(`no table ${index} in section "${heading}"`);

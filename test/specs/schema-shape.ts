@@ -8,12 +8,16 @@ type Schema = Record<string, unknown>;
 export function typesOf(doc: SpecDocument, node: unknown): Set<string> {
   const schema = deref<Schema>(doc, node) ?? {};
   const types = new Set<string>();
-  const add = (t: unknown) => [t].flat().forEach((x) => types.add(String(x)));
+  const add = (t: unknown) => {
+    for (const x of [t].flat()) types.add(String(x));
+  };
   if (schema.type) add(schema.type);
   if ('const' in schema) add(jsonTypeOfValue(schema.const));
-  if (Array.isArray(schema.enum)) schema.enum.forEach((v) => add(jsonTypeOfValue(v)));
+  if (Array.isArray(schema.enum)) for (const v of schema.enum) add(jsonTypeOfValue(v));
   for (const key of ['allOf', 'oneOf', 'anyOf'] as const) {
-    for (const sub of (schema[key] as unknown[] | undefined) ?? []) typesOf(doc, sub).forEach((t) => types.add(t));
+    for (const sub of (schema[key] as unknown[] | undefined) ?? []) {
+      for (const t of typesOf(doc, sub)) types.add(t);
+    }
   }
   if (types.has('integer')) types.add('number');
   return types;
@@ -37,7 +41,7 @@ export function objectShape(
   for (const sub of (schema.allOf as unknown[] | undefined) ?? []) {
     const part = objectShape(doc, sub);
     Object.assign(properties, part.properties);
-    part.required.forEach((r) => required.add(r));
+    for (const r of part.required) required.add(r);
   }
   return { properties, required };
 }

@@ -12,9 +12,9 @@ import { listen } from '../../src/server/main.ts';
 import { settings } from '../../src/storage/schema.ts';
 import { networkSeed, resealSettings } from '../../src/storage/settings.ts';
 import { ensurePrivateDir } from '../../src/storage/private-dir.ts';
-import { useFreshDatabase } from './fresh-database.ts';
+import { registerFreshDatabase } from './fresh-database.ts';
 
-const fresh = useFreshDatabase('svckit_at_rest');
+const fresh = registerFreshDatabase('svckit_at_rest');
 const scratch = mkdtempSync(path.join(tmpdir(), 'svckit-at-rest-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 const modeOf = (dir: string) => (statSync(dir).mode & 0o777).toString(8);

@@ -6,7 +6,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { openDatabase, type OpenDatabase } from '../../src/storage/database.ts';
 
 /** Registers the file's beforeAll/afterAll; `database` is open inside the tests. */
-export function useFreshDatabase(prefix: string): { readonly database: OpenDatabase; onPostgres: boolean } {
+export function registerFreshDatabase(prefix: string): { readonly database: OpenDatabase; onPostgres: boolean } {
   const serverUrl = process.env.DATABASE_URL;
   const dbName = `${prefix}_${randomBytes(4).toString('hex')}`;
   let database: OpenDatabase | undefined;

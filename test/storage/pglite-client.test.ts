@@ -15,12 +15,19 @@ describe('PGlite client adapter', () => {
   it("installs exactly the parsers drizzle-orm's PGlite driver sends with its queries", async () => {
     // A client that records the options drizzle passes, in and out of a transaction.
     const recording = {
-      query: (text: string, params: unknown[], options: unknown) => (
-        seen.push(options), spy.query(text, params, options as never)
-      ),
+      query: (text: string, params: unknown[], options: unknown) => {
+        seen.push(options);
+        return spy.query(text, params, options as never);
+      },
       transaction: (fn: (tx: unknown) => Promise<unknown>) =>
         spy.transaction((tx) =>
-          fn({ ...tx, query: (t: string, p: unknown[], o: unknown) => (seen.push(o), tx.query(t, p, o as never)) }),
+          fn({
+            ...tx,
+            query: (t: string, p: unknown[], o: unknown) => {
+              seen.push(o);
+              return tx.query(t, p, o as never);
+            },
+          }),
         ),
     };
     const db = drizzle({ client: recording as never });

@@ -50,9 +50,10 @@ describe('PGlite on a worker thread', () => {
     let outside: Promise<unknown> | undefined;
     await db.transaction(async (tx) => {
       await tx.execute(sql`insert into thread_probe values (3)`);
-      outside = db
-        .execute(sql`select count(*)::int as n from thread_probe`)
-        .then((r) => (order.push('outside'), r.rows));
+      outside = db.execute(sql`select count(*)::int as n from thread_probe`).then((r) => {
+        order.push('outside');
+        return r.rows;
+      });
       await new Promise((resolve) => setTimeout(resolve, 50));
       order.push('commit');
     });

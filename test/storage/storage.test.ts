@@ -4,9 +4,9 @@ import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { accounts, apiKeys, settings, transfers } from '../../src/storage/schema.ts';
-import { useFreshDatabase } from './fresh-database.ts';
+import { registerFreshDatabase } from './fresh-database.ts';
 
-const fresh = useFreshDatabase('svckit_storage');
+const fresh = registerFreshDatabase('svckit_storage');
 
 describe(`storage on ${fresh.onPostgres ? 'PostgreSQL' : 'PGlite'}`, () => {
   it('runs on the engine the settings ask for', () => {

@@ -17,7 +17,10 @@ function contractEnums(name: string): ContractEnum[] {
   const text = readFileSync(path.join(root, 'specs', name), 'utf8');
   const found: ContractEnum[] = [];
   const walk = (node: unknown, pointer: string): void => {
-    if (Array.isArray(node)) return node.forEach((item, i) => walk(item, `${pointer}/${i}`));
+    if (Array.isArray(node)) {
+      for (const [i, item] of node.entries()) walk(item, `${pointer}/${i}`);
+      return;
+    }
     if (!node || typeof node !== 'object') return;
     for (const [key, value] of Object.entries(node)) {
       // A nullable enum (`[..., null]`) counts by its strings.

@@ -18,7 +18,7 @@ describe('wallet session SDK against the mocks', () => {
       body: { address: '0x5B38Da6a701c568545dCfcB03FcB875f56beddC4', svcId: '53354aa95a511425' },
     });
     expect(challenge.data?.nonce).toMatch(/^[0-9a-f]{32}$/);
-    expect(challenge.data?.message).toContain('Nonce: ' + challenge.data?.nonce);
+    expect(challenge.data?.message).toContain(`Nonce: ${challenge.data?.nonce}`);
     const fees = await sdk.walletGetFeeConfig({ client });
     expect(fees.data?.feeBps).toBeGreaterThanOrEqual(0);
   });

@@ -14,16 +14,12 @@ import { ProviderRpcError } from '../../extension/src/protocol.ts';
 import { SvckitProvider } from '../../extension/src/provider.ts';
 import { READ_METHODS, route, type ApprovalRequest, type RouterDeps } from '../../extension/src/router.ts';
 import type { WalletState } from '../../extension/src/state.ts';
-// The entry points touch chrome.* at load; importing their types has the root tsc check them too.
-import type * as _background from '../../extension/src/background.ts';
-import type * as _content from '../../extension/src/content.ts';
-import type * as _inpage from '../../extension/src/inpage.ts';
-import type * as _options from '../../extension/src/options.ts';
-import type * as _approve from '../../extension/src/approve.ts';
 import { FAST_ARGON2, TEST_MNEMONIC } from './support.ts';
 
 const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 describe('build (scripts/build-extension.ts)', () => {
   it('is deterministic and yields a Manifest V3 extension with a MAIN-world provider', async () => {
@@ -67,10 +63,21 @@ function fakeDeps(overrides: Partial<RouterDeps> = {}, state?: WalletState) {
   const deps: RouterDeps = {
     state: async () => current,
     connected: async () => [...connected],
-    setConnected: async (o, c) => void (c ? connected.add(o) : connected.delete(o)),
-    saveState: async (s) => void (current = s),
-    approve: async (r) => (approvals.push(r), { approved: true, password: 'pw' }),
-    forward: async (url, method, params) => (forwarded.push({ url, method, params }), '0x2a'),
+    setConnected: async (o, c) => {
+      if (c) connected.add(o);
+      else connected.delete(o);
+    },
+    saveState: async (s) => {
+      current = s;
+    },
+    approve: async (r) => {
+      approvals.push(r);
+      return { approved: true, password: 'pw' };
+    },
+    forward: async (url, method, params) => {
+      forwarded.push({ url, method, params });
+      return '0x2a';
+    },
     personalSign: async () => '0xsig',
     emit: (event, data, origin) => void emitted.push({ event, data, origin }),
     ...overrides,
@@ -179,5 +186,3 @@ describe('browser keystore and identity agree with the Node library', () => {
     expect(svcIdOfSeed(seed)).toBe(deriveIdentity(seed).svcId);
   });
 });
-
-export type Entries = [typeof _background, typeof _content, typeof _inpage, typeof _options, typeof _approve];

@@ -8,7 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type BrowserContext } from 'playwright-core';
 import { recoverMessageAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceTarget } from '../../conformance/targets/reference.ts';
@@ -83,7 +83,7 @@ suite(title, () => {
   });
 
   /** Runs a page-side call and meanwhile approves (with `password` for a signature) the window it opens. */
-  async function withApproval<T>(page: Page, call: () => Promise<T>, password?: string): Promise<T> {
+  async function withApproval<T>(call: () => Promise<T>, password?: string): Promise<T> {
     const popup = context.waitForEvent('page', {
       predicate: (p) => p.url().includes('/approve.html'),
       timeout: 20_000,
@@ -163,7 +163,7 @@ suite(title, () => {
     await page.evaluate(() =>
       (window as unknown as W).svckit().on('accountsChanged', (a) => (window as unknown as W).events.push(a)),
     );
-    const accounts = await withApproval(page, () => rpc('eth_requestAccounts'));
+    const accounts = await withApproval(() => rpc('eth_requestAccounts'));
     expect(accounts).toEqual(['0x9858EfFD232B4033E47d90003D41EC34EcaEda94']);
     expect(await rpc('eth_accounts')).toEqual(['0x9858EfFD232B4033E47d90003D41EC34EcaEda94']);
     await page.waitForFunction(() => (window as unknown as W).events.length > 0);
@@ -195,7 +195,6 @@ suite(title, () => {
     await page.waitForFunction(() => (window as unknown as { svckit: () => unknown }).svckit() !== undefined);
     const message = 'Sign in to the dApp\nnonce 42';
     const signature = await withApproval(
-      page,
       () =>
         page.evaluate(
           ([m]) =>

@@ -8,7 +8,7 @@ import { referenceTarget } from '../../conformance/targets/reference.ts';
 import type { Target } from '../../conformance/targets/target.ts';
 import {
   closeAccount,
-  ManagedError,
+  type ManagedError,
   managedAuthKey,
   recover,
   signIn,
@@ -33,7 +33,7 @@ beforeAll(async () => {
   const tls = tlsFetch(target.caCert!);
   const recording: typeof fetch = async (input, init) => {
     const request = input instanceof Request ? input : new Request(input, init);
-    sent.push(request.url + ' ' + (request.body ? await request.clone().text() : ''));
+    sent.push(`${request.url} ${request.body ? await request.clone().text() : ''}`);
     return tls(request);
   };
   client = createClient({ baseUrl: target.wallet!.origin, fetch: recording });

@@ -86,7 +86,7 @@ describe('transaction encodings against published vectors', () => {
       from: addr('41e825d52582eec346c839b4875376117904a76cbc'),
       to: addr('4120ab1300cf70c048e4cf5d5b1b33f59653ed6626'),
       amount: 10n,
-      refBlock: { number: 0x487cn, blockId: '0000000000000000' + '0608af18f6ec6c83' + '00'.repeat(16) },
+      refBlock: { number: 0x487cn, blockId: `00000000000000000608af18f6ec6c83${'00'.repeat(16)}` },
       expiration: varint('d8f8fae2e031'),
       timestamp: varint('8fb1f7e2e031'),
     });
@@ -149,7 +149,10 @@ describe('EVM send on a real node (Anvil, chain 1111111)', () => {
     let feeReads = 0;
     const client = createClient({
       baseUrl: 'https://wallet.test',
-      fetch: (async () => (feeReads++, Response.json({ ...fees, feeBps: 100 }))) as unknown as typeof fetch,
+      fetch: (async () => {
+        feeReads++;
+        return Response.json({ ...fees, feeBps: 100 });
+      }) as unknown as typeof fetch,
     });
     const result = (await wallet.send({
       chainId: '1111111',
@@ -278,7 +281,7 @@ describe('Tron send (TronGrid double)', () => {
     const key = deriveChainKey(seed, 'tron', 0);
     const api = fakeApi({
       'POST /wallet/getnowblock': () => ({
-        blockID: '0000000003a6d0c5' + '9f'.repeat(24),
+        blockID: `0000000003a6d0c5${'9f'.repeat(24)}`,
         block_header: { raw_data: { number: 61_264_069, timestamp: 1_795_253_400_000 } },
       }),
       'POST /wallet/broadcasthex': () => ({ result: true }),

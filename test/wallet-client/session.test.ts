@@ -10,7 +10,6 @@ import { fetchFeeConfig } from '../../src/client/wallet/fees.ts';
 import {
   authorizedClient,
   checkChallengeMessage,
-  login,
   SessionError,
   verifyAuthorizationRecord,
 } from '../../src/client/wallet/session.ts';

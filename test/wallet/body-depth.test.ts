@@ -11,7 +11,7 @@ import { jsonDepth, MAX_JSON_DEPTH } from '../../src/server/http/body-depth.ts';
 import { refusePrivateMaterial } from '../../src/server/wallet/private-material.ts';
 
 const nestedArrays = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
-const nestedObjects = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+const nestedObjects = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
 /** About 400 KB each: the bodies that overflowed the stack. */
 const HUGE = [nestedArrays(200_000), nestedObjects(80_000)];
 /** Valid JSON one level over the limit, and exactly at it. */

@@ -82,7 +82,7 @@ function indexer(): Server {
                   parameter: {
                     value: {
                       owner_address: '41a614f803b6fd780986a42c78ec9c7f77e6ded13c',
-                      to_address: '41' + '00'.repeat(20),
+                      to_address: `41${'00'.repeat(20)}`,
                       amount: 5_000_000,
                     },
                   },

@@ -4,7 +4,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { request } from '../../conformance/http.ts';
+import { type HttpResult, request } from '../../conformance/http.ts';
 import { referenceTarget } from '../../conformance/targets/reference.ts';
 import type { Target } from '../../conformance/targets/target.ts';
 import { extensionFixture } from './support.ts';
@@ -46,8 +46,8 @@ describe('site origin', () => {
   });
 
   it('answers 429 {error, code: RATE_LIMITED} with Retry-After once 50 requests per second per IP are used (D-146)', async () => {
-    let served;
-    let refused;
+    let served: HttpResult | undefined;
+    let refused: HttpResult | undefined;
     for (let wave = 0; wave < 50 && !refused; wave++) {
       const answers = await Promise.all(
         Array.from({ length: 20 }, () => site('downloads/svckit-wallet-extension.pub')),

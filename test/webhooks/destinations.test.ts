@@ -96,7 +96,10 @@ describe('webhook attempts (D-143)', () => {
     const lookups: string[] = [];
     const allowed = transport({
       allowPrivate: true,
-      resolver: async (hostname) => (lookups.push(hostname), [{ address: '127.0.0.1', family: 4 }]),
+      resolver: async (hostname) => {
+        lookups.push(hostname);
+        return [{ address: '127.0.0.1', family: 4 }];
+      },
     });
     const result = await allowed.post(`https://localhost:${receiver.port}/hooks/e`, BODY, {});
     expect(result).toMatchObject({ success: true, responseStatus: 200, error: null });

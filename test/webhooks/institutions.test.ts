@@ -16,7 +16,7 @@ import { systemClock } from '../../src/clock.ts';
 import { DeliveryStore } from '../../src/webhooks/deliveries.ts';
 import { emitEvent } from '../../src/webhooks/outbox.ts';
 import { admin, eventually, wallet } from '../admin/support.ts';
-import { useFreshDatabase } from '../storage/fresh-database.ts';
+import { registerFreshDatabase } from '../storage/fresh-database.ts';
 
 let target: Target;
 beforeAll(async () => {
@@ -116,7 +116,7 @@ describe('webhook endpoints belong to an institution (D-142)', () => {
 });
 
 describe('an endpoint an older svckit stored without an owner (D-142)', () => {
-  const fresh = useFreshDatabase('svckit_wh_owner');
+  const fresh = registerFreshDatabase('svckit_wh_owner');
 
   it("receives nothing, while an endpoint of the payment's institution does", async () => {
     const { db } = fresh.database;

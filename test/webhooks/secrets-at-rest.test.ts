@@ -10,9 +10,9 @@ import { webhookEndpoints } from '../../src/storage/schema.ts';
 import { EndpointStore } from '../../src/webhooks/endpoints.ts';
 import { startWebhooks } from '../../src/webhooks/runtime.ts';
 import { WebhookSecretBox } from '../../src/webhooks/secret-box.ts';
-import { useFreshDatabase } from '../storage/fresh-database.ts';
+import { registerFreshDatabase } from '../storage/fresh-database.ts';
 
-const fresh = useFreshDatabase('webhook_secrets');
+const fresh = registerFreshDatabase('webhook_secrets');
 const SECRET = 'whsec_JFGTla5bYScCb4aK2IvnRRiBIk5TAru2IYOc7uStGFU';
 const OTHER = 'whsec_0000000000000000000000000000000000000000000';
 const clock = new ManualClock(Date.parse('2026-11-22T02:00:00Z'));

@@ -1,7 +1,7 @@
 // D-012 / D-016: JSON-RPC over WebSocket at /ws, authenticated at the upgrade with the institutional
 // credentials and the chain:subscribe permission; eth_subscribe newHeads and logs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
 import { request, rpc } from '../../../conformance/http.ts';
 import { referenceTarget } from '../../../conformance/targets/reference.ts';
 import type { Target } from '../../../conformance/targets/target.ts';
