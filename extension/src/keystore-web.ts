@@ -48,7 +48,7 @@ export async function sealKeystoreWeb(
   return { ...header, ciphertext: b64url.encode(sealed) };
 }
 
-/** Opens a keystore file; KeystoreError('wrong_password_or_tampered') when GCM authentication fails. */
+/** Opens a keystore file; KeystoreError('WRONG_PASSWORD_OR_TAMPERED') when GCM authentication fails. */
 export async function openKeystoreWeb(password: string, file: KeystoreFile | string): Promise<Uint8Array> {
   const parsed = parseKeystore(file);
   const key = await aesKey(await argon2idWeb(passwordBytes(password), parsed.salt, parsed.params));
@@ -62,7 +62,7 @@ export async function openKeystoreWeb(password: string, file: KeystoreFile | str
     );
   } catch {
     throw new KeystoreError(
-      'wrong_password_or_tampered',
+      'WRONG_PASSWORD_OR_TAMPERED',
       'the keystore did not open: wrong password, or the file was changed',
     );
   }

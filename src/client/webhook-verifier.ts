@@ -30,13 +30,13 @@ export type PaymentPayload =
 
 /** Why a delivery was refused. */
 export type WebhookRejection =
-  | 'missing_header'
-  | 'malformed_timestamp'
-  | 'stale_timestamp'
-  | 'future_timestamp'
-  | 'malformed_signature'
-  | 'signature_mismatch'
-  | 'malformed_body';
+  | 'MISSING_HEADER'
+  | 'MALFORMED_TIMESTAMP'
+  | 'STALE_TIMESTAMP'
+  | 'FUTURE_TIMESTAMP'
+  | 'MALFORMED_SIGNATURE'
+  | 'SIGNATURE_MISMATCH'
+  | 'MALFORMED_BODY';
 
 /** Thrown by {@link verifyWebhook}; `code` says why. Answer such a delivery with a 4xx and do not process it. */
 export class WebhookVerificationError extends SvcError<WebhookRejection> {
@@ -103,27 +103,27 @@ export function verifyWebhook(
     ['X-SVC-Event', event],
     ['X-SVC-Delivery', deliveryId],
   ] as const) {
-    if (!value) throw new WebhookVerificationError('missing_header', `${name} is missing`);
+    if (!value) throw new WebhookVerificationError('MISSING_HEADER', `${name} is missing`);
   }
   if (!/^\d{1,12}$/.test(timestampText!))
     throw new WebhookVerificationError(
-      'malformed_timestamp',
+      'MALFORMED_TIMESTAMP',
       `X-SVC-Timestamp expected Unix seconds, got "${timestampText}"`,
     );
   const timestamp = Number(timestampText);
   const age = Math.floor(nowMs / 1000) - timestamp;
   if (age > tolerance)
-    throw new WebhookVerificationError('stale_timestamp', `X-SVC-Timestamp is ${age} s old, more than ${tolerance} s`);
+    throw new WebhookVerificationError('STALE_TIMESTAMP', `X-SVC-Timestamp is ${age} s old, more than ${tolerance} s`);
   if (-age > tolerance)
     throw new WebhookVerificationError(
-      'future_timestamp',
+      'FUTURE_TIMESTAMP',
       `X-SVC-Timestamp is ${-age} s ahead, more than ${tolerance} s`,
     );
   // D-047: one `sha256=<hex>`, or a comma-separated list during a rotation.
   const given = signatureText!.split(',').map((part) => SIGNATURE.exec(part.trim())?.[1]);
   if (given.length === 0 || given.some((hex) => hex === undefined)) {
     throw new WebhookVerificationError(
-      'malformed_signature',
+      'MALFORMED_SIGNATURE',
       'X-SVC-Signature expected sha256=<64 lower-case hex digits>, optionally two separated by a comma',
     );
   }
@@ -137,16 +137,16 @@ export function verifyWebhook(
   }
   if (!matched)
     throw new WebhookVerificationError(
-      'signature_mismatch',
+      'SIGNATURE_MISMATCH',
       'no X-SVC-Signature matches a secret held by the receiver',
     );
   let payload: unknown;
   try {
     payload = JSON.parse(body.toString('utf8'));
   } catch {
-    throw new WebhookVerificationError('malformed_body', 'the body is not JSON');
+    throw new WebhookVerificationError('MALFORMED_BODY', 'the body is not JSON');
   }
   if (typeof payload !== 'object' || payload === null || Array.isArray(payload))
-    throw new WebhookVerificationError('malformed_body', 'the body is not a JSON object');
+    throw new WebhookVerificationError('MALFORMED_BODY', 'the body is not a JSON object');
   return { event: event!, deliveryId: deliveryId!, timestamp, payload: payload as PaymentPayload };
 }

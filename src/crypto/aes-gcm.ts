@@ -27,14 +27,14 @@ export const aes256Gcm = Object.freeze({
     );
   },
 
-  /** Decrypts ciphertext || tag; CryptoError('decrypt_failed') if authentication fails. */
+  /** Decrypts ciphertext || tag; CryptoError('DECRYPT_FAILED') if authentication fails. */
   decrypt(key: Uint8Array, nonce: Uint8Array, sealed: Uint8Array, aad: Uint8Array = new Uint8Array(0)): Uint8Array {
     assertLength('key', key, AES_256_GCM_SIZES.key);
     assertLength('nonce', nonce, AES_256_GCM_SIZES.nonce);
     assertBytes('sealed', sealed);
     assertBytes('aad', aad);
     if (sealed.length < AES_256_GCM_SIZES.tag) {
-      throw new CryptoError('bad_length', `"sealed" expected at least 16 bytes (the tag), got ${sealed.length}`);
+      throw new CryptoError('BAD_LENGTH', `"sealed" expected at least 16 bytes (the tag), got ${sealed.length}`);
     }
     const decipher = createDecipheriv('aes-256-gcm', key, nonce, { authTagLength: AES_256_GCM_SIZES.tag });
     decipher.setAAD(aad);
@@ -44,7 +44,7 @@ export const aes256Gcm = Object.freeze({
       return concatBytes(asUint8Array(decipher.update(body)), asUint8Array(decipher.final()));
     } catch (error) {
       throw new CryptoError(
-        'decrypt_failed',
+        'DECRYPT_FAILED',
         'AES-256-GCM authentication failed: wrong key, nonce or AAD, or tampered data',
         { cause: error },
       );

@@ -3,18 +3,18 @@
 import { timingSafeEqual } from 'node:crypto';
 import { CryptoError } from './errors.ts';
 
-/** Throws CryptoError('bad_input') unless `value` is a Uint8Array. */
+/** Throws CryptoError('BAD_INPUT') unless `value` is a Uint8Array. */
 export function assertBytes(name: string, value: unknown): asserts value is Uint8Array {
   if (!(value instanceof Uint8Array)) {
-    throw new CryptoError('bad_input', `"${name}" expected Uint8Array, got ${describe(value)}`);
+    throw new CryptoError('BAD_INPUT', `"${name}" expected Uint8Array, got ${describe(value)}`);
   }
 }
 
-/** Throws CryptoError('bad_length') unless `value` is a Uint8Array of one of the given lengths. */
+/** Throws CryptoError('BAD_LENGTH') unless `value` is a Uint8Array of one of the given lengths. */
 export function assertLength(name: string, value: unknown, ...lengths: number[]): asserts value is Uint8Array {
   assertBytes(name, value);
   if (!lengths.includes(value.length)) {
-    throw new CryptoError('bad_length', `"${name}" expected ${lengths.join(' or ')} bytes, got ${value.length}`);
+    throw new CryptoError('BAD_LENGTH', `"${name}" expected ${lengths.join(' or ')} bytes, got ${value.length}`);
   }
 }
 
@@ -23,12 +23,12 @@ export function toHex(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
 }
 
-/** Bytes of a hex string (either case, optional 0x); throws CryptoError('bad_input') on anything else. */
+/** Bytes of a hex string (either case, optional 0x); throws CryptoError('BAD_INPUT') on anything else. */
 export function fromHex(hex: string): Uint8Array {
   const digits = hex.startsWith('0x') || hex.startsWith('0X') ? hex.slice(2) : hex;
   if (digits.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(digits)) {
     throw new CryptoError(
-      'bad_input',
+      'BAD_INPUT',
       `expected an even number of hex digits, got ${JSON.stringify(hex.slice(0, 24))}`,
     );
   }

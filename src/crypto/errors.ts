@@ -5,12 +5,12 @@ import { SvcError } from '../errors.ts';
 
 /** Stable codes of CryptoError. */
 export type CryptoErrorCode =
-  | 'bad_length' // a key, seed, nonce, signature or ciphertext has the wrong byte length
-  | 'bad_input' // an argument is of the wrong type or out of range (e.g. a context over 255 bytes)
-  | 'bad_key' // the backend refused the key material (FIPS 203 §7.2/§7.3 input checks, FIPS 204 key checks)
-  | 'decrypt_failed' // AES-GCM authentication failed: wrong key, nonce, AAD, or tampered data
-  | 'bad_envelope' // the bytes are not a D-032 memo envelope
-  | 'refused'; // the backend refuses the request (e.g. a pre-hash too weak for the parameter set)
+  | 'BAD_LENGTH' // a key, seed, nonce, signature or ciphertext has the wrong byte length
+  | 'BAD_INPUT' // an argument is of the wrong type or out of range (e.g. a context over 255 bytes)
+  | 'BAD_KEY' // the backend refused the key material (FIPS 203 §7.2/§7.3 input checks, FIPS 204 key checks)
+  | 'DECRYPT_FAILED' // AES-GCM authentication failed: wrong key, nonce, AAD, or tampered data
+  | 'BAD_ENVELOPE' // the bytes are not a D-032 memo envelope
+  | 'REFUSED'; // the backend refuses the request (e.g. a pre-hash too weak for the parameter set)
 
 /** The one error class the façade throws; `code` is stable, `message` says what was expected and got. */
 export class CryptoError extends SvcError<CryptoErrorCode> {

@@ -11,7 +11,7 @@ export function hkdfSha256(ikm: Uint8Array, salt: Uint8Array, info: Uint8Array, 
   assertBytes('info', info);
   if (!Number.isInteger(length) || length < 1 || length > 255 * 32) {
     throw new CryptoError(
-      'bad_input',
+      'BAD_INPUT',
       `"length" expected an integer from 1 to 8160 (RFC 5869: L <= 255*HashLen), got ${length}`,
     );
   }

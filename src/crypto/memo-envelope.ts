@@ -47,11 +47,11 @@ export const memoEnvelope = Object.freeze({
     const address = addressBytes(recipientAddress);
     assertBytes('envelope', envelope);
     if (!hasHeader(envelope)) {
-      throw new CryptoError('bad_envelope', 'memo envelope expected the header "SVM" 0x01 (D-032)');
+      throw new CryptoError('BAD_ENVELOPE', 'memo envelope expected the header "SVM" 0x01 (D-032)');
     }
     if (envelope.length < memoEnvelope.minLength) {
       throw new CryptoError(
-        'bad_envelope',
+        'BAD_ENVELOPE',
         `memo envelope expected at least ${memoEnvelope.minLength} bytes (D-032), got ${envelope.length}`,
       );
     }
@@ -82,7 +82,7 @@ function addressBytes(address: RecipientAddress): Uint8Array {
   const bytes = typeof address === 'string' && /^0x[0-9a-fA-F]{40}$/.test(address) ? fromHex(address) : address;
   if (!(bytes instanceof Uint8Array) || bytes.length !== 20) {
     throw new CryptoError(
-      'bad_input',
+      'BAD_INPUT',
       `"recipientAddress" expected 20 bytes or "0x" + 40 hex digits, got ${JSON.stringify(typeof address === 'string' ? address : `${(address as Uint8Array)?.length} bytes`)}`,
     );
   }

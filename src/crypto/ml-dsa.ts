@@ -115,7 +115,7 @@ export const mlDsa65 = Object.freeze({
     return nobleMlDsa65VerifyInternal(publicKey, messageOrMu, signature, options.externalMu ?? false);
   },
 
-  /** FIPS 204 HashML-DSA.Sign via @noble/post-quantum; CryptoError('refused') for a pre-hash below λ = 192. */
+  /** FIPS 204 HashML-DSA.Sign via @noble/post-quantum; CryptoError('REFUSED') for a pre-hash below λ = 192. */
   signPrehash(
     secretKey: Uint8Array,
     message: Uint8Array,
@@ -127,7 +127,7 @@ export const mlDsa65 = Object.freeze({
     return nobleMlDsa65SignPrehash(secretKey, message, checkedContext(options.context), hash, randomnessOf(options));
   },
 
-  /** FIPS 204 HashML-DSA.Verify via @noble/post-quantum; CryptoError('refused') for a refused pre-hash. */
+  /** FIPS 204 HashML-DSA.Verify via @noble/post-quantum; CryptoError('REFUSED') for a refused pre-hash. */
   verifyPrehash(
     publicKey: Uint8Array,
     message: Uint8Array,
@@ -148,7 +148,7 @@ function checkedContext(context: Uint8Array | undefined): Uint8Array {
   assertBytes('context', context);
   if (context.length > ML_DSA_65_SIZES.maxContext) {
     throw new CryptoError(
-      'bad_input',
+      'BAD_INPUT',
       `"context" expected at most 255 bytes (FIPS 204 Algorithm 2), got ${context.length}`,
     );
   }
@@ -157,7 +157,7 @@ function checkedContext(context: Uint8Array | undefined): Uint8Array {
 
 function randomnessOf(options: { rnd?: Uint8Array; deterministic?: boolean }): RandomnessChoice {
   if (options.rnd !== undefined && options.deterministic) {
-    throw new CryptoError('bad_input', '"rnd" and "deterministic" exclude each other');
+    throw new CryptoError('BAD_INPUT', '"rnd" and "deterministic" exclude each other');
   }
   if (options.rnd !== undefined) {
     assertLength('rnd', options.rnd, 32);

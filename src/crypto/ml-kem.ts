@@ -30,7 +30,7 @@ export const mlKem768 = Object.freeze({
 
   ...keyPairFunctions(ML_KEM_768, nobleMlKem768ExpandedSecretKey),
 
-  /** FIPS 203 ML-KEM.Encaps with OpenSSL's randomness; CryptoError('bad_key') if ek fails the §7.2 check. */
+  /** FIPS 203 ML-KEM.Encaps with OpenSSL's randomness; CryptoError('BAD_KEY') if ek fails the §7.2 check. */
   encapsulate(publicKey: Uint8Array): MlKem768Encapsulation {
     assertLength('publicKey', publicKey, ML_KEM_768_SIZES.publicKey);
     return opensslMlKem768Encapsulate(publicKey);

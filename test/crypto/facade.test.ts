@@ -87,7 +87,7 @@ describe('mlDsa65', () => {
     const pre = mlDsa65.signPrehash(secretKey, message, 'SHA2-512');
     expect(mlDsa65.verifyPrehash(publicKey, message, pre, 'SHA2-512')).toBe(true);
     expect(mlDsa65.verify(publicKey, message, pre)).toBe(false);
-    expect(codeOf(() => mlDsa65.signPrehash(secretKey, message, 'SHA2-256'))).toBe('refused');
+    expect(codeOf(() => mlDsa65.signPrehash(secretKey, message, 'SHA2-256'))).toBe('REFUSED');
   });
 
   it('derives NIST keyGen results from the seed (FIPS 204 ML-DSA.KeyGen_internal)', () => {
@@ -101,12 +101,12 @@ describe('mlDsa65', () => {
   });
 
   it('guards its inputs: wrong lengths and long contexts throw coded errors; malformed verification input is false', () => {
-    expect(codeOf(() => mlDsa65.sign(new Uint8Array(31), message))).toBe('bad_length');
-    expect(codeOf(() => mlDsa65.sign(secretKey, message, { context: new Uint8Array(256) }))).toBe('bad_input');
+    expect(codeOf(() => mlDsa65.sign(new Uint8Array(31), message))).toBe('BAD_LENGTH');
+    expect(codeOf(() => mlDsa65.sign(secretKey, message, { context: new Uint8Array(256) }))).toBe('BAD_INPUT');
     expect(codeOf(() => mlDsa65.sign(secretKey, message, { rnd: new Uint8Array(32), deterministic: true }))).toBe(
-      'bad_input',
+      'BAD_INPUT',
     );
-    expect(codeOf(() => mlDsa65.sign(secretKey, 'text' as unknown as Uint8Array))).toBe('bad_input');
+    expect(codeOf(() => mlDsa65.sign(secretKey, 'text' as unknown as Uint8Array))).toBe('BAD_INPUT');
     const signature = mlDsa65.sign(secretKey, message);
     expect(mlDsa65.verify(publicKey.subarray(1), message, signature)).toBe(false);
     expect(mlDsa65.verify(publicKey, message, signature.subarray(1))).toBe(false);
@@ -147,9 +147,9 @@ describe('mlKem768', () => {
     const badKey = new Uint8Array(publicKey);
     badKey[0] = 0xff;
     badKey[1] = (badKey[1] as number) | 0x0f; // a coefficient of 4095 >= q fails the FIPS 203 §7.2 check
-    expect(codeOf(() => mlKem768.encapsulate(badKey))).toBe('bad_key');
-    expect(codeOf(() => mlKem768.decapsulate(new Uint8Array(63), new Uint8Array(1088)))).toBe('bad_length');
-    expect(codeOf(() => mlKem768.decapsulate(new Uint8Array(64), new Uint8Array(1087)))).toBe('bad_length');
+    expect(codeOf(() => mlKem768.encapsulate(badKey))).toBe('BAD_KEY');
+    expect(codeOf(() => mlKem768.decapsulate(new Uint8Array(63), new Uint8Array(1088)))).toBe('BAD_LENGTH');
+    expect(codeOf(() => mlKem768.decapsulate(new Uint8Array(64), new Uint8Array(1087)))).toBe('BAD_LENGTH');
   });
 });
 
@@ -160,12 +160,12 @@ describe('symmetric primitives', () => {
     const sealed = aes256Gcm.encrypt(key, nonce, text('memo'), text('aad'));
     expect(sealed.length).toBe(4 + 16);
     expect(new TextDecoder().decode(aes256Gcm.decrypt(key, nonce, sealed, text('aad')))).toBe('memo');
-    expect(codeOf(() => aes256Gcm.decrypt(key, nonce, sealed, text('other')))).toBe('decrypt_failed');
+    expect(codeOf(() => aes256Gcm.decrypt(key, nonce, sealed, text('other')))).toBe('DECRYPT_FAILED');
     const tampered = new Uint8Array(sealed);
     tampered[0] = (tampered[0] as number) ^ 1;
-    expect(codeOf(() => aes256Gcm.decrypt(key, nonce, tampered, text('aad')))).toBe('decrypt_failed');
-    expect(codeOf(() => aes256Gcm.encrypt(new Uint8Array(16), nonce, text('x')))).toBe('bad_length');
-    expect(codeOf(() => aes256Gcm.encrypt(key, new Uint8Array(16), text('x')))).toBe('bad_length');
+    expect(codeOf(() => aes256Gcm.decrypt(key, nonce, tampered, text('aad')))).toBe('DECRYPT_FAILED');
+    expect(codeOf(() => aes256Gcm.encrypt(new Uint8Array(16), nonce, text('x')))).toBe('BAD_LENGTH');
+    expect(codeOf(() => aes256Gcm.encrypt(key, new Uint8Array(16), text('x')))).toBe('BAD_LENGTH');
   });
 
   it('HMAC-SHA256, SHA3-256 and HKDF-SHA256 agree with @noble/hashes', async () => {
@@ -179,6 +179,6 @@ describe('symmetric primitives', () => {
     expect(Buffer.from(hkdfSha256(key, text('salt'), text('info'), 42))).toEqual(
       Buffer.from(hkdf(sha256, key, text('salt'), text('info'), 42)),
     );
-    expect(codeOf(() => hkdfSha256(key, key, key, 0))).toBe('bad_input');
+    expect(codeOf(() => hkdfSha256(key, key, key, 0))).toBe('BAD_INPUT');
   });
 });

@@ -53,20 +53,20 @@ describe('memo envelope (D-032)', () => {
   });
 
   it('refuses another recipient address, another key, a flipped byte anywhere, and plain data', () => {
-    expect(code(() => memoEnvelope.open(secretKey, envelope, `0x${'11'.repeat(20)}`))).toBe('decrypt_failed');
-    expect(code(() => memoEnvelope.open(mlKem768.keygen().secretKey, envelope, address))).toBe('decrypt_failed');
+    expect(code(() => memoEnvelope.open(secretKey, envelope, `0x${'11'.repeat(20)}`))).toBe('DECRYPT_FAILED');
+    expect(code(() => memoEnvelope.open(mlKem768.keygen().secretKey, envelope, address))).toBe('DECRYPT_FAILED');
     for (const index of [4, 600, 1091, 1092, 1103, 1104, envelope.length - 1]) {
       const tampered = new Uint8Array(envelope);
       tampered[index] = (tampered[index] as number) ^ 1;
       expect(
         code(() => memoEnvelope.open(secretKey, tampered, address)),
         `byte ${index}`,
-      ).toBe('decrypt_failed');
+      ).toBe('DECRYPT_FAILED');
     }
     const wrongVersion = new Uint8Array(envelope);
     wrongVersion[3] = 2;
-    expect(code(() => memoEnvelope.open(secretKey, wrongVersion, address))).toBe('bad_envelope');
-    expect(code(() => memoEnvelope.open(secretKey, envelope.subarray(0, 1119), address))).toBe('bad_envelope');
-    expect(code(() => memoEnvelope.seal(publicKey, memo, '0x1234' as `0x${string}`))).toBe('bad_input');
+    expect(code(() => memoEnvelope.open(secretKey, wrongVersion, address))).toBe('BAD_ENVELOPE');
+    expect(code(() => memoEnvelope.open(secretKey, envelope.subarray(0, 1119), address))).toBe('BAD_ENVELOPE');
+    expect(code(() => memoEnvelope.seal(publicKey, memo, '0x1234' as `0x${string}`))).toBe('BAD_INPUT');
   });
 });

@@ -178,7 +178,7 @@ describe('browser keystore and identity agree with the Node library', () => {
     expect(new TextDecoder().decode(await openKeystore('pw', fromWeb))).toBe('web');
     const fromNode = await sealKeystore('pw', new TextEncoder().encode('node'), { params: FAST_ARGON2 });
     expect(new TextDecoder().decode(await openKeystoreWeb('pw', fromNode))).toBe('node');
-    await expect(openKeystoreWeb('nope', fromNode)).rejects.toMatchObject({ code: 'wrong_password_or_tampered' });
+    await expect(openKeystoreWeb('nope', fromNode)).rejects.toMatchObject({ code: 'WRONG_PASSWORD_OR_TAMPERED' });
   });
 
   it('the browser svcId (noble ML-DSA-65) is the Node svcId (the crypto façade)', () => {

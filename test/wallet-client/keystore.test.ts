@@ -59,7 +59,7 @@ describe('keystore file', () => {
     const file = await sealKeystore('right', new Uint8Array([1, 2, 3]), { params: FAST });
     await expect(openKeystore('wrong', file)).rejects.toMatchObject({
       name: 'KeystoreError',
-      code: 'wrong_password_or_tampered',
+      code: 'WRONG_PASSWORD_OR_TAMPERED',
     });
   });
 
@@ -79,12 +79,12 @@ describe('keystore file', () => {
   it('refuses weak or absurd parameters before deriving anything', async () => {
     const file = await sealKeystore('pw', new Uint8Array([9]), { params: FAST });
     await expect(openKeystore('pw', { ...file, kdf: { ...file.kdf, memoryKiB: 64 } })).rejects.toMatchObject({
-      code: 'weak_parameters',
+      code: 'WEAK_PARAMETERS',
     });
     await expect(
       openKeystore('pw', { ...file, kdf: { ...file.kdf, memoryKiB: 64 * 1024 * 1024 } }),
-    ).rejects.toMatchObject({ code: 'weak_parameters' });
-    await expect(openKeystore('pw', '{"format":"other"}')).rejects.toMatchObject({ code: 'bad_format' });
+    ).rejects.toMatchObject({ code: 'WEAK_PARAMETERS' });
+    await expect(openKeystore('pw', '{"format":"other"}')).rejects.toMatchObject({ code: 'BAD_FORMAT' });
   });
 
   it('holds a wallet: the same svcId and addresses after a round trip', async () => {

@@ -69,21 +69,21 @@ describe('verifyWebhook', () => {
       rejection(() =>
         verifyWebhook(rotated, rotation.headers, 'unrelated-secret-unrelated-secret', { now: at(rotation) }),
       ),
-    ).toBe('signature_mismatch');
+    ).toBe('SIGNATURE_MISMATCH');
   });
 
   it('refuses a timestamp more than 5 minutes old or ahead, and accepts one exactly at the limit', () => {
     expect(verifyWebhook(body, settled.headers, CURRENT, { now: at(settled, 300) }).event).toBe('payment.settled');
     expect(verifyWebhook(body, settled.headers, CURRENT, { now: at(settled, -300) }).event).toBe('payment.settled');
     expect(rejection(() => verifyWebhook(body, settled.headers, CURRENT, { now: at(settled, 301) }))).toBe(
-      'stale_timestamp',
+      'STALE_TIMESTAMP',
     );
     expect(rejection(() => verifyWebhook(body, settled.headers, CURRENT, { now: at(settled, -301) }))).toBe(
-      'future_timestamp',
+      'FUTURE_TIMESTAMP',
     );
     expect(
       rejection(() => verifyWebhook(body, settled.headers, CURRENT, { now: at(settled, 61), toleranceSeconds: 60 })),
-    ).toBe('stale_timestamp');
+    ).toBe('STALE_TIMESTAMP');
   });
 
   it('a stale delivery re-signed by an attacker without the secret fails; a re-stamped one fails the HMAC', () => {
@@ -92,18 +92,18 @@ describe('verifyWebhook', () => {
       'X-SVC-Timestamp': String(Number(settled.headers['X-SVC-Timestamp']) + 1000),
     };
     expect(rejection(() => verifyWebhook(body, restamped, CURRENT, { now: at(settled, 1000) }))).toBe(
-      'signature_mismatch',
+      'SIGNATURE_MISMATCH',
     );
   });
 
   it('refuses a changed body, a wrong secret, upper-case hex, malformed or missing headers', () => {
     const now = at(settled);
     expect(rejection(() => verifyWebhook(body.replace('1313.02', '1313.03'), settled.headers, CURRENT, { now }))).toBe(
-      'signature_mismatch',
+      'SIGNATURE_MISMATCH',
     );
-    expect(rejection(() => verifyWebhook(`${body}\n`, settled.headers, CURRENT, { now }))).toBe('signature_mismatch');
-    expect(rejection(() => verifyWebhook(body, settled.headers, 'wrong-secret', { now }))).toBe('signature_mismatch');
-    expect(rejection(() => verifyWebhook(body, settled.headers, [], { now }))).toBe('signature_mismatch');
+    expect(rejection(() => verifyWebhook(`${body}\n`, settled.headers, CURRENT, { now }))).toBe('SIGNATURE_MISMATCH');
+    expect(rejection(() => verifyWebhook(body, settled.headers, 'wrong-secret', { now }))).toBe('SIGNATURE_MISMATCH');
+    expect(rejection(() => verifyWebhook(body, settled.headers, [], { now }))).toBe('SIGNATURE_MISMATCH');
     const upper = {
       ...settled.headers,
       'X-SVC-Signature': settled.headers['X-SVC-Signature']!.replace(/[a-f]/g, (c) => c.toUpperCase()).replace(
@@ -111,15 +111,15 @@ describe('verifyWebhook', () => {
         'sha256',
       ),
     };
-    expect(rejection(() => verifyWebhook(body, upper, CURRENT, { now }))).toBe('malformed_signature');
+    expect(rejection(() => verifyWebhook(body, upper, CURRENT, { now }))).toBe('MALFORMED_SIGNATURE');
     expect(
       rejection(() => verifyWebhook(body, { ...settled.headers, 'X-SVC-Signature': 'sha256=abc' }, CURRENT, { now })),
-    ).toBe('malformed_signature');
+    ).toBe('MALFORMED_SIGNATURE');
     expect(
       rejection(() => verifyWebhook(body, { ...settled.headers, 'X-SVC-Timestamp': '17952534.06' }, CURRENT, { now })),
-    ).toBe('malformed_timestamp');
+    ).toBe('MALFORMED_TIMESTAMP');
     const { 'X-SVC-Delivery': _dropped, ...noId } = settled.headers;
-    expect(rejection(() => verifyWebhook(body, noId, CURRENT, { now }))).toBe('missing_header');
+    expect(rejection(() => verifyWebhook(body, noId, CURRENT, { now }))).toBe('MISSING_HEADER');
     const ts = settled.headers['X-SVC-Timestamp']!;
     expect(
       rejection(() =>
@@ -127,7 +127,7 @@ describe('verifyWebhook', () => {
           now,
         }),
       ),
-    ).toBe('malformed_body');
+    ).toBe('MALFORMED_BODY');
   });
 
   it('compares digests with crypto.timingSafeEqual, every secret against every signature, match or not', () => {

@@ -118,7 +118,7 @@ function refusalAsNotOffered<T>(hash: string, run: () => T): T {
   try {
     return run();
   } catch (error) {
-    if (error instanceof CryptoError && error.code === 'refused') {
+    if (error instanceof CryptoError && error.code === 'REFUSED') {
       const detail = /strength too low: (\d+), required: (\d+)/.exec(
         String((error.cause as Error | undefined)?.message),
       );

@@ -71,7 +71,7 @@ function rejectsAsFalse(run: () => unknown): boolean {
     run();
     return true;
   } catch (error) {
-    if (error instanceof CryptoError && (error.code === 'bad_key' || error.code === 'bad_length')) return false;
+    if (error instanceof CryptoError && (error.code === 'BAD_KEY' || error.code === 'BAD_LENGTH')) return false;
     throw error;
   }
 }

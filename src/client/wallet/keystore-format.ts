@@ -57,14 +57,14 @@ export interface KeystoreFile {
 }
 
 /** Thrown for a malformed file or a wrong password. */
-export class KeystoreError extends SvcError<'bad_format' | 'weak_parameters' | 'wrong_password_or_tampered'> {
+export class KeystoreError extends SvcError<'BAD_FORMAT' | 'WEAK_PARAMETERS' | 'WRONG_PASSWORD_OR_TAMPERED'> {
   override name = 'KeystoreError';
 }
 
 /** The password bytes fed to Argon2id: UTF-8 of the NFKC form (the same bytes on every device). */
 export function passwordBytes(password: string): Uint8Array {
   if (typeof password !== 'string' || password.length === 0)
-    throw new KeystoreError('bad_format', '"password" expected a non-empty string');
+    throw new KeystoreError('BAD_FORMAT', '"password" expected a non-empty string');
   return new TextEncoder().encode(password.normalize('NFKC'));
 }
 
@@ -74,17 +74,17 @@ export function checkArgon2Params(params: Argon2idParams): void {
   const ok = (n: number, lo: number, hi: number) => Number.isInteger(n) && n >= lo && n <= hi;
   if (!ok(params.parallelism, 1, b.maxParallelism))
     throw new KeystoreError(
-      'weak_parameters',
+      'WEAK_PARAMETERS',
       `Argon2id parallelism expected 1 to ${b.maxParallelism}, got ${params.parallelism}`,
     );
   if (!ok(params.memoryKiB, Math.max(b.minMemoryKiB, 8 * params.parallelism), b.maxMemoryKiB))
     throw new KeystoreError(
-      'weak_parameters',
+      'WEAK_PARAMETERS',
       `Argon2id memory expected ${b.minMemoryKiB} to ${b.maxMemoryKiB} KiB, got ${params.memoryKiB}`,
     );
   if (!ok(params.passes, b.minPasses, b.maxPasses))
     throw new KeystoreError(
-      'weak_parameters',
+      'WEAK_PARAMETERS',
       `Argon2id passes expected ${b.minPasses} to ${b.maxPasses}, got ${params.passes}`,
     );
 }
@@ -133,7 +133,7 @@ export function keystoreAad(file: Omit<KeystoreFile, 'ciphertext'>): Uint8Array 
   return new TextEncoder().encode(JSON.stringify(canonical));
 }
 
-/** Validates a parsed file and returns its parts; KeystoreError('bad_format' | 'weak_parameters'). */
+/** Validates a parsed file and returns its parts; KeystoreError('BAD_FORMAT' | 'WEAK_PARAMETERS'). */
 export function parseKeystore(input: unknown): {
   file: KeystoreFile;
   params: Argon2idParams;
@@ -143,21 +143,21 @@ export function parseKeystore(input: unknown): {
 } {
   const file = (typeof input === 'string' ? safeJson(input) : input) as KeystoreFile;
   if (!file || typeof file !== 'object' || file.format !== KEYSTORE_FORMAT || file.version !== 1)
-    throw new KeystoreError('bad_format', `expected a ${KEYSTORE_FORMAT} version 1 file`);
+    throw new KeystoreError('BAD_FORMAT', `expected a ${KEYSTORE_FORMAT} version 1 file`);
   if (file.kdf?.name !== 'argon2id' || file.kdf.v !== 19)
-    throw new KeystoreError('bad_format', 'expected kdf argon2id version 19 (0x13)');
-  if (file.cipher?.name !== 'aes-256-gcm') throw new KeystoreError('bad_format', 'expected cipher aes-256-gcm');
+    throw new KeystoreError('BAD_FORMAT', 'expected kdf argon2id version 19 (0x13)');
+  if (file.cipher?.name !== 'aes-256-gcm') throw new KeystoreError('BAD_FORMAT', 'expected cipher aes-256-gcm');
   if (file.label !== undefined && typeof file.label !== 'string')
-    throw new KeystoreError('bad_format', '"label" expected a string');
+    throw new KeystoreError('BAD_FORMAT', '"label" expected a string');
   const params = { memoryKiB: file.kdf.memoryKiB, passes: file.kdf.passes, parallelism: file.kdf.parallelism };
   checkArgon2Params(params);
   const salt = b64(file.kdf.salt, 'kdf.salt');
   const nonce = b64(file.cipher.nonce, 'cipher.nonce');
   const sealed = b64(file.ciphertext, 'ciphertext');
   if (salt.length < 16)
-    throw new KeystoreError('weak_parameters', `salt expected at least 16 bytes, got ${salt.length}`);
-  if (nonce.length !== 12) throw new KeystoreError('bad_format', `nonce expected 12 bytes, got ${nonce.length}`);
-  if (sealed.length < 16) throw new KeystoreError('bad_format', 'ciphertext shorter than the GCM tag');
+    throw new KeystoreError('WEAK_PARAMETERS', `salt expected at least 16 bytes, got ${salt.length}`);
+  if (nonce.length !== 12) throw new KeystoreError('BAD_FORMAT', `nonce expected 12 bytes, got ${nonce.length}`);
+  if (sealed.length < 16) throw new KeystoreError('BAD_FORMAT', 'ciphertext shorter than the GCM tag');
   return { file, params, salt, nonce, sealed };
 }
 
@@ -168,11 +168,11 @@ export const b64url = Object.freeze({
 });
 
 function b64(value: unknown, name: string): Uint8Array {
-  if (typeof value !== 'string') throw new KeystoreError('bad_format', `"${name}" expected base64url`);
+  if (typeof value !== 'string') throw new KeystoreError('BAD_FORMAT', `"${name}" expected base64url`);
   try {
     return base64urlnopad.decode(value);
   } catch {
-    throw new KeystoreError('bad_format', `"${name}" is not base64url without padding`);
+    throw new KeystoreError('BAD_FORMAT', `"${name}" is not base64url without padding`);
   }
 }
 
@@ -180,6 +180,6 @@ function safeJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    throw new KeystoreError('bad_format', 'the keystore is not JSON');
+    throw new KeystoreError('BAD_FORMAT', 'the keystore is not JSON');
   }
 }

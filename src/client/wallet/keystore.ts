@@ -71,16 +71,16 @@ export async function sealKeystore(
   }
 }
 
-/** Decrypts a keystore file (object or JSON text); KeystoreError('wrong_password_or_tampered') when GCM fails. */
+/** Decrypts a keystore file (object or JSON text); KeystoreError('WRONG_PASSWORD_OR_TAMPERED') when GCM fails. */
 export async function openKeystore(password: string, file: KeystoreFile | string): Promise<Uint8Array> {
   const parsed = parseKeystore(file);
   const key = await argon2idKey(passwordBytes(password), parsed.salt, parsed.params);
   try {
     return aes256Gcm.decrypt(key, parsed.nonce, parsed.sealed, keystoreAad(parsed.file));
   } catch (error) {
-    if (error instanceof CryptoError && error.code === 'decrypt_failed') {
+    if (error instanceof CryptoError && error.code === 'DECRYPT_FAILED') {
       throw new KeystoreError(
-        'wrong_password_or_tampered',
+        'WRONG_PASSWORD_OR_TAMPERED',
         'the keystore did not open: wrong password, or the file was changed',
       );
     }
@@ -115,6 +115,6 @@ export function sealWalletSecrets(
 export async function openWalletSecrets(password: string, file: KeystoreFile | string): Promise<WalletSecrets> {
   const plain = await openKeystore(password, file);
   const secrets = JSON.parse(new TextDecoder().decode(plain)) as WalletSecrets;
-  if (typeof secrets?.mnemonic !== 'string') throw new KeystoreError('bad_format', 'the keystore holds no mnemonic');
+  if (typeof secrets?.mnemonic !== 'string') throw new KeystoreError('BAD_FORMAT', 'the keystore holds no mnemonic');
   return secrets;
 }

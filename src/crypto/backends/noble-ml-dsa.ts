@@ -38,7 +38,7 @@ export function nobleMlDsa65ExpandedSecretKey(secretKey: Uint8Array): Uint8Array
   if (secretKey.length === ML_DSA_65_SIZES.secretKey) return secretKey;
   if (secretKey.length === ML_DSA_65_SIZES.seed) return ml_dsa65.keygen(secretKey).secretKey;
   throw new CryptoError(
-    'bad_length',
+    'BAD_LENGTH',
     `ML-DSA-65 secret key expected 32 (seed) or 4032 (expanded) bytes, got ${secretKey.length}`,
   );
 }
@@ -46,7 +46,7 @@ export function nobleMlDsa65ExpandedSecretKey(secretKey: Uint8Array): Uint8Array
 /** FIPS 204 ML-DSA.KeyGen_internal(ξ) with the expanded secret key. */
 export function nobleMlDsa65KeygenFromSeed(seed: Uint8Array): { publicKey: Uint8Array; secretKey: Uint8Array } {
   if (seed.length !== ML_DSA_65_SIZES.seed) {
-    throw new CryptoError('bad_length', `ML-DSA-65 seed expected 32 bytes, got ${seed.length}`);
+    throw new CryptoError('BAD_LENGTH', `ML-DSA-65 seed expected 32 bytes, got ${seed.length}`);
   }
   return ml_dsa65.keygen(seed);
 }
@@ -111,7 +111,7 @@ export function nobleMlDsa65VerifyInternal(
   }
 }
 
-/** FIPS 204 HashML-DSA.Sign (Algorithm 4); throws CryptoError('refused') for a pre-hash noble refuses. */
+/** FIPS 204 HashML-DSA.Sign (Algorithm 4); throws CryptoError('REFUSED') for a pre-hash noble refuses. */
 export function nobleMlDsa65SignPrehash(
   secretKey: Uint8Array,
   message: Uint8Array,
@@ -125,7 +125,7 @@ export function nobleMlDsa65SignPrehash(
   );
 }
 
-/** FIPS 204 HashML-DSA.Verify (Algorithm 5); throws CryptoError('refused') for a refused pre-hash. */
+/** FIPS 204 HashML-DSA.Verify (Algorithm 5); throws CryptoError('REFUSED') for a refused pre-hash. */
 export function nobleMlDsa65VerifyPrehash(
   publicKey: Uint8Array,
   message: Uint8Array,
@@ -146,14 +146,14 @@ function prehashSigner(hash: PreHashAlgorithm) {
   const fn = PREHASH_FUNCTIONS[hash];
   if (!fn)
     throw new CryptoError(
-      'bad_input',
+      'BAD_INPUT',
       `pre-hash expected one of ${Object.keys(PREHASH_FUNCTIONS).join(', ')}, got ${JSON.stringify(hash)}`,
     );
   try {
     return ml_dsa65.prehash(fn);
   } catch (error) {
     throw new CryptoError(
-      'refused',
+      'REFUSED',
       `@noble/post-quantum refuses pre-hash ${hash} for ML-DSA-65: ${(error as Error).message}`,
       { cause: error },
     );
@@ -164,7 +164,7 @@ function entropy(randomness: RandomnessChoice): Uint8Array | false | undefined {
   if (randomness.kind === 'deterministic') return false;
   if (randomness.kind === 'given') {
     if (randomness.rnd.length !== 32)
-      throw new CryptoError('bad_length', `rnd expected 32 bytes, got ${randomness.rnd.length}`);
+      throw new CryptoError('BAD_LENGTH', `rnd expected 32 bytes, got ${randomness.rnd.length}`);
     return randomness.rnd;
   }
   return undefined;
@@ -175,7 +175,7 @@ function guard<T>(run: () => T): T {
     return run();
   } catch (error) {
     if (error instanceof CryptoError) throw error;
-    throw new CryptoError('bad_input', `@noble/post-quantum could not sign: ${(error as Error).message}`, {
+    throw new CryptoError('BAD_INPUT', `@noble/post-quantum could not sign: ${(error as Error).message}`, {
       cause: error,
     });
   }

@@ -21,7 +21,7 @@ export function generateKeyPair(set: ParameterSet): KeyPair {
   };
 }
 
-/** Imports a seed or an expanded secret key as an OpenSSL key; any other length is a `bad_length` error. */
+/** Imports a seed or an expanded secret key as an OpenSSL key; any other length is a `BAD_LENGTH` error. */
 export function importSecretKey(set: ParameterSet, secretKey: Uint8Array): KeyObject {
   const { type, name, secretKeyName, sizes } = set;
   try {
@@ -32,29 +32,29 @@ export function importSecretKey(set: ParameterSet, secretKey: Uint8Array): KeyOb
       return createPrivateKey({ key: Buffer.from(pkcs8Expanded(type, secretKey)), format: 'der', type: 'pkcs8' });
     }
   } catch (error) {
-    throw new CryptoError('bad_key', `OpenSSL refused the ${name} ${secretKeyName}: ${(error as Error).message}`, {
+    throw new CryptoError('BAD_KEY', `OpenSSL refused the ${name} ${secretKeyName}: ${(error as Error).message}`, {
       cause: error,
     });
   }
   throw new CryptoError(
-    'bad_length',
+    'BAD_LENGTH',
     `${name} ${secretKeyName} expected ${sizes.seed} (seed) or ${sizes.secretKey} (expanded) bytes, got ${secretKey.length}`,
   );
 }
 
-/** Imports a raw public key as an OpenSSL key; any other length is a `bad_length` error. */
+/** Imports a raw public key as an OpenSSL key; any other length is a `BAD_LENGTH` error. */
 export function importPublicKey(set: ParameterSet, publicKey: Uint8Array): KeyObject {
   const { type, name, publicKeyName, sizes } = set;
   if (publicKey.length !== sizes.publicKey) {
     throw new CryptoError(
-      'bad_length',
+      'BAD_LENGTH',
       `${name} ${publicKeyName} expected ${sizes.publicKey} bytes, got ${publicKey.length}`,
     );
   }
   try {
     return createPublicKey({ key: publicKey, format: 'raw-public', asymmetricKeyType: type });
   } catch (error) {
-    throw new CryptoError('bad_key', `OpenSSL refused the ${name} ${publicKeyName}: ${(error as Error).message}`, {
+    throw new CryptoError('BAD_KEY', `OpenSSL refused the ${name} ${publicKeyName}: ${(error as Error).message}`, {
       cause: error,
     });
   }

@@ -63,7 +63,7 @@ export function opensslMlDsa65Sign(
   try {
     return asUint8Array(sign(null, message, context && context.length > 0 ? { key, context } : key));
   } catch (error) {
-    throw new CryptoError('bad_input', `OpenSSL could not sign: ${(error as Error).message}`, { cause: error });
+    throw new CryptoError('BAD_INPUT', `OpenSSL could not sign: ${(error as Error).message}`, { cause: error });
   }
 }
 

@@ -53,12 +53,12 @@ export function opensslMlKem768Encapsulate(publicKey: Uint8Array | KeyObject): {
 /** FIPS 203 ML-KEM.Decaps (Algorithm 21); implicit rejection yields a pseudo-random key, never an error. */
 export function opensslMlKem768Decapsulate(secretKey: Uint8Array | KeyObject, ciphertext: Uint8Array): Uint8Array {
   if (ciphertext.length !== ML_KEM_768_SIZES.ciphertext) {
-    throw new CryptoError('bad_length', `ML-KEM-768 ciphertext expected 1088 bytes, got ${ciphertext.length}`);
+    throw new CryptoError('BAD_LENGTH', `ML-KEM-768 ciphertext expected 1088 bytes, got ${ciphertext.length}`);
   }
   const key = secretKey instanceof Uint8Array ? importMlKem768SecretKey(secretKey) : secretKey;
   try {
     return asUint8Array(decapsulate(key, ciphertext));
   } catch (error) {
-    throw new CryptoError('bad_input', `OpenSSL could not decapsulate: ${(error as Error).message}`, { cause: error });
+    throw new CryptoError('BAD_INPUT', `OpenSSL could not decapsulate: ${(error as Error).message}`, { cause: error });
   }
 }
