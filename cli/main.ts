@@ -11,11 +11,7 @@ import { wycheproofCommand } from './commands/wycheproof.ts';
 
 const program = new Command('svckit')
   .description('Contract-first kit for the Ledger, Wallet and Chain Service: codegen, reference server, conformance.')
-  .showHelpAfterError()
-  .exitOverride((error) => {
-    // commander exits 1 on usage errors; svckit uses 2 for every usage or configuration error.
-    process.exit(error.code === 'commander.helpDisplayed' || error.code === 'commander.version' ? 0 : 2);
-  });
+  .showHelpAfterError();
 
 program.addCommand(generateCommand());
 program.addCommand(conformanceCommand());
@@ -26,4 +22,16 @@ program.addCommand(interopCommand());
 program.addCommand(evidenceCommand());
 program.addCommand(adminCommand());
 
+/**
+ * commander exits 1 on usage errors; svckit uses 2 for every usage or configuration error, in every
+ * sub-command (an exit override is not inherited by commands added with addCommand, so each gets it).
+ */
+function exitTwoOnUsageErrors(command: Command): void {
+  command.exitOverride((error) => {
+    process.exit(error.code === 'commander.helpDisplayed' || error.code === 'commander.version' ? 0 : 2);
+  });
+  for (const sub of command.commands) exitTwoOnUsageErrors(sub);
+}
+
+exitTwoOnUsageErrors(program);
 await program.parseAsync(process.argv);
