@@ -758,7 +758,9 @@ export const ApiKeyListSchema = {
 export const MldsaPublicKeySchema = {
     type: 'string',
     description: 'Hex of the 1,952-byte FIPS 204 ML-DSA-65 public key, 3,904 hex characters; either case accepted (D-044).',
-    pattern: '^[0-9a-fA-F]{3904}$',
+    pattern: '^[0-9a-fA-F]+$',
+    minLength: 3904,
+    maxLength: 3904,
     'x-decision': 'D-044'
 } as const;
 
@@ -791,7 +793,9 @@ export const MldsaKeySchema = {
         },
         publicKey: {
             type: 'string',
-            pattern: '^[0-9a-f]{3904}$',
+            pattern: '^[0-9a-f]+$',
+            minLength: 3904,
+            maxLength: 3904,
             description: 'The public key, lower-case hex (D-044).'
         },
         fingerprint: {

@@ -325,7 +325,7 @@ export const zApiKeyList = z.object({
 /**
  * Hex of the 1,952-byte FIPS 204 ML-DSA-65 public key, 3,904 hex characters; either case accepted (D-044).
  */
-export const zMldsaPublicKey = z.string().regex(/^[0-9a-fA-F]{3904}$/);
+export const zMldsaPublicKey = z.string().length(3904).regex(/^[0-9a-fA-F]+$/);
 
 /**
  * A registered ML-DSA-65 public key with its permissions (D-015, D-059).
@@ -333,7 +333,7 @@ export const zMldsaPublicKey = z.string().regex(/^[0-9a-fA-F]{3904}$/);
 export const zMldsaKey = z.object({
     id: zMldsaKeyIdentifier,
     name: z.string().min(1).max(100),
-    publicKey: z.string().regex(/^[0-9a-f]{3904}$/),
+    publicKey: z.string().length(3904).regex(/^[0-9a-f]+$/),
     fingerprint: z.string().regex(/^[0-9a-f]{16}$/),
     permissions: zPermissions,
     accountIds: z.array(zAccountIdentifier).nullable(),

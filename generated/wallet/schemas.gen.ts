@@ -134,13 +134,17 @@ export const ChallengeNonceSchema = {
 
 export const MlDsaPublicKeySchema = {
     type: 'string',
-    pattern: '^[0-9a-fA-F]{3904}$',
+    pattern: '^[0-9a-fA-F]+$',
+    minLength: 3904,
+    maxLength: 3904,
     description: 'Hex of the FIPS 204 encoding of an ML-DSA-65 public key (1,952 bytes, 3,904 hex characters, no 0x prefix); either case accepted (D-044).'
 } as const;
 
 export const MlDsaSignatureSchema = {
     type: 'string',
-    pattern: '^[0-9a-fA-F]{6618}$',
+    pattern: '^[0-9a-fA-F]+$',
+    minLength: 6618,
+    maxLength: 6618,
     description: 'Hex of a pure ML-DSA-65 signature (FIPS 204, empty context; 3,309 bytes, 6,618 hex characters, no 0x prefix); either case accepted (D-044).'
 } as const;
 
@@ -666,7 +670,9 @@ export const JwkSchema = {
         },
         pub: {
             type: 'string',
-            pattern: '^[A-Za-z0-9_-]{2603}$',
+            pattern: '^[A-Za-z0-9_-]+$',
+            minLength: 2603,
+            maxLength: 2603,
             description: 'base64url (no padding) of the 1,952-byte FIPS 204 public key encoding.'
         }
     }
@@ -748,7 +754,9 @@ export const SyncDeviceIdSchema = {
 
 export const MlKemPublicKeySchema = {
     type: 'string',
-    pattern: '^[0-9a-fA-F]{2368}$',
+    pattern: '^[0-9a-fA-F]+$',
+    minLength: 2368,
+    maxLength: 2368,
     description: 'Hex of a FIPS 203 ML-KEM-768 encapsulation key (1,184 bytes, 2,368 hex characters, no 0x prefix); either case accepted.'
 } as const;
 

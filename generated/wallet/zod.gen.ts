@@ -77,12 +77,12 @@ export const zChallengeNonce = z.string().regex(/^[0-9a-f]{32}$/);
 /**
  * Hex of the FIPS 204 encoding of an ML-DSA-65 public key (1,952 bytes, 3,904 hex characters, no 0x prefix); either case accepted (D-044).
  */
-export const zMlDsaPublicKey = z.string().regex(/^[0-9a-fA-F]{3904}$/);
+export const zMlDsaPublicKey = z.string().length(3904).regex(/^[0-9a-fA-F]+$/);
 
 /**
  * Hex of a pure ML-DSA-65 signature (FIPS 204, empty context; 3,309 bytes, 6,618 hex characters, no 0x prefix); either case accepted (D-044).
  */
-export const zMlDsaSignature = z.string().regex(/^[0-9a-fA-F]{6618}$/);
+export const zMlDsaSignature = z.string().length(6618).regex(/^[0-9a-fA-F]+$/);
 
 /**
  * spec: "classical signature over message", 65 bytes, scheme per chain (D-035): EVM and native: EIP-191 `personal_sign`, `r||s||v` as 0x-hex; Bitcoin: BIP-137 compact signature (header 39 to 42) over the "Bitcoin Signed Message" digest, base64; Tron: TIP-191 (`"\x19TRON Signed Message:\n" + length`), `r||s||v` as 0x-hex. The recovered key must derive the given address.
@@ -239,7 +239,7 @@ export const zJwk = z.object({
     kty: z.literal('AKP'),
     alg: z.literal('ML-DSA-65'),
     kid: z.string().min(1),
-    pub: z.string().regex(/^[A-Za-z0-9_-]{2603}$/)
+    pub: z.string().length(2603).regex(/^[A-Za-z0-9_-]+$/)
 });
 
 /**
@@ -271,7 +271,7 @@ export const zSyncDeviceId = z.string().regex(/^[0-9a-f]{16}$/);
 /**
  * Hex of a FIPS 203 ML-KEM-768 encapsulation key (1,184 bytes, 2,368 hex characters, no 0x prefix); either case accepted.
  */
-export const zMlKemPublicKey = z.string().regex(/^[0-9a-fA-F]{2368}$/);
+export const zMlKemPublicKey = z.string().length(2368).regex(/^[0-9a-fA-F]+$/);
 
 /**
  * A device's public ML-KEM-768 key and an optional label. Any other field is 400; a field named like private material is 400 with a message saying so (spec rule 1).
