@@ -5,13 +5,13 @@
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { specsDir } from './generate/paths.ts';
 import { loadSpec } from './generate/spec-loader.ts';
+import { SPECS_DIR } from '../src/paths.ts';
 
 /** One numbered entry of the register. */
 export type DecisionEntry = { id: string; title: string; body: string };
 
-const REGISTER = path.join(specsDir, 'DECISIONS.md');
+const REGISTER = path.join(SPECS_DIR, 'DECISIONS.md');
 
 /** Parses the entries `### D-0nn Title` of specs/DECISIONS.md. */
 export function readDecisions(text = readFileSync(REGISTER, 'utf8')): DecisionEntry[] {
@@ -28,7 +28,7 @@ const escapePointer = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~
 /** Every `x-decision` in specs/: decision id → sorted list of `file#/json/pointer` carrying it. */
 export function decisionCarriers(): Map<string, string[]> {
   const carriers = new Map<string, string[]>();
-  const files = readdirSync(specsDir)
+  const files = readdirSync(SPECS_DIR)
     .filter((f) => /\.(ya?ml|json)$/.test(f))
     .sort();
   for (const file of files) {

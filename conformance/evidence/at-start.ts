@@ -18,8 +18,6 @@ export type EvidenceAtStart = 'current' | 'built' | 'failed' | 'stopped';
 /** The running check: `done` settles when nothing more will happen; `stop` ends a build in progress. */
 export type EvidenceBuildHandle = { done: Promise<EvidenceAtStart>; stop(): void };
 
-const BIN = SVCKIT_BIN;
-
 /**
  * The build's environment: the server's, without the settings the table marks secret (D-148, D-163). The
  * build runs its own in-process stacks and needs none of them, and a `DATABASE_URL` would put those test
@@ -62,7 +60,7 @@ export function buildEvidenceAtStart(options: {
     `svckit serve: building the evidence document in the background (${age === undefined ? 'none yet' : `${age.toFixed(1)} days old`})`,
   );
   const started = performance.now();
-  const child = spawn(process.execPath, [BIN, 'evidence', 'build', '--out', options.evidenceDir], {
+  const child = spawn(process.execPath, [SVCKIT_BIN, 'evidence', 'build', '--out', options.evidenceDir], {
     stdio: ['ignore', 'ignore', 'pipe'],
     env: buildEnvironment(),
   });

@@ -7,15 +7,16 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Parser } from '@asyncapi/parser';
 import { compileDefinitions } from './json-schema-types.ts';
-import { generatedHeader, type OutputRoot, specsDir } from './paths.ts';
+import { generatedHeader, type OutputRoot } from './paths.ts';
 import { pascalCase } from './spec-loader.ts';
+import { SPECS_DIR } from '../../src/paths.ts';
 
 const SPEC = 'webhooks.asyncapi.yaml';
 const ANONYMOUS = /^<anonymous-schema/;
 
 /** Parses the AsyncAPI contract; throws with the parser's diagnostics if it has errors. */
 export async function parseWebhooksContract() {
-  const text = readFileSync(path.join(specsDir, SPEC), 'utf8');
+  const text = readFileSync(path.join(SPECS_DIR, SPEC), 'utf8');
   const { document, diagnostics } = await new Parser().parse(text);
   const errors = diagnostics.filter((d) => d.severity === 0);
   if (!document || errors.length) {

@@ -5,13 +5,14 @@
  */
 import path from 'node:path';
 import { createClient } from '@hey-api/openapi-ts';
-import { generatedHeader, type OutputRoot, openApiSurfaces, specsDir } from './paths.ts';
+import { generatedHeader, type OutputRoot, openApiSurfaces } from './paths.ts';
+import { SPECS_DIR } from '../../src/paths.ts';
 
 /** Generates `generated/<surface>/` for every OpenAPI contract, in one hey-api run. */
 export async function generateOpenApi({ generatedDir }: OutputRoot): Promise<void> {
   await createClient(
     openApiSurfaces.map((surface) => ({
-      input: path.join(specsDir, surface.spec),
+      input: path.join(SPECS_DIR, surface.spec),
       output: {
         path: path.join(generatedDir, surface.name),
         clean: true,

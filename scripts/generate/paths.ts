@@ -1,16 +1,12 @@
 /** Where the contracts live and where generated code goes; every generator reads these. */
 import path from 'node:path';
-import { REPO_ROOT, SPECS_DIR } from '../../src/paths.ts';
+import { REPO_ROOT } from '../../src/paths.ts';
 
-/** Repository root. */
-export const repoRoot = REPO_ROOT;
-/** The contracts folder. */
-export const specsDir = SPECS_DIR;
 /** Where a generator run writes: `<root>/generated` and `<root>/mocks` (the repository, or a scratch copy in tests). */
 export type OutputRoot = { generatedDir: string; mocksDir: string };
 
 /** The output folders under `root`; the default is the repository itself. */
-export function outputRoot(root: string = repoRoot): OutputRoot {
+export function outputRoot(root: string = REPO_ROOT): OutputRoot {
   return { generatedDir: path.join(root, 'generated'), mocksDir: path.join(root, 'mocks') };
 }
 

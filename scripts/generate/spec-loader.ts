@@ -2,14 +2,14 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { specsDir } from './paths.ts';
+import { SPECS_DIR } from '../../src/paths.ts';
 
 /** A parsed contract document. */
 export type SpecDocument = Record<string, unknown>;
 
 /** Loads `specs/<file>` as plain data. */
 export function loadSpec(file: string): SpecDocument {
-  const text = readFileSync(path.join(specsDir, file), 'utf8');
+  const text = readFileSync(path.join(SPECS_DIR, file), 'utf8');
   return (file.endsWith('.json') ? JSON.parse(text) : parse(text)) as SpecDocument;
 }
 

@@ -7,7 +7,6 @@ import { REPO_ROOT } from '../../src/paths.ts';
 export type Run = { code: number; stdout: string; stderr: string };
 
 /** The repository root (the CLI runs from there, as a user's clone would). */
-export const ROOT = REPO_ROOT;
 
 /**
  * `svckit admin <args>` with `env` over a neutral environment (no token, a data directory without a CA), and
@@ -19,11 +18,11 @@ export function svckitAdmin(args: string[], env: Record<string, string> = {}, in
       process.execPath,
       ['bin/svckit.js', 'admin', ...args],
       {
-        cwd: ROOT,
+        cwd: REPO_ROOT,
         env: {
           ...process.env,
           SVC_ADMIN_TOKEN: '',
-          SVC_DATA_DIR: path.join(ROOT, 'no-such-data-dir'),
+          SVC_DATA_DIR: path.join(REPO_ROOT, 'no-such-data-dir'),
           SVC_HOST: '',
           SVC_BASE_PORT: '',
           ...env,

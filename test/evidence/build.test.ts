@@ -20,9 +20,8 @@ import { REPO_VECTORS } from '../crypto/vector-files.ts';
 import { REPO_ROOT } from '../../src/paths.ts';
 import { evidenceSchema as schema } from './example.ts';
 
-const repoRoot = REPO_ROOT;
 const base = {
-  repoRoot,
+  repoRoot: REPO_ROOT,
   vectorsDir: REPO_VECTORS,
   registry: 'https://registry.npmjs.org/',
   vendor: { name: 'svckit', url: 'https://svckit.dev' },
@@ -114,8 +113,8 @@ describe('evidence build (offline)', () => {
   });
 
   it('lists the production dependencies, optional ones included, at their lockfile versions, with licence and registry', () => {
-    const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
-    const lock = JSON.parse(readFileSync(join(repoRoot, 'package-lock.json'), 'utf8'));
+    const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8'));
+    const lock = JSON.parse(readFileSync(join(REPO_ROOT, 'package-lock.json'), 'utf8'));
     const names = [...Object.keys(manifest.dependencies), ...Object.keys(manifest.optionalDependencies ?? {})].sort(
       (a, b) => a.localeCompare(b),
     );
@@ -141,7 +140,7 @@ describe('evidence build (offline)', () => {
     expect(
       sbom.components.some((c: { name: string; group?: string }) => c.group === '@noble' && c.name === 'post-quantum'),
     ).toBe(true);
-    const schemas = join(repoRoot, 'node_modules/@cyclonedx/cyclonedx-library/res/schema');
+    const schemas = join(REPO_ROOT, 'node_modules/@cyclonedx/cyclonedx-library/res/schema');
     const ajv = new Ajv({ strict: false, allErrors: true });
     addFormats.default(ajv);
     // CycloneDX uses two formats ajv-formats lacks; the CBOM has no such field, so accept them as they come.

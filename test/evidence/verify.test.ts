@@ -10,7 +10,6 @@ import { verifyEvidence, type EvidenceRule } from '../../src/evidence/verify.ts'
 import { REPO_ROOT } from '../../src/paths.ts';
 import { type EvidenceExample, editedExample } from './example.ts';
 
-const repoRoot = REPO_ROOT;
 const now = new Date('2026-11-21T12:00:00.000Z');
 
 /** The schema's example, generated now, changed by `edit`. */
@@ -107,8 +106,8 @@ describe('evidence verify rules', () => {
 
 describe('svckit evidence verify (CLI)', () => {
   const cli = (...args: string[]) =>
-    promisify(execFile)(process.execPath, [join(repoRoot, 'bin/svckit.js'), 'evidence', 'verify', ...args], {
-      cwd: repoRoot,
+    promisify(execFile)(process.execPath, [join(REPO_ROOT, 'bin/svckit.js'), 'evidence', 'verify', ...args], {
+      cwd: REPO_ROOT,
     }).then(
       ({ stdout }) => ({ code: 0, stdout }),
       (error: { code: number; stdout: string }) => ({ code: error.code, stdout: error.stdout }),

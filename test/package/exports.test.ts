@@ -27,9 +27,8 @@ import { Wallet, evmAddress, toChecksumAddress } from 'svckit/wallet';
 import { verifyWebhook, WebhookVerificationError } from 'svckit/webhooks/verifier';
 import { REPO_ROOT } from '../../src/paths.ts';
 
-const ROOT = REPO_ROOT;
 const exportsMap = (
-  JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, string> }
+  JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { exports: Record<string, string> }
 ).exports;
 
 /** Each subpath and one runtime export it must have; `null` for the type-only modules. */
@@ -81,7 +80,7 @@ describe('package.json exports', () => {
       for (const name of ${JSON.stringify(Object.keys(ENTRY_POINTS))}) found[name] = Object.keys(await import(name));
       console.log(JSON.stringify(found));`;
     const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
-      cwd: ROOT,
+      cwd: REPO_ROOT,
       env: { ...process.env, NODE_OPTIONS: '' },
       encoding: 'utf8',
     });
@@ -96,9 +95,9 @@ describe('package.json exports', () => {
 
 describe('README.md', () => {
   it('imports in its TypeScript samples only through these subpaths (or node:), names each one exports', async () => {
-    const samples = [...readFileSync(path.join(ROOT, 'README.md'), 'utf8').matchAll(/```ts\n([\s\S]*?)\n```/g)].map(
-      (match) => match[1]!,
-    );
+    const samples = [
+      ...readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8').matchAll(/```ts\n([\s\S]*?)\n```/g),
+    ].map((match) => match[1]!);
     const lines = samples.flatMap((sample) => sample.split('\n').filter((line) => line.startsWith('import ')));
     const imports = lines
       .map((line) => /^import \{([^}]+)\} from '([^']+)';$/.exec(line))

@@ -8,9 +8,10 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, startServe, type ServeProcess } from './serve-process.ts';
+import { startServe, type ServeProcess } from './serve-process.ts';
+import { REPO_ROOT } from '../../src/paths.ts';
 
-const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+const readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
 
 /** The body of the fenced block (of `lang`) right after the marker comment; fails the test when absent. */
 function blockAfter(marker: string, lang: string): string {
@@ -75,7 +76,7 @@ describe('README quick start', () => {
 
     const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
       const child = spawn('bash', ['-euo', 'pipefail', '-c', script], {
-        cwd: ROOT,
+        cwd: REPO_ROOT,
         env,
         stdio: ['ignore', 'pipe', 'pipe'],
       });

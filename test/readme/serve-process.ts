@@ -8,7 +8,6 @@ import { freePort } from '../../src/node/anvil.ts';
 import { REPO_ROOT } from '../../src/paths.ts';
 
 /** The repository root. */
-export const ROOT = REPO_ROOT;
 
 /** The ready line `svckit serve` prints (src/server/main.ts). */
 export type Ready = { event: 'ready'; base: string; wallet: string; site: string; caCert: string; adminToken?: string };
@@ -33,7 +32,7 @@ export async function startServe(env: Record<string, string> = {}, timeoutMs = 9
     ...env,
   };
   const child: ChildProcess = spawn(process.execPath, ['bin/svckit.js', 'serve'], {
-    cwd: ROOT,
+    cwd: REPO_ROOT,
     env: { ...process.env, ...settings },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

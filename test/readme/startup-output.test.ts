@@ -11,14 +11,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handshake } from '../../conformance/checks/transport/index.ts';
 import { CLASSICAL_TLS_WARNING } from '../../src/server/tls/tls-options.ts';
 import { openStack, type OpenStack } from '../admin/stack.ts';
-import { ROOT, startServe } from './serve-process.ts';
+import { startServe } from './serve-process.ts';
+import { REPO_ROOT } from '../../src/paths.ts';
 
 const CLASSICAL_ONLY = 'X25519:P-256';
 
 describe('npm start output', () => {
   it('every build step npm start runs before svckit serve prints nothing on stdout (its listing goes to stderr)', async () => {
     const scripts = (
-      JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+      JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
     ).scripts;
     const steps = scripts.start!.split('&&').map((step) => step.trim());
     expect(steps.at(-1)).toBe('node bin/svckit.js serve');
@@ -32,7 +33,7 @@ describe('npm start output', () => {
         const { stdout, stderr } = await promisify(execFile)(
           process.execPath,
           ['node_modules/tsx/dist/cli.mjs', script!, out],
-          { cwd: ROOT },
+          { cwd: REPO_ROOT },
         );
         expect(stdout, script).toBe('');
         expect(stderr.trim(), `${script} lists what it built on stderr`).not.toBe('');

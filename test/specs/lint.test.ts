@@ -7,20 +7,21 @@ import { parseOpenRPCDocument } from '@open-rpc/schema-utils-js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { openApiSurfaces, repoRoot, specsDir } from '../../scripts/generate/paths.ts';
+import { openApiSurfaces } from '../../scripts/generate/paths.ts';
+import { REPO_ROOT, SPECS_DIR } from '../../src/paths.ts';
 
-const read = (file: string) => readFileSync(path.join(specsDir, file), 'utf8');
+const read = (file: string) => readFileSync(path.join(SPECS_DIR, file), 'utf8');
 
 describe('spec lint', () => {
   it.each([...openApiSurfaces.map((s) => s.spec), 'webhooks.asyncapi.yaml'])(
     '%s passes redocly recommended-strict with zero problems',
     (spec) => {
-      const cli = path.join(repoRoot, 'node_modules/@redocly/cli/bin/cli.js');
+      const cli = path.join(REPO_ROOT, 'node_modules/@redocly/cli/bin/cli.js');
       const run = spawnSync(
         process.execPath,
         [cli, 'lint', '--config', 'redocly.yaml', '--format', 'json', path.join('specs', spec)],
         {
-          cwd: repoRoot,
+          cwd: REPO_ROOT,
           encoding: 'utf8',
         },
       );

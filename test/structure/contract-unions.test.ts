@@ -7,14 +7,12 @@ import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../src/paths.ts';
 
-const root = REPO_ROOT;
-
 /** A string enum of a contract: where it is and its values. */
 type ContractEnum = { where: string; values: string[] };
 
 /** Every string enum with two or more values in the contract file `name` (OpenAPI, AsyncAPI, OpenRPC, JSON Schema). */
 function contractEnums(name: string): ContractEnum[] {
-  const text = readFileSync(path.join(root, 'specs', name), 'utf8');
+  const text = readFileSync(path.join(REPO_ROOT, 'specs', name), 'utf8');
   const found: ContractEnum[] = [];
   const walk = (node: unknown, pointer: string): void => {
     if (Array.isArray(node)) {
@@ -39,12 +37,12 @@ const setKey = (values: readonly string[]) => JSON.stringify([...new Set(values)
 
 /** Every .ts file under `dir` (relative to the repository), generated/ excepted. */
 function sources(dir: string): string[] {
-  const full = path.join(root, dir);
+  const full = path.join(REPO_ROOT, dir);
   if (!existsSync(full)) return [];
   return readdirSync(full).flatMap((name) => {
     const child = path.join(dir, name);
     if (name === 'generated' || name === 'node_modules') return [];
-    if (statSync(path.join(root, child)).isDirectory()) return sources(child);
+    if (statSync(path.join(REPO_ROOT, child)).isDirectory()) return sources(child);
     return /\.tsx?$/.test(name) && !name.endsWith('.d.ts') ? [child] : [];
   });
 }
@@ -54,7 +52,12 @@ type Literals = { where: string; text: string; values: string[] };
 
 /** The string-literal unions (`'a' | 'b'`) and string-literal arrays (`['a', 'b']`) of one source file. */
 function literalLists(file: string): Literals[] {
-  const source = ts.createSourceFile(file, readFileSync(path.join(root, file), 'utf8'), ts.ScriptTarget.Latest, true);
+  const source = ts.createSourceFile(
+    file,
+    readFileSync(path.join(REPO_ROOT, file), 'utf8'),
+    ts.ScriptTarget.Latest,
+    true,
+  );
   const found: Literals[] = [];
   const stringOf = (node: ts.Node): string | undefined => {
     if (ts.isLiteralTypeNode(node)) node = node.literal;
@@ -79,7 +82,7 @@ function literalLists(file: string): Literals[] {
   return found;
 }
 
-const contracts = readdirSync(path.join(root, 'specs')).filter((name) =>
+const contracts = readdirSync(path.join(REPO_ROOT, 'specs')).filter((name) =>
   /\.(openapi\.yaml|asyncapi\.yaml|openrpc\.json|schema\.json)$/.test(name),
 );
 const enums = contracts.flatMap(contractEnums);

@@ -12,7 +12,6 @@ import { ErrorCode } from '../../src/server/http/error-codes.ts';
 import { README, renderSettingsPage, SETTINGS_PAGE, withReadmeBlock } from '../../scripts/settings-docs.ts';
 import { REPO_ROOT } from '../../src/paths.ts';
 
-const ROOT = REPO_ROOT;
 const SCANNED = ['src', 'conformance', 'scripts', 'bin'];
 const SETTING = /^SVC_[A-Z0-9_]+$/;
 /** The files that read the environment for the table. */
@@ -20,9 +19,9 @@ const LOADER = ['src/config.ts', 'src/config-readers.ts'];
 
 /** The code files under `dir`, relative to the repository root. */
 function codeFiles(dir: string): string[] {
-  return readdirSync(path.join(ROOT, dir), { recursive: true, withFileTypes: true })
+  return readdirSync(path.join(REPO_ROOT, dir), { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile() && /\.(ts|js|mjs|cjs)$/.test(entry.name))
-    .map((entry) => path.relative(ROOT, path.join(entry.parentPath, entry.name)));
+    .map((entry) => path.relative(REPO_ROOT, path.join(entry.parentPath, entry.name)));
 }
 
 /** How code names an environment variable: read as a property or an index, destructured, or set as an object key. */
@@ -65,7 +64,7 @@ let scanned: Use[] | undefined;
 /** Every use in the scanned folders; the contracts' error codes (e.g. SVC_ID_MISMATCH) share the prefix but are no settings. */
 const uses = () =>
   (scanned ??= SCANNED.flatMap(codeFiles)
-    .flatMap((file) => settingUses(file, readFileSync(path.join(ROOT, file), 'utf8')))
+    .flatMap((file) => settingUses(file, readFileSync(path.join(REPO_ROOT, file), 'utf8')))
     .filter((u) => !(u.name in ErrorCode)));
 const where = (list: Use[]) => list.map((u) => `${u.file}:${u.line} ${u.name}`);
 const rows = () => Object.entries(SETTINGS) as [string, Setting<unknown>][];
@@ -122,7 +121,9 @@ describe('the settings table', () => {
   });
 
   it('is listed whole by svckit serve --help, with each default', async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, ['bin/svckit.js', 'serve', '--help'], { cwd: ROOT });
+    const { stdout } = await promisify(execFile)(process.execPath, ['bin/svckit.js', 'serve', '--help'], {
+      cwd: REPO_ROOT,
+    });
     for (const [name, s] of rows()) {
       const line = stdout.split('\n').find((l) => l.startsWith(`  ${name}  (`));
       expect(line, name).toBeDefined();
