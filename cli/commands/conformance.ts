@@ -17,7 +17,7 @@ type ConformanceOptions = {
   receiverHost?: string;
   receiverPort?: string;
   receiverTlsDir?: string;
-  target: 'reference' | 'specs';
+  target: 'reference' | 'specs' | 'mocks';
   report?: string;
   out: string;
   only?: string[];
@@ -61,6 +61,7 @@ async function chooseTarget(options: ConformanceOptions): Promise<Target> {
   }
   // Persisted, so the crash-recovery and stopped-chain checks (D-078) can restart it on the same data.
   if (options.target === 'specs') return (await import('../../conformance/targets/specs-only.ts')).specsOnlyTarget();
+  if (options.target === 'mocks') return (await import('../../conformance/targets/mocks.ts')).mocksTarget();
   return (await import('../../conformance/targets/reference.ts')).referenceTarget({ persist: true });
 }
 
@@ -88,7 +89,9 @@ export function conformanceCommand(): Command {
       "folder keeping the receiver's CA and certificate between runs (the deployment must trust <dir>/tls/ca.pem)",
     )
     .addOption(
-      new Option('--target <kind>', 'target when no URL is given').choices(['reference', 'specs']).default('reference'),
+      new Option('--target <kind>', 'target when no URL is given')
+        .choices(['reference', 'specs', 'mocks'])
+        .default('reference'),
     )
     .option('--report <formats>', 'reports to write besides the console summary: junit,json')
     .option('--out <dir>', 'folder for the reports', 'reports')

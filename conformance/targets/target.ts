@@ -9,13 +9,14 @@ export const CAPABILITIES = [
   'site', // {site_url}: /.well-known/pqc-evidence.json
   'admin', // the administrator API (D-048), which needs an admin token
   'reference', // the in-process reference stack only (its clock, store and chain can be driven)
+  'mocks', // the validating mocks of the OpenAPI contracts: contract-level answers only, no behaviour
 ] as const;
 
 /** One capability name. */
 export type Capability = (typeof CAPABILITIES)[number];
 
 /** The kinds of target the harness knows. */
-export type TargetKind = 'reference' | 'remote' | 'specs-only';
+export type TargetKind = 'reference' | 'remote' | 'specs-only' | 'mocks';
 
 /** A target: where the surfaces live and what can be exercised there. */
 export interface Target {
