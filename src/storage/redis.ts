@@ -18,7 +18,7 @@ export class SharedStateUnavailableError extends Error {
   /** `what` says what failed; `redisUrl` is shown as scheme, host and port only. */
   constructor(what: string, redisUrl: string, cause?: unknown) {
     const reason = cause instanceof Error ? `: ${scrub(cause.message, redisUrl)}` : '';
-    super(`${what}: Redis at ${redisEndpoint(redisUrl)} (REDIS_URL) does not answer${reason}`);
+    super(`${what}: Redis at ${redisEndpoint(redisUrl)} (REDIS_URL) is unavailable${reason}`);
     this.name = 'SharedStateUnavailableError';
   }
 }
@@ -94,8 +94,9 @@ function client(redisUrl: string, role: string, log: (line: string) => void): Re
 }
 
 /**
- * Connects to `redisUrl` (D-174: fails, with SharedStateUnavailableError, when Redis does not answer within
- * REDIS_CONNECT_TIMEOUT_MS, so a deployment that asked for shared state never runs without it unknowingly).
+ * Connects to `redisUrl` (D-174: fails, with SharedStateUnavailableError, when Redis refuses the connection or
+ * the credentials, or does not answer within REDIS_CONNECT_TIMEOUT_MS, so a deployment that asked for shared
+ * state never runs without it unknowingly).
  */
 export async function openSharedState(redisUrl: string, options: SharedStateOptions = {}): Promise<SharedState> {
   const log = options.log ?? (() => undefined);

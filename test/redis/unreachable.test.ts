@@ -1,5 +1,6 @@
-// D-174: with REDIS_URL pointing where no Redis answers, the start fails at once and says so, naming the
-// address by scheme, host and port and never the URL's password; `svckit serve` prints no ready line.
+// D-174: with REDIS_URL pointing where no Redis answers, or with a wrong password, the start fails at once and
+// says so, naming the address by scheme, host and port and never the URL's password; `svckit serve` prints no
+// ready line.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,8 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { SVCKIT_BIN } from '../../src/paths.ts';
 import { loadConfig } from '../../src/config.ts';
 import { listen } from '../../src/server/main.ts';
-import { SharedStateUnavailableError } from '../../src/storage/redis.ts';
-import { freePort } from '../support/redis.ts';
+import { openSharedState, SharedStateUnavailableError } from '../../src/storage/redis.ts';
+import { freePort, redisMissing, startRedis } from '../support/redis.ts';
 
 const PASSWORD = 'pw-Zq81-never-shown';
 
@@ -32,7 +33,7 @@ describe('REDIS_URL where nothing answers', () => {
       );
       expect(failure).toBeInstanceOf(SharedStateUnavailableError);
       const message = (failure as Error).message;
-      expect(message).toContain(`redis://127.0.0.1:${port} (REDIS_URL) does not answer`);
+      expect(message).toContain(`redis://127.0.0.1:${port} (REDIS_URL) is unavailable`);
       expect(message).toContain('ECONNREFUSED');
       expect(message).not.toContain(PASSWORD);
       expect(message).not.toContain('svc:');
@@ -69,10 +70,33 @@ describe('REDIS_URL where nothing answers', () => {
       const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
       expect(code).not.toBe(0);
       expect(stdout).not.toContain('"event":"ready"');
-      expect(stderr).toContain(`Redis at redis://127.0.0.1:${port} (REDIS_URL) does not answer`);
+      expect(stderr).toContain(`Redis at redis://127.0.0.1:${port} (REDIS_URL) is unavailable`);
       expect(stdout + stderr).not.toContain(PASSWORD);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
   }, 60_000);
+
+  it.skipIf(redisMissing !== undefined)(
+    `a wrong password in REDIS_URL stops the start, and the message shows neither password${redisMissing ? ` (skipped: ${redisMissing})` : ''}`,
+    async () => {
+      const redis = await startRedis(undefined, ['--requirepass', 'the-right-one-Kd7']);
+      try {
+        const url = new URL(redis.url);
+        url.password = PASSWORD;
+        const failure = await openSharedState(url.href).then(
+          (shared) => shared.close(),
+          (error: unknown) => error,
+        );
+        expect(failure).toBeInstanceOf(SharedStateUnavailableError);
+        const message = (failure as Error).message;
+        expect(message).toContain(`Redis at redis://127.0.0.1:${redis.port} (REDIS_URL) is unavailable`);
+        expect(message).toContain('WRONGPASS');
+        expect(message).not.toContain(PASSWORD);
+        expect(message).not.toContain('the-right-one-Kd7');
+      } finally {
+        await redis.stop();
+      }
+    },
+  );
 });

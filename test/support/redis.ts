@@ -24,12 +24,24 @@ export function freePort(): Promise<number> {
 /** A running throw-away Redis. */
 export type TestRedis = { url: string; port: number; stop(): Promise<void> };
 
-/** Starts `redis-server` on `port` (default: a free one) and waits until it accepts connections. */
-export async function startRedis(port?: number): Promise<TestRedis> {
+/** Starts `redis-server` on `port` (default: a free one) with `extra` arguments, and waits until it accepts connections. */
+export async function startRedis(port?: number, extra: string[] = []): Promise<TestRedis> {
   const chosen = port ?? (await freePort());
   const child: ChildProcess = spawn(
     'redis-server',
-    ['--port', String(chosen), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'],
+    [
+      '--port',
+      String(chosen),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--daemonize',
+      'no',
+      ...extra,
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
