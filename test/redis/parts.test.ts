@@ -94,6 +94,35 @@ describe.skipIf(missing !== undefined)(`shared state parts${missing ? ` (skipped
     await Promise.all([a.close(), b.close(), local.close()]);
   });
 
+  it('a limit lifted on one instance (0) does not renumber the limits after it', async () => {
+    const origin = `lifted-${randomBytes(4).toString('hex')}`;
+    /** An app with a first limit of `first` per second on /a and 10 per second on /b. */
+    const twoLimits = async (first: number) => {
+      const app = Fastify();
+      installErrorHandling(app);
+      shareRateLimits(app, (await instance()).commands, origin);
+      await app.register(async (scope) => {
+        await limitRequests(scope, first);
+        scope.get('/a', async () => ({ ok: true }));
+      });
+      await app.register(async (scope) => {
+        await limitRequests(scope, 10);
+        scope.get('/b', async () => ({ ok: true }));
+      });
+      await app.ready();
+      return app;
+    };
+    const [lifted, limited] = [await twoLimits(0), await twoLimits(5)];
+    const statuses = [];
+    for (let i = 0; i < 14; i++)
+      statuses.push(
+        (await (i % 2 ? lifted : limited).inject({ method: 'GET', url: '/b', remoteAddress: '203.0.113.11' }))
+          .statusCode,
+      );
+    expect(statuses).toEqual([...Array(10).fill(200), ...Array(4).fill(429)]);
+    await Promise.all([lifted.close(), limited.close()]);
+  });
+
   it('a change announced by one store makes the other forget at once; unannounced, it waits for the 1 s bound', async () => {
     const database: OpenDatabase = await openDatabase({ dataDir: null });
     try {

@@ -41,7 +41,8 @@ export function shareRateLimits(app: FastifyInstance, redis: Redis, origin: stri
 
 /**
  * The Redis name space of the next limit of `app`'s origin: origin, scope prefix and registration order. The
- * order is the same in every instance of one version, so instances agree on the name of each limit.
+ * order is the same in every instance of one version (a lifted limit keeps its number), so instances agree
+ * on the name of each limit.
  */
 function nameSpaceOf(app: FastifyInstance, shared: SharedCounters): string {
   shared.registered += 1;
@@ -86,12 +87,14 @@ function sharedStore(redis: Redis, nameSpace: string) {
 
 /** Limits every route of `app`'s scope to `requestsPerSecond` per client IP; 0 leaves it unlimited. */
 export async function limitRequests(app: FastifyInstance, requestsPerSecond: number): Promise<void> {
-  if (requestsPerSecond <= 0) return;
   const shared = app.sharedRateLimits;
+  // Named before the check below, so a limit lifted on one instance does not renumber the others (D-175).
+  const nameSpace = shared && nameSpaceOf(app, shared);
+  if (requestsPerSecond <= 0) return;
   await app.register(rateLimit, {
     max: requestsPerSecond,
     timeWindow: 1000,
-    ...(shared ? { store: sharedStore(shared.redis, nameSpaceOf(app, shared)) } : {}),
+    ...(shared && nameSpace ? { store: sharedStore(shared.redis, nameSpace) } : {}),
     errorResponseBuilder: (_request, context) => {
       const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
       return new RestError(
