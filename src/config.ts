@@ -95,6 +95,12 @@ export const SETTINGS = {
     'D-163',
     { secret: true, readBy: ['svckit serve', 'svckit conformance'] },
   ),
+  REDIS_URL: setting(
+    read.url(['redis:', 'rediss:']),
+    'Redis shared by several instances: per-IP rate limits, SVC-MLDSA replay refusal, credential changes; unset: each process keeps its own; unreachable at start: the start fails',
+    'D-174, D-175, D-176',
+    { secret: true },
+  ),
   SVC_KEK: setting(
     read.key32(),
     "an external key-encryption key instead of the data directory's keyring (keks.json); rotated outside svckit",
@@ -302,6 +308,8 @@ export type Config = {
   chainTimeoutMs: number;
   /** DATABASE_URL: PostgreSQL instead of embedded PGlite. */
   databaseUrl: string | undefined;
+  /** REDIS_URL: state shared by several instances (D-174); undefined keeps it in process. */
+  redisUrl: string | undefined;
   /** SVC_TLS_ALLOW_CLASSICAL (D-157). */
   tlsAllowClassical: boolean;
   /** SVC_VALIDATORS. */
@@ -363,6 +371,7 @@ export function loadConfig(env: Env = process.env): Config {
     chainRpcUrl: get('CHAIN_RPC_URL'),
     chainTimeoutMs: get('SVC_CHAIN_TIMEOUT_MS'),
     databaseUrl: get('DATABASE_URL'),
+    redisUrl: get('REDIS_URL'),
     tlsAllowClassical: get('SVC_TLS_ALLOW_CLASSICAL'),
     validatorCount: get('SVC_VALIDATORS'),
     validatorRpcUrls,

@@ -76,6 +76,8 @@ export class CredentialStore {
   private readonly recent = new Map<string, { credential: Credential; until: number }>();
   /** Bumped by every change, so a read that started before the change is not remembered after it. */
   private generation = 0;
+  /** Told after every change is written (D-176: other instances then drop what they remember). */
+  private readonly changeListeners: Array<() => void> = [];
 
   /** Uses `db`; every time (creation, revocation, last use, the D-129 memory) comes from `clock`. */
   constructor(
@@ -229,6 +231,7 @@ export class CredentialStore {
     this.forgetRecent();
     const into: CredentialTable = table;
     const [row] = await this.db.update(into).set(patch).where(eq(into.id, id)).returning();
+    if (row) this.changed();
     return row as RowOf<T> | undefined;
   }
 
@@ -243,6 +246,7 @@ export class CredentialStore {
       .set({ revokedAt: dateOf(this.clock) })
       .where(eq(into.id, id))
       .returning();
+    this.changed();
     return row as RowOf<T> | undefined;
   }
 
@@ -265,6 +269,23 @@ export class CredentialStore {
   private forgetRecent(): void {
     this.generation++;
     this.recent.clear();
+  }
+
+  /**
+   * Forgets every remembered credential: another instance changed one (D-176). Without this call a change
+   * elsewhere still takes effect within CREDENTIAL_CACHE_MS (D-129), since nothing is remembered longer.
+   */
+  forgetRemembered(): void {
+    this.forgetRecent();
+  }
+
+  /** Calls `listener` after every change to a credential has been written. */
+  onChange(listener: () => void): void {
+    this.changeListeners.push(listener);
+  }
+
+  private changed(): void {
+    for (const listener of this.changeListeners) listener();
   }
 
   /** Records last use at most once a minute per credential, so authentication stays a single read. */

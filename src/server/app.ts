@@ -26,7 +26,10 @@ import { installBodyDepthGuard } from './http/body-depth.ts';
 import { RpcDispatcher } from './chain/service.ts';
 import { rpcRoutes } from './chain/routes.ts';
 import { RateWindow } from './http/rate-window.ts';
-import { limitRequests } from './http/rate-limit.ts';
+import { limitRequests, shareRateLimits } from './http/rate-limit.ts';
+import { openSharedState, type SharedState } from '../storage/redis.ts';
+import { LocalReplayMemory, RedisReplayMemory } from './auth/replay.ts';
+import { shareCredentialChanges } from './auth/credential-changes.ts';
 import { wsRoutes } from './chain/ws/routes.ts';
 import { SocketRegistry } from './chain/ws/limits.ts';
 import { mountWallet } from './wallet/mount.ts';
@@ -64,7 +67,13 @@ export type Stack = {
   close(): Promise<void>;
 };
 
-function origin(tls: TlsMaterial, config: Config, logLevel: string): FastifyInstance {
+function origin(
+  tls: TlsMaterial,
+  config: Config,
+  logLevel: string,
+  name: string,
+  shared: SharedState | undefined,
+): FastifyInstance {
   const app = Fastify({
     https: httpsOptions(tls, config.tlsAllowClassical),
     logger: { level: logLevel, stream: process.stderr },
@@ -82,6 +91,8 @@ function origin(tls: TlsMaterial, config: Config, logLevel: string): FastifyInst
   installErrorHandling(app);
   // D-144: every JSON body of every origin passes the depth guard before it is parsed.
   installBodyDepthGuard(app);
+  // D-175: with REDIS_URL, every per-IP limit of the origin counts across instances.
+  if (shared) shareRateLimits(app, shared.commands, name);
   return app;
 }
 
@@ -89,9 +100,17 @@ function origin(tls: TlsMaterial, config: Config, logLevel: string): FastifyInst
 export async function buildStack(config: Config, options: StackOptions = {}): Promise<Stack> {
   const clock = options.clock ?? systemClock;
   const logLevel = options.logLevel ?? 'info';
+  const log = (line: string) => {
+    if (logLevel !== 'silent') process.stderr.write(`${line}\n`);
+  };
+  // D-174: shared state first, so an unreachable Redis stops the start before anything else is opened.
+  const shared = config.redisUrl ? await openSharedState(config.redisUrl, { log }) : undefined;
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: options.persist ? config.dataDir : null,
+  }).catch(async (error: unknown) => {
+    await shared?.close();
+    throw error;
   });
   let chain: ChainRuntime | undefined;
   let ledger: LedgerRuntime | undefined;
@@ -147,8 +166,15 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
       blockCache: chain.blockCache,
       qbftRelay: chain.mode === 'external' ? qbftRelay(config, chain) : undefined,
     });
-    const authenticator = new Authenticator(ledger.credentials, clock);
-    const base = origin(tls, config, logLevel);
+    // D-176: with REDIS_URL, accepted signatures are refused on every instance, and credential changes are
+    // announced to every instance.
+    const authenticator = new Authenticator(
+      ledger.credentials,
+      clock,
+      shared ? new RedisReplayMemory(shared.commands) : new LocalReplayMemory(),
+    );
+    if (shared) await shareCredentialChanges(ledger.credentials, shared, log);
+    const base = origin(tls, config, logLevel, 'base', shared);
     const rpcLimiter = new RateWindow(config.rpcRateLimit, 1000, () => clock.now());
     await base.register(rpcRoutes, { dispatcher, limiter: rpcLimiter });
     const credentials = ledger.credentials;
@@ -196,8 +222,8 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
       authenticator,
       requestsPerSecond: config.institutionalRateLimit,
     });
-    const wallet = origin(tls, config, logLevel);
-    const site = origin(tls, config, logLevel);
+    const wallet = origin(tls, config, logLevel, 'wallet', shared);
+    const site = origin(tls, config, logLevel, 'site', shared);
     // D-146: the site origin, like every other, is limited per client IP (its 429 is the {error, code} shape).
     await limitRequests(site, config.wallet.siteRequestsPerSecond);
     // spec: "GET {site_url}/.well-known/pqc-evidence.json returns the Evidence document" (built by `svckit evidence build`).
@@ -231,6 +257,7 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
         await hooks.stop();
         await running.chain.stop();
         await database.close();
+        await shared?.close();
       },
     };
   } catch (error) {
@@ -238,6 +265,7 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
     await webhooks?.stop().catch(() => undefined);
     await chain?.stop().catch(() => undefined);
     await database.close().catch(() => undefined);
+    await shared?.close();
     throw error;
   }
 }

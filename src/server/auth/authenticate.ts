@@ -8,6 +8,7 @@ import { mlDsa65 } from '../../crypto/index.ts';
 import type { Clock } from '../../clock.ts';
 import type { Credential, CredentialStore, Permission } from '../../ledger/credentials.ts';
 import { ErrorCode, RestError } from '../http/errors.ts';
+import { LocalReplayMemory, type ReplayMemory } from './replay.ts';
 
 /** spec: "The timestamp must be within plus or minus 30 seconds of server time." */
 export const SIGNATURE_SKEW_MS = 30_000;
@@ -39,12 +40,14 @@ export type SignedRequest = { method: string; target: string; authorization: str
 
 /** Verifies credentials; keeps accepted ML-DSA signatures for the skew window to refuse replays (D-076). */
 export class Authenticator {
-  private readonly seenSignatures = new Map<string, number>();
-
-  /** Uses the credential store and the injectable clock. */
+  /**
+   * Uses the credential store, the injectable clock and the memory of accepted signatures: this process's
+   * by default, Redis's when several instances share it (D-176).
+   */
   constructor(
     private readonly credentials: CredentialStore,
     private readonly clock: Clock,
+    private readonly replays: ReplayMemory = new LocalReplayMemory(),
   ) {}
 
   /** Returns the caller's credential, or throws 401 saying what is wrong. */
@@ -105,7 +108,8 @@ export class Authenticator {
         `the ML-DSA-65 signature does not verify over "${timestamp}:${method}:${request.target}"`,
       );
     // Remembered by digest: 32 bytes per signature instead of 6,618 hex characters (D-076 keeps them 60 s).
-    this.refuseReplay(createHash('sha256').update(signature).digest('base64'), now);
+    if (!(await this.replays.firstUse(createHash('sha256').update(signature).digest('base64'), now)))
+      throw new RestError(ErrorCode.REPLAYED_SIGNATURE, 'this signature was already used; sign every request afresh');
     return credential;
   }
 
@@ -120,17 +124,6 @@ export class Authenticator {
       if (await mlDsa65.verifyAsync(publicKey, Buffer.from(prefix + target, 'utf8'), signature)) return true;
     }
     return false;
-  }
-
-  /** D-076: a signature is accepted once; entries expire after the skew window on both sides. */
-  private refuseReplay(signature: string, now: number): void {
-    for (const [seen, at] of this.seenSignatures) {
-      if (now - at <= 2 * SIGNATURE_SKEW_MS) break;
-      this.seenSignatures.delete(seen);
-    }
-    if (this.seenSignatures.has(signature))
-      throw new RestError(ErrorCode.REPLAYED_SIGNATURE, 'this signature was already used; sign every request afresh');
-    this.seenSignatures.set(signature, now);
   }
 }
 
