@@ -98,7 +98,7 @@ export const SETTINGS = {
   REDIS_URL: setting(
     read.url(['redis:', 'rediss:']),
     'Redis shared by several instances: per-IP rate limits, SVC-MLDSA replay refusal, credential changes; unset: each process keeps its own; unreachable at start: the start fails',
-    'D-174, D-175, D-176',
+    'D-168, D-169, D-170',
     { secret: true },
   ),
   SVC_KEK: setting(
@@ -308,7 +308,7 @@ export type Config = {
   chainTimeoutMs: number;
   /** DATABASE_URL: PostgreSQL instead of embedded PGlite. */
   databaseUrl: string | undefined;
-  /** REDIS_URL: state shared by several instances (D-174); undefined keeps it in process. */
+  /** REDIS_URL: state shared by several instances (D-168); undefined keeps it in process. */
   redisUrl: string | undefined;
   /** SVC_TLS_ALLOW_CLASSICAL (D-157). */
   tlsAllowClassical: boolean;

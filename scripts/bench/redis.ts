@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- redis`: what shared state costs (D-175, D-176), on a throw-away redis-server on loopback.
+ * `npm run bench -- redis`: what shared state costs (D-169, D-170), on a throw-away redis-server on loopback.
  *
  * 1. The SVC-MLDSA replay check with Redis: one `SET key 1 NX PX 60000` round trip through
  *    RedisReplayMemory, p50 and p99 over BENCH_OPS operations (default 5000), one at a time.

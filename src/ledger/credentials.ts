@@ -76,7 +76,7 @@ export class CredentialStore {
   private readonly recent = new Map<string, { credential: Credential; until: number }>();
   /** Bumped by every change, so a read that started before the change is not remembered after it. */
   private generation = 0;
-  /** Told after every change is written (D-176: other instances then drop what they remember). */
+  /** Told after every change is written (D-170: other instances then drop what they remember). */
   private readonly changeListeners: Array<() => void> = [];
 
   /** Uses `db`; every time (creation, revocation, last use, the D-129 memory) comes from `clock`. */
@@ -272,7 +272,7 @@ export class CredentialStore {
   }
 
   /**
-   * Forgets every remembered credential: another instance changed one (D-176). Without this call a change
+   * Forgets every remembered credential: another instance changed one (D-170). Without this call a change
    * elsewhere still takes effect within CREDENTIAL_CACHE_MS (D-129), since nothing is remembered longer.
    */
   forgetRemembered(): void {

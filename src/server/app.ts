@@ -91,7 +91,7 @@ function origin(
   installErrorHandling(app);
   // D-144: every JSON body of every origin passes the depth guard before it is parsed.
   installBodyDepthGuard(app);
-  // D-175: with REDIS_URL, every per-IP limit of the origin counts across instances.
+  // D-169: with REDIS_URL, every per-IP limit of the origin counts across instances.
   if (shared) shareRateLimits(app, shared.commands, name);
   return app;
 }
@@ -103,7 +103,7 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
   const log = (line: string) => {
     if (logLevel !== 'silent') process.stderr.write(`${line}\n`);
   };
-  // D-174: shared state first, so an unreachable Redis stops the start before anything else is opened.
+  // D-168: shared state first, so an unreachable Redis stops the start before anything else is opened.
   const shared = config.redisUrl ? await openSharedState(config.redisUrl, { log }) : undefined;
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
@@ -166,7 +166,7 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
       blockCache: chain.blockCache,
       qbftRelay: chain.mode === 'external' ? qbftRelay(config, chain) : undefined,
     });
-    // D-176: with REDIS_URL, accepted signatures are refused on every instance, and credential changes are
+    // D-170: with REDIS_URL, accepted signatures are refused on every instance, and credential changes are
     // announced to every instance.
     const authenticator = new Authenticator(
       ledger.credentials,

@@ -1,5 +1,5 @@
 /**
- * The optional shared state of several `svckit serve` instances (REDIS_URL, D-174): one ioredis client for
+ * The optional shared state of several `svckit serve` instances (REDIS_URL, D-168): one ioredis client for
  * commands (the per-IP rate-limit counters, the SVC-MLDSA replay digests) and one subscriber connection for
  * the credential-change channel. Every wait is bounded; a Redis error never escapes as an unhandled event,
  * and no message ever carries the URL's user name or password.
@@ -8,12 +8,12 @@ import { Redis } from 'ioredis';
 
 /** The longest the first connection, or a reconnection, may take. */
 export const REDIS_CONNECT_TIMEOUT_MS = 2_000;
-/** The longest one command may take before it fails (the request then gets a 503, D-174). */
+/** The longest one command may take before it fails (the request then gets a 503, D-168). */
 export const REDIS_COMMAND_TIMEOUT_MS = 1_000;
 /** The longest pause between two reconnection attempts while Redis is away. */
 const REDIS_RECONNECT_MAX_MS = 2_000;
 
-/** Redis cannot be reached: at start (the stack refuses to start, D-174) or for one command. */
+/** Redis cannot be reached: at start (the stack refuses to start, D-168) or for one command. */
 export class SharedStateUnavailableError extends Error {
   /** `what` says what failed; `redisUrl` is shown as scheme, host and port only. */
   constructor(what: string, redisUrl: string, cause?: unknown) {
@@ -94,7 +94,7 @@ function client(redisUrl: string, role: string, log: (line: string) => void): Re
 }
 
 /**
- * Connects to `redisUrl` (D-174: fails, with SharedStateUnavailableError, when Redis refuses the connection or
+ * Connects to `redisUrl` (D-168: fails, with SharedStateUnavailableError, when Redis refuses the connection or
  * the credentials, or does not answer within REDIS_CONNECT_TIMEOUT_MS, so a deployment that asked for shared
  * state never runs without it unknowingly).
  */

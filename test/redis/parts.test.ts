@@ -1,4 +1,4 @@
-// The shared-state parts one at a time (D-174 to D-176), against the Redis of REDIS_URL when set (the .ci/run
+// The shared-state parts one at a time (D-168 to D-170), against the Redis of REDIS_URL when set (the .ci/run
 // Redis pass) or a throw-away redis-server; the outage case always stops a server of its own.
 import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';

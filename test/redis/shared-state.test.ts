@@ -1,4 +1,4 @@
-// Several instances keep their guarantees when they share Redis (REDIS_URL, D-174 to D-176): two in-process
+// Several instances keep their guarantees when they share Redis (REDIS_URL, D-168 to D-170): two in-process
 // reference instances on one Redis and one PostgreSQL database, real TLS, real Anvil.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

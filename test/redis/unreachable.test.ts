@@ -1,4 +1,4 @@
-// D-174: with REDIS_URL pointing where no Redis answers, or with a wrong password, the start fails at once and
+// D-168: with REDIS_URL pointing where no Redis answers, or with a wrong password, the start fails at once and
 // says so, naming the address by scheme, host and port and never the URL's password; `svckit serve` prints no
 // ready line.
 import { spawn } from 'node:child_process';

@@ -42,7 +42,7 @@ export type SignedRequest = { method: string; target: string; authorization: str
 export class Authenticator {
   /**
    * Uses the credential store, the injectable clock and the memory of accepted signatures: this process's
-   * by default, Redis's when several instances share it (D-176).
+   * by default, Redis's when several instances share it (D-170).
    */
   constructor(
     private readonly credentials: CredentialStore,

@@ -1,5 +1,5 @@
 /**
- * D-176: a credential change (revocation, new permissions) made on one instance is announced on a Redis
+ * D-170: a credential change (revocation, new permissions) made on one instance is announced on a Redis
  * channel, and every instance drops the credentials it remembers (D-129) when it hears one. A lost message
  * (Redis away, a subscriber reconnecting) costs at most CREDENTIAL_CACHE_MS (1 s): nothing is remembered
  * longer, so the bound holds without the announcement; the announcement makes the change take effect at once.

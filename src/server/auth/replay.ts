@@ -1,7 +1,7 @@
 /**
  * D-076: an accepted SVC-MLDSA signature is accepted once. The digests of accepted signatures are kept for
  * twice the skew window (a timestamp may be 30 s ahead or behind), in this process or, with REDIS_URL, in
- * Redis for every instance (D-176: `SET <key> 1 NX PX <window>`, one round trip, expired by Redis itself).
+ * Redis for every instance (D-170: `SET <key> 1 NX PX <window>`, one round trip, expired by Redis itself).
  */
 import type { Redis } from 'ioredis';
 import { ErrorCode, RestError } from '../http/errors.ts';
@@ -35,8 +35,8 @@ export class LocalReplayMemory implements ReplayMemory {
 }
 
 /**
- * The memory every instance shares through Redis (D-176). When Redis does not answer, the request is refused
- * with 503 (fail closed, D-174): accepting it could accept a replay.
+ * The memory every instance shares through Redis (D-170). When Redis does not answer, the request is refused
+ * with 503 (fail closed, D-168): accepting it could accept a replay.
  */
 export class RedisReplayMemory implements ReplayMemory {
   /** Uses the commands connection of the shared state. */

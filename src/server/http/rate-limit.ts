@@ -1,7 +1,7 @@
 /**
  * Per-IP rate limits of the REST surfaces through @fastify/rate-limit (spec: "429 | rate limit exceeded (10
  * requests per second per IP)"; D-022: Retry-After and x-ratelimit-* headers, the {error} body; D-024, D-058).
- * Limits are per process unless the origin shares them through Redis (REDIS_URL, D-175): every instance then
+ * Limits are per process unless the origin shares them through Redis (REDIS_URL, D-169): every instance then
  * counts in the same Redis key per limit and client IP, with the plugin's own Redis store.
  */
 import rateLimit, { type FastifyRateLimitStore } from '@fastify/rate-limit';
@@ -33,7 +33,7 @@ export const RATE_LIMIT_KEY_PREFIX = 'svckit:rate:';
 
 /**
  * Makes every limit `app` (an origin, before its surfaces are registered) and its scopes register count in
- * `redis` (D-175). `origin` names the origin in the keys, so equal paths on two origins never share a counter.
+ * `redis` (D-169). `origin` names the origin in the keys, so equal paths on two origins never share a counter.
  */
 export function shareRateLimits(app: FastifyInstance, redis: Redis, origin: string): void {
   app.decorate('sharedRateLimits', { redis, origin, registered: 0 });
@@ -50,7 +50,7 @@ function nameSpaceOf(app: FastifyInstance, shared: SharedCounters): string {
 }
 
 /**
- * A store whose Redis failure is the surface's 503 (D-175: fail closed) instead of an unhandled error; counting
+ * A store whose Redis failure is the surface's 503 (D-169: fail closed) instead of an unhandled error; counting
  * is the plugin's Redis store's.
  */
 class SharedRateStore implements FastifyRateLimitStore {
@@ -88,7 +88,7 @@ function sharedStore(redis: Redis, nameSpace: string) {
 /** Limits every route of `app`'s scope to `requestsPerSecond` per client IP; 0 leaves it unlimited. */
 export async function limitRequests(app: FastifyInstance, requestsPerSecond: number): Promise<void> {
   const shared = app.sharedRateLimits;
-  // Named before the check below, so a limit lifted on one instance does not renumber the others (D-175).
+  // Named before the check below, so a limit lifted on one instance does not renumber the others (D-169).
   const nameSpace = shared && nameSpaceOf(app, shared);
   if (requestsPerSecond <= 0) return;
   await app.register(rateLimit, {
