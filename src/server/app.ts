@@ -25,7 +25,7 @@ import { installErrorHandling } from './http/error-handler.ts';
 import { installBodyDepthGuard } from './http/body-depth.ts';
 import { RpcDispatcher } from './chain/service.ts';
 import { rpcRoutes } from './chain/routes.ts';
-import { RateWindow } from './http/rate-window.ts';
+import { type RateCounter, RateWindow, RedisRateWindow } from './http/rate-window.ts';
 import { limitRequests, shareRateLimits } from './http/rate-limit.ts';
 import { openSharedState, type SharedState } from '../storage/redis.ts';
 import { LocalReplayMemory, RedisReplayMemory } from './auth/replay.ts';
@@ -175,7 +175,9 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
     );
     if (shared) await shareCredentialChanges(ledger.credentials, shared, log);
     const base = origin(tls, config, logLevel, 'base', shared);
-    const rpcLimiter = new RateWindow(config.rpcRateLimit, 1000, () => clock.now());
+    const rpcLimiter: RateCounter = shared
+      ? new RedisRateWindow(config.rpcRateLimit, 1000, shared.commands)
+      : new RateWindow(config.rpcRateLimit, 1000, () => clock.now());
     await base.register(rpcRoutes, { dispatcher, limiter: rpcLimiter });
     const credentials = ledger.credentials;
     const wsSockets = new SocketRegistry(

@@ -10,6 +10,7 @@ import { REPLAY_KEY_PREFIX, REPLAY_WINDOW_MS, RedisReplayMemory } from '../../sr
 import { installErrorHandling } from '../../src/server/http/error-handler.ts';
 import { RestError } from '../../src/server/http/errors.ts';
 import { limitRequests, shareRateLimits } from '../../src/server/http/rate-limit.ts';
+import { RedisRateWindow } from '../../src/server/http/rate-window.ts';
 import { openDatabase, type OpenDatabase } from '../../src/storage/database.ts';
 import { openSharedState, type SharedState } from '../../src/storage/redis.ts';
 import { redisMissing, startRedis, type TestRedis } from '../support/redis.ts';
@@ -186,5 +187,24 @@ describe.skipIf(missing !== undefined)(`shared state parts${missing ? ` (skipped
     } finally {
       await own.stop();
     }
+  });
+
+  it('the JSON-RPC counter counts a batch per entry across instances, and refuses with unavailable when Redis is gone', async () => {
+    const ip = `198.51.100.${1 + Math.floor(Math.random() * 250)}`;
+    const one = new RedisRateWindow(10, 1000, (await instance()).commands);
+    const two = new RedisRateWindow(10, 1000, (await instance()).commands);
+    // A batch of 6 on one instance and 4 on the other fill the window; the next single request is refused.
+    expect((await one.take(ip, 6)).allowed).toBe(true);
+    const full = await two.take(ip, 4);
+    expect(full).toMatchObject({ allowed: true, remaining: 0 });
+    const over = await one.take(ip, 1);
+    expect(over.allowed).toBe(false);
+    expect(over.retryAfterSeconds).toBe(1);
+    // Another IP has its own window.
+    expect((await two.take(`${ip}0`, 1)).allowed).toBe(true);
+    const own = await startRedis();
+    const lone = new RedisRateWindow(10, 1000, (await instance(own.url)).commands);
+    await own.stop();
+    expect(await lone.take(ip, 1)).toMatchObject({ allowed: false, unavailable: true });
   });
 });

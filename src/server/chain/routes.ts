@@ -9,7 +9,7 @@ import type { RpcResponse } from '../../node/upstream.ts';
 import type { RpcDispatcher } from './service.ts';
 import { MAX_BATCH } from './service.ts';
 import { JsonRpcFailure } from './errors.ts';
-import type { RateWindow } from '../http/rate-window.ts';
+import type { RateCounter } from '../http/rate-window.ts';
 import { jsonDepth, MAX_JSON_DEPTH, tooDeepMessage } from '../http/body-depth.ts';
 
 /** A request without an `id` member is a notification: it gets no response (JSON-RPC 2.0 §4.1). */
@@ -68,7 +68,7 @@ export function requestCount(text: string): number {
 /** Registers POST /rpc on the base origin; `limiter` applies D-024 per client IP. */
 export async function rpcRoutes(
   app: FastifyInstance,
-  options: { dispatcher: RpcDispatcher; limiter: RateWindow },
+  options: { dispatcher: RpcDispatcher; limiter: RateCounter },
 ): Promise<void> {
   // The raw text is needed to answer malformed JSON with -32700 rather than Fastify's 400.
   app.removeAllContentTypeParsers();
@@ -77,7 +77,12 @@ export async function rpcRoutes(
   );
   app.post('/rpc', async (request, reply) => {
     const text = String(request.body ?? '');
-    const verdict = options.limiter.take(request.ip, requestCount(text));
+    const verdict = await options.limiter.take(request.ip, requestCount(text));
+    if (verdict.unavailable) {
+      // D-168: the shared counter did not answer; fail closed with -32603 inside an HTTP 503.
+      const error = new JsonRpcFailure('InternalError', 'the shared rate limit store does not answer; try again later');
+      return reply.code(503).header('retry-after', '1').send({ jsonrpc: '2.0', id: null, error: error.toObject() });
+    }
     if (!verdict.allowed) {
       // D-024: JSON-RPC error -32005 "limit exceeded" inside an HTTP 429 with Retry-After.
       const error = new JsonRpcFailure(

@@ -11,7 +11,7 @@ import type { ChainRuntime } from '../../../node/runtime.ts';
 import type { Credential } from '../../../ledger/credentials.ts';
 import { authorize, type Authenticator } from '../../auth/authenticate.ts';
 import { limitRequests } from '../../http/rate-limit.ts';
-import type { RateWindow } from '../../http/rate-window.ts';
+import type { RateCounter } from '../../http/rate-window.ts';
 import type { RpcDispatcher } from '../service.ts';
 import { JsonRpcFailure } from '../errors.ts';
 import { requestCount } from '../routes.ts';
@@ -24,7 +24,7 @@ export type WsOptions = {
   dispatcher: RpcDispatcher;
   chain: ChainRuntime;
   authenticator: Authenticator;
-  limiter: RateWindow;
+  limiter: RateCounter;
   limits: WsLimits;
   /** The open sockets, their caps and the D-137 recheck (built by the stack, which reports on it). */
   registry: SocketRegistry;
@@ -87,7 +87,19 @@ export async function wsRoutes(app: FastifyInstance, options: WsOptions): Promis
     socket.on('close', () => options.chain.producer?.off('sealed', onSealed));
     const onFrame = async (text: string) => {
       // D-024: /ws shares the /rpc limit; each frame counts once per request it holds.
-      if (!options.limiter.take(request.ip, requestCount(text)).allowed) {
+      const verdict = await options.limiter.take(request.ip, requestCount(text));
+      if (verdict.unavailable) {
+        send({
+          jsonrpc: '2.0',
+          id: null,
+          error: new JsonRpcFailure(
+            'InternalError',
+            'the shared rate limit store does not answer; try again later',
+          ).toObject(),
+        });
+        return;
+      }
+      if (!verdict.allowed) {
         send({
           jsonrpc: '2.0',
           id: null,
