@@ -91,7 +91,9 @@ export function buildMatrix(
     if (row.via !== 'table') return;
     for (let j = i + 1; j < rows.length; j++) {
       const below = rows[j] as MatrixRow;
-      if (below.line.kind !== 'table-row' || below.line.line !== rows[j - 1]?.line.line + (j - 1 === i ? 2 : 1)) break;
+      const above = rows[j - 1] as MatrixRow;
+      // The first row follows the header's rule line; each later row follows the row before it.
+      if (below.line.kind !== 'table-row' || below.line.line !== above.line.line + (j - 1 === i ? 2 : 1)) break;
       row.checks = [...new Set([...row.checks, ...below.checks])];
       row.generated = [...new Set([...row.generated, ...below.generated])];
     }
