@@ -6,8 +6,9 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { normaliseWhitespace, SPEC_QUOTES_URL } from '../conformance/catalogue.ts';
+import { Catalogue, normaliseWhitespace, SPEC_QUOTES_URL } from '../conformance/catalogue.ts';
 import { buildCatalogue } from '../conformance/checks/index.ts';
+import { receiverSideChecks } from '../conformance/receiver-side/index.ts';
 import { repoPath } from '../src/paths.ts';
 
 /** The specification the quotes come from, when it is beside this clone. */
@@ -15,7 +16,11 @@ export const SPEC_PATH = process.env.SVCKIT_SPEC ?? repoPath('../shared/spec/int
 
 /** The sorted, de-duplicated, whitespace-normalised quotes of every check, validated against `specPath`. */
 export function collectSpecQuotes(specPath: string = SPEC_PATH): string[] {
-  const checks = buildCatalogue({ specPath }).list();
+  // The receiver-side checks (D-186) are built per receiver; a placeholder one gives their sources.
+  const receiverSide = new Catalogue({ specPath });
+  for (const check of receiverSideChecks({ url: new URL('https://receiver.invalid/'), secret: '' }))
+    receiverSide.register(check);
+  const checks = [...buildCatalogue({ specPath }).list(), ...receiverSide.list()];
   const quotes = checks.flatMap((c) => ('quote' in c.source ? [normaliseWhitespace(c.source.quote)] : []));
   return [...new Set(quotes)].sort();
 }
