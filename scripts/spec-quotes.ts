@@ -16,7 +16,7 @@ export const SPEC_PATH = process.env.SVCKIT_SPEC ?? repoPath('../shared/spec/int
 
 /** The sorted, de-duplicated, whitespace-normalised quotes of every check, validated against `specPath`. */
 export function collectSpecQuotes(specPath: string = SPEC_PATH): string[] {
-  // The receiver-side checks (D-186) are built per receiver; a placeholder one gives their sources.
+  // The receiver-side checks (D-171) are built per receiver; a placeholder one gives their sources.
   const receiverSide = new Catalogue({ specPath });
   for (const check of receiverSideChecks({ url: new URL('https://receiver.invalid/'), secret: '' }))
     receiverSide.register(check);

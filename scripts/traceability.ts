@@ -24,7 +24,7 @@ import { SPEC_PATH } from './spec-quotes.ts';
 /** The page's path. */
 export const TRACEABILITY_PAGE = new URL('../docs/traceability.md', import.meta.url);
 
-/** Every check: the catalogue's and the receiver-side ones (D-186), built for a placeholder receiver. */
+/** Every check: the catalogue's and the receiver-side ones (D-171), built for a placeholder receiver. */
 export function allChecks(): Check[] {
   const receiverSide = new Catalogue();
   for (const check of receiverSideChecks({ url: new URL('https://receiver.invalid/'), secret: '' }))

@@ -68,7 +68,7 @@ async function chooseTarget(options: ConformanceOptions): Promise<Target> {
 }
 
 /**
- * The institution's own webhook receiver under test (`--webhook-receiver`, D-186), if one was named. Alone it
+ * The institution's own webhook receiver under test (`--webhook-receiver`, D-171), if one was named. Alone it
  * is the whole target; beside a deployment's URLs its checks join the catalogue.
  */
 async function chooseReceiver(options: ConformanceOptions) {

@@ -17,7 +17,7 @@ export function buildCatalogue(options: CatalogueOptions = {}): Catalogue {
   for (const check of chainChecks()) catalogue.register(check);
   for (const check of transportChecks()) catalogue.register(check);
   for (const check of explorerChecks()) catalogue.register(check);
-  // Apart from explorerChecks(): these need the admin API to vote the validator set (D-188).
+  // Apart from explorerChecks(): these need the admin API to vote the validator set (D-173).
   for (const check of explorerValidatorSizeChecks()) catalogue.register(check);
   for (const check of institutionalChecks()) catalogue.register(check);
   for (const check of walletChecks()) catalogue.register(check);

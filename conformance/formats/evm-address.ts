@@ -1,5 +1,5 @@
 /**
- * The `evm-address` string format of the contracts (D-187, after D-040): `0x` + 40 hex digits, all lower
+ * The `evm-address` string format of the contracts (D-172, after D-040): `0x` + 40 hex digits, all lower
  * case, all upper case, or mixed case with a valid EIP-55 checksum. Registered with every ajv instance that validates against the
  * contracts, and given as a fast-check arbitrary for generated cases.
  */

@@ -1,5 +1,5 @@
 /**
- * The `webhooks.receiver.*` checks: an institution's own webhook receiver is the target (D-186). The harness
+ * The `webhooks.receiver.*` checks: an institution's own webhook receiver is the target (D-171). The harness
  * sends it signed, contract-valid deliveries, which it must accept (2xx, spec: "The receiving endpoint must
  * answer with a 2xx status within 10 seconds"), and spoiled ones, which it must refuse (any other answer).
  * Secrets are never part of a reason, a report or a log: only the signatures made with them travel.
@@ -32,14 +32,14 @@ export type ReceiverUnderTest = {
 /** spec: "The receiving endpoint must answer with a 2xx status within 10 seconds". */
 const ANSWER_WITHIN_MS = 10_000;
 
-/** D-186: a stale delivery is 6 minutes old, one minute beyond the 5-minute window for clock differences. */
+/** D-171: a stale delivery is 6 minutes old, one minute beyond the 5-minute window for clock differences. */
 export const STALE_BY_MS = 6 * 60_000;
 
 const defineCheck = checkDefiner({ surface: 'B', needs: [] });
 
 type Answer = { status: number } | { error: string };
 
-/** Sends one delivery (POST, JSON, D-186) and returns the status or why there was none. */
+/** Sends one delivery (POST, JSON, D-171) and returns the status or why there was none. */
 async function send(receiver: ReceiverUnderTest, delivery: Delivery): Promise<Answer> {
   const target: Target = { kind: 'remote', capabilities: new Set(), caCert: receiver.caCert };
   try {
@@ -159,7 +159,7 @@ export function receiverSideChecks(receiver: ReceiverUnderTest): Check[] {
     defineCheck({
       id: 'webhooks.receiver.refuses_replay',
       title: 'the same signed delivery sent a second time (same timestamp and signature) is refused',
-      source: { decision: 'D-186' },
+      source: { decision: 'D-171' },
       async run() {
         const delivery = settled([secret]);
         const first = await mustAccept(receiver, delivery, 'the first sending');
@@ -171,7 +171,7 @@ export function receiverSideChecks(receiver: ReceiverUnderTest): Check[] {
       id: 'webhooks.receiver.accepts_retry',
       title:
         'a new attempt of an accepted delivery (same X-SVC-Delivery, fresh timestamp and signature) is answered 2xx',
-      source: { decision: 'D-186' },
+      source: { decision: 'D-171' },
       async run() {
         const now = Date.now();
         const first = settled([secret], now - 2_000);

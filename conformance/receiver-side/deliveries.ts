@@ -1,5 +1,5 @@
 /**
- * Deliveries the harness sends to an institution's own webhook receiver (the receiver is the target, D-186):
+ * Deliveries the harness sends to an institution's own webhook receiver (the receiver is the target, D-171):
  * contract-valid Payment event payloads (specs/webhooks.asyncapi.yaml), signed as svckit signs them
  * (src/webhooks/signature.ts; spec "Signature rules"), or deliberately spoiled in one way.
  */

@@ -1,6 +1,6 @@
 /**
  * `svckit conformance --webhook-receiver <url> --webhook-secret <secret>`: an institution's own webhook
- * receiver as the target (D-186). Builds the receiver under test from the command's options, refusing bad
+ * receiver as the target (D-171). Builds the receiver under test from the command's options, refusing bad
  * ones with a message that never repeats a secret.
  */
 import { Catalogue } from '../catalogue.ts';

@@ -43,11 +43,11 @@ export const AddressSchema = {
     type: 'string',
     format: 'evm-address',
     pattern: '^0x[0-9a-fA-F]{40}$',
-    description: '0x-prefixed 20-byte address, EIP-55 checksummed in responses (D-040). Format evm-address: all lower case, all upper case, or mixed case with a valid EIP-55 checksum (D-187).',
+    description: '0x-prefixed 20-byte address, EIP-55 checksummed in responses (D-040). Format evm-address: all lower case, all upper case, or mixed case with a valid EIP-55 checksum (D-172).',
     example: '0x5B38Da6a701c568545dCfcB03FcB875f56beddC4',
     'x-decision': [
         'D-040',
-        'D-187'
+        'D-172'
     ]
 } as const;
 
@@ -271,7 +271,7 @@ export const ExplorerTransactionSchema = {
             ],
             format: 'evm-address',
             pattern: '^0x[0-9a-fA-F]{40}$',
-            description: 'Recipient, EIP-55 checksummed (D-040, format evm-address D-187); null for a contract creation.',
+            description: 'Recipient, EIP-55 checksummed (D-040, format evm-address D-172); null for a contract creation.',
             example: '0xAb8483F64d9C6d1EcF9b849Ae677dD3315835cb2'
         },
         value: {

@@ -1,4 +1,4 @@
-// The evm-address format (D-187): every contract schema of an EVM address names it; the harness's contract
+// The evm-address format (D-172): every contract schema of an EVM address names it; the harness's contract
 // validator and the server's JSON-RPC params validator refuse a mixed-case address with a wrong EIP-55
 // checksum that the pattern alone lets through; the fast-check arbitraries give what the format says.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -36,7 +36,7 @@ const read = (file: string) => {
   return (file.endsWith('.json') ? JSON.parse(text) : parseYaml(text)) as Record<string, unknown>;
 };
 
-describe('the evm-address format (D-187)', () => {
+describe('the evm-address format (D-172)', () => {
   it('is named by every schema of the contracts that has the EVM address pattern', () => {
     const files = readdirSync(SPECS_DIR).filter((f) => /\.(ya?ml|json)$/.test(f));
     const found = files.flatMap((file) => addressSchemas(read(file), file, []));

@@ -1,4 +1,4 @@
-// The webhooks.receiver.* checks (D-186) against real HTTPS receivers: one built on verifyWebhook
+// The webhooks.receiver.* checks (D-171) against real HTTPS receivers: one built on verifyWebhook
 // passes every check; receivers with one realistic fault each fail exactly the checks that observe it.
 import { execFile } from 'node:child_process';
 import { createHmac } from 'node:crypto';
@@ -142,7 +142,7 @@ describe('webhooks.receiver.* against real HTTPS receivers', () => {
     expect(failedIds(results)).toEqual([]);
   }, 60_000);
 
-  it('a receiver comparing the whole header with === fails the rotation checks (D-186)', async () => {
+  it('a receiver comparing the whole header with === fails the rotation checks (D-171)', async () => {
     expect(failedIds(await run(stringEquality()))).toEqual([
       'webhooks.receiver.rotation.both_signatures',
       'webhooks.receiver.rotation.receiver_not_switched',

@@ -1,4 +1,4 @@
-// The explorer.validators.quorums_at_n* checks (D-037, D-188) move the reference stack's validator set
+// The explorer.validators.quorums_at_n* checks (D-037, D-173) move the reference stack's validator set
 // through the admin votes. Against the reference they pass at n = 7, 6, 4 and 3 and leave the set as it
 // was; against an explorer in front of it that computes faultTolerance as floor(n/3) they fail exactly
 // where floor(n/3) and floor((n-1)/3) part (n = 3 and 6) and pass where they agree (n = 4 and 7).

@@ -3,7 +3,7 @@
  * one (n = 4: floor(n/3) = floor((n-1)/3) = 1), so the check moves the set through the admin votes
  * (POST /admin/v1/qbft/votes, D-063) to n = 7, 6, 4 and 3, one check each, reads /api/validators and
  * /api/governance there, and votes the set back to what it was. A size the target cannot reach (too few
- * validators the explorer knows) is skipped, never passed (D-188).
+ * validators the explorer knows) is skipped, never passed (D-173).
  */
 import { getAddress, type Hex } from 'viem';
 import type { Check, CheckContext } from '../../catalogue.ts';

@@ -57,7 +57,7 @@ export class DocumentValidator {
     // Draft 07") and OpenRPC 1.x ("JSON Schema Specification 7") use draft-07.
     this.#ajv = dialect === '2020-12' ? new Ajv2020(options) : new Ajv(options);
     addFormats(this.#ajv);
-    addEvmAddressFormat(this.#ajv); // D-187
+    addEvmAddressFormat(this.#ajv); // D-172
     // The document is not a schema: its root is registered only so that "#/..." refs resolve.
     // AsyncAPI's root `id` would be read as the draft-04 keyword, so root keys that are schema
     // keywords are left out.

@@ -37,7 +37,7 @@ export class ParamsValidator {
   constructor() {
     const ajv = new Ajv({ strict: false, allErrors: false });
     addFormats.default(ajv);
-    // D-187: DATA20 is `format: evm-address`, single case or a valid EIP-55 checksum (D-040).
+    // D-172: DATA20 is `format: evm-address`, single case or a valid EIP-55 checksum (D-040).
     ajv.addFormat('evm-address', {
       type: 'string',
       validate: (a: string) => addressKind(a) === 'evm' && checksumOk(a),
