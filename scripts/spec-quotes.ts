@@ -6,16 +6,26 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { normaliseWhitespace, SPEC_QUOTES_URL } from '../conformance/catalogue.ts';
+import { Catalogue, normaliseWhitespace, SPEC_QUOTES_URL } from '../conformance/catalogue.ts';
 import { buildCatalogue } from '../conformance/checks/index.ts';
+import { receiverSideChecks } from '../conformance/receiver-side/index.ts';
 import { repoPath } from '../src/paths.ts';
 
 /** The specification the quotes come from, when it is beside this clone. */
 export const SPEC_PATH = process.env.SVCKIT_SPEC ?? repoPath('../shared/spec/interface-specification.md');
 
+/** Every check the harness knows: the catalogue and the receiver-side checks (D-171), validated against `specPath`. */
+export function everyCheck(specPath?: string) {
+  // The receiver-side checks are built per receiver; a placeholder one gives their sources.
+  const receiverSide = new Catalogue({ specPath });
+  for (const check of receiverSideChecks({ url: new URL('https://receiver.invalid/'), secret: '' }))
+    receiverSide.register(check);
+  return [...buildCatalogue({ specPath }).list(), ...receiverSide.list()];
+}
+
 /** The sorted, de-duplicated, whitespace-normalised quotes of every check, validated against `specPath`. */
 export function collectSpecQuotes(specPath: string = SPEC_PATH): string[] {
-  const checks = buildCatalogue({ specPath }).list();
+  const checks = everyCheck(specPath);
   const quotes = checks.flatMap((c) => ('quote' in c.source ? [normaliseWhitespace(c.source.quote)] : []));
   return [...new Set(quotes)].sort();
 }

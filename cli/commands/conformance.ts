@@ -21,6 +21,9 @@ type ConformanceOptions = {
   report?: string;
   out: string;
   only?: string[];
+  webhookReceiver?: string;
+  webhookSecret?: string;
+  webhookPreviousSecret?: string;
 };
 
 const REPORT_FORMATS: readonly ReportFormat[] = ['junit', 'json'];
@@ -65,6 +68,25 @@ async function chooseTarget(options: ConformanceOptions): Promise<Target> {
   return (await import('../../conformance/targets/reference.ts')).referenceTarget({ persist: true });
 }
 
+/**
+ * The institution's own webhook receiver under test (`--webhook-receiver`, D-171), if one was named. Alone it
+ * is the whole target; beside a deployment's URLs its checks join the catalogue.
+ */
+async function chooseReceiver(options: ConformanceOptions) {
+  if (options.webhookReceiver === undefined) {
+    if (options.webhookSecret !== undefined || options.webhookPreviousSecret !== undefined)
+      throw new Error('"--webhook-secret" and "--webhook-previous-secret" need "--webhook-receiver"');
+    return undefined;
+  }
+  const { receiverUnderTest } = await import('../../conformance/receiver-side/index.ts');
+  return receiverUnderTest({
+    url: options.webhookReceiver,
+    secret: options.webhookSecret,
+    previousSecret: options.webhookPreviousSecret,
+    ...(options.caCert ? { caCert: readFileSync(options.caCert, 'utf8') } : {}),
+  });
+}
+
 /** Builds the `conformance` sub-command. */
 export function conformanceCommand(): Command {
   return new Command('conformance')
@@ -96,12 +118,27 @@ export function conformanceCommand(): Command {
     .option('--report <formats>', 'reports to write besides the console summary: junit,json')
     .option('--out <dir>', 'folder for the reports', 'reports')
     .option('--only <prefixes...>', 'run only checks whose id starts with one of these dotted prefixes')
+    .option(
+      '--webhook-receiver <url>',
+      "HTTPS URL of an institution's own webhook receiver to test (webhooks.receiver.* checks; alone, the only target)",
+    )
+    .option('--webhook-secret <secret>', 'the secret that receiver verifies deliveries with (never printed)')
+    .option(
+      '--webhook-previous-secret <secret>',
+      'a secret the receiver held before, whose grace period is over (enables the rotation checks that need it)',
+    )
     .action(async (options: ConformanceOptions) => {
       let target: Target;
       let formats: ReportFormat[];
+      let receiver: Awaited<ReturnType<typeof chooseReceiver>>;
+      const receiverOnly = options.webhookReceiver !== undefined && !options.base && !options.wallet && !options.site;
       try {
         formats = parseFormats(options.report);
-        target = await chooseTarget(options);
+        receiver = await chooseReceiver(options);
+        target =
+          receiver && receiverOnly
+            ? (await import('../../conformance/receiver-side/index.ts')).receiverSideTarget(receiver)
+            : await chooseTarget(options);
       } catch (error) {
         console.error(`svckit conformance: ${(error as Error).message}`);
         process.exit(2);
@@ -112,7 +149,13 @@ export function conformanceCommand(): Command {
         import('../../conformance/report/write.ts'),
         import('../../conformance/runner.ts'),
       ]);
-      const results = await runChecks(buildCatalogue(), target, { only: options.only }).finally(() => target.close?.());
+      let catalogue = buildCatalogue();
+      if (receiver) {
+        const side = await import('../../conformance/receiver-side/index.ts');
+        if (receiverOnly) catalogue = side.receiverSideCatalogue(receiver);
+        else for (const check of side.receiverSideChecks(receiver)) catalogue.register(check);
+      }
+      const results = await runChecks(catalogue, target, { only: options.only }).finally(() => target.close?.());
       console.log(formatConsole(results));
       if (formats.length) {
         const written = await writeReports(results, { formats, outDir: options.out, target });

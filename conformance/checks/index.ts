@@ -3,6 +3,7 @@ import { Catalogue, type CatalogueOptions } from '../catalogue.ts';
 import { chainChecks } from './chain/index.ts';
 import { evidenceChecks } from './evidence/index.ts';
 import { explorerChecks } from './explorer/index.ts';
+import { explorerValidatorSizeChecks } from './explorer/validator-sizes.ts';
 import { institutionalChecks } from './institutional/index.ts';
 import { specExampleChecks } from './spec-examples/index.ts';
 import { transportChecks } from './transport/index.ts';
@@ -16,6 +17,8 @@ export function buildCatalogue(options: CatalogueOptions = {}): Catalogue {
   for (const check of chainChecks()) catalogue.register(check);
   for (const check of transportChecks()) catalogue.register(check);
   for (const check of explorerChecks()) catalogue.register(check);
+  // Apart from explorerChecks(): these need the admin API to vote the validator set (D-173).
+  for (const check of explorerValidatorSizeChecks()) catalogue.register(check);
   for (const check of institutionalChecks()) catalogue.register(check);
   for (const check of walletChecks()) catalogue.register(check);
   for (const check of webhookChecks()) catalogue.register(check);

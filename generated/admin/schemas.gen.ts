@@ -136,9 +136,13 @@ export const AccountStatusSchema = {
 
 export const AddressSchema = {
     type: 'string',
-    description: '0x-prefixed 20-byte address; EIP-55 checksummed in responses (D-040).',
+    description: '0x-prefixed 20-byte address; EIP-55 checksummed in responses (D-040). Format evm-address: all lower case, all upper case, or mixed case with a valid EIP-55 checksum (D-172).',
+    format: 'evm-address',
     pattern: '^0x[0-9a-fA-F]{40}$',
-    'x-decision': 'D-040',
+    'x-decision': [
+        'D-040',
+        'D-172'
+    ],
     examples: [
         '0x5B38Da6a701c568545dCfcB03FcB875f56beddC4'
     ]

@@ -56,7 +56,7 @@ export type AccountReference = string;
 export type AccountStatus = 'approved' | 'suspended' | 'closed';
 
 /**
- * 0x-prefixed 20-byte address; EIP-55 checksummed in responses (D-040).
+ * 0x-prefixed 20-byte address; EIP-55 checksummed in responses (D-040). Format evm-address: all lower case, all upper case, or mixed case with a valid EIP-55 checksum (D-172).
  */
 export type Address = string;
 

@@ -101,7 +101,7 @@ export const zAccountStatus = z.enum([
 ]);
 
 /**
- * 0x-prefixed 20-byte address; EIP-55 checksummed in responses (D-040).
+ * 0x-prefixed 20-byte address; EIP-55 checksummed in responses (D-040). Format evm-address: all lower case, all upper case, or mixed case with a valid EIP-55 checksum (D-172).
  */
 export const zAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
 

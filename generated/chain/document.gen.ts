@@ -2209,9 +2209,13 @@ export const chainOpenRpcDocument = {
       "DATA20": {
         "title": "DATA20",
         "type": "string",
-        "description": "spec: \"DATA(20)\": a 20-byte address. Results are lower case, as the node returns them; requests accept lower, upper or mixed case, and a mixed-case address with a wrong EIP-55 checksum is refused as the node does (D-040).",
+        "description": "spec: \"DATA(20)\": a 20-byte address. Results are lower case, as the node returns them; requests accept lower, upper or mixed case, and a mixed-case address with a wrong EIP-55 checksum is refused (D-040): format evm-address (D-172).",
+        "format": "evm-address",
         "pattern": "^0x[0-9a-fA-F]{40}$",
-        "x-decision": "D-040",
+        "x-decision": [
+          "D-040",
+          "D-172"
+        ],
         "examples": [
           "0x5B38Da6a701c568545dCfcB03FcB875f56beddC4"
         ]
@@ -3037,6 +3041,7 @@ export const chainOpenRpcDocument = {
         "type": "object",
         "description": "spec: \"object mapping validator address to boolean (true = add proposal, false = remove proposal)\".",
         "propertyNames": {
+          "format": "evm-address",
           "pattern": "^0x[0-9a-fA-F]{40}$"
         },
         "additionalProperties": {

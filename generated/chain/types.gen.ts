@@ -9,7 +9,7 @@
  */
 export type AddressFilter = DATA20 | DATA20[];
 /**
- * spec: "DATA(20)": a 20-byte address. Results are lower case, as the node returns them; requests accept lower, upper or mixed case, and a mixed-case address with a wrong EIP-55 checksum is refused as the node does (D-040).
+ * spec: "DATA(20)": a 20-byte address. Results are lower case, as the node returns them; requests accept lower, upper or mixed case, and a mixed-case address with a wrong EIP-55 checksum is refused (D-040): format evm-address (D-172).
  *
  * This interface was referenced by `__Root`'s JSON-Schema
  * via the `definition` "DATA20".

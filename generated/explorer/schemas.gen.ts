@@ -41,10 +41,14 @@ export const ErrorSchema = {
 
 export const AddressSchema = {
     type: 'string',
+    format: 'evm-address',
     pattern: '^0x[0-9a-fA-F]{40}$',
-    description: '0x-prefixed 20-byte address, EIP-55 checksummed in responses (D-040).',
+    description: '0x-prefixed 20-byte address, EIP-55 checksummed in responses (D-040). Format evm-address: all lower case, all upper case, or mixed case with a valid EIP-55 checksum (D-172).',
     example: '0x5B38Da6a701c568545dCfcB03FcB875f56beddC4',
-    'x-decision': 'D-040'
+    'x-decision': [
+        'D-040',
+        'D-172'
+    ]
 } as const;
 
 export const Hash32Schema = {
@@ -265,8 +269,9 @@ export const ExplorerTransactionSchema = {
                 'string',
                 'null'
             ],
+            format: 'evm-address',
             pattern: '^0x[0-9a-fA-F]{40}$',
-            description: 'Recipient, EIP-55 checksummed (D-040); null for a contract creation.',
+            description: 'Recipient, EIP-55 checksummed (D-040, format evm-address D-172); null for a contract creation.',
             example: '0xAb8483F64d9C6d1EcF9b849Ae677dD3315835cb2'
         },
         value: {
@@ -360,6 +365,7 @@ export const ValidatorSchema = {
         },
         pqcAddress: {
             type: 'string',
+            format: 'evm-address',
             pattern: '^0x[0-9a-fA-F]{40}$',
             description: 'spec: "the validator\'s post-quantum address". `0x` + 40 hex: the last 20 bytes of SHA3-256 of the validator\'s ML-DSA-65 public key, EIP-55 checksummed like every address in a response (D-042, D-040).',
             example: '0x927728Dc6ceF81B97676f6F2CbB865E2e510dEd7'

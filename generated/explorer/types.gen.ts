@@ -20,7 +20,7 @@ export type Error = {
 };
 
 /**
- * 0x-prefixed 20-byte address, EIP-55 checksummed in responses (D-040).
+ * 0x-prefixed 20-byte address, EIP-55 checksummed in responses (D-040). Format evm-address: all lower case, all upper case, or mixed case with a valid EIP-55 checksum (D-172).
  */
 export type Address = string;
 
@@ -153,7 +153,7 @@ export type ExplorerTransaction = {
      */
     from: Address;
     /**
-     * Recipient, EIP-55 checksummed (D-040); null for a contract creation.
+     * Recipient, EIP-55 checksummed (D-040, format evm-address D-172); null for a contract creation.
      */
     to: string | null;
     /**

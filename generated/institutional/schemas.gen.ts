@@ -88,9 +88,13 @@ export const AccountStatusSchema = {
 
 export const AddressSchema = {
     type: 'string',
-    description: '0x-prefixed 20-byte address on the chain. EIP-55 checksummed in responses; requests accept all-lower,\nall-upper or correctly checksummed mixed case, and a wrong checksum is a 400 (D-040).\n',
+    description: '0x-prefixed 20-byte address on the chain. EIP-55 checksummed in responses; requests accept all-lower,\nall-upper or correctly checksummed mixed case, and a wrong checksum is a 400 (D-040): format\nevm-address (D-172).\n',
+    format: 'evm-address',
     pattern: '^0x[0-9a-fA-F]{40}$',
-    'x-decision': 'D-040',
+    'x-decision': [
+        'D-040',
+        'D-172'
+    ],
     examples: [
         '0x5B38Da6a701c568545dCfcB03FcB875f56beddC4'
     ]

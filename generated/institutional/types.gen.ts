@@ -40,7 +40,8 @@ export type AccountStatus = 'approved' | 'suspended' | 'closed';
 
 /**
  * 0x-prefixed 20-byte address on the chain. EIP-55 checksummed in responses; requests accept all-lower,
- * all-upper or correctly checksummed mixed case, and a wrong checksum is a 400 (D-040).
+ * all-upper or correctly checksummed mixed case, and a wrong checksum is a 400 (D-040): format
+ * evm-address (D-172).
  *
  */
 export type Address = string;

@@ -65,7 +65,8 @@ export const zAccountStatus = z.enum([
 
 /**
  * 0x-prefixed 20-byte address on the chain. EIP-55 checksummed in responses; requests accept all-lower,
- * all-upper or correctly checksummed mixed case, and a wrong checksum is a 400 (D-040).
+ * all-upper or correctly checksummed mixed case, and a wrong checksum is a 400 (D-040): format
+ * evm-address (D-172).
  *
  */
 export const zAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/);

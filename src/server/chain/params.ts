@@ -6,6 +6,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { chainOpenRpcDocument } from '../../../generated/chain/document.gen';
+import { addressKind, checksumOk } from '../wallet/addresses.ts';
 import { JsonRpcFailure } from './errors.ts';
 
 type Descriptor = { name: string; required?: boolean; schema: { $ref?: string } };
@@ -36,6 +37,11 @@ export class ParamsValidator {
   constructor() {
     const ajv = new Ajv({ strict: false, allErrors: false });
     addFormats.default(ajv);
+    // D-172: DATA20 is `format: evm-address`, single case or a valid EIP-55 checksum (D-040).
+    ajv.addFormat('evm-address', {
+      type: 'string',
+      validate: (a: string) => addressKind(a) === 'evm' && checksumOk(a),
+    });
     ajv.addSchema({ $id: 'openrpc', components: rebase(chainOpenRpcDocument.components) }, 'openrpc');
     for (const method of chainOpenRpcDocument.methods as unknown as MethodDoc[]) {
       if (method['x-transport'] === 'websocket') this.websocketOnly.add(method.name);
