@@ -3,10 +3,9 @@
  * opens approve.html for the user's decisions, forwards reads to the gateway (its /rpc) or the selected
  * chain's endpoint, and pushes accountsChanged / chainChanged to the pages' providers.
  */
-import { deriveChainKey, mnemonicToSeed } from '../../src/client/wallet/keys.ts';
-import { signChainMessage } from '../../src/client/wallet/sign-message.ts';
+import { mnemonicToSeed, openKeystoreWeb } from '../../src/client/wallet/browser.ts';
+import type { ApprovalDecision } from './approval.ts';
 import { chromeApi, type Port } from './chrome.ts';
-import { openKeystoreWeb } from './keystore-web.ts';
 import { ERRORS, ProviderRpcError, type BackgroundRequest } from './protocol.ts';
 import { route, type ApprovalRequest, type RouterDeps } from './router.ts';
 import { KEYS, type WalletState } from './state.ts';
@@ -15,7 +14,7 @@ const chrome = chromeApi();
 const ports = new Map<Port, string>();
 const pending = new Map<
   string,
-  { request: ApprovalRequest; windowId?: number; resolve: (d: { approved: boolean; password?: string }) => void }
+  { request: ApprovalRequest; windowId?: number; resolve: (d: ApprovalDecision) => void }
 >();
 let rpcId = 0;
 
@@ -42,7 +41,7 @@ const deps: RouterDeps = {
           url: chrome.runtime.getURL(`approve.html?id=${id}`),
           type: 'popup',
           width: 420,
-          height: 560,
+          height: 640,
           focused: true,
         })
         .then((w) => {
@@ -77,24 +76,44 @@ const deps: RouterDeps = {
     if (body.error) throw new ProviderRpcError(body.error.code, body.error.message, body.error.data);
     return body.result;
   },
-  async personalSign(state, password, index, message) {
-    const secrets = JSON.parse(new TextDecoder().decode(await openKeystoreWeb(password, state.keystore))) as {
-      mnemonic: string;
-      passphrase?: string;
-    };
-    const key = deriveChainKey(mnemonicToSeed(secrets.mnemonic, secrets.passphrase ?? ''), 'evm', index);
+  async withSeed(state, password, use) {
+    let opened: Uint8Array;
     try {
-      return signChainMessage(key, message); // EIP-191 personal_sign (D-035)
-    } finally {
-      key.privateKey.fill(0);
+      opened = await openKeystoreWeb(password, state.keystore);
+    } catch {
+      throw new ProviderRpcError(ERRORS.unauthorized, 'the keystore did not open: wrong password');
     }
+    const secrets = JSON.parse(new TextDecoder().decode(opened)) as { mnemonic: string; passphrase?: string };
+    opened.fill(0);
+    const seed = mnemonicToSeed(secrets.mnemonic, secrets.passphrase ?? '');
+    try {
+      return await use(seed);
+    } finally {
+      seed.fill(0);
+    }
+  },
+  async walletApi(url, body) {
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: body === undefined ? { accept: 'application/json' } : { 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    } catch (error) {
+      throw new ProviderRpcError(
+        ERRORS.disconnected,
+        `the wallet service ${new URL(url).origin} cannot be reached: ${(error as Error).message}`,
+      );
+    }
+    return { status: response.status, body: await response.json().catch(() => null) };
   },
   emit(event, data, origin) {
     for (const [port, portOrigin] of ports) if (!origin || portOrigin === origin) port.postMessage({ event, data });
   },
 };
 
-function settle(id: string, decision: { approved: boolean; password?: string }): void {
+function settle(id: string, decision: ApprovalDecision): void {
   const entry = pending.get(id);
   if (!entry) return;
   pending.delete(id);
