@@ -2,7 +2,7 @@
  * Strict checks of the params of the EIP-1193 methods that sign, send or change the chain. Anything malformed
  * or over a bound is -32602 (EIP-1474 "Invalid params") naming the field, before the user is asked anything.
  */
-import { checkTypedData, type EvmTransactionDraft } from '../../src/client/wallet/browser.ts';
+import { checkTypedData, toChecksumAddress, type EvmTransactionDraft } from '../../src/client/wallet/browser.ts';
 import { ERRORS, ProviderRpcError } from './protocol.ts';
 
 /** Bounds of what a page may send (every limit bounded). */
@@ -52,7 +52,10 @@ function quantity(field: string, value: unknown): bigint {
 
 function address(field: string, value: unknown): `0x${string}` {
   if (typeof value !== 'string' || !ADDRESS.test(value)) fail(`"${field}" expected an address, 0x + 40 hex`);
-  return value as `0x${string}`;
+  const text = value as string;
+  const mixed = /[a-f]/.test(text.slice(2)) && /[A-F]/.test(text.slice(2));
+  if (mixed && toChecksumAddress(text) !== text) fail(`"${field}" has a wrong EIP-55 checksum`);
+  return text as `0x${string}`;
 }
 
 /** A checked transaction object of eth_sendTransaction / eth_signTransaction, with its `from`. */

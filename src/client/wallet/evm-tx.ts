@@ -55,7 +55,8 @@ export async function signEvmTransaction(
     nonce: tx.nonce,
     value: tx.value,
     gas: tx.gas,
-    ...(tx.to ? { to: tx.to } : {}),
+    // Lower case: the bytes signed do not depend on it, and viem rejects a mixed case that is not EIP-55.
+    ...(tx.to ? { to: tx.to.toLowerCase() as Hex } : {}),
     ...(tx.data ? { data: tx.data } : {}),
   };
   if (tx.maxFeePerGas !== undefined)
