@@ -127,7 +127,7 @@ export async function route(origin: string, method: string, params: unknown, dep
     case 'svckit_requestSession':
       return requestSession(origin, params, ready(state), deps);
   }
-  if (READ_METHODS.has(method)) return read(origin, method, params, state, deps);
+  if (READ_METHODS.has(method)) return read(method, params, state, deps);
   throw new ProviderRpcError(ERRORS.unsupportedMethod, `the svckit wallet does not support ${method}`);
 }
 
@@ -139,7 +139,6 @@ function ready(state: WalletState | undefined): WalletState {
 
 /** Forwards a read; emits `disconnect` (4900) when the endpoint stops answering and `connect` when it is back. */
 async function read(
-  origin: string,
   method: string,
   params: unknown,
   state: WalletState | undefined,

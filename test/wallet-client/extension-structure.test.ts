@@ -15,7 +15,7 @@ const CHAIN_PACKAGES = /(^|\/)node_modules\/(@noble\/|@scure\/|viem\/|ox\/|abity
 const SHARED = /^src\/client\/wallet\/[^/]+\.ts$|^src\/errors\.ts$/;
 
 /** Imports in an esbuild graph that bypass the shared module; empty when there is one implementation. */
-export function secondImplementations(metafile: Metafile): string[] {
+function secondImplementations(metafile: Metafile): string[] {
   const problems: string[] = [];
   for (const [file, input] of Object.entries(metafile.inputs)) {
     if (file.startsWith('src/') && !SHARED.test(file)) problems.push(`${file} is bundled but is not the shared module`);
