@@ -189,7 +189,9 @@ describe('eth_signTransaction and eth_signTypedData_v4', () => {
   it('signs typed data that recovers to the account, showing the domain and the message', async () => {
     const { deps, approvals } = host();
     const signature = await route(ORIGIN, 'eth_signTypedData_v4', [ACCOUNT, typedData], deps);
-    expect(await verifyTypedData({ address: ACCOUNT, ...typedData, signature: signature as Hex })).toBe(true);
+    expect(
+      await verifyTypedData({ address: ACCOUNT, ...typedData, signature } as Parameters<typeof verifyTypedData>[0]),
+    ).toBe(true);
     expect(facts(approvals[0])).toMatchObject({
       'Domain name': 'Exchange',
       'Domain chain ID': '1111111',

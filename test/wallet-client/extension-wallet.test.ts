@@ -203,7 +203,9 @@ suite(title, () => {
         },
       },
     );
-    expect(await verifyTypedData({ address: ACCOUNT, ...typedData, signature: signature as Hex })).toBe(true);
+    expect(
+      await verifyTypedData({ address: ACCOUNT, ...typedData, signature } as Parameters<typeof verifyTypedData>[0]),
+    ).toBe(true);
     await page.close();
   }, 90_000);
 
