@@ -17,6 +17,43 @@ const pending = new Map<
   { request: ApprovalRequest; windowId?: number; resolve: (d: ApprovalDecision) => void }
 >();
 let rpcId = 0;
+/** Approval windows one origin may have open at once. */
+const MAX_PENDING_PER_ORIGIN = 4;
+/** Bytes read of a chain endpoint's answer (eth_getLogs can be large) and of the wallet service's. */
+const MAX_RPC_RESPONSE = 16 * 1024 * 1024;
+const MAX_WALLET_API_RESPONSE = 1024 * 1024;
+
+/** The JSON body of a response, read up to `max` bytes; undefined when it is not JSON; -32005 when larger. */
+async function readJson(response: Response, max: number): Promise<unknown> {
+  const reader = response.body?.getReader();
+  if (!reader) return undefined;
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > max) {
+      await reader.cancel();
+      throw new ProviderRpcError(
+        ERRORS.limitExceeded,
+        `${new URL(response.url).origin} answered more than ${max} bytes`,
+      );
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.length;
+  }
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    return undefined;
+  }
+}
 
 const deps: RouterDeps = {
   async state() {
@@ -33,6 +70,15 @@ const deps: RouterDeps = {
     await chrome.storage.local.set({ [KEYS.wallet]: state });
   },
   approve(request) {
+    // EIP-1474 -32005: a page cannot stack up approval windows.
+    const open = [...pending.values()].filter((p) => p.request.origin === request.origin).length;
+    if (open >= MAX_PENDING_PER_ORIGIN)
+      return Promise.reject(
+        new ProviderRpcError(
+          ERRORS.limitExceeded,
+          `${open} requests of this site are already waiting for the user; answer them first`,
+        ),
+      );
     return new Promise((resolve) => {
       const id = crypto.randomUUID();
       pending.set(id, { request, resolve });
@@ -65,7 +111,7 @@ const deps: RouterDeps = {
         `the gateway ${new URL(url).origin} cannot be reached: ${(error as Error).message}`,
       );
     }
-    const body = (await response.json().catch(() => undefined)) as
+    const body = (await readJson(response, MAX_RPC_RESPONSE)) as
       | { result?: unknown; error?: { code: number; message: string; data?: unknown } }
       | undefined;
     if (!body)
@@ -106,7 +152,7 @@ const deps: RouterDeps = {
         `the wallet service ${new URL(url).origin} cannot be reached: ${(error as Error).message}`,
       );
     }
-    return { status: response.status, body: await response.json().catch(() => null) };
+    return { status: response.status, body: (await readJson(response, MAX_WALLET_API_RESPONSE)) ?? null };
   },
   emit(event, data, origin) {
     for (const [port, portOrigin] of ports) if (!origin || portOrigin === origin) port.postMessage({ event, data });

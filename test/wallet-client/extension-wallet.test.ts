@@ -93,9 +93,16 @@ suite(title, () => {
 
   it('sends a gas-price-0 transaction after approval: it mines, the recipient and the fee collector are paid', async () => {
     const page = await h.dapp();
+    const fees = (await (await tlsFetch(h.target.caCert!)(new URL('fees/config', h.target.wallet).href)).json()) as {
+      feeBps: number;
+      collectors: Array<{ chainId: string; address: string }>;
+    };
+    const collector = fees.collectors.find((c) => c.chainId === '1111111')!.address;
+    const balance = async (a: string) => BigInt((await h.direct('eth_getBalance', [a, 'latest'])) as string);
     const before = {
       nonce: BigInt((await h.direct('eth_getTransactionCount', [ACCOUNT, 'latest'])) as string),
-      recipient: BigInt((await h.direct('eth_getBalance', [RECIPIENT, 'latest'])) as string),
+      recipient: await balance(RECIPIENT),
+      collector: await balance(collector),
     };
     const value = 10n ** 18n;
     const hash = await withApproval(
@@ -127,6 +134,8 @@ suite(title, () => {
         timeout: 15_000,
       })
       .toBe(before.nonce + 2n);
+    expect(fees.feeBps).toBe(25);
+    expect((await balance(collector)) - before.collector).toBe((value * 25n + 9_999n) / 10_000n); // D-123
     await page.close();
   }, 90_000);
 
@@ -289,6 +298,25 @@ suite(title, () => {
     for (const method of ['eth_sign', 'eth_sendRawTransaction', 'wallet_requestSnaps', 'debug_traceTransaction'])
       expect(await call(page, method, [])).toMatchObject({ code: 4200 });
     expect(h.context.pages().length).toBe(pagesBefore); // no approval window opened
+    await page.close();
+  }, 60_000);
+
+  it('keeps at most four approval windows per site (-32005); closing a window rejects its request (4001)', async () => {
+    const page = await h.dapp();
+    const windows: import('playwright-core').Page[] = [];
+    const onPage = (p: import('playwright-core').Page) => {
+      if (p.url().includes('/approve.html')) windows.push(p);
+    };
+    h.context.on('page', onPage);
+    const answers = page.evaluate((ACCOUNT) => {
+      const w = window as unknown as { call(m: string, p: unknown): Promise<unknown> };
+      return Promise.all([1, 2, 3, 4, 5].map((i) => w.call('personal_sign', [`request ${i}`, ACCOUNT])));
+    }, ACCOUNT);
+    await expect.poll(() => windows.length, { timeout: 20_000 }).toBe(4);
+    for (const w of windows) await w.close();
+    h.context.off('page', onPage);
+    const codes = ((await answers) as Array<{ code: number }>).map((a) => a.code).sort();
+    expect(codes).toEqual([-32005, 4001, 4001, 4001, 4001]);
     await page.close();
   }, 60_000);
 
