@@ -85,6 +85,8 @@ suite(title, () => {
         expect(await approval.textContent('#title')).toBe('Connect to this site?');
         expect(await approval.textContent('#facts')).toContain(ACCOUNT);
         expect(await approval.isHidden('#password-field')).toBe(true);
+        // The screenshot step pressed Tab once from the focused title: the first control is Reject.
+        expect(await approval.evaluate(() => document.activeElement?.id)).toBe('reject');
       },
     });
     expect(accounts).toEqual([ACCOUNT]);
@@ -120,6 +122,14 @@ suite(title, () => {
           expect(facts).toContain('0.0025 SVC (25 bp to 0x'); // the platform fee of GET /fees/config
           expect(facts).toContain('svckit native settlement network (1111111)');
           expect(facts).toMatch(/Gas\d+ at 0 wei/); // gas price 0 on the native chain
+          // Focus order: title, then (Tab) the labelled password field, Reject, Approve.
+          const focused = () => approval.evaluate(() => document.activeElement?.id);
+          expect(await focused()).toBe('password');
+          expect(await approval.getByLabel('Wallet password').count()).toBe(1);
+          await approval.keyboard.press('Tab');
+          expect(await focused()).toBe('reject');
+          await approval.keyboard.press('Tab');
+          expect(await focused()).toBe('approve');
         },
       },
     );
