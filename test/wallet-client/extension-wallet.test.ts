@@ -32,7 +32,7 @@ const title = hasChromium
 if (!hasChromium) console.warn(`wallet-client: ${title}`);
 
 const RECIPIENT = '0x000000000000000000000000000000000000dEaD';
-const CUSTOM_CHAIN = 31_337_777; // 0x1def5f1
+const CUSTOM_CHAIN = 31_337_777; // 0x1de2d31
 const CUSTOM_HEX = `0x${CUSTOM_CHAIN.toString(16)}`;
 
 let h: ExtensionHarness;
