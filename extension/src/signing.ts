@@ -53,7 +53,17 @@ export async function personalSign(origin: string, params: unknown, state: Walle
 export async function sendTransaction(origin: string, params: unknown, state: WalletState, deps: RouterDeps) {
   const { index, network, url, tx } = await prepare(origin, 'eth_sendTransaction', params, state, deps);
   const fees = await feeConfig(state, deps);
-  const { quote, fee } = feeLeg(fees, tx);
+  const { quote, fee: feeDraft } = feeLeg(fees, tx);
+  // The fee leg's gas is estimated like the transfer's (the collector may be a contract).
+  const fee = feeDraft && {
+    ...feeDraft,
+    gas: await fillEvmTransaction(
+      (m, p) => deps.forward(url, m, p),
+      feeDraft.chainId,
+      state.accounts[index] as `0x${string}`,
+      { to: feeDraft.to!, value: feeDraft.value, nonce: feeDraft.nonce, gasPrice: 0n },
+    ).then((filled) => filled.gas),
+  };
   const password = await ask(deps, {
     kind: 'send',
     origin,

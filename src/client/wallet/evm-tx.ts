@@ -124,7 +124,7 @@ export function platformFeeLeg(
       nonce: transfer.nonce + 1,
       to: quote.collector as Hex,
       value: quote.fee,
-      gas: 21_000n,
+      gas: 21_000n, // a plain transfer; a caller whose collector may be a contract estimates it
       ...(transfer.maxFeePerGas !== undefined
         ? { maxFeePerGas: transfer.maxFeePerGas, maxPriorityFeePerGas: transfer.maxPriorityFeePerGas ?? 0n }
         : { gasPrice: transfer.gasPrice ?? 0n }),
