@@ -3,7 +3,7 @@
  * network registry (src/client/wallet/networks.ts), the same one the Node library uses: the built-in
  * networks plus custom EVM networks. A chain the wallet has no endpoint for is 4902; switching emits
  * `chainChanged` to every page (EIP-1193). Adding asks the user, checks that the endpoint serves the chain,
- * and does not switch (D-169).
+ * and does not switch (D-175).
  */
 import { chainIdHex, NetworkError, NetworkRegistry, type Network } from '../../src/client/wallet/browser.ts';
 import { addChainParams, switchChainParams } from './params.ts';

@@ -228,9 +228,9 @@ export function addChainParams(params: unknown): AddChainParams {
   };
 }
 
-/** Checks the params of svckit_requestSession (D-168): none, `[]`, or `[{}]`. */
+/** Checks the params of svckit_requestSession (D-174): none, `[]`, or `[{}]`. */
 export function sessionParams(params: unknown): void {
   const list = positional('svckit_requestSession', params, 0, 1);
   if (list.length === 1 && (!isObject(list[0]) || Object.keys(list[0]).length > 0))
-    fail('svckit_requestSession expected no params (D-168)');
+    fail('svckit_requestSession expected no params (D-174)');
 }

@@ -4,7 +4,7 @@
  *   from the wallet:   eth_chainId, net_version, eth_accounts, eth_requestAccounts, wallet_revokePermissions,
  *                      wallet_switchEthereumChain, wallet_addEthereumChain (chains.ts)
  *   after approval:    personal_sign, eth_sendTransaction, eth_signTransaction, eth_signTypedData_v4 (signing.ts),
- *                      svckit_requestSession (session.ts, D-168)
+ *                      svckit_requestSession (session.ts, D-174)
  *   to the gateway:    the read-only methods of READ_METHODS, on the selected chain's JSON-RPC endpoint
  *   refused:           everything else, 4200 (EIP-1193 "Unsupported Method").
  * Errors are EIP-1193 / EIP-1474 codes (protocol.ts ERRORS); malformed params are -32602 (params.ts).

@@ -1,5 +1,5 @@
 /**
- * svckit_requestSession (D-168): a connected dApp asks the wallet for a wallet session
+ * svckit_requestSession (D-174): a connected dApp asks the wallet for a wallet session
  * (specs/wallet.openapi.yaml "Session flow"). After the user approves with the keystore password, the wallet
  * registers its public keys (idempotent, D-147), asks POST /auth/challenge, checks the EIP-4361 message with
  * the library's own check (domain = the wallet service's host, D-043, D-071), signs it with the account's key
@@ -23,7 +23,7 @@ import { accountIndex } from './access.ts';
 import type { RouterDeps } from './router.ts';
 import { DEFAULT_WALLET_API, type WalletState } from './state.ts';
 
-/** What svckit_requestSession resolves with (D-168). */
+/** What svckit_requestSession resolves with (D-174). */
 export interface SessionResult {
   /** The ML-DSA-65 JWT of POST /auth/verify (D-005, D-018), for `Authorization: Bearer`. */
   token: string;

@@ -4,7 +4,7 @@
  * (EIP-712). Keys, signatures, fees and networks come from the wallet library's browser-safe module
  * (src/client/wallet/browser.ts), the same code the Node library runs.
  *
- * eth_sendTransaction (D-123, D-169): nonce, gas and gas price are filled from the chain's endpoint (the
+ * eth_sendTransaction (D-123, D-175): nonce, gas and gas price are filled from the chain's endpoint (the
  * gateway's /rpc on the native chain, gas price 0 there); the platform fee of GET {wallet_api_url}/fees/config
  * is shown and, when it is not zero, paid by a second transaction to the chain's collector at the next nonce,
  * signed together with the dApp's and broadcast after it. The result is the dApp's transaction hash.
@@ -95,11 +95,11 @@ export async function sendTransaction(origin: string, params: unknown, state: Wa
 export async function signTransaction(origin: string, params: unknown, state: WalletState, deps: RouterDeps) {
   const { index, network, tx } = await prepare(origin, 'eth_signTransaction', params, state, deps);
   const fees = await feeConfig(state, deps);
-  // D-169: a transaction signed but not sent cannot carry the platform fee leg, so it must owe none.
+  // D-175: a transaction signed but not sent cannot carry the platform fee leg, so it must owe none.
   if (feeLeg(fees, tx).fee)
     throw new ProviderRpcError(
       ERRORS.invalidParams,
-      `eth_signTransaction of a transfer that owes the platform fee (${fees.feeBps} bp): use eth_sendTransaction (D-169)`,
+      `eth_signTransaction of a transfer that owes the platform fee (${fees.feeBps} bp): use eth_sendTransaction (D-175)`,
     );
   const password = await ask(deps, {
     kind: 'signTransaction',

@@ -158,7 +158,7 @@ describe('eth_sendTransaction', () => {
 });
 
 describe('eth_signTransaction and eth_signTypedData_v4', () => {
-  it('signs a transaction that owes no fee without sending it, and refuses one that owes a fee (D-169)', async () => {
+  it('signs a transaction that owes no fee without sending it, and refuses one that owes a fee (D-175)', async () => {
     const { deps, sent, approvals } = host();
     const raw = await route(ORIGIN, 'eth_signTransaction', [{ from: ACCOUNT, to: RECIPIENT, data: '0xabcd' }], deps);
     expect(parseTransaction(raw as Hex)).toMatchObject({ nonce: 7, data: '0xabcd', gas: 21_000n });
@@ -167,7 +167,7 @@ describe('eth_signTransaction and eth_signTypedData_v4', () => {
     expect(approvals[0]?.kind).toBe('signTransaction');
     await expect(
       route(ORIGIN, 'eth_signTransaction', [{ from: ACCOUNT, to: RECIPIENT, value: '0x1' }], deps),
-    ).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('D-169') });
+    ).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('D-175') });
   });
 
   const typedData = {
