@@ -27,7 +27,7 @@ export interface BuiltFile {
 }
 
 /** The entry points: page scripts are IIFE (content scripts cannot be modules), the service worker an ES module. */
-const ENTRIES: Array<{ entry: string; out: string; format: 'iife' | 'esm' }> = [
+export const ENTRIES: Array<{ entry: string; out: string; format: 'iife' | 'esm' }> = [
   { entry: 'extension/src/inpage.ts', out: 'inpage.js', format: 'iife' },
   { entry: 'extension/src/content.ts', out: 'content.js', format: 'iife' },
   { entry: 'extension/src/background.ts', out: 'background.js', format: 'esm' },

@@ -3,10 +3,9 @@
  * opens approve.html for the user's decisions, forwards reads to the gateway (its /rpc) or the selected
  * chain's endpoint, and pushes accountsChanged / chainChanged to the pages' providers.
  */
-import { deriveChainKey, mnemonicToSeed } from '../../src/client/wallet/keys.ts';
-import { signChainMessage } from '../../src/client/wallet/sign-message.ts';
+import { mnemonicToSeed, openKeystoreWeb } from '../../src/client/wallet/browser.ts';
+import type { ApprovalDecision } from './approval.ts';
 import { chromeApi, type Port } from './chrome.ts';
-import { openKeystoreWeb } from './keystore-web.ts';
 import { ERRORS, ProviderRpcError, type BackgroundRequest } from './protocol.ts';
 import { route, type ApprovalRequest, type RouterDeps } from './router.ts';
 import { KEYS, type WalletState } from './state.ts';
@@ -15,9 +14,46 @@ const chrome = chromeApi();
 const ports = new Map<Port, string>();
 const pending = new Map<
   string,
-  { request: ApprovalRequest; windowId?: number; resolve: (d: { approved: boolean; password?: string }) => void }
+  { request: ApprovalRequest; windowId?: number; resolve: (d: ApprovalDecision) => void }
 >();
 let rpcId = 0;
+/** Approval windows one origin may have open at once. */
+const MAX_PENDING_PER_ORIGIN = 4;
+/** Bytes read of a chain endpoint's answer (eth_getLogs can be large) and of the wallet service's. */
+const MAX_RPC_RESPONSE = 16 * 1024 * 1024;
+const MAX_WALLET_API_RESPONSE = 1024 * 1024;
+
+/** The JSON body of a response, read up to `max` bytes; undefined when it is not JSON; -32005 when larger. */
+async function readJson(response: Response, max: number): Promise<unknown> {
+  const reader = response.body?.getReader();
+  if (!reader) return undefined;
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > max) {
+      await reader.cancel();
+      throw new ProviderRpcError(
+        ERRORS.limitExceeded,
+        `${new URL(response.url).origin} answered more than ${max} bytes`,
+      );
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.length;
+  }
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    return undefined;
+  }
+}
 
 const deps: RouterDeps = {
   async state() {
@@ -34,6 +70,15 @@ const deps: RouterDeps = {
     await chrome.storage.local.set({ [KEYS.wallet]: state });
   },
   approve(request) {
+    // EIP-1474 -32005: a page cannot stack up approval windows.
+    const open = [...pending.values()].filter((p) => p.request.origin === request.origin).length;
+    if (open >= MAX_PENDING_PER_ORIGIN)
+      return Promise.reject(
+        new ProviderRpcError(
+          ERRORS.limitExceeded,
+          `${open} requests of this site are already waiting for the user; answer them first`,
+        ),
+      );
     return new Promise((resolve) => {
       const id = crypto.randomUUID();
       pending.set(id, { request, resolve });
@@ -42,7 +87,7 @@ const deps: RouterDeps = {
           url: chrome.runtime.getURL(`approve.html?id=${id}`),
           type: 'popup',
           width: 420,
-          height: 560,
+          height: 640,
           focused: true,
         })
         .then((w) => {
@@ -66,7 +111,7 @@ const deps: RouterDeps = {
         `the gateway ${new URL(url).origin} cannot be reached: ${(error as Error).message}`,
       );
     }
-    const body = (await response.json().catch(() => undefined)) as
+    const body = (await readJson(response, MAX_RPC_RESPONSE)) as
       | { result?: unknown; error?: { code: number; message: string; data?: unknown } }
       | undefined;
     if (!body)
@@ -77,24 +122,44 @@ const deps: RouterDeps = {
     if (body.error) throw new ProviderRpcError(body.error.code, body.error.message, body.error.data);
     return body.result;
   },
-  async personalSign(state, password, index, message) {
-    const secrets = JSON.parse(new TextDecoder().decode(await openKeystoreWeb(password, state.keystore))) as {
-      mnemonic: string;
-      passphrase?: string;
-    };
-    const key = deriveChainKey(mnemonicToSeed(secrets.mnemonic, secrets.passphrase ?? ''), 'evm', index);
+  async withSeed(state, password, use) {
+    let opened: Uint8Array;
     try {
-      return signChainMessage(key, message); // EIP-191 personal_sign (D-035)
-    } finally {
-      key.privateKey.fill(0);
+      opened = await openKeystoreWeb(password, state.keystore);
+    } catch {
+      throw new ProviderRpcError(ERRORS.unauthorized, 'the keystore did not open: wrong password');
     }
+    const secrets = JSON.parse(new TextDecoder().decode(opened)) as { mnemonic: string; passphrase?: string };
+    opened.fill(0);
+    const seed = mnemonicToSeed(secrets.mnemonic, secrets.passphrase ?? '');
+    try {
+      return await use(seed);
+    } finally {
+      seed.fill(0);
+    }
+  },
+  async walletApi(url, body) {
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: body === undefined ? { accept: 'application/json' } : { 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    } catch (error) {
+      throw new ProviderRpcError(
+        ERRORS.disconnected,
+        `the wallet service ${new URL(url).origin} cannot be reached: ${(error as Error).message}`,
+      );
+    }
+    return { status: response.status, body: (await readJson(response, MAX_WALLET_API_RESPONSE)) ?? null };
   },
   emit(event, data, origin) {
     for (const [port, portOrigin] of ports) if (!origin || portOrigin === origin) port.postMessage({ event, data });
   },
 };
 
-function settle(id: string, decision: { approved: boolean; password?: string }): void {
+function settle(id: string, decision: ApprovalDecision): void {
   const entry = pending.get(id);
   if (!entry) return;
   pending.delete(id);

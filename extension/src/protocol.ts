@@ -57,6 +57,7 @@ export const ERRORS = Object.freeze({
   chainDisconnected: 4901,
   unrecognizedChain: 4902,
   invalidParams: -32602,
+  limitExceeded: -32005,
   internal: -32603,
 });
 

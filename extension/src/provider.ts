@@ -34,6 +34,8 @@ export class SvckitProvider {
   async request(args: RequestArguments): Promise<unknown> {
     if (!args || typeof args !== 'object' || typeof args.method !== 'string')
       throw new ProviderRpcError(-32602, 'request expected {method, params?}');
+    if (args.params !== undefined && (typeof args.params !== 'object' || args.params === null))
+      throw new ProviderRpcError(-32602, `${args.method} params expected an array or an object (EIP-1193)`);
     const result = await this.#transport.send(args.method, args.params);
     if (args.method === 'eth_chainId' && typeof result === 'string' && this.#chainId === undefined) {
       this.#chainId = result;
@@ -62,6 +64,11 @@ export class SvckitProvider {
   /** Delivers an event from the wallet to the page's listeners. */
   emit(event: string, ...args: unknown[]): boolean {
     if (event === 'chainChanged' && typeof args[0] === 'string') this.#chainId = args[0];
+    // EIP-1193: `disconnect` carries a ProviderRpcError.
+    if (event === 'disconnect' && args[0] && !(args[0] instanceof ProviderRpcError)) {
+      const { code, message } = args[0] as RpcErrorShape;
+      args = [new ProviderRpcError(code ?? 4900, message ?? 'disconnected')];
+    }
     const set = this.#listeners.get(event);
     for (const listener of set ?? []) {
       try {

@@ -17,6 +17,10 @@ export interface WalletState {
   rpcUrls: Record<string, string>;
   /** The identity's svcId, shown to the user. */
   svcId?: string;
+  /** Custom EVM networks added by wallet_addEthereumChain (EIP-3085), by decimal chain id; endpoints in rpcUrls. */
+  networks?: Record<string, { name: string; symbol: string; decimals: number }>;
+  /** `{wallet_api_url}`: fee configuration and session login; default {@link DEFAULT_WALLET_API}. */
+  walletApiUrl?: string;
 }
 
 /** Storage keys. */
@@ -24,6 +28,9 @@ export const KEYS = Object.freeze({ wallet: 'wallet', connected: 'connectedOrigi
 
 /** Default gateway of the reference stack (`npm start`). */
 export const DEFAULT_GATEWAY = 'https://localhost:8443/rpc';
+
+/** Default wallet session API of the reference stack (specs/wallet.openapi.yaml: https://localhost:8444). */
+export const DEFAULT_WALLET_API = 'https://localhost:8444';
 
 /** A fresh state for a wallet with one account. */
 export function initialState(keystore: KeystoreFile, account: string, gatewayUrl: string, svcId?: string): WalletState {

@@ -1,15 +1,16 @@
 // The extension's parts that need no browser: the deterministic build and its manifest, the request router,
-// the EIP-1193 provider, and the browser keystore and identity agreeing with the Node library.
+// the EIP-1193 provider, and the browser keystore and identity agreeing with the Node library. The signing
+// methods are in extension-provider.test.ts.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { recoverMessageAddress } from 'viem';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildExtension } from '../../scripts/build-extension.ts';
 import { deriveIdentity } from '../../src/client/wallet/identity.ts';
 import { openKeystore, sealKeystore } from '../../src/client/wallet/keystore.ts';
 import { mnemonicToSeed } from '../../src/client/wallet/keys.ts';
-import { svcIdOfSeed } from '../../extension/src/identity-web.ts';
-import { openKeystoreWeb, sealKeystoreWeb } from '../../extension/src/keystore-web.ts';
+import { openKeystoreWeb, sealKeystoreWeb, svcIdOfSeed } from '../../src/client/wallet/browser.ts';
 import { ProviderRpcError } from '../../extension/src/protocol.ts';
 import { SvckitProvider } from '../../extension/src/provider.ts';
 import { READ_METHODS, route, type ApprovalRequest, type RouterDeps } from '../../extension/src/router.ts';
@@ -29,6 +30,7 @@ describe('build (scripts/build-extension.ts)', () => {
     const second = await buildExtension(b);
     expect(second.treeSha256).toBe(first.treeSha256);
     expect(first.files.map((f) => f.path)).toEqual([
+      'approve.css',
       'approve.html',
       'approve.js',
       'background.js',
@@ -78,7 +80,11 @@ function fakeDeps(overrides: Partial<RouterDeps> = {}, state?: WalletState) {
       forwarded.push({ url, method, params });
       return '0x2a';
     },
-    personalSign: async () => '0xsig',
+    withSeed: async (_state, password, use) => {
+      if (password !== 'pw') throw new ProviderRpcError(4100, 'wrong password');
+      return use(mnemonicToSeed(TEST_MNEMONIC));
+    },
+    walletApi: async () => ({ status: 200, body: { feeBps: 0, collectors: [], updatedAt: '2026-01-01T00:00:00Z' } }),
     emit: (event, data, origin) => void emitted.push({ event, data, origin }),
     ...overrides,
   };
@@ -103,7 +109,14 @@ describe('router', () => {
     const { deps, approvals, emitted } = fakeDeps({}, STATE);
     expect(await route('http://a.test', 'eth_accounts', [], deps)).toEqual([]);
     expect(await route('http://a.test', 'eth_requestAccounts', [], deps)).toEqual(STATE.accounts);
-    expect(approvals).toEqual([{ kind: 'connect', origin: 'http://a.test', accounts: STATE.accounts }]);
+    expect(approvals).toEqual([
+      {
+        kind: 'connect',
+        origin: 'http://a.test',
+        rows: [{ label: 'Account', value: STATE.accounts[0] }],
+        password: false,
+      },
+    ]);
     expect(emitted).toEqual([{ event: 'accountsChanged', data: STATE.accounts, origin: 'http://a.test' }]);
     expect(await route('http://b.test', 'eth_accounts', [], deps)).toEqual([]);
     const rejecting = fakeDeps({ approve: async () => ({ approved: false }) }, STATE);
@@ -120,15 +133,19 @@ describe('router', () => {
     expect(await route('http://a.test', 'eth_blockNumber', undefined, deps)).toBe('0x2a');
     expect(forwarded).toEqual([{ url: 'https://gw.test/chain', method: 'eth_blockNumber', params: [] }]);
     for (const m of [
-      'eth_sendTransaction',
       'eth_sendRawTransaction',
       'eth_sign',
       'admin_peers',
-      'eth_signTypedData_v4',
+      'eth_signTypedData_v3',
+      'wallet_requestSnaps',
     ]) {
       expect(READ_METHODS.has(m)).toBe(false);
       await expect(route('http://a.test', m, [], deps)).rejects.toMatchObject({ code: 4200 });
     }
+    await expect(
+      route('http://a.test', 'wallet_switchEthereumChain', [{ chainId: '0x1' }], deps),
+    ).rejects.toMatchObject({ code: 4100 }); // only a connected origin may switch
+    await route('http://a.test', 'eth_requestAccounts', [], deps);
     expect(await route('http://a.test', 'wallet_switchEthereumChain', [{ chainId: '0x1' }], deps)).toBeNull();
     expect(await route('http://a.test', 'eth_chainId', [], deps)).toBe('0x1');
     await expect(
@@ -145,8 +162,14 @@ describe('router', () => {
     await expect(
       route('http://a.test', 'personal_sign', ['hi', '0x0000000000000000000000000000000000000001'], deps),
     ).rejects.toMatchObject({ code: 4100 });
-    expect(await route('http://a.test', 'personal_sign', ['0x68690a', STATE.accounts[0]!.toLowerCase()], deps)).toBe(
-      '0xsig',
+    const signature = await route(
+      'http://a.test',
+      'personal_sign',
+      ['0x68690a', STATE.accounts[0]!.toLowerCase()],
+      deps,
+    );
+    expect(await recoverMessageAddress({ message: { raw: '0x68690a' }, signature: signature as `0x${string}` })).toBe(
+      STATE.accounts[0],
     );
   });
 });

@@ -184,7 +184,7 @@ suite(title, () => {
     expect(await rpc('eth_getBalance', ['0x9858EfFD232B4033E47d90003D41EC34EcaEda94', 'latest'])).toBe(
       await direct('eth_getBalance', ['0x9858EfFD232B4033E47d90003D41EC34EcaEda94', 'latest']),
     );
-    expect(await rpc('eth_sendTransaction', [{}])).toMatchObject({ code: 4200 });
+    expect(await rpc('eth_sign', [])).toMatchObject({ code: 4200 });
     expect(await rpc('wallet_switchEthereumChain', [{ chainId: '0x1' }])).toMatchObject({ code: 4902 });
     await page.close();
   }, 90_000);

@@ -9,6 +9,7 @@ import { createPublicClient, http, keccak256, type Hex, type PublicClient } from
 import { privateKeyToAccount } from 'viem/accounts';
 import { applyFee, type FeeConfig, type FeeQuote } from './fees.ts';
 import { bytesToHex, KeyError } from './codec.ts';
+import { signEvmTransaction } from './evm-tx.ts';
 import type { ChainKey } from './keys.ts';
 
 /** A native-asset transfer on an EVM chain. */
@@ -88,15 +89,17 @@ export async function sendEvm(request: EvmSendRequest): Promise<EvmSendResult> {
 
   const transactions: SignedEvmTransaction[] = [];
   for (const [i, leg] of legs.entries()) {
-    const common = { chainId, nonce: nonce + i, to: leg.to as Hex, value: leg.value, gas: gases[i]! };
-    const raw = eip1559
-      ? await account.signTransaction({
-          ...common,
-          type: 'eip1559',
-          maxFeePerGas: fees!.maxFeePerGas,
-          maxPriorityFeePerGas: fees!.maxPriorityFeePerGas,
-        })
-      : await account.signTransaction({ ...common, type: 'legacy', gasPrice: gasPrice! });
+    // One signer for the library and the extension (evm-tx.ts).
+    const raw = await signEvmTransaction(request.key, {
+      chainId,
+      nonce: nonce + i,
+      to: leg.to as Hex,
+      value: leg.value,
+      gas: gases[i]!,
+      ...(eip1559
+        ? { maxFeePerGas: fees!.maxFeePerGas, maxPriorityFeePerGas: fees!.maxPriorityFeePerGas }
+        : { gasPrice: gasPrice! }),
+    });
     transactions.push({ ...leg, nonce: nonce + i, raw, hash: keccak256(raw) });
   }
   const broadcast: Hex[] = [];

@@ -14,22 +14,9 @@ import { familyOfAddress, svcIdOf } from './codec.ts';
 import { signWithIdentity, verifyIdentitySignature, type WalletIdentity } from './identity.ts';
 import type { ChainKey } from './keys.ts';
 import { signChainMessage, verifyChainMessage } from './sign-message.ts';
-import { SvcError } from '../../errors.ts';
+import { checkChallengeMessage, registrationMessage, SessionError } from './session-messages.ts';
 
-/** Thrown when a step of the login fails or the server's answer does not check out. */
-export class SessionError extends SvcError<'LOGIN_FAILED'> {
-  override name = 'SessionError';
-  /** The HTTP status, when the server answered. */
-  readonly status?: number;
-  /** The server's answer body, when there was one. */
-  readonly body?: unknown;
-  /** `status` and `body` are the server's answer, when it answered. */
-  constructor(message: string, status?: number, body?: unknown) {
-    super('LOGIN_FAILED', message);
-    this.status = status;
-    this.body = body;
-  }
-}
+export { checkChallengeMessage, registrationMessage, SessionError };
 
 /** Options of {@link login}. */
 export interface LoginOptions {
@@ -65,17 +52,6 @@ export interface Session {
   expiresAt: Date;
   /** From the registration step, when it ran. */
   isNew?: boolean;
-}
-
-/** D-147: the text the identity key signs to register (`proof`), LF line ends, keys in request order. */
-export function registrationMessage(input: { svcId: string; issuedAt: string; keys?: readonly RegisterKey[] }): string {
-  return [
-    'svckit wallet registration',
-    `svcId: ${input.svcId}`,
-    `Issued At: ${input.issuedAt}`,
-    'Keys:',
-    ...(input.keys ?? []).map((k) => `- ${k.chainId} ${k.address}`),
-  ].join('\n');
 }
 
 /** challenge -> both signatures -> verify -> token. */
@@ -153,32 +129,6 @@ export async function login(options: LoginOptions): Promise<Session> {
     expiresAt: new Date(claims.exp * 1000),
     ...(isNew !== undefined ? { isNew } : {}),
   };
-}
-
-/**
- * Checks the challenge message before signing it (EIP-4361 §"Verifying": the wallet must check the domain):
- * layout of D-043, the address, `Chain ID` of D-071, the nonce, `svc:{svcId}` and an expiry in the future.
- */
-export function checkChallengeMessage(
-  message: string,
-  expected: { domain: string; address: string; svcId: string; nonce: string; now?: Date },
-): void {
-  const lines = message.split('\n');
-  const field = (name: string) => lines.find((l) => l.startsWith(`${name}: `))?.slice(name.length + 2);
-  const fail = (what: string) => {
-    throw new SessionError(`refusing to sign the challenge: ${what}`);
-  };
-  if (lines[0] !== `${expected.domain} wants you to sign in with your account:`)
-    fail(`it names domain "${lines[0]?.split(' ')[0]}", expected "${expected.domain}"`);
-  if (lines[1] !== expected.address) fail(`it names address ${lines[1]}, expected ${expected.address}`);
-  if (field('Nonce') !== expected.nonce) fail('its nonce differs from the challenge nonce');
-  if (!lines.includes(`- svc:${expected.svcId}`)) fail(`it does not name svc:${expected.svcId}`);
-  const family = familyOfAddress(expected.address);
-  const chain = family === 'evm' ? '1111111' : family;
-  if (field('Chain ID') !== chain) fail(`Chain ID ${field('Chain ID')}, expected ${chain} (D-071)`);
-  const expiry = Date.parse(field('Expiration Time') ?? '');
-  if (!Number.isFinite(expiry) || expiry <= (expected.now ?? new Date()).getTime())
-    fail('it has expired or has no Expiration Time');
 }
 
 /** Verifies a session token with the service's published JWKS (D-018): ML-DSA-65 signature, iss, aud, time, sub. */
