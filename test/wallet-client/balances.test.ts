@@ -41,7 +41,7 @@ describe('balances per chain', () => {
   it('the native balance is what the gateway reports, through Wallet.balance', async () => {
     const wallet = Wallet.fromMnemonic(TEST_MNEMONIC, { networks: new NetworkRegistry({ '1111111': gateway }) });
     const address = wallet.address('1111111');
-    await minedTransaction(target, { to: address, value: 123_450_000_000_000_000n });
+    await minedTransaction(target, { to: address as `0x${string}`, value: 123_450_000_000_000_000n });
     const reading = await wallet.balance('1111111', 0, { fetch: tlsFetch(target.caCert!) });
     expect(reading).toEqual({
       chainId: '1111111',
