@@ -5,7 +5,7 @@
  */
 import { chromeApi } from './chrome.ts';
 
-/** The view stays unlocked at most this long (15 minutes), then locks itself. */
+/** The view stays unlocked at most this long (15 minutes, or less when the session token expires sooner). */
 export const UNLOCK_MS = 15 * 60 * 1000;
 
 /** Storage keys of the view (local: sources; session: the unlocked state). */

@@ -94,8 +94,10 @@ export async function unlockWithSecrets(mnemonic: string, passphrase = ''): Prom
     evm.privateKey.fill(0);
     secretKey.fill(0);
   }
+  // The view locks when the wallet API's token runs out, so the activity it shows never goes stale silently.
+  const cap = 'token' in session ? session.expiresAt : Number.POSITIVE_INFINITY;
   const unlocked: Unlocked = {
-    until: Date.now() + UNLOCK_MS,
+    until: Math.min(Date.now() + UNLOCK_MS, cap),
     svcId,
     addresses: { evm: evm.address, bitcoin: bitcoin.address, tron: tron.address },
     session,

@@ -316,6 +316,18 @@ suite(title, () => {
     expect(await recoverMessageAddress({ message: 'hello', signature: (await signature) as `0x${string}` })).toBe(
       ACCOUNT,
     );
+
+    // An unlocked session past its time counts as locked: the view says so and signing is refused again.
+    await page.evaluate(async () => {
+      type Area = { get(k: string): Promise<Record<string, unknown>>; set(i: Record<string, unknown>): Promise<void> };
+      const area = (globalThis as unknown as { chrome: { storage: { session: Area } } }).chrome.storage.session;
+      const { viewUnlocked } = (await area.get('viewUnlocked')) as { viewUnlocked: { until: number } };
+      await area.set({ viewUnlocked: { ...viewUnlocked, until: Date.now() - 1 } });
+    });
+    expect(await rpc('personal_sign', ['hello', ACCOUNT])).toMatchObject({ code: 4100 });
+    await page.reload();
+    await page.waitForSelector('#locked:not([hidden])');
+    expect(await page.locator('#accounts li').count()).toBe(0);
     await dappPage.close();
     await page.close();
   }, 150_000);
