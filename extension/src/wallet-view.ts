@@ -15,6 +15,8 @@ import { lock, readSources, readUnlocked, unlockWithPassword, VIEW_KEYS, type Un
 const chrome = chromeApi();
 /** Re-renders when the unlocked session runs out (UNLOCK_MS), so the view locks itself on screen too. */
 let autoLock: ReturnType<typeof setTimeout> | undefined;
+/** Counts state changes, so answers that arrive after a lock or a newer render are dropped. */
+let generation = 0;
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const status = (text: string) => {
   $('status').textContent = text;
@@ -38,6 +40,7 @@ async function walletState(): Promise<WalletState | undefined> {
 
 /** Shows exactly one of the three states. */
 function showPart(part: 'not-set-up' | 'locked' | 'unlocked'): void {
+  generation++;
   for (const id of ['not-set-up', 'locked', 'unlocked']) $(id).hidden = id !== part;
   $('lock-state').textContent = part === 'unlocked' ? 'Unlocked' : part === 'locked' ? 'Locked' : 'Not set up';
   $('lock-state').dataset.state = part;
@@ -72,7 +75,6 @@ async function renderUnlocked(state: WalletState, unlocked: Unlocked): Promise<v
       card.dataset.chain = network.chainId;
       const title = el('h3', network.name);
       const address = el('p', addressOf(network, unlocked), 'mono address');
-      address.setAttribute('aria-label', `${network.name} address`);
       const balance = el('p', 'Reading the balance…', 'balance');
       balance.dataset.status = 'loading';
       card.append(title, address, balance);
@@ -81,13 +83,16 @@ async function renderUnlocked(state: WalletState, unlocked: Unlocked): Promise<v
     }),
   );
   status('Reading balances and activity…');
+  const mine = generation;
   await Promise.all([
     readBalances(networks, unlocked, (reading) => showBalance(cards.get(reading.chainId)!, reading)),
-    readHistory(sources, unlocked).then((answer) =>
-      'feed' in answer ? showHistory(answer.feed) : showHistoryError(answer.error),
-    ),
+    readHistory(sources, unlocked).then((answer) => {
+      if (mine !== generation) return; // locked or re-rendered meanwhile: show nothing of this answer
+      if ('feed' in answer) showHistory(answer.feed);
+      else showHistoryError(answer.error);
+    }),
   ]);
-  status(`Updated at ${new Date().toLocaleTimeString()}.`);
+  if (mine === generation) status(`Updated at ${new Date().toLocaleTimeString()}.`);
 }
 
 function showBalance(node: HTMLElement, reading: BalanceReading): void {
