@@ -94,7 +94,7 @@ const deps: RouterDeps = {
     for (const [port, portOrigin] of ports) if (!origin || portOrigin === origin) port.postMessage({ event, data });
   },
 };
-guardSigning(deps); // D-171: nothing is signed while the wallet is locked
+guardSigning(deps); // D-177: nothing is signed while the wallet is locked
 
 function settle(id: string, decision: { approved: boolean; password?: string }): void {
   const entry = pending.get(id);

@@ -2,7 +2,7 @@
  * The options page: create or import a wallet. The phrase is checked, the first EVM account derived
  * (m/44'/60'/0'/0/0), the phrase sealed under the password (keystore-web.ts) and only the sealed file and
  * public values are stored. Generating a phrase happens here, on the device. Saving also unlocks the wallet
- * view (the password was just given, D-171). The view's sources (wallet session API, Ethereum, Bitcoin and
+ * view (the password was just given, D-177). The view's sources (wallet session API, Ethereum, Bitcoin and
  * Tron endpoints) are set here too.
  */
 import { deriveChainKey, generateMnemonic, isValidMnemonic, mnemonicToSeed } from '../../src/client/wallet/keys.ts';

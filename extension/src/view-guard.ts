@@ -1,5 +1,5 @@
 /**
- * The service worker's side of the view's lock (D-171): while the wallet is locked, every request that
+ * The service worker's side of the view's lock (D-177): while the wallet is locked, every request that
  * would sign is refused with EIP-1193 4100 (Unauthorized) before any approval window opens, and a signature
  * already approved is refused too if the wallet was locked in between. Connecting and reads are not gated.
  */

@@ -1,5 +1,5 @@
 /**
- * The wallet view's lock (D-171): the unlocked session lives in chrome.storage.session (held in memory by
+ * The wallet view's lock (D-177): the unlocked session lives in chrome.storage.session (held in memory by
  * the browser, never written to disk, gone when the browser closes) and counts as locked after
  * {@link UNLOCK_MS}. Shared by the view, the options page and the service worker (view-guard.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * What the wallet view keeps (D-171): the sources it reads (chrome.storage.local, public URLs only) and
+ * What the wallet view keeps (D-177): the sources it reads (chrome.storage.local, public URLs only) and
  * the unlocked session (view-lock.ts). Unlocking opens the keystore with the password, derives the public
  * addresses per chain and signs in to the wallet session API; the keys themselves are wiped at once. Locking, or
  * {@link UNLOCK_MS} passing, forgets all of it, and the service worker refuses signing while locked.

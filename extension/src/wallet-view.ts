@@ -1,5 +1,5 @@
 /**
- * The wallet view (wallet.html: the toolbar popup, also openable as a tab; D-171): the accounts per chain
+ * The wallet view (wallet.html: the toolbar popup, also openable as a tab; D-177): the accounts per chain
  * with their balances, the native account's recent activity from GET /history, and lock / unlock with the
  * keystore password. While locked nothing of the wallet but its existence is shown.
  */

@@ -1,4 +1,4 @@
-// Balances per chain (src/client/wallet/balances.ts, D-171): the native chain through the reference stack's
+// Balances per chain (src/client/wallet/balances.ts, D-177): the native chain through the reference stack's
 // gateway over its real TLS; Bitcoin (Esplora) and Tron (TronGrid) are third-party services, so local HTTP
 // servers answering in their documented shapes stand in for them. An unset, unreachable, slow or wrong
 // source is `unavailable` with its reason, never a number.

@@ -46,7 +46,7 @@ describe('build (scripts/build-extension.ts)', () => {
       manifest_version: 3,
       version: '1.0.0',
       background: { service_worker: 'background.js', type: 'module' },
-      action: { default_popup: 'wallet.html' }, // the wallet view (D-171)
+      action: { default_popup: 'wallet.html' }, // the wallet view (D-177)
     });
     expect(manifest.content_scripts[0]).toMatchObject({ js: ['inpage.js'], world: 'MAIN', run_at: 'document_start' });
     for (const file of first.files.filter((f) => f.path.endsWith('.js'))) {

@@ -1,4 +1,4 @@
-// The extension's wallet view (wallet.html, D-171) in headless Debian Chromium against the in-process
+// The extension's wallet view (wallet.html, D-177) in headless Debian Chromium against the in-process
 // reference stack over its real TLS: the native account's balance is the one the gateway reports after
 // funding it, the activity is the wallet session API's /history, an unconfigured or unreachable source is
 // said to be so, lock hides addresses and balances and makes the service worker refuse signing, a wrong

@@ -3,7 +3,7 @@
  * sends use, D-124): an EVM JSON-RPC (`eth_chainId`, then `eth_getBalance` at `latest`), an
  * Esplora-compatible REST API for Bitcoin (`GET /address/:a`, confirmed funded minus spent outputs) and a
  * TronGrid-compatible HTTP API for Tron (`POST /wallet/getaccount`, `balance` in sun). A chain with no
- * endpoint, or one that does not answer, is `unavailable` with the reason: never a made-up zero (D-171).
+ * endpoint, or one that does not answer, is `unavailable` with the reason: never a made-up zero (D-177).
  * Isomorphic (fetch only, no node: imports): the browser extension bundles it too.
  */
 import type { Network } from './networks.ts';
