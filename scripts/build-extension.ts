@@ -33,6 +33,7 @@ export const ENTRIES: Array<{ entry: string; out: string; format: 'iife' | 'esm'
   { entry: 'extension/src/background.ts', out: 'background.js', format: 'esm' },
   { entry: 'extension/src/options.ts', out: 'options.js', format: 'iife' },
   { entry: 'extension/src/approve.ts', out: 'approve.js', format: 'iife' },
+  { entry: 'extension/src/wallet-view.ts', out: 'wallet.js', format: 'iife' },
 ];
 
 /** Builds into `outDir` (emptied first); returns the files and the tree digest. */

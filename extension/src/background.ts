@@ -9,6 +9,7 @@ import { chromeApi, type Port } from './chrome.ts';
 import { ERRORS, ProviderRpcError, type BackgroundRequest } from './protocol.ts';
 import { route, type ApprovalRequest, type RouterDeps } from './router.ts';
 import { KEYS, type WalletState } from './state.ts';
+import { guardSigning } from './view-guard.ts';
 
 const chrome = chromeApi();
 const ports = new Map<Port, string>();
@@ -158,6 +159,7 @@ const deps: RouterDeps = {
     for (const [port, portOrigin] of ports) if (!origin || portOrigin === origin) port.postMessage({ event, data });
   },
 };
+guardSigning(deps); // D-177: nothing is signed while the wallet is locked
 
 function settle(id: string, decision: ApprovalDecision): void {
   const entry = pending.get(id);

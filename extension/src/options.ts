@@ -1,13 +1,16 @@
 /**
  * The options page: create or import a wallet. The phrase is checked, the first EVM account derived
  * (m/44'/60'/0'/0/0), the phrase sealed under the password (keystore-web.ts) and only the sealed file and
- * public values are stored. Generating a phrase happens here, on the device.
+ * public values are stored. Generating a phrase happens here, on the device. Saving also unlocks the wallet
+ * view (the password was just given, D-177). The view's sources (wallet session API, Ethereum, Bitcoin and
+ * Tron endpoints) are set here too.
  */
 import { deriveChainKey, generateMnemonic, isValidMnemonic, mnemonicToSeed } from '../../src/client/wallet/keys.ts';
 import { chromeApi } from './chrome.ts';
 import { svcIdOfSeed } from './identity-web.ts';
 import { sealKeystoreWeb } from './keystore-web.ts';
 import { DEFAULT_GATEWAY, initialState, KEYS, type WalletState } from './state.ts';
+import { readSources, saveSources, unlockWithSecrets } from './view-state.ts';
 
 const chrome = chromeApi();
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -16,6 +19,11 @@ const status = (text: string) => {
 };
 
 async function show(): Promise<void> {
+  const sources = await readSources();
+  $<HTMLInputElement>('wallet-api-url').value = sources.walletApi;
+  $<HTMLInputElement>('ethereum-url').value = sources.ethereum ?? '';
+  $<HTMLInputElement>('bitcoin-url').value = sources.bitcoin ?? '';
+  $<HTMLInputElement>('tron-url').value = sources.tron ?? '';
   const state = (await chrome.storage.local.get(KEYS.wallet))[KEYS.wallet] as WalletState | undefined;
   $<HTMLInputElement>('gateway-url').value = state?.rpcUrls['1111111'] ?? DEFAULT_GATEWAY;
   if (!state) return;
@@ -59,10 +67,30 @@ async function save(): Promise<void> {
   });
   await chrome.storage.local.set({ [KEYS.wallet]: initialState(keystore, account.address, gateway, svcId) });
   await chrome.runtime.sendMessage({ type: 'wallet:changed' });
+  status('Unlocking the wallet view...');
+  await unlockWithSecrets(mnemonic);
   $<HTMLTextAreaElement>('mnemonic').value = '';
   $<HTMLInputElement>('password').value = '';
-  status(`Saved: ${account.address}`);
   await show();
+  status(`Saved: ${account.address}`);
 }
+
+$('sources-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  const value = (id: string) => $<HTMLInputElement>(id).value.trim();
+  saveSources({
+    walletApi: value('wallet-api-url'),
+    ethereum: value('ethereum-url'),
+    bitcoin: value('bitcoin-url'),
+    tron: value('tron-url'),
+  }).then(
+    () => {
+      $('sources-status').textContent = 'Sources saved.';
+    },
+    (error: unknown) => {
+      $('sources-status').textContent = (error as Error).message;
+    },
+  );
+});
 
 void show();

@@ -40,12 +40,15 @@ describe('build (scripts/build-extension.ts)', () => {
       'options.html',
       'options.js',
       'wallet.css',
+      'wallet.html',
+      'wallet.js',
     ]);
     const manifest = JSON.parse(readFileSync(path.join(a, 'manifest.json'), 'utf8'));
     expect(manifest).toMatchObject({
       manifest_version: 3,
       version: '1.0.0',
       background: { service_worker: 'background.js', type: 'module' },
+      action: { default_popup: 'wallet.html' }, // the wallet view (D-177)
     });
     expect(manifest.content_scripts[0]).toMatchObject({ js: ['inpage.js'], world: 'MAIN', run_at: 'document_start' });
     for (const file of first.files.filter((f) => f.path.endsWith('.js'))) {

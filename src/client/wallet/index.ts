@@ -76,6 +76,13 @@ export {
   type GuardianShares,
   type ShareHolder,
 } from './recovery.ts';
+export {
+  readBalance,
+  formatUnits,
+  BALANCE_TIMEOUT_MS,
+  type BalanceReading,
+  type BalanceOptions,
+} from './balances.ts';
 export { computeFee, applyFee, fetchFeeConfig, FeeError, type FeeQuote } from './fees.ts';
 export { sendEvm, type EvmSendRequest, type EvmSendResult } from './send-evm.ts';
 export { sendBitcoin, type BitcoinSendRequest, type BitcoinSendResult } from './send-bitcoin.ts';
@@ -95,11 +102,13 @@ export {
 } from './managed.ts';
 export {
   login,
+  loginWithSigner,
   checkChallengeMessage,
   verifySessionToken,
   verifyAuthorizationRecord,
   authorizedClient,
   SessionError,
+  type IdentitySigner,
   type LoginOptions,
   type Session,
 } from './session.ts';

@@ -5,6 +5,7 @@
  */
 import type { Client } from '../../../generated/wallet/client/index.ts';
 import * as sdk from '../../../generated/wallet/sdk.gen.ts';
+import { readBalance, type BalanceOptions, type BalanceReading } from './balances.ts';
 import { deriveIdentity, type WalletIdentity } from './identity.ts';
 import { deriveChainKey, generateMnemonic, mnemonicToSeed, type ChainKey } from './keys.ts';
 import { openWalletSecrets, sealWalletSecrets, type KeystoreFile, type SealOptions } from './keystore.ts';
@@ -108,6 +109,12 @@ export class Wallet {
   /** The address of a `ChainId` at an index. */
   address(chain: string, index = 0): string {
     return this.key(chain, index).address;
+  }
+
+  /** The balance of the address at `index` on `chainId`, from the chain's configured endpoint (balances.ts). */
+  balance(chainId: string, index = 0, options: BalanceOptions = {}): Promise<BalanceReading> {
+    const network = this.networks.get(chainId);
+    return readBalance(network, this.address(network.chainId, index), options);
   }
 
   /** This device's sync key pair, created on first use (random per device, D-121). */
