@@ -79,23 +79,23 @@ export async function seedBulk(db: Database, from: number, to: number): Promise<
     SELECT 'TXN20260101-' || lpad(g::text, 8, '0'), 'transfer', 'acc_bulk_' || (g / 100),
            '0x' || lpad(to_hex(g / 100), 40, '0'), '0x' || lpad(to_hex(((g * 7919) % ${int(to + 1)}) / 100), 40, '0'),
            1000, g % 100, '0x' || md5('t' || g) || md5('u' || g), '0x00', 'confirmed', g / 10, 1767225600 + g * 3, ${at}
-      FROM generate_series(${int(from)}, ${int(to)}) AS g`);
+      FROM generate_series(${int(from)}::bigint, ${int(to)}::bigint) AS g`);
   await db.execute(sql`
     INSERT INTO payments (uetr, tx_ref, source, status, instr_amt_ccy, instr_amt, settl_amt_ccy, settl_amt, dbtr_inst,
                           cdtr_inst, debtor_account_id, transfer_tx_ref, on_chain_tx_hash, sttlm_tm, created_at, updated_at)
     SELECT md5('p' || g)::uuid::text, 'PMT-20260101-' || lpad(g::text, 10, '0'), 'transfer', 'SETTLED', 'SVC', '0.001',
            'SVC', '0.001', 'SVCKGB2LXXX', 'SVCKGB2LXXX', 'acc_bulk_' || (g / 100), 'TXN20260101-' || lpad(g::text, 8, '0'),
            '0x' || md5('t' || g) || md5('u' || g), '2026-01-01T00:00:00.000Z', ${at}, ${at}
-      FROM generate_series(${int(from)}, ${int(to)}) AS g`);
+      FROM generate_series(${int(from)}::bigint, ${int(to)}::bigint) AS g`);
   await db.execute(sql`
     INSERT INTO webhook_events (id, type, uetr, body, debtor_account_id, created_at)
     SELECT 'evt_bulk_' || g, 'payment.settled', md5('p' || g)::uuid::text, '{}', 'acc_bulk_' || (g / 100), ${at}
-      FROM generate_series(${int(from)}, ${int(to)}) AS g`);
+      FROM generate_series(${int(from)}::bigint, ${int(to)}::bigint) AS g`);
   await db.execute(sql`
     INSERT INTO webhook_deliveries (id, event_id, endpoint_id, event, uetr, status, round, attempts, created_at,
                                     delivered_at)
     SELECT 'dlv_bulk_' || g, 'evt_bulk_' || g, 'we_probe', 'payment.settled', md5('p' || g)::uuid::text, 'delivered',
            1, 1, ${at}, ${at}
-      FROM generate_series(${int(from)}, ${int(to)}) AS g`);
+      FROM generate_series(${int(from)}::bigint, ${int(to)}::bigint) AS g`);
   await db.execute(sql`VACUUM ANALYZE`);
 }
