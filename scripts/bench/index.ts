@@ -1,7 +1,8 @@
 /**
  * `npm run bench -- <name> [--json <file>]`: runs one benchmark from scripts/bench/<name>.ts and prints its
  * figures (and writes them as JSON, result.ts). `npm run bench -- all [--out <folder>]` runs every benchmark
- * one after the other, writes each one's JSON into the folder (default reports/bench/) and prints one table;
+ * one after the other (`--only a,b`: those), writes each one's JSON into the folder (default reports/bench/) and
+ * prints one table of every JSON in it;
  * `npm run bench -- docs [<folder>]` writes docs/benchmarks.md from such a folder.
  * Benchmarks are never timed unit tests (DESIGN.md house rule 11).
  */
@@ -22,8 +23,14 @@ const option = (flag: string) => {
 
 if (name === 'all') {
   const folder = path.resolve(option('--out') ?? DEFAULT_FOLDER);
+  const only = option('--only')?.split(',');
+  const unknown = only?.filter((b) => !(BENCHES as readonly string[]).includes(b)) ?? [];
+  if (unknown.length) {
+    console.error(`no benchmark ${unknown.join(', ')}; known: ${BENCHES.join(', ')}`);
+    process.exit(2);
+  }
   const failed: string[] = [];
-  for (const bench of BENCHES) {
+  for (const bench of BENCHES.filter((b) => !only || only.includes(b))) {
     console.log(`\n=== ${bench} ===`);
     const file = path.join(folder, `${bench}.json`);
     rmSync(file, { force: true }); // a file left by an earlier run must not stand in for a failed one
@@ -46,7 +53,7 @@ if (name === 'all') {
   await import(`./${name}.ts`);
 } else {
   console.error(
-    `usage: npm run bench -- <${BENCHES.join('|')}> [--json <file>] | all [--out <folder>] | docs [<folder>]${name ? ` (no benchmark "${name}")` : ''}`,
+    `usage: npm run bench -- <${BENCHES.join('|')}> [--json <file>] | all [--out <folder>] [--only <a,b>] | docs [<folder>]${name ? ` (no benchmark "${name}")` : ''}`,
   );
   process.exit(2);
 }
