@@ -71,7 +71,7 @@ async function sized(size: number): Promise<Sized> {
   await seedBulk(db, 0, size - 1);
   console.log(`${size} rows seeded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   const confirmer = new TransferConfirmer(db, noReceipts);
-  const dispatcher = new WebhookDispatcher(db, clock, new WebhookTransport(clock, {}), {
+  const dispatcher = new WebhookDispatcher(db, clock, new WebhookTransport(clock, { ca: [], maxSockets: 1 }), {
     concurrency: CLAIM,
     secrets: new WebhookSecretBox(Keyring.open({ dataDir: null })),
   });
