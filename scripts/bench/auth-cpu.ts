@@ -51,8 +51,8 @@ export async function measureAuthCpu(
   target: string,
   n = 2000,
   rounds = 3,
+  authenticator: Pick<Authenticator, 'authenticate'> = new Authenticator(credentials, clock),
 ): Promise<AuthCpu> {
-  const authenticator = new Authenticator(credentials, clock);
   const bearer = { method: 'GET', target, authorization: `Bearer ${token}` };
   const key = importMlDsa65PublicKey(keys.publicKey);
   const signedAt = clock.now();
