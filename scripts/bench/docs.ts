@@ -29,7 +29,7 @@ export function formatValue(value: number): string {
   if (abs >= 1000) return Math.round(value).toLocaleString('en-US');
   if (abs >= 100) return value.toFixed(0);
   if (abs >= 10) return value.toFixed(1);
-  return value.toFixed(abs >= 1 || abs === 0 ? 2 : 3);
+  return value.toFixed(abs >= 0.1 || abs === 0 ? 2 : 3);
 }
 
 const withUnit = (value: string, unit: string) => (unit === 'x' ? `${value}x` : `${value} ${unit}`);
