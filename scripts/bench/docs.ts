@@ -26,6 +26,7 @@ export function readResults(folder: string): BenchResult[] {
 /** A measured value with a precision that suits its size. */
 export function formatValue(value: number): string {
   const abs = Math.abs(value);
+  if (Number.isInteger(value) && abs < 1000) return String(value);
   if (abs >= 1000) return Math.round(value).toLocaleString('en-US');
   if (abs >= 100) return value.toFixed(0);
   if (abs >= 10) return value.toFixed(1);
@@ -40,7 +41,12 @@ export function cells(f: BenchFigure): [string, string, string, string] {
   if (!f.target) return [measured, '-', '-', f.verdict];
   const sign = f.target.comparison === 'at-most' ? '≤' : '≥';
   const limit = `${sign} ${withUnit(formatValue(f.target.limit), f.unit)}${f.target.description ? ` (${f.target.description})` : ''}`;
-  return [measured, limit, f.ratio === undefined ? '-' : `${f.ratio.toFixed(2)}x`, f.verdict];
+  return [
+    measured,
+    limit,
+    typeof f.ratio === 'number' && Number.isFinite(f.ratio) ? `${f.ratio.toFixed(2)}x` : '-',
+    f.verdict,
+  ];
 }
 
 const row = (parts: string[]) => `| ${parts.map((p) => p.replaceAll('|', '\\|')).join(' | ')} |`;

@@ -18,7 +18,7 @@ export type Verdict = 'met' | 'missed' | 'info-only';
 /** A target: the measured value must be `comparison` `limit` (in the figure's unit). */
 export type BenchTarget = { limit: number; comparison: Comparison; description?: string };
 
-/** One measured figure. `ratio` is value / limit (absent without a target). */
+/** One measured figure. `ratio` is value / limit (absent without a target or with a limit of 0). */
 export type BenchFigure = {
   name: string;
   value: number;
@@ -54,9 +54,10 @@ export type BenchResult = {
 /** A figure with its ratio and verdict worked out from `target` (info-only without one). */
 export function figure(name: string, value: number, unit: string, target?: BenchTarget): BenchFigure {
   if (!target) return { name, value, unit, verdict: 'info-only' };
-  const ratio = value / target.limit;
   const met = target.comparison === 'at-most' ? value <= target.limit : value >= target.limit;
-  return { name, value, unit, target, ratio, verdict: met ? 'met' : 'missed' };
+  // A limit of 0 (no gap, no early retry) has no ratio.
+  const ratio = target.limit === 0 ? {} : { ratio: value / target.limit };
+  return { name, value, unit, target, ...ratio, verdict: met ? 'met' : 'missed' };
 }
 
 /** The machine this process runs on; `postgres` when the benchmark used a PostgreSQL server. */

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readResults, renderTable, writeDocs } from '../../scripts/bench/docs.ts';
+import { cells, readResults, renderTable, writeDocs } from '../../scripts/bench/docs.ts';
 import { type BenchResult, figure, writeResult } from '../../scripts/bench/result.ts';
 
 const MACHINE = {
@@ -50,6 +50,15 @@ describe('benchmark results', () => {
       ratio: 0.75,
     });
     expect(figure('c', 3, 'ms')).toEqual({ name: 'c', value: 3, unit: 'ms', verdict: 'info-only' });
+    // A limit of 0 has no ratio; one over it is missed.
+    expect(figure('d', 0, 'gaps', { limit: 0, comparison: 'at-most' })).not.toHaveProperty('ratio');
+    expect(figure('d', 2, 'gaps', { limit: 0, comparison: 'at-most' })).toMatchObject({ verdict: 'missed' });
+    expect(cells(figure('d', 2, 'gaps', { limit: 0, comparison: 'at-most' }))).toEqual([
+      '2 gaps',
+      '≤ 0 gaps',
+      '-',
+      'missed',
+    ]);
   });
 
   it('prints one row per figure with measured, limit, ratio and verdict', () => {
