@@ -175,7 +175,7 @@ over the pending records (against a node answering that none is mined, so the da
 The probed account (200 transfers sent, 50 received, 20 pending) and the 100 due deliveries are the same at
 every size; only the rest of the tables grows. The sizes take turns run by run, so the machine's load falls
 on every size alike. Target: p50 at 10⁶ rows at most 1.5x p50 at 10⁴, for each query but the list of every
-account, whose \`total\` counts the whole table (D-181). The query plans at 10⁶ follow, as auto_explain
+account, whose \`total\` counts the whole table (D-179). The query plans at 10⁶ follow, as auto_explain
 logged them (\`EXPLAIN (ANALYZE, BUFFERS)\`); each page is two statements, the count and the page.`,
   },
 };

@@ -21,7 +21,7 @@ const TIMESTAMP = /^\d{1,16}$/;
  * by position rather than with one regular expression over the 10.5 KB header, which alone cost 48 us per
  * request (a quarter of the verification): a hex part is valid exactly when it decodes to its full length,
  * since Buffer stops decoding at the first character that is not a hex digit. The key stays hex here: a key
- * seen before is not decoded again (D-180).
+ * seen before is not decoded again (D-178).
  */
 function parseMldsaHeader(header: string): { keyHex: string; timestamp: string; signature: Buffer } | undefined {
   const keyEnd = MLDSA_SCHEME.length + 3904;
@@ -36,7 +36,7 @@ function parseMldsaHeader(header: string): { keyHex: string; timestamp: string; 
     : undefined;
 }
 
-/** A registered ML-DSA-65 key met before: its bytes and its OpenSSL key, parsed once (D-180). */
+/** A registered ML-DSA-65 key met before: its bytes and its OpenSSL key, parsed once (D-178). */
 type KnownKey = { publicKey: Buffer; key: KeyObject };
 
 /** At most this many registered keys are kept parsed; the oldest goes first. */
@@ -51,7 +51,7 @@ export type SignedRequest = { method: string; target: string; authorization: str
 /** Verifies credentials; keeps accepted ML-DSA signatures for the skew window to refuse replays (D-076). */
 export class Authenticator {
   private readonly seenSignatures = new Map<string, number>();
-  /** Registered keys by their hex as sent (D-180); filled only after the registration is found (D-138). */
+  /** Registered keys by their hex as sent (D-178); filled only after the registration is found (D-138). */
   private readonly knownKeys = new Map<string, KnownKey>();
 
   /** Uses the credential store and the injectable clock. */
@@ -120,7 +120,7 @@ export class Authenticator {
     return credential;
   }
 
-  /** Parses a registered key once and keeps it (D-180); undefined when OpenSSL refuses the bytes. */
+  /** Parses a registered key once and keeps it (D-178); undefined when OpenSSL refuses the bytes. */
   private remember(keyHex: string, publicKey: Buffer): KeyObject | undefined {
     let key: KeyObject;
     try {
@@ -147,7 +147,7 @@ export class Authenticator {
 
 /**
  * True when the signature verifies (FIPS 204 ML-DSA.Verify, OpenSSL, empty context) over `prefix` + one of
- * `targets`, tried in order. D-180: on the calling thread; the hand-over to libuv's pool cost more CPU than
+ * `targets`, tried in order. D-178: on the calling thread; the hand-over to libuv's pool cost more CPU than
  * it saved the event loop.
  */
 function verifyAnyTarget(key: KeyObject, signature: Buffer, prefix: string, targets: string[]): boolean {

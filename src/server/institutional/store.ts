@@ -30,7 +30,7 @@ export async function transferPage(
     const ids = accountIds.length ? accountIds : [''];
     const addresses = db.select({ address: accounts.address }).from(accounts).where(inArray(accounts.id, ids));
     // ARRAY(subquery) is computed once, so both sides of the OR use their index; `IN (subquery)` inside an OR
-    // made PostgreSQL scan the whole table (D-181).
+    // made PostgreSQL scan the whole table (D-179).
     where = and(where, or(inArray(transfers.accountId, ids), sql`${transfers.toAddress} = ANY(ARRAY(${addresses}))`));
   }
   return pageOf(db, where, page, limit);
