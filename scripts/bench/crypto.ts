@@ -14,10 +14,12 @@ import { repoPath } from '../../src/paths.ts';
 import { runWycheproof } from '../../conformance/crypto/wycheproof/run.ts';
 import { mlDsa65 } from '../../src/crypto/ml-dsa.ts';
 import { mlKem768 } from '../../src/crypto/ml-kem.ts';
+import { type BenchFigure, figure, machine, reportResult } from './result.ts';
 
 const DEFAULT_VECTORS_DIR = repoPath('vectors');
 const largeData = process.argv.includes('--large-data');
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+const figures: BenchFigure[] = [];
 
 /** Operations per second of `op`, over about `budgetMs` after a short warm-up. */
 function opsPerSecond(op: () => unknown, budgetMs = 1500): number {
@@ -42,6 +44,7 @@ for (const impl of IMPLEMENTATION_IDS) {
     (a, r) => ({ run: a.run + r.counts.passed + r.counts.failed, total: a.total + r.counts.total }),
     { run: 0, total: 0 },
   );
+  figures.push(figure(`ACVP run time, ${impl}`, acvp.durationMs / 1000, 's'));
   console.log(
     `ACVP       ${impl.padEnd(8)} ${seconds(acvp.durationMs).padStart(9)}  (${counts.run} of ${counts.total} cases run, the rest skipped)`,
   );
@@ -49,9 +52,11 @@ for (const impl of IMPLEMENTATION_IDS) {
 for (const impl of IMPLEMENTATION_IDS) {
   const wp = runWycheproof({ vectorsDir: DEFAULT_VECTORS_DIR, implementations: [impl] });
   const run = wp.results.reduce((n, r) => n + r.counts.passed + r.counts.failed, 0);
+  figures.push(figure(`Wycheproof run time, ${impl}`, wp.durationMs / 1000, 's'));
   console.log(`Wycheproof ${impl.padEnd(8)} ${seconds(wp.durationMs).padStart(9)}  (${run} cases run)`);
 }
 const interop = await runInterop('bench');
+figures.push(figure('interop matrix run time, 3 peers', interop.durationMs / 1000, 's'));
 console.log(`Interop    3 peers  ${seconds(interop.durationMs).padStart(9)}  (${interop.summary.checks} checks)\n`);
 
 const message = new TextEncoder().encode('1700000000000:POST:/api/v1/transfers');
@@ -147,3 +152,5 @@ oqsKem.destroy();
 console.log(`${'operation'.padEnd(24)} ${'backend'.padEnd(30)} ops/s`);
 for (const [op, backend, rate] of rows)
   console.log(`${op.padEnd(24)} ${backend.padEnd(30)} ${rate.toFixed(0).padStart(7)}`);
+for (const [op, backend, rate] of rows) figures.push(figure(`${op}, ${backend}`, rate, 'ops/s'));
+reportResult({ bench: 'crypto', machine: machine(), figures });

@@ -9,8 +9,9 @@
  *  - gateway-tls:  `{base_url}/rpc` of the running stack, TLS 1.3 X25519MLKEM768, handshake amortised over
  *                  keep-alive connections (what viem and ethers do);
  *  - gateway-tls-new: the same with a new connection (full hybrid handshake) per request.
- * The target "gateway p50 at most 1.2x direct Anvil, once TLS is accounted for" compares gateway-http
- * (TLS removed) and gateway-tls (handshake amortised) with anvil.
+ * Targets: "gateway p50 at most 1.2x direct Anvil at concurrency 1, once TLS is accounted for" compares
+ * gateway-http (TLS removed) and gateway-tls (handshake amortised) with anvil; and gateway-tls requests per
+ * second at concurrency 32 at least 0.8x anvil's, for every method measured.
  * Then `/api/txns` cold (the 20 s cache expired on the injectable clock) and warm.
  *
  * Settings: BENCH_REQUESTS (default 2000 per run at concurrency 1; 3x that at 32).
@@ -31,6 +32,7 @@ import { installErrorHandling } from '../../src/server/http/error-handler.ts';
 import { listen } from '../../src/server/main.ts';
 import { rpcRoutes } from '../../src/server/chain/routes.ts';
 import { RateWindow } from '../../src/server/http/rate-window.ts';
+import { type BenchFigure, figure, machine, reportResult } from './result.ts';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
 
@@ -198,7 +200,7 @@ function printRpcTable(rows: Row[]): void {
 }
 
 /** /api/txns: cold (cache window passed on the injectable clock before each request) and warm. */
-async function explorerTxns(base: string, ca: string, clock: OffsetClock): Promise<string[]> {
+async function explorerTxns(base: string, ca: string, clock: OffsetClock, figures: BenchFigure[]): Promise<string[]> {
   const job = { url: new URL('api/txns', base).href, ca, keepAlive: true };
   const probe = await fetchJson(job.url, ca).catch((error: Error) => error);
   if (!Array.isArray(probe) || probe.length === 0)
@@ -216,6 +218,10 @@ async function explorerTxns(base: string, ca: string, clock: OffsetClock): Promi
   const warm = await measure({ ...job, total: REQUESTS, concurrency: 1 });
   const warm32 = await measure({ ...job, total: REQUESTS * 3, concurrency: 32 });
   const q = (list: number[], p: number) => list[Math.min(list.length - 1, Math.floor(p * list.length))]!;
+  figures.push(
+    figure('/api/txns cold p50 (cache expired, 200-block scan)', q(cold, 0.5), 'ms'),
+    figure('/api/txns warm req/s, concurrency 32', warm32.rps, 'req/s'),
+  );
   return [
     '| /api/txns (gateway-tls) | requests | p50 ms | p99 ms | req/s |',
     '|---|---:|---:|---:|---:|',
@@ -272,7 +278,31 @@ try {
   }
   printRpcTable(rows);
   console.log('');
-  for (const line of await explorerTxns(`${ready.base}/`, stack.tls.caCert, clock)) console.log(line);
+  const figures: BenchFigure[] = [];
+  for (const r of rows) {
+    const label = `${r.path} ${r.method}, concurrency ${r.concurrency}`;
+    figures.push(figure(`${label}: p50`, r.p50, 'ms'), figure(`${label}: requests per second`, r.rps, 'req/s'));
+  }
+  for (const [m] of methods) {
+    const at = (path: string, concurrency: number) =>
+      rows.find((x) => x.path === path && x.method === m && x.concurrency === concurrency)!;
+    for (const path of ['gateway-http', 'gateway-tls'])
+      figures.push(
+        figure(`${path} p50 / anvil p50, ${m}, concurrency 1`, at(path, 1).p50 / at('anvil', 1).p50, 'x', {
+          limit: 1.2,
+          comparison: 'at-most',
+        }),
+      );
+    figures.push(
+      figure(
+        `gateway-tls req/s / anvil req/s, ${m}, concurrency 32 (keep-alive)`,
+        at('gateway-tls', 32).rps / at('anvil', 32).rps,
+        'x',
+        { limit: 0.8, comparison: 'at-least' },
+      ),
+    );
+  }
+  for (const line of await explorerTxns(`${ready.base}/`, stack.tls.caCert, clock, figures)) console.log(line);
   const target = (path: string) =>
     methods
       .map(([m]) => {
@@ -284,6 +314,11 @@ try {
   console.log(
     `\ntarget p50 <= 1.2x anvil at concurrency 1: gateway-http (TLS removed) ${target('gateway-http')}; gateway-tls (handshake amortised) ${target('gateway-tls')}`,
   );
+  const throughput = figures.filter((f) => f.name.startsWith('gateway-tls req/s'));
+  console.log(
+    `target gateway-tls req/s >= 0.8x anvil at concurrency 32: ${throughput.map((f) => `${f.name.split(', ')[1]} ${f.value.toFixed(2)}x (${f.verdict})`).join('; ')}`,
+  );
+  reportResult({ bench: 'rpc', machine: machine(), figures });
 } catch (error) {
   console.error('rpc benchmark failed:', error);
   process.exitCode = 1;

@@ -10,6 +10,7 @@ import { openKeystoreWeb } from '../../extension/src/keystore-web.ts';
 import { DEFAULT_ARGON2ID } from '../../src/client/wallet/keystore-format.ts';
 import { openKeystore, sealWalletSecrets } from '../../src/client/wallet/keystore.ts';
 import { Wallet } from '../../src/client/wallet/wallet.ts';
+import { figure, machine, reportResult } from './result.ts';
 
 const runsArg = process.argv.indexOf('--runs');
 const runs = runsArg > 0 ? Math.max(1, Number(process.argv[runsArg + 1]) || 1) : 7;
@@ -27,9 +28,10 @@ async function time(op: () => Promise<unknown>, n: number): Promise<number[]> {
   return out;
 }
 
+const medianOf = (ms: number[]) => [...ms].sort((a, b) => a - b)[Math.floor(ms.length / 2)]!;
 const stats = (ms: number[]) => {
   const sorted = [...ms].sort((a, b) => a - b);
-  const median = sorted[Math.floor(sorted.length / 2)]!;
+  const median = medianOf(ms);
   return `median ${median.toFixed(0).padStart(5)} ms   min ${sorted[0]!.toFixed(0).padStart(5)} ms   max ${sorted.at(-1)!.toFixed(0).padStart(5)} ms   (${ms.length} runs)`;
 };
 
@@ -42,12 +44,19 @@ console.log(
 );
 
 const file = await sealWalletSecrets('correct horse battery staple', { mnemonic });
-console.log(
-  `unlock, node:crypto Argon2id     ${stats(await time(() => openKeystore('correct horse battery staple', file), runs))}`,
-);
-console.log(
-  `unlock, @noble/hashes Argon2id   ${stats(await time(() => openKeystoreWeb('correct horse battery staple', file), Math.min(runs, 3)))}`,
-);
-console.log(
-  `wallet unlock (keystore + seed + ML-DSA-65 identity)  ${stats(await time(() => Wallet.fromKeystore(file, 'correct horse battery staple'), runs))}`,
-);
+const nodeUnlock = await time(() => openKeystore('correct horse battery staple', file), runs);
+console.log(`unlock, node:crypto Argon2id     ${stats(nodeUnlock)}`);
+const webUnlock = await time(() => openKeystoreWeb('correct horse battery staple', file), Math.min(runs, 3));
+console.log(`unlock, @noble/hashes Argon2id   ${stats(webUnlock)}`);
+const walletUnlock = await time(() => Wallet.fromKeystore(file, 'correct horse battery staple'), runs);
+console.log(`wallet unlock (keystore + seed + ML-DSA-65 identity)  ${stats(walletUnlock)}`);
+reportResult({
+  bench: 'wallet-keystore',
+  machine: machine(),
+  figures: [
+    figure('unlock, node:crypto Argon2id (median)', medianOf(nodeUnlock), 'ms'),
+    figure('unlock, @noble/hashes Argon2id (median)', medianOf(webUnlock), 'ms'),
+    figure('wallet unlock: keystore, seed, ML-DSA-65 identity (median)', medianOf(walletUnlock), 'ms'),
+  ],
+  notes: [`Argon2id m = ${p.memoryKiB} KiB, t = ${p.passes}, p = ${p.parallelism}; ${runs} runs (3 for @noble/hashes)`],
+});

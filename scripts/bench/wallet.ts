@@ -20,10 +20,12 @@ import { loadConfig } from '../../src/config.ts';
 import { mlDsa65, sha3_256, toHex } from '../../src/crypto/index.ts';
 import { listen } from '../../src/server/main.ts';
 import { serviceKeyFromSeed } from '../../src/server/wallet/keys.ts';
+import { type BenchFigure, figure, machine, reportResult } from './result.ts';
 
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 400);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 4);
 const LEVELS = [1, 8, 32];
+const figures: BenchFigure[] = [];
 
 /** A client in a worker: logs in `total` times over `concurrency` loops, returning latencies (ms). Plain JS. */
 const CLIENT = `
@@ -145,6 +147,12 @@ async function main(): Promise<void> {
       const elu = performance.eventLoopUtilization(elu0);
       const all = parts.flat().sort((a, b) => a - b);
       const busy = (elu.active / all.length).toFixed(2);
+      const concurrency = workersUsed * perWorker;
+      figures.push(
+        figure(`sessions per second, concurrency ${concurrency}`, (all.length / wall) * 1000, 'sessions/s'),
+        figure(`session p50, concurrency ${concurrency}`, quantile(all, 0.5), 'ms'),
+        figure(`server main-thread busy per session, concurrency ${concurrency}`, elu.active / all.length, 'ms'),
+      );
       console.log(
         `${String(workersUsed * perWorker).padStart(11)}  ${String(all.length).padStart(8)}  ${((all.length / wall) * 1000).toFixed(1).padStart(10)}  ${quantile(all, 0.5).toFixed(1).padStart(6)}  ${quantile(all, 0.99).toFixed(1).padStart(6)}  ${busy.padStart(10)}`,
       );
@@ -181,27 +189,29 @@ async function pieces(): Promise<void> {
   const token = await new SignJWT({ sub: 'a' })
     .setProtectedHeader({ alg: 'ML-DSA-65', kid: key.kid })
     .sign(key.privateKey);
-  console.log('\nserver-side pieces, median of %d (ms):', N);
-  console.log(
-    '  ML-DSA-65 verify (pqSig, OpenSSL)      %s',
-    (await timeIt(() => mlDsa65.verify(pq.publicKey, msg, sig))).toFixed(3),
-  );
-  console.log(
-    '  EIP-191 recover (ecdsaSig, viem)       %s',
-    (await timeIt(() => recoverMessageAddress({ message: 'x'.repeat(330), signature: ecdsa }))).toFixed(3),
-  );
-  console.log(
-    '  JWT sign, ML-DSA-65 (jose)             %s',
-    (
+  const pieceTimes: [string, number][] = [
+    ['ML-DSA-65 verify (pqSig, OpenSSL)', await timeIt(() => mlDsa65.verify(pq.publicKey, msg, sig))],
+    [
+      'EIP-191 recover (ecdsaSig, viem)',
+      await timeIt(() => recoverMessageAddress({ message: 'x'.repeat(330), signature: ecdsa })),
+    ],
+    [
+      'JWT sign, ML-DSA-65 (jose)',
       await timeIt(() =>
         new SignJWT({ sub: 'a' }).setProtectedHeader({ alg: 'ML-DSA-65', kid: key.kid }).sign(key.privateKey),
-      )
-    ).toFixed(3),
-  );
-  console.log(
-    '  JWT verify, ML-DSA-65 (jose)           %s',
-    (await timeIt(() => jwtVerify(token, key.publicKey, { algorithms: ['ML-DSA-65'] }))).toFixed(3),
-  );
+      ),
+    ],
+    [
+      'JWT verify, ML-DSA-65 (jose)',
+      await timeIt(() => jwtVerify(token, key.publicKey, { algorithms: ['ML-DSA-65'] })),
+    ],
+  ];
+  console.log('\nserver-side pieces, median of %d (ms):', N);
+  for (const [name, value] of pieceTimes) {
+    console.log('  %s %s', name.padEnd(38), value.toFixed(3));
+    figures.push(figure(`server-side piece: ${name} (median)`, value, 'ms'));
+  }
 }
 
 await main();
+reportResult({ bench: 'wallet', machine: machine(), figures });

@@ -25,6 +25,7 @@ import { RETRY_DELAYS_MS } from '../../src/webhooks/schedule.ts';
 import { WebhookTransport } from '../../src/webhooks/transport.ts';
 import { Keyring } from '../../src/ledger/keyring.ts';
 import { WebhookSecretBox } from '../../src/webhooks/secret-box.ts';
+import { figure, machine, postgresVersion, reportResult } from './result.ts';
 
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 3000);
 const RETRIES = Number(process.env.BENCH_RETRIES ?? 200);
@@ -194,5 +195,26 @@ console.log(
 );
 console.table([schedule]);
 console.log(JSON.stringify({ throughput: results, schedule }));
+reportResult({
+  bench: 'webhooks',
+  machine: machine(await postgresVersion(database)),
+  figures: [
+    ...results.map((r) =>
+      figure(
+        `deliveries per second, concurrency ${r.concurrency} (${r.deliveries} jobs)`,
+        r.perSecond,
+        'deliveries/s',
+        r.concurrency === 64 ? { limit: 1000, comparison: 'at-least' } : undefined,
+      ),
+    ),
+    figure(`retry lateness p50, ${schedule.retry}`, schedule.p50Ms, 'ms'),
+    figure(`retry lateness p99, ${schedule.retry}`, schedule.p99Ms, 'ms'),
+    figure('retries made early (before their due time)', schedule.early, 'retries', {
+      limit: 0,
+      comparison: 'at-most',
+    }),
+  ],
+  notes: [`database: ${database.engine}`],
+});
 await worker.terminate();
 await database.close();

@@ -152,6 +152,8 @@ export const transfers = pgTable(
     index('transfers_account_created').on(t.accountId, t.createdAt),
     index('transfers_to_created').on(t.toAddress, t.createdAt),
     index('transfers_status').on(t.status),
+    // The confirmer's pass in its order over the pending records only, however many are settled (D-179).
+    index('transfers_pending_created').on(t.createdAt, t.txRef).where(sql`${t.status} = 'pending'`),
   ],
 );
 

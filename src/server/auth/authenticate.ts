@@ -3,8 +3,8 @@
  * or `Authorization: SVC-MLDSA <pubkey_hex>.<timestamp_ms>.<sig_hex>` over `<timestamp_ms>:<METHOD>:<request_path>`.
  * spec: "missing or invalid credentials give 401; a key without permission for the operation gives 403."
  */
-import { createHash } from 'node:crypto';
-import { mlDsa65 } from '../../crypto/index.ts';
+import { createHash, type KeyObject, verify } from 'node:crypto';
+import { importMlDsa65PublicKey } from '../../crypto/backends/openssl-ml-dsa.ts';
 import type { Clock } from '../../clock.ts';
 import type { Credential, CredentialStore, Permission } from '../../ledger/credentials.ts';
 import { ErrorCode, RestError } from '../http/errors.ts';
@@ -21,25 +21,39 @@ const TIMESTAMP = /^\d{1,16}$/;
  * The parts of `SVC-MLDSA <pubkey_hex 3904>.<timestamp_ms>.<sig_hex 6618>`, or undefined when malformed. Parsed
  * by position rather than with one regular expression over the 10.5 KB header, which alone cost 48 us per
  * request (a quarter of the verification): a hex part is valid exactly when it decodes to its full length,
- * since Buffer stops decoding at the first character that is not a hex digit.
+ * since Buffer stops decoding at the first character that is not a hex digit. The key stays hex here: a key
+ * seen before is not decoded again (D-178).
  */
-function parseMldsaHeader(header: string): { publicKey: Buffer; timestamp: string; signature: Buffer } | undefined {
+function parseMldsaHeader(header: string): { keyHex: string; timestamp: string; signature: Buffer } | undefined {
   const keyEnd = MLDSA_SCHEME.length + 3904;
   if (header.charCodeAt(keyEnd) !== 0x2e /* . */) return undefined;
   const timestampEnd = header.indexOf('.', keyEnd + 1);
   if (timestampEnd === -1 || header.length - timestampEnd - 1 !== 6618) return undefined;
   const timestamp = header.slice(keyEnd + 1, timestampEnd);
   if (!TIMESTAMP.test(timestamp)) return undefined;
-  const publicKey = Buffer.from(header.slice(MLDSA_SCHEME.length, keyEnd), 'hex');
   const signature = Buffer.from(header.slice(timestampEnd + 1), 'hex');
-  return publicKey.length === 1952 && signature.length === 3309 ? { publicKey, timestamp, signature } : undefined;
+  return signature.length === 3309
+    ? { keyHex: header.slice(MLDSA_SCHEME.length, keyEnd), timestamp, signature }
+    : undefined;
 }
+
+/** A registered ML-DSA-65 key met before: its bytes and its OpenSSL key, parsed once (D-178). */
+type KnownKey = { publicKey: Buffer; key: KeyObject };
+
+/** At most this many registered keys are kept parsed; the oldest goes first. */
+const KNOWN_KEYS = 1024;
+
+const MALFORMED_MLDSA =
+  '"Authorization" expected "SVC-MLDSA <pubkey_hex 3904>.<timestamp_ms>.<sig_hex 6618>" (ML-DSA-65 key and signature in hex)';
 
 /** The request parts a signature covers. */
 export type SignedRequest = { method: string; target: string; authorization: string | undefined };
 
 /** Verifies credentials; keeps accepted ML-DSA signatures for the skew window to refuse replays (D-076). */
 export class Authenticator {
+  /** Registered keys by their hex as sent (D-178); filled only after the registration is found (D-138). */
+  private readonly knownKeys = new Map<string, KnownKey>();
+
   /**
    * Uses the credential store, the injectable clock and the memory of accepted signatures: this process's
    * by default, Redis's when several instances share it (D-170).
@@ -75,13 +89,8 @@ export class Authenticator {
 
   private async verifySignature(header: string, request: SignedRequest): Promise<Credential> {
     const parts = parseMldsaHeader(header);
-    if (!parts) {
-      throw new RestError(
-        ErrorCode.UNAUTHENTICATED,
-        '"Authorization" expected "SVC-MLDSA <pubkey_hex 3904>.<timestamp_ms>.<sig_hex 6618>" (ML-DSA-65 key and signature in hex)',
-      );
-    }
-    const { publicKey, timestamp, signature } = parts;
+    if (!parts) throw new RestError(ErrorCode.UNAUTHENTICATED, MALFORMED_MLDSA);
+    const { keyHex, timestamp, signature } = parts;
     const now = this.clock.now();
     const skew = Number(timestamp) - now;
     if (Math.abs(skew) > SIGNATURE_SKEW_MS) {
@@ -90,19 +99,22 @@ export class Authenticator {
         `signature timestamp ${timestamp} is ${Math.round(skew / 1000)} s from server time ${now}; allowed ±30 s`,
       );
     }
+    const known = this.knownKeys.get(keyHex);
+    const publicKey = known?.publicKey ?? Buffer.from(keyHex, 'hex');
+    if (publicKey.length !== 1952) throw new RestError(ErrorCode.UNAUTHENTICATED, MALFORMED_MLDSA);
     const method = request.method.toUpperCase();
     // D-029: the target as sent, or the same target without the leading /wallet (the reference example's form).
     const targets = [
       request.target,
       ...(request.target.startsWith('/wallet/') ? [request.target.slice('/wallet'.length)] : []),
     ];
-    // D-138: the registration is read first, so a key nobody registered costs one indexed lookup and never
-    // an ML-DSA verification, nor a place in the parsed-key cache. The verification then runs on libuv's
-    // thread pool, so the event loop keeps serving.
+    // D-138: the registration is read first (every request: a revoked key stops at once, D-129), so a key
+    // nobody registered costs one indexed lookup and never an ML-DSA verification, nor a parsed key.
     const credential = await this.credentials.findMldsaKey(publicKey);
     if (!credential)
       throw new RestError(ErrorCode.UNAUTHENTICATED, 'this ML-DSA-65 public key is not registered (or was revoked)');
-    if (!(await this.verifyAnyTarget(publicKey, signature, `${timestamp}:${method}:`, targets)))
+    const key = known?.key ?? this.remember(keyHex, publicKey);
+    if (!key || !verifyAnyTarget(key, signature, `${timestamp}:${method}:`, targets))
       throw new RestError(
         ErrorCode.INVALID_SIGNATURE,
         `the ML-DSA-65 signature does not verify over "${timestamp}:${method}:${request.target}"`,
@@ -113,18 +125,34 @@ export class Authenticator {
     return credential;
   }
 
-  /** True when the signature verifies over `prefix` + one of `targets`, tried in order. */
-  private async verifyAnyTarget(
-    publicKey: Uint8Array,
-    signature: Uint8Array,
-    prefix: string,
-    targets: string[],
-  ): Promise<boolean> {
-    for (const target of targets) {
-      if (await mlDsa65.verifyAsync(publicKey, Buffer.from(prefix + target, 'utf8'), signature)) return true;
+  /** Parses a registered key once and keeps it (D-178); undefined when OpenSSL refuses the bytes. */
+  private remember(keyHex: string, publicKey: Buffer): KeyObject | undefined {
+    let key: KeyObject;
+    try {
+      key = importMlDsa65PublicKey(publicKey);
+    } catch {
+      return undefined;
     }
-    return false;
+    if (this.knownKeys.size >= KNOWN_KEYS) this.knownKeys.delete(this.knownKeys.keys().next().value!);
+    this.knownKeys.set(keyHex, { publicKey, key });
+    return key;
   }
+}
+
+/**
+ * True when the signature verifies (FIPS 204 ML-DSA.Verify, OpenSSL, empty context) over `prefix` + one of
+ * `targets`, tried in order. D-178: on the calling thread; the hand-over to libuv's pool cost more CPU than
+ * it saved the event loop.
+ */
+function verifyAnyTarget(key: KeyObject, signature: Buffer, prefix: string, targets: string[]): boolean {
+  for (const target of targets) {
+    try {
+      if (verify(null, Buffer.from(prefix + target, 'utf8'), key, signature)) return true;
+    } catch {
+      return false;
+    }
+  }
+  return false;
 }
 
 /** Throws 403 unless the credential holds `permission` (D-015). Accounts outside a restricted credential are 404 (D-128), decided by each handler. */

@@ -108,7 +108,11 @@ export class RpcDispatcher {
     }
     if (misses.length) {
       try {
-        const responses = await this.deps.upstream.batch(misses.map((r) => r.call));
+        // One call goes as a single request: no batch array to build, parse and match by id on either side.
+        const responses =
+          misses.length === 1
+            ? [await this.deps.upstream.send(misses[0]!.call.method, misses[0]!.call.params)]
+            : await this.deps.upstream.batch(misses.map((r) => r.call));
         misses.forEach((r, i) => {
           const response = responses[i]!;
           if (!response.error) {

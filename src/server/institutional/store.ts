@@ -1,5 +1,5 @@
 /** Queries of the institutional API: statements and transfer lists (D-010, D-025, D-054). */
-import { and, count, desc, eq, inArray, or, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../storage/database.ts';
 import { accounts, transfers } from '../../storage/schema.ts';
 import type { TransferRow } from '../../ledger/transfers/engine.ts';
@@ -29,7 +29,9 @@ export async function transferPage(
   if (accountIds !== null) {
     const ids = accountIds.length ? accountIds : [''];
     const addresses = db.select({ address: accounts.address }).from(accounts).where(inArray(accounts.id, ids));
-    where = and(where, or(inArray(transfers.accountId, ids), inArray(transfers.toAddress, addresses)));
+    // ARRAY(subquery) is computed once, so both sides of the OR use their index; `IN (subquery)` inside an OR
+    // made PostgreSQL scan the whole table (D-179).
+    where = and(where, or(inArray(transfers.accountId, ids), sql`${transfers.toAddress} = ANY(ARRAY(${addresses}))`));
   }
   return pageOf(db, where, page, limit);
 }

@@ -1,0 +1,1 @@
+CREATE INDEX "transfers_pending_created" ON "transfers" USING btree ("created_at","tx_ref") WHERE "transfers"."status" = 'pending';
