@@ -7,7 +7,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mldsaAuthorization } from '../../../src/client/mldsa-signer.ts';
 import { mlDsa65, toHex } from '../../../src/crypto/index.ts';
 import type { Check, CheckContext } from '../../catalogue.ts';
-import { request, type HttpResult } from '../../http.ts';
+import { PROBE_LIMIT, request, type HttpResult } from '../../http.ts';
 import { verdict } from '../define.ts';
 import {
   adminJson,
@@ -498,7 +498,7 @@ async function burst(ctx: CheckContext, path: string, bearer: string, count: num
   const started = performance.now();
   const answers = await Promise.all(
     Array.from({ length: count }, () =>
-      request(ctx.target, `wallet/api/v1${path}`, { headers: { authorization: `Bearer ${bearer}` } }),
+      request(ctx.target, `wallet/api/v1${path}`, { headers: { authorization: `Bearer ${bearer}` }, ...PROBE_LIMIT }),
     ),
   );
   return { answers, elapsedMs: performance.now() - started };
@@ -560,6 +560,7 @@ function rateLimitChecks(): Check[] {
             method,
             headers: { authorization: `Bearer ${f.full}` },
             ...(body ? { body } : {}),
+            ...PROBE_LIMIT,
           });
           if (res.status !== 429 && performance.now() < windowEnds)
             problems.push(`${operation} inside the exceeded window answered ${res.status}, expected 429`);
