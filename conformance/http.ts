@@ -31,6 +31,8 @@ export type HttpOptions = {
   /** TLS groups to offer (default: Node's, which lead with X25519MLKEM768). */
   groups?: string;
   timeoutMs?: number;
+  /** Headers made afresh for each attempt (a signature over the current time), over `headers`. */
+  sign?: () => Record<string, string>;
   /** Wait for the origin's token bucket first (default true). */
   paced?: boolean;
   /** Wait out and resend a rate-limit answer (default true). */
@@ -171,7 +173,8 @@ export async function request(target: Target, url: string | URL, options: HttpOp
   const what = `${options.method ?? (options.body === undefined ? 'GET' : 'POST')} ${full.pathname}`;
   for (let attempt = 0; ; attempt++) {
     if (options.paced !== false) await gate.take(weightOf(options.body), activity?.signal);
-    const res = await waitingFor(`an answer to ${what}`, send(target, full, options, activity?.signal));
+    const attemptOptions = options.sign ? { ...options, headers: { ...options.headers, ...options.sign() } } : options;
+    const res = await waitingFor(`an answer to ${what}`, send(target, full, attemptOptions, activity?.signal));
     const limit = options.retryLimited === false ? undefined : rateLimitOf(res);
     if (!limit) return res;
     if (attempt >= pacing.maxRetries) {

@@ -82,9 +82,10 @@ async function failedAttempt(ctx: CheckContext, endpoint: Endpoint): Promise<Att
 /** Why the attempt failed, and what to change. */
 function diagnose(attempt: Attempt, url: string, caPath: string): string {
   const error = attempt.error ?? `HTTP ${attempt.responseStatus}`;
-  if (/CERT|certificate|SIGNATURE|self[- ]signed|unable to verify|issuer/i.test(error))
+  if (/TLS|handshake|CERT|certificate|SIGNATURE|self[- ]signed|unable to verify|issuer/i.test(error))
     return (
-      `the deployment does not trust the receiver's CA (its attempt failed: ${error}). The deployment must trust ` +
+      `the deployment does not trust the receiver's CA (its attempt failed: ${error}), or the receiver's ` +
+      `certificate does not name the host it calls. The deployment must trust ` +
       `${caPath}: on svckit set SVC_WEBHOOK_CA_FILE to that file (D-102), or run with --receiver-tls-dir <dir> ` +
       'so the CA stays the same between runs and trust <dir>/tls/ca.pem once'
     );

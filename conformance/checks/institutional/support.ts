@@ -80,8 +80,7 @@ export const retryAfterMs = (res: HttpResult) => Math.max(1, Number(res.headers[
 
 /**
  * A call to `{base}/wallet/api/v1<path>`. spec: "10 requests per second per IP": the harness's HTTP layer waits
- * out a 429 and sends the request again (D-189), so that only the rate-limit checks ever see one. An ML-DSA
- * credential is signed once per call; a resend within its 30-second window is still fresh.
+ * out a 429 and sends the request again (D-189), signed afresh, so that only the rate-limit checks ever see one.
  */
 export function inst(
   target: Target,
@@ -90,10 +89,12 @@ export function inst(
   credential: Credential,
   options: { body?: unknown; headers?: Record<string, string> } = {},
 ): Promise<HttpResult> {
-  const header = authorization(target, credential, method, path);
   return request(target, `wallet/api/v1${path}`, {
     method,
-    headers: { ...(header !== undefined ? { authorization: header } : {}), ...options.headers },
+    sign: () => {
+      const header = authorization(target, credential, method, path);
+      return { ...(header !== undefined ? { authorization: header } : {}), ...options.headers };
+    },
     ...(options.body !== undefined ? { body: options.body } : {}),
   });
 }
