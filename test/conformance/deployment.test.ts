@@ -49,8 +49,17 @@ function conformance(args: string[], onStderr?: (text: string, child: ReturnType
   );
 }
 
-/** GET `{base}/admin/v1<route>` with the deployment's admin token. */
-function admin<T>(route: string): Promise<T> {
+/** GET `{base}/admin/v1<route>` with the deployment's admin token; a 429 (the admin API's 10/s) is waited out. */
+async function admin<T>(route: string): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    const { status, text, retryAfter } = await adminOnce(route);
+    if (status === 200) return JSON.parse(text) as T;
+    if (status !== 429 || attempt === 5) throw new Error(`${route}: ${status} ${text}`);
+    await new Promise((resolve) => setTimeout(resolve, Number(retryAfter ?? 1) * 1000));
+  }
+}
+
+function adminOnce(route: string): Promise<{ status: number; text: string; retryAfter: string | undefined }> {
   const url = new URL(`admin/v1${route}`, `${serve.ready.base}/`);
   return new Promise((resolve, reject) => {
     https
@@ -61,9 +70,11 @@ function admin<T>(route: string): Promise<T> {
           let text = '';
           res.setEncoding('utf8').on('data', (c: string) => (text += c));
           res.on('end', () =>
-            res.statusCode === 200
-              ? resolve(JSON.parse(text) as T)
-              : reject(new Error(`${route}: ${res.statusCode} ${text}`)),
+            resolve({
+              status: res.statusCode ?? 0,
+              text,
+              retryAfter: res.headers['retry-after'] as string | undefined,
+            }),
           );
         },
       )
