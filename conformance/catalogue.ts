@@ -94,7 +94,7 @@ export interface Check {
   severity: Severity;
   /** Target capabilities it needs; a target lacking one gets the check skipped. */
   needs: readonly Capability[];
-  /** Its deadline in ms when it needs longer than the runner's default (D-190); `--check-timeout` overrides it. */
+  /** Its deadline in ms when it needs longer than the runner's default (D-181); `--check-timeout` overrides it. */
   deadlineMs?: number;
   /** Runs the check. Throwing counts as a failure. */
   run(ctx: CheckContext): Promise<CheckVerdict>;

@@ -1,6 +1,6 @@
 /**
  * Everything the harness creates on a target (API keys, ML-DSA keys, webhook endpoints, accounts, chain
- * senders), in one registry, so a run removes it again at its end, also when interrupted (D-191). Each entry
+ * senders), in one registry, so a run removes it again at its end, also when interrupted (D-182). Each entry
  * carries its own undo: delete where the admin API allows it, otherwise disable (an account is closed, D-008).
  */
 import type { Target } from './targets/target.ts';

@@ -1,6 +1,6 @@
 /**
  * The harness's HTTPS client: real TLS to the target (trusting its extra CA), reporting the negotiated
- * key-exchange group so checks can see X25519MLKEM768 on the wire. D-189: requests to one origin share a
+ * key-exchange group so checks can see X25519MLKEM768 on the wire. D-180: requests to one origin share a
  * token bucket (`--rate`), and a rate-limit answer (429 with Retry-After; JSON-RPC -32005 inside a 429, D-024)
  * is waited out and sent again, a bounded number of times, each retry noted in the running check's activity.
  */
@@ -42,7 +42,7 @@ export type HttpOptions = {
 /** For a check that probes a rate limit itself: sent at once, and its 429s returned as they are. */
 export const PROBE_LIMIT = { paced: false, retryLimited: false } as const satisfies HttpOptions;
 
-/** How the harness paces and retries (D-189). */
+/** How the harness paces and retries (D-180). */
 export type Pacing = {
   /** Requests per second per origin (a JSON-RPC batch counts one per entry); undefined: not paced. */
   rate: number | undefined;
@@ -164,7 +164,7 @@ export function retryDelayMs(headers: Record<string, string>, attempt: number, n
 
 /**
  * Sends one HTTPS request to `url` (absolute, or relative to the target's base), paced by the origin's gate;
- * a rate-limit answer is waited out and sent again at most `maxRetries` times (D-189), unless `retryLimited` is false.
+ * a rate-limit answer is waited out and sent again at most `maxRetries` times (D-180), unless `retryLimited` is false.
  */
 export async function request(target: Target, url: string | URL, options: HttpOptions = {}): Promise<HttpResult> {
   const full = new URL(url, target.base);

@@ -1,6 +1,6 @@
 /**
  * What the harness is doing, as it does it: the running check's activity (what it waits for, the retries its
- * requests needed, the signal that ends it at its deadline; D-190) and the live progress line on stderr (D-191).
+ * requests needed, the signal that ends it at its deadline; D-181) and the live progress line on stderr (D-182).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 

@@ -28,15 +28,15 @@ export type CheckResult = CheckOutcome & {
   severity: Severity;
   /** The check's source. */
   source: CheckSource;
-  /** One line per request the HTTP layer sent again after a rate-limit answer (D-189). */
+  /** One line per request the HTTP layer sent again after a rate-limit answer (D-180). */
   retries?: string[];
 };
 
-/** A check's deadline when it names none (D-190). */
+/** A check's deadline when it names none (D-181). */
 export const DEFAULT_DEADLINE_MS = 60_000;
 
 /**
- * A preflight run once before the first check it covers (D-190): when it returns a reason, every check it
+ * A preflight run once before the first check it covers (D-181): when it returns a reason, every check it
  * covers is skipped with that reason instead of running into the same failure one by one.
  */
 export interface Gate {
@@ -60,7 +60,7 @@ export interface RunOptions {
   specsDir?: URL;
   /** Skip checks whose id equals one of these or starts with it followed by a dot (applied after `only`). */
   exclude?: readonly string[];
-  /** Every check's deadline in ms, in place of each check's own (`--check-timeout`, D-190). */
+  /** Every check's deadline in ms, in place of each check's own (`--check-timeout`, D-181). */
   deadlineMs?: number;
   /** Preflights run before the checks they cover. */
   gates?: readonly Gate[];
@@ -173,7 +173,7 @@ type Timed<T> =
   | { verdict: CheckVerdict & { status: 'failed' | 'skipped' }; retries: string[] };
 
 /**
- * Runs `fn` as activity `name` with a deadline (D-190): when it passes, the activity's signal aborts what `fn`
+ * Runs `fn` as activity `name` with a deadline (D-181): when it passes, the activity's signal aborts what `fn`
  * waits for (its requests) and the outcome is a failure naming what it was waiting for; when the run's signal
  * aborts, the outcome is a skip.
  */

@@ -44,7 +44,7 @@ function parseFormats(value: string | undefined): ReportFormat[] {
   });
 }
 
-/** `--rate 5` or `--rate 5/s`: requests per second per origin (D-189). */
+/** `--rate 5` or `--rate 5/s`: requests per second per origin (D-180). */
 function parseRate(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const match = /^(\d+(?:\.\d+)?)(?:\/s)?$/.exec(String(value).trim());
@@ -54,7 +54,7 @@ function parseRate(value: string | undefined): number | undefined {
   return rate;
 }
 
-/** `--check-timeout 90`: every check's deadline in seconds (D-190). */
+/** `--check-timeout 90`: every check's deadline in seconds (D-181). */
 function parseSeconds(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const seconds = Number(value);
@@ -67,7 +67,7 @@ function parseSeconds(value: string | undefined): number | undefined {
 const PATH_KEYS = new Set(['ca-cert', 'receiver-tls-dir', 'out']);
 
 /**
- * Applies `--config <file>` (JSON or YAML; D-191): its keys are the long flag names, its values those of the flags
+ * Applies `--config <file>` (JSON or YAML; D-182): its keys are the long flag names, its values those of the flags
  * (a list for a flag taking several). A flag given on the command line wins; an unknown key is a usage error.
  */
 function applyConfig(command: Command, options: ConformanceOptions): void {
@@ -249,7 +249,7 @@ export function conformanceCommand(): Command {
       }
       setPacing({ rate });
       const progress = options.quiet ? silentProgress : streamProgress(process.stderr);
-      // D-191: SIGINT or SIGTERM stops the run, removes what it created, then exits 130 or 143; a second one exits at once.
+      // D-182: SIGINT or SIGTERM stops the run, removes what it created, then exits 130 or 143; a second one exits at once.
       const interrupt = new AbortController();
       let exitCode: number | undefined;
       const onSignal = (signal: NodeJS.Signals) => {

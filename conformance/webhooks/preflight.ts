@@ -1,5 +1,5 @@
 /**
- * The webhook preflight (D-190): before the webhook checks, one event is delivered to the harness's receiver.
+ * The webhook preflight (D-181): before the webhook checks, one event is delivered to the harness's receiver.
  * When it cannot arrive, because the deployment refuses the receiver's address, does not trust the receiver's
  * CA, or cannot reach it, the webhook checks are skipped with that reason and how to fix it. The deployment's
  * own account of each attempt (GET /admin/v1/webhooks/deliveries, D-060) shows a failed attempt within a

@@ -84,7 +84,7 @@ export class WebhookReceiver {
 
   /** Waits until `ready(deliveries of path)` holds; throws after `timeoutMs` of real time. */
   waitFor(path: string, ready: (received: Received[]) => boolean, timeoutMs = 20_000): Promise<Received[]> {
-    // D-190: the running check's deadline message names this wait.
+    // D-181: the running check's deadline message names this wait.
     return waitingFor(`deliveries on ${this.url(path)}`, this.poll(path, ready, timeoutMs));
   }
 

@@ -1,4 +1,4 @@
-// The cleanup registry (D-191): undoes endpoints before credentials before accounts, newest first, reports what
+// The cleanup registry (D-182): undoes endpoints before credentials before accounts, newest first, reports what
 // it could not undo and forgets what a check removed itself; and the plain-line progress a CI log shows.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// `svckit conformance` options QA teams use (D-191): --list prints the selected checks and exits, --exclude
+// `svckit conformance` options QA teams use (D-182): --list prints the selected checks and exits, --exclude
 // leaves checks out next to --only, --config takes the flag names as keys (JSON or YAML; flags given on the
 // command line win; an unknown key is a usage error), and --rate / --check-timeout refuse bad values.
 import { spawnSync } from 'node:child_process';

@@ -1,8 +1,8 @@
 // `svckit conformance` run as a QA team runs it: a child process against a separately started `svckit serve`
 // child process with its default rate limits. The run must give no failures (the harness paces itself and waits
-// out 429s, D-189), skip the webhook checks quickly with a fix when the deployment does not trust the receiver's
-// CA (D-190), and leave nothing behind: no endpoints, no usable keys, no open accounts, no pending deliveries,
-// also when interrupted (D-191).
+// out 429s, D-180), skip the webhook checks quickly with a fix when the deployment does not trust the receiver's
+// CA (D-181), and leave nothing behind: no endpoints, no usable keys, no open accounts, no pending deliveries,
+// also when interrupted (D-182).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import https from 'node:https';

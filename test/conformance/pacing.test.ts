@@ -1,7 +1,7 @@
-// The harness's HTTP layer against a real local HTTPS server that enforces a limit (D-189): 429 with Retry-After
+// The harness's HTTP layer against a real local HTTPS server that enforces a limit (D-180): 429 with Retry-After
 // and JSON-RPC -32005 inside a 429 are waited out and sent again, a bounded number of times, each retry noted with
 // the running check; -32005 outside a 429 (an oversized batch) is an answer; --rate paces one origin. And the
-// runner's deadline (D-190) fails a check that waits too long, naming what it waited for.
+// runner's deadline (D-181) fails a check that waits too long, naming what it waited for.
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -151,7 +151,7 @@ describe('check deadlines', () => {
       id: 'explorer.slow.answer',
       title: 'waits for a slow answer',
       surface: 'D',
-      source: { decision: 'D-190' },
+      source: { decision: 'D-181' },
       severity: 'SHOULD',
       needs: ['base'],
       deadlineMs: 60_000,

@@ -58,7 +58,7 @@ async function allowAndFund(target: Target, account: PrivateKeyAccount): Promise
     throw new Error(
       `allow-listing the harness sender ${account.address}: HTTP ${res.status} ${res.text.slice(0, 200)}`,
     );
-  // D-152: the sender leaves the allow-list when the run ends (cleanup, D-191).
+  // D-152: the sender leaves the allow-list when the run ends (cleanup, D-182).
   registerCreated(target, {
     kind: 'chain sender',
     id: account.address,

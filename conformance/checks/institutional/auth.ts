@@ -495,7 +495,7 @@ function credentialChecks(): Check[] {
 /**
  * Waits until a fresh rate-limit window, then sends `count` requests as fast as one connection each allows. A burst
  * slower than 900 ms (a loaded client: each request is a new hybrid TLS handshake) is sent again in a new window,
- * at most 3 times, so that the check measures the limit and not the client's speed (D-189).
+ * at most 3 times, so that the check measures the limit and not the client's speed (D-180).
  */
 async function burst(ctx: CheckContext, path: string, bearer: string, count: number) {
   for (let attempt = 1; ; attempt++) {

@@ -80,7 +80,7 @@ export const retryAfterMs = (res: HttpResult) => Math.max(1, Number(res.headers[
 
 /**
  * A call to `{base}/wallet/api/v1<path>`. spec: "10 requests per second per IP": the harness's HTTP layer waits
- * out a 429 and sends the request again (D-189), signed afresh, so that only the rate-limit checks ever see one.
+ * out a 429 and sends the request again (D-180), signed afresh, so that only the rate-limit checks ever see one.
  */
 export function inst(
   target: Target,

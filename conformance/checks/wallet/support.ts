@@ -32,7 +32,7 @@ export type CallOptions = { body?: unknown; token?: string; headers?: Record<str
 
 /**
  * A call to `{wallet_api_url}<path>`; a 429 (D-024) is waited out per Retry-After and sent again by the HTTP layer
- * (D-189) unless `retry429` is false, which also sends it at once, unpaced (the rate-limit check's burst).
+ * (D-180) unless `retry429` is false, which also sends it at once, unpaced (the rate-limit check's burst).
  */
 export function call(target: Target, method: string, path: string, options: CallOptions = {}): Promise<HttpResult> {
   if (!target.wallet) throw new Unavailable('the target has no wallet origin');

@@ -171,7 +171,7 @@ export function webhookRetryChecks(): Check[] {
   return [
     defineCheck({
       id: 'webhooks.retry.second_attempt',
-      // A remote target's second attempt comes 30 s after the first (spec retry schedule): D-190 allows for it.
+      // A remote target's second attempt comes 30 s after the first (spec retry schedule): D-181 allows for it.
       deadlineMs: 120_000,
       title:
         'A 500 is a failure: the same delivery comes again 30 s later, freshly signed; after a 200 nothing more comes',
@@ -202,7 +202,7 @@ export function webhookRetryChecks(): Check[] {
     }),
     defineCheck({
       id: 'webhooks.retry.timeout',
-      // A remote target's second attempt comes 30 s after the first (spec retry schedule): D-190 allows for it.
+      // A remote target's second attempt comes 30 s after the first (spec retry schedule): D-181 allows for it.
       deadlineMs: 120_000,
       title: 'A receiver that does not answer within 10 s counts as a failure; the delivery is retried after 30 s',
       source: {
@@ -233,7 +233,7 @@ export function webhookRetryChecks(): Check[] {
     }),
     defineCheck({
       id: 'webhooks.retry.redirect',
-      // A remote target's second attempt comes 30 s after the first (spec retry schedule): D-190 allows for it.
+      // A remote target's second attempt comes 30 s after the first (spec retry schedule): D-181 allows for it.
       deadlineMs: 120_000,
       title: 'A 3xx is a failure (redirects are not followed): the delivery is retried',
       source: { decision: 'D-020' },

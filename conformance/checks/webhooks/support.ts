@@ -87,7 +87,7 @@ export async function registerEndpoint(
   return { id: created.id, path, url, secret, receiver };
 }
 
-/** Registers an endpoint with the run's cleanup (D-191): deleted at the end, its pending deliveries marked dead. */
+/** Registers an endpoint with the run's cleanup (D-182): deleted at the end, its pending deliveries marked dead. */
 export function registerEndpointCleanup(target: Target, id: string): void {
   registerCreated(target, {
     kind: 'webhook endpoint',
