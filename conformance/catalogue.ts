@@ -94,6 +94,8 @@ export interface Check {
   severity: Severity;
   /** Target capabilities it needs; a target lacking one gets the check skipped. */
   needs: readonly Capability[];
+  /** Its deadline in ms when it needs longer than the runner's default (D-181); `--check-timeout` overrides it. */
+  deadlineMs?: number;
   /** Runs the check. Throwing counts as a failure. */
   run(ctx: CheckContext): Promise<CheckVerdict>;
 }

@@ -20,6 +20,8 @@ export interface CheckDefinition {
   source: CheckSource;
   /** Target capabilities it needs (default: the surface's). */
   needs?: readonly Capability[];
+  /** Its deadline in ms when it needs longer than the runner's default (D-181). */
+  deadlineMs?: number;
   /** Runs the check; throwing Unavailable skips it, throwing anything else fails it. */
   run(ctx: CheckContext): Promise<CheckVerdict>;
 }

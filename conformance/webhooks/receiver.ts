@@ -7,6 +7,7 @@
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { TlsMaterial } from '../../src/server/tls/dev-certificates.ts';
+import { waitingFor } from '../progress.ts';
 
 /** One delivery as received. */
 export type Received = {
@@ -82,7 +83,12 @@ export class WebhookReceiver {
   }
 
   /** Waits until `ready(deliveries of path)` holds; throws after `timeoutMs` of real time. */
-  async waitFor(path: string, ready: (received: Received[]) => boolean, timeoutMs = 20_000): Promise<Received[]> {
+  waitFor(path: string, ready: (received: Received[]) => boolean, timeoutMs = 20_000): Promise<Received[]> {
+    // D-181: the running check's deadline message names this wait.
+    return waitingFor(`deliveries on ${this.url(path)}`, this.poll(path, ready, timeoutMs));
+  }
+
+  private async poll(path: string, ready: (received: Received[]) => boolean, timeoutMs: number): Promise<Received[]> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const now = this.deliveries(path);

@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { concat, keccak256, size, toHex, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import type { CheckContext, CheckRequest, CheckVerdict } from '../../catalogue.ts';
+import { registerCreated } from '../../cleanup.ts';
 import { request, type HttpResult } from '../../http.ts';
 import type { Target } from '../../targets/target.ts';
 import { checkDefiner } from '../define.ts';
@@ -57,6 +58,19 @@ async function allowAndFund(target: Target, account: PrivateKeyAccount): Promise
     throw new Error(
       `allow-listing the harness sender ${account.address}: HTTP ${res.status} ${res.text.slice(0, 200)}`,
     );
+  // D-152: the sender leaves the allow-list when the run ends (cleanup, D-182).
+  registerCreated(target, {
+    kind: 'chain sender',
+    id: account.address,
+    async undo() {
+      const gone = await request(target, `admin/v1/chain/accounts/${account.address}`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${target.adminToken}` },
+      });
+      if (gone.status !== 204 && gone.status !== 404)
+        throw new Error(`DELETE /admin/v1/chain/accounts answered HTTP ${gone.status}: ${gone.text.slice(0, 200)}`);
+    },
+  });
   return account;
 }
 

@@ -7,7 +7,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mldsaAuthorization } from '../../../src/client/mldsa-signer.ts';
 import { mlDsa65, toHex } from '../../../src/crypto/index.ts';
 import type { Check, CheckContext } from '../../catalogue.ts';
-import { request, type HttpResult } from '../../http.ts';
+import { PROBE_LIMIT, request, type HttpResult } from '../../http.ts';
 import { verdict } from '../define.ts';
 import {
   adminJson,
@@ -492,17 +492,27 @@ function credentialChecks(): Check[] {
   ];
 }
 
-/** Waits until a fresh rate-limit window, then sends `count` requests as fast as one connection each allows. */
+/**
+ * Waits until a fresh rate-limit window, then sends `count` requests as fast as one connection each allows. A burst
+ * slower than 900 ms (a loaded client: each request is a new hybrid TLS handshake) is sent again in a new window,
+ * at most 3 times, so that the check measures the limit and not the client's speed (D-180).
+ */
 async function burst(ctx: CheckContext, path: string, bearer: string, count: number) {
-  await sleep(1_100);
-  const started = performance.now();
-  const answers = await Promise.all(
-    Array.from({ length: count }, () =>
-      request(ctx.target, `wallet/api/v1${path}`, { headers: { authorization: `Bearer ${bearer}` } }),
-    ),
-  );
-  return { answers, elapsedMs: performance.now() - started };
+  for (let attempt = 1; ; attempt++) {
+    await sleep(1_100);
+    const started = performance.now();
+    const answers = await Promise.all(
+      Array.from({ length: count }, () =>
+        request(ctx.target, `wallet/api/v1${path}`, { headers: { authorization: `Bearer ${bearer}` }, ...PROBE_LIMIT }),
+      ),
+    );
+    const elapsedMs = performance.now() - started;
+    if (elapsedMs <= BURST_MS || attempt === 3) return { answers, elapsedMs };
+  }
 }
+
+/** The longest a burst may take to test a per-second limit. */
+const BURST_MS = 900;
 
 /** The per-IP rate limit. */
 function rateLimitChecks(): Check[] {
@@ -518,10 +528,10 @@ function rateLimitChecks(): Check[] {
         const problems: string[] = [];
         const { answers, elapsedMs } = await burst(ctx, path, f.full, 14);
         const limited = answers.filter((r) => r.status === 429);
-        if (elapsedMs > 900)
+        if (elapsedMs > BURST_MS)
           return {
             status: 'failed',
-            reason: `14 requests took ${Math.round(elapsedMs)} ms, too slow to test a per-second limit`,
+            reason: `14 requests took ${Math.round(elapsedMs)} ms in each of 3 tries, too slow to test a per-second limit`,
           };
         if (limited.length === 0)
           return verdict(
@@ -560,6 +570,7 @@ function rateLimitChecks(): Check[] {
             method,
             headers: { authorization: `Bearer ${f.full}` },
             ...(body ? { body } : {}),
+            ...PROBE_LIMIT,
           });
           if (res.status !== 429 && performance.now() < windowEnds)
             problems.push(`${operation} inside the exceeded window answered ${res.status}, expected 429`);

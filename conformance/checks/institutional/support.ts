@@ -8,6 +8,7 @@ import type { Operation } from '../../../generated/institutional/routes.gen';
 import { mldsaAuthorization } from '../../../src/client/mldsa-signer.ts';
 import { mlDsa65, toHex, type MlDsa65KeyPair } from '../../../src/crypto/index.ts';
 import type { CheckContext } from '../../catalogue.ts';
+import { registerCreated } from '../../cleanup.ts';
 import { request, type HttpResult } from '../../http.ts';
 import type { Capability, Target } from '../../targets/target.ts';
 import { checkDefiner, Unavailable } from '../define.ts';
@@ -78,43 +79,45 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export const retryAfterMs = (res: HttpResult) => Math.max(1, Number(res.headers['retry-after']) || 1) * 1000;
 
 /**
- * A call to `{base}/wallet/api/v1<path>`. spec: "10 requests per second per IP": a 429 (answered before the
- * request is authenticated or handled) is waited out per its Retry-After and sent again, signed afresh, so
- * that only the rate-limit checks ever see one.
+ * A call to `{base}/wallet/api/v1<path>`. spec: "10 requests per second per IP": the harness's HTTP layer waits
+ * out a 429 and sends the request again (D-180), signed afresh, so that only the rate-limit checks ever see one.
  */
-export async function inst(
+export function inst(
   target: Target,
   method: string,
   path: string,
   credential: Credential,
   options: { body?: unknown; headers?: Record<string, string> } = {},
 ): Promise<HttpResult> {
-  for (let attempt = 0; ; attempt++) {
-    const header = authorization(target, credential, method, path);
-    const res = await request(target, `wallet/api/v1${path}`, {
-      method,
-      headers: { ...(header !== undefined ? { authorization: header } : {}), ...options.headers },
-      ...(options.body !== undefined ? { body: options.body } : {}),
-    });
-    if (res.status !== 429 || attempt === 8) return res;
-    await sleep(retryAfterMs(res) + 20);
-  }
+  return request(target, `wallet/api/v1${path}`, {
+    method,
+    sign: () => {
+      const header = authorization(target, credential, method, path);
+      return { ...(header !== undefined ? { authorization: header } : {}), ...options.headers };
+    },
+    ...(options.body !== undefined ? { body: options.body } : {}),
+  });
 }
 
 /** A call to `{base}/admin/v1<path>` with the target's administrator token (429s waited out as above). */
-export async function adminCall(target: Target, method: string, path: string, body?: unknown): Promise<HttpResult> {
+export function adminCall(target: Target, method: string, path: string, body?: unknown): Promise<HttpResult> {
   if (!target.adminToken) throw new Unavailable('the target has no administrator token (D-048)');
-  for (let attempt = 0; ; attempt++) {
-    const res = await request(target, `admin/v1${path}`, {
-      method,
-      headers: { authorization: `Bearer ${target.adminToken}` },
-      ...(body !== undefined ? { body } : {}),
-      timeoutMs: 70_000,
-    });
-    if (res.status !== 429 || attempt === 8) return res;
-    await sleep(retryAfterMs(res) + 20);
-  }
+  return request(target, `admin/v1${path}`, {
+    method,
+    headers: { authorization: `Bearer ${target.adminToken}` },
+    ...(body !== undefined ? { body } : {}),
+    timeoutMs: 70_000,
+  });
 }
+
+/** An undo that sends one admin call and accepts `statuses` (e.g. 204, or 404 when already gone). */
+export const adminUndo =
+  (target: Target, method: string, path: string, body: unknown, statuses: readonly number[]) =>
+  async (): Promise<void> => {
+    const res = await adminCall(target, method, path, body);
+    if (!statuses.includes(res.status))
+      throw new Error(`admin ${method} ${path} answered HTTP ${res.status}: ${res.text.slice(0, 200)}`);
+  };
 
 /** The JSON body of an admin call that must answer `status`; throws naming the call otherwise. */
 export async function adminJson<T>(
@@ -179,6 +182,12 @@ export async function newAccount(
   const email = `conformance-${Date.now().toString(36)}-${++accountCounter}@bank.example`;
   const body = { email, dailyLimit: options.dailyLimit ?? 1_000_000, singleLimit: options.singleLimit ?? 100_000 };
   const account = await adminJson<AccountView>(target, 'POST', '/accounts', body, 201);
+  // D-008: accounts cannot be deleted; closing is terminal and takes the address off the allow-list (D-152).
+  registerCreated(target, {
+    kind: 'account',
+    id: account.id,
+    undo: adminUndo(target, 'PATCH', `/accounts/${account.id}`, { status: 'closed' }, [200]),
+  });
   if (!options.fund) return account;
   const funded = await adminJson<{ balance: string }>(
     target,
@@ -197,7 +206,13 @@ export async function apiKey(
   accountIds?: string[],
 ): Promise<string> {
   const body = { name: 'conformance', permissions, ...(accountIds ? { accountIds } : {}) };
-  return (await adminJson<{ token: string }>(target, 'POST', '/api-keys', body, 201)).token;
+  const created = await adminJson<{ id: string; token: string }>(target, 'POST', '/api-keys', body, 201);
+  registerCreated(target, {
+    kind: 'API key',
+    id: created.id,
+    undo: adminUndo(target, 'DELETE', `/api-keys/${created.id}`, undefined, [204, 404]),
+  });
+  return created.token;
 }
 
 /** Generates an ML-DSA-65 key pair here and registers only its public key (spec: "registers only the public key"). */
@@ -213,7 +228,12 @@ export async function mldsaKey(
     permissions,
     ...(accountIds ? { accountIds } : {}),
   };
-  await adminJson(target, 'POST', '/mldsa-keys', body, 201);
+  const created = await adminJson<{ id: string }>(target, 'POST', '/mldsa-keys', body, 201);
+  registerCreated(target, {
+    kind: 'ML-DSA key',
+    id: created.id,
+    undo: adminUndo(target, 'DELETE', `/mldsa-keys/${created.id}`, undefined, [204, 404]),
+  });
   return keys;
 }
 

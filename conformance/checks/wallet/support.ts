@@ -12,7 +12,7 @@ import { base58check, base64, bech32 } from '@scure/base';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { mlDsa65, sha3_256, toHex, type MlDsa65KeyPair } from '../../../src/crypto/index.ts';
 import type { CheckContext } from '../../catalogue.ts';
-import { request, type HttpResult } from '../../http.ts';
+import { PROBE_LIMIT, request, type HttpResult } from '../../http.ts';
 import type { Capability, Target } from '../../targets/target.ts';
 import { checkDefiner, Unavailable } from '../define.ts';
 import { operationProblems } from '../support/openapi.ts';
@@ -27,29 +27,22 @@ export const WALLET_ADMIN: readonly Capability[] = ['wallet', 'admin'];
 /** Defines a surface-E check (needs: WALLET unless it names its own). */
 export const defineCheck = checkDefiner({ surface: 'E', needs: WALLET });
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** Options of one wallet call. */
 export type CallOptions = { body?: unknown; token?: string; headers?: Record<string, string>; retry429?: boolean };
 
-/** A call to `{wallet_api_url}<path>`; a 429 (D-024) is waited out per Retry-After and sent again unless `retry429` is false. */
-export async function call(
-  target: Target,
-  method: string,
-  path: string,
-  options: CallOptions = {},
-): Promise<HttpResult> {
+/**
+ * A call to `{wallet_api_url}<path>`; a 429 (D-024) is waited out per Retry-After and sent again by the HTTP layer
+ * (D-180) unless `retry429` is false, which also sends it at once, unpaced (the rate-limit check's burst).
+ */
+export function call(target: Target, method: string, path: string, options: CallOptions = {}): Promise<HttpResult> {
   if (!target.wallet) throw new Unavailable('the target has no wallet origin');
   const headers = { ...(options.token ? { authorization: `Bearer ${options.token}` } : {}), ...options.headers };
-  for (let attempt = 0; ; attempt++) {
-    const res = await request(target, new URL(path.replace(/^\//, ''), target.wallet), {
-      method,
-      headers,
-      ...(options.body !== undefined ? { body: options.body } : {}),
-    });
-    if (res.status !== 429 || options.retry429 === false || attempt >= 20) return res;
-    await sleep(Math.max(1, Number(res.headers['retry-after']) || 1) * 1000);
-  }
+  return request(target, new URL(path.replace(/^\//, ''), target.wallet), {
+    method,
+    headers,
+    ...(options.body !== undefined ? { body: options.body } : {}),
+    ...(options.retry429 === false ? PROBE_LIMIT : {}),
+  });
 }
 
 /** Problems with an answer to `operation` (`METHOD /route` of the contract): another status, an undeclared status, a body off-schema. */

@@ -8,11 +8,12 @@ import addFormats from 'ajv-formats';
 import type { Hex } from 'viem';
 import { webhookMessageByEvent, webhookSchemaDefs } from '../../../generated/webhooks/schemas.gen';
 import { verifyWebhook } from '../../../src/client/webhook-verifier.ts';
+import { forgetCreated, registerCreated } from '../../cleanup.ts';
 import type { Capability, Target } from '../../targets/target.ts';
 import { WebhookReceiver, type Received, type Responder } from '../../webhooks/receiver.ts';
 import { receiverTls } from '../../webhooks/receiver-tls.ts';
 import { checkDefiner } from '../define.ts';
-import { adminJson, apiKey, inst, newAccount, type AccountView } from '../institutional/support.ts';
+import { adminJson, adminUndo, apiKey, inst, newAccount, type AccountView } from '../institutional/support.ts';
 
 /** Checks that register an endpoint (admin) and make the target emit through its institutional API (base). */
 export const WITH_RECEIVER: readonly Capability[] = ['base', 'admin'];
@@ -80,14 +81,28 @@ export async function registerEndpoint(
     },
     201,
   );
+  registerEndpointCleanup(target, created.id);
   const secret = newSecret();
   await adminJson(target, 'PUT', `/webhooks/endpoints/${created.id}/secret`, { secret, gracePeriodSeconds: 0 }, 200);
   return { id: created.id, path, url, secret, receiver };
 }
 
-/** Removes an endpoint so later checks' events do not reach it. */
+/** Registers an endpoint with the run's cleanup (D-182): deleted at the end, its pending deliveries marked dead. */
+export function registerEndpointCleanup(target: Target, id: string): void {
+  registerCreated(target, {
+    kind: 'webhook endpoint',
+    id,
+    undo: adminUndo(target, 'DELETE', `/webhooks/endpoints/${id}`, undefined, [204, 404]),
+  });
+}
+
+/** Removes an endpoint so later checks' events do not reach it (the run's cleanup retries a failed removal). */
 export async function dropEndpoint(target: Target, endpoint: Endpoint): Promise<void> {
-  await adminJson(target, 'DELETE', `/webhooks/endpoints/${endpoint.id}`, undefined, 204).catch(() => undefined);
+  const removed = await adminJson(target, 'DELETE', `/webhooks/endpoints/${endpoint.id}`, undefined, 204).then(
+    () => true,
+    () => false,
+  );
+  if (removed) forgetCreated(target, 'webhook endpoint', endpoint.id);
 }
 
 /** Accounts and a key that can pay: a funded debtor/settlement account, a creditor, an unfunded account. */
