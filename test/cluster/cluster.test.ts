@@ -9,6 +9,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKey, inst, newAccount, weiOf } from '../../conformance/checks/institutional/support.ts';
 import { chainNonce, startCluster, type Cluster, type Instance } from './harness.ts';
+import { startNodeProxy, type NodeProxy } from './node-proxy.ts';
 
 const TRANSFERS = Number(process.env.SVCKIT_CLUSTER_TRANSFERS ?? 3000);
 const SENDERS = 16;
@@ -19,9 +20,17 @@ const BLOCK_TIME_S = 1;
 
 let cluster: Cluster;
 let db: pg.Client;
+/** Instance 2 reaches the chain node through this proxy, which can refuse its broadcasts. */
+let proxy: NodeProxy;
 
 beforeAll(async () => {
+  proxy = await startNodeProxy();
   cluster = await startCluster({
+    envOf: (index, chainUrl) => {
+      if (index !== 2) return {};
+      proxy.target = chainUrl;
+      return { CHAIN_RPC_URL: proxy.url };
+    },
     instances: 3,
     env: {
       SVC_RATE_LIMIT: '0',
@@ -37,6 +46,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await db?.end();
   await cluster?.stop();
+  await proxy?.close();
 });
 
 type Row = {
@@ -223,5 +233,70 @@ describe('three svckit serve instances on one database and one chain', () => {
     const grownAfter = Number(BigInt(await cluster.chain.call<Hex>('eth_blockNumber'))) - again;
     expect(grownAfter).toBeLessThanOrEqual(7);
     expect((await cluster.leader())!.index).toBe(successor!.index);
+  });
+
+  it('a broadcast refused on one instance after another allocated the next nonce leaves no gap (D-178 filler)', async () => {
+    const admin = cluster.instances[0]!.target;
+    const sender = await newAccount(admin);
+    await cluster.chain.call('anvil_setBalance', [sender.address, toHex(weiOf('1000'))]);
+    const recipient = await newAccount(admin);
+    const key = { bearer: await apiKey(admin, ['transfers:write', 'transfers:read'], [sender.id]) };
+    const proxied = cluster.instances[2]!;
+    const direct = [cluster.instances[0]!, cluster.instances[1]!];
+    expect(proxied.alive()).toBe(true);
+    proxy.refuseSends = true;
+    const outcomes: { instance: number; status: string; txRef: string }[] = [];
+    // One account, from all three instances at once: the proxied instance's broadcasts are refused after
+    // 300 ms, by which time the others have allocated (and sent) the account's next nonces.
+    const send = async (instance: Instance, n: number) => {
+      const res = await inst(instance.target, 'POST', '/transfers', key, {
+        body: { fromAccountId: sender.id, to: recipient.address, amount: `0.${String((n % 99) + 1).padStart(2, '0')}` },
+      });
+      expect(res.status, res.text.slice(0, 300)).toBe(201);
+      const { txRef, status } = res.json as { txRef: string; status: string };
+      outcomes.push({ instance: instance.index, status, txRef });
+    };
+    await Promise.all([
+      (async () => {
+        for (let n = 0; n < 6; n++) await send(proxied, n);
+      })(),
+      ...direct.map(async (instance, d) => {
+        for (let n = 0; n < 20; n++) await send(instance, 100 + d * 20 + n);
+      }),
+    ]);
+    proxy.refuseSends = false;
+    const failed = outcomes.filter((o) => o.status === 'failed');
+    expect(failed.map((o) => o.instance)).toEqual([2, 2, 2, 2, 2, 2]);
+    expect(outcomes.filter((o) => o.status === 'pending')).toHaveLength(40);
+
+    await until(
+      'every record of the account settled',
+      async () =>
+        (
+          await db.query<{ n: string }>(
+            "select count(*) as n from transfers where account_id = $1 and status = 'pending'",
+            [sender.id],
+          )
+        ).rows[0]!.n === '0',
+      60_000,
+    );
+    const rows = (
+      await db.query<Row>(
+        'select tx_ref, kind, account_id, nonce, tx_hash, status, amount_wei from transfers where account_id = $1',
+        [sender.id],
+      )
+    ).rows;
+    const confirmed = rows.filter((r) => r.status === 'confirmed');
+    const nonces = confirmed.map((r) => Number(r.nonce)).sort((a, b) => a - b);
+    expect(nonces).toEqual(nonces.map((_, i) => i));
+    expect(await chainNonce(cluster.chain, sender.address)).toBe(confirmed.length);
+    // Every acknowledged pending transfer confirmed; at least one refused nonce was taken by a filler (the
+    // others went back to the account because nothing had been allocated after them yet).
+    for (const o of outcomes.filter((x) => x.status === 'pending'))
+      expect(rows.find((r) => r.tx_ref === o.txRef)?.status).toBe('confirmed');
+    const fillers = confirmed.filter((r) => r.kind === 'nonce-filler');
+    expect(fillers.length).toBeGreaterThan(0);
+    expect(fillers.every((r) => BigInt(r.amount_wei) === 0n)).toBe(true);
+    console.warn(`cluster nonce fillers: ${fillers.length} of ${failed.length} refused broadcasts were filled`);
   });
 });
