@@ -98,16 +98,23 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     for (let index = 0; index < count; index++) {
       const dataDir = mkdtempSync(path.join(tmpdir(), `svckit-cluster-${index}-`));
       dirs.push(dataDir);
-      const env: Record<string, string> = {
-        ...(process.env as Record<string, string>),
-        ...shared,
-        SVC_DATA_DIR: dataDir,
-        SVC_BASE_PORT: String(await freePort()),
-        SVC_WALLET_PORT: String(await freePort()),
-        SVC_SITE_PORT: String(await freePort()),
-        ...options.envOf?.(index, anvil.url),
-      };
-      const instance = await spawnInstance(index, env, children);
+      // A free port may be taken by another program before the instance binds it: try again with others.
+      let instance: Awaited<ReturnType<typeof spawnInstance>> | undefined;
+      for (let attempt = 1; !instance; attempt++) {
+        const env: Record<string, string> = {
+          ...(process.env as Record<string, string>),
+          ...shared,
+          SVC_DATA_DIR: dataDir,
+          SVC_BASE_PORT: String(await freePort()),
+          SVC_WALLET_PORT: String(await freePort()),
+          SVC_SITE_PORT: String(await freePort()),
+          ...options.envOf?.(index, anvil.url),
+        };
+        instance = await spawnInstance(index, env, children).catch((error: Error) => {
+          if (attempt < 3 && error.message.includes('EADDRINUSE')) return undefined;
+          throw error;
+        });
+      }
       adminToken ||= instance.ready.adminToken ?? '';
       instances.push(instance.handle(adminToken));
     }
