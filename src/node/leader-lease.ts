@@ -47,6 +47,7 @@ export class LeaderLease extends EventEmitter<{ change: [boolean] }> {
     this.timer = undefined;
     await this.running;
     const wasHeld = this.held;
+    this.renewedAt = undefined;
     this.setHeld(false);
     if (wasHeld) {
       await this.db
