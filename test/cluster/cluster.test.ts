@@ -7,7 +7,7 @@
 import { toHex, type Hex } from 'viem';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiKey, inst, newAccount, weiOf } from '../../conformance/checks/institutional/support.ts';
+import { apiKey, inst, newAccount, weiOf, type AccountView } from '../../conformance/checks/institutional/support.ts';
 import { chainNonce, startCluster, type Cluster, type Instance } from './harness.ts';
 import { startNodeProxy, type NodeProxy } from './node-proxy.ts';
 
@@ -26,7 +26,7 @@ let proxy: NodeProxy;
 beforeAll(async () => {
   proxy = await startNodeProxy();
   cluster = await startCluster({
-    envOf: (index, chainUrl) => {
+    envOf: (index, chainUrl): Record<string, string> => {
       if (index !== 2) return {};
       proxy.target = chainUrl;
       return { CHAIN_RPC_URL: proxy.url };
@@ -71,7 +71,7 @@ async function until(what: string, done: () => Promise<boolean>, ms: number): Pr
 describe('three svckit serve instances on one database and one chain', () => {
   it(`${TRANSFERS} transfers from ${SENDERS} accounts over the instances, one SIGKILLed midway: none lost, none duplicated, no nonce gap, all acknowledged settle`, async () => {
     const admin = cluster.instances[0]!.target;
-    const senders = [];
+    const senders: AccountView[] = [];
     // D-061: the admin API funds on the embedded chain only; the test credits the shared node itself.
     for (let i = 0; i < SENDERS; i++) {
       const account = await newAccount(admin);

@@ -21,13 +21,15 @@ export async function startNodeProxy(delayMs = 300): Promise<NodeProxy> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks).toString('utf8');
-    let parsed: { method?: string; id?: unknown } | unknown[] = [];
+    let parsed: { method?: string; id?: unknown } | undefined;
     try {
-      parsed = JSON.parse(body) as typeof parsed;
+      const json = JSON.parse(body) as unknown;
+      // A batch is passed on as it is.
+      if (json && typeof json === 'object' && !Array.isArray(json)) parsed = json as typeof parsed;
     } catch {
       // passed on as it is
     }
-    if (proxy.refuseSends && !Array.isArray(parsed) && parsed.method === 'eth_sendRawTransaction') {
+    if (proxy.refuseSends && parsed?.method === 'eth_sendRawTransaction') {
       proxy.refused++;
       await new Promise((resolve) => setTimeout(resolve, delayMs));
       res.setHeader('content-type', 'application/json');
