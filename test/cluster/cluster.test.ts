@@ -8,6 +8,7 @@ import { toHex, type Hex } from 'viem';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKey, inst, newAccount, weiOf, type AccountView } from '../../conformance/checks/institutional/support.ts';
+import { FOLLOW_POLL_MS } from '../../src/node/block-producer.ts';
 import { chainNonce, startCluster, type Cluster, type Instance } from './harness.ts';
 import { startNodeProxy, type NodeProxy } from './node-proxy.ts';
 
@@ -59,6 +60,17 @@ type Row = {
   amount_wei: string;
 };
 
+/**
+ * Waits for the next sealed block: the engine reads balances at the newest sealed block (D-026), so a balance
+ * credited with anvil_setBalance counts once a block has been sealed after it.
+ */
+async function nextBlock(): Promise<void> {
+  const head = BigInt(await cluster.chain.call<Hex>('eth_blockNumber'));
+  await until('the next block', async () => BigInt(await cluster.chain.call<Hex>('eth_blockNumber')) > head, 30_000);
+  // The followers learn of it at their next poll (FOLLOW_POLL_MS, D-177).
+  await new Promise((resolve) => setTimeout(resolve, 2 * FOLLOW_POLL_MS));
+}
+
 /** Polls until `done` holds, every 200 ms, for at most `ms`. */
 async function until(what: string, done: () => Promise<boolean>, ms: number): Promise<void> {
   const deadline = Date.now() + ms;
@@ -78,6 +90,7 @@ describe('three svckit serve instances on one database and one chain', () => {
       await cluster.chain.call('anvil_setBalance', [account.address, toHex(weiOf('10000'))]);
       senders.push(account);
     }
+    await nextBlock();
     const recipient = await newAccount(admin);
     const key = {
       bearer: await apiKey(
@@ -239,6 +252,7 @@ describe('three svckit serve instances on one database and one chain', () => {
     const admin = cluster.instances[0]!.target;
     const sender = await newAccount(admin);
     await cluster.chain.call('anvil_setBalance', [sender.address, toHex(weiOf('1000'))]);
+    await nextBlock();
     const recipient = await newAccount(admin);
     const key = { bearer: await apiKey(admin, ['transfers:write', 'transfers:read'], [sender.id]) };
     const proxied = cluster.instances[2]!;

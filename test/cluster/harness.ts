@@ -174,12 +174,15 @@ async function stopAll(children: Set<ChildProcess>, services: Service[], dirs: s
 /** Starts one `svckit serve` and returns its ready line and a handle factory. */
 async function spawnInstance(index: number, env: Record<string, string>, children: Set<ChildProcess>) {
   let child: ChildProcess;
+  /** Set from the moment kill() is called, so that no new request picks an instance that is going. */
+  let killed = false;
   let stderr = '';
   let holder: string | undefined;
   let ready: Ready;
 
   const launch = async (): Promise<Ready> => {
     child = spawn(process.execPath, [SVCKIT_BIN, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    killed = false;
     children.add(child);
     child.once('exit', () => children.delete(child));
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
@@ -226,9 +229,10 @@ async function spawnInstance(index: number, env: Record<string, string>, childre
         url: ready.base,
         target: remoteTarget({ base: ready.base, caCert: readFileSync(ready.caCert, 'utf8'), adminToken }),
         stderr: () => stderr,
-        alive: () => child.exitCode === null && child.signalCode === null,
+        alive: () => !killed && child.exitCode === null && child.signalCode === null,
         kill: async () => {
           if (!instance.alive()) return;
+          killed = true;
           const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
           child.kill('SIGKILL');
           await gone;
