@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 // `npm run test:cluster`: several `svckit serve` processes on one PostgreSQL, one Redis and one chain node
-// (test/cluster/harness.ts, D-177). Each file starts its own services, so files run one after another: on a
+// (test/cluster/harness.ts, D-183). Each file starts its own services, so files run one after another: on a
 // small machine two clusters at once would only measure each other.
 const jsonReport = process.env.SVCKIT_TEST_REPORT;
 

@@ -121,12 +121,12 @@ export const SETTINGS = {
   SVC_SHARED_CHAIN: setting(
     read.flag(false),
     'CHAIN_RPC_URL is an Anvil started with --no-mining that several instances on one DATABASE_URL share: the holder of the leader lease seals its blocks, the others follow',
-    'D-177',
+    'D-183',
   ),
   SVC_LEADER_LEASE_MS: setting(
     read.integer(3_000, 300, 600_000),
     'length of the block producer leader lease in milliseconds, renewed every third of it; a dead leader is replaced within about 4/3 of it',
-    'D-177',
+    'D-183',
   ),
   QBFT_VALIDATOR_RPC_URLS: setting(
     read.urlList(['http:', 'https:']),
@@ -310,9 +310,9 @@ export type Config = {
   chainRpcUrl: string | undefined;
   /** SVC_CHAIN_TIMEOUT_MS (D-140). */
   chainTimeoutMs: number;
-  /** SVC_SHARED_CHAIN (D-177): CHAIN_RPC_URL is a --no-mining node whose blocks the lease holder seals. */
+  /** SVC_SHARED_CHAIN (D-183): CHAIN_RPC_URL is a --no-mining node whose blocks the lease holder seals. */
   sharedChain: boolean;
-  /** SVC_LEADER_LEASE_MS (D-177). */
+  /** SVC_LEADER_LEASE_MS (D-183). */
   leaderLeaseMs: number;
   /** DATABASE_URL: PostgreSQL instead of embedded PGlite. */
   databaseUrl: string | undefined;

@@ -4,7 +4,7 @@
  * (spec: "Block period | 2 seconds") it seals on that period, empty blocks included, as QBFT does; with
  * period 0 it seals as soon as a transaction arrives (tests).
  *
- * With a leader lease (D-177: several instances share one chain node, SVC_SHARED_CHAIN) only the lease
+ * With a leader lease (D-183: several instances share one chain node, SVC_SHARED_CHAIN) only the lease
  * holder seals; the others follow the head: they poll the node and announce each new block as sealed, so
  * their confirmers, explorers and /ws subscribers see the same blocks. With period 0 the holder also seals
  * when the node's pool holds transactions another instance accepted.
@@ -19,10 +19,10 @@ import type { Upstream } from './upstream.ts';
 /** A sealed block, as announced to subscribers (newHeads). */
 export type SealedBlock = { number: number; hash: Hex; proposer: Hex };
 
-/** D-177: how often a follower looks for new blocks, and a period-0 leader for other instances' transactions. */
+/** D-183: how often a follower looks for new blocks, and a period-0 leader for other instances' transactions. */
 export const FOLLOW_POLL_MS = 250;
 
-/** D-177: at most this many new blocks are announced per follower poll (the newest ones; the head is what counts). */
+/** D-183: at most this many new blocks are announced per follower poll (the newest ones; the head is what counts). */
 const FOLLOW_MAX_BLOCKS = 64;
 
 /** Drives block production on a node started with `--no-mining`. */
@@ -38,7 +38,7 @@ export class BlockProducer extends EventEmitter<{ sealed: [SealedBlock] }> {
   private announced: number | undefined;
 
   /**
-   * Creates a producer; call start() to begin the block period. `lease`: D-177, seal only while holding it
+   * Creates a producer; call start() to begin the block period. `lease`: D-183, seal only while holding it
    * (undefined: this instance is the only one on its node and always seals).
    */
   constructor(
@@ -74,7 +74,7 @@ export class BlockProducer extends EventEmitter<{ sealed: [SealedBlock] }> {
     await this.following;
   }
 
-  /** True when this instance seals blocks: always without a lease, else while holding it (D-177). */
+  /** True when this instance seals blocks: always without a lease, else while holding it (D-183). */
   isLeader(): boolean {
     return this.lease?.isLeader() ?? true;
   }
@@ -100,7 +100,7 @@ export class BlockProducer extends EventEmitter<{ sealed: [SealedBlock] }> {
     if (this.blockTimeSeconds === 0 && this.isLeader()) this.sealInBackground();
   }
 
-  /** D-177: a follower announces the blocks the leader sealed; a period-0 leader seals other instances' transactions. */
+  /** D-183: a follower announces the blocks the leader sealed; a period-0 leader seals other instances' transactions. */
   private pollInBackground(): void {
     if (this.following) return;
     this.following = (this.isLeader() ? this.sealWaiting() : this.follow())
@@ -160,7 +160,7 @@ export class BlockProducer extends EventEmitter<{ sealed: [SealedBlock] }> {
     const latest = Number(BigInt(await this.upstream.call<string>('eth_blockNumber')));
     const number = latest + 1;
     const proposer = this.consensus.proposerOf(number);
-    // D-177: checked again just before mining; a lease lost since the period began seals nothing.
+    // D-183: checked again just before mining; a lease lost since the period began seals nothing.
     if (!this.isLeader()) throw new Error('this instance no longer holds the leader lease');
     await this.upstream.call('anvil_setCoinbase', [proposer]);
     await this.upstream.call('evm_mine');

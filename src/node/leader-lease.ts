@@ -1,5 +1,5 @@
 /**
- * The block producer's leader lease (D-177): of several `svckit serve` instances on one database and one
+ * The block producer's leader lease (D-183): of several `svckit serve` instances on one database and one
  * chain node, only the holder of this lease seals blocks and casts the QBFT emulation's votes; the others
  * follow the head. The lease is a row (`leases`) with the holder's id and an expiry on the database's clock,
  * taken or renewed by one statement every third of its length. A holder that cannot renew (its database

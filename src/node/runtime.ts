@@ -1,7 +1,7 @@
 /**
  * The chain side of the stack: the node (embedded Anvil, or CHAIN_RPC_URL), the emulated QBFT network on
  * top of the embedded node (validators, proposer rotation, votes), and chain permissioning (D-050).
- * With SVC_SHARED_CHAIN (D-177) the node at CHAIN_RPC_URL is driven like the embedded one, by whichever of
+ * With SVC_SHARED_CHAIN (D-183) the node at CHAIN_RPC_URL is driven like the embedded one, by whichever of
  * the instances sharing it holds the leader lease (leader-lease.ts); the others follow its head.
  */
 import path from 'node:path';
@@ -23,15 +23,15 @@ import { Upstream } from './upstream.ts';
 
 /** The running chain parts shared by the gateway, the explorer and the admin console. */
 export type ChainRuntime = {
-  /** `shared`: CHAIN_RPC_URL driven like the embedded node by the leader lease holder (D-177). */
+  /** `shared`: CHAIN_RPC_URL driven like the embedded node by the leader lease holder (D-183). */
   mode: 'embedded' | 'external' | 'shared';
   upstream: Upstream;
   consensus: QbftConsensus;
   validators: ValidatorIdentity[];
   observerNodeId: string;
-  /** Embedded and shared: seals blocks with the QBFT proposer as miner (shared: while leader, D-177). */
+  /** Embedded and shared: seals blocks with the QBFT proposer as miner (shared: while leader, D-183). */
   producer: BlockProducer | undefined;
-  /** Shared only: the block producer's leader lease (D-177). */
+  /** Shared only: the block producer's leader lease (D-183). */
   lease: LeaderLease | undefined;
   /** Embedded only: who may send transactions (D-050). */
   permissions: ChainPermissions | undefined;
@@ -104,7 +104,7 @@ export async function startChain(
   }
   // D-050, D-151: only the validators are always allowed; the funding account sends to the node directly.
   const permissions = new ChainPermissions(db, consensus.allValidators());
-  // D-177: on a shared node only the lease holder seals; one instance alone simply always holds the lease.
+  // D-183: on a shared node only the lease holder seals; one instance alone simply always holds the lease.
   const lease = shared ? new LeaderLease(db, config.leaderLeaseMs) : undefined;
   lease?.on('change', (held) =>
     console.warn(

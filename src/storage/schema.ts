@@ -72,7 +72,7 @@ export const chainProgress = pgTable('chain_progress', {
 });
 
 /**
- * Leases held by one instance of several on one database (D-177): the block producer's leader lease. The
+ * Leases held by one instance of several on one database (D-183): the block producer's leader lease. The
  * expiry is the database's clock, so the instances' clocks need not agree.
  */
 export const leases = pgTable('leases', {
@@ -139,7 +139,7 @@ export const mldsaKeys = pgTable(
 );
 
 /**
- * Transfers (spec "Transfer (A)"), funding transactions and nonce fillers (D-178: a 0-value self-transfer at
+ * Transfers (spec "Transfer (A)"), funding transactions and nonce fillers (D-184: a 0-value self-transfer at
  * the nonce of a failed broadcast that another instance built on); the record is stored before the broadcast.
  */
 export const transfers = pgTable(

@@ -1,4 +1,4 @@
-// Three `svckit serve` processes on one PostgreSQL and one chain node (harness.ts, D-177, D-178), through
+// Three `svckit serve` processes on one PostgreSQL and one chain node (harness.ts, D-183, D-184), through
 // real HTTPS: transfers spread over the instances survive one of them being SIGKILLed (none lost, none
 // duplicated, no nonce gap on chain, every acknowledged transfer settles), and the block leader's death is
 // followed by blocks again within the lease bound.
@@ -67,7 +67,7 @@ type Row = {
 async function nextBlock(): Promise<void> {
   const head = BigInt(await cluster.chain.call<Hex>('eth_blockNumber'));
   await until('the next block', async () => BigInt(await cluster.chain.call<Hex>('eth_blockNumber')) > head, 30_000);
-  // The followers learn of it at their next poll (FOLLOW_POLL_MS, D-177).
+  // The followers learn of it at their next poll (FOLLOW_POLL_MS, D-183).
   await new Promise((resolve) => setTimeout(resolve, 2 * FOLLOW_POLL_MS));
 }
 
@@ -144,7 +144,7 @@ describe('three svckit serve instances on one database and one chain', () => {
     // Only requests in flight on the killed instance can be unanswered.
     expect(lost).toBeLessThanOrEqual(IN_FLIGHT);
 
-    // Every record settles, including those the killed instance stored but never sent (D-078, D-178).
+    // Every record settles, including those the killed instance stored but never sent (D-078, D-184).
     const accountIds = senders.map((s) => s.id);
     await until(
       'every record settled',
@@ -228,7 +228,7 @@ describe('three svckit serve instances on one database and one chain', () => {
     }
     expect(resumedAt).toBeDefined();
     const takeoverMs = resumedAt! - killedAt;
-    // D-177: the lease expires at most LEASE_MS after the last renewal, a follower tries every LEASE_MS / 3, and
+    // D-183: the lease expires at most LEASE_MS after the last renewal, a follower tries every LEASE_MS / 3, and
     // the new leader seals on its next period; one more second for the load of the machine.
     const bound = LEASE_MS + LEASE_MS / 3 + BLOCK_TIME_S * 1000 + 1000;
     console.warn(
@@ -248,7 +248,7 @@ describe('three svckit serve instances on one database and one chain', () => {
     expect((await cluster.leader())!.index).toBe(successor!.index);
   });
 
-  it('a broadcast refused on one instance after another allocated the next nonce leaves no gap (D-178 filler)', async () => {
+  it('a broadcast refused on one instance after another allocated the next nonce leaves no gap (D-184 filler)', async () => {
     const admin = cluster.instances[0]!.target;
     const sender = await newAccount(admin);
     await cluster.chain.call('anvil_setBalance', [sender.address, toHex(weiOf('1000'))]);

@@ -1,4 +1,4 @@
-// Several `svckit serve` processes on one PostgreSQL, one Redis and one chain node (D-177): what an
+// Several `svckit serve` processes on one PostgreSQL, one Redis and one chain node (D-183): what an
 // institution runs behind a load balancer. Each instance is a real child process (`bin/svckit.js serve`) with
 // its own data directory, TLS certificate and ports, and the same DATABASE_URL, CHAIN_RPC_URL (a --no-mining
 // Anvil whose blocks the instance holding the leader lease seals), REDIS_URL and SVC_KEK (account keys are
@@ -187,7 +187,7 @@ async function spawnInstance(index: number, env: Record<string, string>, childre
     child.once('exit', () => children.delete(child));
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
       stderr += chunk;
-      // D-177: the instance names its lease holder id when it takes the lease.
+      // D-183: the instance names its lease holder id when it takes the lease.
       for (const match of chunk.matchAll(/leader lease taken \(holder ([0-9a-f-]{36})\)/g)) holder = match[1];
     });
     let stdout = '';

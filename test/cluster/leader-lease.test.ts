@@ -1,4 +1,4 @@
-// The leader lease (D-177) on a real PostgreSQL server, three contenders each on its own connection pool:
+// The leader lease (D-183) on a real PostgreSQL server, three contenders each on its own connection pool:
 // exactly one holds it at any moment, a holder that stops hands it over within one renewal period, and a
 // holder that can no longer reach the database stops counting itself leader within one lease length.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -18,14 +18,14 @@ type PendingRow = { txRef: string; txHash: string; createdAt: Date };
 export const CONFIRM_PAGE = 500;
 
 /**
- * D-178: a record this confirmer has seen pending for this long is looked up on the node, and sent again
+ * D-184: a record this confirmer has seen pending for this long is looked up on the node, and sent again
  * from its stored bytes if the node does not know it (D-078 at run time, not only at a restart): the
  * instance that stored it may have died between the store and the broadcast while the others keep running,
  * and the account's later nonces, allocated by them, wait behind it.
  */
 export const RECONCILE_AFTER_MS = 5_000;
 
-/** D-178: at most this many long-pending records are looked up per run. */
+/** D-184: at most this many long-pending records are looked up per run. */
 const RECONCILE_BATCH = 500;
 
 /** Tracks pending transfers until their receipts arrive. */
@@ -34,7 +34,7 @@ export class TransferConfirmer {
   private again = false;
   /** D-140: pending transfers whose broadcast had no clear outcome, reconciled (D-078) at each run until it completes. */
   private readonly unsure = new Set<string>();
-  /** D-178: when this confirmer first saw each pending record (performance.now()); only records still pending. */
+  /** D-184: when this confirmer first saw each pending record (performance.now()); only records still pending. */
   private readonly firstSeen = new Map<string, number>();
 
   /**
@@ -195,7 +195,7 @@ export class TransferConfirmer {
         }
         const answer = await this.upstream.send('eth_sendRawTransaction', [row.signedTx]);
         // "already known": the node has it after all. Anything else (nonce too low: another transaction took
-        // the nonce) means this one will never be mined. D-178: a nonce filler stays pending until its nonce is
+        // the nonce) means this one will never be mined. D-184: a nonce filler stays pending until its nonce is
         // taken, whatever else a node answers, so that any instance may send it at its next run.
         const taken = answer.error && /nonce too low/i.test(answer.error.message);
         if (answer.error && row.kind === 'nonce-filler' && !taken) continue;

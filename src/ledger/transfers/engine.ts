@@ -357,7 +357,7 @@ export class TransferEngine {
 
   /**
    * spec: "the record is marked failed and is not retried"; the nonce goes back when it was the last one.
-   * D-178: when it was not (another instance allocated the next one meanwhile), a filler takes the nonce.
+   * D-184: when it was not (another instance allocated the next one meanwhile), a filler takes the nonce.
    */
   private async markBroadcastFailed(row: TransferRow, reason: string): Promise<TransferRow> {
     const { failed, givenBack } = await this.deps.db.transaction(async (tx) => {
@@ -379,7 +379,7 @@ export class TransferEngine {
   }
 
   /**
-   * D-178: stores and sends a 0-value transfer from the account to itself at `failed.nonce`, so the account's
+   * D-184: stores and sends a 0-value transfer from the account to itself at `failed.nonce`, so the account's
    * later transactions (signed by another instance) are not held behind the gap. It is a record like any other
    * (the confirmer settles it, D-078 sends it again after a crash); when it cannot be sent now, the confirmer
    * looks it up and sends it again at its next run (D-140).

@@ -46,7 +46,7 @@ export class QbftConsensus {
     return consensus;
   }
 
-  /** Reads the validator sets again (D-177: another instance, the leader, may have changed them). */
+  /** Reads the validator sets again (D-183: another instance, the leader, may have changed them). */
   async refresh(): Promise<void> {
     const rows = await this.db.select().from(qbftValidatorSets).orderBy(qbftValidatorSets.fromBlock);
     this.sets = rows.map((r) => ({ fromBlock: r.fromBlock, validators: r.validators as Hex[] }));
