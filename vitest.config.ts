@@ -7,6 +7,8 @@ const jsonReport = process.env.SVCKIT_TEST_REPORT;
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // test/cluster starts PostgreSQL, Redis and several servers: `npm run test:cluster` (vitest.cluster.config.ts).
+    exclude: ['test/cluster/**', '**/node_modules/**'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',

@@ -124,6 +124,16 @@ export const SETTINGS = {
     'the longest one call to the chain node may take, connection to last byte, in milliseconds',
     'D-140',
   ),
+  SVC_SHARED_CHAIN: setting(
+    read.flag(false),
+    'CHAIN_RPC_URL is an Anvil started with --no-mining that several instances on one DATABASE_URL share: the holder of the leader lease seals its blocks, the others follow',
+    'D-183',
+  ),
+  SVC_LEADER_LEASE_MS: setting(
+    read.integer(3_000, 300, 600_000),
+    'length of the block producer leader lease in milliseconds, renewed every third of it; a dead leader is replaced within about 4/3 of it',
+    'D-183',
+  ),
   QBFT_VALIDATOR_RPC_URLS: setting(
     read.urlList(['http:', 'https:']),
     'validator RPC URLs that qbft_* calls are relayed to (a real QBFT upstream)',
@@ -306,6 +316,10 @@ export type Config = {
   chainRpcUrl: string | undefined;
   /** SVC_CHAIN_TIMEOUT_MS (D-140). */
   chainTimeoutMs: number;
+  /** SVC_SHARED_CHAIN (D-183): CHAIN_RPC_URL is a --no-mining node whose blocks the lease holder seals. */
+  sharedChain: boolean;
+  /** SVC_LEADER_LEASE_MS (D-183). */
+  leaderLeaseMs: number;
   /** DATABASE_URL: PostgreSQL instead of embedded PGlite. */
   databaseUrl: string | undefined;
   /** REDIS_URL: state shared by several instances (D-168); undefined keeps it in process. */
@@ -370,6 +384,8 @@ export function loadConfig(env: Env = process.env): Config {
     blockTimeSeconds: get('SVC_BLOCK_TIME'),
     chainRpcUrl: get('CHAIN_RPC_URL'),
     chainTimeoutMs: get('SVC_CHAIN_TIMEOUT_MS'),
+    sharedChain: get('SVC_SHARED_CHAIN'),
+    leaderLeaseMs: get('SVC_LEADER_LEASE_MS'),
     databaseUrl: get('DATABASE_URL'),
     redisUrl: get('REDIS_URL'),
     tlsAllowClassical: get('SVC_TLS_ALLOW_CLASSICAL'),

@@ -1,6 +1,8 @@
 /**
  * The chain side of the stack: the node (embedded Anvil, or CHAIN_RPC_URL), the emulated QBFT network on
  * top of the embedded node (validators, proposer rotation, votes), and chain permissioning (D-050).
+ * With SVC_SHARED_CHAIN (D-183) the node at CHAIN_RPC_URL is driven like the embedded one, by whichever of
+ * the instances sharing it holds the leader lease (leader-lease.ts); the others follow its head.
  */
 import path from 'node:path';
 import { toHex } from 'viem';
@@ -13,6 +15,7 @@ import { startAnvil, type AnvilNode } from './anvil.ts';
 import { FUNDING_BALANCE_WEI, fundingAccount } from './genesis.ts';
 import { BlockProducer } from './block-producer.ts';
 import { FinalBlockCache } from './final-blocks.ts';
+import { LeaderLease } from './leader-lease.ts';
 import { ChainPermissions } from './permissions.ts';
 import { QbftConsensus } from './qbft/consensus.ts';
 import { deriveValidators, observerNodeId, type ValidatorIdentity } from './qbft/validators.ts';
@@ -20,13 +23,16 @@ import { Upstream } from './upstream.ts';
 
 /** The running chain parts shared by the gateway, the explorer and the admin console. */
 export type ChainRuntime = {
-  mode: 'embedded' | 'external';
+  /** `shared`: CHAIN_RPC_URL driven like the embedded node by the leader lease holder (D-183). */
+  mode: 'embedded' | 'external' | 'shared';
   upstream: Upstream;
   consensus: QbftConsensus;
   validators: ValidatorIdentity[];
   observerNodeId: string;
-  /** Embedded only: seals blocks with the QBFT proposer as miner. */
+  /** Embedded and shared: seals blocks with the QBFT proposer as miner (shared: while leader, D-183). */
   producer: BlockProducer | undefined;
+  /** Shared only: the block producer's leader lease (D-183). */
+  lease: LeaderLease | undefined;
   /** Embedded only: who may send transactions (D-050). */
   permissions: ChainPermissions | undefined;
   /** Embedded only: sealed blocks and the head, served by the gateway without asking the node. */
@@ -39,7 +45,16 @@ export type ChainRuntime = {
 
 /** Starts (or connects to) the chain. `persistState` keeps Anvil's state in the data directory across restarts. */
 export async function startChain(
-  config: Pick<Config, 'chainRpcUrl' | 'chainTimeoutMs' | 'blockTimeSeconds' | 'validatorCount' | 'dataDir'>,
+  config: Pick<
+    Config,
+    | 'chainRpcUrl'
+    | 'chainTimeoutMs'
+    | 'blockTimeSeconds'
+    | 'validatorCount'
+    | 'dataDir'
+    | 'sharedChain'
+    | 'leaderLeaseMs'
+  >,
   db: Database,
   keyring: Keyring,
   options: { persistState: boolean },
@@ -57,9 +72,11 @@ export async function startChain(
   const upstream = new Upstream(config.chainRpcUrl ?? anvil!.url, { timeoutMs: config.chainTimeoutMs });
   const nodeVersion = await upstream.call<string>('web3_clientVersion').catch(() => 'unknown');
   const clientName = `svckit-observer/0.1.0/${nodeVersion}`;
-  if (!anvil) {
+  const shared = Boolean(config.chainRpcUrl && config.sharedChain);
+  if (!anvil && !shared) {
     return {
       mode: 'external',
+      lease: undefined,
       upstream,
       consensus,
       validators,
@@ -87,13 +104,24 @@ export async function startChain(
   }
   // D-050, D-151: only the validators are always allowed; the funding account sends to the node directly.
   const permissions = new ChainPermissions(db, consensus.allValidators());
-  const producer = new BlockProducer(upstream, consensus, config.blockTimeSeconds);
+  // D-183: on a shared node only the lease holder seals; one instance alone simply always holds the lease.
+  const lease = shared ? new LeaderLease(db, config.leaderLeaseMs) : undefined;
+  lease?.on('change', (held) =>
+    console.warn(
+      held
+        ? `svckit: leader lease taken (holder ${lease.holder}); this instance seals the blocks`
+        : 'svckit: leader lease lost; this instance follows the head',
+    ),
+  );
+  await lease?.start();
+  const producer = new BlockProducer(upstream, consensus, config.blockTimeSeconds, lease);
   const blockCache = new FinalBlockCache();
   producer.on('sealed', (block) => blockCache.noteHead(block.number));
   blockCache.noteHead(head);
   producer.start();
   return {
-    mode: 'embedded',
+    mode: shared ? 'shared' : 'embedded',
+    lease,
     upstream,
     consensus,
     validators,
@@ -105,7 +133,8 @@ export async function startChain(
     clientName,
     stop: async () => {
       await producer.stop();
-      await anvil.stop();
+      await lease?.stop();
+      await anvil?.stop();
     },
   };
 }

@@ -71,6 +71,16 @@ export const chainProgress = pgTable('chain_progress', {
   lastSealedBlock: bigint('last_sealed_block', { mode: 'number' }).notNull(),
 });
 
+/**
+ * Leases held by one instance of several on one database (D-183): the block producer's leader lease. The
+ * expiry is the database's clock, so the instances' clocks need not agree.
+ */
+export const leases = pgTable('leases', {
+  name: text('name').primaryKey(),
+  holder: text('holder').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+});
+
 /** Institutional accounts (spec "Account (A)"); keys are encrypted at rest (envelope: DEK under the KEK). */
 export const accounts = pgTable('accounts', {
   id: text('id').primaryKey(),
@@ -128,12 +138,15 @@ export const mldsaKeys = pgTable(
   (t) => [uniqueIndex('mldsa_keys_public_key_sha256').on(sql`sha256(decode(${t.publicKeyHex}, 'hex'))`)],
 );
 
-/** Transfers (spec "Transfer (A)") and funding transactions; the record is stored before the broadcast. */
+/**
+ * Transfers (spec "Transfer (A)"), funding transactions and nonce fillers (D-184: a 0-value self-transfer at
+ * the nonce of a failed broadcast that another instance built on); the record is stored before the broadcast.
+ */
 export const transfers = pgTable(
   'transfers',
   {
     txRef: text('tx_ref').primaryKey(),
-    kind: text('kind').$type<'transfer' | 'funding'>().notNull(),
+    kind: text('kind').$type<'transfer' | 'funding' | 'nonce-filler'>().notNull(),
     /** The sending platform account; null for funding from the genesis account. */
     accountId: text('account_id'),
     fromAddress: text('from_address').notNull(),

@@ -17,12 +17,25 @@ type PendingRow = { txRef: string; txHash: string; createdAt: Date };
 /** Pending records are checked in pages of this many, one JSON-RPC batch of receipts per page. */
 export const CONFIRM_PAGE = 500;
 
+/**
+ * D-184: a record this confirmer has seen pending for this long is looked up on the node, and sent again
+ * from its stored bytes if the node does not know it (D-078 at run time, not only at a restart): the
+ * instance that stored it may have died between the store and the broadcast while the others keep running,
+ * and the account's later nonces, allocated by them, wait behind it.
+ */
+export const RECONCILE_AFTER_MS = 5_000;
+
+/** D-184: at most this many long-pending records are looked up per run. */
+const RECONCILE_BATCH = 500;
+
 /** Tracks pending transfers until their receipts arrive. */
 export class TransferConfirmer {
   private running: Promise<void> | undefined;
   private again = false;
   /** D-140: pending transfers whose broadcast had no clear outcome, reconciled (D-078) at each run until it completes. */
   private readonly unsure = new Set<string>();
+  /** D-184: when this confirmer first saw each pending record (performance.now()); only records still pending. */
+  private readonly firstSeen = new Map<string, number>();
 
   /**
    * `hooks.settled` runs in the transaction that moves a transfer out of pending (payment events, D-049);
@@ -69,6 +82,9 @@ export class TransferConfirmer {
    */
   private async checkPending(): Promise<void> {
     let after: PendingRow | undefined;
+    const now = performance.now();
+    const seen = new Map<string, number>();
+    const overdue: string[] = [];
     for (;;) {
       const stillPending = eq(transfers.status, 'pending');
       const page = await this.db
@@ -87,10 +103,19 @@ export class TransferConfirmer {
         )
         .orderBy(transfers.createdAt, transfers.txRef)
         .limit(CONFIRM_PAGE);
-      if (page.length > 0) await this.settleMined(page);
+      for (const { txRef } of page) {
+        const first = this.firstSeen.get(txRef) ?? now;
+        seen.set(txRef, first);
+        if (now - first >= RECONCILE_AFTER_MS && overdue.length < RECONCILE_BATCH) overdue.push(txRef);
+      }
+      const settled = page.length > 0 ? await this.settleMined(page) : [];
+      for (const txRef of settled) seen.delete(txRef);
       if (page.length < CONFIRM_PAGE) break;
       after = page.at(-1);
     }
+    this.firstSeen.clear();
+    for (const [txRef, first] of seen) this.firstSeen.set(txRef, first);
+    for (const txRef of overdue) if (seen.has(txRef)) this.unsure.add(txRef);
     if (this.unsure.size === 0) return;
     // A node that fails again throws here: the transfers stay in the set for the next run.
     const unsure = [...this.unsure];
@@ -99,15 +124,18 @@ export class TransferConfirmer {
     if (rebroadcast > 0) this.onRebroadcast();
   }
 
-  /** Settles the records of `pending` whose receipts the node has (one not yet broadcast simply has none). */
-  private async settleMined(pending: PendingRow[]): Promise<void> {
+  /**
+   * Settles the records of `pending` whose receipts the node has (one not yet broadcast simply has none);
+   * returns the references of those it found mined.
+   */
+  private async settleMined(pending: PendingRow[]): Promise<string[]> {
     const receipts = await this.upstream.batchResults<ReceiptOrNull>(
       pending.map((t) => ({ method: 'eth_getTransactionReceipt', params: [t.txHash] })),
     );
     const mined = pending
       .map((row, i) => ({ row, receipt: receipts[i]! }))
       .filter((m): m is { row: (typeof pending)[number]; receipt: NonNullable<ReceiptOrNull> } => m.receipt !== null);
-    if (mined.length === 0) return;
+    if (mined.length === 0) return [];
     const blockNumbers = [...new Set(mined.map((m) => m.receipt.blockNumber))];
     const blocks = await this.upstream.batchResults<{ timestamp: Hex }>(
       blockNumbers.map((n) => ({ method: 'eth_getBlockByNumber', params: [n, false] })),
@@ -138,6 +166,7 @@ export class TransferConfirmer {
         await this.hooks.settled(tx, settled);
       }
     });
+    return mined.map((m) => m.row.txRef);
   }
 
   /**
@@ -166,7 +195,10 @@ export class TransferConfirmer {
         }
         const answer = await this.upstream.send('eth_sendRawTransaction', [row.signedTx]);
         // "already known": the node has it after all. Anything else (nonce too low: another transaction took
-        // the nonce) means this one will never be mined.
+        // the nonce) means this one will never be mined. D-184: a nonce filler stays pending until its nonce is
+        // taken, whatever else a node answers, so that any instance may send it at its next run.
+        const taken = answer.error && /nonce too low/i.test(answer.error.message);
+        if (answer.error && row.kind === 'nonce-filler' && !taken) continue;
         if (answer.error && !/already known/i.test(answer.error.message)) {
           await this.db.transaction(async (tx) => {
             const [failed] = await tx

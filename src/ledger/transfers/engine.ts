@@ -355,20 +355,75 @@ export class TransferEngine {
     return bytesToHex(memoEnvelope.seal(recipient.mlkemPublicKey, memo, to));
   }
 
-  /** spec: "the record is marked failed and is not retried"; the nonce goes back when it was the last one. */
+  /**
+   * spec: "the record is marked failed and is not retried"; the nonce goes back when it was the last one.
+   * D-184: when it was not (another instance allocated the next one meanwhile), a filler takes the nonce.
+   */
   private async markBroadcastFailed(row: TransferRow, reason: string): Promise<TransferRow> {
-    return this.deps.db.transaction(async (tx) => {
+    const { failed, givenBack } = await this.deps.db.transaction(async (tx) => {
       const [failed] = await tx
         .update(transfers)
         .set({ status: 'failed', failReason: `broadcast failed: ${reason}` })
         .where(eq(transfers.txRef, row.txRef))
         .returning();
-      await tx
+      const given = await tx
         .update(accounts)
         .set({ nextNonce: row.nonce })
-        .where(and(eq(accounts.id, row.accountId!), eq(accounts.nextNonce, row.nonce + 1)));
+        .where(and(eq(accounts.id, row.accountId!), eq(accounts.nextNonce, row.nonce + 1)))
+        .returning({ id: accounts.id });
       await this.hooks.settled(tx, [failed!]);
-      return failed!;
+      return { failed: failed!, givenBack: given.length > 0 };
     });
+    if (!givenBack) await this.fillNonce(row);
+    return failed;
+  }
+
+  /**
+   * D-184: stores and sends a 0-value transfer from the account to itself at `failed.nonce`, so the account's
+   * later transactions (signed by another instance) are not held behind the gap. It is a record like any other
+   * (the confirmer settles it, D-078 sends it again after a crash); when it cannot be sent now, the confirmer
+   * looks it up and sends it again at its next run (D-140).
+   */
+  async fillNonce(failed: Pick<TransferRow, 'accountId' | 'nonce'>): Promise<TransferRow | undefined> {
+    const [account] = await this.deps.db.select().from(accounts).where(eq(accounts.id, failed.accountId!));
+    if (!account || failed.nonce >= account.nextNonce) return undefined; // given back after all: no gap
+    const signedTx = await this.deps.accounts.signTransaction(account, {
+      type: 'legacy',
+      chainId: CHAIN_ID,
+      nonce: failed.nonce,
+      to: account.address as Hex,
+      value: 0n,
+      // spec: "The gas price is always 0"; a value transfer to an account without code costs exactly 21,000 gas.
+      gasPrice: 0n,
+      gas: 21_000n,
+    });
+    const now = dateOf(this.deps.clock);
+    let filler: TransferRow | undefined;
+    try {
+      [filler] = await this.deps.db
+        .insert(transfers)
+        .values({
+          txRef: transferReference(now),
+          kind: 'nonce-filler',
+          accountId: account.id,
+          fromAddress: account.address,
+          toAddress: account.address,
+          amountWei: '0',
+          nonce: failed.nonce,
+          txHash: keccak256(signedTx),
+          signedTx,
+          status: 'pending',
+          createdAt: now,
+        })
+        .returning();
+    } catch (error) {
+      // The same bytes are stored already: this nonce was filled before.
+      if (isUniqueViolation(error, 'tx_hash')) return undefined;
+      throw error;
+    }
+    const outcome = await this.broadcast(filler!);
+    if (outcome.refused !== undefined || outcome.unsure) this.deps.onUnsure?.(filler!);
+    else this.deps.onAccepted?.();
+    return filler;
   }
 }

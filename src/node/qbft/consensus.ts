@@ -46,6 +46,12 @@ export class QbftConsensus {
     return consensus;
   }
 
+  /** Reads the validator sets again (D-183: another instance, the leader, may have changed them). */
+  async refresh(): Promise<void> {
+    const rows = await this.db.select().from(qbftValidatorSets).orderBy(qbftValidatorSets.fromBlock);
+    this.sets = rows.map((r) => ({ fromBlock: r.fromBlock, validators: r.validators as Hex[] }));
+  }
+
   /** The validator set in force at `blockNumber`, sorted by address. */
   validatorsAt(blockNumber: number): Hex[] {
     let current = this.sets[0]!;
