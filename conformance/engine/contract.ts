@@ -66,6 +66,8 @@ export interface Contract {
   operations: Operation[];
   /** Names of the security schemes → scheme object. */
   securitySchemes: Record<string, Schema>;
+  /** The surface's error shape (`components.schemas.Error`), if the contract has one. */
+  errorSchema?: Schema;
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
@@ -150,7 +152,15 @@ export function loadContract(specsDir: string, surface: EngineSurface): Contract
       });
     }
   }
-  return { surface, basePath, paths, operations, securitySchemes: doc.components?.securitySchemes ?? {} };
+  const errorSchema = doc.components?.schemas?.Error as Schema | undefined;
+  return {
+    surface,
+    basePath,
+    paths,
+    operations,
+    securitySchemes: doc.components?.securitySchemes ?? {},
+    ...(errorSchema ? { errorSchema } : {}),
+  };
 }
 
 function bodyExamples(media: Record<string, any>): unknown[] {
