@@ -21,6 +21,9 @@ type ConformanceOptions = {
   report?: string;
   out: string;
   only?: string[];
+  phases?: string;
+  seed?: string;
+  maxExamples: string;
 };
 
 const REPORT_FORMATS: readonly ReportFormat[] = ['junit', 'json'];
@@ -93,6 +96,12 @@ export function conformanceCommand(): Command {
     .option('--report <formats>', 'reports to write besides the console summary: junit,json')
     .option('--out <dir>', 'folder for the reports', 'reports')
     .option('--only <prefixes...>', 'run only checks whose id starts with one of these dotted prefixes')
+    .option(
+      '--phases <phases>',
+      'also run cases generated from the OpenAPI contracts: examples,coverage,fuzz (`--only generated` runs only these)',
+    )
+    .option('--seed <n>', 'fast-check seed of the generated cases (default: random, printed)')
+    .option('--max-examples <n>', 'fuzz cases per operation', '100')
     .action(async (options: ConformanceOptions) => {
       let target: Target;
       let formats: ReportFormat[];
@@ -109,12 +118,44 @@ export function conformanceCommand(): Command {
         import('../../conformance/report/write.ts'),
         import('../../conformance/runner.ts'),
       ]);
-      const results = await runChecks(buildCatalogue(), target, { only: options.only }).finally(() => target.close?.());
-      console.log(formatConsole(results));
+      // `--only generated` (with --phases) runs the engine alone; other prefixes select catalogue checks.
+      const only = options.only?.filter((p) => p !== 'generated' && !p.startsWith('generated.'));
+      const engineOnly = options.phases !== undefined && options.only !== undefined && only?.length === 0;
+      let engine:
+        | { phases: import('../../conformance/engine/cases.ts').Phase[]; seed: number; maxExamples: number }
+        | undefined;
+      if (options.phases !== undefined) {
+        try {
+          const { parsePhases, parseCount } = await import('../../conformance/engine/command.ts');
+          engine = {
+            phases: parsePhases(options.phases),
+            seed:
+              options.seed !== undefined
+                ? parseCount('--seed', options.seed, 2 ** 31 - 1)
+                : Math.floor(Math.random() * 2 ** 31),
+            maxExamples: parseCount('--max-examples', options.maxExamples, 100_000),
+          };
+        } catch (error) {
+          await target.close?.();
+          console.error(`svckit conformance: ${(error as Error).message}`);
+          process.exit(2);
+        }
+      }
+      const results = engineOnly ? [] : await runChecks(buildCatalogue(), target, { only });
+      if (!engine) await target.close?.();
+      if (!engineOnly) console.log(formatConsole(results));
+      let engineFailed = false;
+      if (engine) {
+        const { runEngineCommand } = await import('../../conformance/engine/command.ts');
+        const run = await runEngineCommand(target, { ...engine, outDir: options.out }).finally(() => target.close?.());
+        console.log(run.text);
+        for (const file of run.written) console.log(`report written: ${file}`);
+        engineFailed = run.result.tallies.some((t) => t.failed > 0);
+      }
       if (formats.length) {
         const written = await writeReports(results, { formats, outDir: options.out, target });
         for (const file of written) console.log(`report written: ${file}`);
       }
-      process.exitCode = summarise(results).failed > 0 ? 1 : 0;
+      process.exitCode = summarise(results).failed > 0 || engineFailed ? 1 : 0;
     });
 }

@@ -2,6 +2,7 @@
  * The engine's HTTPS client: one keep-alive connection pool per run (node:https, no extra dependency), so
  * thousands of generated requests reuse a few TLS connections, and a bounded number run at once.
  */
+import http from 'node:http';
 import https from 'node:https';
 
 /** A request as the engine stores it in cases and case files (credentials are redacted in reports). */
@@ -36,6 +37,7 @@ const MAX_BODY = 4 * 1024 * 1024;
 export function engineClient(
   options: { caCert?: string; connections?: number; timeoutMs?: number } = {},
 ): EngineClient {
+  const plain = new http.Agent({ keepAlive: true, maxSockets: options.connections ?? 16 });
   const agent = new https.Agent({
     keepAlive: true,
     maxSockets: options.connections ?? 16,
@@ -43,35 +45,45 @@ export function engineClient(
   });
   const timeout = options.timeoutMs ?? 15_000;
   return {
-    close: () => agent.destroy(),
+    close: () => {
+      agent.destroy();
+      plain.destroy();
+    },
     send: (request) =>
       new Promise((resolve, reject) => {
         const headers = { ...request.headers };
         if (request.body !== undefined) headers['content-length'] = String(Buffer.byteLength(request.body));
-        const req = https.request(request.url, { method: request.method, headers, agent, timeout }, (res) => {
-          const chunks: Buffer[] = [];
-          let size = 0;
-          res.on('data', (c: Buffer) => {
-            size += c.length;
-            if (size <= MAX_BODY) chunks.push(c);
-          });
-          res.on('end', () => {
-            const text = Buffer.concat(chunks).toString('utf8');
-            let json: unknown;
-            if (size <= MAX_BODY && text !== '') {
-              try {
-                json = JSON.parse(text);
-              } catch {
-                json = undefined;
+        // Plain http only for loopback test servers; every surface of the service is HTTPS.
+        const secure = request.url.startsWith('https:');
+        const send = secure ? https.request : http.request;
+        const req = send(
+          request.url,
+          { method: request.method, headers, agent: secure ? agent : plain, timeout },
+          (res) => {
+            const chunks: Buffer[] = [];
+            let size = 0;
+            res.on('data', (c: Buffer) => {
+              size += c.length;
+              if (size <= MAX_BODY) chunks.push(c);
+            });
+            res.on('end', () => {
+              const text = Buffer.concat(chunks).toString('utf8');
+              let json: unknown;
+              if (size <= MAX_BODY && text !== '') {
+                try {
+                  json = JSON.parse(text);
+                } catch {
+                  json = undefined;
+                }
               }
-            }
-            const out: Record<string, string> = {};
-            for (const [k, v] of Object.entries(res.headers))
-              if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : String(v);
-            resolve({ status: res.statusCode ?? 0, headers: out, text, json });
-          });
-          res.on('error', reject);
-        });
+              const out: Record<string, string> = {};
+              for (const [k, v] of Object.entries(res.headers))
+                if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : String(v);
+              resolve({ status: res.statusCode ?? 0, headers: out, text, json });
+            });
+            res.on('error', reject);
+          },
+        );
         req.on('timeout', () => req.destroy(new Error(`no answer from ${request.url} within ${timeout} ms`)));
         req.on('error', reject);
         req.end(request.body);
