@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 
-type ReplayOptions = { base: string; caCert?: string; authorization?: string };
+type ReplayOptions = { base: string; caCert?: string; authorization?: string; specs?: string };
 
 /** Builds the `replay` sub-command. */
 export function replayCommand(): Command {
@@ -19,6 +19,7 @@ export function replayCommand(): Command {
       '--authorization <value>',
       'Authorization header to send for cases that carried a credential (redacted in case files)',
     )
+    .option('--specs <dir>', 'folder of the contracts the case was generated from (default: the repository specs/)')
     .action(async (caseFile: string, options: ReplayOptions) => {
       const { readCaseFile, replayCase } = await import('../../conformance/engine/replay.ts');
       let file: ReturnType<typeof readCaseFile>;
@@ -26,7 +27,10 @@ export function replayCommand(): Command {
       try {
         file = readCaseFile(caseFile);
         base = new URL(options.base);
-        if (base.protocol !== 'https:') throw new Error(`"--base" expected an https URL, got "${options.base}"`);
+        // Plain http only on loopback (a local test server); every surface of a deployment is HTTPS.
+        const loopback = base.hostname === '127.0.0.1' || base.hostname === 'localhost' || base.hostname === '[::1]';
+        if (base.protocol !== 'https:' && !(base.protocol === 'http:' && loopback))
+          throw new Error(`"--base" expected an https URL, got "${options.base}"`);
       } catch (error) {
         console.error(`svckit replay: ${(error as Error).message}`);
         process.exit(2);
@@ -36,6 +40,7 @@ export function replayCommand(): Command {
         base,
         ...(caCert ? { caCert } : {}),
         ...(options.authorization ? { authorization: options.authorization } : {}),
+        ...(options.specs ? { specsDir: options.specs } : {}),
       });
       console.log(`${outcome.request.method} ${outcome.request.url}`);
       if (outcome.request.body !== undefined) console.log(`body: ${outcome.request.body.slice(0, 2000)}`);

@@ -106,9 +106,10 @@ function numbers(schema: Schema): fc.Arbitrary<number> {
   const hi = Math.floor(max / step);
   // ajv's multipleOf (precision 1e-9, as the server's) refuses some large decimals such as 163018778.36;
   // those are left out so every drawn value is valid by the oracle.
+  const decimals = (String(step).split('.')[1] ?? '').length;
   return fc
     .integer({ min: lo, max: hi })
-    .map((k) => Number((k * step).toFixed(9)))
+    .map((k) => Number((k * step).toFixed(decimals)))
     .filter((x) => Math.abs(Math.round(x / step) - x / step) <= 1e-9);
 }
 

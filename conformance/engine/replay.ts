@@ -29,21 +29,27 @@ export function readCaseFile(path: string): CaseFile {
 }
 
 /** The base URL of a surface's paths under `{base_url}` (or `{wallet_api_url}` for the wallet surface). */
-export function surfaceBase(surface: EngineSurface, base: URL): URL {
+export function surfaceBase(surface: EngineSurface, base: URL, specsDir = SPECS_DIR): URL {
   const root = base.href.endsWith('/') ? base : new URL(`${base.href}/`);
   if (surface === 'wallet') return root;
-  return new URL(`${loadContract(SPECS_DIR, surface).basePath.replace(/^\//, '')}/`, root);
+  return new URL(`${loadContract(specsDir, surface).basePath.replace(/^\//, '')}/`, root);
 }
 
 /** Sends the case of `file` to `base` and judges the answer. */
 export async function replayCase(
   file: CaseFile,
-  options: { base: URL; caCert?: string; authorization?: string },
+  options: { base: URL; caCert?: string; authorization?: string; specsDir?: string },
 ): Promise<ReplayOutcome> {
-  const contract = loadContract(SPECS_DIR, file.case.surface);
+  const specsDir = options.specsDir ?? SPECS_DIR;
+  const contract = loadContract(specsDir, file.case.surface);
   const op = contract.operations.find((o) => o.id === file.case.operation);
   if (!op) throw new Error(`the ${file.case.surface} contract has no operation ${file.case.operation}`);
-  const request = toRequest(surfaceBase(file.case.surface, options.base), op, file.case, options.authorization);
+  const request = toRequest(
+    surfaceBase(file.case.surface, options.base, specsDir),
+    op,
+    file.case,
+    options.authorization,
+  );
   const client = engineClient({ ...(options.caCert ? { caCert: options.caCert } : {}), connections: 1 });
   try {
     const response = await client.send(request);
