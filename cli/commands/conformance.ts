@@ -105,9 +105,30 @@ export function conformanceCommand(): Command {
     .action(async (options: ConformanceOptions) => {
       let target: Target;
       let formats: ReportFormat[];
+      let engine:
+        | { phases: import('../../conformance/engine/cases.ts').Phase[]; seed: number; maxExamples: number }
+        | undefined;
       try {
         formats = parseFormats(options.report);
-        target = await chooseTarget(options);
+        if (options.phases !== undefined) {
+          const { parsePhases, parseCount } = await import('../../conformance/engine/command.ts');
+          engine = {
+            phases: parsePhases(options.phases),
+            seed:
+              options.seed !== undefined
+                ? parseCount('--seed', options.seed, 2 ** 31 - 1)
+                : Math.floor(Math.random() * 2 ** 31),
+            maxExamples: parseCount('--max-examples', options.maxExamples, 100_000),
+          };
+        }
+        // The engine alone on the reference starts its own stack (rate limits lifted): no catalogue stack is needed.
+        const engineAlone =
+          engine !== undefined && options.only?.every((p) => p === 'generated' || p.startsWith('generated.'));
+        const noUrl = !options.base && !options.wallet && !options.site;
+        target =
+          engineAlone && noUrl && options.target === 'reference'
+            ? { kind: 'reference', capabilities: new Set() }
+            : await chooseTarget(options);
       } catch (error) {
         console.error(`svckit conformance: ${(error as Error).message}`);
         process.exit(2);
@@ -121,26 +142,6 @@ export function conformanceCommand(): Command {
       // `--only generated` (with --phases) runs the engine alone; other prefixes select catalogue checks.
       const only = options.only?.filter((p) => p !== 'generated' && !p.startsWith('generated.'));
       const engineOnly = options.phases !== undefined && options.only !== undefined && only?.length === 0;
-      let engine:
-        | { phases: import('../../conformance/engine/cases.ts').Phase[]; seed: number; maxExamples: number }
-        | undefined;
-      if (options.phases !== undefined) {
-        try {
-          const { parsePhases, parseCount } = await import('../../conformance/engine/command.ts');
-          engine = {
-            phases: parsePhases(options.phases),
-            seed:
-              options.seed !== undefined
-                ? parseCount('--seed', options.seed, 2 ** 31 - 1)
-                : Math.floor(Math.random() * 2 ** 31),
-            maxExamples: parseCount('--max-examples', options.maxExamples, 100_000),
-          };
-        } catch (error) {
-          await target.close?.();
-          console.error(`svckit conformance: ${(error as Error).message}`);
-          process.exit(2);
-        }
-      }
       const results = engineOnly ? [] : await runChecks(buildCatalogue(), target, { only });
       if (!engine) await target.close?.();
       if (!engineOnly) console.log(formatConsole(results));

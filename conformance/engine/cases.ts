@@ -123,18 +123,23 @@ function parseWire(value: string, p: Parameter): unknown {
 }
 
 /** The arbitrary of fuzz inputs: valid ones, and one variant of a valid one (valid or not). */
-export function fuzzArbitrary(op: Operation): fc.Arbitrary<{ valid: boolean; reason: string; input: CaseInput }> {
+export function fuzzArbitrary(op: Operation): fc.Arbitrary<FuzzInput> {
   const valid = inputArbitrary(op);
-  const varied = valid.chain((base) => {
-    const variants = inputVariants(op, base).filter((v) => !v.missingHeader);
+  const varied = valid.chain((base): fc.Arbitrary<FuzzInput> => {
+    const variants: FuzzInput[] = inputVariants(op, base)
+      .filter((v) => !v.missingHeader)
+      .map(({ valid, reason, input }) => ({ valid, reason, input }));
     if (variants.length === 0) return fc.constant({ valid: true, reason: 'random valid input', input: base });
     return fc.constantFrom(...variants);
   });
   return fc.oneof(
-    valid.map((input) => ({ valid: true, reason: 'random valid input', input })),
+    valid.map((input): FuzzInput => ({ valid: true, reason: 'random valid input', input })),
     varied,
   );
 }
+
+/** One fuzz input: valid or not, why, and the values. */
+export type FuzzInput = { valid: boolean; reason: string; input: CaseInput };
 
 /** The examples of `op` in the contract as inputs (parameter examples and body examples combined). */
 export function exampleInputs(op: Operation): CaseInput[] {

@@ -10,6 +10,7 @@ import {
   type CaseInput,
   type EngineCase,
   exampleInputs,
+  type FuzzInput,
   fuzzArbitrary,
   inputArbitrary,
   inputVariants,
@@ -362,7 +363,12 @@ async function shrink(
   const limits = { interruptAfterTimeLimit: ctx.options.shrinkMs ?? 20_000, markInterruptAsFailure: false };
   // The failing value itself first (fast-check shrinks it when its arbitrary can without context); if it
   // cannot, the property again from the run's seed, whose failures shrink through their generation context.
-  let details = await fc.check(property, { ...limits, seed: ctx.options.seed, numRuns: 1, examples: [[example]] });
+  let details: fc.RunDetails<[FuzzInput]> = await fc.check(property, {
+    ...limits,
+    seed: ctx.options.seed,
+    numRuns: 1,
+    examples: [[example]],
+  });
   if (!details.failed || details.numShrinks === 0) {
     const again = await fc.check(property, { ...limits, seed: ctx.options.seed, numRuns: ctx.options.maxExamples });
     if (again.failed && again.numShrinks > 0) details = again;

@@ -71,10 +71,15 @@ try {
       `| ${r.surface} | ${r.phase} | ${r.requests} | ${r.seconds.toFixed(1)} | ${r.requestsPerSecond.toFixed(0)} |`,
     );
   const inst = rows.find((r) => r.surface === 'institutional' && r.phase === 'all');
-  const failed = [institutional, others].flatMap((r) => r.tallies).reduce((n, t) => n + t.failed, 0);
+  const tallies = [institutional, others].flatMap((r) => r.tallies);
+  const failed = tallies.reduce((n, t) => n + t.failed, 0);
   console.log(
     `\nInstitutional: ${inst?.requests} generated requests in ${inst?.seconds.toFixed(1)} s (target: at least 30,000 in 180 s or less: ${inst && inst.requests >= 30_000 && inst.seconds <= 180 ? 'met' : 'NOT met'}); ${failed} failed verdicts in all.`,
   );
+  for (const t of tallies.filter((x) => x.failed > 0)) {
+    const operations = [...new Set(t.failures.map((f) => f.case.operation))].join(', ');
+    console.log(`- ${t.surface} generated.${t.check}: ${t.failed} failed (${operations})`);
+  }
 } finally {
   await target.close?.();
 }
