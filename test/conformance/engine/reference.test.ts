@@ -23,10 +23,13 @@ const CONTRACT_GAPS = new Set([
 
 let target: Target;
 let result: EngineResult;
+let credentials: Record<string, string>;
 
 beforeAll(async () => {
   target = await referenceTarget({ env: { ...UNLIMITED_REFERENCE_ENV } });
-  result = await runEngine(await engineTargetOf(target), {
+  const engineTarget = await engineTargetOf(target);
+  credentials = engineTarget.credentials;
+  result = await runEngine(engineTarget, {
     phases: ['examples', 'coverage', 'fuzz'],
     seed: 20261124,
     maxExamples: 8,
@@ -80,5 +83,12 @@ describe('engine against the in-process reference', () => {
     );
     expect(institutional?.passed).toBeGreaterThan(20);
     expect(institutional?.skipped).toBe(0);
+  });
+
+  it('never writes a credential into the report', () => {
+    const text = JSON.stringify(buildEngineJson(result));
+    expect(Object.keys(credentials).sort()).toEqual(['adminToken', 'bearerKey']);
+    for (const value of Object.values(credentials)) expect(text).not.toContain(value.replace(/^Bearer /, ''));
+    expect(text).toContain('Bearer [redacted]');
   });
 });
