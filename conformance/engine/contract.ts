@@ -70,6 +70,10 @@ export interface Contract {
   errorSchema?: Schema;
 }
 
+/** A node of the parsed contract, walked by the OpenAPI 3.1 structure (the contracts pass `npm run lint:specs`). */
+// biome-ignore lint/suspicious/noExplicitAny: parsed YAML, shaped by the OpenAPI structure checked by redocly
+type Yaml = any;
+
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
 
 /** Resolves every local `$ref` of `node` against `doc` (acyclic contracts), keeping sibling keywords. */
@@ -105,12 +109,12 @@ function pointer(doc: Record<string, unknown>, ref: string): unknown {
 /** Parses the contract of `surface` from `specsDir` (a directory path). */
 export function loadContract(specsDir: string, surface: EngineSurface): Contract {
   const raw = parseYaml(readFileSync(`${specsDir}/${ENGINE_SURFACES[surface]}`, 'utf8')) as Record<string, unknown>;
-  const doc = resolveRefs(raw, raw) as Record<string, any>;
+  const doc = resolveRefs(raw, raw) as Yaml;
   const serverUrl = String(doc.servers?.[0]?.url ?? '/');
   const basePath = new URL(serverUrl.replace(/\{[^}]+\}/g, 'x')).pathname.replace(/\/$/, '');
   const operations: Operation[] = [];
   const paths: Record<string, string[]> = {};
-  for (const [route, item] of Object.entries<Record<string, any>>(doc.paths ?? {})) {
+  for (const [route, item] of Object.entries<Yaml>(doc.paths ?? {})) {
     paths[route] = [];
     for (const method of METHODS) {
       const op = item[method];
@@ -128,9 +132,9 @@ export function loadContract(specsDir: string, surface: EngineSurface): Contract
       }
       const json = op.requestBody?.content?.['application/json'];
       const responses: Record<string, ResponseSpec> = {};
-      for (const [status, res] of Object.entries<Record<string, any>>(op.responses ?? {})) {
+      for (const [status, res] of Object.entries<Yaml>(op.responses ?? {})) {
         const headers: ResponseSpec['headers'] = {};
-        for (const [name, h] of Object.entries<Record<string, any>>(res.headers ?? {}))
+        for (const [name, h] of Object.entries<Yaml>(res.headers ?? {}))
           headers[name.toLowerCase()] = { required: h.required === true, schema: h.schema };
         responses[status] = {
           mediaTypes: Object.keys(res.content ?? {}),
@@ -163,7 +167,7 @@ export function loadContract(specsDir: string, surface: EngineSurface): Contract
   };
 }
 
-function bodyExamples(media: Record<string, any>): unknown[] {
+function bodyExamples(media: Yaml): unknown[] {
   const out: unknown[] = [];
   if (media.example !== undefined) out.push(media.example);
   for (const ex of Object.values<Record<string, unknown>>(media.examples ?? {}))

@@ -117,13 +117,13 @@ function localVariants(schema: Schema, value: unknown): Local[] {
   if (typeof value === 'string') {
     const pad = value.at(-1) ?? 'a';
     if (typeof schema.minLength === 'number') {
-      add(true, 'minLength', `at minLength ${schema.minLength}`, fit(value, schema.minLength, pad));
+      add(true, 'minLength', `at minLength ${schema.minLength}`, resize(value, schema.minLength, pad));
       if (schema.minLength > 0)
         add(false, 'minLength', `shorter than minLength ${schema.minLength}`, value.slice(0, schema.minLength - 1));
     }
     if (typeof schema.maxLength === 'number') {
-      add(true, 'maxLength', `at maxLength ${schema.maxLength}`, fit(value, schema.maxLength, pad));
-      add(false, 'maxLength', `longer than maxLength ${schema.maxLength}`, fit(value, schema.maxLength + 1, pad));
+      add(true, 'maxLength', `at maxLength ${schema.maxLength}`, resize(value, schema.maxLength, pad));
+      add(false, 'maxLength', `longer than maxLength ${schema.maxLength}`, resize(value, schema.maxLength + 1, pad));
     }
     if (typeof schema.pattern === 'string') {
       const re = new RegExp(schema.pattern, 'u');
@@ -149,7 +149,7 @@ function localVariants(schema: Schema, value: unknown): Local[] {
 }
 
 /** `value` cut or padded with `pad` to `length` characters. */
-function fit(value: string, length: number, pad: string): string {
+function resize(value: string, length: number, pad: string): string {
   return value.length >= length ? value.slice(0, length) : value + pad.repeat(length - value.length);
 }
 
