@@ -15,7 +15,7 @@ export type Phase = (typeof PHASES)[number] | 'stateful';
 
 /** What a case expects of the server. */
 export type CaseKind =
-  | 'positive' // valid input: accepted (2xx) or refused only past validation (D-183)
+  | 'positive' // valid input: accepted (2xx) or refused only past validation (D-185)
   | 'negative' // invalid input: refused with 4xx in the error shape
   | 'missing_header' // a required header left out: 4xx
   | 'unauthenticated' // no credential on a secured operation: 401

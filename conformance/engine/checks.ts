@@ -31,11 +31,11 @@ export type CheckVerdict = { check: NamedCheck; ok: boolean; message?: string };
 /**
  * Statuses with which a valid input counts as accepted by validation when documented for the operation:
  * the input passed validation and was refused for the state it names (no such account, a conflict, a rule
- * of the ledger) (D-183).
+ * of the ledger) (D-185).
  */
 export const PAST_VALIDATION = new Set([404, 409, 422]);
 
-/** The machine codes (D-022) of a refusal by validation; a documented 400 with another code is past validation (D-183). */
+/** The machine codes (D-022) of a refusal by validation; a documented 400 with another code is past validation (D-185). */
 export const VALIDATION_CODES = new Set([
   'INVALID_PARAMETER',
   'INVALID_REQUEST',
@@ -45,7 +45,7 @@ export const VALIDATION_CODES = new Set([
 ]);
 
 /**
- * Whether a valid input's answer shows it passed validation (D-183): 2xx or a documented 3xx; a documented
+ * Whether a valid input's answer shows it passed validation (D-185): 2xx or a documented 3xx; a documented
  * 404, 409 or 422; a documented 401 of an operation that takes no credential (a proof inside the body
  * failed); a documented 400 whose machine code is not one of validation.
  */
