@@ -6,6 +6,7 @@ import { conformanceCommand } from './commands/conformance.ts';
 import { evidenceCommand } from './commands/evidence.ts';
 import { generateCommand } from './commands/generate.ts';
 import { interopCommand } from './commands/interop.ts';
+import { replayCommand } from './commands/replay.ts';
 import { serveCommand } from './commands/serve.ts';
 import { wycheproofCommand } from './commands/wycheproof.ts';
 
@@ -21,6 +22,7 @@ program.addCommand(wycheproofCommand());
 program.addCommand(interopCommand());
 program.addCommand(evidenceCommand());
 program.addCommand(adminCommand());
+program.addCommand(replayCommand());
 
 /**
  * commander exits 1 on usage errors; svckit uses 2 for every usage or configuration error, in every

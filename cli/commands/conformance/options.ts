@@ -1,0 +1,150 @@
+/**
+ * The options of `svckit conformance`: their types, the parsing of each value (a bad value is a usage error,
+ * exit 2), and `--config` (D-182).
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { parse as parseYaml } from 'yaml';
+import type { Phase } from '../../../conformance/engine/cases.ts';
+import type { ReportFormat } from '../../../conformance/report/write.ts';
+
+/** The options of `svckit conformance`, as commander gives them (and --config fills them in). */
+export type ConformanceOptions = {
+  base?: string;
+  wallet?: string;
+  site?: string;
+  caCert?: string;
+  adminToken?: string;
+  receiverHost?: string;
+  receiverPort?: string;
+  receiverTlsDir?: string;
+  target: 'reference' | 'specs' | 'mocks';
+  report?: string;
+  out: string;
+  only?: string[];
+  webhookReceiver?: string;
+  webhookSecret?: string;
+  webhookPreviousSecret?: string;
+  exclude?: string[];
+  list?: boolean;
+  config?: string;
+  rate?: string;
+  checkTimeout?: string;
+  quiet?: boolean;
+  phases?: string;
+  seed?: string;
+  maxExamples: string;
+};
+
+const REPORT_FORMATS: readonly ReportFormat[] = ['junit', 'json'];
+
+/** Parses `--report junit,json`; an unknown format is a usage error. */
+export function parseFormats(value: string | undefined): ReportFormat[] {
+  if (!value) return [];
+  return value.split(',').map((format) => {
+    if (!REPORT_FORMATS.includes(format as ReportFormat)) {
+      throw new Error(`"--report" expected a comma-separated list of ${REPORT_FORMATS.join(', ')}, got "${format}"`);
+    }
+    return format as ReportFormat;
+  });
+}
+
+/** `--rate 5` or `--rate 5/s`: requests per second per origin (D-180). */
+export function parseRate(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const match = /^(\d+(?:\.\d+)?)(?:\/s)?$/.exec(String(value).trim());
+  const rate = match ? Number(match[1]) : Number.NaN;
+  if (!(rate > 0 && rate <= 10_000))
+    throw new Error(`"--rate" expected requests per second (e.g. 5 or 5/s), got "${value}"`);
+  return rate;
+}
+
+/** `--check-timeout 90`: every check's deadline in seconds (D-181). */
+export function parseSeconds(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const seconds = Number(value);
+  if (!(Number.isFinite(seconds) && seconds > 0 && seconds <= 86_400))
+    throw new Error(`"--check-timeout" expected seconds between 0 and 86400, got "${value}"`);
+  return seconds * 1000;
+}
+
+/** Config keys whose values name files or folders: resolved against the config file's folder. */
+const PATH_KEYS = new Set(['ca-cert', 'receiver-tls-dir', 'out']);
+
+/**
+ * Applies `--config <file>` (JSON or YAML; D-182): its keys are the long flag names, its values those of the flags
+ * (a list for a flag taking several). A flag given on the command line wins; an unknown key is a usage error.
+ */
+export function applyConfig(command: Command, options: ConformanceOptions): void {
+  if (!options.config) return;
+  const file = options.config;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new Error(
+      `"--config" cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
+  }
+  let parsed: unknown;
+  try {
+    parsed = /\.json$/i.test(file) ? JSON.parse(text) : parseYaml(text);
+  } catch (error) {
+    throw new Error(
+      `"--config" ${file} is not valid ${/\.json$/i.test(file) ? 'JSON' : 'YAML'}: ${(error as Error).message}`,
+    );
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new Error(
+      `"--config" ${file} expected an object of flag names, got ${Array.isArray(parsed) ? 'a list' : typeof parsed}`,
+    );
+  const flags = new Map(command.options.map((o) => [o.long?.replace(/^--/, ''), o] as const));
+  for (const [key, value] of Object.entries(parsed)) {
+    const option = flags.get(key);
+    if (!option || key === 'config')
+      throw new Error(`"--config" ${file}: unknown key "${key}" (keys are the flag names, e.g. base, only, rate)`);
+    const name = option.attributeName();
+    if (command.getOptionValueSource(name) === 'cli') continue;
+    const variadic = option.variadic;
+    if (
+      variadic
+        ? !Array.isArray(value) || value.some((v) => typeof v !== 'string')
+        : !['string', 'number', 'boolean'].includes(typeof value)
+    )
+      throw new Error(
+        `"--config" ${file}: "${key}" expected ${variadic ? 'a list of strings' : 'a string, number or boolean'}`,
+      );
+    if (option.isBoolean() && typeof value !== 'boolean')
+      throw new Error(`"--config" ${file}: "${key}" expected true or false`);
+    const text = typeof value === 'string' && PATH_KEYS.has(key) ? path.resolve(path.dirname(file), value) : value;
+    command.setOptionValueWithSource(name, typeof text === 'number' ? String(text) : text, 'config');
+    (options as Record<string, unknown>)[name] = command.getOptionValue(name);
+  }
+}
+
+/** The source of a check for `--list`: its decision, or the start of its quote. */
+export function sourceOf(source: { quote: string } | { decision: string }): string {
+  if ('decision' in source) return source.decision;
+  return JSON.stringify(source.quote.length > 60 ? `${source.quote.slice(0, 59)}…` : source.quote);
+}
+
+/** What the generated-case engine runs (D-185): its phases, seed and fuzz cases per operation. */
+export type EngineOptions = { phases: Phase[]; seed: number; maxExamples: number };
+
+/** `--phases`, `--seed`, `--max-examples`; undefined when no phase was asked for. */
+export async function parseEngine(options: ConformanceOptions): Promise<EngineOptions | undefined> {
+  if (options.phases === undefined) return undefined;
+  const { parsePhases, parseCount } = await import('../../../conformance/engine/command.ts');
+  return {
+    phases: parsePhases(options.phases),
+    seed:
+      options.seed !== undefined
+        ? parseCount('--seed', options.seed, 2 ** 31 - 1)
+        : Math.floor(Math.random() * 2 ** 31),
+    maxExamples: parseCount('--max-examples', options.maxExamples, 100_000),
+  };
+}
+
+/** True for a `--only` prefix that names the generated cases rather than catalogue checks. */
+export const isGeneratedPrefix = (p: string) => p === 'generated' || p.startsWith('generated.');

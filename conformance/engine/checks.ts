@@ -1,0 +1,161 @@
+/**
+ * The named checks applied to every generated case's answer. Ids are stable: `generated.<name>`.
+ * Each returns undefined when it does not apply to the case, else a verdict.
+ */
+import type { EngineCase } from './cases.ts';
+import type { WireResponse } from './client.ts';
+import type { Contract, Operation, Schema } from './contract.ts';
+import { describeErrors, parameterErrors, schemaErrors } from './ajv.ts';
+
+/** The named checks, in report order. */
+export const NAMED_CHECKS = [
+  'not_a_server_error',
+  'status_code_conformance',
+  'content_type_conformance',
+  'response_headers_conformance',
+  'response_schema_conformance',
+  'error_shape_conformance',
+  'negative_data_rejection',
+  'positive_data_acceptance',
+  'missing_required_header',
+  'unsupported_method',
+  'ignored_auth',
+] as const;
+
+/** One named check. */
+export type NamedCheck = (typeof NAMED_CHECKS)[number];
+
+/** A check's verdict on one case. */
+export type CheckVerdict = { check: NamedCheck; ok: boolean; message?: string };
+
+/**
+ * Statuses with which a valid input counts as accepted by validation when documented for the operation:
+ * the input passed validation and was refused for the state it names (no such account, a conflict, a rule
+ * of the ledger) (D-185).
+ */
+export const PAST_VALIDATION = new Set([404, 409, 422]);
+
+/** The machine codes (D-022) of a refusal by validation; a documented 400 with another code is past validation (D-185). */
+export const VALIDATION_CODES = new Set([
+  'INVALID_PARAMETER',
+  'INVALID_REQUEST',
+  'BODY_TOO_LARGE',
+  'BODY_TOO_DEEP',
+  'UNSUPPORTED_MEDIA_TYPE',
+]);
+
+/**
+ * Whether a valid input's answer shows it passed validation (D-185): 2xx or a documented 3xx; a documented
+ * 404, 409 or 422; a documented 401 of an operation that takes no credential (a proof inside the body
+ * failed); a documented 400 whose machine code is not one of validation.
+ */
+export function acceptedByValidation(op: Operation, status: number, body: unknown): boolean {
+  if (status >= 200 && status < 300) return true;
+  if (op.responses[String(status)] === undefined) return false;
+  if (status >= 300 && status < 400) return true;
+  if (PAST_VALIDATION.has(status)) return true;
+  if (status === 401 && op.security.every((alt) => Object.keys(alt).length === 0)) return true;
+  const code = (body as { code?: unknown } | undefined)?.code;
+  return status === 400 && typeof code === 'string' && !VALIDATION_CODES.has(code);
+}
+
+/** The response documented for `status` (or `default`). */
+export function documented(op: Operation, status: number) {
+  return op.responses[String(status)] ?? op.responses[`${String(status)[0]}XX`] ?? op.responses.default;
+}
+
+/** Every verdict of the named checks on one answer. */
+export function evaluate(contract: Contract, op: Operation, c: EngineCase, res: WireResponse): CheckVerdict[] {
+  const out: CheckVerdict[] = [];
+  const fail = (check: NamedCheck, message: string) => out.push({ check, ok: false, message });
+  const pass = (check: NamedCheck) => out.push({ check, ok: true });
+  const verdict = (check: NamedCheck, problem: string | undefined) => (problem ? fail(check, problem) : pass(check));
+  const status = res.status;
+  verdict('not_a_server_error', status >= 500 ? `HTTP ${status}: ${res.text.slice(0, 200)}` : undefined);
+  if (c.kind === 'unsupported_method') {
+    verdict('unsupported_method', status === 405 || status === 404 ? undefined : `HTTP ${status}, expected 405 or 404`);
+    errorShape(contract, op, res, out);
+    return out;
+  }
+  const spec = documented(op, status);
+  verdict(
+    'status_code_conformance',
+    spec
+      ? undefined
+      : `HTTP ${status} is not documented for ${op.id} (documented: ${Object.keys(op.responses).join(', ')})`,
+  );
+  if (spec && res.text !== '' && spec.mediaTypes.length > 0) {
+    const type = (res.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+    verdict(
+      'content_type_conformance',
+      spec.mediaTypes.some((m) => m.toLowerCase() === type)
+        ? undefined
+        : `content-type ${JSON.stringify(type)}, documented: ${spec.mediaTypes.join(', ')}`,
+    );
+  }
+  if (spec && Object.keys(spec.headers).length > 0) {
+    const problems: string[] = [];
+    for (const [name, h] of Object.entries(spec.headers)) {
+      const value = res.headers[name];
+      if (value === undefined) {
+        if (h.required) problems.push(`header ${name} missing`);
+      } else if (h.schema && parameterErrors(h.schema, value).length > 0)
+        problems.push(`header ${name}: ${JSON.stringify(value)} ${describeErrors(parameterErrors(h.schema, value))}`);
+    }
+    verdict('response_headers_conformance', problems.join('; ') || undefined);
+  }
+  if (spec?.schema) {
+    const errors = res.json === undefined ? undefined : schemaErrors(spec.schema, res.json);
+    verdict(
+      'response_schema_conformance',
+      errors === undefined
+        ? `HTTP ${status}: body is not JSON: ${res.text.slice(0, 120)}`
+        : errors.length
+          ? `HTTP ${status}: ${describeErrors(errors)}`
+          : undefined,
+    );
+  }
+  errorShape(contract, op, res, out);
+  if (c.kind === 'negative')
+    verdict(
+      'negative_data_rejection',
+      status >= 400 && status < 500 ? undefined : `HTTP ${status} for invalid input (${c.reason}), expected 4xx`,
+    );
+  if (c.kind === 'missing_header')
+    verdict(
+      'missing_required_header',
+      status >= 400 && status < 500 ? undefined : `HTTP ${status} without a required header, expected 4xx`,
+    );
+  if (c.kind === 'unauthenticated' || c.kind === 'bad_credentials')
+    verdict(
+      'ignored_auth',
+      status === 401
+        ? undefined
+        : `HTTP ${status} ${c.kind === 'unauthenticated' ? 'without credentials' : 'with a wrong credential'}, expected 401`,
+    );
+  if (c.kind === 'positive')
+    verdict(
+      'positive_data_acceptance',
+      acceptedByValidation(op, status, res.json)
+        ? undefined
+        : `HTTP ${status} for valid input (${c.reason}): ${res.text.slice(0, 200)}`,
+    );
+  return out;
+}
+
+/** The error shape of the surface: the documented schema for the status, else the contract's `Error`. */
+function errorShape(contract: Contract, op: Operation, res: WireResponse, out: CheckVerdict[]): void {
+  if (res.status < 400) return;
+  const schema: Schema | undefined = documented(op, res.status)?.schema ?? contract.errorSchema;
+  if (!schema) return;
+  const errors = res.json === undefined ? undefined : schemaErrors(schema, res.json);
+  out.push(
+    errors?.length === 0
+      ? { check: 'error_shape_conformance', ok: true }
+      : {
+          check: 'error_shape_conformance',
+          ok: false,
+          message: `HTTP ${res.status}: ${errors ? describeErrors(errors) : `body is not JSON: ${res.text.slice(0, 120)}`}`,
+        },
+  );
+}

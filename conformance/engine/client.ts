@@ -1,0 +1,110 @@
+/**
+ * The engine's HTTPS client: one keep-alive connection pool per run (node:https, no extra dependency), so
+ * thousands of generated requests reuse a few TLS connections, and a bounded number run at once.
+ */
+import http from 'node:http';
+import https from 'node:https';
+
+/** A request as the engine stores it in cases and case files (credentials are redacted in reports). */
+export interface WireRequest {
+  method: string;
+  /** Absolute URL. */
+  url: string;
+  headers: Record<string, string>;
+  /** The exact body text sent, if any. */
+  body?: string;
+}
+
+/** A response as the checks see it. */
+export interface WireResponse {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+  /** The body parsed as JSON; undefined when it is not JSON. */
+  json: unknown;
+}
+
+/** A pooled client; `close()` ends its connections. */
+export interface EngineClient {
+  send(request: WireRequest): Promise<WireResponse>;
+  close(): void;
+}
+
+/** Largest response body kept (bytes); a longer one is cut and counted as not JSON. */
+const MAX_BODY = 4 * 1024 * 1024;
+
+/** A keep-alive client trusting `caCert` (PEM) besides the system CAs, at most `connections` sockets. */
+export function engineClient(
+  options: { caCert?: string; connections?: number; timeoutMs?: number } = {},
+): EngineClient {
+  const plain = new http.Agent({ keepAlive: true, maxSockets: options.connections ?? 16 });
+  const agent = new https.Agent({
+    keepAlive: true,
+    maxSockets: options.connections ?? 16,
+    ...(options.caCert ? { ca: options.caCert } : {}),
+  });
+  const timeout = options.timeoutMs ?? 15_000;
+  return {
+    close: () => {
+      agent.destroy();
+      plain.destroy();
+    },
+    send: (request) =>
+      new Promise((resolve, reject) => {
+        const headers = { ...request.headers };
+        if (request.body !== undefined) headers['content-length'] = String(Buffer.byteLength(request.body));
+        // Plain http only for loopback test servers; every surface of the service is HTTPS.
+        const secure = request.url.startsWith('https:');
+        const send = secure ? https.request : http.request;
+        const req = send(
+          request.url,
+          { method: request.method, headers, agent: secure ? agent : plain, timeout },
+          (res) => {
+            const chunks: Buffer[] = [];
+            let size = 0;
+            res.on('data', (c: Buffer) => {
+              size += c.length;
+              if (size <= MAX_BODY) chunks.push(c);
+            });
+            res.on('end', () => {
+              const text = Buffer.concat(chunks).toString('utf8');
+              let json: unknown;
+              if (size <= MAX_BODY && text !== '') {
+                try {
+                  json = JSON.parse(text);
+                } catch {
+                  json = undefined;
+                }
+              }
+              const out: Record<string, string> = {};
+              for (const [k, v] of Object.entries(res.headers))
+                if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : String(v);
+              resolve({ status: res.statusCode ?? 0, headers: out, text, json });
+            });
+            res.on('error', reject);
+          },
+        );
+        req.on('timeout', () => req.destroy(new Error(`no answer from ${request.url} within ${timeout} ms`)));
+        req.on('error', reject);
+        req.end(request.body);
+      }),
+  };
+}
+
+/** Runs `work` over `items` with at most `concurrency` at once, results in input order. */
+export async function pooled<T, R>(
+  items: readonly T[],
+  concurrency: number,
+  work: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await work(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, lane));
+  return out;
+}

@@ -1,0 +1,78 @@
+/**
+ * Named string formats (`format:` in the contracts) and how to generate them: a fast-check arbitrary for
+ * valid strings and a few strings that are not of the format. A format the server checks but ajv does not
+ * know (e.g. an EIP-55 address) registers here and in {@link registerAjvFormats}; the generator then
+ * produces values of that format wherever a contract names it.
+ */
+import type Ajv from 'ajv/dist/core.js';
+import fc from 'fast-check';
+import { getAddress } from 'viem';
+
+/** How one format is generated and checked. */
+export interface FormatGenerator {
+  /** Valid strings of the format. */
+  valid: fc.Arbitrary<string>;
+  /** Strings that are not of the format (negative variants). */
+  invalid: readonly string[];
+  /** The check ajv uses, for formats ajv-formats does not know. */
+  validate?: (value: string) => boolean;
+}
+
+const hex = (length: number) => fc.stringMatching(new RegExp(`^[0-9a-f]{${length}}$`));
+
+/** EIP-55 mixed-case checksummed address (the checksum of a lower-case address). */
+const eip55 = hex(40).map((h) => getAddress(`0x${h}`));
+
+/** The registry: format name → generator. Add a format with {@link registerFormat}. */
+export const FORMATS = new Map<string, FormatGenerator>([
+  [
+    'date-time',
+    {
+      valid: fc
+        .date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2099-12-31T23:59:59Z'), noInvalidDate: true })
+        .map((d) => d.toISOString()),
+      invalid: ['not-a-date-time', '2024-13-45T99:99:99Z'],
+    },
+  ],
+  [
+    'date',
+    {
+      valid: fc
+        .date({ noInvalidDate: true, min: new Date('2000-01-01'), max: new Date('2099-12-31') })
+        .map((d) => d.toISOString().slice(0, 10)),
+      invalid: ['2024-02-31x'],
+    },
+  ],
+  ['uuid', { valid: fc.uuid({ version: 4 }), invalid: ['not-a-uuid', '00000000-0000-4000-8000-00000000000g'] }],
+  [
+    'email',
+    { valid: fc.stringMatching(/^[a-z]{1,10}@[a-z]{1,10}\.example$/), invalid: ['no-at-sign', '@missing-local'] },
+  ],
+  ['uri', { valid: fc.stringMatching(/^https:\/\/[a-z]{1,10}\.example\/[a-z]{0,10}$/), invalid: ['not a uri', '::'] }],
+  [
+    'eip55-address',
+    {
+      valid: eip55,
+      // A valid address with its checksum broken: one letter's case flipped.
+      invalid: ['0x52908400098527886E0F7030069857D2E4169EE8', 'not-an-address'],
+      validate: (value) => {
+        if (!/^0x[0-9a-fA-F]{40}$/.test(value)) return false;
+        try {
+          return getAddress(value) === value;
+        } catch {
+          return false;
+        }
+      },
+    },
+  ],
+]);
+
+/** Adds or replaces a format (e.g. a contract's new named format). */
+export function registerFormat(name: string, generator: FormatGenerator): void {
+  FORMATS.set(name, generator);
+}
+
+/** Teaches ajv the registered formats it does not know (ajv-formats covers the standard ones). */
+export function registerAjvFormats(ajv: Ajv): void {
+  for (const [name, generator] of FORMATS) if (generator.validate) ajv.addFormat(name, generator.validate);
+}

@@ -1,0 +1,69 @@
+/**
+ * The engine's view of a harness target: the base URL of each contract and the credentials it may send.
+ * With an admin token it issues its own institutional bearer key through the admin API (D-048), so
+ * authorised operations get real credentials.
+ */
+import { registerCreated } from '../cleanup.ts';
+import { request } from '../http.ts';
+import type { Target } from '../targets/target.ts';
+import type { EngineTarget } from './run.ts';
+
+/** Settings that lift the per-IP rate limits of the in-process reference, so generated cases run at full speed. */
+export const UNLIMITED_REFERENCE_ENV = {
+  SVC_RATE_LIMIT: '0',
+  SVC_RATE_LIMIT_WALLET: '0',
+  SVC_RATE_LIMIT_WALLET_AUTH: '0',
+} as const;
+
+/** The security schemes of the four OpenAPI contracts (components.securitySchemes). */
+const MOCK_SCHEMES = ['bearerKey', 'mldsaSignature', 'adminToken', 'sessionToken', 'operatorToken', 'managedToken'];
+/** A bearer value of the right form for the mocks, which check presence only. */
+const MOCK_CREDENTIAL = 'Bearer svc_mocks0000000000000000000000000000000000000';
+
+/** The engine target of `target`; issues a bearer key with every permission of the REST operations (D-015, D-053) when it can. */
+export async function engineTargetOf(target: Target): Promise<EngineTarget> {
+  const bases: EngineTarget['bases'] = {};
+  const credentials: Record<string, string> = {};
+  if (target.base) {
+    bases.institutional = new URL('wallet/api/v1/', target.base);
+    bases.explorer = new URL('api/', target.base);
+    if (target.adminToken) bases.admin = new URL('admin/v1/', target.base);
+  }
+  if (target.wallet) bases.wallet = target.wallet;
+  if (target.adminToken && target.base) {
+    credentials.adminToken = `Bearer ${target.adminToken}`;
+    const res = await request(target, 'admin/v1/api-keys', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${target.adminToken}` },
+      body: {
+        name: 'conformance-engine',
+        permissions: ['accounts:read', 'transfers:read', 'transfers:write', 'bank:connect', 'payments:write'],
+      },
+    });
+    const { token, id } = (res.json as { token?: unknown; id?: unknown } | undefined) ?? {};
+    if (res.status !== 201 || typeof token !== 'string' || typeof id !== 'string')
+      throw new Error(`issuing the engine's API key answered HTTP ${res.status}: ${res.text.slice(0, 200)}`);
+    credentials.bearerKey = `Bearer ${token}`;
+    // D-182: the key is revoked when the run ends, like every credential the harness issues.
+    const adminToken = target.adminToken;
+    registerCreated(target, {
+      kind: 'API key',
+      id,
+      undo: async () => {
+        const gone = await request(target, `admin/v1/api-keys/${id}`, {
+          method: 'DELETE',
+          headers: { authorization: `Bearer ${adminToken}` },
+        });
+        if (gone.status !== 204 && gone.status !== 404)
+          throw new Error(`DELETE /api-keys/${id} answered ${gone.status}`);
+      },
+    });
+  }
+  // The mocks hold no keys: they check that a credential of the required scheme is present (D-186), so every
+  // scheme gets a well-formed placeholder and the admin contract is exercised too.
+  if (target.kind === 'mocks' && target.base) {
+    bases.admin = new URL('admin/v1/', target.base);
+    for (const scheme of MOCK_SCHEMES) credentials[scheme] ??= MOCK_CREDENTIAL;
+  }
+  return { bases, credentials, ...(target.caCert ? { caCert: target.caCert } : {}) };
+}

@@ -1,0 +1,135 @@
+// The schema → fast-check translation: valid values validate with ajv, and every variant the engine sends
+// holds to its claim (a boundary validates, a negative fails ajv for the keyword it names).
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parameterErrors, schemaErrors } from '../../../conformance/engine/ajv.ts';
+import { arbitraryOf } from '../../../conformance/engine/arbitrary.ts';
+import { inputArbitrary, inputVariants } from '../../../conformance/engine/cases.ts';
+import { ENGINE_SURFACES, type EngineSurface, loadContract } from '../../../conformance/engine/contract.ts';
+import { FORMATS } from '../../../conformance/engine/formats.ts';
+import { failsFor, variantsOf } from '../../../conformance/engine/variants.ts';
+import { SPECS_DIR } from '../../../src/paths.ts';
+
+const contracts = (Object.keys(ENGINE_SURFACES) as EngineSurface[]).map((s) => loadContract(SPECS_DIR, s));
+
+describe('schema → arbitrary', () => {
+  it('draws only values ajv accepts, for every body and parameter schema of the four contracts', () => {
+    let checked = 0;
+    for (const contract of contracts)
+      for (const op of contract.operations) {
+        const schemas = [...(op.body ? [op.body.schema] : []), ...op.parameters.map((p) => p.schema)];
+        for (const schema of schemas)
+          for (const value of fc.sample(arbitraryOf(schema), { seed: 7, numRuns: 10 })) {
+            checked += 1;
+            expect(schemaErrors(schema, value), `${op.id}: ${JSON.stringify(value).slice(0, 200)}`).toEqual([]);
+          }
+      }
+    expect(checked).toBeGreaterThan(700);
+  });
+
+  it('gives the boundary and negative variants of each keyword of a small schema', () => {
+    const schema = {
+      type: 'object',
+      additionalProperties: false,
+      required: ['limit', 'kind'],
+      properties: {
+        limit: { type: 'integer', minimum: 1, maximum: 200 },
+        kind: { type: 'string', enum: ['a', 'b'] },
+        code: { type: 'string', pattern: '^[A-Z]{3}$', minLength: 3, maxLength: 3 },
+      },
+    };
+    const variants = variantsOf(schema, { limit: 5, kind: 'a', code: 'EUR' });
+    const values = (keyword: string, valid: boolean) =>
+      variants.filter((v) => v.keyword === keyword && v.valid === valid).map((v) => v.value);
+    expect(values('minimum', true)).toContainEqual({ limit: 1, kind: 'a', code: 'EUR' });
+    expect(values('minimum', false)).toContainEqual({ limit: 0, kind: 'a', code: 'EUR' });
+    expect(values('maximum', true)).toContainEqual({ limit: 200, kind: 'a', code: 'EUR' });
+    expect(values('maximum', false)).toContainEqual({ limit: 201, kind: 'a', code: 'EUR' });
+    expect(values('enum', true)).toEqual([
+      { limit: 5, kind: 'a', code: 'EUR' },
+      { limit: 5, kind: 'b', code: 'EUR' },
+    ]);
+    expect(values('enum', false)).toEqual([{ limit: 5, kind: 'not-in-enum', code: 'EUR' }]);
+    expect(values('required', false)).toEqual([
+      { kind: 'a', code: 'EUR' },
+      { limit: 5, code: 'EUR' },
+    ]);
+    expect(values('additionalProperties', false)).toEqual([
+      { limit: 5, kind: 'a', code: 'EUR', unexpectedProperty: 'x' },
+    ]);
+    expect(values('maxLength', false)).toEqual([{ limit: 5, kind: 'a', code: 'EURR' }]);
+    expect(values('minLength', false)).toEqual([{ limit: 5, kind: 'a', code: 'EU' }]);
+    expect(values('pattern', false)).toEqual([{ limit: 5, kind: 'a', code: 'EUR!' }]);
+    expect(values('type', false)).toContainEqual({ limit: 5, kind: 'a', code: null });
+    for (const v of variants) {
+      const errors = schemaErrors(schema, v.value);
+      if (v.valid) expect(errors, v.reason).toEqual([]);
+      else expect(failsFor(errors, v.keyword), `${v.reason}: ${JSON.stringify(errors)}`).toBe(true);
+    }
+  });
+
+  it('keeps only variants that hold to their claim, covering every keyword the contracts use', () => {
+    const keywords = new Set<string>();
+    let negatives = 0;
+    for (const contract of contracts)
+      for (const op of contract.operations) {
+        const [base] = fc.sample(inputArbitrary(op), { seed: 3, numRuns: 1 });
+        if (!base) continue;
+        for (const v of inputVariants(op, base)) {
+          const reason = v.reason.match(
+            /(minimum|maximum|minLength|maxLength|pattern|enum|format|required|additionalProperties|wrong type|null|minItems|maxItems)/,
+          )?.[1];
+          if (reason) keywords.add(reason);
+          if (op.body && v.input.body !== base.body) {
+            const errors = schemaErrors(op.body.schema, v.input.body);
+            if (v.valid) expect(errors, `${op.id} ${v.reason}`).toEqual([]);
+            else {
+              negatives += 1;
+              expect(errors.length, `${op.id} ${v.reason}`).toBeGreaterThan(0);
+            }
+          }
+          for (const p of op.parameters) {
+            const k = `${p.in}:${p.name}`;
+            if (v.input.params[k] === base.params[k] || p.in === 'cookie') continue;
+            if (v.input.params[k] === undefined) {
+              // Left out: refused only because the parameter is required.
+              expect(p.required && !v.valid, `${op.id} ${v.reason}`).toBe(true);
+              continue;
+            }
+            const errors = parameterErrors(p.schema, v.input.params[k]);
+            if (v.valid) expect(errors, `${op.id} ${v.reason}`).toEqual([]);
+            else expect(errors.length, `${op.id} ${v.reason}`).toBeGreaterThan(0);
+          }
+        }
+      }
+    expect(negatives).toBeGreaterThan(300);
+    for (const k of [
+      'minimum',
+      'maximum',
+      'minLength',
+      'maxLength',
+      'pattern',
+      'enum',
+      'format',
+      'required',
+      'additionalProperties',
+      'wrong type',
+      'null',
+      'minItems',
+      'maxItems',
+    ])
+      expect(keywords, k).toContain(k);
+  });
+
+  it('generates a registered custom format (EIP-55 addresses) and its non-matching strings', () => {
+    const format = FORMATS.get('eip55-address');
+    expect(format).toBeDefined();
+    const schema = { type: 'string', format: 'eip55-address' };
+    for (const value of fc.sample(arbitraryOf(schema), { seed: 1, numRuns: 50 }))
+      expect(schemaErrors(schema, value)).toEqual([]);
+    for (const bad of format?.invalid ?? []) expect(failsFor(schemaErrors(schema, bad), 'format')).toBe(true);
+    // A lower-case address is not checksummed; a checksummed one with one letter's case flipped is refused.
+    expect(schemaErrors(schema, '0x52908400098527886e0f7030069857d2e4169ee7').length).toBeGreaterThan(0);
+    expect(schemaErrors(schema, '0x52908400098527886E0F7030069857D2E4169EE7')).toEqual([]);
+  });
+});
