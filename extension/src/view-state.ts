@@ -1,7 +1,8 @@
 /**
- * What the wallet view keeps (D-177): the unlocked session (view-lock.ts). Unlocking opens the keystore with the password, derives the public
- * addresses per chain and signs in to the wallet session API; the keys themselves are wiped at once. Locking, or
- * {@link UNLOCK_MS} passing, forgets all of it, and the service worker refuses signing while locked.
+ * What the wallet view keeps (D-177): the unlocked session (view-lock.ts). Unlocking opens the keystore with
+ * the password, derives the public addresses per chain and signs in to the wallet session API set on the
+ * options page (sources.ts, D-176); the keys themselves are wiped at once. Locking, or {@link UNLOCK_MS}
+ * passing, forgets all of it, and the service worker refuses signing while locked.
  */
 import {
   createWalletClient,
