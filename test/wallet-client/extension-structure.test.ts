@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 
 /** Packages that implement keys, signatures or chain encodings. */
 const CHAIN_PACKAGES = /(^|\/)node_modules\/(@noble\/|@scure\/|viem\/|ox\/|abitype\/)/;
-/** The shared module: the wallet library's browser-safe files, the base error class they throw and the clock they read. */
+/** The shared module: the wallet library's browser-safe files, the error base class and the clock they use. */
 const SHARED = /^src\/client\/wallet\/[^/]+\.ts$|^src\/errors\.ts$|^src\/clock\.ts$/;
 /** The one door of the shared module that extension files import. */
 const ENTRY = 'src/client/wallet/browser.ts';

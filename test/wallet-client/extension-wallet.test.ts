@@ -2,8 +2,9 @@
 // Anvil, wallet service): a dApp page sends a gas-price-0 transaction that mines after approval, and a
 // rejected one moves nothing, nor does one asked while the wallet is locked (4100, D-177); typed data,
 // eth_signTransaction and personal_sign recover to the account; a custom network is added and switched to
-// (chainChanged), an unknown one is 4902; malformed params are -32602 and unsupported methods 4200; the dual-signature session is issued after approval and its token
-// verifies against the service's JWKS. Each approval window kind is screenshotted at 360 and 1280 px.
+// (chainChanged), an unknown one is 4902; malformed params are -32602 and unsupported methods 4200; the
+// dual-signature session is issued after approval and its token verifies against the service's JWKS. Each
+// approval window kind is screenshotted at 360 and 1280 px.
 import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,7 +1,7 @@
 /**
  * The wallet library's browser-safe module: the one implementation of keys, signing, fees, networks, the
- * keystore, the session login and the balances that the browser extension bundles (scripts/build-extension.ts) and the Node
- * library uses. Nothing reachable from here imports node: built-ins; the extension imports signing and
+ * keystore, the identity, the session login and the balances that the browser extension bundles
+ * (scripts/build-extension.ts) and the Node library uses. Nothing reachable from here imports node: built-ins; the extension imports signing and
  * network code only through this module (test/wallet-client/extension-structure.test.ts).
  */
 export { bytesToHex, hexToBytes, familyOfAddress, toChecksumAddress, KeyError } from './codec.ts';
@@ -33,7 +33,7 @@ export { argon2idWeb, openKeystoreWeb, sealKeystoreWeb } from './keystore-web.ts
 export { checkChallengeMessage, registrationMessage, SessionError } from './session-messages.ts';
 export { KeystoreError, type KeystoreFile } from './keystore-format.ts';
 export { loginWithSigner, type IdentitySigner, type Session } from './session-flow.ts';
-/** Balances per chain, and base-unit amounts shown in their asset (wei to SVC or ETH) by the view and the approval window. */
+/** Balances per chain, and base-unit amounts in their asset (wei to SVC or ETH) for the view and approval window. */
 export { formatUnits, readBalance, type BalanceReading } from './balances.ts';
 /** The generated wallet session API client (D-014) that the login and GET /history go through. */
 export {
