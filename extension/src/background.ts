@@ -8,6 +8,7 @@ import type { ApprovalDecision } from './approval.ts';
 import { chromeApi, type Port } from './chrome.ts';
 import { ERRORS, ProviderRpcError, type BackgroundRequest } from './protocol.ts';
 import { route, type ApprovalRequest, type RouterDeps } from './router.ts';
+import { readSources } from './sources.ts';
 import { KEYS, type WalletState } from './state.ts';
 import { guardSigning } from './view-guard.ts';
 
@@ -138,6 +139,9 @@ const deps: RouterDeps = {
     } finally {
       seed.fill(0);
     }
+  },
+  async walletApiUrl() {
+    return (await readSources()).walletApiUrl;
   },
   async walletApi(url, body) {
     let response: Response;

@@ -2,15 +2,21 @@
  * The options page: create or import a wallet. The phrase is checked, the first EVM account derived
  * (m/44'/60'/0'/0/0), the phrase sealed under the password (keystore-web.ts) and only the sealed file and
  * public values are stored. Generating a phrase happens here, on the device. Saving also unlocks the wallet
- * view (the password was just given, D-177). The view's sources (wallet session API, Ethereum, Bitcoin and
- * Tron endpoints) are set here too.
+ * view (the password was just given, D-177). The sources (sources.ts: the wallet session API that the
+ * provider and the view both use, and the view's Ethereum, Bitcoin and Tron endpoints) are set here too.
  */
-import { deriveChainKey, generateMnemonic, isValidMnemonic, mnemonicToSeed } from '../../src/client/wallet/keys.ts';
+import {
+  deriveChainKey,
+  generateMnemonic,
+  isValidMnemonic,
+  mnemonicToSeed,
+  sealKeystoreWeb,
+  svcIdOfSeed,
+} from '../../src/client/wallet/browser.ts';
 import { chromeApi } from './chrome.ts';
-import { svcIdOfSeed } from './identity-web.ts';
-import { sealKeystoreWeb } from './keystore-web.ts';
+import { readSources, saveSources } from './sources.ts';
 import { DEFAULT_GATEWAY, initialState, KEYS, type WalletState } from './state.ts';
-import { readSources, saveSources, unlockWithSecrets } from './view-state.ts';
+import { unlockWithSecrets } from './view-state.ts';
 
 const chrome = chromeApi();
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -20,7 +26,7 @@ const status = (text: string) => {
 
 async function show(): Promise<void> {
   const sources = await readSources();
-  $<HTMLInputElement>('wallet-api-url').value = sources.walletApi;
+  $<HTMLInputElement>('wallet-api-url').value = sources.walletApiUrl;
   $<HTMLInputElement>('ethereum-url').value = sources.ethereum ?? '';
   $<HTMLInputElement>('bitcoin-url').value = sources.bitcoin ?? '';
   $<HTMLInputElement>('tron-url').value = sources.tron ?? '';
@@ -79,7 +85,7 @@ $('sources-form').addEventListener('submit', (event) => {
   event.preventDefault();
   const value = (id: string) => $<HTMLInputElement>(id).value.trim();
   saveSources({
-    walletApi: value('wallet-api-url'),
+    walletApiUrl: value('wallet-api-url'),
     ethereum: value('ethereum-url'),
     bitcoin: value('bitcoin-url'),
     tron: value('tron-url'),

@@ -65,6 +65,8 @@ export interface RouterDeps {
    * a wrong password rejects with a ProviderRpcError 4100.
    */
   withSeed<T>(state: WalletState, password: string, use: (seed: Uint8Array) => Promise<T>): Promise<T>;
+  /** `{wallet_api_url}`: the wallet session API set on the options page (sources.ts), never one a page names (D-174). */
+  walletApiUrl(): Promise<string>;
   /** A JSON request to the wallet session API (GET without a body, POST with one); never throws on a status. */
   walletApi(url: string, body?: unknown): Promise<{ status: number; body: unknown }>;
   /** Tells every page of `origin` (or all) about an event. */

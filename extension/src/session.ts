@@ -1,27 +1,24 @@
 /**
  * svckit_requestSession (D-174): a connected dApp asks the wallet for a wallet session
  * (specs/wallet.openapi.yaml "Session flow"). After the user approves with the keystore password, the wallet
- * registers its public keys (idempotent, D-147), asks POST /auth/challenge, checks the EIP-4361 message with
- * the library's own check (domain = the wallet service's host, D-043, D-071), signs it with the account's key
- * (`ecdsaSig`, EIP-191, D-035) and the ML-DSA-65 identity (`pqSig`, D-044), and posts both to /auth/verify.
- * The wallet service is the one configured in the wallet, never one the page names.
+ * signs in with the library's own login (session-flow.ts `loginWithSigner`, the one the wallet view unlocks
+ * with): register the public keys (idempotent, D-147), POST /auth/challenge, check the EIP-4361 message
+ * (domain = the wallet service's host, D-043, D-071), sign it with the account's key (`ecdsaSig`, EIP-191,
+ * D-035) and the ML-DSA-65 identity (`pqSig`, D-044), POST /auth/verify and check the token against the
+ * published JWKS (D-018). The wallet service is the one set on the options page (sources.ts), never one the
+ * page names.
  */
 import {
-  bytesToHex,
-  checkChallengeMessage,
+  createWalletClient,
   deriveChainKey,
-  identityKeyPairWeb,
-  NATIVE_CHAIN_ID,
-  registrationMessage,
-  SessionError,
-  signChainMessage,
-  signWithIdentityWeb,
+  identitySignerWeb,
+  loginWithSigner,
 } from '../../src/client/wallet/browser.ts';
+import { accountIndex } from './access.ts';
 import { sessionParams } from './params.ts';
 import { ERRORS, ProviderRpcError } from './protocol.ts';
-import { accountIndex } from './access.ts';
 import type { RouterDeps } from './router.ts';
-import { DEFAULT_WALLET_API, type WalletState } from './state.ts';
+import type { WalletState } from './state.ts';
 
 /** What svckit_requestSession resolves with (D-174). */
 export interface SessionResult {
@@ -35,7 +32,7 @@ export interface SessionResult {
   walletApi: string;
 }
 
-/** Runs the dual-signature login for account 0 after approval. */
+/** Runs the dual-signature login for the connected account after approval. */
 export async function requestSession(
   origin: string,
   params: unknown,
@@ -45,7 +42,7 @@ export async function requestSession(
   sessionParams(params);
   const index = await accountIndex(origin, state, deps);
   const address = state.accounts[index]!;
-  const base = new URL(`${(state.walletApiUrl ?? DEFAULT_WALLET_API).replace(/\/+$/, '')}/`);
+  const base = new URL(await deps.walletApiUrl());
   const decision = await deps.approve({
     kind: 'session',
     origin,
@@ -60,50 +57,37 @@ export async function requestSession(
   });
   if (!decision.approved || !decision.password)
     throw new ProviderRpcError(ERRORS.userRejected, 'the user rejected the session request');
-  const post = async (path: string, body: unknown) => {
-    const answer = await deps.walletApi(new URL(path, base).href, body);
-    if (answer.status !== 200 && answer.status !== 201)
-      throw new ProviderRpcError(
-        ERRORS.internal,
-        `POST /${path} answered ${answer.status}: ${JSON.stringify(answer.body).slice(0, 300)}`,
-      );
-    return answer.body as Record<string, unknown>;
-  };
+  const client = createWalletClient({ baseUrl: base.origin, fetch: fetchThrough(deps) });
   return deps.withSeed(state, decision.password, async (seed) => {
     const key = deriveChainKey(seed, 'evm', index);
-    const identity = identityKeyPairWeb(seed);
+    const identity = identitySignerWeb(seed);
     try {
-      const keys = [{ chainId: NATIVE_CHAIN_ID, address }];
-      const issuedAt = new Date().toISOString();
-      const proof = signWithIdentityWeb(
-        identity.secretKey,
-        registrationMessage({ svcId: identity.svcId, issuedAt, keys }),
-      );
-      await post('wallets/register', {
-        svcId: identity.svcId,
-        pqPublicKey: bytesToHex(identity.publicKey),
-        keys,
-        issuedAt,
-        proof: bytesToHex(proof),
-      });
-      const challenge = await post('auth/challenge', { address, svcId: identity.svcId });
-      const nonce = String(challenge.nonce);
-      const message = String(challenge.message);
-      try {
-        checkChallengeMessage(message, { domain: base.host, address, svcId: identity.svcId, nonce });
-      } catch (error) {
-        if (error instanceof SessionError) throw new ProviderRpcError(ERRORS.internal, error.message);
-        throw error;
-      }
-      const ecdsaSig = signChainMessage(key, message);
-      const pqSig = bytesToHex(signWithIdentityWeb(identity.secretKey, message));
-      const verified = await post('auth/verify', { address, svcId: identity.svcId, ecdsaSig, pqSig });
-      if (typeof verified.token !== 'string')
-        throw new ProviderRpcError(ERRORS.internal, 'POST /auth/verify answered without a token');
-      return { token: verified.token, svcId: identity.svcId, address, nonce, walletApi: base.origin };
+      const session = await loginWithSigner({ client, key, identity });
+      return { token: session.token, svcId: session.svcId, address, nonce: session.nonce, walletApi: base.origin };
+    } catch (error) {
+      if (error instanceof ProviderRpcError) throw error; // e.g. 4900: the wallet service cannot be reached
+      // A failing step names the service's status (SessionError: "POST /auth/verify failed: 401 ...").
+      throw new ProviderRpcError(ERRORS.internal, (error as Error).message);
     } finally {
       key.privateKey.fill(0);
-      identity.secretKey.fill(0);
+      identity.wipe();
     }
   });
+}
+
+/**
+ * The generated client's fetch, answered through the service worker's bounded JSON requests
+ * (RouterDeps.walletApi: GET without a body, POST with one).
+ */
+function fetchThrough(deps: RouterDeps): typeof fetch {
+  return async (input, init) => {
+    const request = new Request(input, init);
+    const text = request.method === 'GET' ? '' : await request.text();
+    const answer = await deps.walletApi(request.url, text ? JSON.parse(text) : undefined);
+    const bodyless = [204, 205, 304].includes(answer.status); // statuses a Response may not carry a body with
+    return new Response(bodyless ? null : JSON.stringify(answer.body), {
+      status: answer.status,
+      headers: { 'content-type': 'application/json' },
+    });
+  };
 }

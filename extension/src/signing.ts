@@ -29,7 +29,7 @@ import { personalSignParams, transactionParams, typedDataParams } from './params
 import { ERRORS, ProviderRpcError } from './protocol.ts';
 import { accountIndex, endpointOf } from './access.ts';
 import type { RouterDeps } from './router.ts';
-import { DEFAULT_WALLET_API, type WalletState } from './state.ts';
+import type { WalletState } from './state.ts';
 
 /** EIP-191 personal_sign of a connected account. */
 export async function personalSign(origin: string, params: unknown, state: WalletState, deps: RouterDeps) {
@@ -52,7 +52,7 @@ export async function personalSign(origin: string, params: unknown, state: Walle
 /** eth_sendTransaction: fill, show, sign (with the platform fee leg) and broadcast; returns the hash. */
 export async function sendTransaction(origin: string, params: unknown, state: WalletState, deps: RouterDeps) {
   const { index, network, url, tx } = await prepare(origin, 'eth_sendTransaction', params, state, deps);
-  const fees = await feeConfig(state, deps);
+  const fees = await feeConfig(deps);
   const { quote, fee: feeDraft } = feeLeg(fees, tx);
   // The fee leg's gas is estimated like the transfer's (the collector may be a contract).
   const fee = feeDraft && {
@@ -94,7 +94,7 @@ export async function sendTransaction(origin: string, params: unknown, state: Wa
 /** eth_signTransaction: fill, show and sign; returns the raw signed transaction (not broadcast). */
 export async function signTransaction(origin: string, params: unknown, state: WalletState, deps: RouterDeps) {
   const { index, network, tx } = await prepare(origin, 'eth_signTransaction', params, state, deps);
-  const fees = await feeConfig(state, deps);
+  const fees = await feeConfig(deps);
   // D-175: a transaction signed but not sent cannot carry the platform fee leg, so it must owe none.
   if (feeLeg(fees, tx).fee)
     throw new ProviderRpcError(
@@ -179,8 +179,8 @@ async function prepare(origin: string, method: string, params: unknown, state: W
 }
 
 /** GET {wallet_api_url}/fees/config, checked; the wallet refuses to sign without it (rule 9). */
-async function feeConfig(state: WalletState, deps: RouterDeps): Promise<FeeConfig> {
-  const base = state.walletApiUrl ?? DEFAULT_WALLET_API;
+async function feeConfig(deps: RouterDeps): Promise<FeeConfig> {
+  const base = await deps.walletApiUrl();
   const answer = await deps.walletApi(new URL('fees/config', `${base.replace(/\/+$/, '')}/`).href);
   try {
     if (answer.status !== 200) throw new FeeError(`GET /fees/config answered ${answer.status}`);

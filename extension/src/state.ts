@@ -2,8 +2,7 @@
  * What the extension stores in chrome.storage.local: public values and the password-sealed keystore only
  * (spec rule 1 and rule 8). Nothing secret is ever stored in clear.
  */
-import type { KeystoreFile } from '../../src/client/wallet/keystore-format.ts';
-import { NATIVE_CHAIN_ID } from '../../src/client/wallet/networks.ts';
+import { NATIVE_CHAIN_ID, type KeystoreFile } from '../../src/client/wallet/browser.ts';
 
 /** The wallet as stored. */
 export interface WalletState {
@@ -19,8 +18,6 @@ export interface WalletState {
   svcId?: string;
   /** Custom EVM networks added by wallet_addEthereumChain (EIP-3085), by decimal chain id; endpoints in rpcUrls. */
   networks?: Record<string, { name: string; symbol: string; decimals: number }>;
-  /** `{wallet_api_url}`: fee configuration and session login; default {@link DEFAULT_WALLET_API}. */
-  walletApiUrl?: string;
 }
 
 /** Storage keys. */
@@ -28,9 +25,6 @@ export const KEYS = Object.freeze({ wallet: 'wallet', connected: 'connectedOrigi
 
 /** Default gateway of the reference stack (`npm start`). */
 export const DEFAULT_GATEWAY = 'https://localhost:8443/rpc';
-
-/** Default wallet session API of the reference stack (specs/wallet.openapi.yaml: https://localhost:8444). */
-export const DEFAULT_WALLET_API = 'https://localhost:8444';
 
 /** A fresh state for a wallet with one account. */
 export function initialState(keystore: KeystoreFile, account: string, gatewayUrl: string, svcId?: string): WalletState {

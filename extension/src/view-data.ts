@@ -3,13 +3,19 @@
  * (networks.ts), the balances (balances.ts) and the activity feed (GET /history of the wallet session API,
  * through the generated client, D-014/D-087).
  */
-import { createClient } from '../../generated/wallet/client/index.ts';
-import * as sdk from '../../generated/wallet/sdk.gen.ts';
-import type { HistoryResponse } from '../../generated/wallet/types.gen.ts';
-import { readBalance, type BalanceReading } from '../../src/client/wallet/balances.ts';
-import { NATIVE_CHAIN_ID, NetworkRegistry, type Network } from '../../src/client/wallet/networks.ts';
+import {
+  createWalletClient,
+  NATIVE_CHAIN_ID,
+  NetworkRegistry,
+  readBalance,
+  walletGetHistory,
+  type BalanceReading,
+  type HistoryResponse,
+  type Network,
+} from '../../src/client/wallet/browser.ts';
+import type { ViewSources } from './sources.ts';
 import type { WalletState } from './state.ts';
-import { timedFetch, type Unlocked, type ViewSources } from './view-state.ts';
+import { timedFetch, type Unlocked } from './view-state.ts';
 
 /** The chains the view lists, in order: the native network, Ethereum, Bitcoin, Tron. */
 export const VIEW_CHAINS: readonly string[] = Object.freeze([NATIVE_CHAIN_ID, '1', 'bitcoin', 'tron']);
@@ -58,13 +64,13 @@ export async function readHistory(
 ): Promise<{ feed: HistoryResponse } | { error: string }> {
   if ('error' in unlocked.session) return { error: unlocked.session.error };
   const token = unlocked.session.token;
-  const client = createClient({
-    baseUrl: new URL(sources.walletApi).origin,
+  const client = createWalletClient({
+    baseUrl: new URL(sources.walletApiUrl).origin,
     fetch: timedFetch(HISTORY_TIMEOUT_MS),
     auth: () => token,
   });
   try {
-    const answer = await sdk.walletGetHistory({
+    const answer = await walletGetHistory({
       client,
       query: { chainId: NATIVE_CHAIN_ID, address: unlocked.addresses.evm },
     });
@@ -72,6 +78,6 @@ export async function readHistory(
     const detail = (answer.error as { error?: string } | undefined)?.error ?? 'no detail';
     return { error: `GET /history answered ${answer.response?.status ?? 'nothing'}: ${detail}` };
   } catch (error) {
-    return { error: `${sources.walletApi} is unreachable: ${(error as Error).message}` };
+    return { error: `${sources.walletApiUrl} is unreachable: ${(error as Error).message}` };
   }
 }

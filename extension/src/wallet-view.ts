@@ -3,10 +3,14 @@
  * with their balances, the native account's recent activity from GET /history, and lock / unlock with the
  * keystore password. While locked nothing of the wallet but its existence is shown.
  */
-import type { HistoryItem, HistoryResponse } from '../../generated/wallet/types.gen.ts';
-import { formatUnits, type BalanceReading } from '../../src/client/wallet/balances.ts';
-import { KeystoreError } from '../../src/client/wallet/keystore-format.ts';
-import { BUILTIN_NETWORKS } from '../../src/client/wallet/networks.ts';
+import {
+  BUILTIN_NETWORKS,
+  formatUnits,
+  KeystoreError,
+  type BalanceReading,
+  type HistoryItem,
+  type HistoryResponse,
+} from '../../src/client/wallet/browser.ts';
 import { chromeApi } from './chrome.ts';
 import { KEYS, type WalletState } from './state.ts';
 import { HISTORY_SHOWN, readBalances, readHistory, viewNetworks, addressOf } from './view-data.ts';

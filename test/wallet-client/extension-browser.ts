@@ -48,7 +48,10 @@ export interface ExtensionHarness {
   close(): Promise<void>;
 }
 
-/** Starts everything and sets the wallet up with the test mnemonic (and `walletApiUrl` = the stack's). */
+/**
+ * Starts everything and sets the wallet up on the options page as a user does: the stack's wallet session API
+ * in the sources form, then the test mnemonic and password (saving unlocks the wallet, D-177).
+ */
 export async function startExtensionHarness(): Promise<ExtensionHarness> {
   const extDir = mkdtempSync(path.join(tmpdir(), 'svckit-ext-'));
   const profile = mkdtempSync(path.join(tmpdir(), 'svckit-chromium-'));
@@ -79,6 +82,11 @@ export async function startExtensionHarness(): Promise<ExtensionHarness> {
 
   const options = await context.newPage();
   await options.goto(`chrome-extension://${extensionId}/options.html`);
+  // show() fills the form from storage first; what is typed before that would be overwritten.
+  await options.waitForFunction(() => (document.getElementById('wallet-api-url') as HTMLInputElement).value !== '');
+  await options.fill('#wallet-api-url', target.wallet!.origin);
+  await options.click('#save-sources');
+  await options.waitForFunction(() => document.getElementById('sources-status')?.textContent === 'Sources saved.');
   await options.fill('#mnemonic', TEST_MNEMONIC);
   await options.fill('#password', PASSWORD);
   await options.fill('#gateway-url', gateway);
@@ -86,16 +94,6 @@ export async function startExtensionHarness(): Promise<ExtensionHarness> {
   await options.waitForFunction(() => document.getElementById('status')?.textContent?.startsWith('Saved'), undefined, {
     timeout: 90_000,
   });
-  // The options page sets the gateway; the wallet service of this stack is stored beside it.
-  await options.evaluate(async (walletApiUrl) => {
-    const api = (globalThis as unknown as { chrome: { storage: { local: ChromeStorage } } }).chrome.storage.local;
-    type ChromeStorage = {
-      get(k: string): Promise<Record<string, Record<string, unknown>>>;
-      set(v: Record<string, unknown>): Promise<void>;
-    };
-    const { wallet } = await api.get('wallet');
-    await api.set({ wallet: { ...wallet, walletApiUrl } });
-  }, target.wallet!.origin);
   await options.close();
 
   const fetchTls = tlsFetch(target.caCert!);

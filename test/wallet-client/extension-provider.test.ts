@@ -22,7 +22,6 @@ const STATE: WalletState = {
   accounts: [ACCOUNT],
   chainId: '1111111',
   rpcUrls: { '1111111': 'https://gw.test/rpc' },
-  walletApiUrl: 'https://wallet.test',
 };
 
 /** A host with a fake chain endpoint (nonce 7, gas 21000, gas price 0) and a fee configuration. */
@@ -66,6 +65,7 @@ function host(options: { approve?: boolean; feeBps?: number; chainIdOf?: Record<
       if (password !== 'pw') throw new ProviderRpcError(4100, 'wrong password');
       return use(mnemonicToSeed(TEST_MNEMONIC));
     },
+    walletApiUrl: async () => 'https://wallet.test/',
     walletApi: async (url) => {
       expect(url).toBe('https://wallet.test/fees/config');
       return {
@@ -286,6 +286,20 @@ describe('EIP-1193 events and errors', () => {
     await expect(route(ORIGIN, 'eth_blockNumber', 'nope', deps)).rejects.toMatchObject({ code: -32602 });
     await expect(route(ORIGIN, 'x'.repeat(65), [], deps)).rejects.toMatchObject({ code: -32602 });
     await expect(route(ORIGIN, 'eth_sign', [ACCOUNT, '0x00'], deps)).rejects.toMatchObject({ code: 4200 });
+  });
+
+  it('svckit_requestSession signs in at the configured wallet service; a failing step is -32603 with its status', async () => {
+    const { deps } = host();
+    const asked: string[] = [];
+    deps.walletApi = async (url, body) => {
+      asked.push(`${body === undefined ? 'GET' : 'POST'} ${url}`);
+      return { status: 503, body: { error: 'maintenance' } };
+    };
+    await expect(route(ORIGIN, 'svckit_requestSession', [], deps)).rejects.toMatchObject({
+      code: -32603,
+      message: expect.stringContaining('POST /wallets/register failed: 503'),
+    });
+    expect(asked).toEqual(['POST https://wallet.test/wallets/register']);
   });
 
   it('svckit_requestSession asks first and calls nothing when the user rejects (4001)', async () => {

@@ -11,8 +11,10 @@ import { readFileSync } from 'node:fs';
 
 /** Packages that implement keys, signatures or chain encodings. */
 const CHAIN_PACKAGES = /(^|\/)node_modules\/(@noble\/|@scure\/|viem\/|ox\/|abitype\/)/;
-/** The shared module: the wallet library's browser-safe files and the base error class they throw. */
-const SHARED = /^src\/client\/wallet\/[^/]+\.ts$|^src\/errors\.ts$/;
+/** The shared module: the wallet library's browser-safe files, the error base class and the clock they use. */
+const SHARED = /^src\/client\/wallet\/[^/]+\.ts$|^src\/errors\.ts$|^src\/clock\.ts$/;
+/** The one door of the shared module that extension files import. */
+const ENTRY = 'src/client/wallet/browser.ts';
 
 /** Imports in an esbuild graph that bypass the shared module; empty when there is one implementation. */
 function secondImplementations(metafile: Metafile): string[] {
@@ -25,6 +27,8 @@ function secondImplementations(metafile: Metafile): string[] {
       else if (CHAIN_PACKAGES.test(imported.path)) problems.push(`${file} imports ${imported.path} itself`);
       else if (!imported.path.startsWith('extension/') && !SHARED.test(imported.path))
         problems.push(`${file} imports ${imported.path}, outside the shared module`);
+      else if (SHARED.test(imported.path) && imported.path !== ENTRY)
+        problems.push(`${file} imports ${imported.path} past ${ENTRY}`);
     }
   }
   return problems;
@@ -54,7 +58,8 @@ describe('the extension and the library share one implementation', () => {
         Object.keys(metafile.inputs).some((f) => f.startsWith('src/client/wallet/')),
         entry,
       ).toBe(
-        entry.endsWith('background.ts') || entry.endsWith('options.ts'), // the entries that sign or derive
+        // the entries that sign or derive (the view derives its addresses and signs in at unlock, D-177)
+        ['background.ts', 'options.ts', 'wallet-view.ts'].some((name) => entry.endsWith(name)),
       );
     }
   });
@@ -80,6 +85,11 @@ describe('the extension and the library share one implementation', () => {
               original: '@noble/curves',
             },
             { path: 'src/crypto/index.ts', kind: 'import-statement', original: '../../src/crypto/index.ts' },
+            {
+              path: 'src/client/wallet/keys.ts',
+              kind: 'import-statement',
+              original: '../../src/client/wallet/keys.ts',
+            },
           ],
         },
         'src/crypto/index.ts': { bytes: 1, imports: [] },
@@ -87,6 +97,7 @@ describe('the extension and the library share one implementation', () => {
     };
     expect(secondImplementations(violating).sort()).toEqual([
       'extension/src/rogue.ts imports node_modules/@noble/curves/esm/secp256k1.js itself',
+      'extension/src/rogue.ts imports src/client/wallet/keys.ts past src/client/wallet/browser.ts',
       'extension/src/rogue.ts imports src/crypto/index.ts, outside the shared module',
       'src/crypto/index.ts is bundled but is not the shared module',
     ]);

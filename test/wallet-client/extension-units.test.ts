@@ -87,6 +87,7 @@ function fakeDeps(overrides: Partial<RouterDeps> = {}, state?: WalletState) {
       if (password !== 'pw') throw new ProviderRpcError(4100, 'wrong password');
       return use(mnemonicToSeed(TEST_MNEMONIC));
     },
+    walletApiUrl: async () => 'https://wallet.test/',
     walletApi: async () => ({ status: 200, body: { feeBps: 0, collectors: [], updatedAt: '2026-01-01T00:00:00Z' } }),
     emit: (event, data, origin) => void emitted.push({ event, data, origin }),
     ...overrides,

@@ -1,9 +1,10 @@
 // The extension as a wallet in headless Chromium against the in-process reference stack (real TLS gateway,
 // Anvil, wallet service): a dApp page sends a gas-price-0 transaction that mines after approval, and a
-// rejected one moves nothing; typed data, eth_signTransaction and personal_sign recover to the account; a
-// custom network is added and switched to (chainChanged), an unknown one is 4902; malformed params are
-// -32602 and unsupported methods 4200; the dual-signature session is issued after approval and its token
-// verifies against the service's JWKS. Each approval window kind is screenshotted at 360 and 1280 px.
+// rejected one moves nothing, nor does one asked while the wallet is locked (4100, D-177); typed data,
+// eth_signTransaction and personal_sign recover to the account; a custom network is added and switched to
+// (chainChanged), an unknown one is 4902; malformed params are -32602 and unsupported methods 4200; the
+// dual-signature session is issued after approval and its token verifies against the service's JWKS. Each
+// approval window kind is screenshotted at 360 and 1280 px.
 import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -163,6 +164,29 @@ suite(title, () => {
     expect(await h.direct('eth_getBalance', [ACCOUNT, 'latest'])).toBe(balance);
     await page.close();
   }, 60_000);
+
+  it('a locked wallet refuses eth_sendTransaction with 4100, opens no window and moves nothing (D-177)', async () => {
+    const page = await h.dapp();
+    const view = await h.context.newPage();
+    await view.goto(`chrome-extension://${h.extensionId}/wallet.html`);
+    await view.waitForSelector('#unlocked:not([hidden])'); // the options page's save unlocked it
+    await view.click('#lock');
+    await view.waitForSelector('#locked:not([hidden])');
+    const nonce = await h.direct('eth_getTransactionCount', [ACCOUNT, 'pending']);
+    const pagesBefore = h.context.pages().length;
+    expect(await call(page, 'eth_sendTransaction', [{ from: ACCOUNT, to: RECIPIENT, value: '0x1' }])).toEqual({
+      code: 4100,
+      message: 'the svckit wallet is locked: unlock it in the extension (toolbar button) first',
+    });
+    expect(h.context.pages().length).toBe(pagesBefore); // no approval window was opened
+    expect(await h.direct('eth_getTransactionCount', [ACCOUNT, 'pending'])).toBe(nonce);
+    // Unlocking in the view, as a user does, lets the later cases sign again.
+    await view.fill('#unlock-password', PASSWORD);
+    await view.click('#unlock');
+    await view.waitForSelector('#unlocked:not([hidden])', { timeout: 60_000 });
+    await view.close();
+    await page.close();
+  }, 90_000);
 
   it('signs personal_sign and EIP-712 typed data that recover to the account', async () => {
     const page = await h.dapp();

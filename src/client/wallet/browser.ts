@@ -1,7 +1,7 @@
 /**
  * The wallet library's browser-safe module: the one implementation of keys, signing, fees, networks, the
- * keystore and the session texts that the browser extension bundles (scripts/build-extension.ts) and the Node
- * library uses. Nothing reachable from here imports node: built-ins; the extension imports signing and
+ * keystore, the identity, the session login and the balances that the browser extension bundles
+ * (scripts/build-extension.ts) and the Node library uses. Nothing reachable from here imports node: built-ins; the extension imports signing and
  * network code only through this module (test/wallet-client/extension-structure.test.ts).
  */
 export { bytesToHex, hexToBytes, familyOfAddress, toChecksumAddress, KeyError } from './codec.ts';
@@ -28,9 +28,17 @@ export {
   type EvmTransactionDraft,
   type EvmTransactionFields,
 } from './evm-tx.ts';
-export { identityKeyPairWeb, signWithIdentityWeb, svcIdOfSeed } from './identity-web.ts';
+export { identityKeyPairWeb, identitySignerWeb, signWithIdentityWeb, svcIdOfSeed } from './identity-web.ts';
 export { argon2idWeb, openKeystoreWeb, sealKeystoreWeb } from './keystore-web.ts';
 export { checkChallengeMessage, registrationMessage, SessionError } from './session-messages.ts';
-export type { KeystoreFile } from './keystore-format.ts';
-/** Amounts in a chain's base unit shown in its asset (wei to SVC or ETH, for the approval window). */
-export { formatUnits } from 'viem';
+export { KeystoreError, type KeystoreFile } from './keystore-format.ts';
+export { loginWithSigner, type IdentitySigner, type Session } from './session-flow.ts';
+/** Balances per chain, and base-unit amounts in their asset (wei to SVC or ETH) for the view and approval window. */
+export { formatUnits, readBalance, type BalanceReading } from './balances.ts';
+/** The generated wallet session API client (D-014) that the login and GET /history go through. */
+export {
+  createClient as createWalletClient,
+  type Client as WalletClient,
+} from '../../../generated/wallet/client/index.ts';
+export { walletGetHistory } from '../../../generated/wallet/sdk.gen.ts';
+export type { HistoryItem, HistoryResponse } from '../../../generated/wallet/types.gen.ts';

@@ -6,6 +6,7 @@
  */
 import { ml_dsa65 } from '@noble/post-quantum/ml-dsa.js';
 import { identityKeySeed, svcIdOf } from './codec.ts';
+import type { IdentitySigner } from './session-flow.ts';
 
 /** svcId of a 64-byte BIP-39 seed. */
 export function svcIdOfSeed(seed: Uint8Array): string {
@@ -24,4 +25,18 @@ export function identityKeyPairWeb(seed: Uint8Array): { svcId: string; publicKey
 export function signWithIdentityWeb(secretKey: Uint8Array, message: string | Uint8Array): Uint8Array {
   const bytes = typeof message === 'string' ? new TextEncoder().encode(message) : message;
   return ml_dsa65.sign(bytes, secretKey);
+}
+
+/**
+ * The identity of a 64-byte BIP-39 seed as the session login signs with it (session-flow.ts
+ * {@link IdentitySigner}); `wipe` zeroes the secret key, call it when the login is done.
+ */
+export function identitySignerWeb(seed: Uint8Array): IdentitySigner & { wipe(): void } {
+  const { svcId, publicKey, secretKey } = identityKeyPairWeb(seed);
+  return {
+    svcId,
+    publicKey,
+    sign: (message) => signWithIdentityWeb(secretKey, message),
+    wipe: () => secretKey.fill(0),
+  };
 }
