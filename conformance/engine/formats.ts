@@ -1,12 +1,12 @@
 /**
  * Named string formats (`format:` in the contracts) and how to generate them: a fast-check arbitrary for
  * valid strings and a few strings that are not of the format. A format the server checks but ajv does not
- * know (e.g. an EIP-55 address) registers here and in {@link registerAjvFormats}; the generator then
+ * know (e.g. `evm-address`, D-172) registers here and in {@link registerAjvFormats}; the generator then
  * produces values of that format wherever a contract names it.
  */
 import type Ajv from 'ajv/dist/core.js';
 import fc from 'fast-check';
-import { getAddress } from 'viem';
+import { EVM_ADDRESS_FORMAT, evmAddress, isEvmAddress } from '../formats/evm-address.ts';
 
 /** How one format is generated and checked. */
 export interface FormatGenerator {
@@ -19,9 +19,6 @@ export interface FormatGenerator {
 }
 
 const hex = (length: number) => fc.stringMatching(new RegExp(`^[0-9a-f]{${length}}$`));
-
-/** EIP-55 mixed-case checksummed address (the checksum of a lower-case address). */
-const eip55 = hex(40).map((h) => getAddress(`0x${h}`));
 
 /** The registry: format name → generator. Add a format with {@link registerFormat}. */
 export const FORMATS = new Map<string, FormatGenerator>([
@@ -50,19 +47,13 @@ export const FORMATS = new Map<string, FormatGenerator>([
   ],
   ['uri', { valid: fc.stringMatching(/^https:\/\/[a-z]{1,10}\.example\/[a-z]{0,10}$/), invalid: ['not a uri', '::'] }],
   [
-    'eip55-address',
+    EVM_ADDRESS_FORMAT,
     {
-      valid: eip55,
+      // D-172: lower case, upper case, or a valid EIP-55 checksum.
+      valid: evmAddress(),
       // A valid address with its checksum broken: one letter's case flipped.
       invalid: ['0x52908400098527886E0F7030069857D2E4169EE8', 'not-an-address'],
-      validate: (value) => {
-        if (!/^0x[0-9a-fA-F]{40}$/.test(value)) return false;
-        try {
-          return getAddress(value) === value;
-        } catch {
-          return false;
-        }
-      },
+      validate: isEvmAddress,
     },
   ],
 ]);

@@ -122,9 +122,9 @@ describe('schema → arbitrary', () => {
   });
 
   it('generates a registered custom format (EIP-55 addresses) and its non-matching strings', () => {
-    const format = FORMATS.get('eip55-address');
+    const format = FORMATS.get('evm-address');
     expect(format).toBeDefined();
-    const schema = { type: 'string', format: 'eip55-address' };
+    const schema = { type: 'string', format: 'evm-address' };
     for (const value of fc.sample(arbitraryOf(schema), { seed: 1, numRuns: 50 }))
       expect(schemaErrors(schema, value)).toEqual([]);
     for (const bad of format?.invalid ?? []) expect(failsFor(schemaErrors(schema, bad), 'format')).toBe(true);
