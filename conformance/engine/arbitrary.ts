@@ -52,7 +52,21 @@ export function arbitraryOf(input: Schema, options: ArbitraryOptions = {}): fc.A
   return arb;
 }
 
+/**
+ * Values a contract field must take from the deployment under test rather than from its schema
+ * (`x-deployment-value`, D-185): e.g. `platform-bic`, the platform's own BIC (D-049). Set per run by the engine.
+ */
+export const DEPLOYMENT_VALUES = new Map<string, string>();
+
+/** The deployment's value for a field marked `x-deployment-value`, when the run knows it. */
+export function deploymentValueOf(schema: Schema): string | undefined {
+  const name = schema['x-deployment-value'];
+  return typeof name === 'string' ? DEPLOYMENT_VALUES.get(name) : undefined;
+}
+
 function baseArbitrary(schema: Schema, options: ArbitraryOptions): fc.Arbitrary<unknown> {
+  const bound = deploymentValueOf(schema);
+  if (bound !== undefined) return fc.constant(bound);
   if ('const' in schema) return fc.constant(schema.const);
   if (Array.isArray(schema.enum)) return fc.constantFrom(...(schema.enum as unknown[]));
   const branches = (schema.oneOf ?? schema.anyOf) as Schema[] | undefined;

@@ -6,6 +6,7 @@
  */
 import type Ajv from 'ajv/dist/core.js';
 import fc from 'fast-check';
+import { CHAIN_ADDRESS_FORMAT, chainAddress, isChainAddress } from '../formats/chain-address.ts';
 import { EVM_ADDRESS_FORMAT, evmAddress, isEvmAddress } from '../formats/evm-address.ts';
 
 /** How one format is generated and checked. */
@@ -17,8 +18,6 @@ export interface FormatGenerator {
   /** The check ajv uses, for formats ajv-formats does not know. */
   validate?: (value: string) => boolean;
 }
-
-const hex = (length: number) => fc.stringMatching(new RegExp(`^[0-9a-f]{${length}}$`));
 
 /** The registry: format name → generator. Add a format with {@link registerFormat}. */
 export const FORMATS = new Map<string, FormatGenerator>([
@@ -47,12 +46,21 @@ export const FORMATS = new Map<string, FormatGenerator>([
   ],
   ['uri', { valid: fc.stringMatching(/^https:\/\/[a-z]{1,10}\.example\/[a-z]{0,10}$/), invalid: ['not a uri', '::'] }],
   [
+    CHAIN_ADDRESS_FORMAT,
+    {
+      // D-188: EVM, Bitcoin P2WPKH or Tron, each with a valid checksum.
+      valid: chainAddress(),
+      invalid: ['bc1qsenmhy2qmr56yyekv5lx59ch4pdnv6fhnhvlrq', 'TFDt8NJSLifRx9NS3u9FRi3JiCHbrnJqwF', 'not-an-address'],
+      validate: isChainAddress,
+    },
+  ],
+  [
     EVM_ADDRESS_FORMAT,
     {
       // D-172: lower case, upper case, or a valid EIP-55 checksum.
       valid: evmAddress(),
       // A valid address with its checksum broken: one letter's case flipped.
-      invalid: ['0x52908400098527886E0F7030069857D2E4169EE8', 'not-an-address'],
+      invalid: ['0x5B38DA6a701c568545dCfcB03FcB875f56beddC4', 'not-an-address'],
       validate: isEvmAddress,
     },
   ],

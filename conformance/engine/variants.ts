@@ -7,7 +7,7 @@
  * keyword it names.
  */
 import type { ErrorObject } from 'ajv';
-import { mergeAllOf, typesOf } from './arbitrary.ts';
+import { deploymentValueOf, mergeAllOf, typesOf } from './arbitrary.ts';
 import type { Schema } from './contract.ts';
 import { FORMATS } from './formats.ts';
 
@@ -49,7 +49,9 @@ export function failsFor(errors: readonly ErrorObject[], keyword: string): boole
 }
 
 function walk(schema: Schema, value: unknown, path: string[], emit: (path: string[], local: Local) => void): void {
-  for (const local of localVariants(schema, value)) emit(path, local);
+  // A field bound to the deployment (x-deployment-value, D-185) has one valid value: only its refusals vary.
+  const bound = deploymentValueOf(schema) !== undefined;
+  for (const local of localVariants(schema, value)) if (!(bound && local.valid)) emit(path, local);
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
     const obj = value as Record<string, unknown>;
     const properties = (schema.properties as Record<string, Schema> | undefined) ?? {};

@@ -96,3 +96,11 @@ export function describeTarget(target: Target): TargetDescription {
   if (target.site) out.site = target.site.href;
   return out;
 }
+
+/** D-049: the platform BIC of the reference stack, which a target keeps unless it names its own. */
+export const DEFAULT_PLATFORM_BIC = 'SVCKGB2LXXX';
+
+/** The target's platform BIC (D-049). */
+export function platformBicOf(target: Pick<Target, 'platformBic'>): string {
+  return target.platformBic ?? DEFAULT_PLATFORM_BIC;
+}

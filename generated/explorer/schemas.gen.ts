@@ -23,6 +23,7 @@ export const ErrorSchema = {
                 'NOT_FOUND',
                 'NOT_IMPLEMENTED',
                 'RATE_LIMITED',
+                'UNAVAILABLE',
                 'INTERNAL',
                 'CHAIN_UNAVAILABLE',
                 'VALIDATOR_METADATA_UNAVAILABLE'

@@ -16,7 +16,7 @@ export type Error = {
     /**
      * Stable machine-readable code, UPPER_SNAKE_CASE, the same codes as the institutional API where the meaning is the same (D-022). The enum lists exactly the codes this API answers (D-160); each has one HTTP status (D-159).
      */
-    code?: 'INVALID_PARAMETER' | 'INVALID_REQUEST' | 'NOT_FOUND' | 'NOT_IMPLEMENTED' | 'RATE_LIMITED' | 'INTERNAL' | 'CHAIN_UNAVAILABLE' | 'VALIDATOR_METADATA_UNAVAILABLE';
+    code?: 'INVALID_PARAMETER' | 'INVALID_REQUEST' | 'NOT_FOUND' | 'NOT_IMPLEMENTED' | 'RATE_LIMITED' | 'UNAVAILABLE' | 'INTERNAL' | 'CHAIN_UNAVAILABLE' | 'VALIDATOR_METADATA_UNAVAILABLE';
 };
 
 /**

@@ -14,6 +14,7 @@ export const zError = z.object({
         'NOT_FOUND',
         'NOT_IMPLEMENTED',
         'RATE_LIMITED',
+        'UNAVAILABLE',
         'INTERNAL',
         'CHAIN_UNAVAILABLE',
         'VALIDATOR_METADATA_UNAVAILABLE'

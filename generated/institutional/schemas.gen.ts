@@ -748,7 +748,8 @@ export const Pacs008RequestSchema = {
         },
         cdtrAgt: {
             $ref: '#/components/schemas/BIC',
-            description: 'CdtTrfTxInf/CdtrAgt/FinInstnId/BICFI; must be the platform\'s BIC (D-049); becomes cdtrInst.'
+            description: 'CdtTrfTxInf/CdtrAgt/FinInstnId/BICFI; must be the platform\'s BIC (D-049); becomes cdtrInst. `x-deployment-value` names it for contract-driven generators (D-185).',
+            'x-deployment-value': 'platform-bic'
         },
         rmtInf: {
             type: 'string',

@@ -413,7 +413,7 @@ export type Pacs008Request = {
      */
     cdtrAcct: AccountIdentifier;
     /**
-     * CdtTrfTxInf/CdtrAgt/FinInstnId/BICFI; must be the platform's BIC (D-049); becomes cdtrInst.
+     * CdtTrfTxInf/CdtrAgt/FinInstnId/BICFI; must be the platform's BIC (D-049); becomes cdtrInst. `x-deployment-value` names it for contract-driven generators (D-185).
      */
     cdtrAgt: Bic;
     /**

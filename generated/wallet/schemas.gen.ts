@@ -23,6 +23,7 @@ export const ErrorSchema = {
                 'NOT_FOUND',
                 'NOT_IMPLEMENTED',
                 'RATE_LIMITED',
+                'UNAVAILABLE',
                 'INTERNAL',
                 'BODY_TOO_LARGE',
                 'BODY_TOO_DEEP',
@@ -113,7 +114,8 @@ export const ChainIdSchema = {
 export const ChainAddressSchema = {
     type: 'string',
     pattern: '^(0x[0-9a-fA-F]{40}|bc1q[02-9ac-hj-np-z]{38}|T[1-9A-HJ-NP-Za-km-z]{33})$',
-    description: 'spec: "address (string, chain address)". The chain is read from the format (D-035): EVM and native `0x` + 40 hex (all lower, all upper or correct EIP-55 mixed case; a mixed-case address with a wrong checksum is 400; EIP-55 in responses, D-040); Bitcoin P2WPKH `bc1q` + 38 bech32 characters (42 in all); Tron `T` + 33 base58 characters.',
+    format: 'chain-address',
+    description: 'spec: "address (string, chain address)". The chain is read from the format (D-035): EVM and native `0x` + 40 hex (all lower, all upper or correct EIP-55 mixed case; a mixed-case address with a wrong checksum is 400; EIP-55 in responses, D-040); Bitcoin P2WPKH `bc1q` + 38 bech32 characters (42 in all); Tron `T` + 33 base58 characters. `format: chain-address` (D-188) says each checksum must hold: EIP-55 for mixed case, bech32, base58check.',
     examples: [
         '0x5B38Da6a701c568545dCfcB03FcB875f56beddC4',
         'bc1qsenmhy2qmr56yyekv5lx59ch4pdnv6fhnhvlrg',
@@ -121,7 +123,8 @@ export const ChainAddressSchema = {
     ],
     'x-decision': [
         'D-035',
-        'D-040'
+        'D-040',
+        'D-188'
     ]
 } as const;
 

@@ -16,7 +16,7 @@ export type Error = {
     /**
      * Stable machine-readable code, UPPER_SNAKE_CASE, the same codes as the institutional API where the meaning is the same (D-022). The enum lists exactly the codes this API answers (D-160); each has one HTTP status (D-159).
      */
-    code?: 'INVALID_PARAMETER' | 'INVALID_REQUEST' | 'NOT_FOUND' | 'NOT_IMPLEMENTED' | 'RATE_LIMITED' | 'INTERNAL' | 'BODY_TOO_LARGE' | 'BODY_TOO_DEEP' | 'UNSUPPORTED_MEDIA_TYPE' | 'UNAUTHENTICATED' | 'ADMIN_TOKEN_REQUIRED' | 'INVALID_TOKEN' | 'TOKEN_EXPIRED' | 'SVC_ID_MISMATCH' | 'SVC_ID_NOT_REGISTERED' | 'PROOF_EXPIRED' | 'INVALID_SIGNATURE' | 'CHALLENGE_EXPIRED' | 'TOO_MANY_CHALLENGES' | 'QUOTA_EXCEEDED' | 'UNSUPPORTED_CHAIN' | 'PRIVATE_MATERIAL_REFUSED' | 'OWNER_BINDING_REQUIRED' | 'CURRENCY_MISMATCH' | 'COUNTERPARTY_NOT_ALLOWED' | 'SPENDING_CEILING_EXCEEDED' | 'NOT_AN_OWNER' | 'BINDING_EXISTS' | 'BINDING_NOT_FOUND' | 'BINDING_STATE_CONFLICT' | 'NOT_BINDING_WALLET' | 'NOT_BINDING_OWNER' | 'SHARE_LABEL_MISMATCH' | 'NOT_A_SEALED_SHARE' | 'MANAGED_ACCOUNT_EXISTS' | 'MANAGED_ACCOUNT_NOT_FOUND' | 'INVALID_CREDENTIALS' | 'DEVICE_ID_MISMATCH' | 'DEVICE_NOT_FOUND' | 'TOO_MANY_DEVICES' | 'NOT_AN_ENVELOPE' | 'EXTENSION_NOT_BUILT';
+    code?: 'INVALID_PARAMETER' | 'INVALID_REQUEST' | 'NOT_FOUND' | 'NOT_IMPLEMENTED' | 'RATE_LIMITED' | 'UNAVAILABLE' | 'INTERNAL' | 'BODY_TOO_LARGE' | 'BODY_TOO_DEEP' | 'UNSUPPORTED_MEDIA_TYPE' | 'UNAUTHENTICATED' | 'ADMIN_TOKEN_REQUIRED' | 'INVALID_TOKEN' | 'TOKEN_EXPIRED' | 'SVC_ID_MISMATCH' | 'SVC_ID_NOT_REGISTERED' | 'PROOF_EXPIRED' | 'INVALID_SIGNATURE' | 'CHALLENGE_EXPIRED' | 'TOO_MANY_CHALLENGES' | 'QUOTA_EXCEEDED' | 'UNSUPPORTED_CHAIN' | 'PRIVATE_MATERIAL_REFUSED' | 'OWNER_BINDING_REQUIRED' | 'CURRENCY_MISMATCH' | 'COUNTERPARTY_NOT_ALLOWED' | 'SPENDING_CEILING_EXCEEDED' | 'NOT_AN_OWNER' | 'BINDING_EXISTS' | 'BINDING_NOT_FOUND' | 'BINDING_STATE_CONFLICT' | 'NOT_BINDING_WALLET' | 'NOT_BINDING_OWNER' | 'SHARE_LABEL_MISMATCH' | 'NOT_A_SEALED_SHARE' | 'MANAGED_ACCOUNT_EXISTS' | 'MANAGED_ACCOUNT_NOT_FOUND' | 'INVALID_CREDENTIALS' | 'DEVICE_ID_MISMATCH' | 'DEVICE_NOT_FOUND' | 'TOO_MANY_DEVICES' | 'NOT_AN_ENVELOPE' | 'EXTENSION_NOT_BUILT';
 };
 
 /**
@@ -30,7 +30,7 @@ export type SvcId = string;
 export type ChainId = string;
 
 /**
- * spec: "address (string, chain address)". The chain is read from the format (D-035): EVM and native `0x` + 40 hex (all lower, all upper or correct EIP-55 mixed case; a mixed-case address with a wrong checksum is 400; EIP-55 in responses, D-040); Bitcoin P2WPKH `bc1q` + 38 bech32 characters (42 in all); Tron `T` + 33 base58 characters.
+ * spec: "address (string, chain address)". The chain is read from the format (D-035): EVM and native `0x` + 40 hex (all lower, all upper or correct EIP-55 mixed case; a mixed-case address with a wrong checksum is 400; EIP-55 in responses, D-040); Bitcoin P2WPKH `bc1q` + 38 bech32 characters (42 in all); Tron `T` + 33 base58 characters. `format: chain-address` (D-188) says each checksum must hold: EIP-55 for mixed case, bech32, base58check.
  */
 export type ChainAddress = string;
 

@@ -14,6 +14,7 @@ export const zError = z.object({
         'NOT_FOUND',
         'NOT_IMPLEMENTED',
         'RATE_LIMITED',
+        'UNAVAILABLE',
         'INTERNAL',
         'BODY_TOO_LARGE',
         'BODY_TOO_DEEP',
@@ -65,7 +66,7 @@ export const zSvcId = z.string().regex(/^[0-9a-f]{16}$/);
 export const zChainId = z.string().regex(/^(bitcoin|tron|[1-9][0-9]{0,15})$/);
 
 /**
- * spec: "address (string, chain address)". The chain is read from the format (D-035): EVM and native `0x` + 40 hex (all lower, all upper or correct EIP-55 mixed case; a mixed-case address with a wrong checksum is 400; EIP-55 in responses, D-040); Bitcoin P2WPKH `bc1q` + 38 bech32 characters (42 in all); Tron `T` + 33 base58 characters.
+ * spec: "address (string, chain address)". The chain is read from the format (D-035): EVM and native `0x` + 40 hex (all lower, all upper or correct EIP-55 mixed case; a mixed-case address with a wrong checksum is 400; EIP-55 in responses, D-040); Bitcoin P2WPKH `bc1q` + 38 bech32 characters (42 in all); Tron `T` + 33 base58 characters. `format: chain-address` (D-188) says each checksum must hold: EIP-55 for mixed case, bech32, base58check.
  */
 export const zChainAddress = z.string().regex(/^(0x[0-9a-fA-F]{40}|bc1q[02-9ac-hj-np-z]{38}|T[1-9A-HJ-NP-Za-km-z]{33})$/);
 

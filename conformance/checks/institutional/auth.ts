@@ -9,6 +9,7 @@ import { mlDsa65, toHex } from '../../../src/crypto/index.ts';
 import type { Check, CheckContext } from '../../catalogue.ts';
 import { PROBE_LIMIT, request, type HttpResult } from '../../http.ts';
 import { verdict } from '../define.ts';
+import { platformBicOf } from '../../targets/target.ts';
 import {
   adminJson,
   codeOf,
@@ -395,7 +396,7 @@ function credentialChecks(): Check[] {
           dbtrAgt: 'DEUTDEFFXXX',
           cdtrNm: 'Conformance Creditor Ltd',
           cdtrAcct: f.recipient.id,
-          cdtrAgt: ctx.target.platformBic ?? 'SVCKGB2LXXX',
+          cdtrAgt: platformBicOf(ctx.target),
           rmtInf: 'svckit conformance',
         });
         const pay = async (id: string) =>

@@ -4,6 +4,7 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import type AjvCore from 'ajv/dist/core.js';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { addChainAddressFormat } from '../../formats/chain-address.ts';
 import { addEvmAddressFormat } from '../../formats/evm-address.ts';
 import { formatPointer, isObject, pointerFragment, type Segment } from './pointer.ts';
 
@@ -58,6 +59,7 @@ export class DocumentValidator {
     this.#ajv = dialect === '2020-12' ? new Ajv2020(options) : new Ajv(options);
     addFormats(this.#ajv);
     addEvmAddressFormat(this.#ajv); // D-172
+    addChainAddressFormat(this.#ajv); // D-188
     // The document is not a schema: its root is registered only so that "#/..." refs resolve.
     // AsyncAPI's root `id` would be read as the draft-04 keyword, so root keys that are schema
     // keywords are left out.

@@ -9,7 +9,7 @@ import type { Hex } from 'viem';
 import { webhookMessageByEvent, webhookSchemaDefs } from '../../../generated/webhooks/schemas.gen';
 import { verifyWebhook } from '../../../src/client/webhook-verifier.ts';
 import { forgetCreated, registerCreated } from '../../cleanup.ts';
-import type { Capability, Target } from '../../targets/target.ts';
+import { type Capability, platformBicOf, type Target } from '../../targets/target.ts';
 import { WebhookReceiver, type Received, type Responder } from '../../webhooks/receiver.ts';
 import { receiverTls } from '../../webhooks/receiver-tls.ts';
 import { checkDefiner } from '../define.ts';
@@ -175,9 +175,9 @@ export async function pacs008(
   return res.json as { uetr: string; txRef: string };
 }
 
-/** The platform's BIC from POST /bank/connect's field mappings (D-049), falling back to the default. */
+/** The platform's BIC (D-049). */
 async function platformBic(target: Target): Promise<string> {
-  return target.platformBic ?? 'SVCKGB2LXXX';
+  return platformBicOf(target);
 }
 
 /** Waits for `count` deliveries on the endpoint whose payload `uetr` (or txRef) matches. */

@@ -35,6 +35,18 @@ function decodes(decode: (address: string) => Uint8Array, address: string): bool
 }
 
 /**
+ * True for a valid chain address (the contract's `chain-address` format, D-188): EVM with a valid EIP-55 case
+ * (D-040), Bitcoin P2WPKH with its bech32 checksum and witness program, Tron with base58check and 0x41.
+ */
+export function isChainAddress(address: string): boolean {
+  const kind = addressFamily(address);
+  if (kind === 'evm') return checksumOk(address);
+  if (kind === 'bitcoin') return decodes(p2wpkhProgram, address);
+  if (kind === 'tron') return decodes(tronAddressBytes, address);
+  return false;
+}
+
+/**
  * The canonical form of a valid address (EVM: EIP-55, D-040; others unchanged), or a 400 naming `field`.
  * The family must be one of `allowed` when given (an address of another chain's format is 400).
  */
@@ -45,15 +57,7 @@ export function canonicalAddress(
   chainLabel?: string,
 ): { kind: AddressKind; address: string } {
   const kind = addressFamily(address);
-  const valid =
-    kind === 'evm'
-      ? checksumOk(address)
-      : kind === 'bitcoin'
-        ? decodes(p2wpkhProgram, address)
-        : kind === 'tron'
-          ? decodes(tronAddressBytes, address)
-          : false;
-  if (!kind || !valid) {
+  if (!kind || !isChainAddress(address)) {
     throw new RestError(
       ErrorCode.INVALID_PARAMETER,
       `"${field}" expected an EVM (0x + 40 hex, EIP-55 if mixed case), Bitcoin (bc1q...) or Tron (T...) address with a valid checksum, got ${JSON.stringify(address)}`,
