@@ -5,6 +5,7 @@
  */
 import { registerCreated } from '../cleanup.ts';
 import { request } from '../http.ts';
+import { MOCK_CREDENTIAL } from '../mocks/server.ts';
 import type { Target } from '../targets/target.ts';
 import type { EngineTarget } from './run.ts';
 
@@ -16,9 +17,7 @@ export const UNLIMITED_REFERENCE_ENV = {
 } as const;
 
 /** The security schemes of the four OpenAPI contracts (components.securitySchemes). */
-const MOCK_SCHEMES = ['bearerKey', 'mldsaSignature', 'adminToken', 'sessionToken', 'operatorToken', 'managedToken'];
-/** A bearer value of the right form for the mocks, which check presence only. */
-const MOCK_CREDENTIAL = 'Bearer svc_mocks0000000000000000000000000000000000000';
+const MOCK_SCHEMES = ['bearerKey', 'adminToken', 'sessionToken', 'operatorToken', 'managedToken'];
 
 /** The engine target of `target`; issues a bearer key with every permission of the REST operations (D-015, D-053) when it can. */
 export async function engineTargetOf(target: Target): Promise<EngineTarget> {
@@ -59,8 +58,12 @@ export async function engineTargetOf(target: Target): Promise<EngineTarget> {
       },
     });
   }
-  // The mocks hold no keys: they check that a credential of the required scheme is present (D-186), so every
-  // scheme gets a well-formed placeholder and the admin contract is exercised too.
+  // A wallet session (D-005) of a fresh identity, so the operations behind sessionToken get their cases too.
+  if (target.wallet && target.kind !== 'mocks') {
+    const { login } = await import('../checks/wallet/support.ts');
+    credentials.sessionToken = `Bearer ${(await login(target)).token}`;
+  }
+  // The mocks accept one credential for every bearer scheme (D-186); the admin contract is exercised too.
   if (target.kind === 'mocks' && target.base) {
     bases.admin = new URL('admin/v1/', target.base);
     for (const scheme of MOCK_SCHEMES) credentials[scheme] ??= MOCK_CREDENTIAL;

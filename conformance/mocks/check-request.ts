@@ -32,12 +32,17 @@ export interface Refusal {
 /** The scheme types of the contract's `components.securitySchemes`, by name. */
 export type SecuritySchemes = Record<string, { type?: string; scheme?: string; in?: string; name?: string }>;
 
-/** True when the request carries what `scheme` asks for (presence only: a mock cannot verify credentials). */
-function carries(scheme: SecuritySchemes[string] | undefined, headers: MockRequest['headers']): boolean {
+/**
+ * True when the request carries the mocks' own credential in the form `scheme` asks for (D-186): the bearer
+ * token the mocks hand out for every bearer scheme; an apiKey header scheme (SVC-MLDSA) is not held by the mocks.
+ */
+function carries(
+  scheme: SecuritySchemes[string] | undefined,
+  headers: MockRequest['headers'],
+  credential: string,
+): boolean {
   if (!scheme) return false;
-  if (scheme.type === 'http' && scheme.scheme?.toLowerCase() === 'bearer')
-    return /^bearer\s+\S+/i.test(headers.authorization ?? '');
-  if (scheme.type === 'apiKey' && scheme.in === 'header') return Boolean(headers[String(scheme.name).toLowerCase()]);
+  if (scheme.type === 'http' && scheme.scheme?.toLowerCase() === 'bearer') return headers.authorization === credential;
   return false;
 }
 
@@ -67,9 +72,11 @@ export function checkRequest(
   req: MockRequest,
   validator: DocumentValidator,
   schemes: SecuritySchemes,
+  credential: string,
 ): Refusal | undefined {
   const open = route.security.length === 0 || route.security.some((alternative) => alternative.length === 0);
-  if (!open && !route.security.some((alternative) => alternative.every((name) => carries(schemes[name], req.headers))))
+  const held = (name: string) => carries(schemes[name], req.headers, credential);
+  if (!open && !route.security.some((alternative) => alternative.every(held)))
     return { status: 401, detail: `"Authorization" expected credentials for ${route.security.flat().join(' or ')}` };
   for (const p of route.parameters) {
     let raw: string | undefined;
@@ -82,7 +89,11 @@ export function checkRequest(
       continue;
     }
     const problems = parameterProblems(validator, p, raw);
-    if (problems.length) return { status: 400, detail: problems[0] ?? `"${p.name}" is invalid` };
+    if (problems.length) {
+      // A path that names no resource of the operation is a 404 where the operation documents no 400.
+      const status = p.in === 'path' && !route.statuses.includes('400') && route.statuses.includes('404') ? 404 : 400;
+      return { status, detail: problems[0] ?? `"${p.name}" is invalid` };
+    }
   }
   if (route.body) {
     if (req.body === '') {

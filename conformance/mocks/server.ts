@@ -24,6 +24,9 @@ import { getAt, isObject } from '../checks/spec-examples/pointer.ts';
 import { checkRequest, type SecuritySchemes } from './check-request.ts';
 import { readRoutes, type Route } from './routes.ts';
 
+/** The one credential the mocks accept for every bearer scheme (D-186); the mocks target hands it to the harness. */
+export const MOCK_CREDENTIAL = 'Bearer svc_mocks0000000000000000000000000000000000000';
+
 /** Largest request body the mocks read (the reference's institutional limit is of the same order). */
 const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -146,6 +149,7 @@ async function serve(mounted: Mounted[], origin: URL, req: IncomingMessage, res:
     { method, pathValues: (match?.slice(1) ?? []).map(decodeURIComponent), query: url.searchParams, headers, body },
     m.validator,
     m.schemes,
+    MOCK_CREDENTIAL,
   );
   if (refusal) return send(res, refusal.status, documentedError(m, route, refusal.status, refusal.detail));
   const request = new Request(url, {

@@ -2,6 +2,7 @@
 // contract's example; one the contract refuses gets the documented error status in the surface's error shape.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from '../../conformance/http.ts';
+import { MOCK_CREDENTIAL } from '../../conformance/mocks/server.ts';
 import { mocksTarget } from '../../conformance/targets/mocks.ts';
 import type { Target } from '../../conformance/targets/target.ts';
 import { exampleResponses as explorer } from '../../mocks/explorer.gen.ts';
@@ -13,7 +14,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => target?.close?.());
 
-const bearer = { authorization: 'Bearer svc_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' };
+const bearer = { authorization: MOCK_CREDENTIAL };
 const account = 'acc_01JD3Z8Q4V6WQ8N2K7M5R9T3XA';
 
 describe('the mocks target', () => {
@@ -30,6 +31,10 @@ describe('the mocks target', () => {
     const res = await request(target, `/wallet/api/v1/accounts/${account}`);
     expect(res.status).toBe(401);
     expect(res.json).toEqual({ error: expect.stringContaining('Authorization'), code: expect.any(String) });
+    const wrong = await request(target, `/wallet/api/v1/accounts/${account}`, {
+      headers: { authorization: 'Bearer svc_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' },
+    });
+    expect(wrong.status).toBe(401);
   });
 
   it('refuses a parameter outside its schema with the documented 400', async () => {
