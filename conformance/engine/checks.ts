@@ -44,10 +44,19 @@ export const VALIDATION_CODES = new Set([
   'UNSUPPORTED_MEDIA_TYPE',
 ]);
 
+/** The machine codes of a 403 about the credential itself: the engine's own credential must not get them. */
+export const CREDENTIAL_CODES = new Set([
+  'PERMISSION_DENIED',
+  'UNAUTHENTICATED',
+  'NOT_AN_OWNER',
+  'ADMIN_TOKEN_REQUIRED',
+]);
+
 /**
  * Whether a valid input's answer shows it passed validation (D-185): 2xx or a documented 3xx; a documented
  * 404, 409 or 422; a documented 401 of an operation that takes no credential (a proof inside the body
- * failed); a documented 400 whose machine code is not one of validation.
+ * failed); a documented 400 whose machine code is not one of validation; a documented 403 whose code names
+ * the state of the resource rather than the credential's permission (e.g. OWNER_BINDING_REQUIRED).
  */
 export function acceptedByValidation(op: Operation, status: number, body: unknown): boolean {
   if (status >= 200 && status < 300) return true;
@@ -56,6 +65,7 @@ export function acceptedByValidation(op: Operation, status: number, body: unknow
   if (PAST_VALIDATION.has(status)) return true;
   if (status === 401 && op.security.every((alt) => Object.keys(alt).length === 0)) return true;
   const code = (body as { code?: unknown } | undefined)?.code;
+  if (status === 403) return typeof code === 'string' && !CREDENTIAL_CODES.has(code);
   return status === 400 && typeof code === 'string' && !VALIDATION_CODES.has(code);
 }
 

@@ -1172,6 +1172,10 @@ export type WalletDeleteSyncDeviceData = {
 
 export type WalletDeleteSyncDeviceErrors = {
     /**
+     * The deviceId is not 16 lower-case hex characters.
+     */
+    400: Error;
+    /**
      * Missing, malformed, expired or otherwise invalid session token (D-018).
      */
     401: Error;

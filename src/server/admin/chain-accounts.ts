@@ -3,7 +3,8 @@
  * key the client holds, to send through `/rpc` and fund it from the server-held funding account (D-151);
  * list the allow-list; take an address off it. Spec: writes require "a funded account on the permissioned chain".
  */
-import { getAddress, type Hex } from 'viem';
+import type { Hex } from 'viem';
+import { evmAddressParam } from '../http/evm-address.ts';
 import { z } from 'zod';
 import type { RouteHandlers } from '../../../generated/admin/fastify.gen';
 import type { ChainAccount } from '../../../generated/admin/types.gen';
@@ -69,7 +70,7 @@ export function chainAccountHandlers(deps: { chain: ChainRuntime; accounts: Acco
       const body = guard(addBody, request.body, { address: ADDRESS });
       const amountWei = body.amount === undefined ? undefined : parseAmount('amount', body.amount);
       const permissions = allowlist();
-      const address = getAddress(body.address.toLowerCase());
+      const address = evmAddressParam('address', body.address);
       await notPlatform(address);
       await permissions.allow(address, 'external');
       const funding = amountWei === undefined ? undefined : await faucet.fund(address, amountWei);
@@ -86,7 +87,7 @@ export function chainAccountHandlers(deps: { chain: ChainRuntime; accounts: Acco
     adminRemoveChainAccount: async (request, reply) => {
       const { address: given } = guard(zAdminRemoveChainAccountPath, request.params, { address: ADDRESS });
       const permissions = allowlist();
-      const address = getAddress(given.toLowerCase());
+      const address = evmAddressParam('address', given);
       await notPlatform(address);
       if (!(await permissions.disallow(address)))
         throw new RestError(ErrorCode.NOT_FOUND, `${address} is not on the allow-list`);

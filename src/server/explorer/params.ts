@@ -2,6 +2,7 @@
  * Guards for the explorer's path parameters (house rule 4): the contract's generated zod schemas decide,
  * and a failure is a 400 naming the field, the expectation and the value (D-022), never a 500.
  */
+import { EVM_ADDRESS_EXPECTED, evmAddressParam } from '../http/evm-address.ts';
 import { getAddress, type Hex } from 'viem';
 import {
   zExplorerGetAddressBalancePath,
@@ -16,7 +17,7 @@ export type BlockRef = { kind: 'number'; number: bigint } | { kind: 'hash'; hash
 
 const BLOCK_ID = 'a decimal block number or a 0x-prefixed 32-byte block hash';
 const TX_HASH = '0x-prefixed 32-byte hex';
-const ADDRESS = 'an EIP-55 checksummed or single-case 0x-prefixed 20-byte address';
+const ADDRESS = EVM_ADDRESS_EXPECTED;
 
 /**
  * D-041: `0` or a decimal without leading zeros, or `0x` + 64 hex; anything else (`0x10`, `010`,
@@ -38,10 +39,5 @@ export function parseTxHash(params: unknown): Hex {
  */
 export function parseAddress(params: unknown): Hex {
   const { addr } = guard(zExplorerGetAddressBalancePath, params, { addr: ADDRESS });
-  const digits = addr.slice(2);
-  const checksummed = getAddress(addr.toLowerCase());
-  const singleCase = digits === digits.toLowerCase() || digits === digits.toUpperCase();
-  if (!singleCase && checksummed !== addr)
-    throw new RestError(ErrorCode.INVALID_PARAMETER, `"addr" expected ${ADDRESS}, got ${JSON.stringify(addr)}`);
-  return checksummed;
+  return evmAddressParam('addr', addr);
 }

@@ -2,6 +2,7 @@
  * Handlers of `{base_url}/wallet/api/v1` (spec "A. Institutional REST API"). Each checks the caller's
  * permission (D-015), guards its input with the generated zod schemas, and answers the contract's objects.
  */
+import { evmAddressParam } from '../http/evm-address.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { getAddress, type Hex } from 'viem';
 import { z } from 'zod';
@@ -201,15 +202,7 @@ async function institutionalCreateTransfer(deps: InstitutionalDeps, request: Fas
     memo: 'a string of at most 512 characters',
   });
   const amountWei = parseAmount('amount', body.amount);
-  let to: Hex;
-  try {
-    to = getAddress(body.to);
-  } catch {
-    throw new RestError(
-      ErrorCode.INVALID_PARAMETER,
-      `"to" expected an EIP-55 checksummed or single-case address, got "${body.to}"`,
-    );
-  }
+  const to: Hex = evmAddressParam('to', body.to);
   // fromAccountId is an account id (never a reference), so the grant is checked on it as given; the engine
   // refuses an unknown account (400 UNKNOWN_ACCOUNT) when it reads the sender, which saves a read per transfer.
   refuseUnusable(credential, 'fromAccountId', body.fromAccountId);
