@@ -48,7 +48,6 @@ export const VALIDATION_CODES = new Set([
 export const CREDENTIAL_CODES = new Set([
   'PERMISSION_DENIED',
   'UNAUTHENTICATED',
-  'NOT_AN_OWNER',
   'ADMIN_TOKEN_REQUIRED',
 ]);
 

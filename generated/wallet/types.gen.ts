@@ -1475,6 +1475,10 @@ export type WalletGetBindingData = {
 
 export type WalletGetBindingErrors = {
     /**
+     * The bindingId is not a UUID.
+     */
+    400: Error;
+    /**
      * Missing, malformed, expired or otherwise invalid session token (D-018).
      */
     401: Error;
@@ -1516,6 +1520,10 @@ export type WalletAcceptBindingData = {
 };
 
 export type WalletAcceptBindingErrors = {
+    /**
+     * The bindingId is not a UUID.
+     */
+    400: Error;
     /**
      * Missing, malformed, expired or otherwise invalid session token (D-018).
      */
@@ -1621,6 +1629,10 @@ export type WalletRevokeBindingData = {
 
 export type WalletRevokeBindingErrors = {
     /**
+     * The bindingId is not a UUID.
+     */
+    400: Error;
+    /**
      * Missing, malformed, expired or otherwise invalid session token (D-018).
      */
     401: Error;
@@ -1666,6 +1678,10 @@ export type WalletGetBindingActivityData = {
 };
 
 export type WalletGetBindingActivityErrors = {
+    /**
+     * The bindingId is not a UUID.
+     */
+    400: Error;
     /**
      * Missing, malformed, expired or otherwise invalid session token (D-018).
      */

@@ -1,4 +1,5 @@
 /** Admin handlers for the QBFT validator set and votes (D-037, D-063). */
+import { EVM_ADDRESS_EXPECTED, evmAddressParam } from '../http/evm-address.ts';
 import type { RouteHandlers } from '../../../generated/admin/fastify.gen';
 import { zAdminProposeValidatorVoteBody } from '../../../generated/admin/zod.gen';
 import { ProposalRejected, quorums } from '../../node/qbft/consensus.ts';
@@ -14,9 +15,8 @@ export function qbftHandlers(chain: ChainRuntime, clock: Clock): Handlers {
   const latest = async () => Number(BigInt(await chain.upstream.call<string>('eth_blockNumber')));
   return {
     adminProposeValidatorVote: async (request, reply) => {
-      const body = guard(strict(zAdminProposeValidatorVoteBody), request.body, {
-        validator: 'a 0x-prefixed 20-byte address',
-      });
+      const body = guard(strict(zAdminProposeValidatorVoteBody), request.body, { validator: EVM_ADDRESS_EXPECTED });
+      const validator = evmAddressParam('validator', body.validator);
       if (chain.mode === 'external') {
         throw new RestError(
           ErrorCode.EXTERNAL_CHAIN,
@@ -24,12 +24,7 @@ export function qbftHandlers(chain: ChainRuntime, clock: Clock): Handlers {
         );
       }
       try {
-        const proposal = await chain.consensus.propose(
-          body.validator as `0x${string}`,
-          body.add,
-          await latest(),
-          new Date(clock.now()),
-        );
+        const proposal = await chain.consensus.propose(validator, body.add, await latest(), new Date(clock.now()));
         return reply
           .code(202)
           .send({ validator: proposal.target, add: proposal.add, proposedAt: proposal.proposedAt.toISOString() });
