@@ -25,6 +25,45 @@ export const NAMED_CHECKS = [
 /** One named check. */
 export type NamedCheck = (typeof NAMED_CHECKS)[number];
 
+/** For the checks page: the phases whose cases each named check judges, and where its rule comes from. */
+export const NAMED_CHECK_SOURCES: Readonly<Record<NamedCheck, { phases: readonly string[]; source: string }>> = {
+  not_a_server_error: {
+    phases: ['examples', 'coverage', 'fuzz'],
+    source: 'no 5xx for any input (house rule: bad input is never a 500)',
+  },
+  status_code_conformance: {
+    phases: ['examples', 'coverage', 'fuzz'],
+    source: 'the status is one the contract documents for the operation',
+  },
+  content_type_conformance: { phases: ['examples', 'coverage', 'fuzz'], source: 'spec: "All bodies are JSON."' },
+  response_headers_conformance: {
+    phases: ['examples', 'coverage', 'fuzz'],
+    source: 'the headers the contract documents for the status, present and valid',
+  },
+  response_schema_conformance: {
+    phases: ['examples', 'coverage', 'fuzz'],
+    source: "the body validates against the contract's schema for the status",
+  },
+  error_shape_conformance: {
+    phases: ['examples', 'coverage', 'fuzz'],
+    source: 'spec: "All institutional REST errors return JSON with an error field (string detail)." (D-022, D-023)',
+  },
+  negative_data_rejection: {
+    phases: ['coverage', 'fuzz'],
+    source: 'input the contract refuses gets a 4xx (spec: "400 | bad request")',
+  },
+  positive_data_acceptance: {
+    phases: ['examples', 'coverage', 'fuzz'],
+    source: 'D-185: input the contract accepts passes validation',
+  },
+  missing_required_header: { phases: ['coverage'], source: 'a request without a required header gets a 4xx' },
+  unsupported_method: {
+    phases: ['coverage'],
+    source: 'a method the path does not document gets 404 or 405 in the error shape',
+  },
+  ignored_auth: { phases: ['coverage'], source: 'spec: "missing or invalid credentials give 401"' },
+};
+
 /** A check's verdict on one case. */
 export type CheckVerdict = { check: NamedCheck; ok: boolean; message?: string };
 
@@ -45,11 +84,7 @@ export const VALIDATION_CODES = new Set([
 ]);
 
 /** The machine codes of a 403 about the credential itself: the engine's own credential must not get them. */
-export const CREDENTIAL_CODES = new Set([
-  'PERMISSION_DENIED',
-  'UNAUTHENTICATED',
-  'ADMIN_TOKEN_REQUIRED',
-]);
+export const CREDENTIAL_CODES = new Set(['PERMISSION_DENIED', 'UNAUTHENTICATED', 'ADMIN_TOKEN_REQUIRED']);
 
 /**
  * Whether a valid input's answer shows it passed validation (D-185): 2xx or a documented 3xx; a documented
