@@ -7,6 +7,7 @@
 import type Ajv from 'ajv/dist/core.js';
 import fc from 'fast-check';
 import { CHAIN_ADDRESS_FORMAT, chainAddress, isChainAddress } from '../formats/chain-address.ts';
+import { isMlKemEncapsulationKey, MLKEM_KEY_FORMAT, mlKemEncapsulationKey } from '../formats/mlkem-key.ts';
 import { EVM_ADDRESS_FORMAT, evmAddress, isEvmAddress } from '../formats/evm-address.ts';
 
 /** How one format is generated and checked. */
@@ -45,6 +46,15 @@ export const FORMATS = new Map<string, FormatGenerator>([
     { valid: fc.stringMatching(/^[a-z]{1,10}@[a-z]{1,10}\.example$/), invalid: ['no-at-sign', '@missing-local'] },
   ],
   ['uri', { valid: fc.stringMatching(/^https:\/\/[a-z]{1,10}\.example\/[a-z]{0,10}$/), invalid: ['not a uri', '::'] }],
+  [
+    MLKEM_KEY_FORMAT,
+    {
+      // D-188: a real encapsulation key; a string of the right length whose coefficients break the modulus check is not.
+      valid: mlKemEncapsulationKey(),
+      invalid: ['ff'.repeat(1184), 'not-a-key'],
+      validate: isMlKemEncapsulationKey,
+    },
+  ],
   [
     CHAIN_ADDRESS_FORMAT,
     {

@@ -760,7 +760,9 @@ export const MlKemPublicKeySchema = {
     pattern: '^[0-9a-fA-F]+$',
     minLength: 2368,
     maxLength: 2368,
-    description: 'Hex of a FIPS 203 ML-KEM-768 encapsulation key (1,184 bytes, 2,368 hex characters, no 0x prefix); either case accepted.'
+    format: 'mlkem768-encapsulation-key',
+    description: 'Hex of a FIPS 203 ML-KEM-768 encapsulation key (1,184 bytes, 2,368 hex characters, no 0x prefix); either case accepted. `format: mlkem768-encapsulation-key` (D-188) says it must pass the FIPS 203 §7.2 modulus check.',
+    'x-decision': 'D-188'
 } as const;
 
 export const SyncDeviceRequestSchema = {

@@ -356,7 +356,7 @@ export type AuthorizationRecord = {
 export type SyncDeviceId = string;
 
 /**
- * Hex of a FIPS 203 ML-KEM-768 encapsulation key (1,184 bytes, 2,368 hex characters, no 0x prefix); either case accepted.
+ * Hex of a FIPS 203 ML-KEM-768 encapsulation key (1,184 bytes, 2,368 hex characters, no 0x prefix); either case accepted. `format: mlkem768-encapsulation-key` (D-188) says it must pass the FIPS 203 §7.2 modulus check.
  */
 export type MlKemPublicKey = string;
 

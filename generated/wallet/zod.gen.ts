@@ -270,7 +270,7 @@ export const zAuthorizationRecord = z.object({
 export const zSyncDeviceId = z.string().regex(/^[0-9a-f]{16}$/);
 
 /**
- * Hex of a FIPS 203 ML-KEM-768 encapsulation key (1,184 bytes, 2,368 hex characters, no 0x prefix); either case accepted.
+ * Hex of a FIPS 203 ML-KEM-768 encapsulation key (1,184 bytes, 2,368 hex characters, no 0x prefix); either case accepted. `format: mlkem768-encapsulation-key` (D-188) says it must pass the FIPS 203 §7.2 modulus check.
  */
 export const zMlKemPublicKey = z.string().length(2368).regex(/^[0-9a-fA-F]+$/);
 

@@ -6,6 +6,7 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { addChainAddressFormat } from '../../formats/chain-address.ts';
 import { addEvmAddressFormat } from '../../formats/evm-address.ts';
+import { addMlKemKeyFormat } from '../../formats/mlkem-key.ts';
 import { formatPointer, isObject, pointerFragment, type Segment } from './pointer.ts';
 
 /** The JSON Schema dialect of a document's schemas. */
@@ -60,6 +61,7 @@ export class DocumentValidator {
     addFormats(this.#ajv);
     addEvmAddressFormat(this.#ajv); // D-172
     addChainAddressFormat(this.#ajv); // D-188
+    addMlKemKeyFormat(this.#ajv); // D-188
     // The document is not a schema: its root is registered only so that "#/..." refs resolve.
     // AsyncAPI's root `id` would be read as the draft-04 keyword, so root keys that are schema
     // keywords are left out.
