@@ -1071,6 +1071,30 @@ export const MoneySchema = {
     }
 } as const;
 
+export const PositiveMoneySchema = {
+    type: 'object',
+    description: 'A fiat amount above zero (an authorisation of 0 is refused), otherwise as Money.',
+    required: [
+        'amount',
+        'currency'
+    ],
+    additionalProperties: false,
+    properties: {
+        amount: {
+            type: 'string',
+            pattern: '^(0\\.(0[1-9]|[1-9][0-9]?)|[1-9][0-9]{0,14}(\\.[0-9]{1,2})?)$',
+            description: 'Decimal string above 0, at most 2 fraction digits, below 10^15.',
+            example: '12.50'
+        },
+        currency: {
+            type: 'string',
+            pattern: '^[A-Z]{3}$',
+            description: 'ISO 4217 alphabetic code.',
+            example: 'EUR'
+        }
+    }
+} as const;
+
 export const BindingLimitsSchema = {
     type: 'object',
     description: 'spec rule 4: "within limits the owner sets (spending ceiling, allowed counterparties, expiry)". `spendingCeiling` caps the total approved over the life of the binding, in one currency; `allowedCounterparties` null means any counterparty, a list means only those (exact match); after `expiresAt` the binding reads `expired` and allows nothing.',
@@ -1255,7 +1279,7 @@ export const BankingAuthorizationRequestSchema = {
             $ref: '#/components/schemas/BankingKind'
         },
         amount: {
-            $ref: '#/components/schemas/Money'
+            $ref: '#/components/schemas/PositiveMoney'
         },
         counterparty: {
             type: 'string',

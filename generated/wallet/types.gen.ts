@@ -526,6 +526,20 @@ export type Money = {
 };
 
 /**
+ * A fiat amount above zero (an authorisation of 0 is refused), otherwise as Money.
+ */
+export type PositiveMoney = {
+    /**
+     * Decimal string above 0, at most 2 fraction digits, below 10^15.
+     */
+    amount: string;
+    /**
+     * ISO 4217 alphabetic code.
+     */
+    currency: string;
+};
+
+/**
  * spec rule 4: "within limits the owner sets (spending ceiling, allowed counterparties, expiry)". `spendingCeiling` caps the total approved over the life of the binding, in one currency; `allowedCounterparties` null means any counterparty, a list means only those (exact match); after `expiresAt` the binding reads `expired` and allows nothing.
  */
 export type BindingLimits = {
@@ -604,7 +618,7 @@ export type BankingKind = 'cash_account' | 'card' | 'on_ramp' | 'off_ramp' | 're
  */
 export type BankingAuthorizationRequest = {
     kind: BankingKind;
-    amount: Money;
+    amount: PositiveMoney;
     /**
      * The counterparty identifier, compared exactly with the allowed list.
      */

@@ -386,6 +386,14 @@ export const zMoney = z.object({
 });
 
 /**
+ * A fiat amount above zero (an authorisation of 0 is refused), otherwise as Money.
+ */
+export const zPositiveMoney = z.object({
+    amount: z.string().regex(/^(0\.(0[1-9]|[1-9][0-9]?)|[1-9][0-9]{0,14}(\.[0-9]{1,2})?)$/),
+    currency: z.string().regex(/^[A-Z]{3}$/)
+});
+
+/**
  * spec rule 4: "within limits the owner sets (spending ceiling, allowed counterparties, expiry)". `spendingCeiling` caps the total approved over the life of the binding, in one currency; `allowedCounterparties` null means any counterparty, a list means only those (exact match); after `expiresAt` the binding reads `expired` and allows nothing.
  */
 export const zBindingLimits = z.object({
@@ -451,7 +459,7 @@ export const zBankingKind = z.enum([
  */
 export const zBankingAuthorizationRequest = z.object({
     kind: zBankingKind,
-    amount: zMoney,
+    amount: zPositiveMoney,
     counterparty: z.string().min(1).max(128).regex(/^[\x21-\x7E]+$/),
     reference: z.string().min(1).max(140).optional()
 });

@@ -8,6 +8,7 @@
  * 30,000), BENCH_OTHER_MAX_EXAMPLES (per operation of the other surfaces, default 100), BENCH_CONCURRENCY
  * (requests in flight, default 16), BENCH_SEED (default 1).
  */
+import { type BenchFigure, figure, machine, reportResult } from './result.ts';
 import { type EngineResult, runEngine } from '../../conformance/engine/run.ts';
 import { engineTargetOf, UNLIMITED_REFERENCE_ENV } from '../../conformance/engine/target.ts';
 import { referenceTarget } from '../../conformance/targets/reference.ts';
@@ -80,6 +81,21 @@ try {
     const operations = [...new Set(t.failures.map((f) => f.case.operation))].join(', ');
     console.log(`- ${t.surface} generated.${t.check}: ${t.failed} failed (${operations})`);
   }
+  const benchFigures: BenchFigure[] = [
+    figure('institutional generated requests', inst?.requests ?? 0, 'requests', {
+      limit: 30_000,
+      comparison: 'at-least',
+      description: 'at least 30,000 generated requests on surface A',
+    }),
+    figure('institutional wall time', inst?.seconds ?? Number.POSITIVE_INFINITY, 's', {
+      limit: 180,
+      comparison: 'at-most',
+      description: 'in 180 s or less on the 2-core machine',
+    }),
+    figure('failed verdicts', failed, 'verdicts', { limit: 0, comparison: 'at-most', description: 'none' }),
+    ...rows.map((r) => figure(`${r.surface} ${r.phase}`, r.requestsPerSecond, 'req/s')),
+  ];
+  reportResult({ bench: 'conformance', machine: machine(), figures: benchFigures });
 } finally {
   await target.close?.();
 }

@@ -13,7 +13,17 @@ import { REPO_ROOT } from '../../src/paths.ts';
 import { DEFAULT_FOLDER, readResults, renderTable, writeDocs } from './docs.ts';
 
 /** The benchmarks, in the order `all` runs them. */
-export const BENCHES = ['crypto', 'wallet-keystore', 'wallet', 'webhooks', 'rpc', 'institutional', 'growth'] as const;
+export const BENCHES = [
+  'crypto',
+  'wallet-keystore',
+  'wallet',
+  'webhooks',
+  'rpc',
+  'institutional',
+  'growth',
+  'conformance',
+  'redis',
+] as const;
 
 const [name, ...rest] = process.argv.slice(2);
 const option = (flag: string) => {

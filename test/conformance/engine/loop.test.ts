@@ -22,7 +22,11 @@ const failures = (result: EngineResult | undefined) =>
 beforeAll(async () => {
   const mocks = await mocksTarget();
   targets.push(mocks);
-  results.mocks = await runEngine(await engineTargetOf(mocks), { phases: ['examples', 'coverage'], seed: SEED, maxExamples: 0 });
+  results.mocks = await runEngine(await engineTargetOf(mocks), {
+    phases: ['examples', 'coverage'],
+    seed: SEED,
+    maxExamples: 0,
+  });
   const reference = await referenceTarget({ env: { ...UNLIMITED_REFERENCE_ENV } });
   targets.push(reference);
   results.reference = await runEngine(await engineTargetOf(reference), {
