@@ -31,6 +31,16 @@ async function account(seq: Sequence, fund?: string): Promise<{ id: string; addr
   };
   const res = await seq.step('admin', 'adminCreateAccount', 'positive', input, { what: 'an account of the sequence' });
   const created = seq.require(res, 'POST /admin/v1/accounts') as { id: string; address: string };
+  // D-008: an account cannot be deleted; closing it is terminal, so the sequence closes what it opened.
+  seq.undo.push(() =>
+    seq.step(
+      'admin',
+      'adminUpdateAccount',
+      'positive',
+      { params: { 'path:id': created.id }, body: { status: 'closed' } },
+      { what: 'close the account the sequence opened' },
+    ),
+  );
   if (fund) {
     const { op } = seq.operation('admin', 'adminCreateAccount');
     const linked = { ...seq.linked(op, input, res, 'FundAccount'), body: { amount: fund } };

@@ -43,6 +43,8 @@ export class Sequence {
   requests = 0;
   /** The sequence checks a step has judged so far. */
   readonly judged = new Set<NamedCheck>();
+  /** Steps that undo what the sequence made, run when it ends, last first. */
+  readonly undo: (() => Promise<unknown>)[] = [];
   private steps = 0;
 
   constructor(
@@ -250,6 +252,8 @@ async function runSequence(
       judges.filter((c) => !seq.judged.has(c)),
       `${name}: ${error.message}`,
     );
+  } finally {
+    for (const undo of seq.undo.reverse()) await undo().catch((e) => e instanceof Stop || Promise.reject(e));
   }
   return seq.requests;
 }

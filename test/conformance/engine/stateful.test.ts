@@ -54,6 +54,8 @@ describe('stateful phase against the in-process reference', () => {
     // Every step's answer is also held to the other named checks.
     expect(sum(result, 'response_schema_conformance', 'passed')).toBeGreaterThan(20);
     expect(sum(result, 'positive_data_acceptance', 'passed')).toBeGreaterThan(15);
+    // The sequences close the accounts they opened (D-008), and that answer is 200.
+    expect(result.coverage.admin?.responses['PATCH /accounts/{id} 200']).toBe(true);
   });
 
   it('reports the phase with its timings and requests', () => {
