@@ -9,7 +9,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EngineResult, runEngine } from '../../../conformance/engine/run.ts';
 import { engineTargetOf, UNLIMITED_REFERENCE_ENV } from '../../../conformance/engine/target.ts';
-import { buildEngineJson } from '../../../conformance/report/engine.ts';
+import { buildEngineJson, formatEngineConsole } from '../../../conformance/report/engine.ts';
 import { mocksTarget } from '../../../conformance/targets/mocks.ts';
 import { referenceTarget } from '../../../conformance/targets/reference.ts';
 
@@ -220,6 +220,10 @@ describe('stateful phase fault injection', () => {
     expect(failure?.case.sequence).toBe('links of createItem, step 4');
     expect(failure?.response.status).toBe(200);
     expect(failure?.message).toContain('HTTP 200 for a resource already deleted, expected 404');
+    // The reports name the sequence and step of the failing case.
+    expect(formatEngineConsole(buildEngineJson(result))).toContain(
+      'minimal case: cases/1.json (GET /items/{id}: link GetItem after link DeleteItem: what was deleted is gone, links of createItem, step 4)',
+    );
   });
 
   it('catches a created resource not readable (ensure_resource_availability)', async () => {
