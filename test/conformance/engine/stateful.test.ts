@@ -7,11 +7,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EngineCase } from '../../../conformance/engine/cases.ts';
+import { evaluate } from '../../../conformance/engine/checks.ts';
+import { loadContract } from '../../../conformance/engine/contract.ts';
 import { type EngineResult, runEngine } from '../../../conformance/engine/run.ts';
 import { engineTargetOf, UNLIMITED_REFERENCE_ENV } from '../../../conformance/engine/target.ts';
 import { buildEngineJson, formatEngineConsole } from '../../../conformance/report/engine.ts';
 import { mocksTarget } from '../../../conformance/targets/mocks.ts';
 import { referenceTarget } from '../../../conformance/targets/reference.ts';
+import { SPECS_DIR } from '../../../src/paths.ts';
 
 const SEQUENCE_CHECKS = ['use_after_free', 'ensure_resource_availability'];
 const sum = (result: EngineResult, check: string, field: 'passed' | 'failed' | 'skipped') =>
@@ -234,5 +238,40 @@ describe('stateful phase fault injection', () => {
     expect(failure?.message).toContain('HTTP 404 reading what the sequence just created');
     // The read after the delete answers 404 as it must: use_after_free passes.
     expect(tally(result, 'use_after_free')?.failed).toBe(0);
+  });
+});
+
+describe('use_after_free on a revoked credential', () => {
+  const contract = loadContract(SPECS_DIR, 'institutional');
+  const op = contract.operations.find((o) => o.id === 'GET /accounts');
+  const revoked: EngineCase = {
+    surface: 'institutional',
+    operation: 'GET /accounts',
+    phase: 'stateful',
+    kind: 'after_revoke',
+    reason: 'the revoked key no longer authenticates',
+    input: { params: {} },
+    method: 'GET',
+    authenticated: true,
+    sequence: 'API key lifecycle, step 4',
+  };
+  const verdict = (status: number, body: unknown) =>
+    evaluate(contract, op as NonNullable<typeof op>, revoked, {
+      status,
+      headers: { 'content-type': 'application/json' },
+      text: JSON.stringify(body),
+      json: body,
+    }).find((v) => v.check === 'use_after_free');
+
+  it('fails when the revoked key still lists the accounts, passes on 401', () => {
+    expect(verdict(200, { total: 0, page: 1, limit: 50, accounts: [] })).toEqual({
+      check: 'use_after_free',
+      ok: false,
+      message: 'HTTP 200 with a credential already revoked, expected 401 (API key lifecycle, step 4)',
+    });
+    expect(verdict(401, { error: 'unknown API key', code: 'UNAUTHORIZED' })).toEqual({
+      check: 'use_after_free',
+      ok: true,
+    });
   });
 });
