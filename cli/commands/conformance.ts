@@ -54,7 +54,7 @@ export function conformanceCommand(): Command {
     .option('--quiet', 'no progress on stderr')
     .option(
       '--phases <phases>',
-      'also run cases generated from the OpenAPI contracts: examples,coverage,fuzz (`--only generated` runs only these)',
+      'also run cases generated from the OpenAPI contracts: examples,coverage,fuzz,stateful (`--only generated` runs only these)',
     )
     .option('--seed <n>', 'fast-check seed of the generated cases (default: random, printed)')
     .option('--max-examples <n>', 'fuzz cases per operation', '100')

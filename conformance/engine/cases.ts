@@ -8,10 +8,10 @@ import type { Contract, Operation, Parameter } from './contract.ts';
 import { parameterErrors, schemaErrors } from './ajv.ts';
 import { failsFor, variantsOf } from './variants.ts';
 
-/** The engine's phases; `stateful` is reserved for sequences of operations (links between responses). */
-export const PHASES = ['examples', 'coverage', 'fuzz'] as const;
+/** The engine's phases; `stateful` runs sequences of operations (links between responses, lifecycles; stateful.ts). */
+export const PHASES = ['examples', 'coverage', 'fuzz', 'stateful'] as const;
 /** One phase. */
-export type Phase = (typeof PHASES)[number] | 'stateful';
+export type Phase = (typeof PHASES)[number];
 
 /** What a case expects of the server. */
 export type CaseKind =
@@ -20,7 +20,10 @@ export type CaseKind =
   | 'missing_header' // a required header left out: 4xx
   | 'unauthenticated' // no credential on a secured operation: 401
   | 'bad_credentials' // a wrong credential on a secured operation: 401
-  | 'unsupported_method'; // a method the path does not document: 405 or 404
+  | 'unsupported_method' // a method the path does not document: 405 or 404
+  | 'after_create' // a step of a sequence reading what an earlier step created: 2xx (and listed)
+  | 'after_delete' // a step using a resource an earlier step deleted: 404
+  | 'after_revoke'; // a step using a credential an earlier step revoked: 401
 
 /** The values of one request: parameters by `in:name` (undefined: left out) and the JSON body. */
 export interface CaseInput {
@@ -44,6 +47,10 @@ export interface EngineCase {
   authenticated: boolean;
   /** A wrong Authorization value sent instead of the credential (`bad_credentials`). */
   authorization?: string;
+  /** The sequence and step of a stateful case, e.g. `ledger lifecycle, step 4`. */
+  sequence?: string;
+  /** For `after_create`: the array (JSON pointer) of the answer that lists what was created, and a value one of its items holds. */
+  listed?: { in: string; value?: string };
 }
 
 const key = (p: Parameter) => `${p.in}:${p.name}`;

@@ -20,6 +20,8 @@ export const NAMED_CHECKS = [
   'missing_required_header',
   'unsupported_method',
   'ignored_auth',
+  'use_after_free',
+  'ensure_resource_availability',
 ] as const;
 
 /** One named check. */
@@ -62,6 +64,14 @@ export const NAMED_CHECK_SOURCES: Readonly<Record<NamedCheck, { phases: readonly
     source: 'a method the path does not document gets 404 or 405 in the error shape',
   },
   ignored_auth: { phases: ['coverage'], source: 'spec: "missing or invalid credentials give 401"' },
+  use_after_free: {
+    phases: ['stateful'],
+    source: 'D-190: a resource read after its delete answers 404, a credential used after its revocation 401',
+  },
+  ensure_resource_availability: {
+    phases: ['stateful'],
+    source: 'D-189: a resource just created is readable by the operation its link names',
+  },
 };
 
 /** A check's verdict on one case. */
@@ -177,6 +187,17 @@ export function evaluate(contract: Contract, op: Operation, c: EngineCase, res: 
         ? undefined
         : `HTTP ${status} ${c.kind === 'unauthenticated' ? 'without credentials' : 'with a wrong credential'}, expected 401`,
     );
+  if (c.kind === 'after_delete' || c.kind === 'after_revoke') {
+    // D-190: a deleted resource is gone (404); a revoked credential no longer authenticates (401).
+    const expected = c.kind === 'after_delete' ? 404 : 401;
+    verdict(
+      'use_after_free',
+      status === expected
+        ? undefined
+        : `HTTP ${status} ${c.kind === 'after_delete' ? 'for a resource already deleted' : 'with a credential already revoked'}, expected ${expected} (${c.sequence ?? c.reason})`,
+    );
+  }
+  if (c.kind === 'after_create') verdict('ensure_resource_availability', availability(c, status, res.json));
   if (c.kind === 'positive')
     verdict(
       'positive_data_acceptance',
@@ -185,6 +206,33 @@ export function evaluate(contract: Contract, op: Operation, c: EngineCase, res: 
         : `HTTP ${status} for valid input (${c.reason}): ${res.text.slice(0, 200)}`,
     );
   return out;
+}
+
+/** Why a just-created resource is not available: not 2xx, or not in the array its `listed` names. */
+function availability(c: EngineCase, status: number, body: unknown): string | undefined {
+  const at = c.sequence ?? c.reason;
+  if (status < 200 || status >= 300)
+    return `HTTP ${status} reading what the sequence just created (${at}), expected 2xx`;
+  if (!c.listed) return undefined;
+  const items = pointerValue(body, c.listed.in);
+  const want = c.listed.value;
+  const holds = (item: unknown) =>
+    want === undefined ||
+    item === want ||
+    (typeof item === 'object' && item !== null && Object.values(item).includes(want));
+  if (Array.isArray(items) && items.some(holds)) return undefined;
+  return `HTTP ${status} but ${c.listed.in} does not list ${want ?? 'anything'}: what the sequence just created is missing (${at})`;
+}
+
+/** The value at a JSON pointer (RFC 6901), or undefined. */
+export function pointerValue(doc: unknown, pointer: string): unknown {
+  let node = doc;
+  for (const raw of pointer.split('/').slice(1)) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (typeof node !== 'object' || node === null) return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
 }
 
 /** The error shape of the surface: the documented schema for the status, else the contract's `Error`. */

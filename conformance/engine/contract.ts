@@ -37,6 +37,8 @@ export interface ResponseSpec {
   mediaTypes: string[];
   /** Documented headers, lower-cased name → { required, schema }. */
   headers: Record<string, { required: boolean; schema?: Schema }>;
+  /** OpenAPI links by name: the operation (by operationId) an answer leads to and its parameters' runtime expressions. */
+  links?: Record<string, { operationId: string; parameters: Record<string, string> }>;
 }
 
 /** One operation of a contract. */
@@ -47,6 +49,8 @@ export interface Operation {
   route: string;
   /** `METHOD /route`. */
   id: string;
+  /** The contract's operationId, the name links use. */
+  operationId?: string;
   parameters: Parameter[];
   /** The JSON request body schema, when the operation takes one. */
   body?: { required: boolean; schema: Schema; examples: unknown[] };
@@ -139,6 +143,7 @@ export function loadContract(specsDir: string, surface: EngineSurface): Contract
         responses[status] = {
           mediaTypes: Object.keys(res.content ?? {}),
           headers,
+          ...(res.links ? { links: res.links } : {}),
           ...(res.content?.['application/json']?.schema ? { schema: res.content['application/json'].schema } : {}),
         };
       }
@@ -147,6 +152,7 @@ export function loadContract(specsDir: string, surface: EngineSurface): Contract
         method: method.toUpperCase(),
         route,
         id: `${method.toUpperCase()} ${route}`,
+        ...(op.operationId ? { operationId: op.operationId } : {}),
         parameters: [...merged.values()],
         ...(json?.schema
           ? { body: { required: op.requestBody.required === true, schema: json.schema, examples: bodyExamples(json) } }

@@ -19,9 +19,10 @@ import {
 } from './cases.ts';
 import { engineClient, pooled, type WireRequest, type WireResponse } from './client.ts';
 import { type Contract, ENGINE_SURFACES, type EngineSurface, loadContract, type Operation } from './contract.ts';
-import { NAMED_CHECKS, type NamedCheck, documented, evaluate } from './checks.ts';
+import { type CheckVerdict, NAMED_CHECKS, type NamedCheck, documented, evaluate } from './checks.ts';
 import { schemaErrors } from './ajv.ts';
 import { emptyCoverage, type SurfaceCoverage, recordCoverage } from './coverage.ts';
+import { runStateful } from './stateful.ts';
 
 /** Where each surface is served and which Authorization values the engine may send. */
 export interface EngineTarget {
@@ -31,6 +32,8 @@ export interface EngineTarget {
   credentials: Record<string, string>;
   /** PEM of an extra CA to trust. */
   caCert?: string;
+  /** Why the target keeps no state (the mocks): its stateful sequences are skipped with this reason. */
+  stateless?: string;
 }
 
 /** Options of {@link runEngine}. */
@@ -147,7 +150,8 @@ export async function runEngine(target: EngineTarget, options: EngineOptions): P
   };
 }
 
-interface RunContext {
+/** What one surface's phases share: its contract, base, target, client, options, tallies and coverage. */
+export interface RunContext {
   contract: Contract;
   base: URL;
   target: EngineTarget;
@@ -258,6 +262,7 @@ function unsupportedMethodCases(ctx: RunContext): { op: Operation; c: EngineCase
 }
 
 async function runPhase(ctx: RunContext, phase: Phase): Promise<number> {
+  if (phase === 'stateful') return runStateful(ctx);
   const work: { op: Operation; c: EngineCase }[] = [];
   ctx.contract.operations.forEach((op, i) => {
     const credential = credentialFor(ctx.target, op);
@@ -275,17 +280,9 @@ async function runPhase(ctx: RunContext, phase: Phase): Promise<number> {
   await pooled(work, ctx.options.concurrency ?? 16, async ({ op, c }) => {
     const request = toRequest(ctx.base, op, c, credentialFor(ctx.target, op));
     const response = await sendSafely(ctx, request);
-    recordCoverage(ctx.coverage, op, c, response, documented(op, response.status) !== undefined);
-    for (const v of evaluate(ctx.contract, op, c, response)) {
-      const tally = ctx.tallies.get(`${op.surface}:${v.check}`) as CheckTally;
-      if (v.ok) {
-        tally.passed += 1;
-        continue;
-      }
-      tally.failed += 1;
+    for (const v of judge(ctx, ctx.contract, op, c, response)) {
       if (phase === 'fuzz' && !firstFailure.has(`${op.id}:${v.check}`)) firstFailure.set(`${op.id}:${v.check}`, c);
-      else if (tally.failures.length < (ctx.options.maxFailures ?? 20))
-        tally.failures.push(failure(v.check, v.message ?? '', c, request, response, false));
+      else keepFailure(ctx, v, c, request, response);
     }
   });
   // fast-check shrinks the first fuzz failure of each operation and check to a minimal case.
@@ -301,7 +298,46 @@ async function runPhase(ctx: RunContext, phase: Phase): Promise<number> {
   return work.length + extra;
 }
 
-async function sendSafely(ctx: RunContext, request: WireRequest): Promise<WireResponse> {
+/**
+ * Records coverage (for an operation of the surface's own contract) and tallies the named checks of one
+ * answer on the surface; returns the failed verdicts.
+ */
+export function judge(
+  ctx: RunContext,
+  contract: Contract,
+  op: Operation,
+  c: EngineCase,
+  response: WireResponse,
+): CheckVerdict[] {
+  if (op.surface === ctx.contract.surface)
+    recordCoverage(ctx.coverage, op, c, response, documented(op, response.status) !== undefined);
+  const failed: CheckVerdict[] = [];
+  for (const v of evaluate(contract, op, c, response)) {
+    const tally = ctx.tallies.get(`${ctx.contract.surface}:${v.check}`) as CheckTally;
+    if (v.ok) tally.passed += 1;
+    else {
+      tally.failed += 1;
+      failed.push(v);
+    }
+  }
+  return failed;
+}
+
+/** Keeps a failure in its tally, up to the run's limit per surface and check. */
+export function keepFailure(
+  ctx: RunContext,
+  v: CheckVerdict,
+  c: EngineCase,
+  request: WireRequest,
+  response: WireResponse,
+): void {
+  const tally = ctx.tallies.get(`${ctx.contract.surface}:${v.check}`) as CheckTally;
+  if (tally.failures.length < (ctx.options.maxFailures ?? 20))
+    tally.failures.push(failure(v.check, v.message ?? '', c, request, response, false));
+}
+
+/** Sends a request; a cut connection or a timeout is an answer of status 0. */
+export async function sendSafely(ctx: RunContext, request: WireRequest): Promise<WireResponse> {
   try {
     return await ctx.client.send(request);
   } catch (error) {

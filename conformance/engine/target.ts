@@ -68,5 +68,11 @@ export async function engineTargetOf(target: Target): Promise<EngineTarget> {
     bases.admin = new URL('admin/v1/', target.base);
     for (const scheme of MOCK_SCHEMES) credentials[scheme] ??= MOCK_CREDENTIAL;
   }
-  return { bases, credentials, ...(target.caCert ? { caCert: target.caCert } : {}) };
+  return {
+    bases,
+    credentials,
+    ...(target.caCert ? { caCert: target.caCert } : {}),
+    // D-190: the mocks answer the contract's examples and keep nothing, so a sequence there proves nothing.
+    ...(target.kind === 'mocks' ? { stateless: 'the mocks keep no state: they answer the contract examples' } : {}),
+  };
 }

@@ -149,7 +149,7 @@ export function formatEngineConsole(report: EngineJsonReport): string {
     if (f)
       lines.push(
         `    ${f.message.slice(0, 300)}`,
-        `    minimal case: ${f.caseFile} (${f.case.operation}: ${f.case.reason})`,
+        `    minimal case: ${f.caseFile} (${f.case.operation}: ${f.case.reason}${f.case.sequence ? `, ${f.case.sequence}` : ''})`,
       );
     for (const reason of c.skipReasons.slice(0, 3)) lines.push(`    skipped: ${reason}`);
   }

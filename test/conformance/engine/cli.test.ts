@@ -15,7 +15,7 @@ describe('engine command line', { timeout: 240_000 }, () => {
     const phase = svckit('conformance', '--target', 'specs', '--phases', 'examples,stateless');
     expect(phase.status, phase.stderr).toBe(2);
     expect(phase.stderr).toContain(
-      '"--phases" expected a comma-separated list of examples, coverage, fuzz, got "stateless"',
+      '"--phases" expected a comma-separated list of examples, coverage, fuzz, stateful, got "stateless"',
     );
     const seed = svckit('conformance', '--target', 'specs', '--phases', 'fuzz', '--seed', '-4');
     expect(seed.status, seed.stderr).toBe(2);
