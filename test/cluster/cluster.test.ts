@@ -241,7 +241,14 @@ describe('three svckit serve instances on one database and one chain', () => {
     // The successor names its holder id on stderr when it takes the lease, which may reach this process just
     // after its first block.
     let successor: Instance | undefined;
-    await until('the successor known', async () => Boolean((successor = await cluster.leader())), 2000);
+    await until(
+      'the successor known',
+      async () => {
+        successor = await cluster.leader();
+        return successor !== undefined;
+      },
+      2000,
+    );
     expect(successor!.index).not.toBe(leader!.index);
 
     // The old leader comes back as a follower: still one producer.
