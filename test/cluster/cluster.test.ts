@@ -4,7 +4,7 @@
 // followed by blocks again within the lease bound.
 //
 // SVCKIT_CLUSTER_TRANSFERS sets how many transfers are sent (default 3,000).
-import { toHex, type Hex } from 'viem';
+import type { Hex } from 'viem';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKey, inst, newAccount, weiOf, type AccountView } from '../../conformance/checks/institutional/support.ts';
@@ -62,8 +62,8 @@ type Row = {
 };
 
 /**
- * Waits for the next sealed block: the engine reads balances at the newest sealed block (D-026), so a balance
- * credited with anvil_setBalance counts once a block has been sealed after it.
+ * Waits for the next sealed block after a credit: the engine reads balances at the newest sealed block it knows
+ * (D-026), which a follower learns at its next poll.
  */
 async function nextBlock(): Promise<void> {
   const head = BigInt(await cluster.chain.call<Hex>('eth_blockNumber'));
@@ -84,13 +84,20 @@ async function until(what: string, done: () => Promise<boolean>, ms: number): Pr
 describe('three svckit serve instances on one database and one chain', () => {
   it(`${TRANSFERS} transfers from ${SENDERS} accounts over the instances, one SIGKILLed midway: none lost, none duplicated, no nonce gap, all acknowledged settle`, async () => {
     const admin = cluster.instances[0]!.target;
-    const senders: AccountView[] = [];
-    // D-061: the admin API funds on the embedded chain only; the test credits the shared node itself.
-    for (let i = 0; i < SENDERS; i++) {
-      const account = await newAccount(admin);
-      await cluster.chain.call('anvil_setBalance', [account.address, toHex(weiOf('10000'))]);
-      senders.push(account);
-    }
+    // Funded through the admin API of all three instances at once (D-195): the one funding account's nonces
+    // are taken in turn across instances, none twice and none skipped.
+    const senders: AccountView[] = await Promise.all(
+      Array.from({ length: SENDERS }, (_, i) => newAccount(cluster.instances[i % 3]!.target, { fund: '10000' })),
+    );
+    const fundings = (
+      await db.query<{ from_address: Hex; nonce: string; status: string }>(
+        "select from_address, nonce, status from transfers where kind = 'funding' and lower(to_address) = any($1)",
+        [senders.map((s) => s.address.toLowerCase())],
+      )
+    ).rows;
+    expect(fundings.map((f) => f.status)).toEqual(senders.map(() => 'confirmed'));
+    expect(fundings.map((f) => Number(f.nonce)).sort((a, b) => a - b)).toEqual(senders.map((_, i) => i));
+    expect(await chainNonce(cluster.chain, fundings[0]!.from_address)).toBe(SENDERS);
     await nextBlock();
     const recipient = await newAccount(admin);
     const key = {
@@ -262,8 +269,7 @@ describe('three svckit serve instances on one database and one chain', () => {
 
   it('a broadcast refused on one instance after another allocated the next nonce leaves no gap (D-184 filler)', async () => {
     const admin = cluster.instances[0]!.target;
-    const sender = await newAccount(admin);
-    await cluster.chain.call('anvil_setBalance', [sender.address, toHex(weiOf('1000'))]);
+    const sender = await newAccount(admin, { fund: '1000' });
     await nextBlock();
     const recipient = await newAccount(admin);
     const key = { bearer: await apiKey(admin, ['transfers:write', 'transfers:read'], [sender.id]) };
