@@ -84,7 +84,7 @@ async function until(what: string, done: () => Promise<boolean>, ms: number): Pr
 describe('three svckit serve instances on one database and one chain', () => {
   it(`${TRANSFERS} transfers from ${SENDERS} accounts over the instances, one SIGKILLed midway: none lost, none duplicated, no nonce gap, all acknowledged settle`, async () => {
     const admin = cluster.instances[0]!.target;
-    // Funded through the admin API of all three instances at once (D-195): the one funding account's nonces
+    // Funded through the admin API of all three instances at once (D-191): the one funding account's nonces
     // are taken in turn across instances, none twice and none skipped.
     const senders: AccountView[] = await Promise.all(
       Array.from({ length: SENDERS }, (_, i) => newAccount(cluster.instances[i % 3]!.target, { fund: '10000' })),

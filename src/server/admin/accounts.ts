@@ -162,7 +162,7 @@ export function accountHandlers(deps: {
         );
       if (chain.mode === 'external') {
         // D-061: funding is a development aid of the local chain only: the embedded node, or a shared one whose
-        // funding account every instance holds (D-195).
+        // funding account every instance holds (D-191).
         throw new RestError(
           ErrorCode.FUNDING_UNAVAILABLE,
           'funding is only available on the local chain; CHAIN_RPC_URL is set',

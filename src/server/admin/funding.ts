@@ -26,13 +26,13 @@ import { ErrorCode, RestError } from '../http/errors.ts';
 const MINING_TIMEOUT_MS = 60_000;
 
 /**
- * D-195: the key of the PostgreSQL advisory lock that gives one instance at a time the funding account's turn
+ * D-191: the key of the PostgreSQL advisory lock that gives one instance at a time the funding account's turn
  * when several share one chain (SVC_SHARED_CHAIN, D-183). Any fixed number no other lock of svckit uses.
  */
 export const FUNDING_TURN_LOCK = 0x5356_4644n;
 
 /**
- * D-195: how long a funding waits for another instance's turn before a 503. A turn lasts one store and one
+ * D-191: how long a funding waits for another instance's turn before a 503. A turn lasts one store and one
  * broadcast; a holder whose connection is half-open keeps the lock until PostgreSQL drops the connection.
  */
 const FUNDING_TURN_WAIT_MS = 10_000;
@@ -119,7 +119,7 @@ export class Faucet {
   }
 
   /**
-   * D-195: on a shared chain every instance funds from the same account (one database, one SVC_KEK), so its
+   * D-191: on a shared chain every instance funds from the same account (one database, one SVC_KEK), so its
    * turn is taken across instances too: a transaction-scoped advisory lock, held on one connection of the pool
    * while `work` stores the record on another (committed before the broadcast, as D-078 needs) and broadcasts.
    * A refused broadcast then gives its nonce back simply by removing its record: no other funding took a later
@@ -144,7 +144,7 @@ export class Faucet {
 
   /**
    * Signs with the funding account's next nonce, stores the record, then broadcasts. The next nonce is the
-   * node's pending count, or one past a stored funding the node does not hold yet (D-195: an instance that
+   * node's pending count, or one past a stored funding the node does not hold yet (D-191: an instance that
    * died between the store and the broadcast; the confirmer sends it again, D-184, and this one follows it).
    */
   private async send(funder: HDAccount, to: Hex, amountWei: bigint): Promise<TransferRow> {
