@@ -4,7 +4,7 @@
 // followed by blocks again within the lease bound.
 //
 // SVCKIT_CLUSTER_TRANSFERS sets how many transfers are sent (default 3,000).
-import { toHex, type Hex } from 'viem';
+import type { Hex } from 'viem';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKey, inst, newAccount, weiOf, type AccountView } from '../../conformance/checks/institutional/support.ts';
@@ -58,11 +58,12 @@ type Row = {
   tx_hash: Hex;
   status: string;
   amount_wei: string;
+  fail_reason: string | null;
 };
 
 /**
- * Waits for the next sealed block: the engine reads balances at the newest sealed block (D-026), so a balance
- * credited with anvil_setBalance counts once a block has been sealed after it.
+ * Waits for the next sealed block after a credit: the engine reads balances at the newest sealed block it knows
+ * (D-026), which a follower learns at its next poll.
  */
 async function nextBlock(): Promise<void> {
   const head = BigInt(await cluster.chain.call<Hex>('eth_blockNumber'));
@@ -83,13 +84,20 @@ async function until(what: string, done: () => Promise<boolean>, ms: number): Pr
 describe('three svckit serve instances on one database and one chain', () => {
   it(`${TRANSFERS} transfers from ${SENDERS} accounts over the instances, one SIGKILLed midway: none lost, none duplicated, no nonce gap, all acknowledged settle`, async () => {
     const admin = cluster.instances[0]!.target;
-    const senders: AccountView[] = [];
-    // D-061: the admin API funds on the embedded chain only; the test credits the shared node itself.
-    for (let i = 0; i < SENDERS; i++) {
-      const account = await newAccount(admin);
-      await cluster.chain.call('anvil_setBalance', [account.address, toHex(weiOf('10000'))]);
-      senders.push(account);
-    }
+    // Funded through the admin API of all three instances at once (D-191): the one funding account's nonces
+    // are taken in turn across instances, none twice and none skipped.
+    const senders: AccountView[] = await Promise.all(
+      Array.from({ length: SENDERS }, (_, i) => newAccount(cluster.instances[i % 3]!.target, { fund: '10000' })),
+    );
+    const fundings = (
+      await db.query<{ from_address: Hex; nonce: string; status: string }>(
+        "select from_address, nonce, status from transfers where kind = 'funding' and lower(to_address) = any($1)",
+        [senders.map((s) => s.address.toLowerCase())],
+      )
+    ).rows;
+    expect(fundings.map((f) => f.status)).toEqual(senders.map(() => 'confirmed'));
+    expect(fundings.map((f) => Number(f.nonce)).sort((a, b) => a - b)).toEqual(senders.map((_, i) => i));
+    expect(await chainNonce(cluster.chain, fundings[0]!.from_address)).toBe(SENDERS);
     await nextBlock();
     const recipient = await newAccount(admin);
     const key = {
@@ -160,7 +168,7 @@ describe('three svckit serve instances on one database and one chain', () => {
     const settleSeconds = (performance.now() - started) / 1000;
     const rows = (
       await db.query<Row>(
-        'select tx_ref, kind, account_id, nonce, tx_hash, status, amount_wei from transfers where account_id = any($1)',
+        'select tx_ref, kind, account_id, nonce, tx_hash, status, amount_wei, fail_reason from transfers where account_id = any($1)',
         [accountIds],
       )
     ).rows;
@@ -215,9 +223,11 @@ describe('three svckit serve instances on one database and one chain', () => {
     expect(grown).toBeGreaterThanOrEqual(4);
     expect(grown).toBeLessThanOrEqual(7);
 
-    const headAtKill = Number(BigInt(await cluster.chain.call<Hex>('eth_blockNumber')));
     const killedAt = performance.now();
     await leader!.kill();
+    // Read once the process is gone: a block the leader sealed while the signal was on its way is its own, not
+    // the successor's.
+    const headAtKill = Number(BigInt(await cluster.chain.call<Hex>('eth_blockNumber')));
     let resumedAt: number | undefined;
     while (performance.now() - killedAt < 30_000) {
       if (Number(BigInt(await cluster.chain.call<Hex>('eth_blockNumber'))) > headAtKill) {
@@ -235,8 +245,17 @@ describe('three svckit serve instances on one database and one chain', () => {
       `cluster takeover: blocks resumed ${takeoverMs.toFixed(0)} ms after the leader was killed (bound ${bound} ms)`,
     );
     expect(takeoverMs).toBeLessThanOrEqual(bound);
-    const successor = await cluster.leader();
-    expect(successor).toBeDefined();
+    // The successor names its holder id on stderr when it takes the lease, which may reach this process just
+    // after its first block.
+    let successor: Instance | undefined;
+    await until(
+      'the successor known',
+      async () => {
+        successor = await cluster.leader();
+        return successor !== undefined;
+      },
+      2000,
+    );
     expect(successor!.index).not.toBe(leader!.index);
 
     // The old leader comes back as a follower: still one producer.
@@ -250,8 +269,7 @@ describe('three svckit serve instances on one database and one chain', () => {
 
   it('a broadcast refused on one instance after another allocated the next nonce leaves no gap (D-184 filler)', async () => {
     const admin = cluster.instances[0]!.target;
-    const sender = await newAccount(admin);
-    await cluster.chain.call('anvil_setBalance', [sender.address, toHex(weiOf('1000'))]);
+    const sender = await newAccount(admin, { fund: '1000' });
     await nextBlock();
     const recipient = await newAccount(admin);
     const key = { bearer: await apiKey(admin, ['transfers:write', 'transfers:read'], [sender.id]) };
@@ -296,7 +314,7 @@ describe('three svckit serve instances on one database and one chain', () => {
     );
     const rows = (
       await db.query<Row>(
-        'select tx_ref, kind, account_id, nonce, tx_hash, status, amount_wei from transfers where account_id = $1',
+        'select tx_ref, kind, account_id, nonce, tx_hash, status, amount_wei, fail_reason from transfers where account_id = $1',
         [sender.id],
       )
     ).rows;

@@ -49,8 +49,8 @@ export type Cluster = {
   chain: Upstream;
   chainUrl: string;
   databaseUrl: string;
-  /** undefined when redis-server is not installed. */
-  redisUrl: string | undefined;
+  /** The Redis every instance shares its rate limits, replay digests and revocations through (D-168). */
+  redisUrl: string;
   /** The administrator token every instance shares (one database, D-048). */
   adminToken: string;
   /** The instance that holds the leader lease now (asks the database), or undefined. */
@@ -70,7 +70,10 @@ export type ClusterOptions = {
 /** How long one instance may take to print its ready line. */
 const READY_TIMEOUT_MS = 180_000;
 
-/** Starts PostgreSQL, Redis (if installed), one Anvil and `instances` (default 3) `svckit serve` processes. */
+/**
+ * Starts PostgreSQL, Redis, one Anvil and `instances` (default 3) `svckit serve` processes. Redis is required:
+ * without it each instance would keep its limits and revocations to itself, which is no cluster (D-168).
+ */
 export async function startCluster(options: ClusterOptions = {}): Promise<Cluster> {
   const services: Service[] = [];
   const children = new Set<ChildProcess>();
@@ -78,8 +81,10 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   try {
     const [postgres, anvil] = await Promise.all([startPostgres(), startSharedAnvil()]);
     services.push(postgres, anvil);
-    const redis = await startRedis().catch(() => undefined);
-    if (redis) services.push(redis);
+    const redis = await startRedis().catch((error: Error) => {
+      throw new Error(`redis-server could not be started (apt-get install redis-server): ${error.message}`);
+    });
+    services.push(redis);
     const shared: Record<string, string> = {
       DATABASE_URL: postgres.url,
       CHAIN_RPC_URL: anvil.url,
@@ -89,7 +94,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       SVC_LEADER_LEASE_MS: '3000',
       SVC_LOG_LEVEL: 'warn',
       SVC_EVIDENCE_AT_START: 'false',
-      ...(redis ? { REDIS_URL: redis.url } : {}),
+      REDIS_URL: redis.url,
       ...options.env,
     };
     const count = options.instances ?? 3;
@@ -123,7 +128,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       chain: anvil.upstream,
       chainUrl: anvil.url,
       databaseUrl: postgres.url,
-      redisUrl: redis?.url,
+      redisUrl: redis.url,
       adminToken,
       leader: async () => {
         const pg = (await import('pg')).default;

@@ -5,7 +5,7 @@
 // within a second.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminJson, inst, mldsaKey, type Credential } from '../../conformance/checks/institutional/support.ts';
-import { request } from '../../conformance/http.ts';
+import { PROBE_LIMIT, request } from '../../conformance/http.ts';
 import { mldsaAuthorization } from '../../src/client/mldsa-signer.ts';
 import { startCluster, type Cluster } from './harness.ts';
 
@@ -19,9 +19,13 @@ afterAll(async () => {
   await cluster?.stop();
 });
 
-/** One GET /accounts on instance `i`, answered as it is (no waiting out a 429). */
+/** One GET /accounts on instance `i`, sent at once and answered as it is (no pacing, no waiting out a 429). */
 const getAccounts = (i: number, authorization: string) =>
-  request(cluster.instances[i]!.target, 'wallet/api/v1/accounts', { method: 'GET', headers: { authorization } });
+  request(cluster.instances[i]!.target, 'wallet/api/v1/accounts', {
+    method: 'GET',
+    headers: { authorization },
+    ...PROBE_LIMIT,
+  });
 
 /** Waits until no request of this client counts in the current window (the limit is per second). */
 const nextSecond = () => new Promise((resolve) => setTimeout(resolve, 1100 - (Date.now() % 1000)));

@@ -200,6 +200,13 @@ export class TransferConfirmer {
         const taken = answer.error && /nonce too low/i.test(answer.error.message);
         if (answer.error && row.kind === 'nonce-filler' && !taken) continue;
         if (answer.error && !/already known/i.test(answer.error.message)) {
+          // D-184: another instance's confirmer may have sent these very bytes between the lookup above and
+          // this send, and the leader mined them ("nonce too low" for the second copy): the node knows the
+          // transaction, so the record is not failed; the next run settles it from its receipt.
+          if (await this.upstream.call('eth_getTransactionByHash', [row.txHash])) {
+            found++;
+            continue;
+          }
           await this.db.transaction(async (tx) => {
             const [failed] = await tx
               .update(transfers)

@@ -160,8 +160,9 @@ export function accountHandlers(deps: {
           ErrorCode.ACCOUNT_CLOSED,
           `account ${account.id} is closed; a closed account cannot be funded`,
         );
-      if (chain.mode !== 'embedded') {
-        // D-061: funding is a development aid of the embedded chain only.
+      if (chain.mode === 'external') {
+        // D-061: funding is a development aid of the local chain only: the embedded node, or a shared one whose
+        // funding account every instance holds (D-191).
         throw new RestError(
           ErrorCode.FUNDING_UNAVAILABLE,
           'funding is only available on the local chain; CHAIN_RPC_URL is set',

@@ -5,7 +5,8 @@
  * confirmer's reconciliation covers a crash between the two; a transaction the node refuses never reached
  * the chain, so its record is removed and the error answered.
  */
-import { eq } from 'drizzle-orm';
+import { and, eq, max, sql } from 'drizzle-orm';
+import pg from 'pg';
 import { getAddress, keccak256, type Hex } from 'viem';
 import type { HDAccount } from 'viem/accounts';
 import type { Receipt, ReceiptOrNull } from '../../../generated/chain/types.gen';
@@ -23,6 +24,30 @@ import { ErrorCode, RestError } from '../http/errors.ts';
 
 /** How long a funding waits for its block before giving up (the spec's block period is 2 s). */
 const MINING_TIMEOUT_MS = 60_000;
+
+/**
+ * D-191: the key of the PostgreSQL advisory lock that gives one instance at a time the funding account's turn
+ * when several share one chain (SVC_SHARED_CHAIN, D-183). Any fixed number no other lock of svckit uses.
+ */
+export const FUNDING_TURN_LOCK = 0x5356_4644n;
+
+/**
+ * D-191: how long a funding waits for another instance's turn before a 503. A turn lasts one store and one
+ * broadcast; a holder whose connection is half-open keeps the lock until PostgreSQL drops the connection.
+ */
+const FUNDING_TURN_WAIT_MS = 10_000;
+
+/** A PostgreSQL lock_timeout (SQLSTATE 55P03), as node-postgres reports it (Drizzle wraps it in `cause`). */
+function isLockTimeout(error: unknown): boolean {
+  for (let e = error as { code?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e)
+    if (e.code === '55P03') return true;
+  return false;
+}
+
+/** True when `db` is a PostgreSQL pool (DATABASE_URL), the only database several instances can share. */
+function onPostgres(db: Database): boolean {
+  return (db as unknown as { $client?: unknown }).$client instanceof pg.Pool;
+}
 
 /** A funding that was mined: its record (confirmed) and the account's balance afterwards. */
 export type Funding = { row: TransferRow; balanceWei: bigint };
@@ -60,7 +85,7 @@ export class Faucet {
     if (!funder) throw new RestError(ErrorCode.FUNDING_UNAVAILABLE, 'funding is only available on the local chain');
     // D-050: "accounts created or funded through the admin API" may send.
     await this.chain.permissions?.allow(address, 'funded');
-    const sent = await this.mutex.run(funder.address, () => this.send(funder, address, amountWei));
+    const sent = await this.mutex.run(funder.address, () => this.inTurn(() => this.send(funder, address, amountWei)));
     // Instant mining (period 0) seals a block now; with a block period the next block includes it. The
     // listener goes first so that a block sealed before the first receipt poll still wakes the wait.
     void this.nextSealed();
@@ -93,12 +118,46 @@ export class Faucet {
     return { row: row!, balanceWei: BigInt(balance) };
   }
 
-  /** Signs with the funding account's pending nonce, stores the record, then broadcasts. */
+  /**
+   * D-191: on a shared chain every instance funds from the same account (one database, one SVC_KEK), so its
+   * turn is taken across instances too: a transaction-scoped advisory lock, held on one connection of the pool
+   * while `work` stores the record on another (committed before the broadcast, as D-078 needs) and broadcasts.
+   * A refused broadcast then gives its nonce back simply by removing its record: no other funding took a later
+   * one meanwhile. Alone on its database (embedded chain, PGlite), the in-process mutex is the whole turn.
+   */
+  private inTurn<T>(work: () => Promise<T>): Promise<T> {
+    if (this.chain.mode !== 'shared' || !onPostgres(this.db)) return work();
+    return this.db
+      .transaction(async (tx) => {
+        await tx.execute(sql.raw(`set local lock_timeout = ${FUNDING_TURN_WAIT_MS}`));
+        await tx.execute(sql`select pg_advisory_xact_lock(${FUNDING_TURN_LOCK}::bigint)`);
+        return work();
+      })
+      .catch((error: unknown) => {
+        if (!isLockTimeout(error)) throw error;
+        throw new RestError(
+          ErrorCode.UNAVAILABLE,
+          `another instance held the funding account's turn for ${FUNDING_TURN_WAIT_MS / 1000} s; try again later`,
+        );
+      });
+  }
+
+  /**
+   * Signs with the funding account's next nonce, stores the record, then broadcasts. The next nonce is the
+   * node's pending count, or one past a stored funding the node does not hold yet (D-191: an instance that
+   * died between the store and the broadcast; the confirmer sends it again, D-184, and this one follows it).
+   */
   private async send(funder: HDAccount, to: Hex, amountWei: bigint): Promise<TransferRow> {
     const from = funder.address;
-    const [nonceHex, balanceHex] = await this.chain.upstream.batchResults<Hex>([
-      { method: 'eth_getTransactionCount', params: [from, 'pending'] },
-      { method: 'eth_getBalance', params: [from, 'pending'] },
+    const [[nonceHex, balanceHex], [stored]] = await Promise.all([
+      this.chain.upstream.batchResults<Hex>([
+        { method: 'eth_getTransactionCount', params: [from, 'pending'] },
+        { method: 'eth_getBalance', params: [from, 'pending'] },
+      ]),
+      this.db
+        .select({ last: max(transfers.nonce) })
+        .from(transfers)
+        .where(and(eq(transfers.status, 'pending'), eq(transfers.kind, 'funding'), eq(transfers.fromAddress, from))),
     ]);
     if (amountWei > BigInt(balanceHex!)) {
       // As POST /transfers refuses an amount above the spendable balance with a 400 (D-026).
@@ -107,7 +166,7 @@ export class Faucet {
         `"amount" ${formatUnits(amountWei, 2)} exceeds the local chain's funding balance ${formatUnits(BigInt(balanceHex!), 2)}`,
       );
     }
-    const nonce = Number(BigInt(nonceHex!));
+    const nonce = Math.max(Number(BigInt(nonceHex!)), stored?.last == null ? 0 : stored.last + 1);
     const signedTx = await funder.signTransaction({
       type: 'legacy',
       chainId: CHAIN_ID,
