@@ -6,6 +6,7 @@ import type { EngineCase } from './cases.ts';
 import type { WireResponse } from './client.ts';
 import type { Contract, Operation, Schema } from './contract.ts';
 import { describeErrors, parameterErrors, schemaErrors } from './ajv.ts';
+import type { CheckTally } from './run.ts';
 
 /** The named checks, in report order. */
 export const NAMED_CHECKS = [
@@ -20,6 +21,8 @@ export const NAMED_CHECKS = [
   'missing_required_header',
   'unsupported_method',
   'ignored_auth',
+  'jsonrpc_error_codes',
+  'tls_hybrid_group',
 ] as const;
 
 /** One named check. */
@@ -158,4 +161,57 @@ function errorShape(contract: Contract, op: Operation, res: WireResponse, out: C
           message: `HTTP ${res.status}: ${errors ? describeErrors(errors) : `body is not JSON: ${res.text.slice(0, 120)}`}`,
         },
   );
+}
+
+/**
+ * `tls_hybrid_group`: each origin the run talked to negotiates TLS 1.3 with X25519MLKEM768 when offered it
+ * first among classical groups (spec: "hybrid post-quantum TLS (X25519MLKEM768)"), with the catalogue's own
+ * handshake (conformance/checks/transport). A plain-http loopback node (D-191) has no TLS: skipped, never passed.
+ */
+export async function tlsHybridGroup(
+  origins: readonly { url: URL; surface: CheckTally['surface'] }[],
+  caCert: string | undefined,
+  tallies: Map<string, CheckTally>,
+): Promise<void> {
+  const { handshake, HYBRID_GROUP } = await import('../checks/transport/index.ts');
+  for (const { url, surface } of origins) {
+    const tally = tallies.get(`${surface}:tls_hybrid_group`);
+    if (!tally) continue;
+    if (url.protocol !== 'https:') {
+      const reason = `${url.origin} is plain http (a loopback node, D-191): no TLS group to check`;
+      tally.skipped += 1;
+      if (!tally.skipReasons.includes(reason)) tally.skipReasons.push(reason);
+      continue;
+    }
+    const h = await handshake({ kind: 'remote', capabilities: new Set(), ...(caCert ? { caCert } : {}) }, url, {
+      groups: `${HYBRID_GROUP}:X25519:P-256`,
+    });
+    const problem = !h.ok
+      ? `${url.origin}: handshake failed: ${h.error}`
+      : h.group !== HYBRID_GROUP || h.protocol !== 'TLSv1.3'
+        ? `${url.origin}: negotiated ${h.protocol} with group ${h.group}, expected TLSv1.3 with ${HYBRID_GROUP}`
+        : undefined;
+    if (!problem) {
+      tally.passed += 1;
+      continue;
+    }
+    tally.failed += 1;
+    tally.failures.push({
+      check: 'tls_hybrid_group',
+      message: problem,
+      case: {
+        surface: surface as EngineCase['surface'], // the chain surface's cases share EngineCase's fields (RpcCase)
+        operation: url.origin,
+        phase: 'coverage',
+        kind: 'positive',
+        reason: `a TLS handshake offering ${HYBRID_GROUP}, X25519, P-256`,
+        input: { params: {} },
+        method: 'CONNECT',
+        authenticated: false,
+      },
+      request: { method: 'CONNECT', url: url.origin, headers: {} },
+      response: { status: 0, headers: {}, body: problem },
+      shrunk: false,
+    });
+  }
 }

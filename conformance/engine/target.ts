@@ -68,5 +68,14 @@ export async function engineTargetOf(target: Target): Promise<EngineTarget> {
     bases.admin = new URL('admin/v1/', target.base);
     for (const scheme of MOCK_SCHEMES) credentials[scheme] ??= MOCK_CREDENTIAL;
   }
-  return { bases, credentials, ...(target.caCert ? { caCert: target.caCert } : {}) };
+  // The chain JSON-RPC endpoint (D-191): a bare node given by --rpc, else {base_url}/rpc of a real service.
+  const { rpcUrl } = await import('../http.ts');
+  const rpc = target.rpc ?? (target.base && target.kind !== 'mocks' ? rpcUrl(target) : undefined);
+  return {
+    bases,
+    credentials,
+    ...(target.caCert ? { caCert: target.caCert } : {}),
+    ...(rpc ? { rpc } : {}),
+    ...(target.site ? { site: target.site } : {}),
+  };
 }
