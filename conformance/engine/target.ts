@@ -4,7 +4,7 @@
  * authorised operations get real credentials.
  */
 import { registerCreated } from '../cleanup.ts';
-import { request } from '../http.ts';
+import { request, rpcUrl } from '../http.ts';
 import { MOCK_CREDENTIAL } from '../mocks/server.ts';
 import type { Target } from '../targets/target.ts';
 import type { EngineTarget } from './run.ts';
@@ -69,7 +69,6 @@ export async function engineTargetOf(target: Target): Promise<EngineTarget> {
     for (const scheme of MOCK_SCHEMES) credentials[scheme] ??= MOCK_CREDENTIAL;
   }
   // The chain JSON-RPC endpoint (D-191): a bare node given by --rpc, else {base_url}/rpc of a real service.
-  const { rpcUrl } = await import('../http.ts');
   const rpc = target.rpc ?? (target.base && target.kind !== 'mocks' ? rpcUrl(target) : undefined);
   return {
     bases,

@@ -8,6 +8,8 @@ import { type EngineResult, runEngine } from '../../../conformance/engine/run.ts
 import { engineTargetOf, UNLIMITED_REFERENCE_ENV } from '../../../conformance/engine/target.ts';
 import { loadRpcContract, paramsVariants, rpcCase } from '../../../conformance/engine/rpc.ts';
 import { evaluateRpc } from '../../../conformance/engine/rpc-checks.ts';
+import { buildEngineJson } from '../../../conformance/report/engine.ts';
+import { formatEngineHtml } from '../../../conformance/report/engine-html.ts';
 import { referenceTarget } from '../../../conformance/targets/reference.ts';
 import type { Target } from '../../../conformance/targets/target.ts';
 import { anvilBinary, freePort } from '../../../src/node/anvil.ts';
@@ -107,6 +109,16 @@ describe('the chain surface against a real Anvil node', { timeout: 240_000 }, ()
     expect(result.coverage.chain?.operations.qbft_getPendingVotes).toBe(false);
     expect(result.coverage.chain?.operations.eth_chainId).toBe(true);
     expect(tally(result, 'not_a_server_error')?.passed).toBeGreaterThan(100);
+  });
+
+  it('reports the chain as a surface: methods × error codes in the matrix, failures sent again by POST', () => {
+    const report = buildEngineJson(result);
+    const chain = report.surfaces.chain;
+    expect(chain?.coverage.operations.total).toBe(contract.methods.length);
+    expect(chain?.matrix['eth_chainId result']).toBe(true);
+    expect(chain?.matrix).toHaveProperty(['eth_sendRawTransaction -32007']);
+    const html = formatEngineHtml(report);
+    expect(html).toContain('Send again: POST the request body above to the JSON-RPC endpoint');
   });
 
   it('skips tls_hybrid_group on a plain-http loopback node, with the reason', () => {
