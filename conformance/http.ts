@@ -164,7 +164,7 @@ export function retryDelayMs(headers: Record<string, string>, attempt: number, n
 }
 
 /**
- * Sends one HTTPS request (plain http only for a loopback node given by `--rpc`, D-191) to `url` (absolute, or relative to the target's base), paced by the origin's gate;
+ * Sends one HTTPS request (plain http only for a loopback node given by `--rpc`, D-192) to `url` (absolute, or relative to the target's base), paced by the origin's gate;
  * a rate-limit answer is waited out and sent again at most `maxRetries` times (D-180), unless `retryLimited` is false.
  */
 export async function request(target: Target, url: string | URL, options: HttpOptions = {}): Promise<HttpResult> {
@@ -256,7 +256,7 @@ function send(target: Target, full: URL, options: HttpOptions, signal: AbortSign
   });
 }
 
-/** The chain JSON-RPC endpoint of `target`: the node given by `--rpc` (D-191), else `{base_url}/rpc`. */
+/** The chain JSON-RPC endpoint of `target`: the node given by `--rpc` (D-192), else `{base_url}/rpc`. */
 export function rpcUrl(target: Target): URL {
   if (target.rpc) return target.rpc;
   if (!target.base) throw new Error('the target has no chain JSON-RPC endpoint (no base URL, no --rpc)');

@@ -166,7 +166,7 @@ function errorShape(contract: Contract, op: Operation, res: WireResponse, out: C
 /**
  * `tls_hybrid_group`: each origin the run talked to negotiates TLS 1.3 with X25519MLKEM768 when offered it
  * first among classical groups (spec: "hybrid post-quantum TLS (X25519MLKEM768)"), with the catalogue's own
- * handshake (conformance/checks/transport). A plain-http loopback node (D-191) has no TLS: skipped, never passed.
+ * handshake (conformance/checks/transport). A plain-http loopback node (D-192) has no TLS: skipped, never passed.
  */
 export async function tlsHybridGroup(
   origins: readonly { url: URL; surface: CheckTally['surface'] }[],
@@ -178,7 +178,7 @@ export async function tlsHybridGroup(
     const tally = tallies.get(`${surface}:tls_hybrid_group`);
     if (!tally) continue;
     if (url.protocol !== 'https:') {
-      const reason = `${url.origin} is plain http (a loopback node, D-191): no TLS group to check`;
+      const reason = `${url.origin} is plain http (a loopback node, D-192): no TLS group to check`;
       tally.skipped += 1;
       if (!tally.skipReasons.includes(reason)) tally.skipReasons.push(reason);
       continue;

@@ -1,5 +1,5 @@
 /**
- * The named checks on a JSON-RPC answer (D-192): the envelope and result against the method's result schema
+ * The named checks on a JSON-RPC answer (D-193): the envelope and result against the method's result schema
  * (`response_schema_conformance`), every error object's code against the contract and the standard codes
  * (`jsonrpc_error_codes`), no HTTP 5xx and no -32603 for bad input (`not_a_server_error`), invalid params
  * refused with -32602 (`negative_data_rejection`), valid params answered with a result or an error the

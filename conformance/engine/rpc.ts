@@ -60,7 +60,7 @@ export const STANDARD_CODES = new Set([
 ]);
 
 /**
- * EIP-1474 codes of a refusal for the chain's state rather than the params (D-192): invalid input or a revert
+ * EIP-1474 codes of a refusal for the chain's state rather than the params (D-193): invalid input or a revert
  * (-32000), resource not found (-32001: an unknown block hash), resource unavailable (-32002), transaction
  * rejected (-32003: insufficient funds), sender not authorized (-32007, D-050).
  */
@@ -173,7 +173,7 @@ export function paramsVariants(method: RpcMethod, base: unknown[]): RpcInput[] {
       reason: `param ${method.params[lastRequired]?.name} missing (required)`,
       params: base.slice(0, lastRequired),
     });
-  // A param past the method's list (EIP-1474 methods take fixed positions, D-192).
+  // A param past the method's list (EIP-1474 methods take fixed positions, D-193).
   out.push({
     valid: false,
     reason: `an extra param past the ${method.params.length} the method takes`,

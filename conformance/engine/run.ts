@@ -35,7 +35,7 @@ export interface EngineTarget {
   credentials: Record<string, string>;
   /** PEM of an extra CA to trust. */
   caCert?: string;
-  /** The chain JSON-RPC endpoint (`{base_url}/rpc`, or a bare node, D-191): the chain surface's cases go there. */
+  /** The chain JSON-RPC endpoint (`{base_url}/rpc`, or a bare node, D-192): the chain surface's cases go there. */
   rpc?: URL;
   /** {site_url}: an origin whose TLS group is checked too (`tls_hybrid_group`). */
   site?: URL;

@@ -68,7 +68,7 @@ export async function engineTargetOf(target: Target): Promise<EngineTarget> {
     bases.admin = new URL('admin/v1/', target.base);
     for (const scheme of MOCK_SCHEMES) credentials[scheme] ??= MOCK_CREDENTIAL;
   }
-  // The chain JSON-RPC endpoint (D-191): a bare node given by --rpc, else {base_url}/rpc of a real service.
+  // The chain JSON-RPC endpoint (D-192): a bare node given by --rpc, else {base_url}/rpc of a real service.
   const rpc = target.rpc ?? (target.base && target.kind !== 'mocks' ? rpcUrl(target) : undefined);
   return {
     bases,

@@ -222,7 +222,7 @@ export async function writeEngineReports(result: EngineResult, outDir: string): 
         kind: 'svckit-conformance-case',
         check: c.id,
         message: f.message,
-        // A chain case has EngineCase's fields with surface `chain`; `svckit replay` refuses it (D-192).
+        // A chain case has EngineCase's fields with surface `chain`; `svckit replay` refuses it (D-193).
         case: f.case as CaseFile['case'],
         request: f.request,
       };

@@ -1,5 +1,5 @@
 /**
- * A bare chain JSON-RPC node as the target (`svckit conformance --rpc <url>`, D-191): the chain checks and
+ * A bare chain JSON-RPC node as the target (`svckit conformance --rpc <url>`, D-192): the chain checks and
  * the generated JSON-RPC cases run against it directly. Plain http is accepted only for a loopback node (a
  * local Anvil or Besu); anything else must be https (spec: "Plain HTTP connections are rejected").
  */
@@ -12,7 +12,7 @@ export interface RpcTargetOptions {
   url: string | URL;
   /** PEM text of an extra CA certificate to trust (an https node). */
   caCert?: string;
-  /** A funded key allowed to send transactions (D-192); without it the checks needing a sender are skipped. */
+  /** A funded key allowed to send transactions (D-193); without it the checks needing a sender are skipped. */
   senderKey?: string;
 }
 

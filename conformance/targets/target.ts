@@ -5,7 +5,7 @@
 export const CAPABILITIES = [
   'specs', // the contract files in specs/ (they ship with the harness)
   'base', // {base_url}: institutional API, /rpc, /ws, /api
-  'rpc', // a chain JSON-RPC endpoint: {base_url}/rpc, or a bare node given by `--rpc` (D-191)
+  'rpc', // a chain JSON-RPC endpoint: {base_url}/rpc, or a bare node given by `--rpc` (D-192)
   'wallet', // {wallet_api_url}: wallet session API
   'site', // {site_url}: /.well-known/pqc-evidence.json
   'admin', // the administrator API (D-048), which needs an admin token
@@ -31,9 +31,9 @@ export interface Target {
   site?: URL;
   /** PEM text of an extra CA certificate to trust for the target's TLS. */
   caCert?: string;
-  /** The chain JSON-RPC endpoint when it is not `{base_url}/rpc`: a bare node (`--rpc`, D-191). */
+  /** The chain JSON-RPC endpoint when it is not `{base_url}/rpc`: a bare node (`--rpc`, D-192). */
   rpc?: URL;
-  /** A funded key allowed to send on the chain (`--rpc-sender-key`, D-192); never printed. */
+  /** A funded key allowed to send on the chain (`--rpc-sender-key`, D-193); never printed. */
   rpcSenderKey?: `0x${string}`;
   /** The capabilities the target offers; a check needing anything else is skipped. */
   capabilities: Set<string>;

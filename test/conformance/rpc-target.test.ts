@@ -1,7 +1,7 @@
-// A bare JSON-RPC node as the harness's target (`svckit conformance --rpc`, D-191): a real Anvil at chain
+// A bare JSON-RPC node as the harness's target (`svckit conformance --rpc`, D-192): a real Anvil at chain
 // 1111111 is tested directly. What Anvil lacks (qbft_*, net_peerCount, the contract's error messages) fails
 // with the reason, the checks that send transactions are skipped without a funded key and run with
-// `--rpc-sender-key` (D-192), and the key never appears in the output or the reports.
+// `--rpc-sender-key` (D-193), and the key never appears in the output or the reports.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

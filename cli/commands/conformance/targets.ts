@@ -8,7 +8,7 @@ import type { ConformanceOptions } from './options.ts';
 export async function chooseTarget(options: ConformanceOptions): Promise<Target> {
   if (options.rpcSenderKey !== undefined && options.rpc === undefined)
     throw new Error('"--rpc-sender-key" needs "--rpc"');
-  // A bare JSON-RPC node (D-191): alone the whole target; beside a deployment's URLs, its chain endpoint.
+  // A bare JSON-RPC node (D-192): alone the whole target; beside a deployment's URLs, its chain endpoint.
   if (options.rpc !== undefined) {
     const { rpcTarget } = await import('../../../conformance/targets/rpc.ts');
     const caCert = options.caCert ? readFileSync(options.caCert, 'utf8') : undefined;

@@ -33,7 +33,7 @@ export function devAccount(target: Target, role = 'default'): Promise<PrivateKey
   }
   let sender = byRole.get(role);
   if (!sender) {
-    // D-192: a bare node's funded key (`--rpc-sender-key`) is the sender of every role.
+    // D-193: a bare node's funded key (`--rpc-sender-key`) is the sender of every role.
     sender = target.rpcSenderKey
       ? Promise.resolve(privateKeyToAccount(target.rpcSenderKey))
       : allowAndFund(target, privateKeyToAccount(generatePrivateKey()));
@@ -52,7 +52,7 @@ const SENDER_FUNDING = '1000000.00';
 async function allowAndFund(target: Target, account: PrivateKeyAccount): Promise<PrivateKeyAccount> {
   if (!target.adminToken)
     throw new Unavailable(
-      'a sender on this chain needs the administrator token (D-152: POST /admin/v1/chain/accounts) or --rpc-sender-key (D-192)',
+      'a sender on this chain needs the administrator token (D-152: POST /admin/v1/chain/accounts) or --rpc-sender-key (D-193)',
     );
   const res = await request(target, 'admin/v1/chain/accounts', {
     method: 'POST',
@@ -218,7 +218,7 @@ export const needsReference = (ctx: CheckContext): CheckVerdict | undefined =>
 
 /**
  * A skip for checks that send transactions: they need the reference stack (its administrator funds a sender,
- * D-152, and it seals blocks on demand) or a bare node's funded key (`--rpc-sender-key`, D-192).
+ * D-152, and it seals blocks on demand) or a bare node's funded key (`--rpc-sender-key`, D-193).
  */
 export const needsSender = (ctx: CheckContext): CheckVerdict | undefined =>
   ctx.target.reference || ctx.target.rpcSenderKey
@@ -226,7 +226,7 @@ export const needsSender = (ctx: CheckContext): CheckVerdict | undefined =>
     : {
         status: 'skipped',
         reason:
-          'needs a funded, allow-listed sender: the in-process reference stack (admin API, D-152) or --rpc-sender-key (D-192)',
+          'needs a funded, allow-listed sender: the in-process reference stack (admin API, D-152) or --rpc-sender-key (D-193)',
       };
 
 /** The event topic the test contract logs: keccak-256 of `Ping(uint256)`. */

@@ -1,5 +1,5 @@
 // The engine's chain surface: cases generated from specs/chain.openrpc.json, sent as JSON-RPC 2.0 to a real
-// Anvil node and to the in-process reference, judged by the named checks (D-192), with coverage of
+// Anvil node and to the in-process reference, judged by the named checks (D-193), with coverage of
 // methods × documented error codes and the tls_hybrid_group check on every origin.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -68,7 +68,7 @@ describe('chain cases from the OpenRPC contract', () => {
     expect(verdicts(good, { jsonrpc: '2.0', id: 5, result: '0x0' }).positive_data_acceptance).toBe(true);
     expect(verdicts(good, { jsonrpc: '2.0', id: 5, result: 'zero' }).response_schema_conformance).toBe(false);
     expect(verdicts(good, { jsonrpc: '2.0', id: 6, result: '0x0' }).response_schema_conformance).toBe(false);
-    // An unknown block hash is the chain's state (-32001, D-192); -32601 says the node lacks the method.
+    // An unknown block hash is the chain's state (-32001, D-193); -32601 says the node lacks the method.
     expect(
       verdicts(good, { jsonrpc: '2.0', id: 5, error: { code: -32001, message: 'Resource not found' } })
         .positive_data_acceptance,
@@ -124,7 +124,7 @@ describe('the chain surface against a real Anvil node', { timeout: 240_000 }, ()
   it('skips tls_hybrid_group on a plain-http loopback node, with the reason', () => {
     const tls = tally(result, 'tls_hybrid_group');
     expect(tls).toMatchObject({ passed: 0, failed: 0, skipped: 1 });
-    expect(tls?.skipReasons[0]).toContain('is plain http (a loopback node, D-191)');
+    expect(tls?.skipReasons[0]).toContain('is plain http (a loopback node, D-192)');
   });
 });
 
