@@ -4,6 +4,7 @@
  * token bucket (`--rate`), and a rate-limit answer (429 with Retry-After; JSON-RPC -32005 inside a 429, D-024)
  * is waited out and sent again, a bounded number of times, each retry noted in the running check's activity.
  */
+import http from 'node:http';
 import https from 'node:https';
 import type { CheckRequest } from './catalogue.ts';
 import { currentActivity, waitingFor } from './progress.ts';
@@ -163,7 +164,7 @@ export function retryDelayMs(headers: Record<string, string>, attempt: number, n
 }
 
 /**
- * Sends one HTTPS request to `url` (absolute, or relative to the target's base), paced by the origin's gate;
+ * Sends one HTTPS request (plain http only for a loopback node given by `--rpc`, D-192) to `url` (absolute, or relative to the target's base), paced by the origin's gate;
  * a rate-limit answer is waited out and sent again at most `maxRetries` times (D-180), unless `retryLimited` is false.
  */
 export async function request(target: Target, url: string | URL, options: HttpOptions = {}): Promise<HttpResult> {
@@ -207,8 +208,10 @@ function send(target: Target, full: URL, options: HttpOptions, signal: AbortSign
     headers,
     ...(body !== undefined ? { body: options.body } : {}),
   };
+  // Plain http reaches only a loopback JSON-RPC node (conformance/targets/rpc.ts); it has no TLS group.
+  const transport = full.protocol === 'http:' ? http : https;
   return new Promise((resolve, reject) => {
-    const req = https.request(
+    const req = transport.request(
       full,
       {
         method,
@@ -230,7 +233,7 @@ function send(target: Target, full: URL, options: HttpOptions, signal: AbortSign
           } catch {
             json = undefined;
           }
-          const socket = res.socket as import('node:tls').TLSSocket;
+          const socket = res.socket as Partial<import('node:tls').TLSSocket>;
           resolve({
             status: res.statusCode ?? 0,
             headers: Object.fromEntries(
@@ -253,12 +256,19 @@ function send(target: Target, full: URL, options: HttpOptions, signal: AbortSign
   });
 }
 
-/** Calls a JSON-RPC method on `{base_url}/rpc`. */
+/** The chain JSON-RPC endpoint of `target`: the node given by `--rpc` (D-192), else `{base_url}/rpc`. */
+export function rpcUrl(target: Target): URL {
+  if (target.rpc) return target.rpc;
+  if (!target.base) throw new Error('the target has no chain JSON-RPC endpoint (no base URL, no --rpc)');
+  return new URL('rpc', target.base);
+}
+
+/** Calls a JSON-RPC method on the target's chain endpoint ({@link rpcUrl}). */
 export function rpc(
   target: Target,
   method: string,
   params: unknown[] = [],
   id: number | string = 1,
 ): Promise<HttpResult> {
-  return request(target, 'rpc', { body: { jsonrpc: '2.0', id, method, params } });
+  return request(target, rpcUrl(target), { body: { jsonrpc: '2.0', id, method, params } });
 }

@@ -15,6 +15,14 @@ export function conformanceCommand(): Command {
     .option('--base <url>', 'HTTPS root of the service host ({base_url})')
     .option('--wallet <url>', 'HTTPS base of the wallet session API ({wallet_api_url})')
     .option('--site <url>', 'HTTPS root of the vendor site serving the evidence document ({site_url})')
+    .option(
+      '--rpc <url>',
+      'a chain JSON-RPC node to test directly (https, or http on loopback, e.g. a local Anvil); alone, the whole target',
+    )
+    .option(
+      '--rpc-sender-key <hex>',
+      'a funded key allowed to send on the --rpc node; enables the checks that send transactions (never printed)',
+    )
     .option('--ca-cert <file>', 'PEM file of an extra CA to trust (e.g. the reference stack development CA)')
     .option(
       '--admin-token <token>',

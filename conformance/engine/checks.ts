@@ -6,6 +6,7 @@ import type { EngineCase } from './cases.ts';
 import type { WireResponse } from './client.ts';
 import type { Contract, Operation, Schema } from './contract.ts';
 import { describeErrors, parameterErrors, schemaErrors } from './ajv.ts';
+import type { CheckTally } from './run.ts';
 
 /** The named checks, in report order. */
 export const NAMED_CHECKS = [
@@ -22,6 +23,8 @@ export const NAMED_CHECKS = [
   'ignored_auth',
   'use_after_free',
   'ensure_resource_availability',
+  'jsonrpc_error_codes',
+  'tls_hybrid_group',
 ] as const;
 
 /** One named check. */
@@ -71,6 +74,16 @@ export const NAMED_CHECK_SOURCES: Readonly<Record<NamedCheck, { phases: readonly
   ensure_resource_availability: {
     phases: ['stateful'],
     source: 'D-189: a resource just created is readable by the operation its link names',
+  },
+  jsonrpc_error_codes: {
+    phases: ['examples', 'coverage', 'fuzz'],
+    source:
+      'D-192: every JSON-RPC error code is one the chain contract lists (or a JSON-RPC 2.0 / EIP-1474 code); invalid params get -32602',
+  },
+  tls_hybrid_group: {
+    phases: ['examples'],
+    source:
+      'spec: "served over HTTPS with hybrid post-quantum TLS (X25519MLKEM768)", checked on every origin the run uses',
   },
 };
 
@@ -250,4 +263,57 @@ function errorShape(contract: Contract, op: Operation, res: WireResponse, out: C
           message: `HTTP ${res.status}: ${errors ? describeErrors(errors) : `body is not JSON: ${res.text.slice(0, 120)}`}`,
         },
   );
+}
+
+/**
+ * `tls_hybrid_group`: each origin the run talked to negotiates TLS 1.3 with X25519MLKEM768 when offered it
+ * first among classical groups (spec: "hybrid post-quantum TLS (X25519MLKEM768)"), with the catalogue's own
+ * handshake (conformance/checks/transport). A plain-http loopback node (D-192) has no TLS: skipped, never passed.
+ */
+export async function tlsHybridGroup(
+  origins: readonly { url: URL; surface: CheckTally['surface'] }[],
+  caCert: string | undefined,
+  tallies: Map<string, CheckTally>,
+): Promise<void> {
+  const { handshake, HYBRID_GROUP } = await import('../checks/transport/index.ts');
+  for (const { url, surface } of origins) {
+    const tally = tallies.get(`${surface}:tls_hybrid_group`);
+    if (!tally) continue;
+    if (url.protocol !== 'https:') {
+      const reason = `${url.origin} is plain http (a loopback node, D-192): no TLS group to check`;
+      tally.skipped += 1;
+      if (!tally.skipReasons.includes(reason)) tally.skipReasons.push(reason);
+      continue;
+    }
+    const h = await handshake({ kind: 'remote', capabilities: new Set(), ...(caCert ? { caCert } : {}) }, url, {
+      groups: `${HYBRID_GROUP}:X25519:P-256`,
+    });
+    const problem = !h.ok
+      ? `${url.origin}: handshake failed: ${h.error}`
+      : h.group !== HYBRID_GROUP || h.protocol !== 'TLSv1.3'
+        ? `${url.origin}: negotiated ${h.protocol} with group ${h.group}, expected TLSv1.3 with ${HYBRID_GROUP}`
+        : undefined;
+    if (!problem) {
+      tally.passed += 1;
+      continue;
+    }
+    tally.failed += 1;
+    tally.failures.push({
+      check: 'tls_hybrid_group',
+      message: problem,
+      case: {
+        surface: surface as EngineCase['surface'], // the chain surface's cases share EngineCase's fields (RpcCase)
+        operation: url.origin,
+        phase: 'coverage',
+        kind: 'positive',
+        reason: `a TLS handshake offering ${HYBRID_GROUP}, X25519, P-256`,
+        input: { params: {} },
+        method: 'CONNECT',
+        authenticated: false,
+      },
+      request: { method: 'CONNECT', url: url.origin, headers: {} },
+      response: { status: 0, headers: {}, body: problem },
+      shrunk: false,
+    });
+  }
 }

@@ -19,10 +19,14 @@ import {
 } from './cases.ts';
 import { engineClient, pooled, type WireRequest, type WireResponse } from './client.ts';
 import { type Contract, ENGINE_SURFACES, type EngineSurface, loadContract, type Operation } from './contract.ts';
-import { type CheckVerdict, NAMED_CHECKS, type NamedCheck, documented, evaluate } from './checks.ts';
+import { type CheckVerdict, NAMED_CHECKS, type NamedCheck, documented, evaluate, tlsHybridGroup } from './checks.ts';
 import { schemaErrors } from './ajv.ts';
 import { emptyCoverage, type SurfaceCoverage, recordCoverage } from './coverage.ts';
+import { CHAIN_SURFACE, type RpcCase } from './rpc.ts';
 import { runStateful } from './stateful.ts';
+
+/** A surface of the engine's results: an OpenAPI contract's, or the chain JSON-RPC contract's. */
+export type ResultSurface = EngineSurface | typeof CHAIN_SURFACE;
 
 /** Where each surface is served and which Authorization values the engine may send. */
 export interface EngineTarget {
@@ -34,6 +38,10 @@ export interface EngineTarget {
   caCert?: string;
   /** Why the target keeps no state (the mocks): its stateful sequences are skipped with this reason. */
   stateless?: string;
+  /** The chain JSON-RPC endpoint (`{base_url}/rpc`, or a bare node, D-192): the chain surface's cases go there. */
+  rpc?: URL;
+  /** {site_url}: an origin whose TLS group is checked too (`tls_hybrid_group`). */
+  site?: URL;
 }
 
 /** Options of {@link runEngine}. */
@@ -43,8 +51,8 @@ export interface EngineOptions {
   seed: number;
   /** Fuzz cases per operation. */
   maxExamples: number;
-  /** Surfaces to run (default: every surface the target has a base for). */
-  surfaces?: readonly EngineSurface[];
+  /** Surfaces to run (default: every surface the target has a base for, and chain when it has an rpc endpoint). */
+  surfaces?: readonly ResultSurface[];
   /** Requests in flight at once (default 16). */
   concurrency?: number;
   /** Directory of the contracts (default: the repository's specs/). */
@@ -59,7 +67,7 @@ export interface EngineOptions {
 export interface EngineFailure {
   check: NamedCheck;
   message: string;
-  case: EngineCase;
+  case: EngineCase | RpcCase;
   request: WireRequest;
   response: { status: number; headers: Record<string, string>; body: string };
   /** True when fast-check shrank the case to this minimal one. */
@@ -68,7 +76,7 @@ export interface EngineFailure {
 
 /** Counts of one named check on one surface. */
 export interface CheckTally {
-  surface: EngineSurface;
+  surface: ResultSurface;
   check: NamedCheck;
   passed: number;
   failed: number;
@@ -80,7 +88,7 @@ export interface CheckTally {
 
 /** Wall time and requests of one phase on one surface. */
 export interface PhaseTiming {
-  surface: EngineSurface;
+  surface: ResultSurface;
   phase: Phase;
   requests: number;
   ms: number;
@@ -105,13 +113,26 @@ export async function runEngine(target: EngineTarget, options: EngineOptions): P
     ...(target.caCert ? { caCert: target.caCert } : {}),
     connections: options.concurrency ?? 16,
   });
-  const surfaces = options.surfaces ?? (Object.keys(ENGINE_SURFACES) as EngineSurface[]).filter((s) => target.bases[s]);
+  const surfaces: readonly ResultSurface[] = options.surfaces ?? [
+    ...(Object.keys(ENGINE_SURFACES) as EngineSurface[]).filter((s) => target.bases[s]),
+    ...(target.rpc ? [CHAIN_SURFACE] : []),
+  ];
   const tallies = new Map<string, CheckTally>();
   const coverage: Record<string, SurfaceCoverage> = {};
   const timings: PhaseTiming[] = [];
   let requests = 0;
   try {
     for (const surface of surfaces) {
+      if (surface === CHAIN_SURFACE) {
+        if (!target.rpc) throw new Error('no JSON-RPC endpoint for the chain surface');
+        const { runRpcSurface } = await import('./rpc-run.ts');
+        const specsDir = options.specsDir ?? SPECS_DIR;
+        const chain = await runRpcSurface({ rpc: target.rpc, client, options, specsDir, tallies });
+        coverage[surface] = chain.coverage;
+        timings.push(...chain.timings);
+        requests += chain.requests;
+        continue;
+      }
       const base = target.bases[surface];
       if (!base) throw new Error(`no base URL for the ${surface} surface`);
       const contract = loadContract(options.specsDir ?? SPECS_DIR, surface);
@@ -135,6 +156,7 @@ export async function runEngine(target: EngineTarget, options: EngineOptions): P
         timings.push({ surface, phase, requests: sent, ms: Math.round(performance.now() - t0) });
       }
     }
+    await tlsHybridGroup(originsOf(target, surfaces), target.caCert, tallies);
   } finally {
     client.close();
   }
@@ -148,6 +170,20 @@ export async function runEngine(target: EngineTarget, options: EngineOptions): P
     tallies: [...tallies.values()],
     coverage,
   };
+}
+
+/** Each origin the run talked to, with the surface its `tls_hybrid_group` verdict is counted under. */
+function originsOf(target: EngineTarget, surfaces: readonly ResultSurface[]): { url: URL; surface: ResultSurface }[] {
+  const out = new Map<string, { url: URL; surface: ResultSurface }>();
+  for (const surface of surfaces) {
+    const url = surface === CHAIN_SURFACE ? target.rpc : target.bases[surface];
+    if (url && !out.has(url.origin)) out.set(url.origin, { url, surface });
+  }
+  // The site serves no contract of the engine: its verdict is counted under the run's first surface.
+  const first = surfaces[0];
+  if (target.site && first && !out.has(target.site.origin))
+    out.set(target.site.origin, { url: target.site, surface: first });
+  return [...out.values()];
 }
 
 /** What one surface's phases share: its contract, base, target, client, options, tallies and coverage. */

@@ -4,7 +4,7 @@
  * authorised operations get real credentials.
  */
 import { registerCreated } from '../cleanup.ts';
-import { request } from '../http.ts';
+import { request, rpcUrl } from '../http.ts';
 import { MOCK_CREDENTIAL } from '../mocks/server.ts';
 import type { Target } from '../targets/target.ts';
 import type { EngineTarget } from './run.ts';
@@ -68,11 +68,15 @@ export async function engineTargetOf(target: Target): Promise<EngineTarget> {
     bases.admin = new URL('admin/v1/', target.base);
     for (const scheme of MOCK_SCHEMES) credentials[scheme] ??= MOCK_CREDENTIAL;
   }
+  // The chain JSON-RPC endpoint (D-192): a bare node given by --rpc, else {base_url}/rpc of a real service.
+  const rpc = target.rpc ?? (target.base && target.kind !== 'mocks' ? rpcUrl(target) : undefined);
   return {
     bases,
     credentials,
     ...(target.caCert ? { caCert: target.caCert } : {}),
     // D-190: the mocks answer the contract's examples and keep nothing, so a sequence there proves nothing.
     ...(target.kind === 'mocks' ? { stateless: 'the mocks keep no state: they answer the contract examples' } : {}),
+    ...(rpc ? { rpc } : {}),
+    ...(target.site ? { site: target.site } : {}),
   };
 }

@@ -65,7 +65,10 @@ export function formatEngineHtml(report: EngineJsonReport): string {
       `<p>${html(f.message)}</p><p>Case (${f.shrunk ? 'shrunk by fast-check' : 'as generated'}): ${html(f.case.reason)}${f.case.sequence ? ` (${html(f.case.sequence)})` : ''}</p>`,
       `<pre class="case">${html(toJson({ request: f.request, input: f.case.input }, 2))}</pre>`,
       `<p>Answer: HTTP ${f.response.status}</p><pre>${html(f.response.body.slice(0, 1000))}</pre>`,
-      `<p>Replay: <code>svckit replay ${html(f.caseFile)} --base &lt;url&gt;</code></p></div>`,
+      // A chain case is sent again by POSTing its request body to the JSON-RPC endpoint (D-193).
+      (f.case.surface as string) === 'chain'
+        ? `<p>Send again: POST the request body above to the JSON-RPC endpoint (${html(f.request.url)}).</p></div>`
+        : `<p>Replay: <code>svckit replay ${html(f.caseFile)} --base &lt;url&gt;</code></p></div>`,
     );
   }
   parts.push('</body></html>', '');

@@ -222,7 +222,8 @@ export async function writeEngineReports(result: EngineResult, outDir: string): 
         kind: 'svckit-conformance-case',
         check: c.id,
         message: f.message,
-        case: f.case,
+        // A chain case has EngineCase's fields with surface `chain`; `svckit replay` refuses it (D-193).
+        case: f.case as CaseFile['case'],
         request: f.request,
       };
       await writeFile(join(outDir, f.caseFile), `${toJson(file, 2)}\n`, 'utf8');

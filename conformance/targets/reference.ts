@@ -71,7 +71,7 @@ export async function referenceTarget(options: ReferenceOptions = {}): Promise<T
   const target: Target = {
     kind: 'reference',
     caCert: stack.tls.caCert,
-    capabilities: new Set(['specs', 'base', 'wallet', 'site', 'admin', 'reference']),
+    capabilities: new Set(['specs', 'base', 'rpc', 'wallet', 'site', 'admin', 'reference']),
     ...(ready.adminToken ? { adminToken: ready.adminToken } : {}),
     close: async () => {
       evidenceBuild?.stop();

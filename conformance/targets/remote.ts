@@ -32,6 +32,8 @@ export function remoteTarget(options: RemoteTargetOptions): Target {
     target[name] = httpsUrl(name, raw);
     target.capabilities.add(name);
   }
+  // {base_url}/rpc is the chain JSON-RPC endpoint of a deployment.
+  if (target.base) target.capabilities.add('rpc');
   if (!ORIGINS.some((name) => target[name])) {
     throw new Error('a remote target needs at least one of "base", "wallet", "site" (https URLs)');
   }

@@ -5,6 +5,7 @@
 export const CAPABILITIES = [
   'specs', // the contract files in specs/ (they ship with the harness)
   'base', // {base_url}: institutional API, /rpc, /ws, /api
+  'rpc', // a chain JSON-RPC endpoint: {base_url}/rpc, or a bare node given by `--rpc` (D-192)
   'wallet', // {wallet_api_url}: wallet session API
   'site', // {site_url}: /.well-known/pqc-evidence.json
   'admin', // the administrator API (D-048), which needs an admin token
@@ -16,7 +17,7 @@ export const CAPABILITIES = [
 export type Capability = (typeof CAPABILITIES)[number];
 
 /** The kinds of target the harness knows. */
-export type TargetKind = 'reference' | 'remote' | 'specs-only' | 'mocks';
+export type TargetKind = 'reference' | 'remote' | 'specs-only' | 'mocks' | 'rpc';
 
 /** A target: where the surfaces live and what can be exercised there. */
 export interface Target {
@@ -30,6 +31,10 @@ export interface Target {
   site?: URL;
   /** PEM text of an extra CA certificate to trust for the target's TLS. */
   caCert?: string;
+  /** The chain JSON-RPC endpoint when it is not `{base_url}/rpc`: a bare node (`--rpc`, D-192). */
+  rpc?: URL;
+  /** A funded key allowed to send on the chain (`--rpc-sender-key`, D-193); never printed. */
+  rpcSenderKey?: `0x${string}`;
   /** The capabilities the target offers; a check needing anything else is skipped. */
   capabilities: Set<string>;
   /** The administrator token (D-048), when the harness may use the admin API. */
@@ -78,6 +83,8 @@ export interface TargetDescription {
   wallet?: string;
   /** {site_url}, if any. */
   site?: string;
+  /** The chain JSON-RPC endpoint given by `--rpc`, if any. */
+  rpc?: string;
   /** Whether an extra CA certificate was given. */
   caCert: boolean;
   /** Sorted capability names. */
@@ -94,6 +101,7 @@ export function describeTarget(target: Target): TargetDescription {
   if (target.base) out.base = target.base.href;
   if (target.wallet) out.wallet = target.wallet.href;
   if (target.site) out.site = target.site.href;
+  if (target.rpc) out.rpc = target.rpc.href;
   return out;
 }
 

@@ -18,13 +18,13 @@ describe('remoteTarget', () => {
     expect(t.base?.href).toBe('https://svc.example:8443/');
     expect(t.site?.href).toBe('https://vendor.example/pq/');
     expect(t.wallet).toBeUndefined();
-    expect([...t.capabilities].sort()).toEqual(['base', 'site', 'specs']);
+    expect([...t.capabilities].sort()).toEqual(['base', 'rpc', 'site', 'specs']);
     expect(describeTarget(t)).toEqual({
       kind: 'remote',
       base: 'https://svc.example:8443/',
       site: 'https://vendor.example/pq/',
       caCert: true,
-      capabilities: ['base', 'site', 'specs'],
+      capabilities: ['base', 'rpc', 'site', 'specs'],
     });
   });
 
@@ -51,7 +51,7 @@ describe('referenceTarget', () => {
     const target = await referenceTarget();
     try {
       expect(target.kind).toBe('reference');
-      expect([...target.capabilities].sort()).toEqual(['admin', 'base', 'reference', 'site', 'specs', 'wallet']);
+      expect([...target.capabilities].sort()).toEqual(['admin', 'base', 'reference', 'rpc', 'site', 'specs', 'wallet']);
       expect(target.adminToken).toMatch(/^svcadm_[A-Za-z0-9_-]{43}$/);
       const health = await request(target, 'admin/v1/health');
       expect(health.status).toBe(200);

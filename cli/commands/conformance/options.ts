@@ -15,6 +15,8 @@ export type ConformanceOptions = {
   wallet?: string;
   site?: string;
   caCert?: string;
+  rpc?: string;
+  rpcSenderKey?: string;
   adminToken?: string;
   receiverHost?: string;
   receiverPort?: string;

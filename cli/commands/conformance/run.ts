@@ -49,7 +49,7 @@ export async function runConformance(options: ConformanceOptions, command: Comma
   // `--only generated` (with --phases) runs the engine alone; other prefixes select catalogue checks.
   const only = options.only?.filter((p) => !isGeneratedPrefix(p));
   const engineOnly = engine !== undefined && options.only !== undefined && only?.length === 0;
-  const receiverOnly = receiver !== undefined && !options.base && !options.wallet && !options.site;
+  const receiverOnly = receiver !== undefined && !options.base && !options.wallet && !options.site && !options.rpc;
   let catalogue: Catalogue = buildCatalogue();
   if (receiver) {
     const side = await import('../../../conformance/receiver-side/index.ts');
@@ -70,7 +70,7 @@ export async function runConformance(options: ConformanceOptions, command: Comma
 
   let target: Target;
   try {
-    const noUrl = !options.base && !options.wallet && !options.site;
+    const noUrl = !options.base && !options.wallet && !options.site && !options.rpc;
     // The engine alone on the reference starts its own stack (rate limits lifted): no catalogue stack is needed.
     target =
       receiver && receiverOnly

@@ -6,6 +6,22 @@ import type { ConformanceOptions } from './options.ts';
 
 /** Picks the target: URLs given → that deployment; otherwise the in-process reference stack or the specs alone. */
 export async function chooseTarget(options: ConformanceOptions): Promise<Target> {
+  if (options.rpcSenderKey !== undefined && options.rpc === undefined)
+    throw new Error('"--rpc-sender-key" needs "--rpc"');
+  // A bare JSON-RPC node (D-192): alone the whole target; beside a deployment's URLs, its chain endpoint.
+  if (options.rpc !== undefined) {
+    const { rpcTarget } = await import('../../../conformance/targets/rpc.ts');
+    const caCert = options.caCert ? readFileSync(options.caCert, 'utf8') : undefined;
+    const node = rpcTarget({
+      url: options.rpc,
+      ...(caCert ? { caCert } : {}),
+      ...(options.rpcSenderKey !== undefined ? { senderKey: options.rpcSenderKey } : {}),
+    });
+    if (!options.base && !options.wallet && !options.site) return node;
+    const deployment = await chooseTarget({ ...options, rpc: undefined, rpcSenderKey: undefined });
+    deployment.capabilities.add('rpc');
+    return { ...deployment, rpc: node.rpc, ...(node.rpcSenderKey ? { rpcSenderKey: node.rpcSenderKey } : {}) };
+  }
   if (options.base || options.wallet || options.site) {
     const caCert = options.caCert ? readFileSync(options.caCert, 'utf8') : undefined;
     const [{ chooseReceiverTlsDir }, { remoteTarget }] = await Promise.all([

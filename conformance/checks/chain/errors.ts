@@ -5,7 +5,7 @@
 import { keccak256, toHex, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { Check, CheckContext, CheckVerdict, DecisionId } from '../../catalogue.ts';
-import { type HttpResult, request } from '../../http.ts';
+import { type HttpResult, request, rpcUrl } from '../../http.ts';
 import {
   defineCheck,
   call,
@@ -28,7 +28,7 @@ async function probeErrors(ctx: CheckContext, probes: Probe[]): Promise<CheckVer
   const problems: string[] = [];
   let last: HttpResult['request'] | undefined;
   for (const probe of probes) {
-    const http = await request(ctx.target, 'rpc', {
+    const http = await request(ctx.target, rpcUrl(ctx.target), {
       body: probe.body,
       headers: { 'content-type': 'application/json' },
     });
@@ -83,7 +83,7 @@ async function batchAnswersEach(ctx: CheckContext): Promise<CheckVerdict> {
     7,
     { jsonrpc: '2.0', method: 'eth_blockNumber', params: [] },
   ];
-  const http = await request(ctx.target, 'rpc', { body });
+  const http = await request(ctx.target, rpcUrl(ctx.target), { body });
   const problems: string[] = [];
   const answers = Array.isArray(http.json)
     ? (http.json as { id: unknown; result?: unknown; error?: { code: number } }[])
@@ -151,7 +151,7 @@ async function unfundedSender(ctx: CheckContext): Promise<CheckVerdict> {
     value: 0n,
     type: 'legacy',
   });
-  const http = await request(ctx.target, 'rpc', { body: rpcBody(50, 'eth_sendRawTransaction', [raw]) });
+  const http = await request(ctx.target, rpcUrl(ctx.target), { body: rpcBody(50, 'eth_sendRawTransaction', [raw]) });
   const problems: string[] = [];
   const problem = errorProblem(contract, http, 'SenderNotAuthorized', 50);
   if (problem) problems.push(`eth_sendRawTransaction from the fresh account ${stranger.address}: ${problem}`);
@@ -316,7 +316,7 @@ export function chainErrorChecks(): Check[] {
       id: 'chain.receipt.null_while_pending',
       title: 'the receipt of a known, unmined transaction is null, then appears once mined',
       source: { quote: 'eth_getTransactionReceipt returns null while the transaction is pending.' },
-      needs: ['base', 'specs', 'reference'],
+      needs: ['rpc', 'specs', 'reference'],
       run: receiptNullWhilePending,
     }),
   ];

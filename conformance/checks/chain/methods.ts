@@ -11,7 +11,7 @@ import {
   call,
   ChainContract,
   devAccount,
-  needsReference,
+  needsSender,
   PING_INIT_CODE,
   PING_RUNTIME,
   PING_TOPIC,
@@ -146,7 +146,7 @@ async function recentTransaction(ctx: CheckContext, latest: Block): Promise<Hex 
 
 /** With writes: deploy the Ping contract, call it, and validate every lookup on the resulting data. */
 async function schemasWithTransactions(ctx: CheckContext): Promise<CheckVerdict> {
-  const skip = needsReference(ctx);
+  const skip = needsSender(ctx);
   if (skip) return skip;
   const contract = await ChainContract.load(ctx);
   const x = new Exerciser(ctx, contract);
@@ -271,7 +271,7 @@ export function chainMethodChecks(): Check[] {
       id: 'chain.methods.schemas_with_transactions',
       title: 'sending, receipts, logs, code, storage, call and estimate validate on a deployed contract',
       source: METHOD_SET,
-      needs: ['base', 'specs', 'reference'],
+      needs: ['rpc', 'specs'],
       run: schemasWithTransactions,
     }),
   ];

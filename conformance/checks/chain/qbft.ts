@@ -232,7 +232,7 @@ export function chainQbftChecks(): Check[] {
       id: 'chain.qbft.votes',
       title:
         'a vote proposed through the admin API is pending, passes with quorum and changes the set from the next block',
-      needs: ['base', 'specs', 'admin', 'reference'],
+      needs: ['rpc', 'specs', 'admin', 'reference'],
       run: votes,
       source: { decision: 'D-063' },
     }),

@@ -8,14 +8,14 @@ import { concat, keccak256, size, toHex, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import type { CheckContext, CheckRequest, CheckVerdict } from '../../catalogue.ts';
 import { registerCreated } from '../../cleanup.ts';
-import { request, type HttpResult } from '../../http.ts';
+import { request, rpcUrl, type HttpResult } from '../../http.ts';
 import type { Target } from '../../targets/target.ts';
-import { checkDefiner } from '../define.ts';
+import { checkDefiner, Unavailable } from '../define.ts';
 import { deref, isObject, type Segment } from '../spec-examples/pointer.ts';
 import { DocumentValidator } from '../spec-examples/validator.ts';
 
 /** Defines a surface-C check (needs: the service host and the contract unless it names its own). */
-export const defineCheck = checkDefiner({ surface: 'C', needs: ['base', 'specs'] });
+export const defineCheck = checkDefiner({ surface: 'C', needs: ['rpc', 'specs'] });
 
 /** spec: "Chain ID is 1111111 (hex 0x10F447)". */
 export const CHAIN_ID = 1111111;
@@ -33,7 +33,10 @@ export function devAccount(target: Target, role = 'default'): Promise<PrivateKey
   }
   let sender = byRole.get(role);
   if (!sender) {
-    sender = allowAndFund(target, privateKeyToAccount(generatePrivateKey()));
+    // D-193: a bare node's funded key (`--rpc-sender-key`) is the sender of every role.
+    sender = target.rpcSenderKey
+      ? Promise.resolve(privateKeyToAccount(target.rpcSenderKey))
+      : allowAndFund(target, privateKeyToAccount(generatePrivateKey()));
     byRole.set(role, sender);
     // A failed attempt is not kept: the next check tries again.
     sender.catch(() => byRole.delete(role));
@@ -48,7 +51,9 @@ const SENDER_FUNDING = '1000000.00';
 
 async function allowAndFund(target: Target, account: PrivateKeyAccount): Promise<PrivateKeyAccount> {
   if (!target.adminToken)
-    throw new Error('a sender on this chain needs the administrator token (D-152: POST /admin/v1/chain/accounts)');
+    throw new Unavailable(
+      'a sender on this chain needs the administrator token (D-152: POST /admin/v1/chain/accounts) or --rpc-sender-key (D-193)',
+    );
   const res = await request(target, 'admin/v1/chain/accounts', {
     method: 'POST',
     headers: { authorization: `Bearer ${target.adminToken}` },
@@ -87,7 +92,7 @@ export async function call(
   params: unknown[] = [],
   id: number | string = 1,
 ): Promise<RpcExchange> {
-  const http = await request(target, 'rpc', { body: { jsonrpc: '2.0', id, method, params } });
+  const http = await request(target, rpcUrl(target), { body: { jsonrpc: '2.0', id, method, params } });
   const body = http.json as { result?: unknown; error?: RpcError } | undefined;
   return { http, result: body?.result, error: body?.error, request: http.request };
 }
@@ -210,6 +215,19 @@ export const needsReference = (ctx: CheckContext): CheckVerdict | undefined =>
   ctx.target.reference
     ? undefined
     : { status: 'skipped', reason: 'needs the in-process reference stack to drive the chain' };
+
+/**
+ * A skip for checks that send transactions: they need the reference stack (its administrator funds a sender,
+ * D-152, and it seals blocks on demand) or a bare node's funded key (`--rpc-sender-key`, D-193).
+ */
+export const needsSender = (ctx: CheckContext): CheckVerdict | undefined =>
+  ctx.target.reference || ctx.target.rpcSenderKey
+    ? undefined
+    : {
+        status: 'skipped',
+        reason:
+          'needs a funded, allow-listed sender: the in-process reference stack (admin API, D-152) or --rpc-sender-key (D-193)',
+      };
 
 /** The event topic the test contract logs: keccak-256 of `Ping(uint256)`. */
 export const PING_TOPIC: Hex = keccak256(toHex('Ping(uint256)'));

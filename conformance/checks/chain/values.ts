@@ -13,7 +13,7 @@ export function chainValueChecks(): Check[] {
       id: 'chain.eth_chainid.value',
       title: 'eth_chainId answers 0x10f447 (1111111)',
       source: { quote: 'Chain ID is 1111111 (hex 0x10F447).' },
-      needs: ['base'],
+      needs: ['rpc'],
       run: async ({ target }) => {
         const x = await call(target, 'eth_chainId');
         // EIP-1474 QUANTITY is lower-case hex, so 0x10F447 is sent as 0x10f447.
@@ -32,7 +32,7 @@ export function chainValueChecks(): Check[] {
       id: 'chain.net_version',
       title: 'net_version answers the string "1111111"',
       source: { quote: 'The network ID string is 1111111.' },
-      needs: ['base'],
+      needs: ['rpc'],
       run: async ({ target }) => {
         const x = await call(target, 'net_version');
         return x.result === '1111111' && !x.error
@@ -50,7 +50,7 @@ export function chainValueChecks(): Check[] {
       id: 'chain.gas_price_zero',
       title: 'eth_gasPrice is 0x0 and the latest block has base fee 0',
       source: { quote: 'The gas price is always 0 (free transactions for permissioned participants).' },
-      needs: ['base'],
+      needs: ['rpc'],
       run: async ({ target }) => {
         const problems: string[] = [];
         const price = (await call(target, 'eth_gasPrice')).result;

@@ -21,6 +21,8 @@ beforeAll(async () => {
     seed: 20261124,
     maxExamples: 8,
     shrinkMs: 5_000,
+    // The four OpenAPI contracts; the chain surface has its own test (rpc.test.ts).
+    surfaces: ['institutional', 'explorer', 'wallet', 'admin'],
   });
 }, 300_000);
 

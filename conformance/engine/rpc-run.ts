@@ -1,0 +1,207 @@
+/**
+ * The chain surface of the engine: the JSON-RPC cases of every method (examples, coverage, fuzz) sent to
+ * the target's JSON-RPC endpoint, judged by the named checks of rpc-checks.ts, fuzz failures shrunk by
+ * fast-check, and coverage of methods, methods × documented error codes, and params.
+ */
+import fc from 'fast-check';
+import { performance } from 'node:perf_hooks';
+import type { Phase } from './cases.ts';
+import { NAMED_CHECKS, type NamedCheck } from './checks.ts';
+import { type EngineClient, pooled, type WireRequest, type WireResponse } from './client.ts';
+import type { SurfaceCoverage } from './coverage.ts';
+import {
+  CHAIN_SURFACE,
+  loadRpcContract,
+  type RpcCase,
+  type RpcContract,
+  type RpcMethod,
+  rpcCase,
+  rpcFuzzArbitrary,
+  rpcInputs,
+} from './rpc.ts';
+import { evaluateRpc, rpcErrorOf } from './rpc-checks.ts';
+import type { CheckTally, EngineFailure, EngineOptions, PhaseTiming } from './run.ts';
+
+/** Coverage of the chain contract before any case: methods, `method result` / `method code`, `method param:name`. */
+export function emptyRpcCoverage(contract: RpcContract): SurfaceCoverage {
+  const cov: SurfaceCoverage = { operations: {}, responses: {}, parameters: {} };
+  for (const m of contract.methods) {
+    cov.operations[m.name] = false;
+    cov.responses[`${m.name} result`] = false;
+    for (const e of m.errors) cov.responses[`${m.name} ${e.code}`] = false;
+    for (const p of m.params) cov.parameters[`${m.name} param:${p.name}`] = false;
+  }
+  return cov;
+}
+
+/** Records one answered case: the method is covered by a result or one of its documented error codes. */
+export function recordRpcCoverage(cov: SurfaceCoverage, method: RpcMethod, c: RpcCase, res: WireResponse): void {
+  if (res.status === 0) return;
+  const error = rpcErrorOf(res);
+  const hasResult = typeof res.json === 'object' && res.json !== null && 'result' in res.json;
+  const key = error ? `${method.name} ${String(error.code)}` : hasResult ? `${method.name} result` : undefined;
+  if (key && key in cov.responses) {
+    cov.responses[key] = true;
+    cov.operations[method.name] = true;
+  }
+  const params = ((c.input.body as { params?: unknown[] }).params ?? []).length;
+  method.params.slice(0, params).forEach((p) => {
+    cov.parameters[`${method.name} param:${p.name}`] = true;
+  });
+}
+
+/** What the chain surface needs from the run. */
+export interface RpcRun {
+  rpc: URL;
+  client: EngineClient;
+  options: EngineOptions;
+  specsDir: string;
+  tallies: Map<string, CheckTally>;
+}
+
+/** Runs every phase of the chain surface; returns its coverage, timings and request count. */
+export async function runRpcSurface(
+  run: RpcRun,
+): Promise<{ coverage: SurfaceCoverage; timings: PhaseTiming[]; requests: number }> {
+  const contract = loadRpcContract(run.specsDir);
+  for (const check of NAMED_CHECKS)
+    run.tallies.set(`${CHAIN_SURFACE}:${check}`, {
+      surface: CHAIN_SURFACE,
+      check,
+      passed: 0,
+      failed: 0,
+      skipped: 0,
+      skipReasons: [],
+      failures: [],
+    });
+  const coverage = emptyRpcCoverage(contract);
+  const timings: PhaseTiming[] = [];
+  let requests = 0;
+  for (const phase of run.options.phases) {
+    const t0 = performance.now();
+    const sent = await runRpcPhase(run, contract, coverage, phase);
+    requests += sent;
+    timings.push({ surface: CHAIN_SURFACE, phase, requests: sent, ms: Math.round(performance.now() - t0) });
+  }
+  return { coverage, timings, requests };
+}
+
+const maxFailures = (run: RpcRun) => run.options.maxFailures ?? 20;
+
+async function runRpcPhase(
+  run: RpcRun,
+  contract: RpcContract,
+  coverage: SurfaceCoverage,
+  phase: Phase,
+): Promise<number> {
+  const work: { method: RpcMethod; c: RpcCase }[] = [];
+  contract.methods.forEach((method, i) => {
+    rpcInputs(method, phase, run.options.seed + i, run.options.maxExamples).forEach((input, n) => {
+      work.push({ method, c: rpcCase(method, phase, input, n + 1) });
+    });
+  });
+  const firstFailure = new Map<string, { method: RpcMethod; c: RpcCase; check: NamedCheck }>();
+  await pooled(work, run.options.concurrency ?? 16, async ({ method, c }) => {
+    const request = wireOf(run.rpc, c);
+    const response = await send(run, request);
+    recordRpcCoverage(coverage, method, c, response);
+    for (const v of evaluateRpc(contract, method, c, response)) {
+      const tally = run.tallies.get(`${CHAIN_SURFACE}:${v.check}`) as CheckTally;
+      if (v.ok) {
+        tally.passed += 1;
+        continue;
+      }
+      tally.failed += 1;
+      const key = `${method.name}:${v.check}`;
+      if (phase === 'fuzz' && !firstFailure.has(key)) firstFailure.set(key, { method, c, check: v.check });
+      else if (tally.failures.length < maxFailures(run))
+        tally.failures.push(failureOf(v.check, v.message ?? '', c, request, response, false));
+    }
+  });
+  // fast-check shrinks the first fuzz failure of each method and check to a minimal case.
+  let extra = 0;
+  for (const { method, c, check } of firstFailure.values()) {
+    const shrunk = await shrinkRpc(run, contract, method, c, check);
+    extra += shrunk.requests;
+    const tally = run.tallies.get(`${CHAIN_SURFACE}:${check}`) as CheckTally;
+    if (tally.failures.length < maxFailures(run)) tally.failures.unshift(shrunk.failure);
+  }
+  return work.length + extra;
+}
+
+/** The wire request of a chain case: `POST {rpc}` with the JSON-RPC body. */
+export function wireOf(rpc: URL, c: RpcCase): WireRequest {
+  return {
+    method: 'POST',
+    url: rpc.href,
+    headers: { accept: 'application/json', 'content-type': 'application/json' },
+    body: JSON.stringify(c.input.body),
+  };
+}
+
+async function send(run: RpcRun, request: WireRequest): Promise<WireResponse> {
+  try {
+    return await run.client.send(request);
+  } catch (error) {
+    // A connection cut or a timeout is the node failing the request: reported as status 0.
+    return { status: 0, headers: {}, text: `no response: ${(error as Error).message}`, json: undefined };
+  }
+}
+
+function failureOf(
+  check: NamedCheck,
+  message: string,
+  c: RpcCase,
+  request: WireRequest,
+  response: WireResponse,
+  shrunk: boolean,
+): EngineFailure {
+  return {
+    check,
+    message,
+    case: c,
+    request,
+    response: { status: response.status, headers: response.headers, body: response.text.slice(0, 2000) },
+    shrunk,
+  };
+}
+
+/** Re-runs the method's fuzz property from the run's seed and lets fast-check shrink a failure of `check`. */
+async function shrinkRpc(
+  run: RpcRun,
+  contract: RpcContract,
+  method: RpcMethod,
+  failing: RpcCase,
+  check: NamedCheck,
+): Promise<{ failure: EngineFailure; requests: number }> {
+  let requests = 0;
+  const id = (failing.input.body as { id: number }).id;
+  const property = fc.asyncProperty(rpcFuzzArbitrary(method), async (input) => {
+    const c = rpcCase(method, 'fuzz', input, id);
+    const response = await send(run, wireOf(run.rpc, c));
+    requests += 1;
+    return !evaluateRpc(contract, method, c, response).some((x) => x.check === check && !x.ok);
+  });
+  const details = await fc.check(property, {
+    seed: run.options.seed,
+    numRuns: run.options.maxExamples,
+    interruptAfterTimeLimit: run.options.shrinkMs ?? 20_000,
+    markInterruptAsFailure: false,
+  });
+  const minimal = details.failed ? details.counterexample?.[0] : undefined;
+  const c = minimal ? rpcCase(method, 'fuzz', minimal, id) : failing;
+  const request = wireOf(run.rpc, c);
+  const response = await send(run, request);
+  const verdict = evaluateRpc(contract, method, c, response).find((x) => x.check === check && !x.ok);
+  return {
+    failure: failureOf(
+      check,
+      verdict?.message ?? 'failed once, then passed when sent again',
+      c,
+      request,
+      response,
+      minimal !== undefined && details.numShrinks > 0,
+    ),
+    requests: requests + 1,
+  };
+}
