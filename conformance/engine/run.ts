@@ -22,6 +22,8 @@ import { type Contract, ENGINE_SURFACES, type EngineSurface, loadContract, type 
 import { NAMED_CHECKS, type NamedCheck, documented, evaluate } from './checks.ts';
 import { schemaErrors } from './ajv.ts';
 import { emptyCoverage, type SurfaceCoverage, recordCoverage } from './coverage.ts';
+import type { DocumentCase, DocumentCheck, DocumentSurface } from './documents.ts';
+import { asCheckTallies, runDocumentSurface } from './documents-run.ts';
 
 /** Where each surface is served and which Authorization values the engine may send. */
 export interface EngineTarget {
@@ -50,13 +52,15 @@ export interface EngineOptions {
   maxFailures?: number;
   /** Time limit of one shrink (ms, default 20,000). */
   shrinkMs?: number;
+  /** Document surfaces judged in process (`webhooks`, `evidence`; default none, the command runs both). */
+  documents?: readonly DocumentSurface[];
 }
 
 /** A failure of a named check, with the (shrunk) case and how the server answered. */
 export interface EngineFailure {
-  check: NamedCheck;
+  check: NamedCheck | DocumentCheck;
   message: string;
-  case: EngineCase;
+  case: EngineCase | DocumentCase;
   request: WireRequest;
   response: { status: number; headers: Record<string, string>; body: string };
   /** True when fast-check shrank the case to this minimal one. */
@@ -65,8 +69,8 @@ export interface EngineFailure {
 
 /** Counts of one named check on one surface. */
 export interface CheckTally {
-  surface: EngineSurface;
-  check: NamedCheck;
+  surface: EngineSurface | DocumentSurface;
+  check: NamedCheck | DocumentCheck;
   passed: number;
   failed: number;
   /** Cases the check could not judge (e.g. no credential for a secured operation); never passes. */
@@ -77,7 +81,7 @@ export interface CheckTally {
 
 /** Wall time and requests of one phase on one surface. */
 export interface PhaseTiming {
-  surface: EngineSurface;
+  surface: EngineSurface | DocumentSurface;
   phase: Phase;
   requests: number;
   ms: number;
@@ -131,6 +135,14 @@ export async function runEngine(target: EngineTarget, options: EngineOptions): P
         requests += sent;
         timings.push({ surface, phase, requests: sent, ms: Math.round(performance.now() - t0) });
       }
+    }
+    // The AsyncAPI messages and the evidence schema, judged in process; their cases count as requests.
+    for (const surface of options.documents ?? []) {
+      const done = await runDocumentSurface(surface, { ...options, specsDir: options.specsDir ?? SPECS_DIR });
+      for (const t of asCheckTallies(done)) tallies.set(`${surface}:${t.check}`, t);
+      coverage[surface] = done.coverage;
+      for (const t of done.timings) timings.push({ surface, phase: t.phase, requests: t.cases, ms: t.ms });
+      requests += done.timings.reduce((n, t) => n + t.cases, 0);
     }
   } finally {
     client.close();

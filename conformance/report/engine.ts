@@ -4,6 +4,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EngineCase } from '../engine/cases.ts';
 import { NAMED_CHECKS } from '../engine/checks.ts';
+import { type DocumentCase, DOCUMENT_CHECKS, DOCUMENT_SURFACES } from '../engine/documents.ts';
 import type { WireRequest } from '../engine/client.ts';
 import { type Ratio, ratio, score } from '../engine/coverage.ts';
 import type { EngineFailure, EngineResult } from '../engine/run.ts';
@@ -65,6 +66,15 @@ export interface CaseFile {
   request: WireRequest;
 }
 
+/** The case file of a document surface's failure: the delivery or document, judged in process. */
+export interface DocumentCaseFile extends Omit<CaseFile, 'kind' | 'case'> {
+  kind: 'svckit-document-case';
+  case: DocumentCase;
+}
+
+const isDocumentCase = (c: EngineCase | DocumentCase): c is DocumentCase =>
+  (DOCUMENT_SURFACES as readonly string[]).includes(c.surface);
+
 /** Redacts a wire request's credentials. */
 export function redactWire(request: WireRequest): WireRequest {
   const r = redactRequest({ method: request.method, url: request.url, headers: request.headers });
@@ -105,7 +115,7 @@ export function buildEngineJson(result: EngineResult): EngineJsonReport {
     ops = add(ops, coverage.operations);
     resp = add(resp, coverage.responses);
     params = add(params, coverage.parameters);
-    for (const check of NAMED_CHECKS) {
+    for (const check of [...NAMED_CHECKS, ...DOCUMENT_CHECKS]) {
       const t = tallies.find((x) => x.check === check);
       if (!t) continue;
       checks.push({
@@ -218,13 +228,11 @@ export async function writeEngineReports(result: EngineResult, outDir: string): 
   await put(ENGINE_REPORT_FILES.html, formatEngineHtml(report));
   for (const c of report.checks)
     for (const f of c.failures) {
-      const file: CaseFile = {
-        kind: 'svckit-conformance-case',
-        check: c.id,
-        message: f.message,
-        case: f.case,
-        request: f.request,
-      };
+      // A document case (webhooks, evidence) is judged in process: its file keeps the delivery or document,
+      // under a kind of its own that `svckit replay` does not send.
+      const file: CaseFile | DocumentCaseFile = isDocumentCase(f.case)
+        ? { kind: 'svckit-document-case', check: c.id, message: f.message, case: f.case, request: f.request }
+        : { kind: 'svckit-conformance-case', check: c.id, message: f.message, case: f.case, request: f.request };
       await writeFile(join(outDir, f.caseFile), `${toJson(file, 2)}\n`, 'utf8');
     }
   return written;
