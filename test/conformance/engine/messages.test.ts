@@ -1,7 +1,12 @@
 // Generated webhook deliveries (specs/webhooks.asyncapi.yaml) held against the receiving library in process:
 // valid ones verify and validate, tampered and invalid ones are refused; a verifier that lets a tampered body
 // through, or has no replay window, is caught by the named check that says so.
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync } from 'node:fs';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ratio } from '../../../conformance/engine/coverage.ts';
 import type { DocumentResult } from '../../../conformance/engine/documents.ts';
 import {
@@ -11,7 +16,15 @@ import {
   type WebhookVerifier,
 } from '../../../conformance/engine/messages-cases.ts';
 import { deliveryArbitrary, generatedDeliveries, loadMessages } from '../../../conformance/engine/messages.ts';
+import { GENERATED_PER_EVENT } from '../../../conformance/receiver-side/checks.ts';
 import { contractProblems, type EventType } from '../../../conformance/receiver-side/deliveries.ts';
+import {
+  receiverSideCatalogue,
+  receiverSideTarget,
+  receiverUnderTest,
+} from '../../../conformance/receiver-side/index.ts';
+import { runChecks } from '../../../conformance/runner.ts';
+import { ensureDevCertificates } from '../../../src/server/tls/dev-certificates.ts';
 import { verifyWebhook } from '../../../src/client/webhook-verifier.ts';
 import { signatureHeader } from '../../../src/webhooks/signature.ts';
 import { SPECS_DIR } from '../../../src/paths.ts';
@@ -97,4 +110,58 @@ describe('webhook messages', () => {
     for (const h of ['X-SVC-Signature', 'X-SVC-Event', 'X-SVC-Timestamp', 'X-SVC-Delivery'])
       expect(parts.has(h), h).toBe(true);
   });
+});
+
+describe('generated deliveries sent to a real HTTPS receiver (svckit conformance --webhook-receiver)', () => {
+  const SECRET = 'whsec_generated_deliveries_receiver_0123456789';
+  const servers: https.Server[] = [];
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
+  });
+
+  /** A receiver on verifyWebhook answering 204 when `accept` takes the verified payload, else 400. */
+  async function accepts(accept: (payload: Record<string, unknown>) => boolean) {
+    const tls = await ensureDevCertificates(mkdtempSync(path.join(tmpdir(), 'svckit-generated-receiver-')), []);
+    const received: string[] = [];
+    const server = https.createServer({ cert: tls.cert, key: tls.key }, (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const raw = Buffer.concat(chunks).toString('utf8');
+        received.push(raw);
+        try {
+          res.statusCode = accept(verifyWebhook(raw, req.headers, SECRET).payload as Record<string, unknown>)
+            ? 204
+            : 400;
+        } catch {
+          res.statusCode = 400;
+        }
+        res.end();
+      });
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const receiver = receiverUnderTest({
+      url: `https://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+      secret: SECRET,
+      caCert: tls.caCert,
+    });
+    const results = await runChecks(receiverSideCatalogue(receiver), receiverSideTarget(receiver));
+    return { result: results.find((r) => r.id === 'webhooks.receiver.accepts_signed'), received };
+  }
+
+  it('accepts_signed sends generated deliveries of every event type besides the fixed ones', async () => {
+    const { result, received } = await accepts(() => true);
+    expect(result?.status).toBe('passed');
+    const events = received.map((b) => (JSON.parse(b) as { event: string }).event);
+    for (const m of loadMessages())
+      expect(events.filter((e) => e === m.event).length, m.event).toBeGreaterThanOrEqual(1 + GENERATED_PER_EVENT);
+  }, 120_000);
+
+  it("a receiver that handles only the fixed payloads' amount fails accepts_signed on a generated delivery", async () => {
+    const { result } = await accepts((p) => p.instrAmt === 1250.5);
+    expect(result?.status).toBe('failed');
+    expect(result?.reason).toContain('a generated payment.');
+    expect(result?.reason).toContain('expected 2xx');
+  }, 120_000);
 });
