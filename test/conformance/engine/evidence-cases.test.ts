@@ -2,6 +2,9 @@
 // (schema and rules), every schema coverage variant is refused naming its field, every rule beyond the
 // schema is enforced, and a sample gets the same verdict through the real command. A verifier that ignores a
 // required field, or a rule, is caught by the named check that says so.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { ratio } from '../../../conformance/engine/coverage.ts';
@@ -12,6 +15,14 @@ import {
   evidenceSchema,
   runEvidenceCases,
 } from '../../../conformance/engine/evidence-cases.ts';
+import { asCheckTallies } from '../../../conformance/engine/documents-run.ts';
+import { runEngine } from '../../../conformance/engine/run.ts';
+import {
+  buildEngineJson,
+  formatEngineConsole,
+  formatEngineJUnit,
+  writeEngineReports,
+} from '../../../conformance/report/engine.ts';
 import { verifyEvidence } from '../../../src/evidence/verify.ts';
 import { SPECS_DIR } from '../../../src/paths.ts';
 
@@ -77,5 +88,52 @@ describe('evidence documents', () => {
     const reasons = tally(r, 'evidence_rule_refused')?.failures.map((f) => f.case.reason) ?? [];
     expect(reasons).toContain('conformance.acvp total 5 is not passed 2 + failed 1 + skipped 1');
     expect(tally(r, 'evidence_schema_refused')?.failed).toBe(0);
+  }, 120_000);
+});
+
+describe("the document surfaces in the engine's run and reports", () => {
+  it('runEngine reports webhooks and evidence with their checks, counts and coverage', async () => {
+    const result = await runEngine(
+      { bases: {}, credentials: {} },
+      { phases: ['examples', 'coverage'], seed: 3, maxExamples: 5, surfaces: [], documents: ['webhooks', 'evidence'] },
+    );
+    const report = buildEngineJson(result);
+    expect(Object.keys(report.surfaces)).toEqual(['webhooks', 'evidence']);
+    expect(report.checks.filter((c) => c.surface === 'webhooks').map((c) => c.id)).toEqual([
+      'generated.message_valid_accepted',
+      'generated.message_tampered_refused',
+      'generated.message_invalid_refused',
+    ]);
+    expect(report.summary.failed).toBe(0);
+    expect(report.summary.passed).toBeGreaterThan(500);
+    expect(report.surfaces.webhooks?.coverage.responses).toEqual({ covered: 20, total: 20 });
+    expect(report.surfaces.webhooks?.matrix['payment.settled X-SVC-Signature']).toBe(true);
+    expect(report.surfaces.evidence?.matrix['/vendor/url required']).toBe(true);
+    expect(report.coverage.score).toBe(100);
+    expect(formatEngineConsole(report)).toMatch(/engine evidence: \d+ requests, \d+ passed, 0 failed, 0 skipped/);
+    expect(formatEngineJUnit(report)).toContain('<testsuite name="generated webhooks"');
+  }, 240_000);
+
+  it('a failure of a document check is written as a document case file with the document that broke it', async () => {
+    const done = await run(without((v) => v.rule === 'schema' && v.path === '/vendor' && v.message.includes("'url'")));
+    const out = mkdtempSync(path.join(tmpdir(), 'svckit-document-reports-'));
+    await writeEngineReports(
+      {
+        seed: 11,
+        phases: ['coverage'],
+        maxExamples: 30,
+        requests: 0,
+        durationMs: 0,
+        timings: [],
+        tallies: asCheckTallies(done),
+        coverage: { evidence: done.coverage },
+      },
+      out,
+    );
+    const file = JSON.parse(readFileSync(path.join(out, 'cases', '1.json'), 'utf8'));
+    expect(file.kind).toBe('svckit-document-case');
+    expect(file.check).toBe('generated.evidence_schema_refused');
+    expect(file.case.reason).toBe('/vendor/url missing (required)');
+    expect(JSON.parse(file.request.body).vendor.url).toBeUndefined();
   }, 120_000);
 });
