@@ -165,7 +165,7 @@ export function formatEngineConsole(report: EngineJsonReport): string {
   }
   for (const [surface, s] of Object.entries(report.surfaces))
     lines.push(
-      `engine ${surface}: ${s.summary.requests} requests, ${s.summary.passed} passed, ${s.summary.failed} failed, ${s.summary.skipped} skipped; operations ${s.coverage.operations.covered}/${s.coverage.operations.total}, responses ${s.coverage.responses.covered}/${s.coverage.responses.total}, score ${s.coverage.score}`,
+      `engine ${surface}: ${s.summary.requests} ${(DOCUMENT_SURFACES as readonly string[]).includes(surface) ? 'cases judged in process' : 'requests'}, ${s.summary.passed} passed, ${s.summary.failed} failed, ${s.summary.skipped} skipped; operations ${s.coverage.operations.covered}/${s.coverage.operations.total}, responses ${s.coverage.responses.covered}/${s.coverage.responses.total}, score ${s.coverage.score}`,
     );
   const t = report.summary;
   lines.push(

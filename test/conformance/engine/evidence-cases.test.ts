@@ -110,7 +110,9 @@ describe("the document surfaces in the engine's run and reports", () => {
     expect(report.surfaces.webhooks?.matrix['payment.settled X-SVC-Signature']).toBe(true);
     expect(report.surfaces.evidence?.matrix['/vendor/url required']).toBe(true);
     expect(report.coverage.score).toBe(100);
-    expect(formatEngineConsole(report)).toMatch(/engine evidence: \d+ requests, \d+ passed, 0 failed, 0 skipped/);
+    expect(formatEngineConsole(report)).toMatch(
+      /engine evidence: \d+ cases judged in process, \d+ passed, 0 failed, 0 skipped/,
+    );
     expect(formatEngineJUnit(report)).toContain('<testsuite name="generated webhooks"');
   }, 240_000);
 
