@@ -195,6 +195,24 @@ export function casesFromDelivery(message: MessageContract, base: GeneratedDeliv
     refusedBy('FUTURE_TIMESTAMP'),
     'X-SVC-Timestamp',
   );
+  // Signed, but against the headers schema in ways its variants do not reach: another message's event type,
+  // and three signatures where D-047 allows two. The verifier checks neither; the schemas refuse both.
+  const other = loadMessages().find((m) => m.event !== message.event)?.event ?? 'payment.failed';
+  add(
+    'invalid',
+    `header X-SVC-Event "${other}" naming another message than the payload's`,
+    { ...base, headers: { ...base.headers, 'X-SVC-Event': other } },
+    { accept: false, by: 'either' },
+    'X-SVC-Event',
+  );
+  const three = signatureHeader([SECRET, `${SECRET}-b`, `${SECRET}-c`], ts, base.body);
+  add(
+    'invalid',
+    'header X-SVC-Signature with three signatures (D-047 allows two)',
+    { ...base, headers: { ...base.headers, 'X-SVC-Signature': three } },
+    { accept: false, by: 'either' },
+    'X-SVC-Signature',
+  );
   // Invalid headers: the headers schema's variants; the signature and the timestamp are the verifier's to refuse.
   for (const v of variantsOf(message.headers, base.headers)) {
     // The headers as a whole are not a value on the wire: only each header's variants are.
