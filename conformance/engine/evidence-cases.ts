@@ -5,7 +5,7 @@
  * and then rules the schema does not state (spec "Evidence document (F)", D-045): counts add up, a skipped
  * case is not a pass, provenance and provenanceNote exclusive (also the schema's `not`), `generated` not
  * stale and not in the future. Valid documents are drawn from the schema and then made to respect those
- * rules (D-194); invalid ones are the schema's coverage variants (each must be refused by the schema part,
+ * rules (D-195); invalid ones are the schema's coverage variants (each must be refused by the schema part,
  * naming the field) and one case per rule (refused by that rule).
  */
 import { execFile } from 'node:child_process';
@@ -69,7 +69,7 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
 const int = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : 0);
 
 /**
- * Makes a schema-valid document respect the verifier's rules (D-194): `generated` `ageS` seconds before
+ * Makes a schema-valid document respect the verifier's rules (D-195): `generated` `ageS` seconds before
  * `nowMs`; every count object adds up (total or checks = passed + failed + skipped); skippedReason only with
  * skipped > 0; interoperability failed ≤ checks and rows > 0 when there are checks. The schema's `not` keeps
  * provenance and provenanceNote apart already.

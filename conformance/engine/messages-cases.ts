@@ -1,7 +1,7 @@
 /**
  * The `webhooks` document surface: generated deliveries of every AsyncAPI message held in process against
  * the receiving library (`verifyWebhook`, src/client/webhook-verifier.ts) followed by the message's schemas
- * — what a contract-following receiver does (D-193). Valid deliveries must verify and validate; tampered
+ * — what a contract-following receiver does (D-194). Valid deliveries must verify and validate; tampered
  * ones (changed after signing, wrong secret, outside the replay window) must be refused by the verifier
  * itself; coverage variants of the payload and of the four X-SVC headers must be refused by the verifier or
  * by the schemas.
@@ -65,7 +65,7 @@ const WINDOW_S = 300;
 
 /**
  * A delivery received in process: `verify` first (signature and replay window), then the headers and the
- * payload against the message that X-SVC-Event names (D-193).
+ * payload against the message that X-SVC-Event names (D-194).
  */
 export function receiveInProcess(
   delivery: GeneratedDelivery,

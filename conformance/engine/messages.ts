@@ -128,7 +128,7 @@ export function signDelivery(
  * The arbitrary of valid deliveries of `message`: a generated payload and a delivery id drawn from the
  * headers schema, signed with `secret` at `nowMs` — with `rotation`, half of them during a rotation,
  * `secret` first of two (D-047). The timestamp is the sender's clock, not drawn: the schema allows any digits, the replay window
- * (spec: 5 minutes) does not (D-193).
+ * (spec: 5 minutes) does not (D-194).
  */
 export function deliveryArbitrary(message: MessageContract, secret: string, nowMs: number, rotation = true) {
   const deliveryId = arbitraryOf((message.headers.properties as Record<string, Schema>)['X-SVC-Delivery'] as Schema);

@@ -119,7 +119,7 @@ export function receiverSideChecks(receiver: ReceiverUnderTest): Check[] {
             )),
           );
         }
-        // Besides the fixed payloads, deliveries generated from each message's schemas (the engine's, D-193).
+        // Besides the fixed payloads, deliveries generated from each message's schemas (the engine's, D-194).
         const seed = Date.now() % 1_000_000;
         for (const d of generatedDeliveries(secret, Date.now(), seed, GENERATED_PER_EVENT))
           problems.push(
