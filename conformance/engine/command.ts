@@ -7,6 +7,7 @@ import { DEPLOYMENT_VALUES } from './arbitrary.ts';
 import { platformBicOf } from '../targets/target.ts';
 import type { Target } from '../targets/target.ts';
 import { PHASES, type Phase } from './cases.ts';
+import { DOCUMENT_SURFACES } from './documents.ts';
 import type { EngineResult } from './run.ts';
 
 /** Parses `--phases examples,coverage,fuzz`; an unknown phase throws (a usage error). */
@@ -45,6 +46,8 @@ export async function runEngineCommand(
       phases: options.phases,
       seed: options.seed,
       maxExamples: options.maxExamples,
+      // The AsyncAPI messages and the evidence schema, judged in process (docs/conformance-engine.md).
+      documents: DOCUMENT_SURFACES,
     });
     const written = await report.writeEngineReports(result, options.outDir);
     return { text: report.formatEngineConsole(report.buildEngineJson(result)), result, written };

@@ -27,6 +27,8 @@ import { runStateful } from './stateful.ts';
 
 /** A surface of the engine's results: an OpenAPI contract's, or the chain JSON-RPC contract's. */
 export type ResultSurface = EngineSurface | typeof CHAIN_SURFACE;
+import type { DocumentCase, DocumentCheck, DocumentSurface } from './documents.ts';
+import { asCheckTallies, runDocumentSurface } from './documents-run.ts';
 
 /** Where each surface is served and which Authorization values the engine may send. */
 export interface EngineTarget {
@@ -61,13 +63,15 @@ export interface EngineOptions {
   maxFailures?: number;
   /** Time limit of one shrink (ms, default 20,000). */
   shrinkMs?: number;
+  /** Document surfaces judged in process (`webhooks`, `evidence`; default none, the command runs both). */
+  documents?: readonly DocumentSurface[];
 }
 
 /** A failure of a named check, with the (shrunk) case and how the server answered. */
 export interface EngineFailure {
-  check: NamedCheck;
+  check: NamedCheck | DocumentCheck;
   message: string;
-  case: EngineCase | RpcCase;
+  case: EngineCase | RpcCase | DocumentCase;
   request: WireRequest;
   response: { status: number; headers: Record<string, string>; body: string };
   /** True when fast-check shrank the case to this minimal one. */
@@ -76,8 +80,8 @@ export interface EngineFailure {
 
 /** Counts of one named check on one surface. */
 export interface CheckTally {
-  surface: ResultSurface;
-  check: NamedCheck;
+  surface: ResultSurface | DocumentSurface;
+  check: NamedCheck | DocumentCheck;
   passed: number;
   failed: number;
   /** Cases the check could not judge (e.g. no credential for a secured operation); never passes. */
@@ -88,7 +92,7 @@ export interface CheckTally {
 
 /** Wall time and requests of one phase on one surface. */
 export interface PhaseTiming {
-  surface: ResultSurface;
+  surface: ResultSurface | DocumentSurface;
   phase: Phase;
   requests: number;
   ms: number;
@@ -155,6 +159,14 @@ export async function runEngine(target: EngineTarget, options: EngineOptions): P
         requests += sent;
         timings.push({ surface, phase, requests: sent, ms: Math.round(performance.now() - t0) });
       }
+    }
+    // The AsyncAPI messages and the evidence schema, judged in process; their cases count as requests.
+    for (const surface of options.documents ?? []) {
+      const done = await runDocumentSurface(surface, { ...options, specsDir: options.specsDir ?? SPECS_DIR });
+      for (const t of asCheckTallies(done)) tallies.set(`${surface}:${t.check}`, t);
+      coverage[surface] = done.coverage;
+      for (const t of done.timings) timings.push({ surface, phase: t.phase, requests: t.cases, ms: t.ms });
+      requests += done.timings.reduce((n, t) => n + t.cases, 0);
     }
     await tlsHybridGroup(originsOf(target, surfaces), target.caCert, tallies);
   } finally {

@@ -8,10 +8,12 @@ import type { Check, CheckVerdict } from '../catalogue.ts';
 import { checkDefiner, outcome, Unavailable } from '../checks/define.ts';
 import { request } from '../http.ts';
 import type { Target } from '../targets/target.ts';
+import { generatedDeliveries } from '../engine/messages.ts';
 import {
   contractProblems,
   type Delivery,
   EVENT_TYPES,
+  type EventType,
   paymentPayload,
   signedDelivery,
   strangerSecret,
@@ -31,6 +33,9 @@ export type ReceiverUnderTest = {
 
 /** spec: "The receiving endpoint must answer with a 2xx status within 10 seconds". */
 const ANSWER_WITHIN_MS = 10_000;
+
+/** Deliveries generated from each message's schemas that `accepts_signed` sends besides its fixed ones. */
+export const GENERATED_PER_EVENT = 2;
 
 /** D-171: a stale delivery is 6 minutes old, one minute beyond the 5-minute window for clock differences. */
 export const STALE_BY_MS = 6 * 60_000;
@@ -114,6 +119,16 @@ export function receiverSideChecks(receiver: ReceiverUnderTest): Check[] {
             )),
           );
         }
+        // Besides the fixed payloads, deliveries generated from each message's schemas (the engine's, D-194).
+        const seed = Date.now() % 1_000_000;
+        for (const d of generatedDeliveries(secret, Date.now(), seed, GENERATED_PER_EVENT))
+          problems.push(
+            ...(await mustAccept(
+              receiver,
+              { ...d, event: d.event as EventType, deliveryId: d.headers['X-SVC-Delivery'] as string },
+              `a generated ${d.event} (seed ${seed})`,
+            )),
+          );
         return verdictOf(problems);
       },
     }),

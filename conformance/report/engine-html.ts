@@ -62,7 +62,7 @@ export function formatEngineHtml(report: EngineJsonReport): string {
   for (const f of failures) {
     parts.push(
       `<div class="fail"><h3>${html(`generated.${f.check}`)} — ${html(f.case.method)} ${html(f.case.operation)}</h3>`,
-      `<p>${html(f.message)}</p><p>Case (${f.shrunk ? 'shrunk by fast-check' : 'as generated'}): ${html(f.case.reason)}${f.case.sequence ? ` (${html(f.case.sequence)})` : ''}</p>`,
+      `<p>${html(f.message)}</p><p>Case (${f.shrunk ? 'shrunk by fast-check' : 'as generated'}): ${html(f.case.reason)}${'sequence' in f.case && f.case.sequence ? ` (${html(f.case.sequence)})` : ''}</p>`,
       `<pre class="case">${html(toJson({ request: f.request, input: f.case.input }, 2))}</pre>`,
       `<p>Answer: HTTP ${f.response.status}</p><pre>${html(f.response.body.slice(0, 1000))}</pre>`,
       // A chain case is sent again by POSTing its request body to the JSON-RPC endpoint (D-193).

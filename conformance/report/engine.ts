@@ -1,9 +1,11 @@
 // Reports of the contract-driven engine (conformance/engine/): the JSON document, JUnit, console lines and
 // one case file per kept failure, which `svckit replay` sends again. Credentials are redacted everywhere.
+import type { RpcCase } from '../engine/rpc.ts';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EngineCase } from '../engine/cases.ts';
 import { NAMED_CHECKS } from '../engine/checks.ts';
+import { type DocumentCase, DOCUMENT_CHECKS, DOCUMENT_SURFACES } from '../engine/documents.ts';
 import type { WireRequest } from '../engine/client.ts';
 import { type Ratio, ratio, score } from '../engine/coverage.ts';
 import type { EngineFailure, EngineResult } from '../engine/run.ts';
@@ -65,6 +67,15 @@ export interface CaseFile {
   request: WireRequest;
 }
 
+/** The case file of a document surface's failure: the delivery or document, judged in process. */
+export interface DocumentCaseFile extends Omit<CaseFile, 'kind' | 'case'> {
+  kind: 'svckit-document-case';
+  case: DocumentCase;
+}
+
+const isDocumentCase = (c: EngineCase | DocumentCase | RpcCase): c is DocumentCase =>
+  (DOCUMENT_SURFACES as readonly string[]).includes(c.surface);
+
 /** Redacts a wire request's credentials. */
 export function redactWire(request: WireRequest): WireRequest {
   const r = redactRequest({ method: request.method, url: request.url, headers: request.headers });
@@ -105,7 +116,7 @@ export function buildEngineJson(result: EngineResult): EngineJsonReport {
     ops = add(ops, coverage.operations);
     resp = add(resp, coverage.responses);
     params = add(params, coverage.parameters);
-    for (const check of NAMED_CHECKS) {
+    for (const check of [...NAMED_CHECKS, ...DOCUMENT_CHECKS]) {
       const t = tallies.find((x) => x.check === check);
       if (!t) continue;
       checks.push({
@@ -149,13 +160,13 @@ export function formatEngineConsole(report: EngineJsonReport): string {
     if (f)
       lines.push(
         `    ${f.message.slice(0, 300)}`,
-        `    minimal case: ${f.caseFile} (${f.case.operation}: ${f.case.reason}${f.case.sequence ? `, ${f.case.sequence}` : ''})`,
+        `    minimal case: ${f.caseFile} (${f.case.operation}: ${f.case.reason}${'sequence' in f.case && f.case.sequence ? `, ${f.case.sequence}` : ''})`,
       );
     for (const reason of c.skipReasons.slice(0, 3)) lines.push(`    skipped: ${reason}`);
   }
   for (const [surface, s] of Object.entries(report.surfaces))
     lines.push(
-      `engine ${surface}: ${s.summary.requests} requests, ${s.summary.passed} passed, ${s.summary.failed} failed, ${s.summary.skipped} skipped; operations ${s.coverage.operations.covered}/${s.coverage.operations.total}, responses ${s.coverage.responses.covered}/${s.coverage.responses.total}, score ${s.coverage.score}`,
+      `engine ${surface}: ${s.summary.requests} ${(DOCUMENT_SURFACES as readonly string[]).includes(surface) ? 'cases judged in process' : 'requests'}, ${s.summary.passed} passed, ${s.summary.failed} failed, ${s.summary.skipped} skipped; operations ${s.coverage.operations.covered}/${s.coverage.operations.total}, responses ${s.coverage.responses.covered}/${s.coverage.responses.total}, score ${s.coverage.score}`,
     );
   const t = report.summary;
   lines.push(
@@ -218,14 +229,18 @@ export async function writeEngineReports(result: EngineResult, outDir: string): 
   await put(ENGINE_REPORT_FILES.html, formatEngineHtml(report));
   for (const c of report.checks)
     for (const f of c.failures) {
-      const file: CaseFile = {
-        kind: 'svckit-conformance-case',
-        check: c.id,
-        message: f.message,
-        // A chain case has EngineCase's fields with surface `chain`; `svckit replay` refuses it (D-193).
-        case: f.case as CaseFile['case'],
-        request: f.request,
-      };
+      // A document case (webhooks, evidence) is judged in process: its file keeps the delivery or document,
+      // under a kind of its own that `svckit replay` does not send. A chain case has EngineCase's fields with
+      // surface `chain`; `svckit replay` refuses it too (D-193).
+      const file: CaseFile | DocumentCaseFile = isDocumentCase(f.case)
+        ? { kind: 'svckit-document-case', check: c.id, message: f.message, case: f.case, request: f.request }
+        : {
+            kind: 'svckit-conformance-case',
+            check: c.id,
+            message: f.message,
+            case: f.case as CaseFile['case'],
+            request: f.request,
+          };
       await writeFile(join(outDir, f.caseFile), `${toJson(file, 2)}\n`, 'utf8');
     }
   return written;
