@@ -3,13 +3,12 @@
  * and a failure is a 400 naming the field, the expectation and the value (D-022), never a 500.
  */
 import { EVM_ADDRESS_EXPECTED, evmAddressParam } from '../http/evm-address.ts';
-import { getAddress, type Hex } from 'viem';
+import type { Hex } from 'viem';
 import {
   zExplorerGetAddressBalancePath,
   zExplorerGetBlockPath,
   zExplorerGetTransactionPath,
 } from '../../../generated/explorer/zod.gen';
-import { ErrorCode, RestError } from '../http/errors.ts';
 import { guard } from '../http/guards.ts';
 
 /** A block named by number or by hash. */

@@ -4,7 +4,7 @@
  */
 import { evmAddressParam } from '../http/evm-address.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { getAddress, type Hex } from 'viem';
+import type { Hex } from 'viem';
 import { z } from 'zod';
 import type { RouteHandlers } from '../../../generated/institutional/fastify.gen';
 import type { Account, TransferCreated } from '../../../generated/institutional/types.gen';
