@@ -376,6 +376,12 @@ try {
         at('minimal-tls', 32).rps / at('anvil', 32).rps,
         'x',
       ),
+      // CPU is steadier than throughput on a shared machine: the same comparison in main-thread CPU per request.
+      figure(
+        `gateway-tls main-thread CPU per request / minimal-tls's, ${m}, concurrency 32`,
+        at('gateway-tls', 32).gatewayUs! / at('minimal-tls', 32).gatewayUs!,
+        'x',
+      ),
       figure(
         `gateway-tls req/s / minimal-tls req/s, ${m}, concurrency 32 (keep-alive)`,
         at('gateway-tls', 32).rps / at('minimal-tls', 32).rps,
