@@ -72,9 +72,13 @@ export async function rpcRoutes(
 ): Promise<void> {
   // The raw text is needed to answer malformed JSON with -32700 rather than Fastify's 400.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 5 * 1024 * 1024 }, (_req, body, done) =>
-    done(null, body),
-  );
+  const asText = { parseAs: 'string', bodyLimit: 5 * 1024 * 1024 } as const;
+  const keepText = (_req: unknown, body: string | Buffer, done: (error: null, body: string | Buffer) => void) =>
+    done(null, body);
+  app.addContentTypeParser('*', asText, keepText);
+  // The same parser by name for the usual type: Fastify remembers a named match, while the catch-all is
+  // looked for again (header parsed, every list searched) on every request (D-196).
+  app.addContentTypeParser('application/json', asText, keepText);
   app.post('/rpc', async (request, reply) => {
     const text = String(request.body ?? '');
     const verdict = await options.limiter.take(request.ip, requestCount(text));
@@ -99,8 +103,28 @@ export async function rpcRoutes(
     if (tooDeep) return reply.code(400).send(tooDeep);
     const answer = await answerRpcBody(text, options.dispatcher, 'http');
     if (answer === undefined) return reply.code(204).send();
-    return reply.header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(answer));
+    return reply.header('content-type', 'application/json; charset=utf-8').send(serializeAnswer(answer));
   });
+}
+
+/** Results serialized once, by the result object: a cached sealed block is the same object on every hit (D-196). */
+const serializedResults = new WeakMap<object, string>();
+
+/**
+ * The JSON text of an answer, the same as `JSON.stringify(answer)` up to member order: an object result is
+ * serialized once and reused while the object lives, so a block answered from the cache is not serialized
+ * again on every request.
+ */
+export function serializeAnswer(answer: RpcResponse | RpcResponse[]): string {
+  if (Array.isArray(answer) || answer.error !== undefined) return JSON.stringify(answer);
+  const result = answer.result;
+  if (typeof result !== 'object' || result === null) return JSON.stringify(answer);
+  let text = serializedResults.get(result);
+  if (text === undefined) {
+    text = JSON.stringify(result);
+    serializedResults.set(result, text);
+  }
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(answer.id)},"result":${text}}`;
 }
 
 /** The -32600 answer to a body nested deeper than D-144 allows, read without parsing it; undefined otherwise. /rpc and /ws share it. */
