@@ -15,9 +15,10 @@ vi.mock('../../../src/crypto/backends/openssl-ml-dsa.ts', async (importOriginal)
   const actual = await importOriginal<typeof import('../../../src/crypto/backends/openssl-ml-dsa.ts')>();
   return {
     ...actual,
-    opensslMlDsa65VerifyAsync: (...args: Parameters<typeof actual.opensslMlDsa65VerifyAsync>) => {
+    // The authenticator verifies on the calling thread (D-178).
+    opensslMlDsa65Verify: (...args: Parameters<typeof actual.opensslMlDsa65Verify>) => {
       verifications.count++;
-      return actual.opensslMlDsa65VerifyAsync(...args);
+      return actual.opensslMlDsa65Verify(...args);
     },
   };
 });
