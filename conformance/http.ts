@@ -53,7 +53,11 @@ export type Pacing = {
   maxWaitMs: number;
 };
 
-const DEFAULT_PACING: Pacing = { rate: undefined, maxRetries: 8, maxWaitMs: 30_000 };
+/** The library's pacing: no rate and no resend, so a caller sees every answer as it came (tests, probes). */
+const DEFAULT_PACING: Pacing = { rate: undefined, maxRetries: 0, maxWaitMs: 30_000 };
+
+/** What `svckit conformance` runs with (D-180): a rate-limit answer is waited out and resent up to 8 times. */
+export const RUN_PACING: Partial<Pacing> = { maxRetries: 8 };
 let pacing: Pacing = { ...DEFAULT_PACING };
 const origins = new Map<string, OriginGate>();
 

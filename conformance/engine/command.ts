@@ -3,8 +3,6 @@
  * reference, a second stack of its own with the per-IP rate limits lifted (the catalogue's rate-limit checks
  * keep the spec's limits on theirs) — and its reports written next to the catalogue's.
  */
-import { DEPLOYMENT_VALUES } from './arbitrary.ts';
-import { platformBicOf } from '../targets/target.ts';
 import type { Target } from '../targets/target.ts';
 import { PHASES, type Phase } from './cases.ts';
 import { DOCUMENT_SURFACES } from './documents.ts';
@@ -38,8 +36,6 @@ export async function runEngineCommand(
     import('../report/engine.ts'),
   ]);
   const own = target.kind === 'reference' ? await referenceTarget({ env: { ...UNLIMITED_REFERENCE_ENV } }) : undefined;
-  // Fields the contracts bind to the deployment (x-deployment-value, D-185).
-  DEPLOYMENT_VALUES.set('platform-bic', platformBicOf(own ?? target));
   try {
     const engineTarget = await engineTargetOf(own ?? target);
     const result = await runEngine(engineTarget, {

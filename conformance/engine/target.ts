@@ -4,9 +4,10 @@
  * authorised operations get real credentials.
  */
 import { registerCreated } from '../cleanup.ts';
+import { DEPLOYMENT_VALUES } from './arbitrary.ts';
 import { request, rpcUrl } from '../http.ts';
 import { MOCK_CREDENTIAL } from '../mocks/server.ts';
-import type { Target } from '../targets/target.ts';
+import { platformBicOf, type Target } from '../targets/target.ts';
 import type { EngineTarget } from './run.ts';
 
 /** Settings that lift the per-IP rate limits of the in-process reference, so generated cases run at full speed. */
@@ -21,6 +22,8 @@ const MOCK_SCHEMES = ['bearerKey', 'adminToken', 'sessionToken', 'operatorToken'
 
 /** The engine target of `target`; issues a bearer key with every permission of the REST operations (D-015, D-053) when it can. */
 export async function engineTargetOf(target: Target): Promise<EngineTarget> {
+  // Fields the contracts bind to the deployment (x-deployment-value, D-185).
+  DEPLOYMENT_VALUES.set('platform-bic', platformBicOf(target));
   const bases: EngineTarget['bases'] = {};
   const credentials: Record<string, string> = {};
   if (target.base) {

@@ -5,6 +5,7 @@
  * own account of each attempt (GET /admin/v1/webhooks/deliveries, D-060) shows a failed attempt within a
  * second, so the preflight does not wait out a retry schedule.
  */
+import type { DeliveryAttempt } from '../../generated/admin/types.gen.ts';
 import type { CheckContext } from '../catalogue.ts';
 import { adminCall, smallAmount, sleep } from '../checks/institutional/support.ts';
 import { dropEndpoint, registerEndpoint, transfer, type Endpoint } from '../checks/webhooks/support.ts';
@@ -15,8 +16,8 @@ import { receiverTls } from './receiver-tls.ts';
 /** How long the preflight waits for its delivery (or a failed attempt) once the event is emitted. */
 export const PREFLIGHT_WAIT_MS = 30_000;
 
-/** One attempt as GET /admin/v1/webhooks/deliveries reports it (admin.openapi.yaml WebhookDeliveryAttempt). */
-type Attempt = { responseStatus: number | null; error: string | null; outcome: 'success' | 'failure' };
+/** One attempt as GET /admin/v1/webhooks/deliveries reports it. */
+type Attempt = Pick<DeliveryAttempt, 'responseStatus' | 'error' | 'outcome'>;
 
 /** The gate in front of every `webhooks.*` check. */
 export function webhookPreflight(): Gate {

@@ -7,9 +7,9 @@ import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, beforeAll, describe, expect, it } from 'vitest';
 import { Catalogue } from '../../conformance/catalogue.ts';
-import { PROBE_LIMIT, request, setPacing } from '../../conformance/http.ts';
+import { PROBE_LIMIT, RUN_PACING, request, setPacing } from '../../conformance/http.ts';
 import { withActivity, type Activity } from '../../conformance/progress.ts';
 import { runChecks } from '../../conformance/runner.ts';
 import type { Target } from '../../conformance/targets/target.ts';
@@ -46,6 +46,8 @@ beforeAll(async () => {
     capabilities: new Set(['base']),
   };
 });
+
+beforeEach(() => setPacing(RUN_PACING));
 
 afterEach(() => {
   arrivals = [];
@@ -103,7 +105,7 @@ describe('rate-limit answers', () => {
   });
 
   it('gives up after the bounded number of retries and returns the 429', async () => {
-    setPacing({ maxRetries: 2 });
+    setPacing({ ...RUN_PACING, maxRetries: 2 });
     handler = (_req, res) => json(res, 429, { error: 'no' }, { 'retry-after': '0' });
     const a = activity();
     const res = await withActivity(a, () => request(target, 'api/x'));
@@ -122,7 +124,7 @@ describe('rate-limit answers', () => {
 
 describe('--rate', () => {
   it('spaces requests to one origin to the rate, a batch counting one per entry', async () => {
-    setPacing({ rate: 4 });
+    setPacing({ ...RUN_PACING, rate: 4 });
     handler = (_req, res) => json(res, 200, {});
     // The bucket starts full (4 tokens): 4 single requests pass at once, then a 2-entry batch waits 0.5 s for
     // its tokens and the next single request 0.25 s more.

@@ -155,7 +155,7 @@ describe('JSON report', () => {
       kind: 'remote',
       base: 'https://svc.example/',
       caCert: false,
-      capabilities: ['base', 'specs'],
+      capabilities: ['base', 'rpc', 'specs'],
     });
     expect(report.summary).toEqual({ passed: 1, failed: 1, skipped: 1 });
     expect(report.results).toHaveLength(3);

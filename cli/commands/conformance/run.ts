@@ -81,7 +81,7 @@ export async function runConformance(options: ConformanceOptions, command: Comma
   } catch (error) {
     usage(error);
   }
-  const [{ formatConsole }, { writeReports }, { setPacing }, progressModule, { cleanUp, describeCleanup }] =
+  const [{ formatConsole }, { writeReports }, { RUN_PACING, setPacing }, progressModule, { cleanUp, describeCleanup }] =
     await Promise.all([
       import('../../../conformance/report/console.ts'),
       import('../../../conformance/report/write.ts'),
@@ -90,7 +90,7 @@ export async function runConformance(options: ConformanceOptions, command: Comma
       import('../../../conformance/cleanup.ts'),
     ]);
   const { webhookPreflight } = await import('../../../conformance/webhooks/preflight.ts');
-  setPacing({ rate });
+  setPacing({ ...RUN_PACING, rate });
   const progress = options.quiet ? progressModule.silentProgress : progressModule.streamProgress(process.stderr);
   // D-182: SIGINT or SIGTERM stops the run, removes what it created, then exits 130 or 143; a second one exits at once.
   const interrupt = new AbortController();
