@@ -22,7 +22,7 @@ export const POST_QUANTUM_ALGORITHMS: readonly Algorithm[] = [
 ];
 
 /**
- * AES-256-GCM, which the issue lists with the algorithms. The spec's `purpose` is "one of digital
+ * AES-256-GCM, which the wallet rules name beside the post-quantum algorithms (sync uses ML-KEM-768 with AES-256-GCM). The spec's `purpose` is "one of digital
  * signature, key encapsulation, key exchange", none of which fits a symmetric cipher, so it goes in
  * this extra top-level list (the spec allows extra top-level properties) with the same fields.
  */

@@ -35,7 +35,7 @@ describe('wallet checks (catalogue)', () => {
     }
   });
 
-  it('cover the issue’s list', () => {
+  it('cover the wallet session checks the specification calls for', () => {
     expect(walletChecks().map((c) => c.id)).toEqual(
       expect.arrayContaining([
         'wallet.login.full_flow',

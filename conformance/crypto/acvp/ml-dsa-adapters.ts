@@ -112,7 +112,7 @@ function preHashName(hash: string): PreHashAlgorithm {
   return hash as PreHashAlgorithm;
 }
 
-// The issue: a skipped group names "a pre-hash it refuses". noble refuses hashes whose collision
+// A skipped group names "a pre-hash it refuses". noble refuses hashes whose collision
 // strength is below the parameter set's λ (192 bits for ML-DSA-65).
 function refusalAsNotOffered<T>(hash: string, run: () => T): T {
   try {

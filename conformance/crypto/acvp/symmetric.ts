@@ -1,6 +1,6 @@
 // ACVP HMAC-SHA2-256 (FIPS 198-1) and AES-GCM (SP 800-38D). Lengths in the vectors are in bits.
-// AES-GCM groups of every key length are run: the key length is not a parameter set of the issue's
-// scope, and the code under test (OpenSSL's GCM) is the same for 128, 192 and 256 bits.
+// AES-GCM groups of every key length are run: the key length is not a parameter set of the
+// evidence document's scope, and the code under test (OpenSSL's GCM) is the same for 128, 192 and 256 bits.
 import { createCipheriv, createDecipheriv, createHmac, type CipherGCMTypes } from 'node:crypto';
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';

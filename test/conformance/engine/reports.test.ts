@@ -11,7 +11,12 @@ import type { FastifyInstance } from 'fastify';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runEngine } from '../../../conformance/engine/run.ts';
-import { buildEngineJson, type EngineJsonReport, writeEngineReports } from '../../../conformance/report/engine.ts';
+import {
+  buildEngineJson,
+  type EngineJsonReport,
+  redactWire,
+  writeEngineReports,
+} from '../../../conformance/report/engine.ts';
 import { SVCKIT_BIN } from '../../../src/paths.ts';
 import { CHROMIUM, CHROMIUM_FLAGS } from '../../chromium.ts';
 import { faultServer, faultSpecsDir } from './fault-server.ts';
@@ -60,6 +65,18 @@ describe('engine reports', () => {
       expect.arrayContaining(['generated.negative_data_rejection', 'generated.status_code_conformance']),
     );
     expect(json.summary.failed).toBe(json.checks.reduce((n, c) => n + c.failed, 0));
+  });
+
+  it('redacts the credentials of a stored request', () => {
+    const secret = 'svc_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+    const wire = redactWire({
+      method: 'GET',
+      url: 'https://svc.example/wallet/api/v1/accounts',
+      headers: { authorization: `Bearer ${secret}`, accept: 'application/json' },
+    });
+    expect(JSON.stringify(wire)).not.toContain(secret);
+    expect(wire.headers.authorization).toBe('Bearer [redacted]');
+    expect(wire.headers.accept).toBe('application/json');
   });
 
   it('writes JUnit with a failure per failing named check, and one case file per kept failure', () => {
