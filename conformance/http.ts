@@ -61,6 +61,21 @@ export const RUN_PACING: Partial<Pacing> = { maxRetries: 8 };
 let pacing: Pacing = { ...DEFAULT_PACING };
 const origins = new Map<string, OriginGate>();
 
+/**
+ * Runs `work` with the harness's resends on (RUN_PACING, D-180) unless a pacing with resends is already set,
+ * then restores the pacing it found: a catalogue run waits out a 429 like `svckit conformance` does.
+ */
+export async function withRunPacing<T>(work: () => Promise<T>): Promise<T> {
+  if (pacing.maxRetries > 0) return work();
+  const previous = pacing;
+  pacing = { ...previous, ...RUN_PACING };
+  try {
+    return await work();
+  } finally {
+    pacing = previous;
+  }
+}
+
 /** Sets the pacing of every later request (the CLI's `--rate`); unset fields take the defaults. */
 export function setPacing(next: Partial<Pacing>): void {
   if (next.rate !== undefined && !(next.rate > 0 && Number.isFinite(next.rate)))

@@ -1,5 +1,6 @@
 // Runs catalogue checks against a target. Spec rule (evidence document F): "counts are stated
 // separately; a skipped or not-applicable case is not a pass", so skips are never folded into passes.
+import { withRunPacing } from './http.ts';
 import type {
   Catalogue,
   Check,
@@ -110,11 +111,11 @@ export function selectChecks(
 }
 
 /** Runs the selected checks one after another (sequential, so rate limits are not tripped). */
-export async function runChecks(
-  catalogue: Catalogue,
-  target: Target,
-  options: RunOptions = {},
-): Promise<CheckResult[]> {
+export function runChecks(catalogue: Catalogue, target: Target, options: RunOptions = {}): Promise<CheckResult[]> {
+  return withRunPacing(() => runSelected(catalogue, target, options));
+}
+
+async function runSelected(catalogue: Catalogue, target: Target, options: RunOptions): Promise<CheckResult[]> {
   const clock = options.clock ?? systemClock;
   const specsDir = options.specsDir ?? DEFAULT_SPECS_DIR;
   const progress = options.progress ?? silentProgress;

@@ -12,7 +12,7 @@ import { base58check, base64, bech32 } from '@scure/base';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { mlDsa65, sha3_256, toHex, type MlDsa65KeyPair } from '../../../src/crypto/index.ts';
 import type { CheckContext } from '../../catalogue.ts';
-import { PROBE_LIMIT, request, type HttpResult } from '../../http.ts';
+import { PROBE_LIMIT, request, type HttpResult, withRunPacing } from '../../http.ts';
 import type { Capability, Target } from '../../targets/target.ts';
 import { checkDefiner, Unavailable } from '../define.ts';
 import { operationProblems } from '../support/openapi.ts';
@@ -37,12 +37,14 @@ export type CallOptions = { body?: unknown; token?: string; headers?: Record<str
 export function call(target: Target, method: string, path: string, options: CallOptions = {}): Promise<HttpResult> {
   if (!target.wallet) throw new Unavailable('the target has no wallet origin');
   const headers = { ...(options.token ? { authorization: `Bearer ${options.token}` } : {}), ...options.headers };
-  return request(target, new URL(path.replace(/^\//, ''), target.wallet), {
-    method,
-    headers,
-    ...(options.body !== undefined ? { body: options.body } : {}),
-    ...(options.retry429 === false ? PROBE_LIMIT : {}),
-  });
+  const send = () =>
+    request(target, new URL(path.replace(/^\//, ''), target.wallet as URL), {
+      method,
+      headers,
+      ...(options.body !== undefined ? { body: options.body } : {}),
+      ...(options.retry429 === false ? PROBE_LIMIT : {}),
+    });
+  return options.retry429 === false ? send() : withRunPacing(send);
 }
 
 /** Problems with an answer to `operation` (`METHOD /route` of the contract): another status, an undeclared status, a body off-schema. */
