@@ -3,7 +3,7 @@
 // them (spec "Limits": 10 requests per second per IP), an ML-DSA signed header used on one instance is a
 // replay on another (spec: replayed signatures are refused), and a key revoked on one is refused by all three
 // within a second.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { adminJson, inst, mldsaKey, type Credential } from '../../conformance/checks/institutional/support.ts';
 import { PROBE_LIMIT, request } from '../../conformance/http.ts';
 import { mldsaAuthorization } from '../../src/client/mldsa-signer.ts';
@@ -31,6 +31,9 @@ const getAccounts = (i: number, authorization: string) =>
 const nextSecond = () => new Promise((resolve) => setTimeout(resolve, 1100 - (Date.now() % 1000)));
 
 describe('three instances share rate limits, replay digests and revocations', () => {
+  // Every case starts in a fresh 1 s window of the shared per-IP limit: the burst case fills the one it runs in.
+  beforeEach(() => new Promise((resolve) => setTimeout(resolve, 1_100)));
+
   it('a burst of 30 requests from one IP spread over three instances gets 429 beyond 10 in the second', async () => {
     const admin = cluster.instances[0]!.target;
     const { token } = await adminJson<{ token: string }>(
