@@ -8,12 +8,14 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { Schema } from './contract.ts';
 import { registerAjvFormats } from './formats.ts';
+import { registerAjvKeywords } from './keywords.ts';
 
 function newAjv(coerceTypes: boolean): Ajv2020 {
   // strict: false: OpenAPI schemas carry `example`, `x-*` and `discriminator`, which ajv does not know.
   const ajv = new Ajv2020({ strict: false, allErrors: true, multipleOfPrecision: 9, coerceTypes, logger: false });
   addFormats(ajv);
   registerAjvFormats(ajv);
+  registerAjvKeywords(ajv as unknown as Parameters<typeof registerAjvKeywords>[0]);
   return ajv;
 }
 

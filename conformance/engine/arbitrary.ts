@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import type { Schema } from './contract.ts';
 import { FORMATS } from './formats.ts';
+import { notAfterNow, pastDateTimes } from './keywords.ts';
 
 /** Options of {@link arbitraryOf}. */
 export interface ArbitraryOptions {
@@ -133,7 +134,9 @@ function strings(schema: Schema): fc.Arbitrary<string> {
   const inLength = (s: string) => [...s].length >= minLength && [...s].length <= explicitMax;
   const format = typeof schema.format === 'string' ? FORMATS.get(schema.format) : undefined;
   const pattern = typeof schema.pattern === 'string' ? new RegExp(schema.pattern, 'u') : undefined;
-  if (format) return format.valid.filter((s) => inLength(s) && (!pattern || pattern.test(s)));
+  // D-198: a date-time that must not lie in the future is drawn from the past.
+  const valid = format && notAfterNow(schema) ? pastDateTimes() : format?.valid;
+  if (valid) return valid.filter((s) => inLength(s) && (!pattern || pattern.test(s)));
   if (pattern) {
     // `^[class]+$` with a length (e.g. a 6,618-character hex signature, D-167): characters of the class at the
     // lengths the schema allows; other patterns through fast-check's regex arbitrary.

@@ -7,6 +7,7 @@
  */
 import type { CheckVerdict, NamedCheck } from './checks.ts';
 import type { WireResponse } from './client.ts';
+import { BLOCK_RANGE_KEYWORD, blockNumberOf } from '../../src/server/chain/keywords.ts';
 import { describeErrors } from './ajv.ts';
 import { STATE_CODES, type RpcCase, type RpcContract, type RpcMethod, rpcSchemaErrors, STANDARD_CODES } from './rpc.ts';
 
@@ -25,8 +26,35 @@ export function rpcErrorOf(res: WireResponse): RpcError | undefined {
     : undefined;
 }
 
-/** Every verdict of the named checks on one JSON-RPC answer. */
-export function evaluateRpc(contract: RpcContract, method: RpcMethod, c: RpcCase, res: WireResponse): CheckVerdict[] {
+/** The params of `method` whose schema carries `x-block-range` (D-197), with the member names it lists. */
+export function blockRangeParams(method: RpcMethod): { index: number; members: string[] }[] {
+  return method.params.flatMap((p, index) => {
+    const members = p.schema[BLOCK_RANGE_KEYWORD];
+    return Array.isArray(members) ? [{ index, members: members as string[] }] : [];
+  });
+}
+
+/** True when a block number named under `x-block-range` in the case's params lies past `head`. */
+function pastHead(method: RpcMethod, c: RpcCase, head: bigint | undefined): boolean {
+  if (head === undefined) return false;
+  const params = (c.input.body as { params?: unknown[] }).params ?? [];
+  return blockRangeParams(method).some(({ index, members }) =>
+    members.some((m) => (blockNumberOf((params[index] as Record<string, unknown> | undefined)?.[m]) ?? -1n) > head),
+  );
+}
+
+/**
+ * Every verdict of the named checks on one JSON-RPC answer. `head`, when given, is the chain's head read
+ * after the answer: valid params refused with -32602 for a block past it follow the method's
+ * `x-block-range` (D-197).
+ */
+export function evaluateRpc(
+  contract: RpcContract,
+  method: RpcMethod,
+  c: RpcCase,
+  res: WireResponse,
+  head?: bigint,
+): CheckVerdict[] {
   const out: CheckVerdict[] = [];
   const verdict = (check: NamedCheck, problem: string | undefined) =>
     out.push(problem ? { check, ok: false, message: problem } : { check, ok: true });
@@ -70,11 +98,14 @@ export function evaluateRpc(contract: RpcContract, method: RpcMethod, c: RpcCase
         ? res.json !== undefined && typeof res.json === 'object' && res.json !== null && 'result' in res.json
           ? undefined
           : `${what}: HTTP ${res.status}, neither a result nor an error: ${res.text.slice(0, 200)}`
-        : code !== undefined && STATE_CODES.has(code) && contract.errors.some((e) => e.code === code)
+        : (code !== undefined && STATE_CODES.has(code) && method.errors.some((e) => e.code === code)) ||
+            (code === INVALID_PARAMS && pastHead(method, c, head))
           ? undefined
           : code === -32601
             ? `${what}: the node lacks ${method.name} (-32601 ${JSON.stringify(error.message)})`
-            : `${what}: valid params answered ${code} ${JSON.stringify(error.message)}`,
+            : code !== undefined && STATE_CODES.has(code)
+              ? `${what}: error ${code} ${JSON.stringify(error.message)} is not among the method's documented errors`
+              : `${what}: valid params answered ${code} ${JSON.stringify(error.message)}`,
     );
   return out;
 }

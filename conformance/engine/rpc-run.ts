@@ -19,7 +19,9 @@ import {
   rpcFuzzArbitrary,
   rpcInputs,
 } from './rpc.ts';
-import { evaluateRpc, rpcErrorOf } from './rpc-checks.ts';
+import { blockNumberOf } from '../../src/server/chain/keywords.ts';
+import type { CheckVerdict } from './checks.ts';
+import { blockRangeParams, evaluateRpc, INVALID_PARAMS, rpcErrorOf } from './rpc-checks.ts';
 import type { CheckTally, EngineFailure, EngineOptions, PhaseTiming } from './run.ts';
 
 /** Coverage of the chain contract before any case: methods, `method result` / `method code`, `method param:name`. */
@@ -105,7 +107,7 @@ async function runRpcPhase(
     const request = wireOf(run.rpc, c);
     const response = await send(run, request);
     recordRpcCoverage(coverage, method, c, response);
-    for (const v of evaluateRpc(contract, method, c, response)) {
+    for (const v of await judge(run, contract, method, c, response)) {
       const tally = run.tallies.get(`${CHAIN_SURFACE}:${v.check}`) as CheckTally;
       if (v.ok) {
         tally.passed += 1;
@@ -127,6 +129,34 @@ async function runRpcPhase(
     if (tally.failures.length < maxFailures(run)) tally.failures.unshift(shrunk.failure);
   }
   return work.length + extra;
+}
+
+/**
+ * The verdicts on one answer. Valid params refused with -32602 by a method whose filter carries
+ * `x-block-range` (D-197) are judged against the chain's head, read right after the answer: a block number
+ * past it is refused by the contract's own rule (the head only grows, so a later read is an upper bound).
+ */
+async function judge(
+  run: RpcRun,
+  contract: RpcContract,
+  method: RpcMethod,
+  c: RpcCase,
+  response: WireResponse,
+): Promise<CheckVerdict[]> {
+  const refusedValid = c.kind === 'positive' && rpcErrorOf(response)?.code === INVALID_PARAMS;
+  const head = refusedValid && blockRangeParams(method).length > 0 ? await headOf(run) : undefined;
+  return evaluateRpc(contract, method, c, response, head);
+}
+
+/** The chain's head by eth_blockNumber, or undefined when the answer is not a block number. */
+async function headOf(run: RpcRun): Promise<bigint | undefined> {
+  const response = await send(run, {
+    method: 'POST',
+    url: run.rpc.href,
+    headers: { accept: 'application/json', 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'eth_blockNumber', params: [] }),
+  });
+  return blockNumberOf((response.json as { result?: unknown } | undefined)?.result);
 }
 
 /** The wire request of a chain case: `POST {rpc}` with the JSON-RPC body. */
@@ -180,7 +210,7 @@ async function shrinkRpc(
     const c = rpcCase(method, 'fuzz', input, id);
     const response = await send(run, wireOf(run.rpc, c));
     requests += 1;
-    return !evaluateRpc(contract, method, c, response).some((x) => x.check === check && !x.ok);
+    return !(await judge(run, contract, method, c, response)).some((x) => x.check === check && !x.ok);
   });
   const details = await fc.check(property, {
     seed: run.options.seed,
@@ -192,7 +222,7 @@ async function shrinkRpc(
   const c = minimal ? rpcCase(method, 'fuzz', minimal, id) : failing;
   const request = wireOf(run.rpc, c);
   const response = await send(run, request);
-  const verdict = evaluateRpc(contract, method, c, response).find((x) => x.check === check && !x.ok);
+  const verdict = (await judge(run, contract, method, c, response)).find((x) => x.check === check && !x.ok);
   return {
     failure: failureOf(
       check,

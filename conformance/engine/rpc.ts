@@ -12,6 +12,7 @@ import { arbitraryOf } from './arbitrary.ts';
 import type { CaseInput, EngineCase, Phase } from './cases.ts';
 import { resolveRefs, type Schema } from './contract.ts';
 import { registerAjvFormats } from './formats.ts';
+import { registerAjvKeywords } from './keywords.ts';
 import { failsFor, variantsOf } from './variants.ts';
 
 /** The engine's name of the chain JSON-RPC surface. */
@@ -103,6 +104,9 @@ export function loadRpcContract(specsDir: string): RpcContract {
 const ajv = new Ajv({ strict: false, allErrors: true, logger: false });
 addFormats(ajv);
 registerAjvFormats(ajv as unknown as Parameters<typeof registerAjvFormats>[0]);
+// D-197: `x-same-data` and `x-block-range`, so a generated call with differing `data` and `input`, or a
+// reversed log range, is invalid.
+registerAjvKeywords(ajv as unknown as Parameters<typeof registerAjvKeywords>[0]);
 const compiled = new WeakMap<Schema, ValidateFunction>();
 
 /** The draft-07 errors of `value` against `schema` (empty when valid). */

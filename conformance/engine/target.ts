@@ -61,6 +61,10 @@ export async function engineTargetOf(target: Target): Promise<EngineTarget> {
       },
     });
   }
+  // D-083: the operating institution's administrator token also records KYC-verified owners on the wallet
+  // service (PUT /owners/{svcId}); it writes only for a registered svcId, so generated ids change nothing.
+  if (target.adminToken && target.wallet && target.kind !== 'mocks')
+    credentials.operatorToken = `Bearer ${target.adminToken}`;
   // A wallet session (D-005) of a fresh identity, so the operations behind sessionToken get their cases too.
   if (target.wallet && target.kind !== 'mocks') {
     const { login } = await import('../checks/wallet/support.ts');

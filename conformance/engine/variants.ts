@@ -10,6 +10,8 @@ import type { ErrorObject } from 'ajv';
 import { deploymentValueOf, mergeAllOf, typesOf } from './arbitrary.ts';
 import type { Schema } from './contract.ts';
 import { FORMATS } from './formats.ts';
+import { BLOCK_RANGE_KEYWORD } from '../../src/server/chain/keywords.ts';
+import { A_FUTURE_TIME, NOT_AFTER_NOW, notAfterNow } from './keywords.ts';
 
 /** One variant of a value. */
 export interface Variant {
@@ -86,6 +88,13 @@ function localVariants(schema: Schema, value: unknown): Local[] {
     for (const e of schema.enum) add(true, 'enum', `enum value ${JSON.stringify(e)}`, e);
     add(false, 'enum', 'outside the enum', typeof schema.enum[0] === 'number' ? 987654321 : 'not-in-enum');
   }
+  const range = schema[BLOCK_RANGE_KEYWORD];
+  if (Array.isArray(range) && typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    // D-197: a numbered range whose first block is after its last one.
+    const [from, to] = range as string[];
+    const { blockHash: _hash, ...rest } = value as Record<string, unknown>;
+    add(false, BLOCK_RANGE_KEYWORD, `"${from}" after "${to}"`, { ...rest, [from!]: '0x2', [to!]: '0x1' });
+  }
   if ('const' in schema)
     add(false, 'const', 'other than the const', typeof schema.const === 'string' ? `${schema.const}x` : 'other');
   const step = types.includes('integer') ? 1 : typeof schema.multipleOf === 'number' ? schema.multipleOf : 0.01;
@@ -135,6 +144,7 @@ function localVariants(schema: Schema, value: unknown): Local[] {
     }
     const format = typeof schema.format === 'string' ? FORMATS.get(schema.format) : undefined;
     if (format) for (const bad of format.invalid) add(false, 'format', `not a ${schema.format}`, bad);
+    if (notAfterNow(schema)) add(false, NOT_AFTER_NOW, 'a time after now', A_FUTURE_TIME);
   }
   if (Array.isArray(value)) {
     if (typeof schema.minItems === 'number' && schema.minItems > 0)

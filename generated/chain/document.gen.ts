@@ -750,6 +750,9 @@ export const chainOpenRpcDocument = {
           "$ref": "#/components/errors/InvalidParams"
         },
         {
+          "$ref": "#/components/errors/ResourceNotFound"
+        },
+        {
           "$ref": "#/components/errors/InternalError"
         },
         {
@@ -815,6 +818,9 @@ export const chainOpenRpcDocument = {
       "errors": [
         {
           "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/ResourceNotFound"
         },
         {
           "$ref": "#/components/errors/InternalError"
@@ -909,6 +915,9 @@ export const chainOpenRpcDocument = {
           "$ref": "#/components/errors/InvalidParams"
         },
         {
+          "$ref": "#/components/errors/ResourceNotFound"
+        },
+        {
           "$ref": "#/components/errors/InternalError"
         },
         {
@@ -979,6 +988,9 @@ export const chainOpenRpcDocument = {
           "$ref": "#/components/errors/InvalidParams"
         },
         {
+          "$ref": "#/components/errors/ResourceNotFound"
+        },
+        {
           "$ref": "#/components/errors/InternalError"
         },
         {
@@ -1045,10 +1057,16 @@ export const chainOpenRpcDocument = {
           "$ref": "#/components/errors/InvalidParams"
         },
         {
+          "$ref": "#/components/errors/ResourceNotFound"
+        },
+        {
           "$ref": "#/components/errors/ExecutionReverted"
         },
         {
           "$ref": "#/components/errors/InvalidInput"
+        },
+        {
+          "$ref": "#/components/errors/TransactionRejected"
         },
         {
           "$ref": "#/components/errors/InternalError"
@@ -1121,10 +1139,16 @@ export const chainOpenRpcDocument = {
           "$ref": "#/components/errors/InvalidParams"
         },
         {
+          "$ref": "#/components/errors/ResourceNotFound"
+        },
+        {
           "$ref": "#/components/errors/ExecutionReverted"
         },
         {
           "$ref": "#/components/errors/InvalidInput"
+        },
+        {
+          "$ref": "#/components/errors/TransactionRejected"
         },
         {
           "$ref": "#/components/errors/InternalError"
@@ -1292,6 +1316,9 @@ export const chainOpenRpcDocument = {
       "errors": [
         {
           "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/ResourceNotFound"
         },
         {
           "$ref": "#/components/errors/InternalError"
@@ -2893,7 +2920,7 @@ export const chainOpenRpcDocument = {
       "Filter": {
         "title": "Filter",
         "type": "object",
-        "description": "spec: \"filter {fromBlock, toBlock, address?, topics?}\". fromBlock and toBlock default to \"latest\" when omitted, as in EIP-1474 and every Ethereum client (D-077); address and topics are optional. `blockHash` (EIP-234, which Besu and Anvil accept) selects one block instead of a range and excludes fromBlock and toBlock (D-131).",
+        "description": "spec: \"filter {fromBlock, toBlock, address?, topics?}\". fromBlock and toBlock default to \"latest\" when omitted, as in EIP-1474 and every Ethereum client (D-077); address and topics are optional. `blockHash` (EIP-234, which Besu and Anvil accept) selects one block instead of a range and excludes fromBlock and toBlock (D-131). `x-block-range` (D-197): a numbered fromBlock after a numbered toBlock, or a block number past the chain's head, is -32602, as the execution-apis eth_getLogs fixtures answer.",
         "required": [],
         "properties": {
           "fromBlock": {
@@ -2912,9 +2939,14 @@ export const chainOpenRpcDocument = {
             "$ref": "#/components/schemas/TopicFilter"
           }
         },
+        "x-block-range": [
+          "fromBlock",
+          "toBlock"
+        ],
         "x-decision": [
           "D-077",
-          "D-131"
+          "D-131",
+          "D-197"
         ],
         "dependencies": {
           "blockHash": {
@@ -2938,7 +2970,7 @@ export const chainOpenRpcDocument = {
       "CallObject": {
         "title": "CallObject",
         "type": "object",
-        "description": "spec: \"callObject {to, data, from?, value?, gas?, gasPrice?}\" of eth_call. `to` is required; `data` may be omitted (a call with no input), as EIP-1474 and stock clients do (D-077). The call data may come as `data` or as `input`, the execution-apis name, which Besu and Anvil accept; when both are sent they must be equal (D-131). Quantities are read as request QUANTITYs (leading zeros allowed).",
+        "description": "spec: \"callObject {to, data, from?, value?, gas?, gasPrice?}\" of eth_call. `to` is required; `data` may be omitted (a call with no input), as EIP-1474 and stock clients do (D-077). The call data may come as `data` or as `input`, the execution-apis name, which Besu and Anvil accept; when both are sent they must be equal (D-131), which `x-same-data` states for generators (D-197). Quantities are read as request QUANTITYs (leading zeros allowed).",
         "required": [
           "to"
         ],
@@ -2965,15 +2997,20 @@ export const chainOpenRpcDocument = {
             "$ref": "#/components/schemas/DATAInput"
           }
         },
+        "x-same-data": [
+          "data",
+          "input"
+        ],
         "x-decision": [
           "D-077",
-          "D-131"
+          "D-131",
+          "D-197"
         ]
       },
       "EstimateGasCallObject": {
         "title": "EstimateGasCallObject",
         "type": "object",
-        "description": "spec: \"callObject {from, to, data, value?}\" of eth_estimateGas. Every member may be omitted, as in EIP-1474: stock clients (viem, ethers) leave out `data` for a plain transfer and `to` for a contract creation (D-077). The call data may come as `data` or as `input`, the execution-apis name, which Besu and Anvil accept; when both are sent they must be equal (D-131). Quantities are read as request QUANTITYs (leading zeros allowed).",
+        "description": "spec: \"callObject {from, to, data, value?}\" of eth_estimateGas. Every member may be omitted, as in EIP-1474: stock clients (viem, ethers) leave out `data` for a plain transfer and `to` for a contract creation (D-077). The call data may come as `data` or as `input`, the execution-apis name, which Besu and Anvil accept; when both are sent they must be equal (D-131), which `x-same-data` states for generators (D-197). Quantities are read as request QUANTITYs (leading zeros allowed).",
         "required": [],
         "properties": {
           "from": {
@@ -2992,9 +3029,14 @@ export const chainOpenRpcDocument = {
             "$ref": "#/components/schemas/DATAInput"
           }
         },
+        "x-same-data": [
+          "data",
+          "input"
+        ],
         "x-decision": [
           "D-077",
-          "D-131"
+          "D-131",
+          "D-197"
         ]
       },
       "SyncStatus": {
@@ -3389,7 +3431,10 @@ export const chainOpenRpcDocument = {
       "ResourceNotFound": {
         "code": -32001,
         "message": "Resource not found",
-        "x-decision": "D-023"
+        "x-decision": [
+          "D-023",
+          "D-197"
+        ]
       },
       "ResourceUnavailable": {
         "code": -32002,

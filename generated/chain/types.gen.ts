@@ -403,7 +403,7 @@ export interface BlockHashObject {
   requireCanonical?: boolean;
 }
 /**
- * spec: "callObject {to, data, from?, value?, gas?, gasPrice?}" of eth_call. `to` is required; `data` may be omitted (a call with no input), as EIP-1474 and stock clients do (D-077). The call data may come as `data` or as `input`, the execution-apis name, which Besu and Anvil accept; when both are sent they must be equal (D-131). Quantities are read as request QUANTITYs (leading zeros allowed).
+ * spec: "callObject {to, data, from?, value?, gas?, gasPrice?}" of eth_call. `to` is required; `data` may be omitted (a call with no input), as EIP-1474 and stock clients do (D-077). The call data may come as `data` or as `input`, the execution-apis name, which Besu and Anvil accept; when both are sent they must be equal (D-131), which `x-same-data` states for generators (D-197). Quantities are read as request QUANTITYs (leading zeros allowed).
  *
  * This interface was referenced by `__Root`'s JSON-Schema
  * via the `definition` "CallObject".
@@ -419,7 +419,7 @@ export interface CallObject {
   [k: string]: unknown | undefined;
 }
 /**
- * spec: "callObject {from, to, data, value?}" of eth_estimateGas. Every member may be omitted, as in EIP-1474: stock clients (viem, ethers) leave out `data` for a plain transfer and `to` for a contract creation (D-077). The call data may come as `data` or as `input`, the execution-apis name, which Besu and Anvil accept; when both are sent they must be equal (D-131). Quantities are read as request QUANTITYs (leading zeros allowed).
+ * spec: "callObject {from, to, data, value?}" of eth_estimateGas. Every member may be omitted, as in EIP-1474: stock clients (viem, ethers) leave out `data` for a plain transfer and `to` for a contract creation (D-077). The call data may come as `data` or as `input`, the execution-apis name, which Besu and Anvil accept; when both are sent they must be equal (D-131), which `x-same-data` states for generators (D-197). Quantities are read as request QUANTITYs (leading zeros allowed).
  *
  * This interface was referenced by `__Root`'s JSON-Schema
  * via the `definition` "EstimateGasCallObject".
@@ -457,7 +457,7 @@ export interface Log {
   [k: string]: unknown | undefined;
 }
 /**
- * spec: "filter {fromBlock, toBlock, address?, topics?}". fromBlock and toBlock default to "latest" when omitted, as in EIP-1474 and every Ethereum client (D-077); address and topics are optional. `blockHash` (EIP-234, which Besu and Anvil accept) selects one block instead of a range and excludes fromBlock and toBlock (D-131).
+ * spec: "filter {fromBlock, toBlock, address?, topics?}". fromBlock and toBlock default to "latest" when omitted, as in EIP-1474 and every Ethereum client (D-077); address and topics are optional. `blockHash` (EIP-234, which Besu and Anvil accept) selects one block instead of a range and excludes fromBlock and toBlock (D-131). `x-block-range` (D-197): a numbered fromBlock after a numbered toBlock, or a block number past the chain's head, is -32602, as the execution-apis eth_getLogs fixtures answer.
  *
  * This interface was referenced by `__Root`'s JSON-Schema
  * via the `definition` "Filter".

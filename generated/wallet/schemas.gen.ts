@@ -1006,8 +1006,10 @@ export const OwnerRequestSchema = {
         kycVerifiedAt: {
             type: 'string',
             format: 'date-time',
-            description: 'When the institution completed the verification; not in the future.',
-            example: {}
+            'x-not-after-now': true,
+            description: 'When the institution completed the verification; not in the future (`x-not-after-now`, D-198).',
+            example: {},
+            'x-decision': 'D-198'
         }
     },
     'x-decision': 'D-083'

@@ -487,7 +487,7 @@ export type OwnerRequest = {
      */
     kycReference: string;
     /**
-     * When the institution completed the verification; not in the future.
+     * When the institution completed the verification; not in the future (`x-not-after-now`, D-198).
      */
     kycVerifiedAt: string;
 };

@@ -4,6 +4,7 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import type AjvCore from 'ajv/dist/core.js';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { registerAjvKeywords } from '../../engine/keywords.ts';
 import { addChainAddressFormat } from '../../formats/chain-address.ts';
 import { addEvmAddressFormat } from '../../formats/evm-address.ts';
 import { addMlKemKeyFormat } from '../../formats/mlkem-key.ts';
@@ -62,6 +63,7 @@ export class DocumentValidator {
     addEvmAddressFormat(this.#ajv); // D-172
     addChainAddressFormat(this.#ajv); // D-188
     addMlKemKeyFormat(this.#ajv); // D-188
+    registerAjvKeywords(this.#ajv as unknown as Parameters<typeof registerAjvKeywords>[0]); // D-197, D-198
     // The document is not a schema: its root is registered only so that "#/..." refs resolve.
     // AsyncAPI's root `id` would be read as the draft-04 keyword, so root keys that are schema
     // keywords are left out.

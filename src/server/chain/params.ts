@@ -8,6 +8,7 @@ import addFormats from 'ajv-formats';
 import { chainOpenRpcDocument } from '../../../generated/chain/document.gen';
 import { addressKind, checksumOk } from '../wallet/addresses.ts';
 import { JsonRpcFailure } from './errors.ts';
+import { addChainKeywords } from './keywords.ts';
 
 type Descriptor = { name: string; required?: boolean; schema: { $ref?: string } };
 type MethodDoc = { name: string; params: Descriptor[]; 'x-transport'?: string };
@@ -42,6 +43,8 @@ export class ParamsValidator {
       type: 'string',
       validate: (a: string) => addressKind(a) === 'evm' && checksumOk(a),
     });
+    // D-197: the call objects' `x-same-data` (D-131) and the log filter's `x-block-range`.
+    addChainKeywords(ajv);
     ajv.addSchema({ $id: 'openrpc', components: rebase(chainOpenRpcDocument.components) }, 'openrpc');
     for (const method of chainOpenRpcDocument.methods as unknown as MethodDoc[]) {
       if (method['x-transport'] === 'websocket') this.websocketOnly.add(method.name);
@@ -80,7 +83,7 @@ export class ParamsValidator {
       throw new JsonRpcFailure('InvalidParams', `${method} expects params as an array (by position)`);
     if (!entry.validate(list))
       throw new JsonRpcFailure('InvalidParams', describe(entry.validate.errors?.[0], entry.names, list, method));
-    return list.map((value, i) => normalise(entry.kinds[i], entry.names[i]!, value));
+    return list.map((value, i) => normalise(entry.kinds[i], value));
   }
 }
 
@@ -98,7 +101,7 @@ function canonicalBlock(value: string): string {
 }
 
 /** D-131: a validated parameter in its canonical form; other parameters go to the node unchanged. */
-function normalise(kind: string | undefined, name: string, value: unknown): unknown {
+function normalise(kind: string | undefined, value: unknown): unknown {
   if (kind === 'BlockNumberOrTag') return canonicalBlock(value as string);
   if (kind === 'BlockNumberOrTagOrHash') {
     // A 66-character string is a block hash, as Besu, Anvil and execution-apis read it.
@@ -112,16 +115,6 @@ function normalise(kind: string | undefined, name: string, value: unknown): unkn
     if (filter.fromBlock !== undefined) filter.fromBlock = canonicalBlock(filter.fromBlock);
     if (filter.toBlock !== undefined) filter.toBlock = canonicalBlock(filter.toBlock);
     return filter;
-  }
-  if (kind === 'CallObject' || kind === 'EstimateGasCallObject') {
-    const call = value as { data?: string; input?: string };
-    // D-131: Besu and Geth refuse a call whose `data` and `input` differ; Anvil would pick one silently.
-    if (call.data !== undefined && call.input !== undefined && call.data.toLowerCase() !== call.input.toLowerCase()) {
-      throw new JsonRpcFailure(
-        'InvalidParams',
-        `"${name}.input" and "${name}.data" are both set and differ; send one of them`,
-      );
-    }
   }
   return value;
 }

@@ -10,6 +10,7 @@ import type { FinalBlockCache } from '../../node/final-blocks.ts';
 import { UpstreamRpcError, UpstreamUnavailableError, type RpcCall, type RpcResponse } from '../../node/upstream.ts';
 import { JsonRpcFailure } from './errors.ts';
 import { localMethods, type LocalContext } from './local-methods.ts';
+import { contractError, fromNode } from './node-errors.ts';
 import { ParamsValidator } from './params.ts';
 
 /** spec (D-013): groups that are not enabled on the observer, and mutating admin methods. */
@@ -113,9 +114,9 @@ export class RpcDispatcher {
         this.deps.blockCache?.observe(method, params, response.result);
         store?.(response.result);
       }
-      return { ...response, id };
+      return { ...fromNode(method, response), id };
     } catch (error) {
-      return this.failure(id, error);
+      return this.failure(id, error, method);
     }
   }
 
@@ -151,10 +152,11 @@ export class RpcDispatcher {
             this.deps.blockCache?.observe(r.call.method, r.call.params, response.result);
             r.store?.(response.result);
           }
-          answers[r.index] = { ...response, id: (prepared[r.index] as { id: Id }).id };
+          answers[r.index] = { ...fromNode(r.call.method, response), id: (prepared[r.index] as { id: Id }).id };
         });
       } catch (error) {
-        for (const r of misses) answers[r.index] = this.failure((prepared[r.index] as { id: Id }).id, error);
+        for (const r of misses)
+          answers[r.index] = this.failure((prepared[r.index] as { id: Id }).id, error, r.call.method);
       }
     }
     return answers as RpcResponse[];
@@ -166,7 +168,7 @@ export class RpcDispatcher {
         return { ...(await this.deps.qbftRelay(method, params)), id };
       return { jsonrpc: '2.0', id, result: await localMethods[method]!(params, this.deps) };
     } catch (error) {
-      return this.failure(id, error);
+      return this.failure(id, error, method);
     }
   }
 
@@ -189,15 +191,15 @@ export class RpcDispatcher {
       }
       const response = await this.deps.upstream.send('eth_sendRawTransaction', [signed]);
       if (!response.error) this.deps.producer?.onTransaction();
-      return { ...response, id };
+      return { ...fromNode('eth_sendRawTransaction', response), id };
     } catch (error) {
-      return this.failure(id, error);
+      return this.failure(id, error, 'eth_sendRawTransaction');
     }
   }
 
-  private failure(id: Id, error: unknown): RpcResponse {
+  private failure(id: Id, error: unknown, method = ''): RpcResponse {
     if (error instanceof JsonRpcFailure) return { jsonrpc: '2.0', id, error: error.toObject() };
-    if (error instanceof UpstreamRpcError) return { jsonrpc: '2.0', id, error: error.error };
+    if (error instanceof UpstreamRpcError) return { jsonrpc: '2.0', id, error: contractError(method, error.error) };
     if (error instanceof UpstreamUnavailableError)
       return { jsonrpc: '2.0', id, error: new JsonRpcFailure('ResourceUnavailable', error.message).toObject() };
     return { jsonrpc: '2.0', id, error: new JsonRpcFailure('InternalError').toObject() };

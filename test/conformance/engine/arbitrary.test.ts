@@ -134,3 +134,29 @@ describe('schema → arbitrary', () => {
     expect(schemaErrors(schema, '0x5B38DA6a701c568545dCfcB03FcB875f56beddC4').length).toBeGreaterThan(0);
   });
 });
+
+describe('extension keywords (D-197, D-198)', () => {
+  it('x-not-after-now: draws only past times, and its negative variant is a future time ajv refuses', () => {
+    const schema = { type: 'string', format: 'date-time', 'x-not-after-now': true };
+    for (const v of fc.sample(arbitraryOf(schema), { seed: 3, numRuns: 200 })) {
+      expect(Date.parse(v as string)).toBeLessThanOrEqual(Date.now());
+      expect(schemaErrors(schema, v)).toEqual([]);
+    }
+    const future = variantsOf(schema, '2026-01-01T00:00:00.000Z').find((v) => v.keyword === 'x-not-after-now');
+    expect(future).toMatchObject({ valid: false, value: '2999-12-31T23:59:59.000Z' });
+    expect(failsFor(schemaErrors(schema, future?.value), 'x-not-after-now')).toBe(true);
+  });
+
+  it('x-block-range: a reversed numbered range is a negative variant ajv refuses; tags are not compared', () => {
+    const schema = {
+      type: 'object',
+      properties: { fromBlock: { type: 'string' }, toBlock: { type: 'string' } },
+      'x-block-range': ['fromBlock', 'toBlock'],
+    };
+    const reversed = variantsOf(schema, { fromBlock: '0x1' }).find((v) => v.keyword === 'x-block-range');
+    expect(reversed).toMatchObject({ valid: false, value: { fromBlock: '0x2', toBlock: '0x1' } });
+    expect(failsFor(schemaErrors(schema, reversed?.value), 'x-block-range')).toBe(true);
+    expect(schemaErrors(schema, { fromBlock: '0x1', toBlock: '0x1' })).toEqual([]);
+    expect(schemaErrors(schema, { fromBlock: 'latest', toBlock: '0x0' })).toEqual([]);
+  });
+});

@@ -75,7 +75,7 @@ describe('engine against the in-process reference', () => {
 
   it('never writes a credential into the report', () => {
     const text = JSON.stringify(buildEngineJson(result));
-    expect(Object.keys(credentials).sort()).toEqual(['adminToken', 'bearerKey', 'sessionToken']);
+    expect(Object.keys(credentials).sort()).toEqual(['adminToken', 'bearerKey', 'operatorToken', 'sessionToken']);
     for (const value of Object.values(credentials)) expect(text).not.toContain(value.replace(/^Bearer /, ''));
   });
 });
