@@ -196,13 +196,13 @@ export function casesFromDelivery(message: MessageContract, base: GeneratedDeliv
     'X-SVC-Timestamp',
   );
   // Signed, but against the headers schema in ways its variants do not reach: another message's event type,
-  // and three signatures where D-047 allows two. The verifier checks neither; the schemas refuse both.
+  // and three signatures where D-047 allows two. The verifier refuses both itself.
   const other = loadMessages().find((m) => m.event !== message.event)?.event ?? 'payment.failed';
   add(
     'invalid',
     `header X-SVC-Event "${other}" naming another message than the payload's`,
     { ...base, headers: { ...base.headers, 'X-SVC-Event': other } },
-    { accept: false, by: 'either' },
+    refusedBy('EVENT_MISMATCH'),
     'X-SVC-Event',
   );
   const three = signatureHeader([SECRET, `${SECRET}-b`, `${SECRET}-c`], ts, base.body);
@@ -210,10 +210,11 @@ export function casesFromDelivery(message: MessageContract, base: GeneratedDeliv
     'invalid',
     'header X-SVC-Signature with three signatures (D-047 allows two)',
     { ...base, headers: { ...base.headers, 'X-SVC-Signature': three } },
-    { accept: false, by: 'either' },
+    refusedBy('MALFORMED_SIGNATURE'),
     'X-SVC-Signature',
   );
-  // Invalid headers: the headers schema's variants; the signature and the timestamp are the verifier's to refuse.
+  // Invalid headers: the headers schema's variants; the verifier refuses every one (a missing header, the
+  // signature's and the timestamp's form, an event type outside the five, a delivery id that is not a UUID).
   for (const v of variantsOf(message.headers, base.headers)) {
     // The headers as a whole are not a value on the wire: only each header's variants are.
     if (v.valid || v.at === '') continue;
@@ -226,8 +227,7 @@ export function casesFromDelivery(message: MessageContract, base: GeneratedDeliv
     // A malformed timestamp is signed as it stands, so only its form is wrong.
     if (name === 'X-SVC-Timestamp' && typeof value === 'string')
       delivery.headers['X-SVC-Signature'] = signatureHeader(secrets, value, base.body);
-    const byVerifier = value === undefined || name === 'X-SVC-Signature' || name === 'X-SVC-Timestamp';
-    add('invalid', `header ${v.reason}`, delivery, { accept: false, by: byVerifier ? 'verifier' : 'either' }, name);
+    add('invalid', `header ${v.reason}`, delivery, { accept: false, by: 'verifier' }, name);
   }
   return out;
 }

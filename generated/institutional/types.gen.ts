@@ -460,7 +460,8 @@ export type Page = number;
 export type Limit = number;
 
 /**
- * svckit extension (D-046). 1 to 255 printable ASCII characters, kept 24 hours per credential. The same
+ * svckit extension (D-046). 1 to 255 printable ASCII characters, neither the first nor the last a space
+ * (HTTP drops a field value's leading and trailing whitespace), kept 24 hours per credential. The same
  * key with the same body returns the first response again; with a different body: 422; while the first
  * request is still in progress: 409.
  *
@@ -739,7 +740,8 @@ export type InstitutionalCreateTransferData = {
     body: TransferRequest;
     headers?: {
         /**
-         * svckit extension (D-046). 1 to 255 printable ASCII characters, kept 24 hours per credential. The same
+         * svckit extension (D-046). 1 to 255 printable ASCII characters, neither the first nor the last a space
+         * (HTTP drops a field value's leading and trailing whitespace), kept 24 hours per credential. The same
          * key with the same body returns the first response again; with a different body: 422; while the first
          * request is still in progress: 409.
          *

@@ -335,12 +335,13 @@ export const zPage = z.int().gte(1).lte(999999999).default(1);
 export const zLimit = z.int().gte(1).lte(200).default(50);
 
 /**
- * svckit extension (D-046). 1 to 255 printable ASCII characters, kept 24 hours per credential. The same
+ * svckit extension (D-046). 1 to 255 printable ASCII characters, neither the first nor the last a space
+ * (HTTP drops a field value's leading and trailing whitespace), kept 24 hours per credential. The same
  * key with the same body returns the first response again; with a different body: 422; while the first
  * request is still in progress: 409.
  *
  */
-export const zIdempotencyKey = z.string().min(1).max(255).regex(/^[\x20-\x7E]{1,255}$/);
+export const zIdempotencyKey = z.string().min(1).max(255).regex(/^[\x21-\x7E]([\x20-\x7E]{0,253}[\x21-\x7E])?$/);
 
 export const zInstitutionalListAccountsQuery = z.object({
     page: z.int().gte(1).lte(999999999).optional().default(1),
@@ -389,7 +390,7 @@ export const zInstitutionalListTransfersResponse = zTransferPage;
 export const zInstitutionalCreateTransferBody = zTransferRequest;
 
 export const zInstitutionalCreateTransferHeaders = z.object({
-    'Idempotency-Key': z.string().min(1).max(255).regex(/^[\x20-\x7E]{1,255}$/).optional()
+    'Idempotency-Key': z.string().min(1).max(255).regex(/^[\x21-\x7E]([\x20-\x7E]{0,253}[\x21-\x7E])?$/).optional()
 });
 
 /**

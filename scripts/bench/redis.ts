@@ -15,6 +15,7 @@ import { RedisReplayMemory } from '../../src/server/auth/replay.ts';
 import { limitRequests, shareRateLimits } from '../../src/server/http/rate-limit.ts';
 import { openSharedState, type SharedState } from '../../src/storage/redis.ts';
 import { redisMissing, startRedis } from '../../test/support/redis.ts';
+import { figure, machine, reportResult } from './result.ts';
 
 const OPS = Number(process.env.BENCH_OPS ?? 5000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -80,9 +81,21 @@ try {
     const { p50, p99 } = median(runs[name]);
     console.log(`limited route, concurrency 1, counters ${name}: p50 ${p50.toFixed(0)} us, p99 ${p99.toFixed(0)} us`);
   }
-  console.log(
-    `rate-limit overhead of Redis at p50: ${(median(runs.redis).p50 - median(runs['in process']).p50).toFixed(0)} us`,
-  );
+  const overhead = median(runs.redis).p50 - median(runs['in process']).p50;
+  console.log(`rate-limit overhead of Redis at p50: ${overhead.toFixed(0)} us`);
+  // No target: the figures say what the shared state of D-169 and D-170 costs per request.
+  reportResult({
+    bench: 'redis',
+    machine: machine(),
+    figures: [
+      figure('replay SET NX PX round trip: p50', setNx.p50, 'µs'),
+      figure('replay SET NX PX round trip: p99', setNx.p99, 'µs'),
+      figure('limited route, counters in process: p50', median(runs['in process']).p50, 'µs'),
+      figure('limited route, counters in Redis: p50', median(runs.redis).p50, 'µs'),
+      figure('rate-limit overhead of Redis at p50', overhead, 'µs'),
+    ],
+    notes: [`redis-server on loopback started by the benchmark; ${OPS} operations per run, median of ${ROUNDS} runs`],
+  });
   await local.close();
   await viaRedis.close();
 } finally {

@@ -15,6 +15,7 @@ import { Worker } from 'node:worker_threads';
 import { SignJWT, jwtVerify } from 'jose';
 import { recoverMessageAddress } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { registrationMessage } from '../../src/client/wallet/session-messages.ts';
 import { OffsetClock } from '../../src/clock.ts';
 import { loadConfig } from '../../src/config.ts';
 import { mlDsa65, sha3_256, toHex } from '../../src/crypto/index.ts';
@@ -82,20 +83,29 @@ function identity(): Identity {
   };
 }
 
+/** The signed registration body (D-147): the identity key's proof over svcId and issuedAt. */
+function registration(id: Identity, issuedAt: string): Record<string, string> {
+  const message = new TextEncoder().encode(registrationMessage({ svcId: id.svcId, issuedAt }));
+  const proof = toHex(mlDsa65.sign(Buffer.from(id.seed, 'hex'), message));
+  return { svcId: id.svcId, pqPublicKey: id.publicKey, issuedAt, proof };
+}
+
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'svckit-bench-wallet-'));
-  // D-024 limits lifted for the benchmark only (5 /auth requests per second would cap it at 2.5 sessions/s).
-  Object.assign(process.env, { SVC_RATE_LIMIT_WALLET: '0', SVC_RATE_LIMIT_WALLET_AUTH: '0' });
   const config = loadConfig({
+    // D-024 limits lifted for the benchmark only (5 /auth requests per second would cap it at 2.5 sessions/s).
+    SVC_RATE_LIMIT_WALLET: '0',
+    SVC_RATE_LIMIT_WALLET_AUTH: '0',
     SVC_DATA_DIR: dataDir,
     SVC_BASE_PORT: '0',
     SVC_WALLET_PORT: '0',
     SVC_SITE_PORT: '0',
     SVC_BLOCK_TIME: '0',
   });
-  const { stack, ready } = await listen(config, { clock: new OffsetClock(), logLevel: 'silent' });
+  const clock = new OffsetClock();
+  const { stack, ready } = await listen(config, { clock, logLevel: 'silent' });
   try {
     const maxLevel = Math.max(...LEVELS);
     const identities = Array.from({ length: WORKERS * maxLevel }, identity);
@@ -103,7 +113,7 @@ async function main(): Promise<void> {
       const res = await stack.wallet.inject({
         method: 'POST',
         url: '/wallets/register',
-        payload: { svcId: id.svcId, pqPublicKey: id.publicKey },
+        payload: registration(id, new Date(clock.now()).toISOString()),
       });
       if (res.statusCode !== 200) throw new Error(`register: ${res.statusCode} ${res.body}`);
     }

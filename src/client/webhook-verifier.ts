@@ -8,7 +8,10 @@
  * 3. "The receiver rejects a delivery whose timestamp is more than 5 minutes old (replay protection)." A
  *    timestamp as far in the future is refused too (a clock that ran ahead would otherwise widen the window).
  * During a secret rotation X-SVC-Signature carries `sha256=<hex_current>,sha256=<hex_previous>` (D-047); a
- * delivery is accepted when any listed signature matches any secret the receiver holds.
+ * delivery is accepted when any listed signature matches any secret the receiver holds. The headers are also
+ * held to the Headers schema of specs/webhooks.asyncapi.yaml where a receiver acts on them: X-SVC-Event is one
+ * of the five event types and equal to the payload's `event`, X-SVC-Delivery is a UUID (D-039), and at most
+ * two signatures are listed.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type {
@@ -18,6 +21,7 @@ import type {
   PaymentReturnedPayload,
   PaymentSettledPayload,
 } from '../../generated/webhooks/types.gen.ts';
+import { webhookSchemaDefs } from '../../generated/webhooks/schemas.gen.ts';
 import { SvcError } from '../errors.ts';
 
 /** The payload of one Payment event, as specs/webhooks.asyncapi.yaml defines it per event type. */
@@ -34,9 +38,11 @@ export type WebhookRejection =
   | 'MALFORMED_TIMESTAMP'
   | 'STALE_TIMESTAMP'
   | 'FUTURE_TIMESTAMP'
+  | 'MALFORMED_HEADER'
   | 'MALFORMED_SIGNATURE'
   | 'SIGNATURE_MISMATCH'
-  | 'MALFORMED_BODY';
+  | 'MALFORMED_BODY'
+  | 'EVENT_MISMATCH';
 
 /** Thrown by {@link verifyWebhook}; `code` says why. Answer such a delivery with a 4xx and do not process it. */
 export class WebhookVerificationError extends SvcError<WebhookRejection> {
@@ -70,6 +76,11 @@ export type VerifyOptions = {
 };
 
 const SIGNATURE = /^sha256=([0-9a-f]{64})$/;
+/** D-047: the current signature, and the previous one during a rotation. */
+const MAX_SIGNATURES = 2;
+/** D-039: X-SVC-Delivery is a UUID. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const EVENT_TYPES: readonly string[] = webhookSchemaDefs.PaymentEventType.enum;
 
 function header(headers: WebhookHeaders, name: string): string | undefined {
   if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name) ?? undefined;
@@ -105,6 +116,16 @@ export function verifyWebhook(
   ] as const) {
     if (!value) throw new WebhookVerificationError('MISSING_HEADER', `${name} is missing`);
   }
+  if (!EVENT_TYPES.includes(event!))
+    throw new WebhookVerificationError(
+      'MALFORMED_HEADER',
+      `X-SVC-Event expected one of ${EVENT_TYPES.join(', ')}, got "${event!.slice(0, 64)}"`,
+    );
+  if (!UUID.test(deliveryId!))
+    throw new WebhookVerificationError(
+      'MALFORMED_HEADER',
+      `X-SVC-Delivery expected a UUID, got "${deliveryId!.slice(0, 64)}"`,
+    );
   if (!/^\d{1,12}$/.test(timestampText!))
     throw new WebhookVerificationError(
       'MALFORMED_TIMESTAMP',
@@ -121,7 +142,7 @@ export function verifyWebhook(
     );
   // D-047: one `sha256=<hex>`, or a comma-separated list during a rotation.
   const given = signatureText!.split(',').map((part) => SIGNATURE.exec(part.trim())?.[1]);
-  if (given.length === 0 || given.some((hex) => hex === undefined)) {
+  if (given.length === 0 || given.length > MAX_SIGNATURES || given.some((hex) => hex === undefined)) {
     throw new WebhookVerificationError(
       'MALFORMED_SIGNATURE',
       'X-SVC-Signature expected sha256=<64 lower-case hex digits>, optionally two separated by a comma',
@@ -148,5 +169,11 @@ export function verifyWebhook(
   }
   if (typeof payload !== 'object' || payload === null || Array.isArray(payload))
     throw new WebhookVerificationError('MALFORMED_BODY', 'the body is not a JSON object');
+  const named = (payload as { event?: unknown }).event;
+  if (named !== event)
+    throw new WebhookVerificationError(
+      'EVENT_MISMATCH',
+      `X-SVC-Event "${event}" differs from the payload's event ${JSON.stringify(named)?.slice(0, 64)}`,
+    );
   return { event: event!, deliveryId: deliveryId!, timestamp, payload: payload as PaymentPayload };
 }

@@ -130,6 +130,28 @@ describe('verifyWebhook', () => {
     ).toBe('MALFORMED_BODY');
   });
 
+  it("refuses an X-SVC-Event outside the five or other than the payload's, a delivery id that is not a UUID, three signatures", () => {
+    const now = at(settled);
+    const ts = settled.headers['X-SVC-Timestamp']!;
+    // Each delivery below is correctly signed: only the header named is wrong.
+    const with_ = (name: string, value: string) => ({ ...settled.headers, [name]: value });
+    expect(rejection(() => verifyWebhook(body, with_('X-SVC-Event', 'payment.unknown'), CURRENT, { now }))).toBe(
+      'MALFORMED_HEADER',
+    );
+    expect(rejection(() => verifyWebhook(body, with_('X-SVC-Event', 'payment.failed'), CURRENT, { now }))).toBe(
+      'EVENT_MISMATCH',
+    );
+    expect(rejection(() => verifyWebhook(body, with_('X-SVC-Delivery', 'delivery-1'), CURRENT, { now }))).toBe(
+      'MALFORMED_HEADER',
+    );
+    const three = [CURRENT, 'b', 'c'].map((s) => sign(s, ts, body)).join(',');
+    expect(rejection(() => verifyWebhook(body, with_('X-SVC-Signature', three), CURRENT, { now }))).toBe(
+      'MALFORMED_SIGNATURE',
+    );
+    const two = [CURRENT, 'b'].map((s) => sign(s, ts, body)).join(',');
+    expect(verifyWebhook(body, with_('X-SVC-Signature', two), CURRENT, { now }).event).toBe('payment.settled');
+  });
+
   it('compares digests with crypto.timingSafeEqual, every secret against every signature, match or not', () => {
     const rotated = JSON.stringify(rotation.payload);
     const count = (run: () => unknown) => {

@@ -38,6 +38,9 @@ import { credentialOf } from './request-credential.ts';
 import { findTransfer, statementPage, transferPage } from './store.ts';
 import { accountView, directionFor, statementView, transferView } from './views.ts';
 
+/** D-046: 1 to 255 printable ASCII characters, neither the first nor the last a space. */
+const IDEMPOTENCY_KEY = /^[\x21-\x7E]([\x20-\x7E]{0,253}[\x21-\x7E])?$/;
+
 /** What the institutional handlers use. */
 export type InstitutionalDeps = {
   db: Database;
@@ -207,8 +210,12 @@ async function institutionalCreateTransfer(deps: InstitutionalDeps, request: Fas
   // refuses an unknown account (400 UNKNOWN_ACCOUNT) when it reads the sender, which saves a read per transfer.
   refuseUnusable(credential, 'fromAccountId', body.fromAccountId);
   const key = request.headers['idempotency-key'];
-  if (key !== undefined && (typeof key !== 'string' || !/^[\x20-\x7E]{1,255}$/.test(key))) {
-    throw new RestError(ErrorCode.INVALID_PARAMETER, '"Idempotency-Key" expected 1 to 255 printable ASCII characters');
+  // D-046: HTTP drops a field value's leading and trailing whitespace, so the key neither starts nor ends with one.
+  if (key !== undefined && (typeof key !== 'string' || !IDEMPOTENCY_KEY.test(key))) {
+    throw new RestError(
+      ErrorCode.INVALID_PARAMETER,
+      '"Idempotency-Key" expected 1 to 255 printable ASCII characters, not starting or ending with a space',
+    );
   }
   const claim = key ? await claimKey(deps.db, credential.id, key, requestDigest(body), dateOf(deps.clock)) : undefined;
   if (claim && 'replay' in claim)

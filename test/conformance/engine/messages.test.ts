@@ -67,13 +67,14 @@ describe('webhook messages', () => {
       ).toEqual([]);
   });
 
-  it('a delivery whose X-SVC-Event names another message is refused by the schemas, not by the verifier', () => {
+  it('a delivery whose X-SVC-Event names another message is refused by the verifier itself', () => {
     const [settled] = loadMessages().filter((m) => m.event === 'payment.settled');
     const [d] = fc.sample(deliveryArbitrary(settled!, 's'.repeat(32), Date.now()), { seed: 1, numRuns: 1 });
     const swapped = { ...d!, headers: { ...d!.headers, 'X-SVC-Event': 'payment.failed' } };
     const answer = receiveInProcess(swapped, ['s'.repeat(32)], Date.now());
     expect(answer.accepted).toBe(false);
-    expect(answer.stage).toBe('schema');
+    expect(answer.stage).toBe('verifier');
+    expect(answer.message).toContain("differs from the payload's event");
     expect(receiveInProcess(d!, ['s'.repeat(32)], Date.now()).accepted).toBe(true);
   });
 
