@@ -125,12 +125,12 @@ describe('the entry points at work', () => {
       'X-SVC-Signature': `sha256=${createHmac('sha256', 'a-shared-secret').update(`${timestamp}.${body}`).digest('hex')}`,
       'X-SVC-Timestamp': timestamp,
       'X-SVC-Event': 'payment.settled',
-      'X-SVC-Delivery': 'dlv_1',
+      'X-SVC-Delivery': '0b9f3c1e-5d2a-4c8e-9f61-2a7d4e8b1c03',
     };
     const now = Number(timestamp) * 1000;
     expect(verifyWebhook(body, headers, 'a-shared-secret', { now })).toEqual({
       event: 'payment.settled',
-      deliveryId: 'dlv_1',
+      deliveryId: '0b9f3c1e-5d2a-4c8e-9f61-2a7d4e8b1c03',
       timestamp: Number(timestamp),
       payload: JSON.parse(body),
     });
