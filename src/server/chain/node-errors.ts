@@ -1,6 +1,6 @@
 /**
  * The node's error objects as the contract states them (D-197). The node behind the gateway (Anvil) answers
- * three conditions with codes the contract does not give them:
+ * these conditions with codes the contract does not give them:
  * - a state read at a block number past its head: -32602 `BlockOutOfRangeError`, although that block is
  *   valid params on a chain that will reach it; the gateway answers -32001 Resource not found, as the node
  *   already answers for an unknown block hash. eth_getLogs keeps -32602, the answer of the execution-apis
