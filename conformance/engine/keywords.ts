@@ -3,6 +3,8 @@
  * every ajv instance of the engine (and the mocks, which share it), and known to the generator so a value it
  * draws as valid is valid:
  * - `x-same-data: ["data", "input"]` (chain call objects): both members, when present, hold the same bytes;
+ * - `x-block-range: ["fromBlock", "toBlock"]` (the chain log filter): a numbered range is not reversed;
+ *   both come from src/server/chain/keywords.ts, which the gateway registers too;
  * - `x-not-after-now: true` (a date-time): the time is not later than the moment it is judged.
  */
 import type { Ajv } from 'ajv';
