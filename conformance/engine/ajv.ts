@@ -15,7 +15,7 @@ function newAjv(coerceTypes: boolean): Ajv2020 {
   const ajv = new Ajv2020({ strict: false, allErrors: true, multipleOfPrecision: 9, coerceTypes, logger: false });
   addFormats(ajv);
   registerAjvFormats(ajv);
-  registerAjvKeywords(ajv as unknown as Parameters<typeof registerAjvKeywords>[0]);
+  registerAjvKeywords(ajv);
   return ajv;
 }
 

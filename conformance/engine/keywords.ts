@@ -7,7 +7,7 @@
  *   both come from src/server/chain/keywords.ts, which the gateway registers too;
  * - `x-not-after-now: true` (a date-time): the time is not later than the moment it is judged.
  */
-import type { Ajv } from 'ajv';
+import type AjvCore from 'ajv/dist/core.js';
 import fc from 'fast-check';
 import { addChainKeywords } from '../../src/server/chain/keywords.ts';
 import type { Schema } from './contract.ts';
@@ -31,7 +31,7 @@ export function pastDateTimes(): fc.Arbitrary<string> {
 }
 
 /** Registers the extension keywords with an ajv instance; returns it. */
-export function registerAjvKeywords<T extends Pick<Ajv, 'addKeyword'>>(ajv: T): T {
+export function registerAjvKeywords<T extends Pick<AjvCore, 'addKeyword'>>(ajv: T): T {
   addChainKeywords(ajv);
   ajv.addKeyword({
     keyword: NOT_AFTER_NOW,

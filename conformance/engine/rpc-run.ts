@@ -150,22 +150,22 @@ async function judge(
 
 /** The chain's head by eth_blockNumber, or undefined when the answer is not a block number. */
 async function headOf(run: RpcRun): Promise<bigint | undefined> {
-  const response = await send(run, {
-    method: 'POST',
-    url: run.rpc.href,
-    headers: { accept: 'application/json', 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'eth_blockNumber', params: [] }),
-  });
+  const response = await send(run, rpcPost(run.rpc, { jsonrpc: '2.0', id: 0, method: 'eth_blockNumber', params: [] }));
   return blockNumberOf((response.json as { result?: unknown } | undefined)?.result);
 }
 
 /** The wire request of a chain case: `POST {rpc}` with the JSON-RPC body. */
 export function wireOf(rpc: URL, c: RpcCase): WireRequest {
+  return rpcPost(rpc, c.input.body);
+}
+
+/** `POST {rpc}` with a JSON-RPC body. */
+function rpcPost(rpc: URL, body: unknown): WireRequest {
   return {
     method: 'POST',
     url: rpc.href,
     headers: { accept: 'application/json', 'content-type': 'application/json' },
-    body: JSON.stringify(c.input.body),
+    body: JSON.stringify(body),
   };
 }
 

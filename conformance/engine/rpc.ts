@@ -106,7 +106,7 @@ addFormats(ajv);
 registerAjvFormats(ajv as unknown as Parameters<typeof registerAjvFormats>[0]);
 // D-197: `x-same-data` and `x-block-range`, so a generated call with differing `data` and `input`, or a
 // reversed log range, is invalid.
-registerAjvKeywords(ajv as unknown as Parameters<typeof registerAjvKeywords>[0]);
+registerAjvKeywords(ajv);
 const compiled = new WeakMap<Schema, ValidateFunction>();
 
 /** The draft-07 errors of `value` against `schema` (empty when valid). */

@@ -63,7 +63,7 @@ export class DocumentValidator {
     addEvmAddressFormat(this.#ajv); // D-172
     addChainAddressFormat(this.#ajv); // D-188
     addMlKemKeyFormat(this.#ajv); // D-188
-    registerAjvKeywords(this.#ajv as unknown as Parameters<typeof registerAjvKeywords>[0]); // D-197, D-198
+    registerAjvKeywords(this.#ajv); // D-197, D-198
     // The document is not a schema: its root is registered only so that "#/..." refs resolve.
     // AsyncAPI's root `id` would be read as the draft-04 keyword, so root keys that are schema
     // keywords are left out.

@@ -8,7 +8,7 @@
  *   says a block number past the chain's head is -32602 (execution-apis's
  *   `filter-error-future-block-range`); that part depends on the chain, so no validator of params checks it.
  */
-import type { Ajv } from 'ajv';
+import type AjvCore from 'ajv/dist/core.js';
 
 /** The call-data keyword's name, as the contract writes it. */
 export const SAME_DATA_KEYWORD = 'x-same-data';
@@ -42,7 +42,7 @@ type Check = (names: string[], value: unknown) => boolean;
 
 /** Registers one keyword whose schema value is a list of member names. */
 function addNamesKeyword(
-  ajv: Pick<Ajv, 'addKeyword'>,
+  ajv: Pick<AjvCore, 'addKeyword'>,
   keyword: string,
   check: Check,
   message: (names: string[]) => string,
@@ -61,7 +61,7 @@ function addNamesKeyword(
 }
 
 /** Registers both keywords with an ajv instance (draft-07); returns it. */
-export function addChainKeywords<T extends Pick<Ajv, 'addKeyword'>>(ajv: T): T {
+export function addChainKeywords<T extends Pick<AjvCore, 'addKeyword'>>(ajv: T): T {
   addNamesKeyword(
     ajv,
     SAME_DATA_KEYWORD,

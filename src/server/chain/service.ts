@@ -197,7 +197,7 @@ export class RpcDispatcher {
     }
   }
 
-  private failure(id: Id, error: unknown, method = ''): RpcResponse {
+  private failure(id: Id, error: unknown, method: string): RpcResponse {
     if (error instanceof JsonRpcFailure) return { jsonrpc: '2.0', id, error: error.toObject() };
     if (error instanceof UpstreamRpcError) return { jsonrpc: '2.0', id, error: contractError(method, error.error) };
     if (error instanceof UpstreamUnavailableError)
