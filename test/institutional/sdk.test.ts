@@ -175,6 +175,20 @@ describe('a captured SVC-MLDSA header sent with another body (D-232)', () => {
     );
   });
 
+  it('hashes no more than the body limit: a bound request over it is refused as any other (413)', async () => {
+    const keys = await mldsaKey(target, ['transfers:write']);
+    const huge = JSON.stringify({
+      fromAccountId: sender.id,
+      to: recipient.address,
+      amount: '1.00',
+      memo: 'x'.repeat(2 ** 21),
+    });
+    const digest = contentDigest(huge);
+    const plain = await postTransfer(huge, { authorization: signed(keys) });
+    expect(plain).toMatch(/^413/);
+    expect(await postTransfer(huge, { authorization: signed(keys, digest), 'content-digest': digest })).toBe(plain);
+  });
+
   it('is accepted once in the specified scheme, whose string names no body (the recorded limit)', async () => {
     const keys = await mldsaKey(target, ['transfers:write']);
     const captured = signed(keys);
