@@ -166,7 +166,7 @@ function checkContentDigest(request: SignedRequest): string {
   if (typeof value !== 'string')
     throw new RestError(
       ErrorCode.UNAUTHENTICATED,
-      `"Content-Digest" is required once: the SVC-MLDSA header ends in "${CONTENT_DIGEST_BINDING}", so its signature covers that header`,
+      `"Content-Digest" is required: the SVC-MLDSA header ends in "${CONTENT_DIGEST_BINDING}", so its signature covers that header`,
     );
   const parsed = parseContentDigest(value);
   if ('error' in parsed) throw new RestError(ErrorCode.UNAUTHENTICATED, parsed.error);
