@@ -2,10 +2,17 @@
  * wallet_switchEthereumChain (EIP-3326) and wallet_addEthereumChain (EIP-3085) over the wallet library's
  * network registry (src/client/wallet/networks.ts), the same one the Node library uses: the built-in
  * networks plus custom EVM networks. A chain the wallet has no endpoint for is 4902; switching emits
- * `chainChanged` to every page (EIP-1193). Adding asks the user, checks that the endpoint serves the chain,
- * and does not switch (D-175).
+ * `chainChanged` to every page (EIP-1193). Adding asks the user first, only then checks that the endpoint
+ * serves the chain, and does not switch (D-175); the page learns nothing of the endpoint's answer, and the
+ * native chain's endpoint comes only from the options page (D-233).
  */
-import { chainIdHex, NetworkError, NetworkRegistry, type Network } from '../../src/client/wallet/browser.ts';
+import {
+  chainIdHex,
+  NATIVE_CHAIN_ID,
+  NetworkError,
+  NetworkRegistry,
+  type Network,
+} from '../../src/client/wallet/browser.ts';
 import { addChainParams, switchChainParams } from './params.ts';
 import { ERRORS, ProviderRpcError } from './protocol.ts';
 import { accountIndex } from './access.ts';
@@ -51,6 +58,12 @@ export async function switchChain(origin: string, params: unknown, state: Wallet
 export async function addChain(origin: string, params: unknown, state: WalletState, deps: RouterDeps) {
   const request = addChainParams(params);
   await accountIndex(origin, state, deps);
+  // D-233: the same answer whatever URL is named, so a page cannot test guesses of the configured gateway.
+  if (request.chainId === NATIVE_CHAIN_ID)
+    throw new ProviderRpcError(
+      ERRORS.invalidParams,
+      `chain ${chainIdHex(NATIVE_CHAIN_ID)} is the wallet's native chain: its endpoint is set in the extension options, not by a site`,
+    );
   if (state.rpcUrls[request.chainId] === request.rpcUrl) return null; // already added: nothing to ask
   const registry = registryOf(state);
   const builtin = registry.has(request.chainId) && !registry.get(request.chainId).custom;
@@ -61,13 +74,6 @@ export async function addChain(origin: string, params: unknown, state: WalletSta
     if (error instanceof NetworkError) throw new ProviderRpcError(ERRORS.invalidParams, error.message);
     throw error;
   }
-  // EIP-3085: the wallet checks that the endpoint serves the chain before the user is asked.
-  const served = await deps.forward(request.rpcUrl, 'eth_chainId', []);
-  if (typeof served !== 'string' || served.toLowerCase() !== chainIdHex(request.chainId))
-    throw new ProviderRpcError(
-      ERRORS.invalidParams,
-      `the endpoint ${new URL(request.rpcUrl).origin} serves chain ${String(served)}, not ${chainIdHex(request.chainId)}`,
-    );
   const known = builtin ? registry.get(request.chainId) : undefined;
   const decision = await deps.approve({
     kind: 'addChain',
@@ -78,10 +84,12 @@ export async function addChain(origin: string, params: unknown, state: WalletSta
       { label: 'Currency', value: known ? known.symbol : request.symbol },
       { label: 'RPC endpoint', value: request.rpcUrl },
       ...(request.blockExplorerUrl ? [{ label: 'Block explorer', value: request.blockExplorerUrl }] : []),
+      { label: 'Check', value: 'once you approve, the wallet asks this endpoint which chain it serves' },
     ],
     password: false,
   });
   if (!decision.approved) throw new ProviderRpcError(ERRORS.userRejected, 'the user rejected adding the network');
+  await checkServes(request.rpcUrl, request.chainId, deps);
   const current = (await deps.state()) ?? state;
   await deps.saveState({
     ...current,
@@ -96,4 +104,23 @@ export async function addChain(origin: string, params: unknown, state: WalletSta
         }),
   });
   return null;
+}
+
+/**
+ * EIP-3085: the endpoint must answer eth_chainId with the chain. D-233: asked only after the user approved (the
+ * service worker reaches addresses a page cannot), and whatever the endpoint answers, or however it fails, the
+ * page gets the same refusal: its answer's text never reaches the page.
+ */
+async function checkServes(rpcUrl: string, chainId: string, deps: RouterDeps): Promise<void> {
+  let served: unknown;
+  try {
+    served = await deps.forward(rpcUrl, 'eth_chainId', []);
+  } catch {
+    served = undefined;
+  }
+  if (typeof served !== 'string' || served.toLowerCase() !== chainIdHex(chainId))
+    throw new ProviderRpcError(
+      ERRORS.invalidParams,
+      `the endpoint ${new URL(rpcUrl).origin} did not answer eth_chainId with ${chainIdHex(chainId)}; the network was not added`,
+    );
 }

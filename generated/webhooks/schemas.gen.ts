@@ -241,8 +241,11 @@ export const webhookSchemaDefs = {
       },
       "X-SVC-Delivery": {
         "type": "string",
-        "x-decision": "D-039",
-        "description": "spec: \"delivery job identifier\". A UUID (D-039), the same on every attempt of one delivery, so a\nreceiver can drop a repeated delivery.\n",
+        "x-decision": [
+          "D-039",
+          "D-231"
+        ],
+        "description": "spec: \"delivery job identifier\". A UUID (D-039), the same on every attempt of one delivery. It is\nnot covered by the signature, so it identifies the delivery in the sender's records but cannot\nrefuse a replay: a receiver de-duplicates on the replay key and the payload instead (D-231).\n",
         "format": "uuid",
         "examples": [
           "09e3a561-a632-4cfe-b26e-25addec14641"
@@ -358,8 +361,11 @@ export const webhookSchemaDefs = {
       },
       "X-SVC-Delivery": {
         "type": "string",
-        "x-decision": "D-039",
-        "description": "spec: \"delivery job identifier\". A UUID (D-039), the same on every attempt of one delivery, so a\nreceiver can drop a repeated delivery.\n",
+        "x-decision": [
+          "D-039",
+          "D-231"
+        ],
+        "description": "spec: \"delivery job identifier\". A UUID (D-039), the same on every attempt of one delivery. It is\nnot covered by the signature, so it identifies the delivery in the sender's records but cannot\nrefuse a replay: a receiver de-duplicates on the replay key and the payload instead (D-231).\n",
         "format": "uuid",
         "examples": [
           "09e3a561-a632-4cfe-b26e-25addec14641"
@@ -484,8 +490,11 @@ export const webhookSchemaDefs = {
       },
       "X-SVC-Delivery": {
         "type": "string",
-        "x-decision": "D-039",
-        "description": "spec: \"delivery job identifier\". A UUID (D-039), the same on every attempt of one delivery, so a\nreceiver can drop a repeated delivery.\n",
+        "x-decision": [
+          "D-039",
+          "D-231"
+        ],
+        "description": "spec: \"delivery job identifier\". A UUID (D-039), the same on every attempt of one delivery. It is\nnot covered by the signature, so it identifies the delivery in the sender's records but cannot\nrefuse a replay: a receiver de-duplicates on the replay key and the payload instead (D-231).\n",
         "format": "uuid",
         "examples": [
           "09e3a561-a632-4cfe-b26e-25addec14641"
@@ -607,8 +616,11 @@ export const webhookSchemaDefs = {
       },
       "X-SVC-Delivery": {
         "type": "string",
-        "x-decision": "D-039",
-        "description": "spec: \"delivery job identifier\". A UUID (D-039), the same on every attempt of one delivery, so a\nreceiver can drop a repeated delivery.\n",
+        "x-decision": [
+          "D-039",
+          "D-231"
+        ],
+        "description": "spec: \"delivery job identifier\". A UUID (D-039), the same on every attempt of one delivery. It is\nnot covered by the signature, so it identifies the delivery in the sender's records but cannot\nrefuse a replay: a receiver de-duplicates on the replay key and the payload instead (D-231).\n",
         "format": "uuid",
         "examples": [
           "09e3a561-a632-4cfe-b26e-25addec14641"
@@ -734,8 +746,11 @@ export const webhookSchemaDefs = {
       },
       "X-SVC-Delivery": {
         "type": "string",
-        "x-decision": "D-039",
-        "description": "spec: \"delivery job identifier\". A UUID (D-039), the same on every attempt of one delivery, so a\nreceiver can drop a repeated delivery.\n",
+        "x-decision": [
+          "D-039",
+          "D-231"
+        ],
+        "description": "spec: \"delivery job identifier\". A UUID (D-039), the same on every attempt of one delivery. It is\nnot covered by the signature, so it identifies the delivery in the sender's records but cannot\nrefuse a replay: a receiver de-duplicates on the replay key and the payload instead (D-231).\n",
         "format": "uuid",
         "examples": [
           "09e3a561-a632-4cfe-b26e-25addec14641"

@@ -118,8 +118,9 @@ export interface PaymentFailedHeaders {
    */
   'X-SVC-Timestamp': string;
   /**
-   * spec: "delivery job identifier". A UUID (D-039), the same on every attempt of one delivery, so a
-   * receiver can drop a repeated delivery.
+   * spec: "delivery job identifier". A UUID (D-039), the same on every attempt of one delivery. It is
+   * not covered by the signature, so it identifies the delivery in the sender's records but cannot
+   * refuse a replay: a receiver de-duplicates on the replay key and the payload instead (D-231).
    *
    */
   'X-SVC-Delivery': string;
@@ -188,8 +189,9 @@ export interface PaymentInitiatedHeaders {
    */
   'X-SVC-Timestamp': string;
   /**
-   * spec: "delivery job identifier". A UUID (D-039), the same on every attempt of one delivery, so a
-   * receiver can drop a repeated delivery.
+   * spec: "delivery job identifier". A UUID (D-039), the same on every attempt of one delivery. It is
+   * not covered by the signature, so it identifies the delivery in the sender's records but cannot
+   * refuse a replay: a receiver de-duplicates on the replay key and the payload instead (D-231).
    *
    */
   'X-SVC-Delivery': string;
@@ -253,8 +255,9 @@ export interface PaymentRateLockedHeaders {
    */
   'X-SVC-Timestamp': string;
   /**
-   * spec: "delivery job identifier". A UUID (D-039), the same on every attempt of one delivery, so a
-   * receiver can drop a repeated delivery.
+   * spec: "delivery job identifier". A UUID (D-039), the same on every attempt of one delivery. It is
+   * not covered by the signature, so it identifies the delivery in the sender's records but cannot
+   * refuse a replay: a receiver de-duplicates on the replay key and the payload instead (D-231).
    *
    */
   'X-SVC-Delivery': string;
@@ -316,8 +319,9 @@ export interface PaymentReturnedHeaders {
    */
   'X-SVC-Timestamp': string;
   /**
-   * spec: "delivery job identifier". A UUID (D-039), the same on every attempt of one delivery, so a
-   * receiver can drop a repeated delivery.
+   * spec: "delivery job identifier". A UUID (D-039), the same on every attempt of one delivery. It is
+   * not covered by the signature, so it identifies the delivery in the sender's records but cannot
+   * refuse a replay: a receiver de-duplicates on the replay key and the payload instead (D-231).
    *
    */
   'X-SVC-Delivery': string;
@@ -385,8 +389,9 @@ export interface PaymentSettledHeaders {
    */
   'X-SVC-Timestamp': string;
   /**
-   * spec: "delivery job identifier". A UUID (D-039), the same on every attempt of one delivery, so a
-   * receiver can drop a repeated delivery.
+   * spec: "delivery job identifier". A UUID (D-039), the same on every attempt of one delivery. It is
+   * not covered by the signature, so it identifies the delivery in the sender's records but cannot
+   * refuse a replay: a receiver de-duplicates on the replay key and the payload instead (D-231).
    *
    */
   'X-SVC-Delivery': string;

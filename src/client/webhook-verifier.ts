@@ -12,8 +12,12 @@
  * held to the Headers schema of specs/webhooks.asyncapi.yaml where a receiver acts on them: X-SVC-Event is one
  * of the five event types and equal to the payload's `event`, X-SVC-Delivery is a UUID (D-039), and at most
  * two signatures are listed.
+ *
+ * Only the timestamp and the body are under the HMAC: X-SVC-Delivery and X-SVC-Event are not, so a captured
+ * delivery sent again under another delivery id verifies. The verified delivery therefore carries a replay key,
+ * the SHA-256 of exactly the signed string, for the receiver to refuse a repeat within the replay window (D-231).
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type {
   PaymentFailedPayload,
   PaymentInitiatedPayload,
@@ -53,10 +57,21 @@ export class WebhookVerificationError extends SvcError<WebhookRejection> {
 export type VerifiedWebhook = {
   /** X-SVC-Event, equal to the payload's `event`. */
   event: string;
-  /** X-SVC-Delivery: the same on every attempt; de-duplicate on it. */
+  /**
+   * X-SVC-Delivery: the same on every attempt, and not covered by the signature (spec: the signed string is
+   * `<timestamp>.<raw_body>`), so anyone who saw a delivery can resend it under another id. Use it to match the
+   * sender's delivery records, never to refuse a repeat: de-duplicate on {@link VerifiedWebhook.replayKey} and on
+   * the payload (D-231).
+   */
   deliveryId: string;
   /** X-SVC-Timestamp in Unix seconds. */
   timestamp: number;
+  /**
+   * The lowercase hex SHA-256 of the signed string `<timestamp>.<raw_body>`: the same for a delivery resent with
+   * any other X-SVC-Delivery or X-SVC-Signature list, different for every attempt of the sender (each attempt is
+   * signed with a fresh timestamp). Remember it until `timestamp` + the tolerance and refuse a repeat (D-231).
+   */
+  replayKey: string;
   /**
    * The parsed Payment event payload. Its type is the contract's: the signature proves the sender, whose
    * payloads follow specs/webhooks.asyncapi.yaml; the verifier checks the signature, not the schema.
@@ -175,5 +190,7 @@ export function verifyWebhook(
       'EVENT_MISMATCH',
       `X-SVC-Event "${event}" differs from the payload's event ${JSON.stringify(named)?.slice(0, 64)}`,
     );
-  return { event: event!, deliveryId: deliveryId!, timestamp, payload: payload as PaymentPayload };
+  // D-231: the replay key covers exactly what the HMAC covers, so it is as unforgeable as the signature.
+  const replayKey = createHash('sha256').update(signed).digest('hex');
+  return { event: event!, deliveryId: deliveryId!, timestamp, replayKey, payload: payload as PaymentPayload };
 }

@@ -1,7 +1,10 @@
 // An integrator's client generated from specs/institutional.openapi.yaml (hey-api,
 // Node's built-in fetch), using the svckit helper signRequestsWithMldsa, reads an account and its statement
 // and sends a transfer that confirms on Anvil — and the same with a bearer key. The development CA is added
-// to Node's default trust store (tls.setDefaultCACertificates, the in-process NODE_EXTRA_CA_CERTS).
+// to Node's default trust store (tls.setDefaultCACertificates, the in-process NODE_EXTRA_CA_CERTS). The
+// Content-Digest binding of D-232 through the same stack: the helper's bound requests go through, a captured
+// bound header is refused with another body, and a captured header of the specified scheme is accepted once
+// with another body, the limit D-232 records.
 import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../generated/institutional/client';
@@ -10,13 +13,17 @@ import {
   adminJson,
   apiKey,
   A_PERMISSIONS,
+  mldsaKey,
   newAccount,
+  serverNow,
+  wireTarget,
   type AccountView,
 } from '../../conformance/checks/institutional/support.ts';
+import { request } from '../../conformance/http.ts';
 import { referenceTarget } from '../../conformance/targets/reference.ts';
 import type { Target } from '../../conformance/targets/target.ts';
 import { mlDsa65, toHex } from '../../src/crypto/index.ts';
-import { signRequestsWithMldsa } from '../../src/client/mldsa-signer.ts';
+import { contentDigest, mldsaAuthorization, signRequestsWithMldsa } from '../../src/client/mldsa-signer.ts';
 
 let target: Target;
 let sender: AccountView;
@@ -101,6 +108,13 @@ describe('a generated SDK client against the reference stack', () => {
     await integratorFlow(client);
   });
 
+  it('signs the body too with the Content-Digest binding when asked (D-232)', async () => {
+    const keys = await mldsaKey(target, A_PERMISSIONS);
+    const client = createClient({ baseUrl: baseUrl() });
+    signRequestsWithMldsa(client, keys, Date.now, { contentDigest: true });
+    await integratorFlow(client);
+  });
+
   it('works the same with a bearer svc_ key', async () => {
     const token = await apiKey(target, A_PERMISSIONS);
     const client = createClient({ baseUrl: baseUrl(), headers: { Authorization: `Bearer ${token}` } });
@@ -118,5 +132,67 @@ describe('a generated SDK client against the reference stack', () => {
     const refused = await sdk.institutionalGetAccount({ client: stranger, path: { id: sender.id } });
     expect(refused.response?.status).toBe(401);
     expect(refused.error).toMatchObject({ error: expect.any(String) });
+  });
+});
+
+/** POST /transfers with a raw JSON body and the given headers; resolves with the status and the error code. */
+async function postTransfer(raw: string, headers: Record<string, string>): Promise<string> {
+  const res = await request(target, 'wallet/api/v1/transfers', {
+    method: 'POST',
+    body: raw,
+    headers: { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID(), ...headers },
+  });
+  const code = (res.json as { code?: string } | undefined)?.code;
+  return code ? `${res.status} ${code}` : String(res.status);
+}
+
+describe('a captured SVC-MLDSA header sent with another body (D-232)', () => {
+  let attacker: AccountView;
+  beforeAll(async () => {
+    attacker = await newAccount(target);
+  });
+  const transfer = (to: AccountView, amount: string) =>
+    JSON.stringify({ fromAccountId: sender.id, to: to.address, amount });
+  const signed = (keys: Parameters<typeof mldsaAuthorization>[0], digest?: string) =>
+    mldsaAuthorization(keys, 'POST', wireTarget(target, '/transfers'), serverNow(target), digest);
+
+  it('is refused when the header binds the Content-Digest; the client request goes through once', async () => {
+    const keys = await mldsaKey(target, ['transfers:write']);
+    const meant = transfer(recipient, '1.00');
+    const swapped = transfer(attacker, '9.00');
+    const digest = contentDigest(meant);
+    const captured = signed(keys, digest);
+    expect(await postTransfer(swapped, { authorization: captured, 'content-digest': digest })).toBe(
+      '401 INVALID_SIGNATURE',
+    );
+    expect(await postTransfer(swapped, { authorization: captured, 'content-digest': contentDigest(swapped) })).toBe(
+      '401 INVALID_SIGNATURE',
+    );
+    expect(await postTransfer(swapped, { authorization: captured })).toBe('401 UNAUTHENTICATED');
+    expect(await postTransfer(meant, { authorization: captured, 'content-digest': digest })).toBe('201');
+    expect(await postTransfer(meant, { authorization: captured, 'content-digest': digest })).toBe(
+      '401 REPLAYED_SIGNATURE',
+    );
+  });
+
+  it('hashes no more than the body limit: a bound request over it is refused as any other (413)', async () => {
+    const keys = await mldsaKey(target, ['transfers:write']);
+    const huge = JSON.stringify({
+      fromAccountId: sender.id,
+      to: recipient.address,
+      amount: '1.00',
+      memo: 'x'.repeat(2 ** 21),
+    });
+    const digest = contentDigest(huge);
+    const plain = await postTransfer(huge, { authorization: signed(keys) });
+    expect(plain).toMatch(/^413/);
+    expect(await postTransfer(huge, { authorization: signed(keys, digest), 'content-digest': digest })).toBe(plain);
+  });
+
+  it('is accepted once in the specified scheme, whose string names no body (the recorded limit)', async () => {
+    const keys = await mldsaKey(target, ['transfers:write']);
+    const captured = signed(keys);
+    expect(await postTransfer(transfer(attacker, '0.50'), { authorization: captured })).toBe('201');
+    expect(await postTransfer(transfer(recipient, '0.50'), { authorization: captured })).toBe('401 REPLAYED_SIGNATURE');
   });
 });

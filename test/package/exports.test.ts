@@ -1,7 +1,7 @@
 // The package's public entry points (package.json `exports`, D-162): every subpath loads through the package name
 // under plain Node 26 type stripping, without tsx, and each one's exports work as an integrator uses them.
 import { spawnSync } from 'node:child_process';
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv } from 'ajv';
@@ -132,6 +132,7 @@ describe('the entry points at work', () => {
       event: 'payment.settled',
       deliveryId: '0b9f3c1e-5d2a-4c8e-9f61-2a7d4e8b1c03',
       timestamp: Number(timestamp),
+      replayKey: createHash('sha256').update(`${timestamp}.${body}`).digest('hex'),
       payload: JSON.parse(body),
     });
     expect(() => verifyWebhook(body.replace('ABCDEFGH', 'ABCDEFGX'), headers, 'a-shared-secret', { now })).toThrow(

@@ -263,6 +263,70 @@ describe('wallet_addEthereumChain and wallet_switchEthereumChain', () => {
       await expect(route(ORIGIN, 'wallet_addEthereumChain', params, deps)).rejects.toMatchObject({ code: -32602 });
     expect(Object.keys(state().rpcUrls)).toEqual(['1111111']);
   });
+
+  /** The host's endpoint calls, each with how many approvals the user had been shown by then (D-233). */
+  function observed(h: ReturnType<typeof host>, answer?: (url: string) => Promise<unknown>) {
+    const calls: Array<{ url: string; method: string; approvalsBefore: number }> = [];
+    const forward = h.deps.forward;
+    h.deps.forward = async (url, method, params) => {
+      calls.push({ url, method, approvalsBefore: h.approvals.length });
+      return answer ? answer(url) : forward(url, method, params);
+    };
+    return calls;
+  }
+
+  it('contacts the endpoint only after the user approved, and not at all when the user rejects (D-233)', async () => {
+    const rejecting = host({ approve: false, chainIdOf: { 'https://l2.test/': '0x4d2' } });
+    const unasked = observed(rejecting);
+    await expect(
+      route(ORIGIN, 'wallet_addEthereumChain', add('https://l2.test/'), rejecting.deps),
+    ).rejects.toMatchObject({ code: 4001 });
+    expect(unasked).toEqual([]);
+    const approving = host({ chainIdOf: { 'https://l2.test/': '0x4d2' } });
+    const asked = observed(approving);
+    expect(await route(ORIGIN, 'wallet_addEthereumChain', add('https://l2.test/'), approving.deps)).toBeNull();
+    expect(asked).toEqual([{ url: 'https://l2.test/', method: 'eth_chainId', approvalsBefore: 1 }]);
+  });
+
+  it("never passes the endpoint's answer or failure on to the page (D-233)", async () => {
+    const answers: Record<string, () => Promise<unknown>> = {
+      'https://text.test/': async () => 'router admin: firmware 1.2.3, session=abcdef',
+      'https://error.test/': async () => {
+        throw new ProviderRpcError(-32000, 'router admin: firmware 1.2.3, session=abcdef', { leak: true });
+      },
+      'https://down.test/': async () => {
+        throw new ProviderRpcError(4901, 'the gateway https://down.test cannot be reached: ECONNREFUSED 10.0.0.1');
+      },
+      'https://other.test/': async () => '0x1',
+    };
+    const errors: unknown[] = [];
+    for (const url of Object.keys(answers)) {
+      const h = host();
+      observed(h, (u) => answers[u]!());
+      const error = await route(ORIGIN, 'wallet_addEthereumChain', add(url), h.deps).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ProviderRpcError);
+      const { code, message, data } = error as ProviderRpcError;
+      expect({ code, data }).toEqual({ code: -32602, data: undefined });
+      expect(message).not.toMatch(/firmware|session|ECONNREFUSED|10\.0\.0\.1|0x1\b/);
+      errors.push(message.replace(url.slice(0, -1), '<endpoint>'));
+      expect(h.state().rpcUrls['1234']).toBeUndefined();
+    }
+    // One refusal, whatever the endpoint did.
+    expect(new Set(errors).size).toBe(1);
+  });
+
+  it("refuses to replace the native chain's endpoint, asking nothing and contacting nothing (D-233)", async () => {
+    const h = host();
+    const calls = observed(h);
+    const nativeHex = '0x10f447';
+    for (const url of ['https://attacker.test/rpc', STATE.rpcUrls['1111111']!]) {
+      const error = await route(ORIGIN, 'wallet_addEthereumChain', add(url, nativeHex), h.deps).catch((e) => e);
+      expect(error).toMatchObject({ code: -32602, message: expect.stringContaining('native chain') });
+    }
+    expect(h.approvals).toEqual([]);
+    expect(calls).toEqual([]);
+    expect(h.state().rpcUrls).toEqual(STATE.rpcUrls);
+  });
 });
 
 describe('EIP-1193 events and errors', () => {

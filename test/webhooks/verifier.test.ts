@@ -1,6 +1,6 @@
 // The receiver helper src/client/webhook-verifier.ts against the contract's own signed examples (spec
 // "Signature rules"; D-047 rotation), its replay window both ways, and its constant-time comparison.
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { loadSpec } from '../../scripts/generate/spec-loader.ts';
 
@@ -47,8 +47,29 @@ describe('verifyWebhook', () => {
       event: 'payment.settled',
       deliveryId: settled.headers['X-SVC-Delivery'],
       timestamp: Number(settled.headers['X-SVC-Timestamp']),
+      replayKey: createHash('sha256').update(`${settled.headers['X-SVC-Timestamp']}.${body}`).digest('hex'),
       payload: settled.payload,
     });
+  });
+
+  it('gives a captured delivery resent under another delivery id the same replay key, another attempt another (D-231)', () => {
+    const now = at(settled);
+    const ts = settled.headers['X-SVC-Timestamp']!;
+    const first = verifyWebhook(body, settled.headers, CURRENT, { now });
+    // What an observer can change without the secret: the unsigned delivery id, and the signature list.
+    const resent = {
+      ...settled.headers,
+      'X-SVC-Delivery': '7f3c2a10-9b4e-4d6f-8a21-5c0e9d3b7a64',
+      'X-SVC-Signature': `${settled.headers['X-SVC-Signature']},${sign('other-secret', ts, body)}`,
+    };
+    const replayed = verifyWebhook(body, resent, CURRENT, { now });
+    expect(replayed.deliveryId).not.toBe(first.deliveryId);
+    expect(replayed.replayKey).toBe(first.replayKey);
+    expect(first.replayKey).toMatch(/^[0-9a-f]{64}$/);
+    // The sender's next attempt of the same delivery is signed with a fresh timestamp: a new key.
+    const later = String(Number(ts) + 30);
+    const retry = { ...settled.headers, 'X-SVC-Timestamp': later, 'X-SVC-Signature': sign(CURRENT, later, body) };
+    expect(verifyWebhook(body, retry, CURRENT, { now }).replayKey).not.toBe(first.replayKey);
   });
 
   it('reads fetch Headers and Node lower-case header objects alike, and Buffer bodies', () => {

@@ -8,6 +8,7 @@ import { routes } from '../../../generated/institutional/routes.gen';
 import { limitRequests } from '../http/rate-limit.ts';
 import { registerOperations } from '../http/operations.ts';
 import type { Authenticator } from '../auth/authenticate.ts';
+import { bodyDigestOf, tapBodyForDigest } from '../auth/content-digest.ts';
 import { institutionalHandlers, type InstitutionalDeps } from './service.ts';
 
 /** Options of the plugin: handler dependencies, the authenticator and the rate limit (0 = off, for benchmarks). */
@@ -17,11 +18,15 @@ export type InstitutionalOptions = InstitutionalDeps & { authenticator: Authenti
 export async function institutionalRoutes(app: FastifyInstance, options: InstitutionalOptions): Promise<void> {
   await limitRequests(app, options.requestsPerSecond);
   app.decorateRequest('credential', null);
+  // D-232: a signature bound to the body's Content-Digest has the body hashed as it is parsed.
+  app.addHook('preParsing', tapBodyForDigest);
   app.addHook('preHandler', async (request) => {
     const credential = await options.authenticator.authenticate({
       method: request.method,
       target: request.url,
       authorization: request.headers.authorization,
+      contentDigest: request.headers['content-digest'],
+      body: bodyDigestOf(request),
     });
     request.credential = credential;
   });
