@@ -21,6 +21,7 @@ import {
   challengeCount,
   consumeChallenge,
   identityKey,
+  isRegisteredAddress,
   outstandingChallenges,
   purgeExpiredChallenges,
   putAuthRecord,
@@ -105,14 +106,16 @@ export class AuthService {
     return { ok: true, isNew };
   }
 
-  /** POST /auth/challenge (D-043, D-068, D-070, D-071). */
-  async challenge(body: unknown): Promise<ChallengeResponse> {
+  /** POST /auth/challenge (D-043, D-068, D-071, D-145, D-209); `ip` is the client's address as the rate limits see it. */
+  async challenge(body: unknown, ip: string): Promise<ChallengeResponse> {
     const input = guard(challengeBody, body, EXPLAIN);
     const { kind, address } = canonicalAddress('address', input.address);
-    if (!(await identityKey(this.db, input.svcId))) {
+    // D-209: only a chain address registered to the svcId gets a challenge. An unknown svcId and an address not
+    // registered to it get one answer, whatever other identities hold, so the 404 says only what a 200 would.
+    if (!(await isRegisteredAddress(this.db, input.svcId, address))) {
       throw new RestError(
         ErrorCode.SVC_ID_NOT_REGISTERED,
-        `svcId ${input.svcId} is not registered: call POST /wallets/register first`,
+        `svcId ${input.svcId} has no registered address ${address}: register the identity with this address in "keys" (POST /wallets/register) first`,
       );
     }
     const now = this.clock.now();
@@ -130,7 +133,7 @@ export class AuthService {
       this.lastPurge = now;
       await purgeExpiredChallenges(this.db, new Date(now));
     }
-    // D-145: a bounded store; per svcId the oldest outstanding challenges give way in putChallenge.
+    // D-145: a bounded store in all; D-209 bounds it per address and per client IP in putChallenge.
     if ((await challengeCount(this.db)) >= CHALLENGES_IN_TOTAL) {
       await purgeExpiredChallenges(this.db, new Date(now));
       if ((await challengeCount(this.db)) >= CHALLENGES_IN_TOTAL) {
@@ -140,13 +143,8 @@ export class AuthService {
         );
       }
     }
-    await putChallenge(this.db, {
-      address,
-      svcId: input.svcId,
-      nonce,
-      message,
-      expiresAt: new Date(now + CHALLENGE_LIFETIME_MS),
-    });
+    const row = { address, svcId: input.svcId, nonce, message, expiresAt: new Date(now + CHALLENGE_LIFETIME_MS), ip };
+    await putChallenge(this.db, row, now, CHALLENGE_LIFETIME_MS);
     return { nonce, message };
   }
 

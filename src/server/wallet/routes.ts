@@ -65,7 +65,8 @@ export function walletHandlers(options: WalletOptions, tokens: SessionTokens): R
   const session = (request: Parameters<SessionTokens['authenticate']>[0]) =>
     tokens.authenticate(request).then((c) => c.sub);
   return {
-    walletCreateChallenge: async (request, reply) => reply.code(200).send(await auth.challenge(request.body)),
+    walletCreateChallenge: async (request, reply) =>
+      reply.code(200).send(await auth.challenge(request.body, request.ip)),
     walletVerify: async (request, reply) => reply.code(200).send(await auth.verify(request.body)),
     walletRegisterWallet: async (request, reply) => reply.code(200).send(await auth.register(request.body)),
     walletGetHistory: async (request, reply) => {
