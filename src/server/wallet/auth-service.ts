@@ -46,6 +46,7 @@ const EXPLAIN = {
   ecdsaSig: '65 bytes: 0x + 130 hex (EVM, Tron) or 88 base64 characters (Bitcoin BIP-137)',
   'keys[].chainId': '1111111, an EVM chain id, "bitcoin" or "tron"',
   'keys[].address': 'an EVM (0x + 40 hex), Bitcoin (bc1q...) or Tron (T...) address',
+  scope: '"owner" or "dapp" (D-210)',
 };
 
 const registerBody = zRegisterRequest.extend({ keys: z.array(zRegisterKey.strict()).max(64).optional() }).strict();
@@ -148,7 +149,7 @@ export class AuthService {
     return { nonce, message };
   }
 
-  /** POST /auth/verify: both signatures over the outstanding message, then a token (D-005, D-018, D-035, D-044). */
+  /** POST /auth/verify: both signatures over the outstanding message, then a token (D-005, D-018, D-035, D-044, D-210). */
   async verify(body: unknown): Promise<{ token: string }> {
     const input = guard(verifyBody, body, EXPLAIN);
     const { kind, address } = canonicalAddress('address', input.address);
@@ -187,7 +188,8 @@ export class AuthService {
     if (!(await consumeChallenge(this.db, challenge.nonce))) {
       throw new RestError(ErrorCode.CHALLENGE_EXPIRED, 'this challenge was just used: request a new challenge');
     }
-    const { token } = await this.tokens.issue(input.svcId, address, challenge.nonce);
+    // D-210: the signer chooses the scope; a wallet signing in for a site asks for "dapp".
+    const { token } = await this.tokens.issue(input.svcId, address, challenge.nonce, input.scope ?? 'owner');
     await putAuthRecord(this.db, {
       nonce: challenge.nonce,
       svcId: input.svcId,
