@@ -39,5 +39,5 @@ export const APPROVAL_TITLES: Readonly<Record<ApprovalKind, string>> = Object.fr
   signTransaction: 'Sign this transaction?',
   typedData: 'Sign this typed data?',
   addChain: 'Add this network?',
-  session: 'Sign in to the wallet service?',
+  session: 'Give this site a session with your wallet identity?',
 });

@@ -6,7 +6,8 @@
  * (domain = the wallet service's host, D-043, D-071), sign it with the account's key (`ecdsaSig`, EIP-191,
  * D-035) and the ML-DSA-65 identity (`pqSig`, D-044), POST /auth/verify and check the token against the
  * published JWKS (D-018). The wallet service is the one set on the options page (sources.ts), never one the
- * page names.
+ * page names. D-210: the token asked for is scoped "dapp", which the sync devices, the managed account and its
+ * guardian share and changes to owner bindings refuse; the approval window says what it opens and what not.
  */
 import {
   createWalletClient,
@@ -15,6 +16,7 @@ import {
   loginWithSigner,
 } from '../../src/client/wallet/browser.ts';
 import { accountIndex } from './access.ts';
+import type { ApprovalRow } from './approval.ts';
 import { sessionParams } from './params.ts';
 import { ERRORS, ProviderRpcError } from './protocol.ts';
 import type { RouterDeps } from './router.ts';
@@ -32,6 +34,26 @@ export interface SessionResult {
   walletApi: string;
 }
 
+/** D-210: what a dapp-scoped session token opens and what it does not, as the approval window says it. */
+export const DAPP_TOKEN_ALLOWS =
+  'Read your activity, your owner bindings and their activity, and ask banking authorisations as this identity';
+/** D-210: the operations that refuse a dapp-scoped token. */
+export const DAPP_TOKEN_REFUSED =
+  'Your sync devices, your managed account and its recovery share, and changes to owner bindings';
+
+/** The facts of the session approval window (D-174, D-210), in order. */
+export function sessionApprovalRows(walletOrigin: string, address: string, svcId: string | undefined): ApprovalRow[] {
+  return [
+    { label: 'Wallet service', value: walletOrigin },
+    { label: 'Account', value: address },
+    { label: 'Identity (svcId)', value: svcId ?? 'derived when you approve' },
+    { label: 'Signatures', value: 'EIP-191 with the account key and ML-DSA-65 with the identity key' },
+    { label: 'Session', value: 'A token valid 15 minutes, given to this site' },
+    { label: 'The site may', value: DAPP_TOKEN_ALLOWS },
+    { label: 'The site may not reach', value: DAPP_TOKEN_REFUSED },
+  ];
+}
+
 /** Runs the dual-signature login for the connected account after approval. */
 export async function requestSession(
   origin: string,
@@ -46,13 +68,7 @@ export async function requestSession(
   const decision = await deps.approve({
     kind: 'session',
     origin,
-    rows: [
-      { label: 'Wallet service', value: base.origin },
-      { label: 'Account', value: address },
-      { label: 'Identity (svcId)', value: state.svcId ?? 'derived when you approve' },
-      { label: 'Signatures', value: 'EIP-191 with the account key and ML-DSA-65 with the identity key' },
-      { label: 'Session', value: 'A token valid 15 minutes, given to this site' },
-    ],
+    rows: sessionApprovalRows(base.origin, address, state.svcId),
     password: true,
   });
   if (!decision.approved || !decision.password)
@@ -62,7 +78,8 @@ export async function requestSession(
     const key = deriveChainKey(seed, 'evm', index);
     const identity = identitySignerWeb(seed);
     try {
-      const session = await loginWithSigner({ client, key, identity });
+      // D-210: a site gets a dapp-scoped token; the flow refuses one that does not say so.
+      const session = await loginWithSigner({ client, key, identity, scope: 'dapp' });
       return { token: session.token, svcId: session.svcId, address, nonce: session.nonce, walletApi: base.origin };
     } catch (error) {
       if (error instanceof ProviderRpcError) throw error; // e.g. 4900: the wallet service cannot be reached

@@ -30,6 +30,7 @@ export const ErrorSchema = {
                 'UNSUPPORTED_MEDIA_TYPE',
                 'UNAUTHENTICATED',
                 'ADMIN_TOKEN_REQUIRED',
+                'PERMISSION_DENIED',
                 'INVALID_TOKEN',
                 'TOKEN_EXPIRED',
                 'SVC_ID_MISMATCH',
@@ -221,12 +222,28 @@ export const VerifyRequestSchema = {
         },
         pqSig: {
             $ref: '#/components/schemas/MlDsaSignature'
+        },
+        scope: {
+            $ref: '#/components/schemas/TokenScope'
         }
     },
     'x-decision': [
         'D-035',
-        'D-044'
+        'D-044',
+        'D-210'
     ]
+} as const;
+
+export const TokenScopeSchema = {
+    type: 'string',
+    enum: [
+        'owner',
+        'dapp'
+    ],
+    default: 'owner',
+    description: 'What the session token opens (extension, D-210). `owner` (the default): every operation of the identity. `dapp`: what a site the wallet signs in for may do: `GET /history`, reading owner bindings and their activity, and `POST /banking/authorizations`; the sync devices (`/sync/*`), the managed account and its guardian share (`/managed/accounts`, `/managed/share`) and changes to owner bindings (offer, accept, limits, revoke) answer it 403 `PERMISSION_DENIED`. The wallet asks for `dapp` when it signs in on behalf of a site (`svckit_requestSession`, D-174).',
+    example: 'dapp',
+    'x-decision': 'D-210'
 } as const;
 
 export const VerifyResponseSchema = {
@@ -310,6 +327,10 @@ export const SessionTokenClaimsSchema = {
         chl: {
             $ref: '#/components/schemas/ChallengeNonce',
             description: 'The challenge nonce consumed by this login, tying the token to its authorisation record.'
+        },
+        scope: {
+            $ref: '#/components/schemas/TokenScope',
+            description: 'The `scope` the verify request asked for (D-210); a token without it opens only what a `dapp` token opens.'
         }
     },
     examples: [
@@ -322,7 +343,8 @@ export const SessionTokenClaimsSchema = {
             nbf: 1795253412,
             exp: 1795254312,
             jti: '0b7e2c4a-5f1d-4c8e-9a3b-6d2f8e1c7a90',
-            chl: '28ca10e3dde4d371f12a157437a754f5'
+            chl: '28ca10e3dde4d371f12a157437a754f5',
+            scope: 'owner'
         }
     ],
     'x-decision': 'D-005'

@@ -16,7 +16,7 @@ export type Error = {
     /**
      * Stable machine-readable code, UPPER_SNAKE_CASE, the same codes as the institutional API where the meaning is the same (D-022). The enum lists exactly the codes this API answers (D-160); each has one HTTP status (D-159).
      */
-    code?: 'INVALID_PARAMETER' | 'INVALID_REQUEST' | 'NOT_FOUND' | 'NOT_IMPLEMENTED' | 'RATE_LIMITED' | 'UNAVAILABLE' | 'INTERNAL' | 'BODY_TOO_LARGE' | 'BODY_TOO_DEEP' | 'UNSUPPORTED_MEDIA_TYPE' | 'UNAUTHENTICATED' | 'ADMIN_TOKEN_REQUIRED' | 'INVALID_TOKEN' | 'TOKEN_EXPIRED' | 'SVC_ID_MISMATCH' | 'SVC_ID_NOT_REGISTERED' | 'PROOF_EXPIRED' | 'INVALID_SIGNATURE' | 'CHALLENGE_EXPIRED' | 'TOO_MANY_CHALLENGES' | 'QUOTA_EXCEEDED' | 'UNSUPPORTED_CHAIN' | 'PRIVATE_MATERIAL_REFUSED' | 'OWNER_BINDING_REQUIRED' | 'CURRENCY_MISMATCH' | 'COUNTERPARTY_NOT_ALLOWED' | 'SPENDING_CEILING_EXCEEDED' | 'NOT_AN_OWNER' | 'BINDING_EXISTS' | 'BINDING_NOT_FOUND' | 'BINDING_STATE_CONFLICT' | 'NOT_BINDING_WALLET' | 'NOT_BINDING_OWNER' | 'SHARE_LABEL_MISMATCH' | 'NOT_A_SEALED_SHARE' | 'MANAGED_ACCOUNT_EXISTS' | 'MANAGED_ACCOUNT_NOT_FOUND' | 'INVALID_CREDENTIALS' | 'DEVICE_ID_MISMATCH' | 'DEVICE_NOT_FOUND' | 'TOO_MANY_DEVICES' | 'NOT_AN_ENVELOPE' | 'EXTENSION_NOT_BUILT';
+    code?: 'INVALID_PARAMETER' | 'INVALID_REQUEST' | 'NOT_FOUND' | 'NOT_IMPLEMENTED' | 'RATE_LIMITED' | 'UNAVAILABLE' | 'INTERNAL' | 'BODY_TOO_LARGE' | 'BODY_TOO_DEEP' | 'UNSUPPORTED_MEDIA_TYPE' | 'UNAUTHENTICATED' | 'ADMIN_TOKEN_REQUIRED' | 'PERMISSION_DENIED' | 'INVALID_TOKEN' | 'TOKEN_EXPIRED' | 'SVC_ID_MISMATCH' | 'SVC_ID_NOT_REGISTERED' | 'PROOF_EXPIRED' | 'INVALID_SIGNATURE' | 'CHALLENGE_EXPIRED' | 'TOO_MANY_CHALLENGES' | 'QUOTA_EXCEEDED' | 'UNSUPPORTED_CHAIN' | 'PRIVATE_MATERIAL_REFUSED' | 'OWNER_BINDING_REQUIRED' | 'CURRENCY_MISMATCH' | 'COUNTERPARTY_NOT_ALLOWED' | 'SPENDING_CEILING_EXCEEDED' | 'NOT_AN_OWNER' | 'BINDING_EXISTS' | 'BINDING_NOT_FOUND' | 'BINDING_STATE_CONFLICT' | 'NOT_BINDING_WALLET' | 'NOT_BINDING_OWNER' | 'SHARE_LABEL_MISMATCH' | 'NOT_A_SEALED_SHARE' | 'MANAGED_ACCOUNT_EXISTS' | 'MANAGED_ACCOUNT_NOT_FOUND' | 'INVALID_CREDENTIALS' | 'DEVICE_ID_MISMATCH' | 'DEVICE_NOT_FOUND' | 'TOO_MANY_DEVICES' | 'NOT_AN_ENVELOPE' | 'EXTENSION_NOT_BUILT';
 };
 
 /**
@@ -81,7 +81,13 @@ export type VerifyRequest = {
     svcId: SvcId;
     ecdsaSig: ClassicalSignature;
     pqSig: MlDsaSignature;
+    scope?: TokenScope;
 };
+
+/**
+ * What the session token opens (extension, D-210). `owner` (the default): every operation of the identity. `dapp`: what a site the wallet signs in for may do: `GET /history`, reading owner bindings and their activity, and `POST /banking/authorizations`; the sync devices (`/sync*`), the managed account and its guardian share (`/managed/accounts`, `/managed/share`) and changes to owner bindings (offer, accept, limits, revoke) answer it 403 `PERMISSION_DENIED`. The wallet asks for `dapp` when it signs in on behalf of a site (`svckit_requestSession`, D-174).
+ */
+export type TokenScope = 'owner' | 'dapp';
 
 /**
  * spec: "Verify response: token (string, a JWT)".
@@ -133,6 +139,10 @@ export type SessionTokenClaims = {
      * The challenge nonce consumed by this login, tying the token to its authorisation record.
      */
     chl: ChallengeNonce;
+    /**
+     * The `scope` the verify request asked for (D-210); a token without it opens only what a `dapp` token opens.
+     */
+    scope?: TokenScope;
 };
 
 /**
@@ -854,7 +864,7 @@ export type WalletCreateChallengeErrors = {
      */
     400: Error;
     /**
-     * The svcId is not registered (D-068).
+     * The svcId is not registered, or the address is not registered to it; one answer for both (D-068, D-209).
      */
     404: Error;
     /**
@@ -1152,6 +1162,10 @@ export type WalletListSyncDevicesErrors = {
      */
     401: Error;
     /**
+     * The session token has scope `dapp` (D-210): the sync devices, the managed account and its guardian share, and changes to owner bindings need the identity's own session token (scope `owner`).
+     */
+    403: Error;
+    /**
      * Rate limit exceeded: more than 20 requests per second from this client IP, or 5 per second on /auth* (D-024). Carries Retry-After and x-ratelimit-* headers (D-022).
      */
     429: Error;
@@ -1193,6 +1207,10 @@ export type WalletDeleteSyncDeviceErrors = {
      * Missing, malformed, expired or otherwise invalid session token (D-018).
      */
     401: Error;
+    /**
+     * The session token has scope `dapp` (D-210): the sync devices, the managed account and its guardian share, and changes to owner bindings need the identity's own session token (scope `owner`).
+     */
+    403: Error;
     /**
      * The identity has no such device.
      */
@@ -1240,6 +1258,10 @@ export type WalletPutSyncDeviceErrors = {
      */
     401: Error;
     /**
+     * The session token has scope `dapp` (D-210): the sync devices, the managed account and its guardian share, and changes to owner bindings need the identity's own session token (scope `owner`).
+     */
+    403: Error;
+    /**
      * Rate limit exceeded: more than 20 requests per second from this client IP, or 5 per second on /auth* (D-024). Carries Retry-After and x-ratelimit-* headers (D-022).
      */
     429: Error;
@@ -1282,6 +1304,10 @@ export type WalletListSyncEnvelopesErrors = {
      */
     401: Error;
     /**
+     * The session token has scope `dapp` (D-210): the sync devices, the managed account and its guardian share, and changes to owner bindings need the identity's own session token (scope `owner`).
+     */
+    403: Error;
+    /**
      * The identity has no such device.
      */
     404: Error;
@@ -1322,6 +1348,10 @@ export type WalletPostSyncEnvelopesErrors = {
      * Missing, malformed, expired or otherwise invalid session token (D-018).
      */
     401: Error;
+    /**
+     * The session token has scope `dapp` (D-210): the sync devices, the managed account and its guardian share, and changes to owner bindings need the identity's own session token (scope `owner`).
+     */
+    403: Error;
     /**
      * Rate limit exceeded: more than 20 requests per second from this client IP, or 5 per second on /auth* (D-024). Carries Retry-After and x-ratelimit-* headers (D-022).
      */
@@ -1443,7 +1473,7 @@ export type WalletCreateBindingErrors = {
      */
     401: Error;
     /**
-     * The token's identity is not a KYC-verified owner.
+     * The token's identity is not a KYC-verified owner, or the token has scope `dapp` (D-210).
      */
     403: Error;
     /**
@@ -1543,7 +1573,7 @@ export type WalletAcceptBindingErrors = {
      */
     401: Error;
     /**
-     * The token's identity is party to the binding but not in the role this action needs: the owner changes limits and revokes, the wallet accepts.
+     * The token's identity is party to the binding but not in the role this action needs: the owner changes limits and revokes, the wallet accepts. Or the token has scope `dapp`, which changes no binding (D-210).
      */
     403: Error;
     /**
@@ -1597,7 +1627,7 @@ export type WalletPutBindingLimitsErrors = {
      */
     401: Error;
     /**
-     * The token's identity is party to the binding but not in the role this action needs: the owner changes limits and revokes, the wallet accepts.
+     * The token's identity is party to the binding but not in the role this action needs: the owner changes limits and revokes, the wallet accepts. Or the token has scope `dapp`, which changes no binding (D-210).
      */
     403: Error;
     /**
@@ -1651,7 +1681,7 @@ export type WalletRevokeBindingErrors = {
      */
     401: Error;
     /**
-     * The token's identity is party to the binding but not in the role this action needs: the owner changes limits and revokes, the wallet accepts.
+     * The token's identity is party to the binding but not in the role this action needs: the owner changes limits and revokes, the wallet accepts. Or the token has scope `dapp`, which changes no binding (D-210).
      */
     403: Error;
     /**
@@ -1817,6 +1847,10 @@ export type WalletDeleteManagedAccountErrors = {
      */
     401: Error;
     /**
+     * The session token has scope `dapp` (D-210): the sync devices, the managed account and its guardian share, and changes to owner bindings need the identity's own session token (scope `owner`).
+     */
+    403: Error;
+    /**
      * The token's identity has no managed account.
      */
     404: Error;
@@ -1857,6 +1891,10 @@ export type WalletCreateManagedAccountErrors = {
      * Missing, malformed, expired or otherwise invalid session token (D-018).
      */
     401: Error;
+    /**
+     * The session token has scope `dapp` (D-210): the sync devices, the managed account and its guardian share, and changes to owner bindings need the identity's own session token (scope `owner`).
+     */
+    403: Error;
     /**
      * The identity already has a managed account (the service holds at most one share), or the email is taken.
      */
@@ -1931,6 +1969,10 @@ export type WalletGetManagedShareErrors = {
      * Missing, malformed, expired or otherwise invalid session token (D-018).
      */
     401: Error;
+    /**
+     * The session token has scope `dapp` (D-210): the sync devices, the managed account and its guardian share, and changes to owner bindings need the identity's own session token (scope `owner`).
+     */
+    403: Error;
     /**
      * The token's identity has no managed account.
      */

@@ -21,6 +21,7 @@ export const zError = z.object({
         'UNSUPPORTED_MEDIA_TYPE',
         'UNAUTHENTICATED',
         'ADMIN_TOKEN_REQUIRED',
+        'PERMISSION_DENIED',
         'INVALID_TOKEN',
         'TOKEN_EXPIRED',
         'SVC_ID_MISMATCH',
@@ -107,13 +108,19 @@ export const zChallengeResponse = z.object({
 });
 
 /**
+ * What the session token opens (extension, D-210). `owner` (the default): every operation of the identity. `dapp`: what a site the wallet signs in for may do: `GET /history`, reading owner bindings and their activity, and `POST /banking/authorizations`; the sync devices (`/sync*`), the managed account and its guardian share (`/managed/accounts`, `/managed/share`) and changes to owner bindings (offer, accept, limits, revoke) answer it 403 `PERMISSION_DENIED`. The wallet asks for `dapp` when it signs in on behalf of a site (`svckit_requestSession`, D-174).
+ */
+export const zTokenScope = z.enum(['owner', 'dapp']).default('owner');
+
+/**
  * spec: "Verify request: address, svcId, ecdsaSig (string, classical signature over message), pqSig (string, ML-DSA-65 signature over message)".
  */
 export const zVerifyRequest = z.object({
     address: zChainAddress,
     svcId: zSvcId,
     ecdsaSig: zClassicalSignature,
-    pqSig: zMlDsaSignature
+    pqSig: zMlDsaSignature,
+    scope: zTokenScope.optional()
 });
 
 /**
@@ -135,7 +142,8 @@ export const zSessionTokenClaims = z.object({
     nbf: z.int().gte(0),
     exp: z.int().gte(0),
     jti: z.string().min(1),
-    chl: zChallengeNonce
+    chl: zChallengeNonce,
+    scope: zTokenScope.optional()
 });
 
 /**

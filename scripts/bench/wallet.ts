@@ -84,10 +84,12 @@ function identity(): Identity {
 }
 
 /** The signed registration body (D-147): the identity key's proof over svcId and issuedAt. */
-function registration(id: Identity, issuedAt: string): Record<string, string> {
-  const message = new TextEncoder().encode(registrationMessage({ svcId: id.svcId, issuedAt }));
+function registration(id: Identity, issuedAt: string): Record<string, unknown> {
+  // D-209: a challenge is issued only for an address registered to the svcId.
+  const keys = [{ chainId: '1111111', address: id.address }];
+  const message = new TextEncoder().encode(registrationMessage({ svcId: id.svcId, issuedAt, keys }));
   const proof = toHex(mlDsa65.sign(Buffer.from(id.seed, 'hex'), message));
-  return { svcId: id.svcId, pqPublicKey: id.publicKey, issuedAt, proof };
+  return { svcId: id.svcId, pqPublicKey: id.publicKey, keys, issuedAt, proof };
 }
 
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;

@@ -324,8 +324,9 @@ export const walletIdentityKeys = pgTable(
 );
 
 /**
- * Outstanding challenges, keyed by their nonce (D-145): several per (address, svcId), at most 8 per svcId
- * and 100,000 in all; verify deletes the one whose message both signatures sign.
+ * Outstanding challenges, keyed by their nonce (D-145): several per (address, svcId); D-209 counts them per
+ * (svcId, address), per client IP within it, per client IP and in all; verify deletes the one whose message
+ * both signatures sign.
  */
 export const walletChallenges = pgTable(
   'wallet_challenges',
@@ -335,10 +336,13 @@ export const walletChallenges = pgTable(
     nonce: text('nonce').primaryKey(),
     message: text('message').notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
+    /** The client IP that asked (D-209); '' for challenges stored before it was kept. */
+    ip: text('ip').notNull().default(''),
   },
   (t) => [
     index('wallet_challenges_identity').on(t.svcId, t.address),
     index('wallet_challenges_expiry').on(t.expiresAt),
+    index('wallet_challenges_ip').on(t.ip, t.expiresAt),
   ],
 );
 

@@ -140,14 +140,27 @@ export function register(target: Target, identity: Identity, extra: Record<strin
   // The proof's time is the stack's clock where the harness can read it (checks move that clock forward).
   const issuedAt = new Date(target.reference?.now?.() ?? Date.now()).toISOString();
   return call(target, 'POST', '/wallets/register', {
-    body: { ...registrationProof(identity, extra.keys as RegisterKey[] | undefined, issuedAt), ...extra },
+    body: {
+      ...registrationProof(identity, (extra.keys as RegisterKey[] | undefined) ?? ownKeys(identity), issuedAt),
+      ...extra,
+    },
   });
 }
 
-/** The signed registration body (D-147): svcId, public key, issuedAt now and the identity key's proof over them. */
+/** The identity's own chain address as a registration key: a challenge is issued only for one (D-209). */
+export function ownKeys(identity: Identity): RegisterKey[] {
+  const { address } = identity.chain;
+  const chainId = address.startsWith('0x') ? '1111111' : address.startsWith('bc1') ? 'bitcoin' : 'tron';
+  return [{ chainId, address }];
+}
+
+/**
+ * The signed registration body (D-147): svcId, public key, the keys (by default the identity's own chain
+ * address, D-209), issuedAt now and the identity key's proof over them.
+ */
 export function registrationProof(
   identity: Identity,
-  keys?: RegisterKey[],
+  keys: RegisterKey[] | undefined = ownKeys(identity),
   issuedAt = new Date().toISOString(),
 ): Record<string, unknown> {
   const proof = toHex(

@@ -9,7 +9,7 @@ import { base64urlnopad } from '@scure/base';
 import { createLocalJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import { createClient, type Client } from '../../../generated/wallet/client/index.ts';
 import * as sdk from '../../../generated/wallet/sdk.gen.ts';
-import type { RegisterKey, SessionTokenClaims } from '../../../generated/wallet/types.gen.ts';
+import type { RegisterKey, SessionTokenClaims, TokenScope } from '../../../generated/wallet/types.gen.ts';
 import { dateOf, systemClock, type Clock } from '../../clock.ts';
 import { bytesToHex, familyOfAddress, svcIdOf } from './codec.ts';
 import type { WalletIdentity } from './identity.ts';
@@ -38,6 +38,11 @@ export interface LoginOptions {
   retries?: number;
   /** The clock that dates the registration and checks the challenge's expiry. Default the system clock. */
   clock?: Clock;
+  /**
+   * What the token may open (D-210): "dapp" for a token handed to a site, which the sync devices and the managed
+   * account refuse. Default: none sent, so the service issues the owner's token.
+   */
+  scope?: TokenScope;
 }
 
 /** A session. */
@@ -115,7 +120,10 @@ export async function loginWithSigner(
   const pqSig = bytesToHex(identity.sign(message));
   // A 429 is answered before the handler runs, so the nonce is still unused and the retry may reuse it.
   const verified = await patient(retries, () =>
-    sdk.walletVerify({ client, body: { address, svcId: identity.svcId, ecdsaSig, pqSig } }),
+    sdk.walletVerify({
+      client,
+      body: { address, svcId: identity.svcId, ecdsaSig, pqSig, ...(options.scope ? { scope: options.scope } : {}) },
+    }),
   );
   if (!verified.data)
     throw new SessionError(
@@ -130,6 +138,9 @@ export async function loginWithSigner(
       : await verifySessionToken(client, token, { svcId: identity.svcId, address, nonce });
   if (claims.sub !== identity.svcId || claims.chl !== nonce)
     throw new SessionError('the token names another identity or challenge');
+  // D-210: a token meant for a site must say so, or a service that ignored the request would hand out the owner's.
+  if (options.scope === 'dapp' && claims.scope !== 'dapp')
+    throw new SessionError(`asked for a dapp-scoped token, got scope ${JSON.stringify(claims.scope ?? null)}`);
   return {
     token,
     claims,

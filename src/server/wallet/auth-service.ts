@@ -21,6 +21,7 @@ import {
   challengeCount,
   consumeChallenge,
   identityKey,
+  isRegisteredAddress,
   outstandingChallenges,
   purgeExpiredChallenges,
   putAuthRecord,
@@ -45,6 +46,7 @@ const EXPLAIN = {
   ecdsaSig: '65 bytes: 0x + 130 hex (EVM, Tron) or 88 base64 characters (Bitcoin BIP-137)',
   'keys[].chainId': '1111111, an EVM chain id, "bitcoin" or "tron"',
   'keys[].address': 'an EVM (0x + 40 hex), Bitcoin (bc1q...) or Tron (T...) address',
+  scope: '"owner" or "dapp" (D-210)',
 };
 
 const registerBody = zRegisterRequest.extend({ keys: z.array(zRegisterKey.strict()).max(64).optional() }).strict();
@@ -105,14 +107,16 @@ export class AuthService {
     return { ok: true, isNew };
   }
 
-  /** POST /auth/challenge (D-043, D-068, D-070, D-071). */
-  async challenge(body: unknown): Promise<ChallengeResponse> {
+  /** POST /auth/challenge (D-043, D-068, D-071, D-145, D-209); `ip` is the client's address as the rate limits see it. */
+  async challenge(body: unknown, ip: string): Promise<ChallengeResponse> {
     const input = guard(challengeBody, body, EXPLAIN);
     const { kind, address } = canonicalAddress('address', input.address);
-    if (!(await identityKey(this.db, input.svcId))) {
+    // D-209: only a chain address registered to the svcId gets a challenge. An unknown svcId and an address not
+    // registered to it get one answer, whatever other identities hold, so the 404 says only what a 200 would.
+    if (!(await isRegisteredAddress(this.db, input.svcId, address))) {
       throw new RestError(
         ErrorCode.SVC_ID_NOT_REGISTERED,
-        `svcId ${input.svcId} is not registered: call POST /wallets/register first`,
+        `svcId ${input.svcId} has no registered address ${address}: register the identity with this address in "keys" (POST /wallets/register) first`,
       );
     }
     const now = this.clock.now();
@@ -130,7 +134,7 @@ export class AuthService {
       this.lastPurge = now;
       await purgeExpiredChallenges(this.db, new Date(now));
     }
-    // D-145: a bounded store; per svcId the oldest outstanding challenges give way in putChallenge.
+    // D-145: a bounded store in all; D-209 bounds it per address and per client IP in putChallenge.
     if ((await challengeCount(this.db)) >= CHALLENGES_IN_TOTAL) {
       await purgeExpiredChallenges(this.db, new Date(now));
       if ((await challengeCount(this.db)) >= CHALLENGES_IN_TOTAL) {
@@ -140,17 +144,12 @@ export class AuthService {
         );
       }
     }
-    await putChallenge(this.db, {
-      address,
-      svcId: input.svcId,
-      nonce,
-      message,
-      expiresAt: new Date(now + CHALLENGE_LIFETIME_MS),
-    });
+    const row = { address, svcId: input.svcId, nonce, message, expiresAt: new Date(now + CHALLENGE_LIFETIME_MS), ip };
+    await putChallenge(this.db, row, now, CHALLENGE_LIFETIME_MS);
     return { nonce, message };
   }
 
-  /** POST /auth/verify: both signatures over the outstanding message, then a token (D-005, D-018, D-035, D-044). */
+  /** POST /auth/verify: both signatures over the outstanding message, then a token (D-005, D-018, D-035, D-044, D-210). */
   async verify(body: unknown): Promise<{ token: string }> {
     const input = guard(verifyBody, body, EXPLAIN);
     const { kind, address } = canonicalAddress('address', input.address);
@@ -189,7 +188,8 @@ export class AuthService {
     if (!(await consumeChallenge(this.db, challenge.nonce))) {
       throw new RestError(ErrorCode.CHALLENGE_EXPIRED, 'this challenge was just used: request a new challenge');
     }
-    const { token } = await this.tokens.issue(input.svcId, address, challenge.nonce);
+    // D-210: the signer chooses the scope; a wallet signing in for a site asks for "dapp".
+    const { token } = await this.tokens.issue(input.svcId, address, challenge.nonce, input.scope ?? 'owner');
     await putAuthRecord(this.db, {
       nonce: challenge.nonce,
       svcId: input.svcId,

@@ -1,5 +1,5 @@
 /** Queries of registration, challenges and authorisation records (spec rule 2: public values only). */
-import { and, desc, eq, gt, notInArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, sql } from 'drizzle-orm';
 import type { Database } from '../../storage/database.ts';
 import { ErrorCode, RestError } from '../http/errors.ts';
 import { walletAuthRecords, walletChallenges, walletIdentities, walletIdentityKeys } from '../../storage/schema.ts';
@@ -65,8 +65,14 @@ export async function registerIdentity(
   });
 }
 
-/** D-145: outstanding challenges kept per svcId (the oldest beyond this are dropped) and in all. */
-export const CHALLENGES_PER_IDENTITY = 8;
+/** D-145, D-209: outstanding challenges per (svcId, address); verify tries at most these. */
+export const CHALLENGES_PER_ADDRESS = 8;
+/** D-209: of one (svcId, address)'s challenges, those one client IP may hold (half, so one IP never holds all). */
+export const CHALLENGES_PER_ADDRESS_PER_IP = 4;
+/** D-209: outstanding challenges one client IP may hold in all. */
+export const CHALLENGES_PER_IP = 256;
+/** D-209: a challenge younger than this is never evicted to make room; the request is refused (429) instead. */
+export const CHALLENGE_MIN_AGE_MS = 60_000;
 /** D-145: outstanding challenges the service keeps in all; beyond it a new challenge is refused (503). */
 export const CHALLENGES_IN_TOTAL = 100_000;
 
@@ -76,26 +82,77 @@ export async function challengeCount(db: Database): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
+/** True when `address` (canonical) is one of the chain addresses registered to `svcId` (D-030, D-147). */
+export async function isRegisteredAddress(db: Database, svcId: string, address: string): Promise<boolean> {
+  const [row] = await db
+    .select({ svcId: walletIdentityKeys.svcId })
+    .from(walletIdentityKeys)
+    .where(and(eq(walletIdentityKeys.svcId, svcId), eq(walletIdentityKeys.address, address)))
+    .limit(1);
+  return row !== undefined;
+}
+
+type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
+
 /**
- * Stores a new challenge beside the outstanding ones (D-145: a new challenge never replaces another), then
- * keeps only the newest {@link CHALLENGES_PER_IDENTITY} of its svcId.
+ * Stores a new challenge beside the outstanding ones (D-145: a new challenge never replaces another). D-209:
+ * each bound — per (svcId, address) and client IP, per (svcId, address), per client IP — that is full gives
+ * way by its oldest challenge only when that one is at least {@link CHALLENGE_MIN_AGE_MS} old; otherwise
+ * nothing is stored and the answer is 429 with the seconds until a challenge may give way.
  */
-export async function putChallenge(db: Database, row: ChallengeRow): Promise<void> {
+export async function putChallenge(db: Database, row: ChallengeRow, now: number, lifetimeMs: number): Promise<void> {
   await db.transaction(async (tx) => {
-    await tx.insert(walletChallenges).values(row);
-    const keep = tx
-      .select({ nonce: walletChallenges.nonce })
-      .from(walletChallenges)
-      .where(eq(walletChallenges.svcId, row.svcId))
-      .orderBy(desc(walletChallenges.expiresAt), desc(walletChallenges.nonce))
-      .limit(CHALLENGES_PER_IDENTITY);
+    // One svcId's and one IP's requests count one after another, on PostgreSQL as on PGlite.
     await tx
-      .delete(walletChallenges)
-      .where(and(eq(walletChallenges.svcId, row.svcId), notInArray(walletChallenges.nonce, keep)));
+      .select({ svcId: walletIdentities.svcId })
+      .from(walletIdentities)
+      .where(eq(walletIdentities.svcId, row.svcId))
+      .for('update');
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`wallet-challenge-ip:${row.ip}`}, 0))`);
+    const live = gt(walletChallenges.expiresAt, new Date(now));
+    const ofAddress = and(eq(walletChallenges.svcId, row.svcId), eq(walletChallenges.address, row.address));
+    const ofIp = eq(walletChallenges.ip, row.ip);
+    const bounds = [
+      { where: and(ofAddress, ofIp), max: CHALLENGES_PER_ADDRESS_PER_IP, what: 'from this client for this address' },
+      { where: ofAddress, max: CHALLENGES_PER_ADDRESS, what: 'for this address and svcId' },
+      { where: ofIp, max: CHALLENGES_PER_IP, what: 'from this client' },
+    ];
+    for (const bound of bounds) await makeRoom(tx, and(bound.where, live)!, bound.max, bound.what, now, lifetimeMs);
+    await tx.insert(walletChallenges).values(row);
   });
 }
 
-/** The unexpired challenges of (address, svcId), newest first (at most {@link CHALLENGES_PER_IDENTITY}). */
+/** Evicts the oldest challenge of a full bound when it is old enough (D-209), else throws 429. */
+async function makeRoom(
+  tx: Tx,
+  where: NonNullable<ReturnType<typeof and>>,
+  max: number,
+  what: string,
+  now: number,
+  lifetimeMs: number,
+): Promise<void> {
+  const [count] = await tx.select({ n: sql<number>`count(*)::int` }).from(walletChallenges).where(where);
+  if (Number(count?.n ?? 0) < max) return;
+  const [oldest] = await tx
+    .select({ nonce: walletChallenges.nonce, expiresAt: walletChallenges.expiresAt })
+    .from(walletChallenges)
+    .where(where)
+    .orderBy(asc(walletChallenges.expiresAt), asc(walletChallenges.nonce))
+    .limit(1);
+  const issuedAt = oldest!.expiresAt.getTime() - lifetimeMs;
+  const wait = issuedAt + CHALLENGE_MIN_AGE_MS - now;
+  if (wait > 0) {
+    const seconds = Math.ceil(wait / 1000);
+    throw new RestError(
+      ErrorCode.RATE_LIMITED,
+      `${max} sign-in challenges are outstanding ${what} and none is ${CHALLENGE_MIN_AGE_MS / 1000} s old yet; use one of them, or ask again in ${seconds} s`,
+      { headers: { 'retry-after': String(seconds) } },
+    );
+  }
+  await tx.delete(walletChallenges).where(eq(walletChallenges.nonce, oldest!.nonce));
+}
+
+/** The unexpired challenges of (address, svcId), newest first (at most {@link CHALLENGES_PER_ADDRESS}). */
 export async function outstandingChallenges(
   db: Database,
   address: string,
@@ -113,7 +170,7 @@ export async function outstandingChallenges(
       ),
     )
     .orderBy(desc(walletChallenges.expiresAt), desc(walletChallenges.nonce))
-    .limit(CHALLENGES_PER_IDENTITY);
+    .limit(CHALLENGES_PER_ADDRESS);
 }
 
 /** Deletes the challenge `nonce`; true only for the one caller that deleted it (single use, D-145). */

@@ -64,8 +64,12 @@ export function walletHandlers(options: WalletOptions, tokens: SessionTokens): R
   const feesUpdatedAt = new Date(clock.now()).toISOString();
   const session = (request: Parameters<SessionTokens['authenticate']>[0]) =>
     tokens.authenticate(request).then((c) => c.sub);
+  // D-210: the sync devices, the managed account and changes to owner bindings need the owner's token; a dapp one is 403.
+  const owner = (request: Parameters<SessionTokens['authenticate']>[0]) =>
+    tokens.authenticateOwner(request).then((c) => c.sub);
   return {
-    walletCreateChallenge: async (request, reply) => reply.code(200).send(await auth.challenge(request.body)),
+    walletCreateChallenge: async (request, reply) =>
+      reply.code(200).send(await auth.challenge(request.body, request.ip)),
     walletVerify: async (request, reply) => reply.code(200).send(await auth.verify(request.body)),
     walletRegisterWallet: async (request, reply) => reply.code(200).send(await auth.register(request.body)),
     walletGetHistory: async (request, reply) => {
@@ -82,17 +86,17 @@ export function walletHandlers(options: WalletOptions, tokens: SessionTokens): R
     },
     walletGetJwks: async (_request, reply) => reply.code(200).send(tokens.jwks()),
     walletGetAuthorizationRecord: async (request, reply) => reply.code(200).send(await auth.record(request.params)),
-    walletListSyncDevices: async (request, reply) => reply.code(200).send(await sync.list(await session(request))),
+    walletListSyncDevices: async (request, reply) => reply.code(200).send(await sync.list(await owner(request))),
     walletPutSyncDevice: async (request, reply) =>
-      reply.code(200).send(await sync.put(await session(request), request.params, request.body)),
+      reply.code(200).send(await sync.put(await owner(request), request.params, request.body)),
     walletDeleteSyncDevice: async (request, reply) => {
-      await sync.remove(await session(request), request.params);
+      await sync.remove(await owner(request), request.params);
       return reply.code(204).send();
     },
     walletListSyncEnvelopes: async (request, reply) =>
-      reply.code(200).send(await sync.fetch(await session(request), request.query)),
+      reply.code(200).send(await sync.fetch(await owner(request), request.query)),
     walletPostSyncEnvelopes: async (request, reply) =>
-      reply.code(200).send(await sync.post(await session(request), request.body)),
+      reply.code(200).send(await sync.post(await owner(request), request.body)),
     walletPutOwner: async (request, reply) => {
       // D-083: the operating institution (the administrator token, D-048) records KYC-verified owners.
       await requireAdmin(request, db);
@@ -100,22 +104,22 @@ export function walletHandlers(options: WalletOptions, tokens: SessionTokens): R
     },
     walletListBindings: async (request, reply) => reply.code(200).send(await bindings.list(await session(request))),
     walletCreateBinding: async (request, reply) =>
-      reply.code(201).send(await bindings.offer(await session(request), request.body)),
+      reply.code(201).send(await bindings.offer(await owner(request), request.body)),
     walletGetBinding: async (request, reply) =>
       reply.code(200).send(await bindings.get(await session(request), request.params)),
     walletAcceptBinding: async (request, reply) =>
-      reply.code(200).send(await bindings.accept(await session(request), request.params)),
+      reply.code(200).send(await bindings.accept(await owner(request), request.params)),
     walletPutBindingLimits: async (request, reply) =>
-      reply.code(200).send(await bindings.changeLimits(await session(request), request.params, request.body)),
+      reply.code(200).send(await bindings.changeLimits(await owner(request), request.params, request.body)),
     walletRevokeBinding: async (request, reply) =>
-      reply.code(200).send(await bindings.revoke(await session(request), request.params)),
+      reply.code(200).send(await bindings.revoke(await owner(request), request.params)),
     walletGetBindingActivity: async (request, reply) =>
       reply.code(200).send(await bindings.activity(await session(request), request.params)),
     walletAuthorizeBanking: async (request, reply) =>
       reply.code(201).send(await banking.authorize(await session(request), request.body)),
     walletGetManagedSalt: async (request, reply) => reply.code(200).send(await managed.salt(request.query)),
     walletCreateManagedAccount: async (request, reply) =>
-      reply.code(201).send(await managed.create(await session(request), request.body)),
+      reply.code(201).send(await managed.create(await owner(request), request.body)),
     walletCreateManagedSession: async (request, reply) => reply.code(200).send(await managed.signIn(request.body)),
     walletGetManagedShare: async (request, reply) =>
       reply.code(200).send(await managed.share(await tokens.authenticateManaged(request))),

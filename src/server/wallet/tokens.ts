@@ -20,7 +20,13 @@ export const MANAGED_TOKEN_LIFETIME_SECONDS = 300;
 /** D-127: the JWS `typ` of a managed token; a session token's is "JWT", so neither passes for the other. */
 export const MANAGED_TOKEN_TYPE = 'svckit-managed+jwt';
 
-/** The D-005 claims set. */
+/**
+ * D-210: what a session token opens. "owner": everything the identity may do; "dapp": what a site the wallet
+ * signed in for may do, never the sync devices or the managed account and its guardian share.
+ */
+export type TokenScope = 'owner' | 'dapp';
+
+/** The D-005 claims set, with the D-210 `scope`. */
 export type SessionClaims = {
   iss: string;
   aud: string;
@@ -31,6 +37,7 @@ export type SessionClaims = {
   exp: number;
   jti: string;
   chl: string;
+  scope: TokenScope;
 };
 
 /** Issues and checks session tokens with the service's current key (and, during a rotation, the previous one). */
@@ -47,8 +54,13 @@ export class SessionTokens {
     return { keys: this.keys.map((k) => k.jwk) };
   }
 
-  /** Signs a token for `sub` at `addr`, tied to the consumed challenge nonce `chl` (D-005). */
-  async issue(sub: string, addr: string, chl: string): Promise<{ token: string; claims: SessionClaims }> {
+  /** Signs a token for `sub` at `addr`, tied to the consumed challenge nonce `chl` (D-005), of `scope` (D-210). */
+  async issue(
+    sub: string,
+    addr: string,
+    chl: string,
+    scope: TokenScope = 'owner',
+  ): Promise<{ token: string; claims: SessionClaims }> {
     const key = this.keys[0]!;
     const iat = Math.floor(this.clock.now() / 1000);
     const iss = this.issuer();
@@ -62,6 +74,7 @@ export class SessionTokens {
       exp: iat + TOKEN_LIFETIME_SECONDS,
       jti: randomUUID(),
       chl,
+      scope,
     };
     const token = await new SignJWT({ ...claims })
       .setProtectedHeader({ alg: 'ML-DSA-65', typ: 'JWT', kid: key.kid })
@@ -82,7 +95,10 @@ export class SessionTokens {
     return { token, exp };
   }
 
-  /** The svcId of the request's bearer token, a session token or a managed token (D-127), or a 401. */
+  /**
+   * The svcId of the request's bearer token, a managed token (D-127) or an owner session token (D-210), or a
+   * 401 (403 for a dapp session token).
+   */
   async authenticateManaged(request: FastifyRequest): Promise<string> {
     const header = request.headers.authorization ?? '';
     const match = /^Bearer ([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]*)\.([A-Za-z0-9_-]*)$/.exec(header);
@@ -99,7 +115,21 @@ export class SessionTokens {
         throw new RestError(ErrorCode.INVALID_TOKEN, 'invalid managed token: expected scope "managed"');
       return payload.sub;
     }
-    return (await this.authenticate(request)).sub;
+    return (await this.authenticateOwner(request)).sub;
+  }
+
+  /**
+   * The claims of the request's session token when its scope is "owner" (D-210): the sync devices, the managed
+   * account and its guardian share, and changes to owner bindings. A dapp token is 403.
+   */
+  async authenticateOwner(request: FastifyRequest): Promise<SessionClaims> {
+    const claims = await this.authenticate(request);
+    if (claims.scope !== 'owner')
+      throw new RestError(
+        ErrorCode.PERMISSION_DENIED,
+        `this session token has scope "${claims.scope}" (a token given to a site): this operation needs the identity's own session token (scope "owner")`,
+      );
+    return claims;
   }
 
   /** Checks a compact JWS and returns its claims, or throws 401 (TOKEN_EXPIRED or INVALID_TOKEN). */
@@ -175,5 +205,6 @@ function claimsOf(payload: JWTPayload): SessionClaims {
     if (typeof p[name] !== 'string')
       throw new RestError(ErrorCode.INVALID_TOKEN, `invalid session token: claim "${name}" expected a string`);
   }
-  return p as SessionClaims;
+  // D-210: only an explicit "owner" opens the owner's operations; a token without the claim opens what a dapp's does.
+  return { ...(p as SessionClaims), scope: p.scope === 'owner' ? 'owner' : 'dapp' };
 }
