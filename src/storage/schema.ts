@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  check,
   customType,
   index,
   integer,
@@ -384,10 +385,17 @@ export const walletSyncEnvelopes = pgTable(
  * D-222: the bytes sync holds in all (envelopes, device keys and labels), one row kept by the triggers of
  * migration 0012 on both sync tables, so no write or delete path can leave it out of step.
  */
-export const walletSyncUsage = pgTable('wallet_sync_usage', {
-  id: integer('id').primaryKey(),
-  bytes: bigint('bytes', { mode: 'number' }).notNull(),
-});
+export const walletSyncUsage = pgTable(
+  'wallet_sync_usage',
+  {
+    id: integer('id').primaryKey(),
+    bytes: bigint('bytes', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    check('wallet_sync_usage_one_row', sql`${t.id} = 1`),
+    check('wallet_sync_usage_not_negative', sql`${t.bytes} >= 0`),
+  ],
+);
 
 /** D-223: sync bytes each client IP (an IPv6 /64) wrote, per hour; rows older than a day are purged. */
 export const walletSyncIpWrites = pgTable(

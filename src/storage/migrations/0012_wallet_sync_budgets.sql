@@ -1,6 +1,8 @@
 CREATE TABLE "wallet_sync_usage" (
-	"id" integer PRIMARY KEY NOT NULL CHECK ("id" = 1),
-	"bytes" bigint NOT NULL CHECK ("bytes" >= 0)
+	"id" integer PRIMARY KEY NOT NULL,
+	"bytes" bigint NOT NULL,
+	CONSTRAINT "wallet_sync_usage_one_row" CHECK ("wallet_sync_usage"."id" = 1),
+	CONSTRAINT "wallet_sync_usage_not_negative" CHECK ("wallet_sync_usage"."bytes" >= 0)
 );
 --> statement-breakpoint
 INSERT INTO "wallet_sync_usage" ("id", "bytes") VALUES (1,
