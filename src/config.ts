@@ -231,6 +231,26 @@ export const SETTINGS = {
     'time-out of one history source, in milliseconds',
     'D-087',
   ),
+  SVC_WALLET_SYNC_BYTES_PER_IDENTITY: setting(
+    read.integer(8 * 1024 * 1024, 4096, 1024 ** 3),
+    'sync bytes one wallet identity may hold (envelopes, device keys and labels); 8 MiB by default',
+    'D-222',
+  ),
+  SVC_WALLET_SYNC_BYTES_PER_IP: setting(
+    read.integer(16 * 1024 * 1024, 4096, 1024 ** 4),
+    'sync bytes one client IP (an IPv6 /64) may write in 24 hours, overwrites counted; 16 MiB by default',
+    'D-223',
+  ),
+  SVC_WALLET_SYNC_BYTES_TOTAL: setting(
+    read.integer(1024 ** 3, 4096, 1024 ** 5),
+    'sync bytes the database may hold for all identities together; 1 GiB by default',
+    'D-222',
+  ),
+  SVC_WALLET_IDENTITIES_PER_IP: setting(
+    read.integer(100, 1, 1_000_000),
+    'new wallet identities one client IP (an IPv6 /64) may register per hour',
+    'D-224',
+  ),
   SVC_WALLET_EXTENSION_DIR: setting(
     read.directory('dist/extension'),
     'the built browser extension (manifest.json inside) the site origin offers for download',
@@ -276,6 +296,9 @@ export type HistorySourceConfig = { chainId: string; kind: SourceKind; url: stri
 /** The fee collector of one chain (D-014). */
 export type FeeCollector = { chainId: string; address: string };
 
+/** Sync storage budgets in bytes (D-222, D-223). */
+export type SyncBudgets = { perIdentity: number; perIpPerDay: number; total: number };
+
 /** The wallet session API's settings (surface E). */
 export type WalletSettings = {
   /** SVC_RATE_LIMIT_WALLET. */
@@ -296,6 +319,10 @@ export type WalletSettings = {
   historySources: HistorySourceConfig[];
   /** SVC_WALLET_HISTORY_TIMEOUT_MS. */
   historyTimeoutMs: number;
+  /** SVC_WALLET_SYNC_BYTES_PER_IDENTITY, SVC_WALLET_SYNC_BYTES_PER_IP, SVC_WALLET_SYNC_BYTES_TOTAL (D-222, D-223). */
+  syncBudgets: SyncBudgets;
+  /** SVC_WALLET_IDENTITIES_PER_IP (D-224). */
+  identitiesPerIpPerHour: number;
   /** SVC_WALLET_EXTENSION_DIR, resolved. */
   extensionDir: string;
 };
@@ -408,6 +435,12 @@ export function loadConfig(env: Env = process.env): Config {
       historySources: get('SVC_WALLET_HISTORY_SOURCES'),
       historyTimeoutMs: get('SVC_WALLET_HISTORY_TIMEOUT_MS'),
       extensionDir: get('SVC_WALLET_EXTENSION_DIR'),
+      syncBudgets: {
+        perIdentity: get('SVC_WALLET_SYNC_BYTES_PER_IDENTITY'),
+        perIpPerDay: get('SVC_WALLET_SYNC_BYTES_PER_IP'),
+        total: get('SVC_WALLET_SYNC_BYTES_TOTAL'),
+      },
+      identitiesPerIpPerHour: get('SVC_WALLET_IDENTITIES_PER_IP'),
     },
     nativeCcy: get('SVC_NATIVE_CCY'),
     fxRates: get('SVC_FX_RATES'),

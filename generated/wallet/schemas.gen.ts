@@ -61,6 +61,8 @@ export const ErrorSchema = {
                 'DEVICE_NOT_FOUND',
                 'TOO_MANY_DEVICES',
                 'NOT_AN_ENVELOPE',
+                'SYNC_QUOTA_EXCEEDED',
+                'SYNC_STORAGE_FULL',
                 'EXTENSION_NOT_BUILT'
             ],
             minLength: 1,

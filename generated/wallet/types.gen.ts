@@ -16,7 +16,7 @@ export type Error = {
     /**
      * Stable machine-readable code, UPPER_SNAKE_CASE, the same codes as the institutional API where the meaning is the same (D-022). The enum lists exactly the codes this API answers (D-160); each has one HTTP status (D-159).
      */
-    code?: 'INVALID_PARAMETER' | 'INVALID_REQUEST' | 'NOT_FOUND' | 'NOT_IMPLEMENTED' | 'RATE_LIMITED' | 'UNAVAILABLE' | 'INTERNAL' | 'BODY_TOO_LARGE' | 'BODY_TOO_DEEP' | 'UNSUPPORTED_MEDIA_TYPE' | 'UNAUTHENTICATED' | 'ADMIN_TOKEN_REQUIRED' | 'PERMISSION_DENIED' | 'INVALID_TOKEN' | 'TOKEN_EXPIRED' | 'SVC_ID_MISMATCH' | 'SVC_ID_NOT_REGISTERED' | 'PROOF_EXPIRED' | 'INVALID_SIGNATURE' | 'CHALLENGE_EXPIRED' | 'TOO_MANY_CHALLENGES' | 'QUOTA_EXCEEDED' | 'UNSUPPORTED_CHAIN' | 'PRIVATE_MATERIAL_REFUSED' | 'OWNER_BINDING_REQUIRED' | 'CURRENCY_MISMATCH' | 'COUNTERPARTY_NOT_ALLOWED' | 'SPENDING_CEILING_EXCEEDED' | 'NOT_AN_OWNER' | 'BINDING_EXISTS' | 'BINDING_NOT_FOUND' | 'BINDING_STATE_CONFLICT' | 'NOT_BINDING_WALLET' | 'NOT_BINDING_OWNER' | 'SHARE_LABEL_MISMATCH' | 'NOT_A_SEALED_SHARE' | 'MANAGED_ACCOUNT_EXISTS' | 'MANAGED_ACCOUNT_NOT_FOUND' | 'INVALID_CREDENTIALS' | 'DEVICE_ID_MISMATCH' | 'DEVICE_NOT_FOUND' | 'TOO_MANY_DEVICES' | 'NOT_AN_ENVELOPE' | 'EXTENSION_NOT_BUILT';
+    code?: 'INVALID_PARAMETER' | 'INVALID_REQUEST' | 'NOT_FOUND' | 'NOT_IMPLEMENTED' | 'RATE_LIMITED' | 'UNAVAILABLE' | 'INTERNAL' | 'BODY_TOO_LARGE' | 'BODY_TOO_DEEP' | 'UNSUPPORTED_MEDIA_TYPE' | 'UNAUTHENTICATED' | 'ADMIN_TOKEN_REQUIRED' | 'PERMISSION_DENIED' | 'INVALID_TOKEN' | 'TOKEN_EXPIRED' | 'SVC_ID_MISMATCH' | 'SVC_ID_NOT_REGISTERED' | 'PROOF_EXPIRED' | 'INVALID_SIGNATURE' | 'CHALLENGE_EXPIRED' | 'TOO_MANY_CHALLENGES' | 'QUOTA_EXCEEDED' | 'UNSUPPORTED_CHAIN' | 'PRIVATE_MATERIAL_REFUSED' | 'OWNER_BINDING_REQUIRED' | 'CURRENCY_MISMATCH' | 'COUNTERPARTY_NOT_ALLOWED' | 'SPENDING_CEILING_EXCEEDED' | 'NOT_AN_OWNER' | 'BINDING_EXISTS' | 'BINDING_NOT_FOUND' | 'BINDING_STATE_CONFLICT' | 'NOT_BINDING_WALLET' | 'NOT_BINDING_OWNER' | 'SHARE_LABEL_MISMATCH' | 'NOT_A_SEALED_SHARE' | 'MANAGED_ACCOUNT_EXISTS' | 'MANAGED_ACCOUNT_NOT_FOUND' | 'INVALID_CREDENTIALS' | 'DEVICE_ID_MISMATCH' | 'DEVICE_NOT_FOUND' | 'TOO_MANY_DEVICES' | 'NOT_AN_ENVELOPE' | 'SYNC_QUOTA_EXCEEDED' | 'SYNC_STORAGE_FULL' | 'EXTENSION_NOT_BUILT';
 };
 
 /**
@@ -946,7 +946,7 @@ export type WalletRegisterWalletErrors = {
      */
     409: Error;
     /**
-     * Rate limit exceeded: more than 20 requests per second from this client IP, or 5 per second on /auth* (D-024). Carries Retry-After and x-ratelimit-* headers (D-022).
+     * More than 20 requests per second from this client IP (D-024), or a new identity past the client IP's `SVC_WALLET_IDENTITIES_PER_IP` of the last hour (an IPv6 /64 counts as one IP, D-224). Carries Retry-After.
      */
     429: Error;
     /**
@@ -1262,7 +1262,11 @@ export type WalletPutSyncDeviceErrors = {
      */
     403: Error;
     /**
-     * Rate limit exceeded: more than 20 requests per second from this client IP, or 5 per second on /auth* (D-024). Carries Retry-After and x-ratelimit-* headers (D-022).
+     * What sync would hold after the write passes a budget (D-222): the identity's `SVC_WALLET_SYNC_BYTES_PER_IDENTITY` (envelopes, device keys and labels; remove a device or send smaller states), or the service's `SVC_WALLET_SYNC_BYTES_TOTAL` for all identities. Nothing of the request is stored. A write that holds no more than before is never refused for this.
+     */
+    413: Error;
+    /**
+     * More than 20 requests per second from this client IP (D-024), or sync bytes past the client IP's `SVC_WALLET_SYNC_BYTES_PER_IP` written in the last 24 hours, every write counted, overwrites included (an IPv6 /64 counts as one IP, D-223). Carries Retry-After.
      */
     429: Error;
     /**
@@ -1353,7 +1357,11 @@ export type WalletPostSyncEnvelopesErrors = {
      */
     403: Error;
     /**
-     * Rate limit exceeded: more than 20 requests per second from this client IP, or 5 per second on /auth* (D-024). Carries Retry-After and x-ratelimit-* headers (D-022).
+     * What sync would hold after the write passes a budget (D-222): the identity's `SVC_WALLET_SYNC_BYTES_PER_IDENTITY` (envelopes, device keys and labels; remove a device or send smaller states), or the service's `SVC_WALLET_SYNC_BYTES_TOTAL` for all identities. Nothing of the request is stored. A write that holds no more than before is never refused for this.
+     */
+    413: Error;
+    /**
+     * More than 20 requests per second from this client IP (D-024), or sync bytes past the client IP's `SVC_WALLET_SYNC_BYTES_PER_IP` written in the last 24 hours, every write counted, overwrites included (an IPv6 /64 counts as one IP, D-223). Carries Retry-After.
      */
     429: Error;
     /**

@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  check,
   customType,
   index,
   integer,
@@ -382,6 +383,44 @@ export const walletSyncEnvelopes = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.svcId, t.fromDevice, t.toDevice] })],
+);
+
+/**
+ * D-222: the bytes sync holds in all (envelopes, device keys and labels), one row kept by the triggers of
+ * migration 0012 on both sync tables, so no write or delete path can leave it out of step.
+ */
+export const walletSyncUsage = pgTable(
+  'wallet_sync_usage',
+  {
+    id: integer('id').primaryKey(),
+    bytes: bigint('bytes', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    check('wallet_sync_usage_one_row', sql`${t.id} = 1`),
+    check('wallet_sync_usage_not_negative', sql`${t.bytes} >= 0`),
+  ],
+);
+
+/** D-223: sync bytes each client IP (an IPv6 /64) wrote, per hour; rows older than a day are purged. */
+export const walletSyncIpWrites = pgTable(
+  'wallet_sync_ip_writes',
+  {
+    ipKey: text('ip_key').notNull(),
+    hour: timestamp('hour', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
+    bytes: bigint('bytes', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.ipKey, t.hour] })],
+);
+
+/** D-224: which client IP registered each new identity, kept for the counting window only. */
+export const walletIdentityOrigins = pgTable(
+  'wallet_identity_origins',
+  {
+    svcId: text('svc_id').primaryKey(),
+    ipKey: text('ip_key').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
+  },
+  (t) => [index('wallet_identity_origins_ip').on(t.ipKey, t.createdAt)],
 );
 
 /** KYC-verified owners recorded by the operating institution: its reference only, no personal data (D-083). */

@@ -108,6 +108,9 @@ export const HTTP_STATUS: { readonly [C in ErrorCode]: ErrorStatus } = {
   MANAGED_ACCOUNT_EXISTS: 409,
   // Fastify's own refusals of a request body.
   BODY_TOO_LARGE: 413,
+  // D-222: what sync holds would pass the identity's budget or the service's total.
+  SYNC_QUOTA_EXCEEDED: 413,
+  SYNC_STORAGE_FULL: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   // D-046: an idempotency key reused with another body.
   IDEMPOTENCY_KEY_REUSED: 422,

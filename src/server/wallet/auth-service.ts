@@ -24,10 +24,12 @@ import {
   isRegisteredAddress,
   outstandingChallenges,
   purgeExpiredChallenges,
+  purgeIdentityOrigins,
   putAuthRecord,
   putChallenge,
   registerIdentity,
 } from './auth-store.ts';
+import { ipKey } from './sync-store.ts';
 import { CHALLENGE_LIFETIME_MS, challengeMessage, freshNonce } from './challenge.ts';
 import { verifyClassical, verifyPq } from './signatures.ts';
 import type { SessionTokens } from './tokens.ts';
@@ -60,6 +62,7 @@ const familyOf = (chainId: string): AddressKind =>
 /** The login flow over the store, the clock and the token issuer. */
 export class AuthService {
   private lastPurge = 0;
+  private lastOriginPurge = 0;
 
   /** `origin()` is {wallet_api_url}, read per request (ports are known only once listening). */
   constructor(
@@ -67,10 +70,12 @@ export class AuthService {
     private readonly clock: Clock,
     private readonly tokens: SessionTokens,
     private readonly origin: () => string,
+    /** D-224: new identities one client IP may register per hour. */
+    private readonly identitiesPerIpPerHour: number,
   ) {}
 
-  /** POST /wallets/register (D-030, D-031, D-069). */
-  async register(body: unknown): Promise<RegisterResponse> {
+  /** POST /wallets/register from client IP `ip` (D-030, D-031, D-069, D-224). */
+  async register(body: unknown, ip: string): Promise<RegisterResponse> {
     const input = guard(registerBody, body, EXPLAIN);
     const key = fromHex(input.pqPublicKey.toLowerCase());
     if (fingerprint(key) !== input.svcId) {
@@ -103,7 +108,15 @@ export class AuthService {
       chainId: k.chainId,
       address: canonicalAddress(`keys[${i}].address`, k.address, [familyOf(k.chainId)], k.chainId).address,
     }));
-    const isNew = await registerIdentity(this.db, input.svcId, key, keys, new Date(this.clock.now()));
+    const now = new Date(this.clock.now());
+    if (now.getTime() - this.lastOriginPurge >= 60_000) {
+      this.lastOriginPurge = now.getTime();
+      await purgeIdentityOrigins(this.db, now);
+    }
+    const isNew = await registerIdentity(this.db, input.svcId, key, keys, now, {
+      ipKey: ipKey(ip),
+      perHour: this.identitiesPerIpPerHour,
+    });
     return { ok: true, isNew };
   }
 

@@ -1,8 +1,14 @@
 /** Queries of registration, challenges and authorisation records (spec rule 2: public values only). */
-import { and, asc, desc, eq, gt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, lt, notInArray, sql } from 'drizzle-orm';
 import type { Database } from '../../storage/database.ts';
 import { ErrorCode, RestError } from '../http/errors.ts';
-import { walletAuthRecords, walletChallenges, walletIdentities, walletIdentityKeys } from '../../storage/schema.ts';
+import {
+  walletAuthRecords,
+  walletChallenges,
+  walletIdentities,
+  walletIdentityKeys,
+  walletIdentityOrigins,
+} from '../../storage/schema.ts';
 
 /** A stored challenge. */
 export type ChallengeRow = typeof walletChallenges.$inferSelect;
@@ -21,9 +27,16 @@ export async function identityKey(db: Database, svcId: string): Promise<Uint8Arr
 /** D-147: the chain addresses one identity may hold. */
 export const ADDRESSES_PER_IDENTITY = 64;
 
+/** D-224: the window in which new identities are counted per client IP. */
+export const IDENTITY_WINDOW_MS = 3_600_000;
+
+/** Who registers: the key of the client IP (sync-store.ts ipKey) and its budget of new identities per hour (D-224). */
+export type RegistrationOrigin = { ipKey: string; perHour: number };
+
 /**
  * Registers `svcId` (D-069: idempotent) and adds chain addresses not seen before; true when the identity is
  * new. D-147: the addresses are counted in the same transaction, and over the quota nothing is stored.
+ * D-224: a new identity is counted against its client IP; past `origin.perHour` in the last hour it is 429.
  */
 export async function registerIdentity(
   db: Database,
@@ -31,6 +44,7 @@ export async function registerIdentity(
   pqPublicKey: Uint8Array,
   keys: { chainId: string; address: string }[],
   now: Date,
+  origin: RegistrationOrigin,
 ): Promise<boolean> {
   return db.transaction(async (tx) => {
     const inserted = await tx
@@ -38,6 +52,7 @@ export async function registerIdentity(
       .values({ svcId, pqPublicKey, createdAt: now })
       .onConflictDoNothing()
       .returning({ svcId: walletIdentities.svcId });
+    if (inserted.length === 1) await countNewIdentity(tx, svcId, now, origin);
     if (keys.length) {
       // The identity row is locked so that concurrent registrations of one svcId count one after another.
       await tx
@@ -64,6 +79,42 @@ export async function registerIdentity(
     return inserted.length === 1;
   });
 }
+
+/** D-224: admits one new identity for `origin` or throws 429 RATE_LIMITED (the transaction then stores nothing). */
+async function countNewIdentity(
+  tx: Parameters<Parameters<Database['transaction']>[0]>[0],
+  svcId: string,
+  now: Date,
+  origin: RegistrationOrigin,
+): Promise<void> {
+  // Registrations from one IP count one after another, in every instance sharing the database.
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`svckit:identities:${origin.ipKey}`}, 0))`);
+  const since = new Date(now.getTime() - IDENTITY_WINDOW_MS);
+  const recent = await tx
+    .select({ createdAt: walletIdentityOrigins.createdAt })
+    .from(walletIdentityOrigins)
+    .where(and(eq(walletIdentityOrigins.ipKey, origin.ipKey), gte(walletIdentityOrigins.createdAt, since)))
+    .orderBy(walletIdentityOrigins.createdAt)
+    .limit(origin.perHour);
+  if (recent.length >= origin.perHour) {
+    const oldest = recent[0]!.createdAt.getTime();
+    const seconds = Math.max(1, Math.ceil((oldest + IDENTITY_WINDOW_MS - now.getTime()) / 1000));
+    throw new RestError(
+      ErrorCode.RATE_LIMITED,
+      `too many new identities: at most ${origin.perHour} per client IP per hour; retry in ${seconds} s`,
+      { headers: { 'retry-after': String(seconds) } },
+    );
+  }
+  await tx.insert(walletIdentityOrigins).values({ svcId, ipKey: origin.ipKey, createdAt: now });
+}
+
+/** D-224: forgets which IP registered an identity once that no longer counts (data kept no longer than needed). */
+export async function purgeIdentityOrigins(db: Database, now: Date): Promise<void> {
+  await db
+    .delete(walletIdentityOrigins)
+    .where(lt(walletIdentityOrigins.createdAt, new Date(now.getTime() - IDENTITY_WINDOW_MS)));
+}
+
 
 /** D-145, D-209: outstanding challenges per (svcId, address); verify tries at most these. */
 export const CHALLENGES_PER_ADDRESS = 8;

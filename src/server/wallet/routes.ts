@@ -52,9 +52,9 @@ const AUTH_OPERATIONS = new Set([
 /** The handlers of every operation, typed by the generated RouteHandlers. */
 export function walletHandlers(options: WalletOptions, tokens: SessionTokens): RouteHandlers {
   const { db, clock, settings } = options;
-  const auth = new AuthService(db, clock, tokens, options.walletOrigin);
+  const auth = new AuthService(db, clock, tokens, options.walletOrigin, settings.identitiesPerIpPerHour);
   const history = new HistoryService(options.dispatcher, settings.historySources, settings.historyTimeoutMs);
-  const sync = new SyncService(db, clock);
+  const sync = new SyncService(db, clock, settings.syncBudgets);
   const bindings = new BindingService(db, clock);
   const banking = new BankingService(db, clock);
   const managed = new ManagedService(db, clock, tokens, options.tokenKeys[0]!.privateKey);
@@ -71,7 +71,7 @@ export function walletHandlers(options: WalletOptions, tokens: SessionTokens): R
     walletCreateChallenge: async (request, reply) =>
       reply.code(200).send(await auth.challenge(request.body, request.ip)),
     walletVerify: async (request, reply) => reply.code(200).send(await auth.verify(request.body)),
-    walletRegisterWallet: async (request, reply) => reply.code(200).send(await auth.register(request.body)),
+    walletRegisterWallet: async (request, reply) => reply.code(200).send(await auth.register(request.body, request.ip)),
     walletGetHistory: async (request, reply) => {
       // D-066: any address may be queried with a valid token; none is 401.
       await session(request);
@@ -88,7 +88,7 @@ export function walletHandlers(options: WalletOptions, tokens: SessionTokens): R
     walletGetAuthorizationRecord: async (request, reply) => reply.code(200).send(await auth.record(request.params)),
     walletListSyncDevices: async (request, reply) => reply.code(200).send(await sync.list(await owner(request))),
     walletPutSyncDevice: async (request, reply) =>
-      reply.code(200).send(await sync.put(await owner(request), request.params, request.body)),
+      reply.code(200).send(await sync.put(await owner(request), request.params, request.body, request.ip)),
     walletDeleteSyncDevice: async (request, reply) => {
       await sync.remove(await owner(request), request.params);
       return reply.code(204).send();
@@ -96,7 +96,7 @@ export function walletHandlers(options: WalletOptions, tokens: SessionTokens): R
     walletListSyncEnvelopes: async (request, reply) =>
       reply.code(200).send(await sync.fetch(await owner(request), request.query)),
     walletPostSyncEnvelopes: async (request, reply) =>
-      reply.code(200).send(await sync.post(await owner(request), request.body)),
+      reply.code(200).send(await sync.post(await owner(request), request.body, request.ip)),
     walletPutOwner: async (request, reply) => {
       // D-083: the operating institution (the administrator token, D-048) records KYC-verified owners.
       await requireAdmin(request, db);

@@ -23,7 +23,18 @@ import { fromHex, mlKem768, sha3_256, toHex } from '../../crypto/index.ts';
 import type { Database } from '../../storage/database.ts';
 import { ErrorCode, RestError } from '../http/errors.ts';
 import { guard } from '../http/guards.ts';
-import { deleteDevice, devices, envelopesFor, putDevice, putEnvelopes, type DeviceRow } from './sync-store.ts';
+import type { SyncBudgets } from '../../config.ts';
+import {
+  deleteDevice,
+  devices,
+  envelopesFor,
+  ipKey,
+  purgeIpWrites,
+  putDevice,
+  putEnvelopes,
+  type DeviceRow,
+  type SyncWriter,
+} from './sync-store.ts';
 
 /** The envelope header "SVS" ‖ 0x01 (D-082). */
 export const SYNC_HEADER = Uint8Array.of(0x53, 0x56, 0x53, 0x01);
@@ -57,20 +68,33 @@ const deviceView = (row: DeviceRow): SyncDevice => ({
   createdAt: row.createdAt.toISOString(),
 });
 
-/** Sync devices and envelopes of the token's identity. */
+/** Sync devices and envelopes of the token's identity, within the sync budgets (D-222, D-223). */
 export class SyncService {
+  private lastPurge = 0;
+
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
+    private readonly budgets: SyncBudgets,
   ) {}
+
+  /** The writer of a request from `ip`; per-IP counts past the window are swept at most once an hour. */
+  private async writer(ip: string): Promise<SyncWriter> {
+    const now = new Date(this.clock.now());
+    if (now.getTime() - this.lastPurge >= 3_600_000) {
+      this.lastPurge = now.getTime();
+      await purgeIpWrites(this.db, now);
+    }
+    return { ipKey: ipKey(ip), now, budgets: this.budgets };
+  }
 
   /** GET /sync/devices. */
   async list(svcId: string): Promise<SyncDeviceList> {
     return { devices: (await devices(this.db, svcId)).map(deviceView) };
   }
 
-  /** PUT /sync/devices/{deviceId}: deviceId must be the key's fingerprint (as D-031). */
-  async put(svcId: string, params: unknown, body: unknown): Promise<SyncDeviceRegistered> {
+  /** PUT /sync/devices/{deviceId} from client IP `ip`: deviceId must be the key's fingerprint (as D-031). */
+  async put(svcId: string, params: unknown, body: unknown, ip: string): Promise<SyncDeviceRegistered> {
     const { deviceId } = guard(deviceIdParams, params, EXPLAIN);
     const input = guard(deviceBody, body, EXPLAIN);
     const key = fromHex(input.kemPublicKey.toLowerCase());
@@ -96,7 +120,7 @@ export class SyncService {
       label: input.label ?? null,
       createdAt: new Date(this.clock.now()),
     };
-    const result = await putDevice(this.db, row, MAX_DEVICES);
+    const result = await putDevice(this.db, row, MAX_DEVICES, await this.writer(ip));
     if (!result)
       throw new RestError(
         ErrorCode.TOO_MANY_DEVICES,
@@ -112,8 +136,8 @@ export class SyncService {
       throw new RestError(ErrorCode.DEVICE_NOT_FOUND, `device ${deviceId} is not registered for svcId ${svcId}`);
   }
 
-  /** POST /sync/envelopes: stores sealed envelopes after checking header, length and both devices. */
-  async post(svcId: string, body: unknown): Promise<SyncPostResponse> {
+  /** POST /sync/envelopes from client IP `ip`: stores sealed envelopes after checking header, length and both devices. */
+  async post(svcId: string, body: unknown, ip: string): Promise<SyncPostResponse> {
     const input = guard(postBody, body, EXPLAIN);
     const known = new Set((await devices(this.db, svcId)).map((d) => d.deviceId));
     if (!known.has(input.fromDevice)) {
@@ -141,9 +165,9 @@ export class SyncService {
       seen.add(e.toDevice);
       return { toDevice: e.toDevice, data: envelopeBytes(`envelopes[${i}].data`, e.data) };
     });
-    const now = new Date(this.clock.now());
-    await putEnvelopes(this.db, svcId, input.fromDevice, items, now);
-    return { stored: items.length, updatedAt: now.toISOString() };
+    const writer = await this.writer(ip);
+    await putEnvelopes(this.db, svcId, input.fromDevice, items, writer);
+    return { stored: items.length, updatedAt: writer.now.toISOString() };
   }
 
   /** GET /sync/envelopes?device=…: the latest envelope from each device to `device`. */
