@@ -236,6 +236,11 @@ export const SETTINGS = {
     'the built browser extension (manifest.json inside) the site origin offers for download',
     'D-086',
   ),
+  SVC_WALLET_KEY_GRACE_S: setting(
+    read.integer(3600, 0, 2_592_000),
+    'seconds a wallet service key a rotation retires (session tokens, extension releases) keeps verifying and stays in the JWKS',
+    'D-219',
+  ),
   SVC_EVIDENCE_AT_START: setting(
     read.flag(true),
     'build a missing or stale evidence document in the background once the server is ready',
@@ -298,6 +303,8 @@ export type WalletSettings = {
   historyTimeoutMs: number;
   /** SVC_WALLET_EXTENSION_DIR, resolved. */
   extensionDir: string;
+  /** SVC_WALLET_KEY_GRACE_S: how long a retired service key keeps verifying (D-219). */
+  keyGraceSeconds: number;
 };
 
 /** Validated settings of one svckit process; each field names its variable of {@link SETTINGS}. */
@@ -408,6 +415,7 @@ export function loadConfig(env: Env = process.env): Config {
       historySources: get('SVC_WALLET_HISTORY_SOURCES'),
       historyTimeoutMs: get('SVC_WALLET_HISTORY_TIMEOUT_MS'),
       extensionDir: get('SVC_WALLET_EXTENSION_DIR'),
+      keyGraceSeconds: get('SVC_WALLET_KEY_GRACE_S'),
     },
     nativeCcy: get('SVC_NATIVE_CCY'),
     fxRates: get('SVC_FX_RATES'),

@@ -235,6 +235,7 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
       site,
       config,
       db: database.db,
+      keyring,
       dispatcher,
       chain,
       clock,
