@@ -1,6 +1,6 @@
 // Three `svckit serve` processes on one PostgreSQL act as one wallet service (D-218): a session token issued
-// by one instance is accepted by the others, all three publish the same JWKS, and all three sign the
-// extension package with the same release key. The instances share {wallet_api_url} as behind a load
+// by one instance is accepted by the others, all three publish the same JWKS, answer the same stand-in salt
+// for an unknown email (D-220), and sign the extension package with the same release key. The instances share {wallet_api_url} as behind a load
 // balancer (SVC_WALLET_PUBLIC_URL: the token's iss and aud), and nothing else of the wallet.
 import { rmSync } from 'node:fs';
 import { get } from 'node:https';
@@ -62,6 +62,19 @@ describe('the wallet service keys are the same on every instance (D-218)', () =>
     expect((sets[0] as { keys: unknown[] }).keys).toHaveLength(1);
     expect(sets[1]).toEqual(sets[0]);
     expect(sets[2]).toEqual(sets[0]);
+  });
+
+  it('all three answer the same stand-in salt for an email with no managed account (D-220)', async () => {
+    const salts = await Promise.all(
+      cluster.instances.map(
+        async (i) =>
+          (await call(i.target, 'GET', '/managed/salt?email=nobody%40example.com')).json as {
+            authKdf: { salt: string };
+          },
+      ),
+    );
+    expect(salts[0]!.authKdf.salt).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(new Set(salts.map((s) => s.authKdf.salt)).size).toBe(1);
   });
 
   it('all three sign the extension package with the same release key', async () => {
