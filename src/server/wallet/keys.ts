@@ -38,7 +38,7 @@ export type ServiceKey = {
 export type ServiceKeyName = 'token-signing' | 'release-signing';
 
 /** D-219: how often an instance reads the key sets again, to take up another instance's rotation. */
-export const KEY_REFRESH_MS = 5_000;
+export const KEY_REFRESH_MS = 2_000;
 
 /** Builds the key of a 32-byte seed ξ (Node 26 imports ML-DSA seeds as `raw-seed`). */
 export async function serviceKeyFromSeed(seed: Uint8Array): Promise<ServiceKey> {
@@ -98,6 +98,32 @@ export function rotatedKeys(
     ...(current ? [{ ...current, retiresAt: now + graceMs }] : []),
     ...previous.filter((k) => k.retiresAt !== null && k.retiresAt > now),
   ];
+}
+
+/** What a rotation did (D-219). */
+export type KeyRotation = { current: ServiceKey; retired: ServiceKey; rotatedAt: number; retiresAt: number };
+
+/**
+ * D-219: makes a fresh key the signing key of the set `name`; the one that signed so far verifies until the
+ * rotation time plus `graceMs`. Every instance takes it up at its next refresh ({@link KEY_REFRESH_MS}).
+ */
+export async function rotateServiceKey(
+  options: Pick<KeyRingOptions, 'db' | 'keyring' | 'name' | 'clock' | 'graceMs'>,
+): Promise<KeyRotation> {
+  const { db, keyring, name, clock, graceMs } = options;
+  const seed = freshSeed();
+  const now = clock.now();
+  let retired: StoredServiceKey | undefined;
+  await updateServiceKeySet(db, keyring, name, (keys) => {
+    retired = keys[0];
+    return rotatedKeys(keys, seed, now, graceMs);
+  });
+  return {
+    current: await serviceKeyFromSeed(seed),
+    retired: await serviceKeyFromSeed(retired!.seed),
+    rotatedAt: now,
+    retiresAt: now + graceMs,
+  };
 }
 
 /** What {@link ServiceKeyRing.open} needs. */
@@ -163,22 +189,11 @@ export class ServiceKeyRing {
     else this.publish();
   }
 
-  /** D-219: a fresh signing key; the previous one verifies for the grace period. Returns the new and retired keys. */
-  async rotate(): Promise<{ current: ServiceKey; retired: ServiceKey; retiresAt: number }> {
-    const { db, keyring, name, clock, graceMs } = this.options;
-    const seed = freshSeed();
-    const now = clock.now();
-    let retired: StoredServiceKey | undefined;
-    await updateServiceKeySet(db, keyring, name, (keys) => {
-      retired = keys[0];
-      return rotatedKeys(keys, seed, now, graceMs);
-    });
+  /** D-219: a fresh signing key; the previous one verifies for the grace period (see {@link rotateServiceKey}). */
+  async rotate(): Promise<KeyRotation> {
+    const rotation = await rotateServiceKey(this.options);
     await this.refresh();
-    return {
-      current: await this.keyOf(seed),
-      retired: await this.keyOf(retired!.seed),
-      retiresAt: now + graceMs,
-    };
+    return rotation;
   }
 
   private async keyOf(seed: Uint8Array): Promise<ServiceKey> {
