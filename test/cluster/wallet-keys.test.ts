@@ -1,13 +1,16 @@
 // Three `svckit serve` processes on one PostgreSQL act as one wallet service (D-218): a session token issued
 // by one instance is accepted by the others, all three publish the same JWKS, answer the same stand-in salt
-// for an unknown email (D-220), and sign the extension package with the same release key. The instances share {wallet_api_url} as behind a load
+// for an unknown email (D-220), and sign the extension package with the same release key; a key rotated
+// through one instance is taken up by all, the retired key verifying on each for its grace period (D-219). The instances share {wallet_api_url} as behind a load
 // balancer (SVC_WALLET_PUBLIC_URL: the token's iss and aud), and nothing else of the wallet.
 import { rmSync } from 'node:fs';
 import { get } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, login } from '../../conformance/checks/wallet/support.ts';
+import { adminCall } from '../../conformance/checks/institutional/support.ts';
+import { call, jwtPart, login } from '../../conformance/checks/wallet/support.ts';
 import { request } from '../../conformance/http.ts';
 import { fromHex, mlDsa65 } from '../../src/crypto/index.ts';
+import { KEY_REFRESH_MS } from '../../src/server/wallet/keys.ts';
 import { extensionFixture } from '../wallet/support.ts';
 import type { Target } from '../../conformance/targets/target.ts';
 import { startCluster, type Cluster } from './harness.ts';
@@ -93,5 +96,32 @@ describe('the wallet service keys are the same on every instance (D-218)', () =>
       expect(mlDsa65.verify(fromHex(keys[0]!), new Uint8Array(zip.body), signature), String(target.site)).toBe(true);
     }
     expect(new Set(keys).size).toBe(1);
+  });
+
+  it('a rotation through instance 1 reaches instances 2 and 3; the retired key keeps verifying everywhere (D-219)', async () => {
+    const targets = cluster.instances.map((i) => i.target);
+    const { token: before, identity } = await login(targets[1]!);
+    const res = await adminCall(targets[0]!, 'POST', '/wallet-keys/token-signing/rotate');
+    expect(res.status, res.text.slice(0, 200)).toBe(200);
+    const { kid, previousKid } = res.json as { kid: string; previousKid: string };
+    expect(jwtPart(before, 0).kid).toBe(previousKid);
+    const kidsOf = async (target: Target) =>
+      ((await call(target, 'GET', '/.well-known/jwks.json')).json as { keys: { kid: string }[] }).keys.map(
+        (k) => k.kid,
+      );
+    const deadline = Date.now() + 3 * KEY_REFRESH_MS;
+    for (const target of targets) {
+      while ((await kidsOf(target))[0] !== kid) {
+        if (Date.now() > deadline) throw new Error(`${target.wallet}: still signing with ${previousKid}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(await kidsOf(target)).toEqual([kid, previousKid]);
+    }
+    const { token: after } = await login(targets[2]!, identity);
+    expect(jwtPart(after, 0).kid).toBe(kid);
+    for (const target of targets) {
+      expect((await call(target, 'GET', '/sync/devices', { token: before })).status).toBe(200);
+      expect((await call(target, 'GET', '/sync/devices', { token: after })).status).toBe(200);
+    }
   });
 });
