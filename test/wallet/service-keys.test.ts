@@ -8,10 +8,13 @@ import { Keyring } from '../../src/ledger/keyring.ts';
 import { ServiceKeyRing } from '../../src/server/wallet/keys.ts';
 import { SessionTokens } from '../../src/server/wallet/tokens.ts';
 import { settings } from '../../src/storage/schema.ts';
+import { resealSettings } from '../../src/storage/settings.ts';
 import { registerFreshDatabase } from '../storage/fresh-database.ts';
 
 const fresh = registerFreshDatabase('svckit_service_keys');
 
+/** One KEK for the file: a KEK rotation re-seals every sealed setting of the database. */
+const keyring = Keyring.open({ dataDir: null });
 const GRACE_MS = 3_600_000;
 const ISSUER = 'https://wallet.example';
 const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } }) as never;
@@ -19,7 +22,6 @@ const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}`
 describe('the wallet key sets on one database (D-218, D-219)', () => {
   it('two instances sign and verify with one key; after a rotation the retired key verifies until its grace ends', async () => {
     const db = fresh.database.db;
-    const keyring = Keyring.open({ dataDir: null });
     const clock = new ManualClock();
     const options = { db, keyring, name: 'token-signing' as const, clock, graceMs: GRACE_MS };
     const one = await ServiceKeyRing.open(options);
@@ -59,14 +61,22 @@ describe('the wallet key sets on one database (D-218, D-219)', () => {
     expect(two.verifying.map((k) => k.kid)).not.toContain(retired.kid);
   });
 
-  it('a key set is stored sealed under the KEK and does not open under another KEK', async () => {
+  it('a key set is stored sealed under the KEK, re-sealed by a KEK rotation, and does not open under another KEK', async () => {
     const db = fresh.database.db;
-    const keyring = Keyring.open({ dataDir: null });
     const clock = new ManualClock();
     await db.delete(settings).where(eq(settings.key, 'wallet_keys:release-signing'));
-    await ServiceKeyRing.open({ db, keyring, name: 'release-signing', clock, graceMs: GRACE_MS });
+    const ring = await ServiceKeyRing.open({ db, keyring, name: 'release-signing', clock, graceMs: GRACE_MS });
+    const kid = ring.current.kid;
     const [row] = await db.select().from(settings).where(eq(settings.key, 'wallet_keys:release-signing'));
     expect(row!.value).toMatch(/^kek1:kek_[0-9A-Z]{26}:[A-Za-z0-9_-]+$/);
+    // A KEK rotation (D-061, D-148) re-seals the set; the instances read the same key from it.
+    keyring.addActive();
+    await db.transaction((tx) => resealSettings(tx as never, keyring));
+    keyring.retainActiveOnly();
+    await ring.refresh();
+    expect(ring.current.kid).toBe(kid);
+    const [resealed] = await db.select().from(settings).where(eq(settings.key, 'wallet_keys:release-signing'));
+    expect(resealed!.value.startsWith(`kek1:${keyring.activeId}:`)).toBe(true);
     const other = Keyring.open({ dataDir: null });
     await expect(
       ServiceKeyRing.open({ db, keyring: other, name: 'release-signing', clock, graceMs: GRACE_MS }),
