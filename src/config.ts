@@ -256,6 +256,11 @@ export const SETTINGS = {
     'the built browser extension (manifest.json inside) the site origin offers for download',
     'D-086',
   ),
+  SVC_WALLET_KEY_GRACE_S: setting(
+    read.integer(3600, 0, 2_592_000),
+    'seconds a wallet service key a rotation retires (session tokens, extension releases) keeps verifying and stays in the JWKS',
+    'D-219',
+  ),
   SVC_EVIDENCE_AT_START: setting(
     read.flag(true),
     'build a missing or stale evidence document in the background once the server is ready',
@@ -325,6 +330,8 @@ export type WalletSettings = {
   identitiesPerIpPerHour: number;
   /** SVC_WALLET_EXTENSION_DIR, resolved. */
   extensionDir: string;
+  /** SVC_WALLET_KEY_GRACE_S: how long a retired service key keeps verifying (D-219). */
+  keyGraceSeconds: number;
 };
 
 /** Validated settings of one svckit process; each field names its variable of {@link SETTINGS}. */
@@ -441,6 +448,7 @@ export function loadConfig(env: Env = process.env): Config {
         total: get('SVC_WALLET_SYNC_BYTES_TOTAL'),
       },
       identitiesPerIpPerHour: get('SVC_WALLET_IDENTITIES_PER_IP'),
+      keyGraceSeconds: get('SVC_WALLET_KEY_GRACE_S'),
     },
     nativeCcy: get('SVC_NATIVE_CCY'),
     fxRates: get('SVC_FX_RATES'),

@@ -12,6 +12,7 @@ import { kekCommand } from './admin/kek.ts';
 import { mldsaKeysCommand } from './admin/mldsa-keys.ts';
 import { paymentsCommand } from './admin/payments.ts';
 import { qbftCommand } from './admin/qbft.ts';
+import { walletKeysCommand } from './admin/wallet-keys.ts';
 import { webhooksCommand } from './admin/webhooks.ts';
 
 /** Builds the `admin` command and its groups. */
@@ -26,6 +27,7 @@ export function adminCommand(): Command {
     .addCommand(accountsCommand())
     .addCommand(chainAccountsCommand())
     .addCommand(kekCommand())
+    .addCommand(walletKeysCommand())
     .addCommand(webhooksCommand())
     .addCommand(paymentsCommand())
     .addCommand(qbftCommand());

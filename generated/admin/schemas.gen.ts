@@ -950,6 +950,58 @@ export const KekRotationSchema = {
     }
 } as const;
 
+export const WalletKeyRotationSchema = {
+    type: 'object',
+    description: 'Result of a wallet signing key rotation (D-219).',
+    'x-decision': 'D-219',
+    required: [
+        'ok',
+        'name',
+        'kid',
+        'previousKid',
+        'previousRetiresAt',
+        'rotatedAt'
+    ],
+    properties: {
+        ok: {
+            type: 'boolean'
+        },
+        name: {
+            $ref: '#/components/schemas/WalletKeyNameValue'
+        },
+        kid: {
+            $ref: '#/components/schemas/JwkThumbprint'
+        },
+        previousKid: {
+            $ref: '#/components/schemas/JwkThumbprint'
+        },
+        previousRetiresAt: {
+            type: 'string',
+            format: 'date-time',
+            description: 'Until when the retired key verifies and is published (the rotation time plus SVC_WALLET_KEY_GRACE_S).'
+        },
+        rotatedAt: {
+            type: 'string',
+            format: 'date-time'
+        }
+    }
+} as const;
+
+export const WalletKeyNameValueSchema = {
+    type: 'string',
+    description: 'A signing key of the wallet service (D-218).',
+    enum: [
+        'token-signing',
+        'release-signing'
+    ]
+} as const;
+
+export const JwkThumbprintSchema = {
+    type: 'string',
+    description: 'The key id, the RFC 7638 SHA-256 thumbprint of the public JWK (base64url).',
+    pattern: '^[A-Za-z0-9_-]{43}$'
+} as const;
+
 export const EventTypeSchema = {
     type: 'string',
     description: 'A webhook event type (spec, Events).',

@@ -429,6 +429,31 @@ export type KekRotation = {
 };
 
 /**
+ * Result of a wallet signing key rotation (D-219).
+ */
+export type WalletKeyRotation = {
+    ok: boolean;
+    name: WalletKeyNameValue;
+    kid: JwkThumbprint;
+    previousKid: JwkThumbprint;
+    /**
+     * Until when the retired key verifies and is published (the rotation time plus SVC_WALLET_KEY_GRACE_S).
+     */
+    previousRetiresAt: string;
+    rotatedAt: string;
+};
+
+/**
+ * A signing key of the wallet service (D-218).
+ */
+export type WalletKeyNameValue = 'token-signing' | 'release-signing';
+
+/**
+ * The key id, the RFC 7638 SHA-256 thumbprint of the public JWK (base64url).
+ */
+export type JwkThumbprint = string;
+
+/**
  * A webhook event type (spec, Events).
  */
 export type EventType = 'payment.initiated' | 'payment.rate_locked' | 'payment.settled' | 'payment.failed' | 'payment.returned';
@@ -732,6 +757,11 @@ export type ApiKeyId = ApiKeyIdentifier;
  * The ML-DSA key id (D-057).
  */
 export type MldsaKeyId = MldsaKeyIdentifier;
+
+/**
+ * The wallet service key to rotate (D-218).
+ */
+export type WalletKeyName = WalletKeyNameValue;
 
 /**
  * The webhook endpoint id (D-057).
@@ -1633,6 +1663,52 @@ export type AdminRotateKekResponses = {
 };
 
 export type AdminRotateKekResponse = AdminRotateKekResponses[keyof AdminRotateKekResponses];
+
+export type AdminRotateWalletKeyData = {
+    body?: never;
+    path: {
+        /**
+         * The wallet service key to rotate (D-218).
+         */
+        name: WalletKeyNameValue;
+    };
+    query?: never;
+    url: '/wallet-keys/{name}/rotate';
+};
+
+export type AdminRotateWalletKeyErrors = {
+    /**
+     * Bad request (not a key name of the wallet service).
+     */
+    400: Error;
+    /**
+     * Missing or invalid administrator token.
+     */
+    401: Error;
+    /**
+     * The credential is valid but is not an administrator token, e.g. an institutional `svc_` key (D-058).
+     */
+    403: Error;
+    /**
+     * Rate limit exceeded (10 requests per second per IP, D-058). Headers as in the institutional API (D-022).
+     */
+    429: Error;
+    /**
+     * Internal error; the body reveals nothing about the cause.
+     */
+    500: Error;
+};
+
+export type AdminRotateWalletKeyError = AdminRotateWalletKeyErrors[keyof AdminRotateWalletKeyErrors];
+
+export type AdminRotateWalletKeyResponses = {
+    /**
+     * The key was rotated.
+     */
+    200: WalletKeyRotation;
+};
+
+export type AdminRotateWalletKeyResponse = AdminRotateWalletKeyResponses[keyof AdminRotateWalletKeyResponses];
 
 export type AdminListWebhookEndpointsData = {
     body?: never;

@@ -377,6 +377,28 @@ export const zKekRotation = z.object({
 });
 
 /**
+ * A signing key of the wallet service (D-218).
+ */
+export const zWalletKeyNameValue = z.enum(['token-signing', 'release-signing']);
+
+/**
+ * The key id, the RFC 7638 SHA-256 thumbprint of the public JWK (base64url).
+ */
+export const zJwkThumbprint = z.string().regex(/^[A-Za-z0-9_-]{43}$/);
+
+/**
+ * Result of a wallet signing key rotation (D-219).
+ */
+export const zWalletKeyRotation = z.object({
+    ok: z.boolean(),
+    name: zWalletKeyNameValue,
+    kid: zJwkThumbprint,
+    previousKid: zJwkThumbprint,
+    previousRetiresAt: z.iso.datetime(),
+    rotatedAt: z.iso.datetime()
+});
+
+/**
  * A webhook event type (spec, Events).
  */
 export const zEventType = z.enum([
@@ -591,6 +613,11 @@ export const zApiKeyId = zApiKeyIdentifier;
 export const zMldsaKeyId = zMldsaKeyIdentifier;
 
 /**
+ * The wallet service key to rotate (D-218).
+ */
+export const zWalletKeyName = zWalletKeyNameValue;
+
+/**
  * The webhook endpoint id (D-057).
  */
 export const zWebhookEndpointId = zWebhookEndpointIdentifier;
@@ -763,6 +790,15 @@ export const zAdminRemoveChainAccountResponse = z.void();
  * The rotation completed.
  */
 export const zAdminRotateKekResponse = zKekRotation;
+
+export const zAdminRotateWalletKeyPath = z.object({
+    name: zWalletKeyNameValue
+});
+
+/**
+ * The key was rotated.
+ */
+export const zAdminRotateWalletKeyResponse = zWalletKeyRotation;
 
 /**
  * The endpoints.

@@ -211,6 +211,7 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
       clock,
       version: SVCKIT_VERSION,
       requestsPerSecond: config.adminRateLimit,
+      walletKeyGraceMs: config.wallet.keyGraceSeconds * 1000,
     });
     await base.register(institutionalRoutes, {
       prefix: '/wallet/api/v1',
@@ -235,6 +236,7 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
       site,
       config,
       db: database.db,
+      keyring,
       dispatcher,
       chain,
       clock,

@@ -134,3 +134,122 @@ export async function isAdminToken(db: Database, candidate: string): Promise<boo
   const given = Buffer.from(sha256(candidate), 'hex');
   return expected.length === given.length && timingSafeEqual(expected, given);
 }
+
+/** One seed of a wallet service key set (D-218): `retiresAt` (ms) is null for the key that signs. */
+export type StoredServiceKey = { seed: Uint8Array; createdAt: number; retiresAt: number | null };
+
+/** The settings key of the wallet service key set `name` (`token-signing`, `release-signing`). */
+const serviceKeysKey = (name: string) => `wallet_keys:${name}`;
+
+function encodeKeySet(keys: StoredServiceKey[]): Uint8Array {
+  const entries = keys.map((k) => ({
+    seed: Buffer.from(k.seed).toString('hex'),
+    createdAt: k.createdAt,
+    retiresAt: k.retiresAt,
+  }));
+  return new TextEncoder().encode(JSON.stringify({ v: 1, keys: entries }));
+}
+
+function decodeKeySet(key: string, bytes: Uint8Array): StoredServiceKey[] {
+  const parsed = JSON.parse(new TextDecoder().decode(bytes)) as {
+    v?: unknown;
+    keys?: { seed?: unknown; createdAt?: unknown; retiresAt?: unknown }[];
+  };
+  if (parsed.v !== 1 || !Array.isArray(parsed.keys) || parsed.keys.length === 0)
+    throw new Error(`the setting ${key} is not a wallet key set (D-218)`);
+  return parsed.keys.map((k) => {
+    if (typeof k.seed !== 'string' || !/^[0-9a-f]{64}$/.test(k.seed) || typeof k.createdAt !== 'number')
+      throw new Error(`the setting ${key} holds a malformed key entry (D-218)`);
+    return {
+      seed: new Uint8Array(Buffer.from(k.seed, 'hex')),
+      createdAt: k.createdAt,
+      retiresAt: typeof k.retiresAt === 'number' ? k.retiresAt : null,
+    };
+  });
+}
+
+/** Opens a sealed setting, naming the likely cause when it does not open (another KEK). */
+function openShared(keyring: Keyring, key: string, stored: string): Uint8Array {
+  try {
+    return open(keyring, key, stored);
+  } catch (error) {
+    if (!SEALED.test(stored)) throw error;
+    throw new Error(
+      `the setting ${key} does not open under this instance's key-encryption key: every instance on one database needs the same SVC_KEK (D-148, D-218)`,
+    );
+  }
+}
+
+/**
+ * The wallet service key set `name` (D-218), sealed under the KEK (D-148) in the `settings` table so that every
+ * instance on the database signs and verifies with the same keys; `create()` gives the first set. Returns the
+ * set and the stored (sealed) form, which changes whenever the set does.
+ */
+export async function serviceKeySet(
+  db: Database,
+  keyring: Keyring,
+  name: string,
+  create: () => StoredServiceKey[],
+): Promise<{ keys: StoredServiceKey[]; stored: string }> {
+  const key = serviceKeysKey(name);
+  let made: StoredServiceKey[] | undefined;
+  const { value, created } = await getOrCreate(db, key, () => {
+    made = create();
+    return seal(keyring, key, encodeKeySet(made));
+  });
+  if (created) return { keys: made!, stored: value };
+  return { keys: decodeKeySet(key, openShared(keyring, key, value)), stored: value };
+}
+
+/** The stored form of the key set `name` when it differs from `known`, with the set; undefined when unchanged. */
+export async function changedServiceKeySet(
+  db: Database,
+  keyring: Keyring,
+  name: string,
+  known: string,
+): Promise<{ keys: StoredServiceKey[]; stored: string } | undefined> {
+  const key = serviceKeysKey(name);
+  const rows = await db.select().from(settings).where(eq(settings.key, key)).limit(1);
+  const row = rows[0];
+  if (!row) throw new Error(`the setting ${key} is missing (D-218)`);
+  if (row.value === known) return undefined;
+  return { keys: decodeKeySet(key, openShared(keyring, key, row.value)), stored: row.value };
+}
+
+/**
+ * Changes the key set `name` with `update` (its current keys to the new ones, or undefined for no change),
+ * compare-and-set on the stored value so that two instances changing it at once both take effect in turn.
+ */
+export async function updateServiceKeySet(
+  db: Database,
+  keyring: Keyring,
+  name: string,
+  update: (keys: StoredServiceKey[]) => StoredServiceKey[] | undefined,
+): Promise<StoredServiceKey[]> {
+  const key = serviceKeysKey(name);
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const rows = await db.select().from(settings).where(eq(settings.key, key)).limit(1);
+    const row = rows[0];
+    if (!row) throw new Error(`the setting ${key} is missing (D-218)`);
+    const keys = decodeKeySet(key, openShared(keyring, key, row.value));
+    const next = update(keys);
+    if (!next) return keys;
+    const written = await db
+      .update(settings)
+      .set({ value: seal(keyring, key, encodeKeySet(next)) })
+      .where(and(eq(settings.key, key), eq(settings.value, row.value)))
+      .returning();
+    if (written.length) return next;
+  }
+  throw new Error(`the setting ${key} kept changing under concurrent updates; try again`);
+}
+
+/**
+ * The secret of the managed tier's stand-in salts (D-127, D-220), sealed under the KEK (D-148) and shared by every
+ * instance; `create()` gives it on the first start of a database.
+ */
+export function managedStandInSeed(db: Database, keyring: Keyring, create: () => Uint8Array): Promise<Uint8Array> {
+  return sealedSetting(db, keyring, 'wallet_managed_standin_seed', create, () => {
+    throw new Error('the setting wallet_managed_standin_seed is not in its sealed form (D-148)');
+  });
+}

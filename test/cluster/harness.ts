@@ -5,7 +5,8 @@
 // sealed under one key-encryption key, so any instance can sign for any account).
 //
 //   const cluster = await startCluster({ instances: 3 });
-//   cluster.instances[i].url / .target   // https base URL, and a conformance target trusting its CA
+//   cluster.instances[i].url / .target   // https base URL, and a conformance target (base, wallet and site
+//                                        // origins) trusting its CA
 //   await cluster.instances[i].kill();   // SIGKILL: no shutdown code runs
 //   await cluster.instances[i].restart();// same data directory and ports
 //   await cluster.stop();
@@ -232,7 +233,13 @@ async function spawnInstance(index: number, env: Record<string, string>, childre
       const instance: Instance = {
         index,
         url: ready.base,
-        target: remoteTarget({ base: ready.base, caCert: readFileSync(ready.caCert, 'utf8'), adminToken }),
+        target: remoteTarget({
+          base: ready.base,
+          wallet: ready.wallet,
+          site: ready.site,
+          caCert: readFileSync(ready.caCert, 'utf8'),
+          adminToken,
+        }),
         stderr: () => stderr,
         alive: () => !killed && child.exitCode === null && child.signalCode === null,
         kill: async () => {

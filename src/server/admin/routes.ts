@@ -20,6 +20,7 @@ import { Faucet } from './funding.ts';
 import { healthHandler } from './health.ts';
 import { paymentHandlers } from './payments.ts';
 import { qbftHandlers } from './qbft.ts';
+import { walletKeyHandlers } from './wallet-keys.ts';
 import { webhookHandlers } from './webhooks.ts';
 
 /** What the console needs. */
@@ -31,6 +32,8 @@ export type AdminDeps = {
   clock: Clock;
   version: string;
   requestsPerSecond: number;
+  /** SVC_WALLET_KEY_GRACE_S in milliseconds: how long a rotated wallet key keeps verifying (D-219). */
+  walletKeyGraceMs: number;
 };
 
 /** Registers the console's routes (mount with prefix /admin/v1). */
@@ -50,6 +53,12 @@ export async function adminRoutes(app: FastifyInstance, deps: AdminDeps): Promis
     ...chainAccountHandlers({ chain: deps.chain, accounts: deps.ledger.accounts, faucet }),
     ...webhookHandlers(deps.webhooks, deps.clock),
     ...paymentHandlers(deps.ledger.payments),
+    ...walletKeyHandlers({
+      db: deps.db,
+      keyring: deps.ledger.keyring,
+      clock: deps.clock,
+      graceMs: deps.walletKeyGraceMs,
+    }),
   };
   registerOperations(app, routes, handlers);
 }

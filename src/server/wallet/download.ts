@@ -38,16 +38,22 @@ export class ExtensionPackager {
 
   constructor(
     private readonly dir: string,
-    /** The release key (D-086); its public key is served beside the package. */
-    readonly key: ServiceKey,
+    /** The current release key (D-086, D-218): the same on every instance; a rotation changes it. */
+    private readonly releaseKey: () => ServiceKey,
   ) {}
+
+  /** The release key (D-086); its public key is served beside the package. */
+  get key(): ServiceKey {
+    return this.releaseKey();
+  }
 
   /** The build's identity: the directory's and manifest.json's inode and change time, or undefined when not built. */
   private stamp(manifestPath: string): string | undefined {
     try {
       const dir = statSync(this.dir, { bigint: true });
       const manifest = statSync(manifestPath, { bigint: true });
-      return `${dir.ino}:${dir.ctimeNs}|${manifest.ino}:${manifest.ctimeNs}:${manifest.size}:${manifest.mtimeNs}`;
+      // The release key's kid too: after a rotation (D-219) the package is signed again with the new key.
+      return `${dir.ino}:${dir.ctimeNs}|${manifest.ino}:${manifest.ctimeNs}:${manifest.size}:${manifest.mtimeNs}|${this.key.kid}`;
     } catch {
       return undefined;
     }

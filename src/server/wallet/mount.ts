@@ -1,6 +1,8 @@
 /**
  * Mounts surface E on the stack: the wallet session API on the wallet origin ({wallet_api_url}) and the
  * signed extension package on the site origin ({site_url}), with the service's keys and the wallet settings.
+ * The keys live sealed in the database, the same for every instance (D-218); each instance reads them again
+ * every {@link KEY_REFRESH_MS} to take up a rotation (D-219).
  */
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
@@ -8,10 +10,20 @@ import { getAddress } from 'viem';
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../clock.ts';
 import type { ChainRuntime } from '../../node/runtime.ts';
+import type { Keyring } from '../../ledger/keyring.ts';
 import type { Database } from '../../storage/database.ts';
+import { managedStandInSeed } from '../../storage/settings.ts';
 import type { RpcDispatcher } from '../chain/service.ts';
 import { ExtensionPackager, extensionSiteRoutes } from './download.ts';
-import { loadServiceKey } from './keys.ts';
+import {
+  freshSeed,
+  KEY_REFRESH_MS,
+  readLegacySeed,
+  removeLegacySeed,
+  ServiceKeyRing,
+  serviceKeyFromSeed,
+  type ServiceKeyName,
+} from './keys.ts';
 import { walletRoutes } from './routes.ts';
 
 /** What {@link mountWallet} needs from buildStack. */
@@ -20,10 +32,12 @@ export type MountOptions = {
   site: FastifyInstance;
   config: Pick<Config, 'host' | 'walletPort' | 'sitePort' | 'dataDir' | 'wallet'>;
   db: Database;
+  /** The KEK the service keys are sealed under (D-148, D-218). */
+  keyring: Keyring;
   dispatcher: RpcDispatcher;
   chain: Pick<ChainRuntime, 'fundingAccount'>;
   clock: Clock;
-  /** Keep the service keys in the data directory (serve) rather than in memory (tests). */
+  /** The stack persists (serve): seeds an older svckit kept in the data directory move into the database (D-218). */
   persist: boolean;
 };
 
@@ -37,23 +51,40 @@ function originOf(app: FastifyInstance, host: string, port: number): string {
 /** Registers the wallet session API and the extension downloads. */
 export async function mountWallet(options: MountOptions): Promise<void> {
   const settings = options.config.wallet;
+  const { db, keyring, clock } = options;
   const dataDir = options.persist ? options.config.dataDir : null;
-  const [tokenKey, releaseKey] = await Promise.all([
-    loadServiceKey(dataDir, 'token-signing'),
-    loadServiceKey(dataDir, 'release-signing'),
-  ]);
-  const packager = new ExtensionPackager(settings.extensionDir, releaseKey);
+  const legacy = (name: ServiceKeyName) => readLegacySeed(dataDir, name);
+  const legacyToken = legacy('token-signing');
+  const open = (name: ServiceKeyName, legacySeed = legacy(name)) =>
+    ServiceKeyRing.open({
+      db,
+      keyring,
+      name,
+      clock,
+      graceMs: settings.keyGraceSeconds * 1000,
+      ...(legacySeed ? { legacySeed } : {}),
+    });
+  const [tokenKeys, releaseKeys] = await Promise.all([open('token-signing', legacyToken), open('release-signing')]);
+  // D-220: the stand-in salts of the managed tier have their own shared key, which a token-key rotation leaves
+  // alone; on an upgrade it starts as the old token seed, so the salts answered for unknown emails do not change.
+  const standIn = await serviceKeyFromSeed(await managedStandInSeed(db, keyring, () => legacyToken ?? freshSeed()));
+  // D-218: the database holds the seeds now; the files an older svckit wrote go.
+  removeLegacySeed(dataDir, 'token-signing');
+  removeLegacySeed(dataDir, 'release-signing');
+  watchKeys(options.wallet, [tokenKeys, releaseKeys]);
+  const packager = new ExtensionPackager(settings.extensionDir, () => releaseKeys.current);
   const walletOrigin = () =>
     settings.publicUrl ?? originOf(options.wallet, options.config.host, options.config.walletPort);
   const siteOrigin = () =>
     settings.sitePublicUrl ?? originOf(options.site, options.config.host, options.config.sitePort);
   const collector = options.chain.fundingAccount?.address;
   await options.wallet.register(walletRoutes, {
-    db: options.db,
+    db,
     dispatcher: options.dispatcher,
-    clock: options.clock,
+    clock,
     settings,
-    tokenKeys: [tokenKey],
+    tokenKeys: tokenKeys.verifying,
+    standInKey: standIn.privateKey,
     packager,
     walletOrigin,
     siteOrigin,
@@ -61,4 +92,22 @@ export async function mountWallet(options: MountOptions): Promise<void> {
     defaultCollectors: collector ? [{ chainId: '1111111', address: getAddress(collector) }] : [],
   });
   await options.site.register(extensionSiteRoutes, { packager });
+}
+
+/** D-219: reads the key sets again every {@link KEY_REFRESH_MS} until `app` closes; a failed read keeps the keys it has. */
+function watchKeys(app: FastifyInstance, rings: ServiceKeyRing[]): void {
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    Promise.all(rings.map((ring) => ring.refresh()))
+      .catch((error: unknown) =>
+        app.log.warn({ err: error }, 'svckit wallet: reading the service keys failed; the next refresh tries again'),
+      )
+      .finally(() => {
+        running = false;
+      });
+  }, KEY_REFRESH_MS);
+  timer.unref();
+  app.addHook('onClose', async () => clearInterval(timer));
 }

@@ -4,6 +4,7 @@
  * /auth/verify ("because each verify costs two signature checks") and on the managed sign-in (D-127). spec rule 1: a body carrying private
  * material is refused before any handler runs.
  */
+import type { KeyObject } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { RouteHandlers } from '../../../generated/wallet/fastify.gen';
 import { routes } from '../../../generated/wallet/routes.gen';
@@ -33,6 +34,8 @@ export type WalletOptions = {
   settings: WalletSettings;
   /** The token-signing key(s): the first signs, all verify (D-018). */
   tokenKeys: ServiceKey[];
+  /** The key of the managed tier's stand-in salts (D-220): shared by every instance, untouched by a token-key rotation. */
+  standInKey: KeyObject;
   packager: ExtensionPackager;
   /** {wallet_api_url} and {site_url}, read per request (listening ports are known only after listen). */
   walletOrigin(): string;
@@ -57,7 +60,7 @@ export function walletHandlers(options: WalletOptions, tokens: SessionTokens): R
   const sync = new SyncService(db, clock, settings.syncBudgets);
   const bindings = new BindingService(db, clock);
   const banking = new BankingService(db, clock);
-  const managed = new ManagedService(db, clock, tokens, options.tokenKeys[0]!.privateKey);
+  const managed = new ManagedService(db, clock, tokens, options.standInKey);
   const collectors = [...settings.feeCollectors];
   for (const c of options.defaultCollectors ?? [])
     if (!collectors.some((x) => x.chainId === c.chainId)) collectors.push(c);

@@ -1,0 +1,31 @@
+/**
+ * `svckit admin wallet-keys rotate <name>`: a fresh signing key of the wallet service; the retired one verifies
+ * for SVC_WALLET_KEY_GRACE_S (`/admin/v1/wallet-keys/{name}/rotate`, D-219).
+ */
+import { Command } from 'commander';
+import * as sdk from '../../../generated/admin/sdk.gen';
+import { action, adminClient, answer, connectionOptions, print, type AdminOptions } from './connection.ts';
+
+/** Builds the `wallet-keys` sub-command. */
+export function walletKeysCommand(): Command {
+  const command = new Command('wallet-keys').description(
+    "The wallet service's signing keys: session tokens (token-signing) and extension releases (release-signing).",
+  );
+  command.addCommand(
+    connectionOptions(new Command('rotate'))
+      .description('Make a fresh key sign; the retired one keeps verifying for the grace period (D-219).')
+      .argument('<name>', 'token-signing or release-signing')
+      .action(
+        action(async (name: 'token-signing' | 'release-signing', options: AdminOptions) => {
+          const rotated = answer(await sdk.adminRotateWalletKey({ client: adminClient(options), path: { name } }));
+          print(
+            options,
+            rotated,
+            (r) =>
+              `rotated ${r.name}: ${r.previousKid} -> ${r.kid} at ${r.rotatedAt}; ${r.previousKid} verifies until ${r.previousRetiresAt}`,
+          );
+        }),
+      ),
+  );
+  return command;
+}

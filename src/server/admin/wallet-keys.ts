@@ -1,0 +1,31 @@
+/** Admin handler for the rotation of the wallet service's signing keys (D-218, D-219). */
+import type { RouteHandlers } from '../../../generated/admin/fastify.gen';
+import { zAdminRotateWalletKeyPath } from '../../../generated/admin/zod.gen';
+import type { Clock } from '../../clock.ts';
+import type { Keyring } from '../../ledger/keyring.ts';
+import type { Database } from '../../storage/database.ts';
+import { guard } from '../http/guards.ts';
+import { rotateServiceKey } from '../wallet/keys.ts';
+
+/** What the rotation needs: the database and KEK the key sets are sealed in, and SVC_WALLET_KEY_GRACE_S. */
+export type WalletKeyDeps = { db: Database; keyring: Keyring; clock: Clock; graceMs: number };
+
+/** POST /wallet-keys/{name}/rotate: every instance signs with the new key within KEY_REFRESH_MS (D-219). */
+export function walletKeyHandlers(deps: WalletKeyDeps): Pick<RouteHandlers, 'adminRotateWalletKey'> {
+  return {
+    adminRotateWalletKey: async (request, reply) => {
+      const { name } = guard(zAdminRotateWalletKeyPath, request.params, {
+        name: 'one of token-signing, release-signing',
+      });
+      const rotation = await rotateServiceKey({ ...deps, name });
+      return reply.code(200).send({
+        ok: true,
+        name,
+        kid: rotation.current.kid,
+        previousKid: rotation.retired.kid,
+        previousRetiresAt: new Date(rotation.retiresAt).toISOString(),
+        rotatedAt: new Date(rotation.rotatedAt).toISOString(),
+      });
+    },
+  };
+}
