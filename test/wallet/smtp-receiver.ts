@@ -12,8 +12,11 @@ export type SmtpReceiver = {
   user: string;
   password: string;
   messages: Received[];
-  /** Polls (bounded) until a message to `to` matching `pattern` arrives; returns the pattern's first group. */
-  waitFor(to: string, pattern: RegExp, timeoutMs?: number): Promise<string>;
+  /**
+   * Polls (bounded) until a message to `to` matching `pattern` arrives, among the messages from index `from`
+   * on; returns the pattern's first group.
+   */
+  waitFor(to: string, pattern: RegExp, from?: number, timeoutMs?: number): Promise<string>;
   /** Failed logins seen. */
   failedLogins: number;
   close(): Promise<void>;
@@ -33,10 +36,10 @@ export async function startSmtpReceiver(password = 'smtp-secret-6f1c'): Promise<
     password,
     messages: [],
     failedLogins: 0,
-    async waitFor(to, pattern, timeoutMs = 5000) {
+    async waitFor(to, pattern, from = 0, timeoutMs = 5000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        for (const m of receiver.messages) {
+        for (const m of receiver.messages.slice(from)) {
           const hit = m.to.includes(to) ? pattern.exec(m.text) : null;
           if (hit) return hit[1] ?? hit[0];
         }
