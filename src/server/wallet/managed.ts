@@ -80,6 +80,17 @@ const saltQuery = z.object({ email: zManagedEmail }).strict();
 /** D-127: emails are compared trimmed, NFKC-normalised and in lower case. */
 export const normaliseEmail = (email: string) => email.trim().normalize('NFKC').toLowerCase();
 
+/** The normalised email, which must still be one (NFKC turns a full-width "＠" into a second "@"). */
+function emailOf(email: string): string {
+  const normalised = normaliseEmail(email);
+  if (!zManagedEmail.safeParse(normalised).success)
+    throw new RestError(
+      ErrorCode.INVALID_PARAMETER,
+      `"email" expected ${EXPLAIN.email} once normalised (trimmed, NFKC, lower case), got ${JSON.stringify(normalised)}`,
+    );
+  return normalised;
+}
+
 const base64urlBytes = (text: string) => Buffer.from(text, 'base64url');
 
 function verifierOf(authKey: Uint8Array, salt: Uint8Array): Promise<Buffer> {
@@ -125,7 +136,7 @@ export class ManagedService {
   /** GET /managed/salt: the account's salt and parameters, or an indistinguishable stand-in (D-215). */
   async salt(query: unknown): Promise<ManagedSalt> {
     const { email } = guard(saltQuery, query, EXPLAIN);
-    const normalised = normaliseEmail(email);
+    const normalised = emailOf(email);
     const row = await managedByEmail(this.db, normalised);
     if (row) return saltAnswer(normalised, row.authKdf);
     const salt = createHmac('sha256', this.fakeSaltKey)
@@ -141,7 +152,7 @@ export class ManagedService {
    * (D-213). Only the caller's own identity may be refused (409): that tells nothing about the email.
    */
   async requestCode(svcId: string, body: unknown, ip: string): Promise<ManagedEmailCodeSent> {
-    const email = normaliseEmail(guard(codeBody, body, EXPLAIN).email);
+    const email = emailOf(guard(codeBody, body, EXPLAIN).email);
     if (await managedBySvcId(this.db, svcId)) throw identityHasAccount(svcId);
     const expiresAt = await this.codes.request(svcId, email, ip, await emailHeld(this.db, email));
     return { email, expiresAt: expiresAt.toISOString() };
@@ -160,7 +171,7 @@ export class ManagedService {
     checkSealed(input.sealedShare);
     if (base64urlBytes(input.authKdf.salt).length < 16)
       throw new RestError(ErrorCode.INVALID_PARAMETER, '"authKdf.salt" expected at least 16 bytes');
-    const email = normaliseEmail(input.email);
+    const email = emailOf(input.email);
     if (await managedBySvcId(this.db, svcId)) throw identityHasAccount(svcId);
     // D-213: a taken email never gets a code, so this refusal reads the same whether or not it is taken.
     if (!(await this.codes.consume(svcId, email, input.emailCode))) {
@@ -195,7 +206,7 @@ export class ManagedService {
   /** POST /managed/sessions: constant-time comparison, the same work and the same 401 for an unknown email. */
   async signIn(body: unknown): Promise<ManagedSession> {
     const input = guard(sessionBody, body, EXPLAIN);
-    const row = await managedByEmail(this.db, normaliseEmail(input.email));
+    const row = await managedByEmail(this.db, emailOf(input.email));
     const candidate = await verifierOf(Buffer.from(input.authKey, 'hex'), row?.verifierSalt ?? this.dummyVerifierSalt);
     const stored = row ? Buffer.from(row.verifier) : Buffer.alloc(32);
     const match = timingSafeEqual(candidate, stored);
