@@ -3,6 +3,7 @@
 // only the password-sealed service share and an auth key; recovery on a new device needs the password and
 // the guardian's share; the service's data alone recovers nothing; a taken and a free email get answers of
 // the same shape (D-215).
+import https from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type Client } from '../../generated/wallet/client/index.ts';
 import * as sdk from '../../generated/wallet/sdk.gen.ts';
@@ -305,14 +306,27 @@ describe('managed-account tier', () => {
   });
 
   it('a burst past the 5/s sign-in window is waited out, not read as a missing body', async () => {
-    const burst = await Promise.all(
-      Array.from({ length: 8 }, () => tls(new URL('/managed/salt?email=burst%40example.com', target.wallet))),
-    );
-    expect(burst.map((r) => r.status)).toContain(429);
+    // Over two kept-alive connections (no handshake per request) 12 requests land well within one second.
+    const agent = new https.Agent({ keepAlive: true, maxSockets: 2, ca: target.caCert! });
+    const get = () =>
+      new Promise<number>((resolve, reject) =>
+        https
+          .get(new URL('/managed/salt?email=burst%40example.com', target.wallet), { agent }, (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode ?? 0));
+          })
+          .on('error', reject),
+      );
+    const burst = await Promise.all(Array.from({ length: 12 }, get));
+    expect(burst).toContain(429);
     const salt = await answered('GET /managed/salt after a burst', 200, () =>
       sdk.walletGetManagedSalt({ client, query: { email: 'burst@example.com' } }),
     );
     expect(salt.data?.email).toBe('burst@example.com');
-    expect((await signIn(client, EMAIL, 'a new password')).svcId).toBe(wallet.svcId);
+    // The library waits out the window too: its answer is the sign-in's own (401 for no account), not a 429.
+    await Promise.all(Array.from({ length: 12 }, get));
+    agent.destroy();
+    const refused = await signIn(client, 'burst@example.com', PASSWORD).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ name: 'ManagedError', status: 401, code: 'INVALID_CREDENTIALS' });
   });
 });
