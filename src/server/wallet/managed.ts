@@ -215,7 +215,7 @@ export class ManagedService {
     return { token, svcId: row.svcId, expiresAt: new Date(exp * 1000).toISOString() };
   }
 
-  /** GET /managed/share: the sealed share, exactly as deposited. */
+  /** GET /managed/share: the sealed share as deposited, its members in the contract's order (D-215). */
   async share(svcId: string): Promise<ManagedShare> {
     const row = await managedBySvcId(this.db, svcId);
     if (!row) throw new RestError(ErrorCode.MANAGED_ACCOUNT_NOT_FOUND, `svcId ${svcId} has no managed account`);
