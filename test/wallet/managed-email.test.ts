@@ -197,6 +197,13 @@ describe('proof of the email (D-213)', () => {
     expect(salt.authKdf).toMatchObject({ memoryKiB: FAST_ARGON2.memoryKiB, passes: FAST_ARGON2.passes });
   });
 
+  it('refuses an address that stops being one once normalised (a full-width @ becomes a second @)', async () => {
+    const wallet = Wallet.create().wallet;
+    const refused = await refusal(service().requestCode(wallet.svcId, { email: 'a\uff20b@bank.example' }, IP));
+    expect(refused).toMatchObject({ code: 'INVALID_PARAMETER' });
+    expect(refused.message).toContain('once normalised');
+  });
+
   it('a code issued by one instance is accepted by another that shares the service key', async () => {
     const one = service();
     const other = service();
