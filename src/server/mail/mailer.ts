@@ -74,6 +74,10 @@ function smtpMailer(smtpUrl: string, from: string, log: MailLog): Mailer {
     },
     { from },
   );
+  // A pooled connection that fails while idle is reported as an event; unheard, it would end the process.
+  transport.on('error', (error: { code?: unknown }) =>
+    log.error(`svckit mail: the SMTP connection failed: ${typeof error?.code === 'string' ? error.code : 'unknown'}`),
+  );
   const pending = new Set<Promise<void>>();
   return {
     toLog: false,
