@@ -192,6 +192,31 @@ export const fxRates = (fallback: string): Reader<FxTable> => ({
   },
 });
 
+/** An smtp:// or smtps:// URL with a host; the message never repeats it (it may hold credentials, D-139). */
+export const smtpUrl = (): Reader<string | undefined> => ({
+  type: 'smtp or smtps URL',
+  default: undefined,
+  read(env, name) {
+    const raw = env[name];
+    if (!raw) return undefined;
+    checkUrl(raw, name, ['smtp:', 'smtps:']);
+    if (!new URL(raw).hostname) throw new ConfigError(`${name} expected an smtp or smtps URL with a host`);
+    return raw;
+  },
+});
+
+/** A sender mailbox: `name <local@domain>` or `local@domain`, on one line. */
+export const mailbox = (fallback: string): Reader<string> => ({
+  type: 'mailbox (name <local@domain>)',
+  default: fallback,
+  read(env, name) {
+    const raw = env[name] || fallback;
+    if (!/^([^<>\r\n]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/.test(raw))
+      throw new ConfigError(`${name} expected a mailbox such as svckit <no-reply@example.com>, got "${raw}"`);
+    return raw;
+  },
+});
+
 /** A 32-byte key in base64url (43 characters); the message never repeats it. */
 export const key32 = (): Reader<string | undefined> => ({
   type: '32 bytes, base64url',

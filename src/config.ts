@@ -261,6 +261,23 @@ export const SETTINGS = {
     'seconds a wallet service key a rotation retires (session tokens, extension releases) keeps verifying and stays in the JWKS',
     'D-219',
   ),
+  SVC_SMTP_URL: setting(
+    read.smtpUrl(),
+    'SMTP server that sends managed-account email codes (smtp:// with STARTTLS, required off loopback; smtps:// with TLS; credentials in the URL); unset: codes are written to the server log, announced at start (development only)',
+    'D-213, D-216',
+    { secret: true },
+  ),
+  SVC_SMTP_FROM: setting(read.mailbox('svckit <no-reply@localhost>'), 'sender of managed-account emails', 'D-216'),
+  SVC_MANAGED_CODES_PER_EMAIL: setting(
+    read.integer(5, 1, 1000),
+    'managed-account email codes sent to one email per hour; past it the answer is the same and nothing is sent',
+    'D-213',
+  ),
+  SVC_MANAGED_CODES_PER_IP: setting(
+    read.integer(20, 0, 1_000_000),
+    'managed-account email codes one client IP may ask for per hour, answered 429 past it; 0 lifts it',
+    'D-213',
+  ),
   SVC_EVIDENCE_AT_START: setting(
     read.flag(true),
     'build a missing or stale evidence document in the background once the server is ready',
@@ -332,6 +349,20 @@ export type WalletSettings = {
   extensionDir: string;
   /** SVC_WALLET_KEY_GRACE_S: how long a retired service key keeps verifying (D-219). */
   keyGraceSeconds: number;
+  /** SVC_SMTP_URL, SVC_SMTP_FROM, SVC_MANAGED_CODES_PER_* (D-213, D-216). */
+  managed: ManagedSettings;
+};
+
+/** How the managed tier proves an email (D-213, D-216). */
+export type ManagedSettings = {
+  /** SVC_SMTP_URL; undefined: codes go to the server log (development). */
+  smtpUrl: string | undefined;
+  /** SVC_SMTP_FROM. */
+  mailFrom: string;
+  /** SVC_MANAGED_CODES_PER_EMAIL, per hour. */
+  codesPerEmail: number;
+  /** SVC_MANAGED_CODES_PER_IP, per hour; 0 lifts it. */
+  codesPerIp: number;
 };
 
 /** Validated settings of one svckit process; each field names its variable of {@link SETTINGS}. */
@@ -449,6 +480,12 @@ export function loadConfig(env: Env = process.env): Config {
       },
       identitiesPerIpPerHour: get('SVC_WALLET_IDENTITIES_PER_IP'),
       keyGraceSeconds: get('SVC_WALLET_KEY_GRACE_S'),
+      managed: {
+        smtpUrl: get('SVC_SMTP_URL'),
+        mailFrom: get('SVC_SMTP_FROM'),
+        codesPerEmail: get('SVC_MANAGED_CODES_PER_EMAIL'),
+        codesPerIp: get('SVC_MANAGED_CODES_PER_IP'),
+      },
     },
     nativeCcy: get('SVC_NATIVE_CCY'),
     fxRates: get('SVC_FX_RATES'),

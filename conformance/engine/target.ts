@@ -15,6 +15,7 @@ export const UNLIMITED_REFERENCE_ENV = {
   SVC_RATE_LIMIT: '0',
   SVC_RATE_LIMIT_WALLET: '0',
   SVC_RATE_LIMIT_WALLET_AUTH: '0',
+  SVC_MANAGED_CODES_PER_IP: '0',
 } as const;
 
 /** The security schemes of the four OpenAPI contracts (components.securitySchemes). */

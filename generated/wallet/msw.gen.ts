@@ -3,7 +3,7 @@
 
 import { type DefaultBodyType, http, type HttpHandler, HttpResponse, type HttpResponseResolver, type RequestHandlerOptions as RequestHandlerOptions2 } from 'msw';
 
-import type { ClientOptions, WalletAcceptBindingResponses, WalletAuthorizeBankingData, WalletAuthorizeBankingResponses, WalletCreateBindingData, WalletCreateBindingResponses, WalletCreateChallengeData, WalletCreateChallengeResponses, WalletCreateManagedAccountData, WalletCreateManagedAccountResponses, WalletCreateManagedSessionData, WalletCreateManagedSessionResponses, WalletDeleteManagedAccountResponses, WalletDeleteSyncDeviceResponses, WalletGetAuthorizationRecordResponses, WalletGetBindingActivityResponses, WalletGetBindingResponses, WalletGetFeeConfigResponses, WalletGetHistoryResponses, WalletGetJwksResponses, WalletGetManagedSaltResponses, WalletGetManagedShareResponses, WalletListBindingsResponses, WalletListSyncDevicesResponses, WalletListSyncEnvelopesResponses, WalletPostSyncEnvelopesData, WalletPostSyncEnvelopesResponses, WalletPutBindingLimitsData, WalletPutBindingLimitsResponses, WalletPutOwnerData, WalletPutOwnerResponses, WalletPutSyncDeviceData, WalletPutSyncDeviceResponses, WalletRegisterWalletData, WalletRegisterWalletResponses, WalletRevokeBindingResponses, WalletVerifyData, WalletVerifyResponses } from './types.gen.ts';
+import type { ClientOptions, WalletAcceptBindingResponses, WalletAuthorizeBankingData, WalletAuthorizeBankingResponses, WalletCreateBindingData, WalletCreateBindingResponses, WalletCreateChallengeData, WalletCreateChallengeResponses, WalletCreateManagedAccountData, WalletCreateManagedAccountResponses, WalletCreateManagedSessionData, WalletCreateManagedSessionResponses, WalletDeleteManagedAccountResponses, WalletDeleteSyncDeviceResponses, WalletGetAuthorizationRecordResponses, WalletGetBindingActivityResponses, WalletGetBindingResponses, WalletGetFeeConfigResponses, WalletGetHistoryResponses, WalletGetJwksResponses, WalletGetManagedSaltResponses, WalletGetManagedShareResponses, WalletListBindingsResponses, WalletListSyncDevicesResponses, WalletListSyncEnvelopesResponses, WalletPostSyncEnvelopesData, WalletPostSyncEnvelopesResponses, WalletPutBindingLimitsData, WalletPutBindingLimitsResponses, WalletPutOwnerData, WalletPutOwnerResponses, WalletPutSyncDeviceData, WalletPutSyncDeviceResponses, WalletRegisterWalletData, WalletRegisterWalletResponses, WalletRequestManagedEmailCodeData, WalletRequestManagedEmailCodeResponses, WalletRevokeBindingResponses, WalletVerifyData, WalletVerifyResponses } from './types.gen.ts';
 
 export type RequestHandlerOptions = RequestHandlerOptions2 & {
     baseUrl?: ClientOptions['baseUrl'];
@@ -667,6 +667,33 @@ export function handleWalletGetManagedSalt(response?: HandleWalletGetManagedSalt
     }, options);
 }
 
+export type HandleWalletRequestManagedEmailCodeResponse = {
+    body: WalletRequestManagedEmailCodeResponses[202];
+    status?: 202;
+};
+
+/**
+ * Handler for the `POST /managed/email-codes` operation.
+ */
+export function handleWalletRequestManagedEmailCode(response?: HandleWalletRequestManagedEmailCodeResponse | HttpResponseResolver<never, WalletRequestManagedEmailCodeData['body']>, options?: RequestHandlerOptions): HttpHandler {
+    return http.post<never, WalletRequestManagedEmailCodeData['body']>(`${options?.baseUrl ?? '*'}/managed/email-codes`, info => {
+        if (typeof response === 'function') {
+            return response(info);
+        }
+        const body = response?.body;
+        if (body !== undefined) {
+            return HttpResponse.json(body, { status: response?.status ?? 202 });
+        }
+        if (options?.responseFallback === 'passthrough') {
+            return;
+        }
+        return new Response('Not Implemented', {
+            status: 501,
+            statusText: 'Not Implemented'
+        });
+    }, options);
+}
+
 export type HandleWalletDeleteManagedAccountResponse = {
     body: WalletDeleteManagedAccountResponses[204];
     status?: 204;
@@ -869,6 +896,10 @@ export type MswHandlerFactories = {
      */
     walletGetManagedSalt: typeof handleWalletGetManagedSalt;
     /**
+     * Handler for the `POST /managed/email-codes` operation.
+     */
+    walletRequestManagedEmailCode: typeof handleWalletRequestManagedEmailCode;
+    /**
      * Handler for the `DELETE /managed/accounts` operation.
      */
     walletDeleteManagedAccount: typeof handleWalletDeleteManagedAccount;
@@ -924,6 +955,7 @@ export function createMswHandlers(config: RequestHandlerOptions = {}): CreateMsw
         walletGetBindingActivity: wrap(handleWalletGetBindingActivity),
         walletAuthorizeBanking: wrap(handleWalletAuthorizeBanking),
         walletGetManagedSalt: wrap(handleWalletGetManagedSalt),
+        walletRequestManagedEmailCode: wrap(handleWalletRequestManagedEmailCode),
         walletDeleteManagedAccount: wrap(handleWalletDeleteManagedAccount),
         walletCreateManagedAccount: wrap(handleWalletCreateManagedAccount),
         walletCreateManagedSession: wrap(handleWalletCreateManagedSession),
@@ -957,6 +989,7 @@ export function createMswHandlers(config: RequestHandlerOptions = {}): CreateMsw
             invoke(pick.walletPostSyncEnvelopes, overrides.walletPostSyncEnvelopes),
             invoke(pick.walletAuthorizeBanking, overrides.walletAuthorizeBanking),
             invoke(pick.walletGetManagedSalt, overrides.walletGetManagedSalt),
+            invoke(pick.walletRequestManagedEmailCode, overrides.walletRequestManagedEmailCode),
             invoke(pick.walletDeleteManagedAccount, overrides.walletDeleteManagedAccount),
             invoke(pick.walletCreateManagedAccount, overrides.walletCreateManagedAccount),
             invoke(pick.walletCreateManagedSession, overrides.walletCreateManagedSession),

@@ -55,6 +55,7 @@ export const ErrorSchema = {
                 'SHARE_LABEL_MISMATCH',
                 'NOT_A_SEALED_SHARE',
                 'MANAGED_ACCOUNT_EXISTS',
+                'EMAIL_CODE_INVALID',
                 'MANAGED_ACCOUNT_NOT_FOUND',
                 'INVALID_CREDENTIALS',
                 'DEVICE_ID_MISMATCH',
@@ -1446,7 +1447,7 @@ export const ManagedEmailSchema = {
 
 export const ManagedAuthKdfSchema = {
     type: 'object',
-    description: 'Argon2id (RFC 9106, version 0x13) parameters and salt the client derives its auth key with; the bounds are those of the keystore (D-120).',
+    description: 'Argon2id (RFC 9106, version 0x13) parameters and salt the client derives its auth key with (and seals the share with). The server accepts only memory of 8 to 256 MiB, 1 to 8 passes and 1 to 8 lanes, and a client refuses to derive with parameters outside them (D-214): the service hands these parameters to whoever signs in with the email.',
     required: [
         'name',
         'v',
@@ -1472,22 +1473,22 @@ export const ManagedAuthKdfSchema = {
         memoryKiB: {
             type: 'integer',
             minimum: 8192,
-            maximum: 4194304,
-            description: 'Memory in KiB (Argon2 m).',
+            maximum: 262144,
+            description: 'Memory in KiB (Argon2 m), 8 to 256 MiB (D-214).',
             example: 65536
         },
         passes: {
             type: 'integer',
             minimum: 1,
-            maximum: 64,
-            description: 'Iterations (Argon2 t).',
+            maximum: 8,
+            description: 'Iterations (Argon2 t), at most 8 (D-214).',
             example: 3
         },
         parallelism: {
             type: 'integer',
             minimum: 1,
-            maximum: 16,
-            description: 'Lanes (Argon2 p).',
+            maximum: 8,
+            description: 'Lanes (Argon2 p), at most 8 (D-214).',
             example: 4
         },
         salt: {
@@ -1497,7 +1498,10 @@ export const ManagedAuthKdfSchema = {
             example: 'q3Xl0Rk9V1bXb7wS2aZr5A'
         }
     },
-    'x-decision': 'D-127'
+    'x-decision': [
+        'D-127',
+        'D-214'
+    ]
 } as const;
 
 export const ManagedAuthKeySchema = {
@@ -1579,7 +1583,8 @@ export const SealedShareSchema = {
 
 export const ManagedSaltSchema = {
     type: 'object',
-    description: 'Answer of `GET /managed/salt`.',
+    description: 'Answer of `GET /managed/salt`: the members always in this order (and those of `authKdf` in its schema\'s order), for an account and for an email with none alike (D-215).',
+    'x-decision': 'D-215',
     required: [
         'email',
         'authKdf'
@@ -1599,6 +1604,7 @@ export const ManagedAccountRequestSchema = {
     description: 'Opens a managed account. Any other field is 400; a field named like private material (`password`, `seed`, `mnemonic`...) is 400 with a message saying so.',
     required: [
         'email',
+        'emailCode',
         'authKdf',
         'authKey',
         'sealedShare'
@@ -1607,6 +1613,9 @@ export const ManagedAccountRequestSchema = {
     properties: {
         email: {
             $ref: '#/components/schemas/ManagedEmail'
+        },
+        emailCode: {
+            $ref: '#/components/schemas/ManagedEmailCode'
         },
         authKdf: {
             $ref: '#/components/schemas/ManagedAuthKdf'
@@ -1618,6 +1627,49 @@ export const ManagedAccountRequestSchema = {
             $ref: '#/components/schemas/SealedShare'
         }
     }
+} as const;
+
+export const ManagedEmailCodeSchema = {
+    type: 'string',
+    pattern: '^[0-9]{8}$',
+    description: 'The 8-digit one-time code `POST /managed/email-codes` sent to the email (D-213).',
+    example: '40721385',
+    'x-decision': 'D-213'
+} as const;
+
+export const ManagedEmailCodeRequestSchema = {
+    type: 'object',
+    description: 'Asks for a one-time code to the email.',
+    required: [
+        'email'
+    ],
+    additionalProperties: false,
+    properties: {
+        email: {
+            $ref: '#/components/schemas/ManagedEmail'
+        }
+    }
+} as const;
+
+export const ManagedEmailCodeSentSchema = {
+    type: 'object',
+    description: 'Answer of `POST /managed/email-codes`: the same members, in this order, whether or not the email is taken (D-213).',
+    required: [
+        'email',
+        'expiresAt'
+    ],
+    properties: {
+        email: {
+            $ref: '#/components/schemas/ManagedEmail'
+        },
+        expiresAt: {
+            type: 'string',
+            format: 'date-time',
+            description: 'When a code sent by this request stops being accepted, ISO 8601 UTC with milliseconds.',
+            example: {}
+        }
+    },
+    'x-decision': 'D-213'
 } as const;
 
 export const ManagedAccountSchema = {

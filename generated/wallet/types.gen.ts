@@ -16,7 +16,7 @@ export type Error = {
     /**
      * Stable machine-readable code, UPPER_SNAKE_CASE, the same codes as the institutional API where the meaning is the same (D-022). The enum lists exactly the codes this API answers (D-160); each has one HTTP status (D-159).
      */
-    code?: 'INVALID_PARAMETER' | 'INVALID_REQUEST' | 'NOT_FOUND' | 'NOT_IMPLEMENTED' | 'RATE_LIMITED' | 'UNAVAILABLE' | 'INTERNAL' | 'BODY_TOO_LARGE' | 'BODY_TOO_DEEP' | 'UNSUPPORTED_MEDIA_TYPE' | 'UNAUTHENTICATED' | 'ADMIN_TOKEN_REQUIRED' | 'PERMISSION_DENIED' | 'INVALID_TOKEN' | 'TOKEN_EXPIRED' | 'SVC_ID_MISMATCH' | 'SVC_ID_NOT_REGISTERED' | 'PROOF_EXPIRED' | 'INVALID_SIGNATURE' | 'CHALLENGE_EXPIRED' | 'TOO_MANY_CHALLENGES' | 'QUOTA_EXCEEDED' | 'UNSUPPORTED_CHAIN' | 'PRIVATE_MATERIAL_REFUSED' | 'OWNER_BINDING_REQUIRED' | 'CURRENCY_MISMATCH' | 'COUNTERPARTY_NOT_ALLOWED' | 'SPENDING_CEILING_EXCEEDED' | 'NOT_AN_OWNER' | 'BINDING_EXISTS' | 'BINDING_NOT_FOUND' | 'BINDING_STATE_CONFLICT' | 'NOT_BINDING_WALLET' | 'NOT_BINDING_OWNER' | 'SHARE_LABEL_MISMATCH' | 'NOT_A_SEALED_SHARE' | 'MANAGED_ACCOUNT_EXISTS' | 'MANAGED_ACCOUNT_NOT_FOUND' | 'INVALID_CREDENTIALS' | 'DEVICE_ID_MISMATCH' | 'DEVICE_NOT_FOUND' | 'TOO_MANY_DEVICES' | 'NOT_AN_ENVELOPE' | 'SYNC_QUOTA_EXCEEDED' | 'SYNC_STORAGE_FULL' | 'EXTENSION_NOT_BUILT';
+    code?: 'INVALID_PARAMETER' | 'INVALID_REQUEST' | 'NOT_FOUND' | 'NOT_IMPLEMENTED' | 'RATE_LIMITED' | 'UNAVAILABLE' | 'INTERNAL' | 'BODY_TOO_LARGE' | 'BODY_TOO_DEEP' | 'UNSUPPORTED_MEDIA_TYPE' | 'UNAUTHENTICATED' | 'ADMIN_TOKEN_REQUIRED' | 'PERMISSION_DENIED' | 'INVALID_TOKEN' | 'TOKEN_EXPIRED' | 'SVC_ID_MISMATCH' | 'SVC_ID_NOT_REGISTERED' | 'PROOF_EXPIRED' | 'INVALID_SIGNATURE' | 'CHALLENGE_EXPIRED' | 'TOO_MANY_CHALLENGES' | 'QUOTA_EXCEEDED' | 'UNSUPPORTED_CHAIN' | 'PRIVATE_MATERIAL_REFUSED' | 'OWNER_BINDING_REQUIRED' | 'CURRENCY_MISMATCH' | 'COUNTERPARTY_NOT_ALLOWED' | 'SPENDING_CEILING_EXCEEDED' | 'NOT_AN_OWNER' | 'BINDING_EXISTS' | 'BINDING_NOT_FOUND' | 'BINDING_STATE_CONFLICT' | 'NOT_BINDING_WALLET' | 'NOT_BINDING_OWNER' | 'SHARE_LABEL_MISMATCH' | 'NOT_A_SEALED_SHARE' | 'MANAGED_ACCOUNT_EXISTS' | 'EMAIL_CODE_INVALID' | 'MANAGED_ACCOUNT_NOT_FOUND' | 'INVALID_CREDENTIALS' | 'DEVICE_ID_MISMATCH' | 'DEVICE_NOT_FOUND' | 'TOO_MANY_DEVICES' | 'NOT_AN_ENVELOPE' | 'SYNC_QUOTA_EXCEEDED' | 'SYNC_STORAGE_FULL' | 'EXTENSION_NOT_BUILT';
 };
 
 /**
@@ -696,7 +696,7 @@ export type BindingActivity = {
 export type ManagedEmail = string;
 
 /**
- * Argon2id (RFC 9106, version 0x13) parameters and salt the client derives its auth key with; the bounds are those of the keystore (D-120).
+ * Argon2id (RFC 9106, version 0x13) parameters and salt the client derives its auth key with (and seals the share with). The server accepts only memory of 8 to 256 MiB, 1 to 8 passes and 1 to 8 lanes, and a client refuses to derive with parameters outside them (D-214): the service hands these parameters to whoever signs in with the email.
  */
 export type ManagedAuthKdf = {
     /**
@@ -708,15 +708,15 @@ export type ManagedAuthKdf = {
      */
     v: 19;
     /**
-     * Memory in KiB (Argon2 m).
+     * Memory in KiB (Argon2 m), 8 to 256 MiB (D-214).
      */
     memoryKiB: number;
     /**
-     * Iterations (Argon2 t).
+     * Iterations (Argon2 t), at most 8 (D-214).
      */
     passes: number;
     /**
-     * Lanes (Argon2 p).
+     * Lanes (Argon2 p), at most 8 (D-214).
      */
     parallelism: number;
     /**
@@ -767,7 +767,7 @@ export type SealedShare = {
 };
 
 /**
- * Answer of `GET /managed/salt`.
+ * Answer of `GET /managed/salt`: the members always in this order (and those of `authKdf` in its schema's order), for an account and for an email with none alike (D-215).
  */
 export type ManagedSalt = {
     email: ManagedEmail;
@@ -779,9 +779,33 @@ export type ManagedSalt = {
  */
 export type ManagedAccountRequest = {
     email: ManagedEmail;
+    emailCode: ManagedEmailCode;
     authKdf: ManagedAuthKdf;
     authKey: ManagedAuthKey;
     sealedShare: SealedShare;
+};
+
+/**
+ * The 8-digit one-time code `POST /managed/email-codes` sent to the email (D-213).
+ */
+export type ManagedEmailCode = string;
+
+/**
+ * Asks for a one-time code to the email.
+ */
+export type ManagedEmailCodeRequest = {
+    email: ManagedEmail;
+};
+
+/**
+ * Answer of `POST /managed/email-codes`: the same members, in this order, whether or not the email is taken (D-213).
+ */
+export type ManagedEmailCodeSent = {
+    email: ManagedEmail;
+    /**
+     * When a code sent by this request stops being accepted, ISO 8601 UTC with milliseconds.
+     */
+    expiresAt: string;
 };
 
 /**
@@ -1842,6 +1866,47 @@ export type WalletGetManagedSaltResponses = {
 
 export type WalletGetManagedSaltResponse = WalletGetManagedSaltResponses[keyof WalletGetManagedSaltResponses];
 
+export type WalletRequestManagedEmailCodeData = {
+    body: ManagedEmailCodeRequest;
+    path?: never;
+    query?: never;
+    url: '/managed/email-codes';
+};
+
+export type WalletRequestManagedEmailCodeErrors = {
+    /**
+     * Missing or malformed email, or private material.
+     */
+    400: Error;
+    /**
+     * Missing, malformed, expired or otherwise invalid session token (D-018).
+     */
+    401: Error;
+    /**
+     * The identity already has a managed account (the service holds at most one share).
+     */
+    409: Error;
+    /**
+     * More than 5 requests per second from this client IP (D-024), or more than the hourly number of email codes per client IP (D-213). Carries Retry-After.
+     */
+    429: Error;
+    /**
+     * Internal error. The body reveals no internal detail.
+     */
+    500: Error;
+};
+
+export type WalletRequestManagedEmailCodeError = WalletRequestManagedEmailCodeErrors[keyof WalletRequestManagedEmailCodeErrors];
+
+export type WalletRequestManagedEmailCodeResponses = {
+    /**
+     * Accepted. A code (or, for a taken email, a notice to its owner) is on its way; the answer is the same in both cases.
+     */
+    202: ManagedEmailCodeSent;
+};
+
+export type WalletRequestManagedEmailCodeResponse = WalletRequestManagedEmailCodeResponses[keyof WalletRequestManagedEmailCodeResponses];
+
 export type WalletDeleteManagedAccountData = {
     body?: never;
     path?: never;
@@ -1892,7 +1957,7 @@ export type WalletCreateManagedAccountData = {
 
 export type WalletCreateManagedAccountErrors = {
     /**
-     * Malformed body, weak Argon2id parameters, a sealed share that is not a keystore file labelled for this svcId, or private material.
+     * Malformed body, Argon2id parameters outside the bounds (D-214), a wrong or spent email code, a sealed share that is not a keystore file labelled for this svcId, or private material.
      */
     400: Error;
     /**
@@ -1904,7 +1969,7 @@ export type WalletCreateManagedAccountErrors = {
      */
     403: Error;
     /**
-     * The identity already has a managed account (the service holds at most one share), or the email is taken.
+     * The identity already has a managed account (the service holds at most one share), or, after the code proved the email, an account with a proven email holds it.
      */
     409: Error;
     /**

@@ -46,6 +46,7 @@ export const zError = z.object({
         'SHARE_LABEL_MISMATCH',
         'NOT_A_SEALED_SHARE',
         'MANAGED_ACCOUNT_EXISTS',
+        'EMAIL_CODE_INVALID',
         'MANAGED_ACCOUNT_NOT_FOUND',
         'INVALID_CREDENTIALS',
         'DEVICE_ID_MISMATCH',
@@ -508,14 +509,14 @@ export const zBindingActivity = z.object({
 export const zManagedEmail = z.string().min(3).max(254).regex(/^[^\s@]+@[^\s@]+$/);
 
 /**
- * Argon2id (RFC 9106, version 0x13) parameters and salt the client derives its auth key with; the bounds are those of the keystore (D-120).
+ * Argon2id (RFC 9106, version 0x13) parameters and salt the client derives its auth key with (and seals the share with). The server accepts only memory of 8 to 256 MiB, 1 to 8 passes and 1 to 8 lanes, and a client refuses to derive with parameters outside them (D-214): the service hands these parameters to whoever signs in with the email.
  */
 export const zManagedAuthKdf = z.object({
     name: z.literal('argon2id'),
     v: z.literal(19),
-    memoryKiB: z.int().gte(8192).lte(4194304),
-    passes: z.int().gte(1).lte(64),
-    parallelism: z.int().gte(1).lte(16),
+    memoryKiB: z.int().gte(8192).lte(262144),
+    passes: z.int().gte(1).lte(8),
+    parallelism: z.int().gte(1).lte(8),
     salt: z.string().regex(/^[A-Za-z0-9_-]{22,86}$/)
 });
 
@@ -540,7 +541,7 @@ export const zSealedShare = z.object({
 });
 
 /**
- * Answer of `GET /managed/salt`.
+ * Answer of `GET /managed/salt`: the members always in this order (and those of `authKdf` in its schema's order), for an account and for an email with none alike (D-215).
  */
 export const zManagedSalt = z.object({
     email: zManagedEmail,
@@ -548,13 +549,34 @@ export const zManagedSalt = z.object({
 });
 
 /**
+ * The 8-digit one-time code `POST /managed/email-codes` sent to the email (D-213).
+ */
+export const zManagedEmailCode = z.string().regex(/^[0-9]{8}$/);
+
+/**
  * Opens a managed account. Any other field is 400; a field named like private material (`password`, `seed`, `mnemonic`...) is 400 with a message saying so.
  */
 export const zManagedAccountRequest = z.object({
     email: zManagedEmail,
+    emailCode: zManagedEmailCode,
     authKdf: zManagedAuthKdf,
     authKey: zManagedAuthKey,
     sealedShare: zSealedShare
+});
+
+/**
+ * Asks for a one-time code to the email.
+ */
+export const zManagedEmailCodeRequest = z.object({
+    email: zManagedEmail
+});
+
+/**
+ * Answer of `POST /managed/email-codes`: the same members, in this order, whether or not the email is taken (D-213).
+ */
+export const zManagedEmailCodeSent = z.object({
+    email: zManagedEmail,
+    expiresAt: z.iso.datetime()
 });
 
 /**
@@ -793,6 +815,13 @@ export const zWalletGetManagedSaltQuery = z.object({
  * The salt and Argon2id parameters to derive the auth key with.
  */
 export const zWalletGetManagedSaltResponse = zManagedSalt;
+
+export const zWalletRequestManagedEmailCodeBody = zManagedEmailCodeRequest;
+
+/**
+ * Accepted. A code (or, for a taken email, a notice to its owner) is on its way; the answer is the same in both cases.
+ */
+export const zWalletRequestManagedEmailCodeResponse = zManagedEmailCodeSent;
 
 /**
  * Removed. No body.

@@ -489,4 +489,31 @@ export const walletManagedAccounts = pgTable('wallet_managed_accounts', {
   verifier: bytea('verifier').notNull(),
   sealedShare: jsonb('sealed_share').$type<Record<string, unknown>>().notNull(),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
+  /** D-213: when the email was proven by a code; null for accounts opened before the proof existed. */
+  emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true, mode: 'date', precision: 3 }),
 });
+
+/**
+ * One-time codes that prove control of an email before a managed account is bound to it (D-213). A row is
+ * kept for every request, also when the email was taken and a notice went out instead (`codeHash` null), so
+ * the per-email and per-IP bounds count both alike. Only an HMAC of the code is stored.
+ */
+export const walletManagedEmailCodes = pgTable(
+  'wallet_managed_email_codes',
+  {
+    id: text('id').primaryKey(),
+    email: text('email').notNull(),
+    svcId: text('svc_id').notNull(),
+    ip: text('ip').notNull(),
+    codeHash: bytea('code_hash'),
+    attempts: integer('attempts').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
+    consumedAt: timestamp('consumed_at', { withTimezone: true, mode: 'date', precision: 3 }),
+  },
+  (t) => [
+    index('wallet_managed_email_codes_email').on(t.email, t.createdAt),
+    index('wallet_managed_email_codes_ip').on(t.ip, t.createdAt),
+    index('wallet_managed_email_codes_created').on(t.createdAt),
+  ],
+);

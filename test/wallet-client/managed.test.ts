@@ -1,6 +1,9 @@
-// The managed-account tier (spec rule 8, D-127) against the in-process reference stack: sign up splits 2-of-3
-// on the device and uploads only the password-sealed service share and an auth key; recovery on a new device
-// needs the password and the guardian's share; the service's data alone recovers nothing.
+// The managed-account tier (spec rule 8, D-127) against the in-process reference stack: sign up proves the
+// email with a code the service sends to a real SMTP server (D-213), splits 2-of-3 on the device and uploads
+// only the password-sealed service share and an auth key; recovery on a new device needs the password and
+// the guardian's share; the service's data alone recovers nothing; a taken and a free email get answers of
+// the same shape (D-215).
+import https from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type Client } from '../../generated/wallet/client/index.ts';
 import * as sdk from '../../generated/wallet/sdk.gen.ts';
@@ -10,27 +13,41 @@ import {
   closeAccount,
   type ManagedError,
   managedAuthKey,
+  normaliseEmail,
   recover,
+  requestSignUpCode,
   signIn,
   signUp,
+  type SignUpOptions,
   type SignUpResult,
 } from '../../src/client/wallet/managed.ts';
-import { openServiceShare, recoverFromShares, RecoveryError } from '../../src/client/wallet/recovery.ts';
-import { authorizedClient } from '../../src/client/wallet/session.ts';
+import {
+  openServiceShare,
+  recoverFromShares,
+  RecoveryError,
+  sealServiceShare,
+  splitForGuardians,
+} from '../../src/client/wallet/recovery.ts';
+import { authorizedClient, type Session } from '../../src/client/wallet/session.ts';
 import { Wallet } from '../../src/client/wallet/wallet.ts';
+import { type SmtpReceiver, startSmtpReceiver } from '../wallet/smtp-receiver.ts';
 import { FAST_ARGON2, tlsFetch } from './support.ts';
 
 const PASSWORD = 'correct horse battery staple';
 const EMAIL = '  Alice@Example.COM ';
 const fast = { authParams: FAST_ARGON2, sealParams: FAST_ARGON2 };
+const CODE = /Your code is (\d{8})\./;
 
 let target: Target;
 let client: Client;
+let receiver: SmtpReceiver;
+let tls: typeof fetch;
 /** Every request body sent to the service, to show what it was (and was not) given. */
 const sent: string[] = [];
 beforeAll(async () => {
-  target = await referenceTarget();
-  const tls = tlsFetch(target.caCert!);
+  receiver = await startSmtpReceiver();
+  target = await referenceTarget({ env: { SVC_SMTP_URL: receiver.url } });
+  tls = tlsFetch(target.caCert!);
   const recording: typeof fetch = async (input, init) => {
     const request = input instanceof Request ? input : new Request(input, init);
     sent.push(`${request.url} ${request.body ? await request.clone().text() : ''}`);
@@ -40,18 +57,81 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await target?.close?.();
+  await receiver?.close();
+});
+
+type Answer = { response?: Response; data?: unknown; error?: unknown };
+
+/**
+ * Calls until the answer is not 429, waiting out each Retry-After (the /auth and /managed sign-in window is
+ * 5 per second per IP, D-024; a loaded machine reaches it), then requires `status` with a message that says
+ * what was called and what came back, instead of reading a body a 429 does not carry.
+ */
+async function answered<T extends Answer>(what: string, status: number, call: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const result = await call();
+    const got = result.response?.status;
+    if (got === 429 && Date.now() < deadline) {
+      const wait = Math.min(5, Math.max(1, Number(result.response?.headers.get('retry-after')) || 1));
+      await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+      continue;
+    }
+    expect(
+      got,
+      `${what}: expected HTTP ${status}, got ${got ?? 'no answer'} ${JSON.stringify(result.error ?? '')}`,
+    ).toBe(status);
+    return result;
+  }
+}
+
+/** The same for a raw request: the status and the body's text. */
+async function raw(what: string, status: number, path: string, init: RequestInit = {}) {
+  const result = await answered(what, status, async () => ({
+    response: await tls(new URL(path, target.wallet), init),
+  }));
+  return { text: await result.response!.text(), headers: [...result.response!.headers.keys()].sort() };
+}
+
+/** The member names of a JSON text, in order, at every depth: its shape without its values. */
+const shape = (text: string) =>
+  JSON.stringify(JSON.parse(text), (_k, v) => (v !== null && typeof v === 'object' ? v : typeof v));
+
+/** Asks for a code for `email` with `session` and reads it from the mailbox (only messages sent from now on). */
+async function emailCode(email: string, session: Pick<Session, 'token'>): Promise<string> {
+  const from = receiver.messages.length;
+  await requestSignUpCode(client, email, session);
+  return receiver.waitFor(normaliseEmail(email), CODE, from);
+}
+
+/** Both steps of sign-up: the code to the email, then the account with the sealed share. */
+async function openAccount(
+  wallet: Wallet,
+  email: string,
+  password: string,
+  options: Partial<SignUpOptions> = {},
+): Promise<SignUpResult> {
+  const session = options.session ?? (await wallet.login(client, { register: !options.session }));
+  const code = await emailCode(email, session);
+  return signUp(client, email, password, wallet, { ...fast, ...options, session, emailCode: code });
+}
+
+const bearer = (session: Pick<Session, 'token'>) => ({
+  authorization: `Bearer ${session.token}`,
+  'content-type': 'application/json',
 });
 
 describe('managed-account tier', () => {
   const { wallet, mnemonic } = Wallet.create();
   let kept: SignUpResult;
 
-  it('signs up: the device keeps two shares, the service gets one sealed share and an auth key', async () => {
-    kept = await signUp(client, EMAIL, PASSWORD, wallet, fast);
+  it('signs up with the emailed code: the device keeps two shares, the service gets one sealed share and an auth key', async () => {
+    kept = await openAccount(wallet, EMAIL, PASSWORD);
     expect(kept.account).toMatchObject({ svcId: wallet.svcId, email: 'alice@example.com' });
     expect(kept.deviceShare.holder).toBe('device');
     expect(kept.guardianShare.holder).toBe('guardian');
     const uploads = sent.join('\n');
+    expect(uploads).toContain('/managed/email-codes');
     expect(uploads).toContain('/managed/accounts');
     for (const secret of [PASSWORD, mnemonic, kept.deviceShare.share, kept.guardianShare.share])
       expect(uploads).not.toContain(secret);
@@ -70,19 +150,72 @@ describe('managed-account tier', () => {
     for (const error of [wrong, unknown])
       expect(error).toMatchObject({ name: 'ManagedError', status: 401, code: 'INVALID_CREDENTIALS' });
     expect((wrong as ManagedError).message).toBe((unknown as ManagedError).message);
-    // The salt of an unknown email has the same shape as a real one, and is stable.
-    const a = await sdk.walletGetManagedSalt({ client, query: { email: 'nobody@example.com' } });
-    const b = await sdk.walletGetManagedSalt({ client, query: { email: 'NOBODY@example.com' } });
+    // The salt of an unknown email is stable.
+    const a = await answered('GET /managed/salt (unknown)', 200, () =>
+      sdk.walletGetManagedSalt({ client, query: { email: 'nobody@example.com' } }),
+    );
+    const b = await answered('GET /managed/salt (unknown, other case)', 200, () =>
+      sdk.walletGetManagedSalt({ client, query: { email: 'NOBODY@example.com' } }),
+    );
     expect(a.data?.authKdf.salt).toMatch(/^[A-Za-z0-9_-]{22}$/);
     expect(a.data).toEqual(b.data);
   });
 
+  it('a taken and a free email get answers of the same shape, byte for byte but for the values (D-213, D-215)', async () => {
+    const { wallet: other, mnemonic: otherMnemonic } = Wallet.create();
+    const session = await other.login(client);
+    const free = 'carol@example.com';
+    // The salt: an account's (from the database) and a stand-in (built in code), same members, same order.
+    const knownSalt = await raw('GET /managed/salt (taken)', 200, '/managed/salt?email=alice%40example.com');
+    const unknownSalt = await raw('GET /managed/salt (free)', 200, `/managed/salt?email=${encodeURIComponent(free)}`);
+    expect(shape(knownSalt.text)).toBe(shape(unknownSalt.text));
+    expect(knownSalt.headers).toEqual(unknownSalt.headers);
+    // Asking for a code: 202 alike; only the mailboxes differ (a notice to the owner, a code to the free one).
+    const from = receiver.messages.length;
+    const post = (body: object) => ({ method: 'POST', headers: bearer(session), body: JSON.stringify(body) });
+    const codes = '/managed/email-codes';
+    const onTaken = await raw('POST /managed/email-codes (taken)', 202, codes, post({ email: 'alice@example.com' }));
+    const onFree = await raw('POST /managed/email-codes (free)', 202, codes, post({ email: free }));
+    expect(shape(onTaken.text)).toBe(shape(onFree.text));
+    expect(onTaken.headers).toEqual(onFree.headers);
+    await receiver.waitFor(free, CODE, from);
+    await receiver.waitFor('alice@example.com', /(already has one)/, from);
+    const codesToAlice = receiver.messages
+      .slice(from)
+      .filter((m) => m.to.includes('alice@example.com') && CODE.test(m.text));
+    expect(codesToAlice).toEqual([]);
+    // Opening with a guessed code: the very same refusal for both, byte for byte.
+    const shares = await splitForGuardians(otherMnemonic);
+    const sealedShare = await sealServiceShare(shares.service, PASSWORD, { params: FAST_ARGON2 });
+    const guess = (email: string) =>
+      post({
+        email,
+        emailCode: '31415926',
+        authKdf: { name: 'argon2id', v: 19, ...FAST_ARGON2, salt: 'q3Xl0Rk9V1bXb7wS2aZr5A' },
+        authKey: 'ab'.repeat(32),
+        sealedShare,
+      });
+    const takenGuess = await raw(
+      'POST /managed/accounts (taken)',
+      400,
+      '/managed/accounts',
+      guess('alice@example.com'),
+    );
+    const freeGuess = await raw('POST /managed/accounts (free)', 400, '/managed/accounts', guess(free));
+    expect(takenGuess).toEqual(freeGuess);
+    expect(JSON.parse(takenGuess.text)).toMatchObject({ code: 'EMAIL_CODE_INVALID' });
+  });
+
   it("the service's data cannot recover the wallet: one sealed share and a hash of a different key", async () => {
     const token = await signIn(client, EMAIL, PASSWORD);
-    const held = await sdk.walletGetManagedShare({ client: authorizedClient(client, token) });
+    const held = await answered('GET /managed/share', 200, () =>
+      sdk.walletGetManagedShare({ client: authorizedClient(client, token) }),
+    );
     const sealed = held.data!.sealedShare;
     // The auth key the server saw does not open the share, and without the password nothing does.
-    const salt = await sdk.walletGetManagedSalt({ client, query: { email: EMAIL.trim() } });
+    const salt = await answered('GET /managed/salt', 200, () =>
+      sdk.walletGetManagedSalt({ client, query: { email: EMAIL.trim() } }),
+    );
     const authKey = await managedAuthKey(PASSWORD, salt.data!.authKdf);
     await expect(openServiceShare(sealed as never, authKey)).rejects.toThrow();
     await expect(openServiceShare(sealed as never, 'guess')).rejects.toThrow();
@@ -102,36 +235,42 @@ describe('managed-account tier', () => {
     expect(history.response?.status).toBe(401);
   });
 
-  it('holds at most one share: a second upload is 409 until the account is closed', async () => {
+  it('holds at most one share: the identity is refused until the account is closed; a taken email gets no code', async () => {
     const session = await wallet.login(client, { register: false });
-    const again = await signUp(client, 'other@example.com', PASSWORD, wallet, { ...fast, session }).catch(
-      (e: unknown) => e,
-    );
+    const again = await requestSignUpCode(client, 'other@example.com', session).catch((e: unknown) => e);
     expect(again).toMatchObject({ status: 409, code: 'MANAGED_ACCOUNT_EXISTS' });
-    // Another identity cannot take the email either.
+    // Another identity cannot take the email: its request is answered, but no code reaches it, and a guess fails.
     const other = Wallet.create().wallet;
-    const taken = await signUp(client, 'ALICE@example.com', 'another password', other, fast).catch((e: unknown) => e);
-    expect(taken).toMatchObject({ status: 409, code: 'MANAGED_ACCOUNT_EXISTS' });
-    // Closing removes the share; a new deposit (a fresh split) then replaces it.
+    const otherSession = await other.login(client);
+    await requestSignUpCode(client, 'ALICE@example.com', otherSession);
+    const taken = await signUp(client, 'ALICE@example.com', 'another password', other, {
+      ...fast,
+      session: otherSession,
+      emailCode: '27182818',
+    }).catch((e: unknown) => e);
+    expect(taken).toMatchObject({ status: 400, code: 'EMAIL_CODE_INVALID' });
+    // Closing removes the share; a new deposit (a fresh split, a fresh code) then replaces it.
     await closeAccount(client, await signIn(client, EMAIL, PASSWORD));
     const gone = await sdk.walletGetManagedShare({ client: authorizedClient(client, session) });
     expect(gone.response?.status).toBe(404);
-    const fresh = await signUp(client, EMAIL, 'a new password', wallet, { ...fast, session });
+    const fresh = await openAccount(wallet, EMAIL, 'a new password', { session });
     expect((await recover(client, EMAIL, 'a new password', fresh.guardianShare)).svcId).toBe(wallet.svcId);
     // The old guardian share belongs to the old split: it does not combine with the new service share.
     await expect(recover(client, EMAIL, 'a new password', kept.guardianShare)).rejects.toThrow(RecoveryError);
   });
 
-  it('refuses a share labelled for another identity, and any body carrying the password', async () => {
+  it('refuses a share labelled for another identity, any body carrying the password, and 4 GiB of Argon2id memory', async () => {
     const other = Wallet.create().wallet;
     const session = await other.login(client);
-    const { sealedShare } = (
-      await sdk.walletGetManagedShare({
+    const held = await answered('GET /managed/share', 200, async () =>
+      sdk.walletGetManagedShare({
         client: authorizedClient(client, await signIn(client, EMAIL, 'a new password')),
-      })
-    ).data!;
+      }),
+    );
+    const { sealedShare } = held.data!;
     const body = {
       email: 'bob@example.com',
+      emailCode: '00000000',
       authKdf: { name: 'argon2id' as const, v: 19 as const, ...FAST_ARGON2, salt: 'q3Xl0Rk9V1bXb7wS2aZr5A' },
       authKey: 'ab'.repeat(32),
       sealedShare,
@@ -144,5 +283,50 @@ describe('managed-account tier', () => {
       body: { ...body, password: PASSWORD } as never,
     });
     expect(withPassword.error).toMatchObject({ code: 'PRIVATE_MATERIAL_REFUSED' });
+    // D-214: the KDF poisoning of the squatting attack (4 GiB, 64 passes) is refused before anything is stored.
+    const poisoned = await raw('POST /managed/accounts (4 GiB)', 400, '/managed/accounts', {
+      method: 'POST',
+      headers: bearer(session),
+      body: JSON.stringify({ ...body, authKdf: { ...body.authKdf, memoryKiB: 4194304, passes: 64 } }),
+    });
+    expect(JSON.parse(poisoned.text)).toEqual({
+      error: '"authKdf.memoryKiB" expected 8192 to 262144 (8 to 256 MiB, D-214), got 4194304',
+      code: 'INVALID_PARAMETER',
+    });
+  });
+
+  it('the client refuses to derive with parameters past the bounds, whatever a server hands it', async () => {
+    const refused = await managedAuthKey(PASSWORD, {
+      memoryKiB: 8192,
+      passes: 64,
+      parallelism: 1,
+      salt: 'q3Xl0Rk9V1bXb7wS2aZr5A',
+    }).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ name: 'ManagedError', code: 'KDF_OUT_OF_BOUNDS' });
+  });
+
+  it('a burst past the 5/s sign-in window is waited out, not read as a missing body', async () => {
+    // Over two kept-alive connections (no handshake per request) 12 requests land well within one second.
+    const agent = new https.Agent({ keepAlive: true, maxSockets: 2, ca: target.caCert! });
+    const get = () =>
+      new Promise<number>((resolve, reject) =>
+        https
+          .get(new URL('/managed/salt?email=burst%40example.com', target.wallet), { agent }, (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode ?? 0));
+          })
+          .on('error', reject),
+      );
+    const burst = await Promise.all(Array.from({ length: 12 }, get));
+    expect(burst).toContain(429);
+    const salt = await answered('GET /managed/salt after a burst', 200, () =>
+      sdk.walletGetManagedSalt({ client, query: { email: 'burst@example.com' } }),
+    );
+    expect(salt.data?.email).toBe('burst@example.com');
+    // The library waits out the window too: its answer is the sign-in's own (401 for no account), not a 429.
+    await Promise.all(Array.from({ length: 12 }, get));
+    agent.destroy();
+    const refused = await signIn(client, 'burst@example.com', PASSWORD).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ name: 'ManagedError', status: 401, code: 'INVALID_CREDENTIALS' });
   });
 });

@@ -88,6 +88,7 @@ export { sendEvm, type EvmSendRequest, type EvmSendResult } from './send-evm.ts'
 export { sendBitcoin, type BitcoinSendRequest, type BitcoinSendResult } from './send-bitcoin.ts';
 export { sendTron, type TronSendRequest, type TronSendResult } from './send-tron.ts';
 export {
+  requestSignUpCode,
   signUp,
   recover,
   signIn,
@@ -96,6 +97,8 @@ export {
   normaliseEmail,
   ManagedError,
   MANAGED_AUTH_CONTEXT,
+  MANAGED_KDF_BOUNDS,
+  checkManagedKdf,
   type SignUpOptions,
   type SignUpResult,
   type RecoverOptions,

@@ -10,11 +10,15 @@
  * - the server gets `authKey = Argon2id(password, authSalt, associated data "svckit/managed/auth/v1")`, a
  *   different derivation that does not open the share, and keeps only a scrypt hash of it;
  * - the password itself never leaves the device.
+ *
+ * Opening an account takes two steps (D-213): {@link requestSignUpCode} has the service email a one-time code
+ * to the address, and {@link signUp} sends that code with the sealed share. The client derives only with
+ * Argon2id parameters inside {@link MANAGED_KDF_BOUNDS} (D-214), whatever the service hands it.
  */
 import { randomBytes } from 'node:crypto';
 import type { Client } from '../../../generated/wallet/client/index.ts';
 import * as sdk from '../../../generated/wallet/sdk.gen.ts';
-import type { ManagedAccount, ManagedAuthKdf } from '../../../generated/wallet/types.gen.ts';
+import type { ManagedAccount, ManagedAuthKdf, ManagedEmailCodeSent } from '../../../generated/wallet/types.gen.ts';
 import { toHex } from '../../crypto/index.ts';
 import { b64url, DEFAULT_ARGON2ID, passwordBytes, type Argon2idParams } from './keystore-format.ts';
 import { argon2idKey } from './keystore.ts';
@@ -33,6 +37,14 @@ import { SvcError } from '../../errors.ts';
 /** D-127: the Argon2id associated data that separates the auth key from the share-sealing key. */
 export const MANAGED_AUTH_CONTEXT = 'svckit/managed/auth/v1';
 
+/** D-214: the Argon2id parameters the managed tier accepts and a client derives with (wallet.openapi.yaml `ManagedAuthKdf`). */
+export const MANAGED_KDF_BOUNDS = Object.freeze({
+  minMemoryKiB: 8 * 1024,
+  maxMemoryKiB: 256 * 1024,
+  maxPasses: 8,
+  maxParallelism: 8,
+});
+
 /** D-127: the email as the service compares it (trimmed, NFKC, lower case). */
 export const normaliseEmail = (email: string) => email.trim().normalize('NFKC').toLowerCase();
 
@@ -50,6 +62,8 @@ export class ManagedError extends SvcError {
 
 /** Options of {@link signUp}. */
 export interface SignUpOptions {
+  /** The 8-digit code {@link requestSignUpCode} had the service email to the address (D-213). */
+  emailCode: string;
   /** A two-key session of the wallet (default: `wallet.login(client)`). */
   session?: Pick<Session, 'token'>;
   /** The BIP-39 passphrase, when the wallet has one (it labels the shares' svcId). */
@@ -67,11 +81,29 @@ export interface SignUpResult {
   guardianShare: GuardianShare;
 }
 
-/** The auth key the server sees (hex): Argon2id over the password with the account's salt and parameters. */
+/** Throws a ManagedError (`KDF_OUT_OF_BOUNDS`) for Argon2id parameters outside {@link MANAGED_KDF_BOUNDS} (D-214). */
+export function checkManagedKdf(params: Argon2idParams): void {
+  const b = MANAGED_KDF_BOUNDS;
+  const within = (n: number, lo: number, hi: number) => Number.isInteger(n) && n >= lo && n <= hi;
+  if (
+    !within(params.memoryKiB, b.minMemoryKiB, b.maxMemoryKiB) ||
+    !within(params.passes, 1, b.maxPasses) ||
+    !within(params.parallelism, 1, b.maxParallelism)
+  ) {
+    throw new ManagedError(
+      `Argon2id parameters expected memory ${b.minMemoryKiB} to ${b.maxMemoryKiB} KiB, 1 to ${b.maxPasses} passes and 1 to ${b.maxParallelism} lanes, got ${params.memoryKiB} KiB, ${params.passes} passes, ${params.parallelism} lanes`,
+      undefined,
+      'KDF_OUT_OF_BOUNDS',
+    );
+  }
+}
+
+/** The auth key the server sees (hex): Argon2id over the password with the account's salt and parameters (bounded, D-214). */
 export async function managedAuthKey(
   password: string,
   authKdf: Pick<ManagedAuthKdf, 'memoryKiB' | 'passes' | 'parallelism' | 'salt'>,
 ): Promise<string> {
+  checkManagedKdf(authKdf);
   const params = { memoryKiB: authKdf.memoryKiB, passes: authKdf.passes, parallelism: authKdf.parallelism };
   const key = await argon2idKey(passwordBytes(password), b64url.decode(authKdf.salt), params, {
     associatedData: new TextEncoder().encode(MANAGED_AUTH_CONTEXT),
@@ -83,13 +115,35 @@ export async function managedAuthKey(
   }
 }
 
-/** Splits the wallet 2-of-3 on the device and opens a managed account holding only the sealed service share. */
+/**
+ * POST /managed/email-codes: asks the service to email a one-time code to `email` (D-213). The answer is the
+ * same whether or not the email is free; only its mailbox learns which (a code, or a notice that it is taken).
+ */
+export async function requestSignUpCode(
+  client: Client,
+  email: string,
+  session: Pick<Session, 'token'>,
+): Promise<ManagedEmailCodeSent> {
+  const result = await patient(() =>
+    sdk.walletRequestManagedEmailCode({
+      client: authorizedClient(client, session),
+      body: { email: normaliseEmail(email) },
+    }),
+  );
+  if (!result.data) throw failure('asking for an email code', result);
+  return result.data;
+}
+
+/**
+ * Splits the wallet 2-of-3 on the device and opens a managed account holding only the sealed service share;
+ * `options.emailCode` is the code {@link requestSignUpCode} had sent to the email.
+ */
 export async function signUp(
   client: Client,
   email: string,
   password: string,
   wallet: Wallet,
-  options: SignUpOptions = {},
+  options: SignUpOptions,
 ): Promise<SignUpResult> {
   const shares = await splitForGuardians(wallet.revealMnemonic(), options.passphrase ?? '');
   if (shares.service.svcId !== wallet.svcId)
@@ -97,6 +151,8 @@ export async function signUp(
       `the shares name svcId ${shares.service.svcId}, the wallet is ${wallet.svcId}: pass the wallet's passphrase`,
     );
   const params = options.authParams ?? DEFAULT_ARGON2ID;
+  checkManagedKdf(params);
+  if (options.sealParams) checkManagedKdf(options.sealParams);
   const authKdf: ManagedAuthKdf = {
     name: 'argon2id',
     v: 19,
@@ -111,7 +167,13 @@ export async function signUp(
   const result = await patient(() =>
     sdk.walletCreateManagedAccount({
       client: authorizedClient(client, session),
-      body: { email: normaliseEmail(email), authKdf, authKey, sealedShare: sealedShare as never },
+      body: {
+        email: normaliseEmail(email),
+        emailCode: options.emailCode,
+        authKdf,
+        authKey,
+        sealedShare: sealedShare as never,
+      },
     }),
   );
   if (!result.data) throw failure('opening the managed account', result);

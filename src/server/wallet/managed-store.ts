@@ -1,19 +1,28 @@
 /** Queries of the managed-account tier (D-127): one account, hence at most one sealed share, per identity. */
-import { eq, or } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull } from 'drizzle-orm';
 import type { Database } from '../../storage/database.ts';
 import { walletManagedAccounts } from '../../storage/schema.ts';
 
 /** A stored managed account. */
 export type ManagedRow = typeof walletManagedAccounts.$inferSelect;
 
-/** Stores a new account; false when the svcId or the email already has one (nothing is replaced). */
-export async function insertManagedAccount(db: Database, row: ManagedRow): Promise<boolean> {
-  const inserted = await db
-    .insert(walletManagedAccounts)
-    .values(row)
-    .onConflictDoNothing()
-    .returning({ svcId: walletManagedAccounts.svcId });
-  return inserted.length > 0;
+/**
+ * Stores a new account whose email a code has just proven (D-213); false when the svcId already has one or an
+ * account with a proven email holds the email. An account opened before emails were proven does not hold its
+ * email against a proven claim: it is removed in the same transaction.
+ */
+export async function claimManagedAccount(db: Database, row: ManagedRow): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    await tx
+      .delete(walletManagedAccounts)
+      .where(and(eq(walletManagedAccounts.email, row.email), isNull(walletManagedAccounts.emailVerifiedAt)));
+    const inserted = await tx
+      .insert(walletManagedAccounts)
+      .values(row)
+      .onConflictDoNothing()
+      .returning({ svcId: walletManagedAccounts.svcId });
+    return inserted.length > 0;
+  });
 }
 
 /** The account of a normalised email, if any. */
@@ -28,12 +37,12 @@ export async function managedBySvcId(db: Database, svcId: string): Promise<Manag
   return row;
 }
 
-/** True when the svcId or the email has an account. */
-export async function managedExists(db: Database, svcId: string, email: string): Promise<boolean> {
+/** True when an account whose email was proven holds `email` (D-213). */
+export async function emailHeld(db: Database, email: string): Promise<boolean> {
   const rows = await db
     .select({ svcId: walletManagedAccounts.svcId })
     .from(walletManagedAccounts)
-    .where(or(eq(walletManagedAccounts.svcId, svcId), eq(walletManagedAccounts.email, email)))
+    .where(and(eq(walletManagedAccounts.email, email), isNotNull(walletManagedAccounts.emailVerifiedAt)))
     .limit(1);
   return rows.length > 0;
 }

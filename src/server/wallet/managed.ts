@@ -4,28 +4,39 @@
  * at most one share"). D-127. The service stores, per identity: the normalised email, the client's Argon2id
  * salt and parameters (public), scrypt(authKey) and the service share sealed under the password (D-120,
  * D-122). The password never arrives; the auth key is a different Argon2id derivation from the sealing key.
+ * D-213: an email is bound only with a code sent to it; D-214: the Argon2id parameters it hands out are bounded;
+ * D-215: every answer is built in one order, and a stand-in comes from a key every instance shares.
  */
 import { createHmac, randomBytes, scrypt, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
 import type {
   ManagedAccount,
-  ManagedAuthKdf,
+  ManagedEmailCodeSent,
   ManagedSalt,
   ManagedSession,
   ManagedShare,
   SealedShare,
 } from '../../../generated/wallet/types.gen';
-import { zManagedAuthKdf, zManagedAuthKey, zManagedEmail, zSealedShare } from '../../../generated/wallet/zod.gen';
+import {
+  zManagedAuthKdf,
+  zManagedAuthKey,
+  zManagedEmail,
+  zManagedEmailCode,
+  zSealedShare,
+} from '../../../generated/wallet/zod.gen';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../storage/database.ts';
+import type { Mailer } from '../mail/mailer.ts';
 import { ErrorCode, RestError } from '../http/errors.ts';
 import { guard } from '../http/guards.ts';
+import { saltAnswer, shareAnswer } from './managed-answers.ts';
+import { type CodeLimits, EmailCodes } from './managed-codes.ts';
 import {
+  claimManagedAccount,
   deleteManagedAccount,
-  insertManagedAccount,
+  emailHeld,
   managedByEmail,
   managedBySvcId,
-  managedExists,
   type ManagedRow,
 } from './managed-store.ts';
 import type { SessionTokens } from './tokens.ts';
@@ -35,8 +46,16 @@ export const VERIFIER_SCRYPT = Object.freeze({ N: 2 ** 15, r: 8, p: 1, maxmem: 6
 /** D-120's default Argon2id parameters, answered for an email with no account. */
 export const DEFAULT_AUTH_KDF = Object.freeze({ memoryKiB: 64 * 1024, passes: 3, parallelism: 4 });
 
+const KDF_EXPLAIN = {
+  memoryKiB: '8192 to 262144 (8 to 256 MiB, D-214)',
+  passes: '1 to 8 (D-214)',
+  parallelism: '1 to 8 (D-214)',
+};
 const EXPLAIN = {
   email: 'an email address (local@domain, at most 254 characters)',
+  emailCode: 'the 8-digit code POST /managed/email-codes sent to the email',
+  ...Object.fromEntries(Object.entries(KDF_EXPLAIN).map(([k, v]) => [`authKdf.${k}`, v])),
+  ...Object.fromEntries(Object.entries(KDF_EXPLAIN).map(([k, v]) => [`sealedShare.kdf.${k}`, v])),
   authKey: '64 lower-case hex characters (a 32-byte Argon2id output)',
   'authKdf.salt': 'base64url of a 16- to 64-byte salt',
   'sealedShare.label': 'guardian-share: and a 16-hex svcId',
@@ -46,13 +65,31 @@ const EXPLAIN = {
 const kdf = zManagedAuthKdf.strict();
 const sealed = zSealedShare.extend({ kdf, cipher: zSealedShare.shape.cipher.strict() }).strict();
 const accountBody = z
-  .object({ email: zManagedEmail, authKdf: kdf, authKey: zManagedAuthKey, sealedShare: sealed })
+  .object({
+    email: zManagedEmail,
+    emailCode: zManagedEmailCode,
+    authKdf: kdf,
+    authKey: zManagedAuthKey,
+    sealedShare: sealed,
+  })
   .strict();
+const codeBody = z.object({ email: zManagedEmail }).strict();
 const sessionBody = z.object({ email: zManagedEmail, authKey: zManagedAuthKey }).strict();
 const saltQuery = z.object({ email: zManagedEmail }).strict();
 
 /** D-127: emails are compared trimmed, NFKC-normalised and in lower case. */
 export const normaliseEmail = (email: string) => email.trim().normalize('NFKC').toLowerCase();
+
+/** The normalised email, which must still be one (NFKC turns a full-width "＠" into a second "@"). */
+function emailOf(email: string): string {
+  const normalised = normaliseEmail(email);
+  if (!zManagedEmail.safeParse(normalised).success)
+    throw new RestError(
+      ErrorCode.INVALID_PARAMETER,
+      `"email" expected ${EXPLAIN.email} once normalised (trimmed, NFKC, lower case), got ${JSON.stringify(normalised)}`,
+    );
+  return normalised;
+}
 
 const base64urlBytes = (text: string) => Buffer.from(text, 'base64url');
 
@@ -62,40 +99,66 @@ function verifierOf(authKey: Uint8Array, salt: Uint8Array): Promise<Buffer> {
   );
 }
 
-const kdfView = (row: ManagedRow['authKdf']): ManagedAuthKdf => ({ name: 'argon2id', v: 19, ...row });
+/** What the managed tier needs besides the database: how codes go out and how many (D-213). */
+export type ManagedOptions = { mailer: Mailer; limits: CodeLimits };
+
+/** A key of its own for each use, derived from the service key every instance shares (D-215). */
+const deriveKey = (seed: Uint8Array, label: string) => createHmac('sha256', label).update(seed).digest();
 
 /** Accounts, sign-in and the sealed share of the managed tier. */
 export class ManagedService {
   private readonly fakeSaltKey: Buffer;
   private readonly dummyVerifierSalt = randomBytes(16);
+  private readonly codes: EmailCodes;
 
-  /** `signingKey` keys the HMAC of the salts answered for unknown emails (stable across restarts with persisted keys). */
+  /**
+   * `signingKey` keys the HMAC of the salts answered for unknown emails and of the stored email codes: every
+   * instance that shares it answers the same stand-in and accepts the others' codes (D-215).
+   */
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
     private readonly tokens: SessionTokens,
     signingKey: KeyObject,
+    options: ManagedOptions,
   ) {
-    this.fakeSaltKey = createHmac('sha256', 'svckit/managed/unknown-salt/v1')
-      .update(signingKey.export({ format: 'raw-seed' }))
-      .digest();
+    const seed = signingKey.export({ format: 'raw-seed' });
+    this.fakeSaltKey = deriveKey(seed, 'svckit/managed/unknown-salt/v1');
+    this.codes = new EmailCodes(
+      db,
+      clock,
+      deriveKey(seed, 'svckit/managed/email-code/v1'),
+      options.mailer,
+      options.limits,
+    );
   }
 
-  /** GET /managed/salt: the account's salt and parameters, or an indistinguishable stand-in. */
+  /** GET /managed/salt: the account's salt and parameters, or an indistinguishable stand-in (D-215). */
   async salt(query: unknown): Promise<ManagedSalt> {
     const { email } = guard(saltQuery, query, EXPLAIN);
-    const normalised = normaliseEmail(email);
+    const normalised = emailOf(email);
     const row = await managedByEmail(this.db, normalised);
-    if (row) return { email: normalised, authKdf: kdfView(row.authKdf) };
+    if (row) return saltAnswer(normalised, row.authKdf);
     const salt = createHmac('sha256', this.fakeSaltKey)
       .update(normalised)
       .digest()
       .subarray(0, 16)
       .toString('base64url');
-    return { email: normalised, authKdf: { name: 'argon2id', v: 19, ...DEFAULT_AUTH_KDF, salt } };
+    return saltAnswer(normalised, { ...DEFAULT_AUTH_KDF, salt });
   }
 
-  /** POST /managed/accounts: the identity `svcId` (a two-key session) deposits its one sealed share. */
+  /**
+   * POST /managed/email-codes: a code to a free email, a notice to a taken one's owner; one answer for both
+   * (D-213). Only the caller's own identity may be refused (409): that tells nothing about the email.
+   */
+  async requestCode(svcId: string, body: unknown, ip: string): Promise<ManagedEmailCodeSent> {
+    const email = emailOf(guard(codeBody, body, EXPLAIN).email);
+    if (await managedBySvcId(this.db, svcId)) throw identityHasAccount(svcId);
+    const expiresAt = await this.codes.request(svcId, email, ip, await emailHeld(this.db, email));
+    return { email, expiresAt: expiresAt.toISOString() };
+  }
+
+  /** POST /managed/accounts: the identity `svcId` (a two-key session) proves the email and deposits its one sealed share. */
   async create(svcId: string, body: unknown): Promise<ManagedAccount> {
     const input = guard(accountBody, body, EXPLAIN);
     const expected = `guardian-share:${svcId}`;
@@ -108,11 +171,15 @@ export class ManagedService {
     checkSealed(input.sealedShare);
     if (base64urlBytes(input.authKdf.salt).length < 16)
       throw new RestError(ErrorCode.INVALID_PARAMETER, '"authKdf.salt" expected at least 16 bytes');
-    const email = normaliseEmail(input.email);
-    const existsMessage =
-      'a managed account already exists for this identity or this email; the service holds at most one share (DELETE /managed/accounts first to replace it)';
-    if (await managedExists(this.db, svcId, email))
-      throw new RestError(ErrorCode.MANAGED_ACCOUNT_EXISTS, existsMessage);
+    const email = emailOf(input.email);
+    if (await managedBySvcId(this.db, svcId)) throw identityHasAccount(svcId);
+    // D-213: a taken email never gets a code, so this refusal reads the same whether or not it is taken.
+    if (!(await this.codes.consume(svcId, email, input.emailCode))) {
+      throw new RestError(
+        ErrorCode.EMAIL_CODE_INVALID,
+        '"emailCode" is wrong, expired or used up: ask for a new one (POST /managed/email-codes)',
+      );
+    }
     const verifierSalt = randomBytes(16);
     const { name: _n, v: _v, ...authKdf } = input.authKdf;
     const row: ManagedRow = {
@@ -123,17 +190,23 @@ export class ManagedService {
       verifier: await verifierOf(Buffer.from(input.authKey, 'hex'), verifierSalt),
       sealedShare: input.sealedShare as unknown as Record<string, unknown>,
       createdAt: new Date(this.clock.now()),
+      emailVerifiedAt: new Date(this.clock.now()),
     };
-    // The primary key and the unique email make the insert the arbiter when two deposits race.
-    if (!(await insertManagedAccount(this.db, row)))
-      throw new RestError(ErrorCode.MANAGED_ACCOUNT_EXISTS, existsMessage);
+    // The primary key and the unique email make the insert the arbiter when two deposits race; the caller has
+    // just proven the email, so naming it as taken tells nothing to anyone but its owner.
+    if (!(await claimManagedAccount(this.db, row))) {
+      throw new RestError(
+        ErrorCode.MANAGED_ACCOUNT_EXISTS,
+        'a managed account already exists for this identity or this email; the service holds at most one share (DELETE /managed/accounts first to replace it)',
+      );
+    }
     return { svcId, email, createdAt: row.createdAt.toISOString() };
   }
 
   /** POST /managed/sessions: constant-time comparison, the same work and the same 401 for an unknown email. */
   async signIn(body: unknown): Promise<ManagedSession> {
     const input = guard(sessionBody, body, EXPLAIN);
-    const row = await managedByEmail(this.db, normaliseEmail(input.email));
+    const row = await managedByEmail(this.db, emailOf(input.email));
     const candidate = await verifierOf(Buffer.from(input.authKey, 'hex'), row?.verifierSalt ?? this.dummyVerifierSalt);
     const stored = row ? Buffer.from(row.verifier) : Buffer.alloc(32);
     const match = timingSafeEqual(candidate, stored);
@@ -142,11 +215,11 @@ export class ManagedService {
     return { token, svcId: row.svcId, expiresAt: new Date(exp * 1000).toISOString() };
   }
 
-  /** GET /managed/share: the sealed share, exactly as deposited. */
+  /** GET /managed/share: the sealed share as deposited, its members in the contract's order (D-215). */
   async share(svcId: string): Promise<ManagedShare> {
     const row = await managedBySvcId(this.db, svcId);
     if (!row) throw new RestError(ErrorCode.MANAGED_ACCOUNT_NOT_FOUND, `svcId ${svcId} has no managed account`);
-    return { svcId, sealedShare: row.sealedShare as unknown as SealedShare, createdAt: row.createdAt.toISOString() };
+    return shareAnswer(svcId, row.sealedShare as unknown as SealedShare, row.createdAt);
   }
 
   /** DELETE /managed/accounts: removes the email, the verifier and the share. */
@@ -155,6 +228,12 @@ export class ManagedService {
       throw new RestError(ErrorCode.MANAGED_ACCOUNT_NOT_FOUND, `svcId ${svcId} has no managed account`);
   }
 }
+
+const identityHasAccount = (svcId: string) =>
+  new RestError(
+    ErrorCode.MANAGED_ACCOUNT_EXISTS,
+    `svcId ${svcId} already has a managed account; the service holds at most one share (DELETE /managed/accounts first to replace it)`,
+  );
 
 /** The keystore's own bounds (D-120): a 16-byte salt at least, a 12-byte nonce, a ciphertext longer than its tag. */
 function checkSealed(file: SealedShare): void {

@@ -19,6 +19,7 @@ import { BankingService } from './banking.ts';
 import { BindingService } from './bindings.ts';
 import type { ExtensionPackager } from './download.ts';
 import { HistoryService } from './history.ts';
+import { createMailer, type Mailer } from '../mail/mailer.ts';
 import { ManagedService } from './managed.ts';
 import { refusePrivateMaterial } from './private-material.ts';
 import type { WalletSettings } from '../../config.ts';
@@ -50,17 +51,23 @@ const AUTH_OPERATIONS = new Set([
   'walletVerify',
   'walletGetManagedSalt',
   'walletCreateManagedSession',
+  'walletRequestManagedEmailCode',
 ]);
 
 /** The handlers of every operation, typed by the generated RouteHandlers. */
-export function walletHandlers(options: WalletOptions, tokens: SessionTokens): RouteHandlers {
+export function walletHandlers(options: WalletOptions, tokens: SessionTokens, mailer: Mailer): RouteHandlers {
   const { db, clock, settings } = options;
   const auth = new AuthService(db, clock, tokens, options.walletOrigin, settings.identitiesPerIpPerHour);
   const history = new HistoryService(options.dispatcher, settings.historySources, settings.historyTimeoutMs);
   const sync = new SyncService(db, clock, settings.syncBudgets);
   const bindings = new BindingService(db, clock);
   const banking = new BankingService(db, clock);
-  const managed = new ManagedService(db, clock, tokens, options.standInKey);
+  const { codesPerEmail: perEmail, codesPerIp: perIp } = settings.managed;
+  // D-215, D-220: the stand-in salts and the email codes' key come from the stand-in key all instances share.
+  const managed = new ManagedService(db, clock, tokens, options.standInKey, {
+    mailer,
+    limits: { perEmail, perIp },
+  });
   const collectors = [...settings.feeCollectors];
   for (const c of options.defaultCollectors ?? [])
     if (!collectors.some((x) => x.chainId === c.chainId)) collectors.push(c);
@@ -121,6 +128,8 @@ export function walletHandlers(options: WalletOptions, tokens: SessionTokens): R
     walletAuthorizeBanking: async (request, reply) =>
       reply.code(201).send(await banking.authorize(await session(request), request.body)),
     walletGetManagedSalt: async (request, reply) => reply.code(200).send(await managed.salt(request.query)),
+    walletRequestManagedEmailCode: async (request, reply) =>
+      reply.code(202).send(await managed.requestCode(await session(request), request.body, request.ip)),
     walletCreateManagedAccount: async (request, reply) =>
       reply.code(201).send(await managed.create(await owner(request), request.body)),
     walletCreateManagedSession: async (request, reply) => reply.code(200).send(await managed.signIn(request.body)),
@@ -136,7 +145,14 @@ export function walletHandlers(options: WalletOptions, tokens: SessionTokens): R
 /** Registers the surface on the wallet origin (no prefix: the paths carry no version segment, D-028). */
 export async function walletRoutes(app: FastifyInstance, options: WalletOptions): Promise<void> {
   const tokens = new SessionTokens(options.tokenKeys, options.clock, options.walletOrigin);
-  const handlers = walletHandlers(options, tokens);
+  // D-216: codes go out by SMTP, or (no SVC_SMTP_URL, development) to this log, which says so now.
+  const mailer = createMailer({
+    smtpUrl: options.settings.managed.smtpUrl,
+    from: options.settings.managed.mailFrom,
+    log: { warn: (m) => app.log.warn(m), error: (m) => app.log.error(m) },
+  });
+  app.addHook('onClose', () => mailer.close());
+  const handlers = walletHandlers(options, tokens, mailer);
   app.addHook('preValidation', async (request) => refusePrivateMaterial(request.body));
   // Two sibling scopes, each with its own per-IP window: /auth/* at 5/s, everything else at 20/s (D-024).
   await app.register(async (scope) => {
