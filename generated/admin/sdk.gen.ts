@@ -275,7 +275,9 @@ export const adminListChainAccounts = <ThrowOnError extends boolean = false>(opt
  * `amount` is given, funds it from the server-held funding account (D-151), waiting until
  * the transaction is mined. Adding an address already on the list keeps its entry (and funds it again
  * when `amount` is given). A platform account's address is managed through `/accounts` (409).
- * Funding failures answer as for `POST /accounts/{id}/fund` (D-150).
+ * Funding failures answer as for `POST /accounts/{id}/fund` (D-150). When a `DELETE` takes the address
+ * off the list while this request runs, the removal stands and the answer is a 409 `REVOKED` that names
+ * the funding already mined, which stays (D-226).
  *
  */
 export const adminAddChainAccount = <ThrowOnError extends boolean = false>(options: Options<AdminAddChainAccountData, ThrowOnError>): RequestResult<AdminAddChainAccountResponses, AdminAddChainAccountErrors, ThrowOnError> => (options.client ?? client).post<AdminAddChainAccountResponses, AdminAddChainAccountErrors, ThrowOnError>({

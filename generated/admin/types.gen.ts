@@ -1511,7 +1511,7 @@ export type AdminAddChainAccountErrors = {
      */
     403: Error;
     /**
-     * The service is not running its own local chain, the address is a platform account's, or the recipient reverted the funding.
+     * The service is not running its own local chain, the address is a platform account's, the recipient reverted the funding, or a removal took the address off the list while this request ran (D-226).
      */
     409: Error;
     /**
