@@ -12,6 +12,7 @@ import { kekCommand } from './admin/kek.ts';
 import { mldsaKeysCommand } from './admin/mldsa-keys.ts';
 import { paymentsCommand } from './admin/payments.ts';
 import { qbftCommand } from './admin/qbft.ts';
+import { tokenCommand } from './admin/token.ts';
 import { webhooksCommand } from './admin/webhooks.ts';
 
 /** Builds the `admin` command and its groups. */
@@ -28,5 +29,6 @@ export function adminCommand(): Command {
     .addCommand(kekCommand())
     .addCommand(webhooksCommand())
     .addCommand(paymentsCommand())
-    .addCommand(qbftCommand());
+    .addCommand(qbftCommand())
+    .addCommand(tokenCommand());
 }

@@ -28,7 +28,9 @@ const balance = async (address: Hex) =>
 
 /** Whether the allow-list holds `address`. */
 async function listed(address: string): Promise<boolean> {
-  const page = (await admin(open.target, 'GET', '/chain/accounts?limit=200')).json as { accounts: { address: string }[] };
+  const page = (await admin(open.target, 'GET', '/chain/accounts?limit=200')).json as {
+    accounts: { address: string }[];
+  };
   return page.accounts.some((a) => a.address === address);
 }
 
@@ -37,8 +39,7 @@ function removeWhileFunding(when: 'before' | 'after') {
   const fund = Faucet.prototype.fund;
   const removals: number[] = [];
   vi.spyOn(Faucet.prototype, 'fund').mockImplementation(async function (this: Faucet, address, amountWei, options) {
-    const remove = async () =>
-      removals.push((await admin(open.target, 'DELETE', `/chain/accounts/${address}`)).status);
+    const remove = async () => removals.push((await admin(open.target, 'DELETE', `/chain/accounts/${address}`)).status);
     if (when === 'before') await remove();
     const funding = await fund.call(this, address, amountWei, options);
     if (when === 'after') await remove();

@@ -24,6 +24,7 @@ export const ADMIN_OPERATIONS: Readonly<Record<string, string>> = {
   adminAddChainAccount: 'chain-accounts add',
   adminRemoveChainAccount: 'chain-accounts remove',
   adminRotateKek: 'kek rotate',
+  adminRotateAdminToken: 'token rotate',
   adminCreateWebhookEndpoint: 'webhooks endpoints create',
   adminListWebhookEndpoints: 'webhooks endpoints list',
   adminGetWebhookEndpoint: 'webhooks endpoints get',
