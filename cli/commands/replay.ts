@@ -25,7 +25,7 @@ type ReplayOptions = {
 const AUTHORIZATION: SecretOption = {
   flag: 'authorization',
   env: 'SVC_REPLAY_AUTHORIZATION',
-  what: 'the Authorization header to send for cases that carried a credential (redacted in case files)',
+  what: 'the Authorization header for cases that carried a credential, which case files redact',
 };
 
 /** How much of a body or an answer is printed. */
