@@ -283,6 +283,30 @@ export const SETTINGS = {
     'build a missing or stale evidence document in the background once the server is ready',
     'D-153',
   ),
+  SVC_WEBHOOK_SECRET: setting(
+    read.text(),
+    'the webhook signing secret svckit conformance signs and verifies deliveries with when --webhook-secret and --webhook-secret-file are not given',
+    'D-228',
+    { secret: true, readBy: ['svckit conformance'] },
+  ),
+  SVC_WEBHOOK_PREVIOUS_SECRET: setting(
+    read.text(),
+    'the previous webhook signing secret (rotation) when --webhook-previous-secret and its file are not given',
+    'D-228',
+    { secret: true, readBy: ['svckit conformance'] },
+  ),
+  SVC_RPC_SENDER_KEY: setting(
+    read.text(),
+    'the funded sender key of a bare-node chain target when --rpc-sender-key and its file are not given',
+    'D-228',
+    { secret: true, readBy: ['svckit conformance'] },
+  ),
+  SVC_REPLAY_AUTHORIZATION: setting(
+    read.text(),
+    'the Authorization header value svckit replay sends when --authorization and its file are not given',
+    'D-228',
+    { secret: true, readBy: ['svckit replay'] },
+  ),
   SVC_ADMIN_TOKEN: setting(
     read.text(),
     'the administrator token the client tools send when --token or --admin-token is not given',

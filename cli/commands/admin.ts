@@ -13,6 +13,7 @@ import { mldsaKeysCommand } from './admin/mldsa-keys.ts';
 import { paymentsCommand } from './admin/payments.ts';
 import { qbftCommand } from './admin/qbft.ts';
 import { walletKeysCommand } from './admin/wallet-keys.ts';
+import { tokenCommand } from './admin/token.ts';
 import { webhooksCommand } from './admin/webhooks.ts';
 
 /** Builds the `admin` command and its groups. */
@@ -30,5 +31,6 @@ export function adminCommand(): Command {
     .addCommand(walletKeysCommand())
     .addCommand(webhooksCommand())
     .addCommand(paymentsCommand())
-    .addCommand(qbftCommand());
+    .addCommand(qbftCommand())
+    .addCommand(tokenCommand());
 }

@@ -5,10 +5,12 @@
  */
 import { Command, Option } from 'commander';
 import type { ConformanceOptions } from './conformance/options.ts';
+import { CONFORMANCE_SECRETS } from './conformance/secrets.ts';
+import { secretOption } from './secrets.ts';
 
 /** Builds the `conformance` sub-command. */
 export function conformanceCommand(): Command {
-  return new Command('conformance')
+  const command = new Command('conformance')
     .description(
       'Run the conformance checks against the reference stack, the specs alone, or a deployment given by URL.',
     )
@@ -19,15 +21,7 @@ export function conformanceCommand(): Command {
       '--rpc <url>',
       'a chain JSON-RPC node to test directly (https, or http on loopback, e.g. a local Anvil); alone, the whole target',
     )
-    .option(
-      '--rpc-sender-key <hex>',
-      'a funded key allowed to send on the --rpc node; enables the checks that send transactions (never printed)',
-    )
     .option('--ca-cert <file>', 'PEM file of an extra CA to trust (e.g. the reference stack development CA)')
-    .option(
-      '--admin-token <token>',
-      "the deployment's administrator token (or SVC_ADMIN_TOKEN); enables checks that use the admin API",
-    )
     .option(
       '--receiver-host <host>',
       "host name or IP at which the deployment reaches the harness's HTTPS webhook receiver (webhooks.* checks)",
@@ -49,11 +43,6 @@ export function conformanceCommand(): Command {
       '--webhook-receiver <url>',
       "HTTPS URL of an institution's own webhook receiver to test (webhooks.receiver.* checks; alone, the only target)",
     )
-    .option('--webhook-secret <secret>', 'the secret that receiver verifies deliveries with (never printed)')
-    .option(
-      '--webhook-previous-secret <secret>',
-      'a secret the receiver held before, whose grace period is over (enables the rotation checks that need it)',
-    )
     .option('--exclude <prefixes...>', 'leave out checks whose id starts with one of these dotted prefixes')
     .option('--list', 'print the selected checks (id, surface, source, title) and exit')
     .option('--config <file>', 'JSON or YAML file whose keys are these flag names; flags given here win')
@@ -65,9 +54,11 @@ export function conformanceCommand(): Command {
       'also run cases generated from the OpenAPI contracts: examples,coverage,fuzz,stateful (`--only generated` runs only these)',
     )
     .option('--seed <n>', 'fast-check seed of the generated cases (default: random, printed)')
-    .option('--max-examples <n>', 'fuzz cases per operation', '100')
-    .action(async (options: ConformanceOptions, command: Command) => {
-      const { runConformance } = await import('./conformance/run.ts');
-      await runConformance(options, command);
-    });
+    .option('--max-examples <n>', 'fuzz cases per operation', '100');
+  // D-228: every secret also comes from a file or an environment variable, off the command line.
+  for (const secret of CONFORMANCE_SECRETS) secretOption(command, secret, secret.valueName);
+  return command.action(async (options: ConformanceOptions, command: Command) => {
+    const { runConformance } = await import('./conformance/run.ts');
+    await runConformance(options, command);
+  });
 }

@@ -3,7 +3,7 @@
 
 import { http, type HttpHandler, HttpResponse, type HttpResponseResolver, type RequestHandlerOptions as RequestHandlerOptions2 } from 'msw';
 
-import type { AdminAddChainAccountData, AdminAddChainAccountResponses, AdminCreateAccountData, AdminCreateAccountResponses, AdminCreateApiKeyData, AdminCreateApiKeyResponses, AdminCreateWebhookEndpointData, AdminCreateWebhookEndpointResponses, AdminDeleteWebhookEndpointResponses, AdminFundAccountData, AdminFundAccountResponses, AdminGetAccountResponses, AdminGetHealthResponses, AdminGetWebhookDeliveryResponses, AdminGetWebhookEndpointResponses, AdminListAccountsResponses, AdminListApiKeysResponses, AdminListChainAccountsResponses, AdminListMldsaKeysResponses, AdminListValidatorsResponses, AdminListValidatorVotesResponses, AdminListWebhookDeliveriesResponses, AdminListWebhookEndpointsResponses, AdminProposeValidatorVoteData, AdminProposeValidatorVoteResponses, AdminRedeliverWebhookResponses, AdminRegisterMldsaKeyData, AdminRegisterMldsaKeyResponses, AdminRemoveChainAccountResponses, AdminReturnPaymentData, AdminReturnPaymentResponses, AdminRevokeApiKeyResponses, AdminRevokeMldsaKeyResponses, AdminRotateKekResponses, AdminRotateWalletKeyResponses, AdminSetWebhookSecretData, AdminSetWebhookSecretResponses, AdminUpdateAccountData, AdminUpdateAccountResponses, AdminUpdateApiKeyData, AdminUpdateApiKeyResponses, AdminUpdateMldsaKeyData, AdminUpdateMldsaKeyResponses, AdminUpdateWebhookEndpointData, AdminUpdateWebhookEndpointResponses, ClientOptions } from './types.gen.ts';
+import type { AdminAddChainAccountData, AdminAddChainAccountResponses, AdminCreateAccountData, AdminCreateAccountResponses, AdminCreateApiKeyData, AdminCreateApiKeyResponses, AdminCreateWebhookEndpointData, AdminCreateWebhookEndpointResponses, AdminDeleteWebhookEndpointResponses, AdminFundAccountData, AdminFundAccountResponses, AdminGetAccountResponses, AdminGetHealthResponses, AdminGetWebhookDeliveryResponses, AdminGetWebhookEndpointResponses, AdminListAccountsResponses, AdminListApiKeysResponses, AdminListChainAccountsResponses, AdminListMldsaKeysResponses, AdminListValidatorsResponses, AdminListValidatorVotesResponses, AdminListWebhookDeliveriesResponses, AdminListWebhookEndpointsResponses, AdminProposeValidatorVoteData, AdminProposeValidatorVoteResponses, AdminRedeliverWebhookResponses, AdminRegisterMldsaKeyData, AdminRegisterMldsaKeyResponses, AdminRemoveChainAccountResponses, AdminReturnPaymentData, AdminReturnPaymentResponses, AdminRevokeApiKeyResponses, AdminRevokeMldsaKeyResponses, AdminRotateAdminTokenData, AdminRotateAdminTokenResponses, AdminRotateKekResponses, AdminRotateWalletKeyResponses, AdminSetWebhookSecretData, AdminSetWebhookSecretResponses, AdminUpdateAccountData, AdminUpdateAccountResponses, AdminUpdateApiKeyData, AdminUpdateApiKeyResponses, AdminUpdateMldsaKeyData, AdminUpdateMldsaKeyResponses, AdminUpdateWebhookEndpointData, AdminUpdateWebhookEndpointResponses, ClientOptions } from './types.gen.ts';
 
 export type RequestHandlerOptions = RequestHandlerOptions2 & {
     baseUrl?: ClientOptions['baseUrl'];
@@ -559,6 +559,33 @@ export function handleAdminRotateWalletKey(response?: HandleAdminRotateWalletKey
     }, options);
 }
 
+export type HandleAdminRotateAdminTokenResponse = {
+    body: AdminRotateAdminTokenResponses[200];
+    status?: 200;
+};
+
+/**
+ * Handler for the `POST /admin-token/rotate` operation.
+ */
+export function handleAdminRotateAdminToken(response?: HandleAdminRotateAdminTokenResponse | HttpResponseResolver<never, AdminRotateAdminTokenData['body']>, options?: RequestHandlerOptions): HttpHandler {
+    return http.post<never, AdminRotateAdminTokenData['body']>(`${options?.baseUrl ?? '*'}/admin-token/rotate`, info => {
+        if (typeof response === 'function') {
+            return response(info);
+        }
+        const body = response?.body;
+        if (body !== undefined) {
+            return HttpResponse.json(body, { status: response?.status ?? 200 });
+        }
+        if (options?.responseFallback === 'passthrough') {
+            return;
+        }
+        return new Response('Not Implemented', {
+            status: 501,
+            statusText: 'Not Implemented'
+        });
+    }, options);
+}
+
 export type HandleAdminListWebhookEndpointsResponse = {
     body: AdminListWebhookEndpointsResponses[200];
     status?: 200;
@@ -1016,6 +1043,10 @@ export type MswHandlerFactories = {
      */
     adminRotateWalletKey: typeof handleAdminRotateWalletKey;
     /**
+     * Handler for the `POST /admin-token/rotate` operation.
+     */
+    adminRotateAdminToken: typeof handleAdminRotateAdminToken;
+    /**
      * Handler for the `GET /webhooks/endpoints` operation.
      */
     adminListWebhookEndpoints: typeof handleAdminListWebhookEndpoints;
@@ -1103,6 +1134,7 @@ export function createMswHandlers(config: RequestHandlerOptions = {}): CreateMsw
         adminRemoveChainAccount: wrap(handleAdminRemoveChainAccount),
         adminRotateKek: wrap(handleAdminRotateKek),
         adminRotateWalletKey: wrap(handleAdminRotateWalletKey),
+        adminRotateAdminToken: wrap(handleAdminRotateAdminToken),
         adminListWebhookEndpoints: wrap(handleAdminListWebhookEndpoints),
         adminCreateWebhookEndpoint: wrap(handleAdminCreateWebhookEndpoint),
         adminDeleteWebhookEndpoint: wrap(handleAdminDeleteWebhookEndpoint),
@@ -1140,6 +1172,7 @@ export function createMswHandlers(config: RequestHandlerOptions = {}): CreateMsw
             invoke(pick.adminListChainAccounts, overrides.adminListChainAccounts),
             invoke(pick.adminAddChainAccount, overrides.adminAddChainAccount),
             invoke(pick.adminRotateKek, overrides.adminRotateKek),
+            invoke(pick.adminRotateAdminToken, overrides.adminRotateAdminToken),
             invoke(pick.adminListWebhookEndpoints, overrides.adminListWebhookEndpoints),
             invoke(pick.adminCreateWebhookEndpoint, overrides.adminCreateWebhookEndpoint),
             invoke(pick.adminListWebhookDeliveries, overrides.adminListWebhookDeliveries),

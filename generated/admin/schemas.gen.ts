@@ -1002,6 +1002,48 @@ export const JwkThumbprintSchema = {
     pattern: '^[A-Za-z0-9_-]{43}$'
 } as const;
 
+export const AdminTokenRotationRequestSchema = {
+    type: 'object',
+    description: 'Body of POST /admin-token/rotate (D-227).',
+    'x-decision': 'D-227',
+    required: [
+        'currentToken'
+    ],
+    properties: {
+        currentToken: {
+            $ref: '#/components/schemas/AdminTokenValue',
+            description: 'The administrator token being replaced, repeated from the Authorization header.'
+        }
+    },
+    additionalProperties: false
+} as const;
+
+export const AdminTokenRotationSchema = {
+    type: 'object',
+    description: 'Result of POST /admin-token/rotate (D-227); the only place the new token appears.',
+    'x-decision': 'D-227',
+    required: [
+        'token',
+        'rotatedAt'
+    ],
+    properties: {
+        token: {
+            $ref: '#/components/schemas/AdminTokenValue',
+            description: 'The new administrator token; shown once, stored only as its SHA-256 hash.'
+        },
+        rotatedAt: {
+            type: 'string',
+            format: 'date-time'
+        }
+    }
+} as const;
+
+export const AdminTokenValueSchema = {
+    type: 'string',
+    description: 'An administrator token, `svcadm_` followed by 43 base64url characters (D-039, D-048).',
+    pattern: '^svcadm_[A-Za-z0-9_-]{43}$'
+} as const;
+
 export const EventTypeSchema = {
     type: 'string',
     description: 'A webhook event type (spec, Events).',

@@ -454,6 +454,32 @@ export type WalletKeyNameValue = 'token-signing' | 'release-signing';
 export type JwkThumbprint = string;
 
 /**
+ * Body of POST /admin-token/rotate (D-227).
+ */
+export type AdminTokenRotationRequest = {
+    /**
+     * The administrator token being replaced, repeated from the Authorization header.
+     */
+    currentToken: AdminTokenValue;
+};
+
+/**
+ * Result of POST /admin-token/rotate (D-227); the only place the new token appears.
+ */
+export type AdminTokenRotation = {
+    /**
+     * The new administrator token; shown once, stored only as its SHA-256 hash.
+     */
+    token: AdminTokenValue;
+    rotatedAt: string;
+};
+
+/**
+ * An administrator token, `svcadm_` followed by 43 base64url characters (D-039, D-048).
+ */
+export type AdminTokenValue = string;
+
+/**
  * A webhook event type (spec, Events).
  */
 export type EventType = 'payment.initiated' | 'payment.rate_locked' | 'payment.settled' | 'payment.failed' | 'payment.returned';
@@ -1541,7 +1567,7 @@ export type AdminAddChainAccountErrors = {
      */
     403: Error;
     /**
-     * The service is not running its own local chain, the address is a platform account's, or the recipient reverted the funding.
+     * The service is not running its own local chain, the address is a platform account's, the recipient reverted the funding, or a removal took the address off the list while this request ran (D-226).
      */
     409: Error;
     /**
@@ -1709,6 +1735,51 @@ export type AdminRotateWalletKeyResponses = {
 };
 
 export type AdminRotateWalletKeyResponse = AdminRotateWalletKeyResponses[keyof AdminRotateWalletKeyResponses];
+
+export type AdminRotateAdminTokenData = {
+    body: AdminTokenRotationRequest;
+    path?: never;
+    query?: never;
+    url: '/admin-token/rotate';
+};
+
+export type AdminRotateAdminTokenErrors = {
+    /**
+     * Bad request (a body that is not a `currentToken`).
+     */
+    400: Error;
+    /**
+     * Missing or invalid administrator token.
+     */
+    401: Error;
+    /**
+     * The credential is valid but is not an administrator token, e.g. an institutional `svc_` key (D-058).
+     */
+    403: Error;
+    /**
+     * `currentToken` is not the current administrator token (or another rotation replaced it meanwhile); nothing changed.
+     */
+    409: Error;
+    /**
+     * Rate limit exceeded (10 requests per second per IP, D-058). Headers as in the institutional API (D-022).
+     */
+    429: Error;
+    /**
+     * Internal error; the body reveals nothing about the cause.
+     */
+    500: Error;
+};
+
+export type AdminRotateAdminTokenError = AdminRotateAdminTokenErrors[keyof AdminRotateAdminTokenErrors];
+
+export type AdminRotateAdminTokenResponses = {
+    /**
+     * The token is replaced; the answer is the only place the new one appears.
+     */
+    200: AdminTokenRotation;
+};
+
+export type AdminRotateAdminTokenResponse = AdminRotateAdminTokenResponses[keyof AdminRotateAdminTokenResponses];
 
 export type AdminListWebhookEndpointsData = {
     body?: never;

@@ -399,6 +399,26 @@ export const zWalletKeyRotation = z.object({
 });
 
 /**
+ * An administrator token, `svcadm_` followed by 43 base64url characters (D-039, D-048).
+ */
+export const zAdminTokenValue = z.string().regex(/^svcadm_[A-Za-z0-9_-]{43}$/);
+
+/**
+ * Body of POST /admin-token/rotate (D-227).
+ */
+export const zAdminTokenRotationRequest = z.object({
+    currentToken: zAdminTokenValue
+});
+
+/**
+ * Result of POST /admin-token/rotate (D-227); the only place the new token appears.
+ */
+export const zAdminTokenRotation = z.object({
+    token: zAdminTokenValue,
+    rotatedAt: z.iso.datetime()
+});
+
+/**
  * A webhook event type (spec, Events).
  */
 export const zEventType = z.enum([
@@ -799,6 +819,13 @@ export const zAdminRotateWalletKeyPath = z.object({
  * The key was rotated.
  */
 export const zAdminRotateWalletKeyResponse = zWalletKeyRotation;
+
+export const zAdminRotateAdminTokenBody = zAdminTokenRotationRequest;
+
+/**
+ * The token is replaced; the answer is the only place the new one appears.
+ */
+export const zAdminRotateAdminTokenResponse = zAdminTokenRotation;
 
 /**
  * The endpoints.

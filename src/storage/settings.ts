@@ -252,4 +252,17 @@ export function managedStandInSeed(db: Database, keyring: Keyring, create: () =>
   return sealedSetting(db, keyring, 'wallet_managed_standin_seed', create, () => {
     throw new Error('the setting wallet_managed_standin_seed is not in its sealed form (D-148)');
   });
+/**
+ * Replaces the administrator token (D-227) if `current` is the stored one: a compare-and-set on its hash, so
+ * of two rotations from one token only one succeeds. Returns the new token, or undefined when `current` is
+ * not (or no longer) the administrator token. Nothing caches the hash: every check reads this row.
+ */
+export async function rotateAdminToken(db: Database, current: string): Promise<string | undefined> {
+  const token = `svcadm_${randomBytes(32).toString('base64url')}`;
+  const replaced = await db
+    .update(settings)
+    .set({ value: sha256(token) })
+    .where(and(eq(settings.key, 'admin_token_sha256'), eq(settings.value, sha256(current))))
+    .returning({ key: settings.key });
+  return replaced.length ? token : undefined;
 }

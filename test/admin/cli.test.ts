@@ -91,7 +91,7 @@ describe('svckit admin chain-accounts (CLI)', () => {
     const noToken = await svckit(['list', '--base', target.base!.href, '--ca-cert', ca]);
     expect(noToken).toMatchObject({
       code: 1,
-      stderr: 'svckit admin: an administrator token is needed: --token or SVC_ADMIN_TOKEN\n',
+      stderr: 'svckit admin: an administrator token is needed: --token-file, SVC_ADMIN_TOKEN or --token\n',
     });
   });
 });

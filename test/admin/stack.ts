@@ -13,9 +13,13 @@ export type OpenStack = { stack: Stack; target: Target; close(): Promise<void> }
 
 /**
  * Starts a stack (ports 0, instant mining, rate limits lifted) and returns it with its Target: in memory, or
- * persisted in `persistIn` (kept on close, so that another stack can start on it).
+ * persisted in `persistIn` (kept on close, so that another stack can start on it); its log at `logLevel`.
  */
-export async function openStack(env: Record<string, string> = {}, persistIn?: string): Promise<OpenStack> {
+export async function openStack(
+  env: Record<string, string> = {},
+  persistIn?: string,
+  logLevel = 'silent',
+): Promise<OpenStack> {
   const dataDir = persistIn ?? mkdtempSync(path.join(tmpdir(), 'svckit-admin-'));
   const config = loadConfig({
     SVC_DATA_DIR: dataDir,
@@ -29,7 +33,7 @@ export async function openStack(env: Record<string, string> = {}, persistIn?: st
     SVC_RATE_LIMIT_ADMIN: '0',
     ...env,
   });
-  const { stack, ready } = await listen(config, { logLevel: 'silent', persist: persistIn !== undefined });
+  const { stack, ready } = await listen(config, { logLevel, persist: persistIn !== undefined });
   const target: Target = {
     kind: 'reference',
     base: new URL(`${ready.base}/`),

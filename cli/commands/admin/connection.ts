@@ -11,9 +11,20 @@ import tls from 'node:tls';
 import { InvalidArgumentError, type Command } from 'commander';
 import { createClient, type Client } from '../../../generated/admin/client';
 import { readSetting } from '../../../src/config.ts';
+import { readSecret, secretOption, type SecretOption } from '../secrets.ts';
 
 /** The connection and output options every admin sub-command takes. */
-export type AdminOptions = { base?: string; token?: string; caCert?: string; json?: boolean; field?: string };
+export type AdminOptions = {
+  base?: string;
+  token?: string;
+  tokenFile?: string;
+  caCert?: string;
+  json?: boolean;
+  field?: string;
+};
+
+/** D-228: the administrator token, from --token, --token-file or SVC_ADMIN_TOKEN (D-158). */
+export const ADMIN_TOKEN: SecretOption = { flag: 'token', env: 'SVC_ADMIN_TOKEN', what: 'the administrator token' };
 
 /** A failure to report: its text goes to stderr and the command exits 1. */
 export class AdminCliError extends Error {
@@ -22,12 +33,11 @@ export class AdminCliError extends Error {
 
 /** Adds the connection options, `--json` and `--field` to `command`. */
 export function connectionOptions(command: Command): Command {
-  return command
-    .option(
-      '--base <url>',
-      'HTTPS root of the server (default https://<SVC_HOST>:<SVC_BASE_PORT>, i.e. https://127.0.0.1:8443)',
-    )
-    .option('--token <token>', 'administrator token (default SVC_ADMIN_TOKEN)')
+  command.option(
+    '--base <url>',
+    'HTTPS root of the server (default https://<SVC_HOST>:<SVC_BASE_PORT>, i.e. https://127.0.0.1:8443)',
+  );
+  return secretOption(command, ADMIN_TOKEN, 'token')
     .option('--ca-cert <file>', 'PEM file of the CA to trust (default <SVC_DATA_DIR>/tls/ca.pem)')
     .option('--json', 'print the API answer as JSON')
     .option(
@@ -47,10 +57,21 @@ export function defaultBase(env: NodeJS.ProcessEnv = process.env): string {
   return `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
+/** The administrator token the command sends: --token, --token-file or SVC_ADMIN_TOKEN (D-158, D-228). */
+export function adminToken(options: AdminOptions): string {
+  let token: string | undefined;
+  try {
+    token = readSecret(options, ADMIN_TOKEN);
+  } catch (error) {
+    throw new AdminCliError((error as Error).message);
+  }
+  if (!token) throw new AdminCliError('an administrator token is needed: --token-file, SVC_ADMIN_TOKEN or --token');
+  return token;
+}
+
 /** The generated SDK's client for `{base}/admin/v1`, trusting the given or the data directory's CA. */
 export function adminClient(options: AdminOptions): Client {
-  const token = options.token || readSetting('SVC_ADMIN_TOKEN');
-  if (!token) throw new AdminCliError('an administrator token is needed: --token or SVC_ADMIN_TOKEN');
+  const token = adminToken(options);
   const caFile = options.caCert ?? path.join(readSetting('SVC_DATA_DIR'), 'tls', 'ca.pem');
   if (options.caCert && !existsSync(caFile)) throw new AdminCliError(`--ca-cert ${caFile}: no such file`);
   // The server's development CA joins Node's default trust store for this process (fetch honours it).

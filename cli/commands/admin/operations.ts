@@ -25,6 +25,7 @@ export const ADMIN_OPERATIONS: Readonly<Record<string, string>> = {
   adminRemoveChainAccount: 'chain-accounts remove',
   adminRotateKek: 'kek rotate',
   adminRotateWalletKey: 'wallet-keys rotate',
+  adminRotateAdminToken: 'token rotate',
   adminCreateWebhookEndpoint: 'webhooks endpoints create',
   adminListWebhookEndpoints: 'webhooks endpoints list',
   adminGetWebhookEndpoint: 'webhooks endpoints get',

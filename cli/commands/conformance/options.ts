@@ -17,7 +17,9 @@ export type ConformanceOptions = {
   caCert?: string;
   rpc?: string;
   rpcSenderKey?: string;
+  rpcSenderKeyFile?: string;
   adminToken?: string;
+  adminTokenFile?: string;
   receiverHost?: string;
   receiverPort?: string;
   receiverTlsDir?: string;
@@ -27,7 +29,9 @@ export type ConformanceOptions = {
   only?: string[];
   webhookReceiver?: string;
   webhookSecret?: string;
+  webhookSecretFile?: string;
   webhookPreviousSecret?: string;
+  webhookPreviousSecretFile?: string;
   exclude?: string[];
   list?: boolean;
   config?: string;
@@ -72,7 +76,15 @@ export function parseSeconds(value: string | undefined): number | undefined {
 }
 
 /** Config keys whose values name files or folders: resolved against the config file's folder. */
-const PATH_KEYS = new Set(['ca-cert', 'receiver-tls-dir', 'out']);
+const PATH_KEYS = new Set([
+  'ca-cert',
+  'receiver-tls-dir',
+  'out',
+  'rpc-sender-key-file',
+  'admin-token-file',
+  'webhook-secret-file',
+  'webhook-previous-secret-file',
+]);
 
 /**
  * Applies `--config <file>` (JSON or YAML; D-182): its keys are the long flag names, its values those of the flags

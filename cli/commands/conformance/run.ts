@@ -19,6 +19,7 @@ import {
   parseSeconds,
   sourceOf,
 } from './options.ts';
+import { resolveSecrets } from './secrets.ts';
 import { chooseReceiver, chooseTarget } from './targets.ts';
 
 /** A usage error: the message on stderr, exit 2. */
@@ -36,6 +37,7 @@ export async function runConformance(options: ConformanceOptions, command: Comma
   let receiver: Awaited<ReturnType<typeof chooseReceiver>>;
   try {
     applyConfig(command, options);
+    resolveSecrets(options);
     formats = parseFormats(options.report);
     rate = parseRate(options.rate);
     deadlineMs = parseSeconds(options.checkTimeout);

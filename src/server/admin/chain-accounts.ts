@@ -20,7 +20,7 @@ import { formatUnits, parseAmount } from '../../ledger/money.ts';
 import { ErrorCode, RestError } from '../http/errors.ts';
 import { guard, strict } from '../http/guards.ts';
 import { withIntegers } from '../http/query.ts';
-import type { Faucet } from './funding.ts';
+import type { Faucet, Funding } from './funding.ts';
 
 type Handlers = Pick<RouteHandlers, 'adminListChainAccounts' | 'adminAddChainAccount' | 'adminRemoveChainAccount'>;
 
@@ -73,10 +73,12 @@ export function chainAccountHandlers(deps: { chain: ChainRuntime; accounts: Acco
       const address = evmAddressParam('address', body.address);
       await notPlatform(address);
       await permissions.allow(address, 'external');
-      const funding = amountWei === undefined ? undefined : await faucet.fund(address, amountWei);
+      // D-226: the faucet does not list the address again, so a removal made meanwhile stands.
+      const funding = amountWei === undefined ? undefined : await faucet.fund(address, amountWei, { allow: false });
       const balanceWei =
         funding?.balanceWei ?? BigInt(await chain.upstream.call<Hex>('eth_getBalance', [address, 'latest']));
-      const entry = (await permissions.entry(address))!;
+      const entry = await permissions.entry(address);
+      if (!entry) throw removedMeanwhile(address, funding);
       return reply.code(201).send({
         ...view(entry),
         amount: amountWei === undefined ? null : formatUnits(amountWei, 2),
@@ -94,6 +96,20 @@ export function chainAccountHandlers(deps: { chain: ChainRuntime; accounts: Acco
       return reply.code(204).send();
     },
   };
+}
+
+/**
+ * D-226: the address left the allow-list while this add ran (a DELETE came in between): the removal wins and
+ * the add answers 409 REVOKED, naming the funding that was mined all the same (it stays in the statement).
+ */
+function removedMeanwhile(address: Hex, funding: Funding | undefined): RestError {
+  const sent = funding
+    ? `; its funding ${funding.row.txRef} of ${formatUnits(BigInt(funding.row.amountWei), 2)} (${funding.row.txHash}) was mined and stays`
+    : '';
+  return new RestError(
+    ErrorCode.REVOKED,
+    `${address} was taken off the allow-list while this request added it${sent}; the removal stands: add it again to let it send`,
+  );
 }
 
 /** An allow-list row as the contract's ChainAccount. */

@@ -66,10 +66,14 @@ export class Faucet {
     private readonly clock: Clock,
   ) {}
 
-  /** Sends `amountWei` to `address`, waits until mined and returns the confirmed record and new balance. */
-  async fund(address: Hex, amountWei: bigint): Promise<Funding> {
+  /**
+   * Sends `amountWei` to `address`, waits until mined and returns the confirmed record and new balance.
+   * `allow: false` leaves the allow-list alone: the caller listed the address itself, and a removal made while
+   * the funding runs must stand (D-226).
+   */
+  async fund(address: Hex, amountWei: bigint, options: { allow?: boolean } = {}): Promise<Funding> {
     try {
-      return await this.fundOnce(getAddress(address), amountWei);
+      return await this.fundOnce(getAddress(address), amountWei, options.allow ?? true);
     } catch (error) {
       // D-150: an error of the node is a 503 in the admin error shape, never a 500. (UpstreamUnavailableError
       // is answered 503 by the error handler, without the node's address.)
@@ -79,12 +83,12 @@ export class Faucet {
     }
   }
 
-  private async fundOnce(address: Hex, amountWei: bigint): Promise<Funding> {
+  private async fundOnce(address: Hex, amountWei: bigint, allow: boolean): Promise<Funding> {
     const funder = this.chain.fundingAccount;
     // D-061: only the embedded chain has a funding account; the handlers refuse earlier with the same code (D-159).
     if (!funder) throw new RestError(ErrorCode.FUNDING_UNAVAILABLE, 'funding is only available on the local chain');
     // D-050: "accounts created or funded through the admin API" may send.
-    await this.chain.permissions?.allow(address, 'funded');
+    if (allow) await this.chain.permissions?.allow(address, 'funded');
     const sent = await this.mutex.run(funder.address, () => this.inTurn(() => this.send(funder, address, amountWei)));
     // Instant mining (period 0) seals a block now; with a block period the next block includes it. The
     // listener goes first so that a block sealed before the first receipt poll still wakes the wait.

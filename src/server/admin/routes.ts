@@ -13,6 +13,7 @@ import type { WebhookRuntime } from '../../webhooks/runtime.ts';
 import { registerOperations } from '../http/operations.ts';
 import { limitRequests } from '../http/rate-limit.ts';
 import { accountHandlers } from './accounts.ts';
+import { adminTokenHandler } from './admin-token.ts';
 import { chainAccountHandlers } from './chain-accounts.ts';
 import { requireAdmin } from './auth.ts';
 import { credentialHandlers } from './credentials.ts';
@@ -59,6 +60,7 @@ export async function adminRoutes(app: FastifyInstance, deps: AdminDeps): Promis
       clock: deps.clock,
       graceMs: deps.walletKeyGraceMs,
     }),
+    ...adminTokenHandler(deps.db, deps.clock),
   };
   registerOperations(app, routes, handlers);
 }

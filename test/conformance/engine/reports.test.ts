@@ -125,6 +125,7 @@ describe('engine reports', () => {
       origin,
       '--specs',
       specsDir,
+      '--yes',
     ]).catch((e) => e);
     expect(failed.code).toBe(1);
     expect(failed.stdout).toContain('HTTP 418');
