@@ -252,6 +252,8 @@ export function managedStandInSeed(db: Database, keyring: Keyring, create: () =>
   return sealedSetting(db, keyring, 'wallet_managed_standin_seed', create, () => {
     throw new Error('the setting wallet_managed_standin_seed is not in its sealed form (D-148)');
   });
+}
+
 /**
  * Replaces the administrator token (D-227) if `current` is the stored one: a compare-and-set on its hash, so
  * of two rotations from one token only one succeeds. Returns the new token, or undefined when `current` is
