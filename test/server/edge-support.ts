@@ -1,7 +1,7 @@
 // Helpers of the edge tests (D-204 to D-207): raw TLS sockets to an origin of the in-process reference stack,
 // bound to a chosen loopback address (127.0.0.1, 127.0.0.2, ... are all this host on Linux), so that a test can
 // speak as several client IPs, send malformed or trickled requests, and read the raw answer.
-import type net from 'node:net';
+import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import tls from 'node:tls';
 import type { FastifyInstance } from 'fastify';
@@ -35,7 +35,8 @@ export function destroyAll(): void {
 /** Opens a TLS connection from `localAddress`; resolves with the socket once secure, or 'refused' when closed before. */
 export function connect(origin: Origin, localAddress = '127.0.0.1'): Promise<tls.TLSSocket | 'refused'> {
   return new Promise((resolve) => {
-    const socket = track(tls.connect({ host: '127.0.0.1', port: origin.port, ca: origin.ca, localAddress }));
+    const tcp = track(net.connect({ host: '127.0.0.1', port: origin.port, localAddress }));
+    const socket = track(tls.connect({ socket: tcp, host: '127.0.0.1', ca: origin.ca }));
     socket.once('secureConnect', () => resolve(socket));
     // Before the handshake completes, an error or a close can only mean the server turned the connection away.
     socket.once('error', () => resolve('refused'));
