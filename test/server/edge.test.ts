@@ -82,7 +82,7 @@ describe('request time-out (D-204)', () => {
         408,
         {
           error: `the request was not received in full within ${TIMEOUT_MS} ms; the connection is closed`,
-          code: 'REQUEST_TIMEOUT',
+          code: 'INVALID_REQUEST',
         },
       ]);
       expect(elapsed).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
@@ -95,7 +95,7 @@ describe('request time-out (D-204)', () => {
       origins.map((origin) => trickle(origin, 'GET / HTTP/1.1\r\nhost: 127.0.0.1\r\n', 'x-slow: 1\r\n')),
     );
     for (const { answer, elapsed } of results) {
-      expect([answer.status, (answer.body as { code: string }).code]).toEqual([408, 'REQUEST_TIMEOUT']);
+      expect([answer.status, (answer.body as { code: string }).code]).toEqual([408, 'INVALID_REQUEST']);
       expect(elapsed).toBeLessThan(CUT_OFF_BOUND_MS);
     }
   });
@@ -194,7 +194,7 @@ describe('requests the HTTP parser refuses (D-206)', () => {
       expect([origin.name, answer.status, (answer.body as { code: string }).code]).toEqual([
         origin.name,
         431,
-        'HEADERS_TOO_LARGE',
+        'INVALID_REQUEST',
       ]);
     }
   });

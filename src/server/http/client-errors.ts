@@ -1,18 +1,19 @@
 /**
  * D-206: the answer to a request that fails below the routes, in Node's HTTP parser (Fastify's
- * `clientErrorHandler`): a malformed request (400 INVALID_REQUEST), headers over Node's size limit (431
- * HEADERS_TOO_LARGE) and a request not received in full within the D-204 time-out (408 REQUEST_TIMEOUT). Each
- * is answered in the surfaces' `{error, code}` shape with the D-207 headers, and the connection is closed: the
- * parser cannot find where the next request would start.
+ * `clientErrorHandler`): a malformed request (400), headers over Node's size limit (431) and a request not
+ * received in full within the D-204 time-out (408). Each is answered in the surfaces' `{error, code}` shape with
+ * code INVALID_REQUEST, which every REST contract lists, and the D-207 headers; the status keeps what HTTP names
+ * the failure, as Fastify's own client errors do (error-handler.ts). The connection is closed: the parser cannot
+ * find where the next request would start.
  */
 import { STATUS_CODES, maxHeaderSize } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyInstance } from 'fastify';
-import { ErrorCode, statusOf } from './error-codes.ts';
+import { ErrorCode } from './error-codes.ts';
 import { securityHeaders } from './security-headers.ts';
 
-/** What a client error is answered with. */
-type Answer = { error: string; code: ErrorCode };
+/** What a client error is answered with: the status and the body. */
+type Answer = { status: 400 | 408 | 431; error: string; code: ErrorCode };
 
 /** A parser or time-out error of Node's HTTP server; llhttp's carry a `reason` (e.g. "Invalid header token"). */
 type ParserError = Pick<ConnectionError, 'code' | 'message'> & { reason?: string };
@@ -21,23 +22,29 @@ type ParserError = Pick<ConnectionError, 'code' | 'message'> & { reason?: string
 export function clientErrorAnswer(error: ParserError, requestTimeoutMs: number): Answer {
   if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
     return {
+      status: 408,
       error: `the request was not received in full within ${requestTimeoutMs} ms; the connection is closed`,
-      code: ErrorCode.REQUEST_TIMEOUT,
+      code: ErrorCode.INVALID_REQUEST,
     };
   }
   if (error.code === 'HPE_HEADER_OVERFLOW') {
     return {
+      status: 431,
       error: `the request line and headers are larger than ${maxHeaderSize} bytes`,
-      code: ErrorCode.HEADERS_TOO_LARGE,
+      code: ErrorCode.INVALID_REQUEST,
     };
   }
   // llhttp's reason names what it found wrong, never the bytes.
-  return { error: `malformed HTTP request: ${error.reason ?? error.message}`, code: ErrorCode.INVALID_REQUEST };
+  return {
+    status: 400,
+    error: `malformed HTTP request: ${error.reason ?? error.message}`,
+    code: ErrorCode.INVALID_REQUEST,
+  };
 }
 
 /** The raw HTTP/1.1 response carrying `answer`. */
 export function clientErrorResponse(answer: Answer, hstsMaxAge: number): string {
-  const status = statusOf(answer.code);
+  const { status } = answer;
   const body = JSON.stringify({ error: answer.error, code: answer.code });
   const headers = {
     'content-type': 'application/json; charset=utf-8',
@@ -75,7 +82,7 @@ export function clientErrorHandler(
       return;
     }
     const answer = clientErrorAnswer(error, requestTimeoutMs);
-    this.log.debug({ code: error.code }, `client error answered ${answer.code}`);
+    this.log.debug({ code: error.code }, `client error answered ${answer.status}`);
     socket.write(clientErrorResponse(answer, hstsMaxAge));
     // Closed once the answer is flushed, so a client still trickling bytes does not keep the connection; one that
     // does not read is cut after a grace.

@@ -19,16 +19,9 @@ export type WalletSessionErrorCode = NonNullable<WalletSessionError['code']>;
 export type AdminErrorCode = NonNullable<AdminError['code']>;
 /**
  * Codes answered outside the four REST contracts, in the same `{error, code}` shape (D-160): the `/ws`
- * upgrade (D-135), the evidence site (D-153), the documentation pages, and a request that fails in the HTTP
- * parser of any origin (D-206).
+ * upgrade (D-135), the evidence site (D-153) and the documentation pages.
  */
-export type OriginErrorCode =
-  | 'TOO_MANY_CONNECTIONS'
-  | 'EVIDENCE_NOT_BUILT'
-  | 'EVIDENCE_INVALID'
-  | 'DOCS_NOT_BUILT'
-  | 'REQUEST_TIMEOUT'
-  | 'HEADERS_TOO_LARGE';
+export type OriginErrorCode = 'TOO_MANY_CONNECTIONS' | 'EVIDENCE_NOT_BUILT' | 'EVIDENCE_INVALID' | 'DOCS_NOT_BUILT';
 /** Every code the HTTP edge answers. */
 export type ErrorCode =
   | InstitutionalErrorCode
@@ -38,7 +31,7 @@ export type ErrorCode =
   | OriginErrorCode;
 
 /** The HTTP statuses an error answers with. */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 408 | 409 | 413 | 415 | 422 | 429 | 431 | 500 | 501 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 500 | 501 | 503;
 
 /** The HTTP status of each code (D-159); the type makes it list every code of every contract, and no other. */
 export const HTTP_STATUS: { readonly [C in ErrorCode]: ErrorStatus } = {
@@ -113,8 +106,6 @@ export const HTTP_STATUS: { readonly [C in ErrorCode]: ErrorStatus } = {
   BINDING_EXISTS: 409,
   BINDING_STATE_CONFLICT: 409,
   MANAGED_ACCOUNT_EXISTS: 409,
-  // D-206: a request not received in full within the D-204 time-out.
-  REQUEST_TIMEOUT: 408,
   // Fastify's own refusals of a request body.
   BODY_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
@@ -123,8 +114,6 @@ export const HTTP_STATUS: { readonly [C in ErrorCode]: ErrorStatus } = {
   // D-022, D-024, D-135.
   RATE_LIMITED: 429,
   TOO_MANY_CONNECTIONS: 429,
-  // D-206: a request line and headers over Node's header size limit.
-  HEADERS_TOO_LARGE: 431,
   // A defect of this server; the body reveals nothing (house rule 3), or a return that did not complete.
   INTERNAL: 500,
   RETURN_FAILED: 500,
