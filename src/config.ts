@@ -9,6 +9,8 @@ import * as read from './config-readers.ts';
 import type { Env, Reader } from './config-readers.ts';
 import { DEFAULT_FX_RATES, type FxTable } from './ledger/payments/fx.ts';
 import type { WsLimits } from './server/chain/ws/limits.ts';
+import type { ConnectionSettings } from './server/http/connections.ts';
+import { DEFAULT_HSTS_MAX_AGE } from './server/http/security-headers.ts';
 
 export { ConfigError } from './config-error.ts';
 
@@ -83,6 +85,26 @@ export const SETTINGS = {
     read.flag(false),
     'also accept TLS clients without X25519MLKEM768 (classical X25519 and P-256); warned on stderr at every start',
     'D-093, D-157',
+  ),
+  SVC_REQUEST_TIMEOUT_MS: setting(
+    read.integer(30_000, 1_000, 300_000),
+    'the longest a client may take for the TLS handshake, and for one request from its first byte to the last of its body, in milliseconds; then 408 and the connection is closed (/ws once upgraded is not bound by it)',
+    'D-204',
+  ),
+  SVC_MAX_CONNECTIONS: setting(
+    read.integer(1_024, 1, 1_000_000),
+    'open connections per origin, /ws included; a connection over it is closed as soon as it is accepted',
+    'D-205',
+  ),
+  SVC_MAX_CONNECTIONS_PER_IP: setting(
+    read.integer(128, 1, 1_000_000),
+    'open connections per client IP per origin, /ws included; a connection over it is reset as soon as it is accepted',
+    'D-205',
+  ),
+  SVC_HSTS_MAX_AGE: setting(
+    read.integer(DEFAULT_HSTS_MAX_AGE, 0, 63_072_000),
+    'max-age, in seconds, of the Strict-Transport-Security header every answer of every origin carries; 0 tells browsers to forget it',
+    'D-207',
   ),
   SVC_LOG_LEVEL: setting(
     read.text('info'),
@@ -449,6 +471,10 @@ export type Config = {
   evidenceAtStart: boolean;
   /** SVC_LOG_LEVEL: the request log level. */
   logLevel: string;
+  /** The bounds of every origin's connections (D-204, D-205): SVC_REQUEST_TIMEOUT_MS, SVC_MAX_CONNECTIONS*. */
+  connections: ConnectionSettings;
+  /** SVC_HSTS_MAX_AGE (D-207), in seconds. */
+  hstsMaxAge: number;
 };
 
 /** Reads and validates one setting of the table from `env` (default: process.env); throws ConfigError when it is bad. */
@@ -525,5 +551,11 @@ export function loadConfig(env: Env = process.env): Config {
     webhookAllowPrivate: get('SVC_WEBHOOK_ALLOW_PRIVATE'),
     evidenceAtStart: get('SVC_EVIDENCE_AT_START'),
     logLevel: get('SVC_LOG_LEVEL'),
+    connections: {
+      requestTimeoutMs: get('SVC_REQUEST_TIMEOUT_MS'),
+      maxConnections: get('SVC_MAX_CONNECTIONS'),
+      maxConnectionsPerIp: get('SVC_MAX_CONNECTIONS_PER_IP'),
+    },
+    hstsMaxAge: get('SVC_HSTS_MAX_AGE'),
   };
 }

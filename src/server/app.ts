@@ -23,6 +23,9 @@ import { explorerRoutes } from './explorer/routes.ts';
 import { docsRoutes } from './docs/routes.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { installBodyDepthGuard } from './http/body-depth.ts';
+import { clientErrorHandler } from './http/client-errors.ts';
+import { KEEP_ALIVE_TIMEOUT_MS, limitConnections, timeoutOptions } from './http/connections.ts';
+import { installSecurityHeaders, withSecurityHeaders } from './http/security-headers.ts';
 import { RpcDispatcher } from './chain/service.ts';
 import { rpcRoutes } from './chain/routes.ts';
 import { type RateCounter, RateWindow, RedisRateWindow } from './http/rate-window.ts';
@@ -74,8 +77,12 @@ function origin(
   name: string,
   shared: SharedState | undefined,
 ): FastifyInstance {
+  const { connections, hstsMaxAge } = config;
   const app = Fastify({
-    https: httpsOptions(tls, config.tlsAllowClassical),
+    // D-204: the TLS handshake, the headers and the body of a request each end within the request time-out.
+    https: { ...httpsOptions(tls, config.tlsAllowClassical), ...timeoutOptions(connections) },
+    requestTimeout: connections.requestTimeoutMs,
+    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
     logger: { level: logLevel, stream: process.stderr },
     // One log line per request would cost more than the relay itself on /rpc; errors are still logged.
     logController: new LogController({ disableRequestLogging: true }),
@@ -83,11 +90,17 @@ function origin(
     forceCloseConnections: true,
     // Malformed URLs (bad percent-encoding, over-long parameters) are bad input: the surface's error shape, never Fastify's.
     frameworkErrors: (error, _request, reply) => {
-      void (reply as FastifyReply)
+      void withSecurityHeaders(reply as FastifyReply, hstsMaxAge)
         .code(400)
         .send({ error: `malformed request URL: ${error.message}`, code: 'INVALID_PARAMETER' });
     },
+    // D-206: a request the HTTP parser refuses, or one past the D-204 time-out, is answered in the same shape.
+    clientErrorHandler: clientErrorHandler(connections.requestTimeoutMs, hstsMaxAge),
   });
+  // D-205: connections over the origin's cap, or over its per-IP cap, are closed as soon as they are accepted.
+  limitConnections(app.server, connections);
+  // D-207: first of the origin's hooks, so every answer carries Strict-Transport-Security and nosniff.
+  installSecurityHeaders(app, hstsMaxAge);
   installErrorHandling(app);
   // D-144: every JSON body of every origin passes the depth guard before it is parsed.
   installBodyDepthGuard(app);

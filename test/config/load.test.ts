@@ -156,6 +156,8 @@ describe('loadConfig', () => {
       webhookAllowPrivate: false,
       evidenceAtStart: true,
       logLevel: 'info',
+      connections: { requestTimeoutMs: 30000, maxConnections: 1024, maxConnectionsPerIp: 128 },
+      hstsMaxAge: 31536000,
     };
     expect(loadConfig({})).toEqual(defaults);
     const empty = Object.fromEntries(
@@ -280,6 +282,8 @@ describe('loadConfig', () => {
       webhookAllowPrivate: true,
       evidenceAtStart: false,
       logLevel: 'silent',
+      connections: { requestTimeoutMs: 30000, maxConnections: 1024, maxConnectionsPerIp: 128 },
+      hstsMaxAge: 31536000,
     });
   });
 
