@@ -15,7 +15,12 @@ import { DEFAULT_HSTS_MAX_AGE } from './server/http/security-headers.ts';
 export { ConfigError } from './config-error.ts';
 
 /** A program that reads a setting: the server (`svckit serve`, and the stacks conformance, evidence and tests start) or a client tool. */
-export type SettingReader = 'svckit serve' | 'svckit admin' | 'svckit conformance' | 'scripts/quickstart-transfer.ts';
+export type SettingReader =
+  | 'svckit serve'
+  | 'svckit admin'
+  | 'svckit conformance'
+  | 'svckit replay'
+  | 'scripts/quickstart-transfer.ts';
 
 /** One row of the settings table: how the variable is read, and what the documentation says of it. */
 export type Setting<T> = Reader<T> & {
