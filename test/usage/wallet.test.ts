@@ -30,6 +30,6 @@ describe('wallet session SDK against the mocks', () => {
   });
 
   it('answers every operation with its contract example', async () => {
-    expect(await sweepOperations('wallet.openapi.yaml', sdk, client)).toBe(27);
+    expect(await sweepOperations('wallet.openapi.yaml', sdk, client)).toBe(28);
   });
 });

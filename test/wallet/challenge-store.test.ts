@@ -41,14 +41,14 @@ describe('challenge store bounds (D-209)', () => {
     const owner = await put(svcId, address, '198.51.100.7', T0);
     expect(typeof owner).toBe('string');
     const stranger = [];
-    for (let i = 0; i < 20; i++) stranger.push(await put(svcId, address, '203.0.113.9', T0 + i));
+    for (let i = 1; i <= 20; i++) stranger.push(await put(svcId, address, '203.0.113.9', T0 + i));
     expect(stranger.filter((r) => typeof r === 'string')).toHaveLength(CHALLENGES_PER_ADDRESS_PER_IP);
     const refusal = stranger.find((r) => r instanceof RestError)!;
     expect(refusal).toMatchObject({ code: 'RATE_LIMITED', headers: { 'retry-after': '60' } });
     // Other clients fill the address's remaining slots; then the address is full and nothing is young enough.
     let ip = 1;
     while ((await outstanding(svcId, address, T0)).length < CHALLENGES_PER_ADDRESS)
-      expect(typeof (await put(svcId, address, `192.0.2.${ip++}`, T0))).toBe('string');
+      expect(typeof (await put(svcId, address, `192.0.2.${ip++}`, T0 + 100))).toBe('string');
     expect(await put(svcId, address, '192.0.2.200', T0 + 1_000)).toMatchObject({ code: 'RATE_LIMITED' });
     expect(await outstanding(svcId, address, T0 + 1_000)).toContain(owner);
     // Once the oldest (the owner's) is past the minimum age, a new request may take its place.
