@@ -1,5 +1,5 @@
 /** Queries of registration, challenges and authorisation records (spec rule 2: public values only). */
-import { and, asc, desc, eq, gt, gte, lt, notInArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, lt, sql } from 'drizzle-orm';
 import type { Database } from '../../storage/database.ts';
 import { ErrorCode, RestError } from '../http/errors.ts';
 import {
@@ -114,7 +114,6 @@ export async function purgeIdentityOrigins(db: Database, now: Date): Promise<voi
     .delete(walletIdentityOrigins)
     .where(lt(walletIdentityOrigins.createdAt, new Date(now.getTime() - IDENTITY_WINDOW_MS)));
 }
-
 
 /** D-145, D-209: outstanding challenges per (svcId, address); verify tries at most these. */
 export const CHALLENGES_PER_ADDRESS = 8;
