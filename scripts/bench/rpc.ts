@@ -419,7 +419,7 @@ try {
   const hostile = await hostileLoad();
   for (const line of hostile.lines) console.log(line);
   figures.push(...hostile.figures);
-  reportResult({ bench: 'rpc', machine: machine(), figures });
+  reportResult({ bench: 'rpc', machine: machine(), figures, notes: hostile.lines.map((line) => line.trim()) });
 } catch (error) {
   console.error('rpc benchmark failed:', error);
   process.exitCode = 1;

@@ -47,11 +47,23 @@ export class FollowerNode {
 
   private start() {
     if (this.stopped) return Promise.reject(new Error('the simulation node is stopped'));
-    this.started ??= this.launch();
+    if (!this.started) {
+      // A failed start is tried again by a later call; meanwhile calls go to the sealing node (D-203).
+      this.started = this.launch();
+      this.started.catch((error: Error) => {
+        console.warn(
+          `svckit: the simulation node did not start; simulated calls go to the sealing node: ${error.message}`,
+        );
+        this.producer.off('sealed', this.onSealed);
+        this.started = undefined;
+      });
+    }
     return this.started;
   }
 
   private async launch() {
+    // Listening first: a block sealed while the fork starts moves it once it is up.
+    this.producer.on('sealed', this.onSealed);
     const sealing = new Upstream(this.sealingUrl, { timeoutMs: this.timeoutMs });
     const head = Number(BigInt(await sealing.call<string>('eth_blockNumber')));
     const port = await freePort();
@@ -69,8 +81,11 @@ export class FollowerNode {
       forkBlockNumber: head,
     } as Parameters<typeof Instance.anvil>[0]);
     await instance.start();
+    if (this.stopped) {
+      await instance.stop();
+      throw new Error('the stack stopped while the simulation node started');
+    }
     this.forkBlock = head;
-    this.producer.on('sealed', this.onSealed);
     return { instance, upstream: new Upstream(`http://127.0.0.1:${port}`, { timeoutMs: this.timeoutMs }) };
   }
 

@@ -60,8 +60,8 @@ export class RpcDispatcher {
   private readonly params = new ParamsValidator();
   private readonly gasCap: number;
   private readonly gate: SimulationGate;
-  /** D-203: the sealing node runs one simulated call at a time (calls at an older block, or with no follower). */
-  private readonly sealingGate = new SimulationGate({ perClient: 1, total: 1 });
+  /** D-203: with a follower, the sealing node runs one simulated call at a time (those at an older block). */
+  private readonly sealingGate = new SimulationGate({ perClient: Number.MAX_SAFE_INTEGER, total: 1 });
   /** D-201: units of the D-024 rate limit one eth_call or eth_estimateGas takes. */
   readonly simulationWeight: number;
   /** D-203: where simulated calls at the head run, when this gateway drives the sealing node. */
@@ -164,13 +164,15 @@ export class RpcDispatcher {
   }
 
   /**
-   * D-199, D-200: one capped simulated call, run once the gate admits it; D-203: at the head on the follower,
-   * at an older block (or when the follower cannot start) on the sealing node.
+   * D-199, D-200: one capped simulated call, run once the gate admits it; D-203: on a gateway that drives the
+   * sealing node, at the head on the follower, at an older block (or when the follower cannot start) on the
+   * sealing node, one at a time.
    */
   private async simulate(id: Id, method: string, params: unknown[], client: string): Promise<RpcResponse> {
     try {
       return await this.gate.run(client, async () => {
-        const node = await this.follower?.clientFor(params[1]).catch(() => undefined);
+        if (!this.follower) return this.relayOne(id, method, params, undefined);
+        const node = await this.follower.clientFor(params[1]).catch(() => undefined);
         if (node) return this.relayOne(id, method, params, undefined, node);
         return this.sealingGate.run(LOCAL_CLIENT, () => this.relayOne(id, method, params, undefined));
       });
