@@ -2,7 +2,8 @@
  * D-203: the node that runs simulated calls at the head, apart from the node that seals the blocks. A mine on
  * Anvil waits for every call the node is running, so eth_call and eth_estimateGas at the head go to a second
  * Anvil, forked from the sealing node at its newest sealed block and moved to each new one as it is sealed
- * (anvil_reset). The fork reads the state it needs from the sealing node (short reads); the EVM runs in its own
+ * (anvil_reset), and before a call to the sealing node's head when it is behind (a client that saw a receipt reads
+ * that block's state). The fork reads the state it needs from the sealing node (short reads); the EVM runs in its own
  * process and holds nothing the sealing node needs. It starts on the first simulated call, so a stack that
  * never simulates never starts it. A call at an older block stays on the sealing node (a fork hands such calls
  * back to its origin), bounded by D-199 and D-200.
@@ -24,13 +25,16 @@ export class FollowerNode {
   private moving: Promise<void> | undefined;
   private wanted: number | undefined;
   private readonly onSealed = ({ number }: { number: number }) => this.moveTo(number);
+  private readonly sealing: Upstream;
 
   /** A follower of the node at `sealingUrl`, whose blocks `producer` announces. */
   constructor(
     private readonly sealingUrl: string,
     private readonly producer: BlockProducer,
     private readonly timeoutMs = DEFAULT_UPSTREAM_TIMEOUT_MS,
-  ) {}
+  ) {
+    this.sealing = new Upstream(sealingUrl, { timeoutMs });
+  }
 
   /**
    * The client of the follower when a call at `block` (a tag, a number, a hash or an EIP-1898 object, or none)
@@ -41,6 +45,13 @@ export class FollowerNode {
     const number = typeof block === 'string' && /^0x[0-9a-f]+$/i.test(block) ? Number(BigInt(block)) : undefined;
     if (!atHead && number === undefined) return undefined;
     const { upstream } = await this.start();
+    // Read-your-writes: a client that saw a block (its receipt) gets the state of that block or a newer one.
+    const head = Number(BigInt(await this.sealing.call<string>('eth_blockNumber')));
+    if (this.forkBlock === undefined || this.forkBlock < head) {
+      this.moveTo(head);
+      await this.moving;
+    }
+    if (this.forkBlock === undefined || this.forkBlock < head) return undefined;
     if (number !== undefined && number !== this.forkBlock) return undefined;
     return upstream;
   }
@@ -64,8 +75,7 @@ export class FollowerNode {
   private async launch() {
     // Listening first: a block sealed while the fork starts moves it once it is up.
     this.producer.on('sealed', this.onSealed);
-    const sealing = new Upstream(this.sealingUrl, { timeoutMs: this.timeoutMs });
-    const head = Number(BigInt(await sealing.call<string>('eth_blockNumber')));
+    const head = Number(BigInt(await this.sealing.call<string>('eth_blockNumber')));
     const port = await freePort();
     const instance = Instance.anvil({
       binary: anvilBinary(),
