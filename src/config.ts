@@ -11,6 +11,7 @@ import { DEFAULT_FX_RATES, type FxTable } from './ledger/payments/fx.ts';
 import type { WsLimits } from './server/chain/ws/limits.ts';
 import type { ConnectionSettings } from './server/http/connections.ts';
 import { DEFAULT_HSTS_MAX_AGE } from './server/http/security-headers.ts';
+import { DEFAULT_SIMULATION, type SimulationLimits } from './server/chain/simulation-limits.ts';
 
 export { ConfigError } from './config-error.ts';
 
@@ -176,6 +177,26 @@ export const SETTINGS = {
     read.perSecond(100),
     'JSON-RPC requests per second per client IP on /rpc and /ws, each batch entry counted; 0 lifts it',
     'D-024',
+  ),
+  SVC_RPC_GAS_CAP: setting(
+    read.integer(DEFAULT_SIMULATION.gasCap, 21_000, 1_000_000_000),
+    'the most gas one eth_call or eth_estimateGas may use on /rpc and /ws, and its gas when the request names none',
+    'D-199',
+  ),
+  SVC_RPC_SIMULATE_PER_IP: setting(
+    read.integer(DEFAULT_SIMULATION.perClient, 1, 1_000),
+    'eth_call and eth_estimateGas in flight per client IP; one more is refused with -32005',
+    'D-200',
+  ),
+  SVC_RPC_SIMULATE_TOTAL: setting(
+    read.integer(DEFAULT_SIMULATION.total, 1, 1_000),
+    'eth_call and eth_estimateGas in flight on the gateway; one more waits up to 1 s, then is refused with -32005',
+    'D-200',
+  ),
+  SVC_RPC_SIMULATE_WEIGHT: setting(
+    read.integer(DEFAULT_SIMULATION.weight, 1, 1_000_000),
+    'requests of SVC_RATE_LIMIT_RPC one eth_call or eth_estimateGas counts as',
+    'D-201',
   ),
   SVC_RATE_LIMIT_EXPLORER: setting(
     read.perSecond(50),
@@ -450,6 +471,8 @@ export type Config = {
   institutionalRateLimit: number;
   /** SVC_RATE_LIMIT_RPC (D-024). */
   rpcRateLimit: number;
+  /** SVC_RPC_GAS_CAP, SVC_RPC_SIMULATE_* (D-199, D-200, D-201). */
+  rpcSimulation: SimulationLimits;
   /** SVC_RATE_LIMIT_EXPLORER (D-024). */
   explorerRateLimit: number;
   /** SVC_RATE_LIMIT_ADMIN (D-058). */
@@ -513,6 +536,12 @@ export function loadConfig(env: Env = process.env): Config {
     validatorRpcUrls,
     institutionalRateLimit: get('SVC_RATE_LIMIT'),
     rpcRateLimit: get('SVC_RATE_LIMIT_RPC'),
+    rpcSimulation: {
+      gasCap: get('SVC_RPC_GAS_CAP'),
+      perClient: get('SVC_RPC_SIMULATE_PER_IP'),
+      total: get('SVC_RPC_SIMULATE_TOTAL'),
+      weight: get('SVC_RPC_SIMULATE_WEIGHT'),
+    },
     explorerRateLimit: get('SVC_RATE_LIMIT_EXPLORER'),
     adminRateLimit: get('SVC_RATE_LIMIT_ADMIN'),
     platformBic: get('SVC_PLATFORM_BIC'),

@@ -8,7 +8,7 @@ export const chainOpenRpcDocument = {
   "info": {
     "title": "svckit chain JSON-RPC (surface C)",
     "version": "1.0.0",
-    "description": "Surface C of the Ledger, Wallet and Chain Service: the chain JSON-RPC interface of the observer node.\n\nspec: \"standard Ethereum JSON-RPC (EIP-1474) plus consensus (QBFT), net and web3 methods, served by an observer node. Chain ID is 1111111 (hex 0x10F447). The network ID string is 1111111. The gas price is always 0 (free transactions for permissioned participants). Only the observer node is publicly reachable; validator RPC ports are internal. Read-only methods work for everyone; writes require a funded account on the permissioned chain.\"\n\n## Transport\n\nspec: \"POST {base_url}/rpc with header Content-Type: application/json and a JSON-RPC 2.0 body with fields jsonrpc (string), method (string), params (array), id.\" The path carries no version (spec, Versioning); this document's info.version is semantic (D-028). Every method takes its params by position.\n\nWebSocket (D-012, D-016): {ws_url} (wss://<host>/ws) speaks JSON-RPC 2.0 in text frames, one request, response or notification per frame. It serves every /rpc method plus eth_subscribe (newHeads, logs) and eth_unsubscribe, with eth_subscription notifications. The upgrade request needs the institutional API's Authorization header (Bearer svc_<API_KEY>, or SVC-MLDSA signed over GET and /ws) and the chain:subscribe permission; otherwise 401 or 403 with an {error} body. See `x-websocket`.\n\n## Type notation\n\nspec: \"QUANTITY = hex-encoded integer; TAG = latest, earliest or pending; DATA(n) = hex bytes of length n.\" QUANTITY and DATA values are lower-case hex on the wire (EIP-1474): the chain ID the spec writes as 0x10F447 is sent as `0x10f447`. Addresses in requests may be in any case (D-040).\n\n## Enabled API groups\n\nspec: \"Enabled API groups on the observer: ETH, NET, WEB3, TXPOOL, ADMIN. The qbft methods are served by validator nodes and relayed by the observer.\" The TXPOOL and ADMIN groups serve the read-only Besu methods txpool_besuStatistics, txpool_besuTransactions, admin_nodeInfo and admin_peers (D-013). Mutating admin methods and methods of groups that are not enabled (debug_, miner_, trace_, perm_, clique_, ibft_, eea_, priv_, plugins_) answer -32604 \"Method not enabled\"; any other unknown method answers -32601 (see `x-method-not-enabled`).\n\n## Errors (D-023)\n\nErrors use the JSON-RPC 2.0 error object {code, message, data?} with the JSON-RPC codes (-32700, -32600, -32601, -32602, -32603), the EIP-1474 codes (-32000 to -32006), Besu's -32007 (D-050) and -32604 (D-013); see components/errors. The HTTP status is 200 except for rate limiting, which answers HTTP 429 with error -32005 \"limit exceeded\" (D-024).\n\n## Limits\n\n| Limit | Value | Applies to |\n|---|---|---|\n| Gas price | always 0 | chain |\n| Block period | 2 seconds | consensus parameter |\n| Consensus request time-out | 10 seconds | consensus parameter |\n| Request rate | 100 requests per second per client IP, a batch counting one per entry (D-024) | /rpc and /ws |\n| Batch size | 1 to 100 requests; an empty batch is -32600, a larger one gets one -32005 error (D-051) | /rpc and /ws |",
+    "description": "Surface C of the Ledger, Wallet and Chain Service: the chain JSON-RPC interface of the observer node.\n\nspec: \"standard Ethereum JSON-RPC (EIP-1474) plus consensus (QBFT), net and web3 methods, served by an observer node. Chain ID is 1111111 (hex 0x10F447). The network ID string is 1111111. The gas price is always 0 (free transactions for permissioned participants). Only the observer node is publicly reachable; validator RPC ports are internal. Read-only methods work for everyone; writes require a funded account on the permissioned chain.\"\n\n## Transport\n\nspec: \"POST {base_url}/rpc with header Content-Type: application/json and a JSON-RPC 2.0 body with fields jsonrpc (string), method (string), params (array), id.\" The path carries no version (spec, Versioning); this document's info.version is semantic (D-028). Every method takes its params by position. The Content-Type must be `application/json`, with at most a `charset=utf-8` parameter: any other type (`text/plain`, a form, none) answers HTTP 415 with a -32600 error object and is not run (D-202; see `x-content-type`).\n\nWebSocket (D-012, D-016): {ws_url} (wss://<host>/ws) speaks JSON-RPC 2.0 in text frames, one request, response or notification per frame. It serves every /rpc method plus eth_subscribe (newHeads, logs) and eth_unsubscribe, with eth_subscription notifications. The upgrade request needs the institutional API's Authorization header (Bearer svc_<API_KEY>, or SVC-MLDSA signed over GET and /ws) and the chain:subscribe permission; otherwise 401 or 403 with an {error} body. See `x-websocket`.\n\n## Type notation\n\nspec: \"QUANTITY = hex-encoded integer; TAG = latest, earliest or pending; DATA(n) = hex bytes of length n.\" QUANTITY and DATA values are lower-case hex on the wire (EIP-1474): the chain ID the spec writes as 0x10F447 is sent as `0x10f447`. Addresses in requests may be in any case (D-040).\n\n## Enabled API groups\n\nspec: \"Enabled API groups on the observer: ETH, NET, WEB3, TXPOOL, ADMIN. The qbft methods are served by validator nodes and relayed by the observer.\" The TXPOOL and ADMIN groups serve the read-only Besu methods txpool_besuStatistics, txpool_besuTransactions, admin_nodeInfo and admin_peers (D-013). Mutating admin methods and methods of groups that are not enabled (debug_, miner_, trace_, perm_, clique_, ibft_, eea_, priv_, plugins_) answer -32604 \"Method not enabled\"; any other unknown method answers -32601 (see `x-method-not-enabled`).\n\n## Errors (D-023)\n\nErrors use the JSON-RPC 2.0 error object {code, message, data?} with the JSON-RPC codes (-32700, -32600, -32601, -32602, -32603), the EIP-1474 codes (-32000 to -32006), Besu's -32007 (D-050) and -32604 (D-013); see components/errors. The HTTP status is 200 except for rate limiting, which answers HTTP 429 with error -32005 \"limit exceeded\" (D-024), and a Content-Type other than application/json, which answers HTTP 415 with error -32600 \"Invalid Request\" (D-202).\n\n## Limits\n\n| Limit | Value | Applies to |\n|---|---|---|\n| Gas price | always 0 | chain |\n| Block period | 2 seconds | consensus parameter |\n| Consensus request time-out | 10 seconds | consensus parameter |\n| Request rate | 100 requests per second per client IP, a batch counting one per entry, an eth_call or eth_estimateGas counting 20 (D-024, D-201) | /rpc and /ws |\n| Gas of a simulated call | at most 2,000,000; a call object without `gas` runs with 2,000,000 (D-199) | eth_call, eth_estimateGas |\n| Simulated calls in flight | 2 per client IP (one more: -32005), 4 in all (one more waits up to 1 s, then -32005) (D-200) | eth_call, eth_estimateGas |\n| Batch size | 1 to 100 requests; an empty batch is -32600, a larger one gets one -32005 error (D-051) | /rpc and /ws |",
     "contact": {
       "name": "svckit maintainers",
       "url": "https://svckit.example.com",
@@ -131,7 +131,10 @@ export const chainOpenRpcDocument = {
     }
   },
   "x-rate-limit": {
-    "x-decision": "D-024",
+    "x-decision": [
+      "D-024",
+      "D-201"
+    ],
     "requestsPerSecond": 100,
     "per": "client IP",
     "appliesTo": [
@@ -146,7 +149,12 @@ export const chainOpenRpcDocument = {
         "code": -32005,
         "message": "limit exceeded"
       }
-    }
+    },
+    "simulatedCallWeight": 20,
+    "simulatedCallMethods": [
+      "eth_call",
+      "eth_estimateGas"
+    ]
   },
   "x-batch": {
     "x-decision": "D-051",
@@ -161,6 +169,47 @@ export const chainOpenRpcDocument = {
       "message": "limit exceeded",
       "answer": "one error object, not an array"
     }
+  },
+  "x-content-type": {
+    "x-decision": "D-202",
+    "accepted": "application/json",
+    "parameters": "charset=utf-8 only (any case, quoted or not)",
+    "onOther": {
+      "httpStatus": 415,
+      "error": {
+        "code": -32600,
+        "message": "Invalid Request"
+      },
+      "answer": "one error object with id null; the body is not read"
+    }
+  },
+  "x-simulated-calls": {
+    "x-decision": [
+      "D-199",
+      "D-200",
+      "D-201",
+      "D-203"
+    ],
+    "methods": [
+      "eth_call",
+      "eth_estimateGas"
+    ],
+    "gasCap": 2000000,
+    "gasWhenAbsent": "the gas cap",
+    "gasAboveCap": "lowered to the gas cap",
+    "inFlightPerClientIp": 2,
+    "inFlightTotal": 4,
+    "waitForSlotMs": 1000,
+    "onExceeded": {
+      "error": {
+        "code": -32005,
+        "message": "limit exceeded"
+      }
+    },
+    "rateLimitWeight": 20,
+    "configurable": true,
+    "headCallsRunOn": "a follower node forked from the sealing node at its newest sealed block (latest, pending, safe, finalized, no block, or that block number)",
+    "olderCallsRunOn": "the sealing node, one at a time on the gateway (an older block number, a block hash or an EIP-1898 object)"
   },
   "x-method-not-enabled": {
     "x-decision": "D-013",
@@ -1020,7 +1069,7 @@ export const chainOpenRpcDocument = {
     {
       "name": "eth_call",
       "summary": "Executes a call without creating a transaction.",
-      "description": "spec: params \"callObject {to, data, from?, value?, gas?, gasPrice?}, blockNumber\"; returns \"DATA, encoded return value; read-only, creates no transaction\". A revert answers -32000 \"Execution reverted\" with the revert data in `error.data`.",
+      "description": "spec: params \"callObject {to, data, from?, value?, gas?, gasPrice?}, blockNumber\"; returns \"DATA, encoded return value; read-only, creates no transaction\". A revert answers -32000 \"Execution reverted\" with the revert data in `error.data`. The call runs with at most the gas cap (2,000,000 gas, also when `gas` is absent) and counts 20 requests of the rate limit; over the in-flight bound it answers -32005 (D-199, D-200, D-201; see `x-simulated-calls`).",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -1102,7 +1151,7 @@ export const chainOpenRpcDocument = {
     {
       "name": "eth_estimateGas",
       "summary": "Estimates the gas a transaction needs.",
-      "description": "spec: params \"callObject {from, to, data, value?}\"; returns \"QUANTITY, gas estimate\".",
+      "description": "spec: params \"callObject {from, to, data, value?}\"; returns \"QUANTITY, gas estimate\". The estimate searches at most the gas cap (2,000,000 gas, also when `gas` is absent): a call that needs more answers an error. It counts 20 requests of the rate limit; over the in-flight bound it answers -32005 (D-199, D-200, D-201; see `x-simulated-calls`).",
       "tags": [
         {
           "$ref": "#/components/tags/eth"

@@ -72,7 +72,11 @@ gateway's cache of sealed blocks and the head (Anvil CPU per gateway request: 0)
 gateway's own TLS, HTTP, JSON and validation work against Anvil's HTTP server. No HTTPS server in Node reaches
 0.8x Anvil here: \`minimal-tls\` itself stays below it (D-196), so the target held against the bound is
 gateway-tls at least 0.9x minimal-tls requests per second at concurrency 32; the 0.8x figures keep their
-verdict. Then \`/api/txns\` cold (the 20 s cache expired on the injectable clock) and warm.`,
+verdict. Then \`/api/txns\` cold (the 20 s cache expired on the injectable clock) and warm. Last, hostile load
+(D-203, scripts/bench/rpc-hostile.ts): blocks sealed per minute on the spec's 2-second period while a client
+sends 4 concurrent requests, then one a second for a minute, each an eth_estimateGas of the BLAKE2F precompile at
+the gas cap and one at 29,000,000 rounds without gas (/rpc rate limit lifted, gas cap and in-flight bounds kept),
+against the minute before without them; target at least 0.9x.`,
   },
   institutional: {
     title: 'Institutional API: `npm run bench -- institutional`',

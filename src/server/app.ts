@@ -178,6 +178,7 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
       permissions: chain.permissions,
       blockCache: chain.blockCache,
       qbftRelay: chain.mode === 'external' ? qbftRelay(config, chain) : undefined,
+      simulation: config.rpcSimulation,
     });
     // D-170: with REDIS_URL, accepted signatures are refused on every instance, and credential changes are
     // announced to every instance.
@@ -272,6 +273,7 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
         await Promise.allSettled([base.close(), wallet.close(), site.close()]);
         await running.ledger.stop();
         await hooks.stop();
+        await dispatcher.stop();
         await running.chain.stop();
         await database.close();
         await shared?.close();

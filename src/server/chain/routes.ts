@@ -2,13 +2,15 @@
  * POST /rpc: JSON-RPC 2.0 over HTTP, single requests and batches (spec: "POST {base_url}/rpc with header
  * Content-Type: application/json and a JSON-RPC 2.0 body"). Errors are JSON-RPC error objects with HTTP
  * 200 (D-023); an empty batch is -32600 and a batch over 100 one -32005 error (D-051); a body nested deeper
- * than D-144 allows is -32600 inside an HTTP 400.
+ * than D-144 allows is -32600 inside an HTTP 400; a Content-Type other than application/json is -32600
+ * inside an HTTP 415 (D-202).
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RpcResponse } from '../../node/upstream.ts';
 import type { RpcDispatcher } from './service.ts';
 import { MAX_BATCH } from './service.ts';
 import { JsonRpcFailure } from './errors.ts';
+import { SIMULATED_METHODS } from './simulation.ts';
 import type { RateCounter } from '../http/rate-window.ts';
 import { jsonDepth, MAX_JSON_DEPTH, tooDeepMessage } from '../http/body-depth.ts';
 
@@ -16,72 +18,120 @@ import { jsonDepth, MAX_JSON_DEPTH, tooDeepMessage } from '../http/body-depth.ts
 const isNotification = (request: unknown) =>
   typeof request === 'object' && request !== null && !Array.isArray(request) && !('id' in request);
 
-/** Parses and answers one JSON-RPC body (text); returns undefined when nothing is to be sent back. */
+/** A /rpc body or /ws frame read once: refused for its depth (D-144), not JSON, or the parsed value. */
+export type ReadBody =
+  | { kind: 'too-deep'; answer: RpcResponse }
+  | { kind: 'not-json' }
+  | { kind: 'json'; value: unknown };
+
+/** Reads a body: its depth is bounded before it is parsed (D-144), and it is parsed once for weight and answer. */
+export function readBody(text: string): ReadBody {
+  const tooDeep = tooDeepAnswer(text);
+  if (tooDeep) return { kind: 'too-deep', answer: tooDeep };
+  try {
+    return { kind: 'json', value: JSON.parse(text) };
+  } catch {
+    return { kind: 'not-json' };
+  }
+}
+
+/** Answers one read body; undefined when nothing is to be sent back. `client` is the sender's IP (D-200). */
 export async function answerRpcBody(
-  text: string,
+  body: ReadBody,
   dispatcher: RpcDispatcher,
   transport: 'http' | 'ws',
+  client: string,
 ): Promise<RpcResponse | RpcResponse[] | undefined> {
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
+  if (body.kind === 'too-deep') return body.answer;
+  if (body.kind === 'not-json') {
     return {
       jsonrpc: '2.0',
       id: null,
       error: new JsonRpcFailure('ParseError', 'the body is not valid JSON').toObject(),
     };
   }
-  if (!Array.isArray(body)) {
-    const answer = await dispatcher.handle(body, transport);
-    return isNotification(body) && !answer.error ? undefined : answer;
+  const value = body.value;
+  if (!Array.isArray(value)) {
+    const answer = await dispatcher.handle(value, transport, client);
+    return isNotification(value) && !answer.error ? undefined : answer;
   }
-  if (body.length === 0)
+  if (value.length === 0)
     return { jsonrpc: '2.0', id: null, error: new JsonRpcFailure('InvalidRequest', 'empty batch').toObject() };
-  if (body.length > MAX_BATCH) {
+  if (value.length > MAX_BATCH) {
     return {
       jsonrpc: '2.0',
       id: null,
       error: new JsonRpcFailure(
         'LimitExceeded',
-        `a batch holds at most ${MAX_BATCH} requests, got ${body.length}`,
+        `a batch holds at most ${MAX_BATCH} requests, got ${value.length}`,
       ).toObject(),
     };
   }
-  const answers = await dispatcher.handleBatch(body, transport);
-  const kept = answers.filter((answer, i) => !isNotification(body[i]) || answer.error);
+  const answers = await dispatcher.handleBatch(value, transport, client);
+  const kept = answers.filter((answer, i) => !isNotification(value[i]) || answer.error);
   return kept.length ? kept : undefined;
 }
 
-/** How many requests a body holds for the rate limit (D-024: one per batch entry). */
-export function requestCount(text: string): number {
-  const trimmed = text.trimStart();
-  if (!trimmed.startsWith('[')) return 1;
-  try {
-    const parsed: unknown = JSON.parse(trimmed);
-    return Array.isArray(parsed) ? Math.max(1, Math.min(parsed.length, MAX_BATCH)) : 1;
-  } catch {
-    return 1;
-  }
+/** The units one request object takes of the rate limit: `simulationWeight` for eth_call and eth_estimateGas (D-201), else 1. */
+const weightOf = (request: unknown, simulationWeight: number) =>
+  typeof request === 'object' &&
+  request !== null &&
+  SIMULATED_METHODS.has(String((request as { method?: unknown }).method))
+    ? simulationWeight
+    : 1;
+
+/**
+ * The units a body takes of the rate limit: one per request, a batch counted per entry (D-024), a simulated
+ * call counted `simulationWeight` (D-201). A body that is not JSON or too deep counts one.
+ */
+export function requestWeight(body: ReadBody, simulationWeight: number): number {
+  if (body.kind !== 'json') return 1;
+  if (!Array.isArray(body.value)) return weightOf(body.value, simulationWeight);
+  let units = 0;
+  for (const request of body.value.slice(0, MAX_BATCH)) units += weightOf(request, simulationWeight);
+  return Math.max(1, units);
 }
 
-/** Registers POST /rpc on the base origin; `limiter` applies D-024 per client IP. */
+/**
+ * D-202: /rpc takes `application/json` only, with at most a `charset=utf-8` parameter (JSON is UTF-8, RFC 8259).
+ * Any other type, `text/plain` among them, is refused: a browser sends such a POST from any page without a CORS
+ * preflight.
+ */
+export function isJsonContentType(header: string | undefined): boolean {
+  if (header === undefined) return false;
+  const [type, ...parameters] = header.split(';');
+  if (type!.trim().toLowerCase() !== 'application/json') return false;
+  return parameters.every((parameter) => {
+    const [name, value] = parameter.split('=');
+    return name!.trim().toLowerCase() === 'charset' && /^"?utf-8"?$/i.test(value?.trim() ?? '');
+  });
+}
+
+/** Registers POST /rpc on the base origin; `limiter` applies D-024 per client IP, weighted by D-201. */
 export async function rpcRoutes(
   app: FastifyInstance,
   options: { dispatcher: RpcDispatcher; limiter: RateCounter },
 ): Promise<void> {
-  // The raw text is needed to answer malformed JSON with -32700 rather than Fastify's 400.
+  // The raw text is needed to answer malformed JSON with -32700 rather than Fastify's 400. Only the JSON type
+  // has a parser: every other type is refused before its body is read (D-202).
   app.removeAllContentTypeParsers();
   const asText = { parseAs: 'string', bodyLimit: 5 * 1024 * 1024 } as const;
   const keepText = (_req: unknown, body: string | Buffer, done: (error: null, body: string | Buffer) => void) =>
     done(null, body);
-  app.addContentTypeParser('*', asText, keepText);
-  // The same parser by name for the usual type: Fastify remembers a named match, while the catch-all is
-  // looked for again (header parsed, every list searched) on every request (D-196).
   app.addContentTypeParser('application/json', asText, keepText);
-  app.post('/rpc', async (request, reply) => {
-    const text = String(request.body ?? '');
-    const verdict = await options.limiter.take(request.ip, requestCount(text));
+  const onRequest = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (isJsonContentType(request.headers['content-type'])) return;
+    // D-202: HTTP 415 with a JSON-RPC error object, as every other /rpc refusal.
+    const error = new JsonRpcFailure(
+      'InvalidRequest',
+      'Content-Type must be application/json (a charset=utf-8 parameter is allowed)',
+    ).toObject();
+    return reply.code(415).send({ jsonrpc: '2.0', id: null, error });
+  };
+  app.post('/rpc', { onRequest }, async (request, reply) => {
+    const body = readBody(String(request.body ?? ''));
+    const weight = requestWeight(body, options.dispatcher.simulationWeight);
+    const verdict = await options.limiter.take(request.ip, weight);
     if (verdict.unavailable) {
       // D-168: the shared counter did not answer; fail closed with -32603 inside an HTTP 503.
       const error = new JsonRpcFailure('InternalError', 'the shared rate limit store does not answer; try again later');
@@ -91,7 +141,7 @@ export async function rpcRoutes(
       // D-024: JSON-RPC error -32005 "limit exceeded" inside an HTTP 429 with Retry-After.
       const error = new JsonRpcFailure(
         'LimitExceeded',
-        `${options.limiter.limit} requests per second per IP`,
+        limitText(options.limiter.limit, options.dispatcher),
       ).toObject();
       return reply
         .code(429)
@@ -99,12 +149,16 @@ export async function rpcRoutes(
         .send({ jsonrpc: '2.0', id: null, error });
     }
     // D-144: a body nested too deep is refused before it is parsed: -32600 inside an HTTP 400.
-    const tooDeep = tooDeepAnswer(text);
-    if (tooDeep) return reply.code(400).send(tooDeep);
-    const answer = await answerRpcBody(text, options.dispatcher, 'http');
+    if (body.kind === 'too-deep') return reply.code(400).send(body.answer);
+    const answer = await answerRpcBody(body, options.dispatcher, 'http', request.ip);
     if (answer === undefined) return reply.code(204).send();
     return reply.header('content-type', 'application/json; charset=utf-8').send(serializeAnswer(answer));
   });
+}
+
+/** The detail of a D-024 refusal: the limit, and what a simulated call counts (D-201). */
+export function limitText(limit: number, dispatcher: RpcDispatcher): string {
+  return `${limit} requests per second per IP; eth_call and eth_estimateGas count ${dispatcher.simulationWeight} each`;
 }
 
 /** Results serialized once, by the result object: a cached sealed block is the same object on every hit (D-196). */

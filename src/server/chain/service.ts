@@ -7,11 +7,20 @@ import { type Address, parseTransaction, recoverTransactionAddress, type Transac
 import type { BlockProducer } from '../../node/block-producer.ts';
 import type { ChainPermissions } from '../../node/permissions.ts';
 import type { FinalBlockCache } from '../../node/final-blocks.ts';
-import { UpstreamRpcError, UpstreamUnavailableError, type RpcCall, type RpcResponse } from '../../node/upstream.ts';
+import {
+  type Upstream,
+  UpstreamRpcError,
+  UpstreamUnavailableError,
+  type RpcCall,
+  type RpcResponse,
+} from '../../node/upstream.ts';
 import { JsonRpcFailure } from './errors.ts';
 import { localMethods, type LocalContext } from './local-methods.ts';
 import { contractError, fromNode } from './node-errors.ts';
 import { ParamsValidator } from './params.ts';
+import { FollowerNode } from './follower.ts';
+import { capGas, SIMULATED_METHODS, SimulationGate } from './simulation.ts';
+import { DEFAULT_SIMULATION, type SimulationLimits } from './simulation-limits.ts';
 
 /** spec (D-013): groups that are not enabled on the observer, and mutating admin methods. */
 const NOT_ENABLED_GROUPS = ['debug', 'miner', 'trace', 'perm', 'clique', 'ibft', 'eea', 'priv', 'plugins'];
@@ -23,7 +32,10 @@ export const MAX_BATCH = 100;
 type Id = number | string | null;
 type Prepared =
   | { id: Id; kind: 'error'; error: JsonRpcFailure }
-  | { id: Id; kind: 'local' | 'relay'; method: string; params: unknown[] };
+  | { id: Id; kind: 'local' | 'relay' | 'simulate'; method: string; params: unknown[] };
+
+/** Who sent a request, for the D-200 bounds: the client IP, or `local` for the server's own readers. */
+export const LOCAL_CLIENT = 'local';
 
 /** What the dispatcher needs from the rest of the stack. */
 export type DispatcherDeps = LocalContext & {
@@ -34,6 +46,8 @@ export type DispatcherDeps = LocalContext & {
   blockCache: FinalBlockCache | undefined;
   /** Real QBFT upstream: qbft_* are relayed to the validators' RPC instead of emulated. */
   qbftRelay: ((method: string, params: unknown[]) => Promise<RpcResponse>) | undefined;
+  /** D-199, D-200: the gas cap and concurrency bounds of eth_call and eth_estimateGas (default: the documented ones). */
+  simulation?: SimulationLimits;
 };
 
 /** A request refused before it is run. */
@@ -44,17 +58,37 @@ function failed(id: Id, error: JsonRpcFailure): Prepared {
 /** Validates and answers JSON-RPC requests. */
 export class RpcDispatcher {
   private readonly params = new ParamsValidator();
+  private readonly gasCap: number;
+  private readonly gate: SimulationGate;
+  /** D-203: with a follower, the sealing node runs one simulated call at a time (those at an older block). */
+  private readonly sealingGate = new SimulationGate({ perClient: Number.MAX_SAFE_INTEGER, total: 1 });
+  /** D-201: units of the D-024 rate limit one eth_call or eth_estimateGas takes. */
+  readonly simulationWeight: number;
+  /** D-203: where simulated calls at the head run, when this gateway drives the sealing node. */
+  private readonly follower: FollowerNode | undefined;
 
   /** Creates a dispatcher over the stack's chain parts. */
-  constructor(private readonly deps: DispatcherDeps) {}
+  constructor(private readonly deps: DispatcherDeps) {
+    const limits = deps.simulation ?? DEFAULT_SIMULATION;
+    this.gasCap = limits.gasCap;
+    this.simulationWeight = limits.weight;
+    this.gate = new SimulationGate(limits);
+    this.follower = deps.producer ? new FollowerNode(deps.upstream.url, deps.producer) : undefined;
+  }
+
+  /** Stops what the dispatcher started (the D-203 simulation node). */
+  async stop(): Promise<void> {
+    await this.follower?.stop();
+  }
 
   /**
    * Answers one parsed request object (from HTTP or WebSocket). `transport` decides the ws-only methods. The
    * same answers as a batch of one, without the batch's arrays and closures: a sealed block or the head is
-   * answered from the cache with no allocation beyond the answer (D-196).
+   * answered from the cache with no allocation beyond the answer (D-196). `client` is the sender's IP (D-200).
    */
-  async handle(request: unknown, transport: 'http' | 'ws' = 'http'): Promise<RpcResponse> {
+  async handle(request: unknown, transport: 'http' | 'ws' = 'http', client = LOCAL_CLIENT): Promise<RpcResponse> {
     const p = this.prepare(request, transport);
+    if (p.kind === 'simulate') return this.simulate(p.id, p.method, p.params, client);
     if (p.kind !== 'relay' || p.method === 'eth_sendRawTransaction') return (await this.run([p]))[0]!;
     const found = this.deps.blockCache?.lookup(p.method, p.params);
     if (found?.hit) return { jsonrpc: '2.0', id: p.id, result: found.value };
@@ -67,8 +101,15 @@ export class RpcDispatcher {
   }
 
   /** Answers a batch; the caller has checked it is a non-empty array of at most MAX_BATCH entries. */
-  async handleBatch(requests: unknown[], transport: 'http' | 'ws' = 'http'): Promise<RpcResponse[]> {
-    return this.run(requests.map((r) => this.prepare(r, transport)));
+  async handleBatch(
+    requests: unknown[],
+    transport: 'http' | 'ws' = 'http',
+    client = LOCAL_CLIENT,
+  ): Promise<RpcResponse[]> {
+    return this.run(
+      requests.map((r) => this.prepare(r, transport)),
+      client,
+    );
   }
 
   private prepare(request: unknown, transport: 'http' | 'ws'): Prepared {
@@ -95,6 +136,7 @@ export class RpcDispatcher {
     try {
       const params = this.params.check(method, raw.params);
       const local = method in localMethods || (method.startsWith('qbft_') && this.deps.qbftRelay !== undefined);
+      if (SIMULATED_METHODS.has(method)) return { id, kind: 'simulate', method, params: capGas(params, this.gasCap) };
       return { id, kind: local ? 'local' : 'relay', method, params };
     } catch (error) {
       return failed(id, error as JsonRpcFailure);
@@ -107,9 +149,10 @@ export class RpcDispatcher {
     method: string,
     params: unknown[],
     store: ((result: unknown) => void) | undefined,
+    node: Upstream = this.deps.upstream,
   ): Promise<RpcResponse> {
     try {
-      const response = await this.deps.upstream.send(method, params);
+      const response = await node.send(method, params);
       if (!response.error) {
         this.deps.blockCache?.observe(method, params, response.result);
         store?.(response.result);
@@ -120,11 +163,35 @@ export class RpcDispatcher {
     }
   }
 
-  private async run(prepared: Prepared[]): Promise<RpcResponse[]> {
+  /**
+   * D-199, D-200: one capped simulated call, run once the gate admits it; D-203: on a gateway that drives the
+   * sealing node, at the head on the follower, at an older block (or when the follower cannot start) on the
+   * sealing node, one at a time.
+   */
+  private async simulate(id: Id, method: string, params: unknown[], client: string): Promise<RpcResponse> {
+    try {
+      return await this.gate.run(client, async () => {
+        if (!this.follower) return this.relayOne(id, method, params, undefined);
+        const node = await this.follower.clientFor(params[1]).catch(() => undefined);
+        if (node) return this.relayOne(id, method, params, undefined, node);
+        return this.sealingGate.run(LOCAL_CLIENT, () => this.relayOne(id, method, params, undefined));
+      });
+    } catch (error) {
+      return this.failure(id, error, method);
+    }
+  }
+
+  private async run(prepared: Prepared[], client = LOCAL_CLIENT): Promise<RpcResponse[]> {
     const answers: (RpcResponse | undefined)[] = new Array(prepared.length);
     const relay: { index: number; call: RpcCall }[] = [];
+    // D-200: a batch's simulated calls go one after another, each through the gate, beside the rest.
+    const simulated = prepared.flatMap((p, index) => (p.kind === 'simulate' ? [{ ...p, index }] : []));
+    const simulations = (async () => {
+      for (const s of simulated) answers[s.index] = await this.simulate(s.id, s.method, s.params, client);
+    })();
     await Promise.all(
       prepared.map(async (p, index) => {
+        if (p.kind === 'simulate') return;
         if (p.kind === 'error') answers[index] = { jsonrpc: '2.0', id: p.id, error: p.error.toObject() };
         else if (p.kind === 'local') answers[index] = await this.local(p.id, p.method, p.params);
         else if (p.method === 'eth_sendRawTransaction') answers[index] = await this.sendRaw(p.id, p.params);
@@ -159,6 +226,7 @@ export class RpcDispatcher {
           answers[r.index] = this.failure((prepared[r.index] as { id: Id }).id, error, r.call.method);
       }
     }
+    await simulations;
     return answers as RpcResponse[];
   }
 

@@ -8,7 +8,7 @@ import type { SubscriptionType } from '../../../../generated/chain/types.gen';
 import type { RpcResponse } from '../../../node/upstream.ts';
 import type { RpcDispatcher } from '../service.ts';
 import { JsonRpcFailure } from '../errors.ts';
-import { answerRpcBody, tooDeepAnswer } from '../routes.ts';
+import { answerRpcBody, type ReadBody } from '../routes.ts';
 import type { SubscriptionSet } from './subscriptions.ts';
 
 type SubscriptionRequest = { id?: unknown; method: 'eth_subscribe' | 'eth_unsubscribe'; params?: unknown };
@@ -20,22 +20,16 @@ function isSubscriptionRequest(value: unknown): value is SubscriptionRequest {
   return method === 'eth_subscribe' || method === 'eth_unsubscribe';
 }
 
-/** Answers one frame; undefined when nothing is sent back (a notification). Never rejects for bad input. */
+/** Answers one frame, read once ({@link readBody}); undefined when nothing is sent back. Never rejects for bad input. */
 export async function answerFrame(
-  text: string,
+  body: ReadBody,
   subscriptions: SubscriptionSet,
   dispatcher: RpcDispatcher,
+  client: string,
 ): Promise<RpcResponse | RpcResponse[] | undefined> {
-  // D-144: nesting is bounded before parsing, as on /rpc.
-  const tooDeep = tooDeepAnswer(text);
-  if (tooDeep) return tooDeep;
-  let request: unknown;
-  try {
-    request = JSON.parse(text);
-  } catch {
-    return answerRpcBody(text, dispatcher, 'ws');
-  }
-  if (!isSubscriptionRequest(request)) return answerRpcBody(text, dispatcher, 'ws');
+  // D-144: nesting is bounded before parsing, as on /rpc (readBody).
+  if (body.kind !== 'json' || !isSubscriptionRequest(body.value)) return answerRpcBody(body, dispatcher, 'ws', client);
+  const request = body.value;
   const id = typeof request.id === 'number' || typeof request.id === 'string' ? request.id : null;
   try {
     const params = dispatcher.checkParams(request.method, request.params);

@@ -14,7 +14,7 @@ import { limitRequests } from '../../http/rate-limit.ts';
 import type { RateCounter } from '../../http/rate-window.ts';
 import type { RpcDispatcher } from '../service.ts';
 import { JsonRpcFailure } from '../errors.ts';
-import { requestCount } from '../routes.ts';
+import { limitText, readBody, requestWeight } from '../routes.ts';
 import { answerFrame } from './frames.ts';
 import { POLICY_CLOSE, type SocketRegistry, type WsLimits } from './limits.ts';
 import { SubscriptionSet } from './subscriptions.ts';
@@ -86,8 +86,9 @@ export async function wsRoutes(app: FastifyInstance, options: WsOptions): Promis
     options.chain.producer?.on('sealed', onSealed);
     socket.on('close', () => options.chain.producer?.off('sealed', onSealed));
     const onFrame = async (text: string) => {
-      // D-024: /ws shares the /rpc limit; each frame counts once per request it holds.
-      const verdict = await options.limiter.take(request.ip, requestCount(text));
+      // D-024: /ws shares the /rpc limit; each frame counts once per request it holds, a simulated call more (D-201).
+      const body = readBody(text);
+      const verdict = await options.limiter.take(request.ip, requestWeight(body, options.dispatcher.simulationWeight));
       if (verdict.unavailable) {
         send({
           jsonrpc: '2.0',
@@ -103,11 +104,11 @@ export async function wsRoutes(app: FastifyInstance, options: WsOptions): Promis
         send({
           jsonrpc: '2.0',
           id: null,
-          error: new JsonRpcFailure('LimitExceeded', `${options.limiter.limit} requests per second per IP`).toObject(),
+          error: new JsonRpcFailure('LimitExceeded', limitText(options.limiter.limit, options.dispatcher)).toObject(),
         });
         return;
       }
-      const answer = await answerFrame(text, subscriptions, options.dispatcher);
+      const answer = await answerFrame(body, subscriptions, options.dispatcher, request.ip);
       if (answer !== undefined) send(answer);
     };
     // The listener owns its errors: a frame that fails in an unforeseen way gets -32603 and is logged, and the
