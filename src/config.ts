@@ -282,22 +282,22 @@ export const SETTINGS = {
   SVC_WALLET_SYNC_BYTES_PER_IDENTITY: setting(
     read.integer(8 * 1024 * 1024, 4096, 1024 ** 3),
     'sync bytes one wallet identity may hold (envelopes, device keys and labels); 8 MiB by default',
-    'D-222',
+    'D-217',
   ),
   SVC_WALLET_SYNC_BYTES_PER_IP: setting(
     read.integer(16 * 1024 * 1024, 4096, 1024 ** 4),
     'sync bytes one client IP (an IPv6 /64) may write in 24 hours, overwrites counted; 16 MiB by default',
-    'D-223',
+    'D-218',
   ),
   SVC_WALLET_SYNC_BYTES_TOTAL: setting(
     read.integer(1024 ** 3, 4096, 1024 ** 5),
     'sync bytes the database may hold for all identities together; 1 GiB by default',
-    'D-222',
+    'D-217',
   ),
   SVC_WALLET_IDENTITIES_PER_IP: setting(
     read.integer(100, 1, 1_000_000),
     'new wallet identities one client IP (an IPv6 /64) may register per hour',
-    'D-224',
+    'D-219',
   ),
   SVC_WALLET_EXTENSION_DIR: setting(
     read.directory('dist/extension'),
@@ -307,24 +307,24 @@ export const SETTINGS = {
   SVC_WALLET_KEY_GRACE_S: setting(
     read.integer(3600, 0, 2_592_000),
     'seconds a wallet service key a rotation retires (session tokens, extension releases) keeps verifying and stays in the JWKS',
-    'D-219',
+    'D-215',
   ),
   SVC_SMTP_URL: setting(
     read.smtpUrl(),
     'SMTP server that sends managed-account email codes (smtp:// with STARTTLS, required off loopback; smtps:// with TLS; credentials in the URL); unset: codes are written to the server log, announced at start (development only)',
-    'D-213, D-216',
+    'D-210, D-213',
     { secret: true },
   ),
-  SVC_SMTP_FROM: setting(read.mailbox('svckit <no-reply@localhost>'), 'sender of managed-account emails', 'D-216'),
+  SVC_SMTP_FROM: setting(read.mailbox('svckit <no-reply@localhost>'), 'sender of managed-account emails', 'D-213'),
   SVC_MANAGED_CODES_PER_EMAIL: setting(
     read.integer(5, 1, 1000),
     'managed-account email codes sent to one email per hour; past it the answer is the same and nothing is sent',
-    'D-213',
+    'D-210',
   ),
   SVC_MANAGED_CODES_PER_IP: setting(
     read.integer(20, 0, 1_000_000),
     'managed-account email codes one client IP may ask for per hour, answered 429 past it; 0 lifts it',
-    'D-213',
+    'D-210',
   ),
   SVC_EVIDENCE_AT_START: setting(
     read.flag(true),
@@ -334,25 +334,25 @@ export const SETTINGS = {
   SVC_WEBHOOK_SECRET: setting(
     read.text(),
     'the webhook signing secret svckit conformance signs and verifies deliveries with when --webhook-secret and --webhook-secret-file are not given',
-    'D-228',
+    'D-222',
     { secret: true, readBy: ['svckit conformance'] },
   ),
   SVC_WEBHOOK_PREVIOUS_SECRET: setting(
     read.text(),
     'the previous webhook signing secret (rotation) when --webhook-previous-secret and its file are not given',
-    'D-228',
+    'D-222',
     { secret: true, readBy: ['svckit conformance'] },
   ),
   SVC_RPC_SENDER_KEY: setting(
     read.text(),
     'the funded sender key of a bare-node chain target when --rpc-sender-key and its file are not given',
-    'D-228',
+    'D-222',
     { secret: true, readBy: ['svckit conformance'] },
   ),
   SVC_REPLAY_AUTHORIZATION: setting(
     read.text(),
     'the Authorization header value svckit replay sends when --authorization and its file are not given',
-    'D-228',
+    'D-222',
     { secret: true, readBy: ['svckit replay'] },
   ),
   SVC_ADMIN_TOKEN: setting(
@@ -390,7 +390,7 @@ export type HistorySourceConfig = { chainId: string; kind: SourceKind; url: stri
 /** The fee collector of one chain (D-014). */
 export type FeeCollector = { chainId: string; address: string };
 
-/** Sync storage budgets in bytes (D-222, D-223). */
+/** Sync storage budgets in bytes (D-217, D-218). */
 export type SyncBudgets = { perIdentity: number; perIpPerDay: number; total: number };
 
 /** The wallet session API's settings (surface E). */
@@ -413,19 +413,19 @@ export type WalletSettings = {
   historySources: HistorySourceConfig[];
   /** SVC_WALLET_HISTORY_TIMEOUT_MS. */
   historyTimeoutMs: number;
-  /** SVC_WALLET_SYNC_BYTES_PER_IDENTITY, SVC_WALLET_SYNC_BYTES_PER_IP, SVC_WALLET_SYNC_BYTES_TOTAL (D-222, D-223). */
+  /** SVC_WALLET_SYNC_BYTES_PER_IDENTITY, SVC_WALLET_SYNC_BYTES_PER_IP, SVC_WALLET_SYNC_BYTES_TOTAL (D-217, D-218). */
   syncBudgets: SyncBudgets;
-  /** SVC_WALLET_IDENTITIES_PER_IP (D-224). */
+  /** SVC_WALLET_IDENTITIES_PER_IP (D-219). */
   identitiesPerIpPerHour: number;
   /** SVC_WALLET_EXTENSION_DIR, resolved. */
   extensionDir: string;
-  /** SVC_WALLET_KEY_GRACE_S: how long a retired service key keeps verifying (D-219). */
+  /** SVC_WALLET_KEY_GRACE_S: how long a retired service key keeps verifying (D-215). */
   keyGraceSeconds: number;
-  /** SVC_SMTP_URL, SVC_SMTP_FROM, SVC_MANAGED_CODES_PER_* (D-213, D-216). */
+  /** SVC_SMTP_URL, SVC_SMTP_FROM, SVC_MANAGED_CODES_PER_* (D-210, D-213). */
   managed: ManagedSettings;
 };
 
-/** How the managed tier proves an email (D-213, D-216). */
+/** How the managed tier proves an email (D-210, D-213). */
 export type ManagedSettings = {
   /** SVC_SMTP_URL; undefined: codes go to the server log (development). */
   smtpUrl: string | undefined;

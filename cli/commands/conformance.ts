@@ -55,7 +55,7 @@ export function conformanceCommand(): Command {
     )
     .option('--seed <n>', 'fast-check seed of the generated cases (default: random, printed)')
     .option('--max-examples <n>', 'fuzz cases per operation', '100');
-  // D-228: every secret also comes from a file or an environment variable, off the command line.
+  // D-222: every secret also comes from a file or an environment variable, off the command line.
   for (const secret of CONFORMANCE_SECRETS) secretOption(command, secret, secret.valueName);
   return command.action(async (options: ConformanceOptions, command: Command) => {
     const { runConformance } = await import('./conformance/run.ts');

@@ -1,7 +1,7 @@
 /**
  * `svckit replay <case-file>`: sends a case the conformance engine stored (reports/cases/<n>.json) to a
  * deployment again and prints the answer and the verdict of its named check. A case file is input from
- * elsewhere, sent with the operator's credential, so (D-229) a case whose request is not its operation's is
+ * elsewhere, sent with the operator's credential, so (D-223) a case whose request is not its operation's is
  * refused, the request is printed before it is sent, and it is sent only after a yes on a terminal or with
  * `--yes`. Exit 0 when the check now passes, 1 when it still fails, 2 when nothing was sent (a usage error,
  * a refused case, no confirmation).
@@ -21,7 +21,7 @@ type ReplayOptions = {
   yes?: boolean;
 };
 
-/** D-228: the credential replay sends, from --authorization, --authorization-file or SVC_REPLAY_AUTHORIZATION. */
+/** D-222: the credential replay sends, from --authorization, --authorization-file or SVC_REPLAY_AUTHORIZATION. */
 const AUTHORIZATION: SecretOption = {
   flag: 'authorization',
   env: 'SVC_REPLAY_AUTHORIZATION',
@@ -85,7 +85,7 @@ export function replayCommand(): Command {
     } catch (error) {
       stop((error as Error).message);
     }
-    // D-229: the operator sees what goes out, with their credential, before it does.
+    // D-223: the operator sees what goes out, with their credential, before it does.
     console.log(visible(`${file.case.operation} (${file.case.surface}), case ${file.case.kind}: ${file.case.reason}`));
     console.log(describe(prepared.request, authorization));
     if (!options.yes) {

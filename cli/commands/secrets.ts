@@ -1,5 +1,5 @@
 /**
- * Secret options of the client commands (D-228): each secret `--x <value>` also comes from `--x-file <file>`
+ * Secret options of the client commands (D-222): each secret `--x <value>` also comes from `--x-file <file>`
  * (`-` reads stdin) or an environment variable, because a command line is readable by every local user
  * (/proc/<pid>/cmdline, `ps`). The flag stays for compatibility, and its help says so.
  */

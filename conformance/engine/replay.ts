@@ -56,7 +56,7 @@ export function surfaceBase(surface: EngineSurface, base: URL, specsDir = SPECS_
   return new URL(`${loadContract(specsDir, surface).basePath.replace(/^\//, '')}/`, root);
 }
 
-/** A case ready to send: the request built from it, checked against its operation (D-229). */
+/** A case ready to send: the request built from it, checked against its operation (D-223). */
 export interface PreparedReplay {
   request: WireRequest;
   contract: Contract;
@@ -67,7 +67,7 @@ export interface PreparedReplay {
 const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
- * Why `request` does not carry the case's operation (D-229), or undefined when it does: the method is the
+ * Why `request` does not carry the case's operation (D-223), or undefined when it does: the method is the
  * operation's (or, for an `unsupported_method` case, one its path does not document), the origin is the
  * deployment's, and the path is the operation's route template under the surface's base path, every path
  * parameter one segment.
@@ -101,7 +101,7 @@ export function replayMismatch(
 
 /**
  * Builds the request of `file` against `base` and checks that it is the request of the case's operation
- * (D-229); throws, sending nothing, when the case names an unknown operation or its request is another's.
+ * (D-223); throws, sending nothing, when the case names an unknown operation or its request is another's.
  */
 export function prepareReplay(
   file: CaseFile,

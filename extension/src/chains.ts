@@ -4,7 +4,7 @@
  * networks plus custom EVM networks. A chain the wallet has no endpoint for is 4902; switching emits
  * `chainChanged` to every page (EIP-1193). Adding asks the user first, only then checks that the endpoint
  * serves the chain, and does not switch (D-175); the page learns nothing of the endpoint's answer, and the
- * native chain's endpoint comes only from the options page (D-233).
+ * native chain's endpoint comes only from the options page (D-226).
  */
 import {
   chainIdHex,
@@ -58,7 +58,7 @@ export async function switchChain(origin: string, params: unknown, state: Wallet
 export async function addChain(origin: string, params: unknown, state: WalletState, deps: RouterDeps) {
   const request = addChainParams(params);
   await accountIndex(origin, state, deps);
-  // D-233: the same answer whatever URL is named, so a page cannot test guesses of the configured gateway.
+  // D-226: the same answer whatever URL is named, so a page cannot test guesses of the configured gateway.
   if (request.chainId === NATIVE_CHAIN_ID)
     throw new ProviderRpcError(
       ERRORS.invalidParams,
@@ -107,7 +107,7 @@ export async function addChain(origin: string, params: unknown, state: WalletSta
 }
 
 /**
- * EIP-3085: the endpoint must answer eth_chainId with the chain. D-233: asked only after the user approved (the
+ * EIP-3085: the endpoint must answer eth_chainId with the chain. D-226: asked only after the user approved (the
  * service worker reaches addresses a page cannot), and whatever the endpoint answers, or however it fails, the
  * page gets the same refusal: its answer's text never reaches the page.
  */

@@ -6,7 +6,7 @@
  * (domain = the wallet service's host, D-043, D-071), sign it with the account's key (`ecdsaSig`, EIP-191,
  * D-035) and the ML-DSA-65 identity (`pqSig`, D-044), POST /auth/verify and check the token against the
  * published JWKS (D-018). The wallet service is the one set on the options page (sources.ts), never one the
- * page names. D-210: the token asked for is scoped "dapp", which the sync devices, the managed account and its
+ * page names. D-209: the token asked for is scoped "dapp", which the sync devices, the managed account and its
  * guardian share and changes to owner bindings refuse; the approval window says what it opens and what not.
  */
 import {
@@ -34,14 +34,14 @@ export interface SessionResult {
   walletApi: string;
 }
 
-/** D-210: what a dapp-scoped session token opens and what it does not, as the approval window says it. */
+/** D-209: what a dapp-scoped session token opens and what it does not, as the approval window says it. */
 export const DAPP_TOKEN_ALLOWS =
   'Read your activity, your owner bindings and their activity, and ask banking authorisations as this identity';
-/** D-210: the operations that refuse a dapp-scoped token. */
+/** D-209: the operations that refuse a dapp-scoped token. */
 export const DAPP_TOKEN_REFUSED =
   'Your sync devices, your managed account and its recovery share, and changes to owner bindings';
 
-/** The facts of the session approval window (D-174, D-210), in order. */
+/** The facts of the session approval window (D-174, D-209), in order. */
 export function sessionApprovalRows(walletOrigin: string, address: string, svcId: string | undefined): ApprovalRow[] {
   return [
     { label: 'Wallet service', value: walletOrigin },
@@ -78,7 +78,7 @@ export async function requestSession(
     const key = deriveChainKey(seed, 'evm', index);
     const identity = identitySignerWeb(seed);
     try {
-      // D-210: a site gets a dapp-scoped token; the flow refuses one that does not say so.
+      // D-209: a site gets a dapp-scoped token; the flow refuses one that does not say so.
       const session = await loginWithSigner({ client, key, identity, scope: 'dapp' });
       return { token: session.token, svcId: session.svcId, address, nonce: session.nonce, walletApi: base.origin };
     } catch (error) {

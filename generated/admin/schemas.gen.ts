@@ -952,8 +952,8 @@ export const KekRotationSchema = {
 
 export const WalletKeyRotationSchema = {
     type: 'object',
-    description: 'Result of a wallet signing key rotation (D-219).',
-    'x-decision': 'D-219',
+    description: 'Result of a wallet signing key rotation (D-215).',
+    'x-decision': 'D-215',
     required: [
         'ok',
         'name',
@@ -989,7 +989,7 @@ export const WalletKeyRotationSchema = {
 
 export const WalletKeyNameValueSchema = {
     type: 'string',
-    description: 'A signing key of the wallet service (D-218).',
+    description: 'A signing key of the wallet service (D-214).',
     enum: [
         'token-signing',
         'release-signing'
@@ -1004,8 +1004,8 @@ export const JwkThumbprintSchema = {
 
 export const AdminTokenRotationRequestSchema = {
     type: 'object',
-    description: 'Body of POST /admin-token/rotate (D-227).',
-    'x-decision': 'D-227',
+    description: 'Body of POST /admin-token/rotate (D-221).',
+    'x-decision': 'D-221',
     required: [
         'currentToken'
     ],
@@ -1020,8 +1020,8 @@ export const AdminTokenRotationRequestSchema = {
 
 export const AdminTokenRotationSchema = {
     type: 'object',
-    description: 'Result of POST /admin-token/rotate (D-227); the only place the new token appears.',
-    'x-decision': 'D-227',
+    description: 'Result of POST /admin-token/rotate (D-221); the only place the new token appears.',
+    'x-decision': 'D-221',
     required: [
         'token',
         'rotatedAt'

@@ -277,7 +277,7 @@ export const adminListChainAccounts = <ThrowOnError extends boolean = false>(opt
  * when `amount` is given). A platform account's address is managed through `/accounts` (409).
  * Funding failures answer as for `POST /accounts/{id}/fund` (D-150). When a `DELETE` takes the address
  * off the list while this request runs, the removal stands and the answer is a 409 `REVOKED` that names
- * the funding already mined, which stays (D-226).
+ * the funding already mined, which stays (D-220).
  *
  */
 export const adminAddChainAccount = <ThrowOnError extends boolean = false>(options: Options<AdminAddChainAccountData, ThrowOnError>): RequestResult<AdminAddChainAccountResponses, AdminAddChainAccountErrors, ThrowOnError> => (options.client ?? client).post<AdminAddChainAccountResponses, AdminAddChainAccountErrors, ThrowOnError>({
@@ -328,9 +328,9 @@ export const adminRotateKek = <ThrowOnError extends boolean = false>(options?: O
  * Replaces the signing key `name` of the wallet service (surface E) with a fresh ML-DSA-65 key:
  * `token-signing` signs the session tokens and is published at `{wallet_api_url}/.well-known/jwks.json`
  * (D-018); `release-signing` signs the browser-extension package (D-086). The keys are stored sealed
- * under the key-encryption key and shared by every instance on the database (D-218). The retired key
+ * under the key-encryption key and shared by every instance on the database (D-214). The retired key
  * keeps verifying, and stays in the JWKS, for the grace period `SVC_WALLET_KEY_GRACE_S` (default 3600
- * seconds) from the rotation; every instance takes the new key up within 2 seconds (D-219).
+ * seconds) from the rotation; every instance takes the new key up within 2 seconds (D-215).
  *
  */
 export const adminRotateWalletKey = <ThrowOnError extends boolean = false>(options: Options<AdminRotateWalletKeyData, ThrowOnError>): RequestResult<AdminRotateWalletKeyResponses, AdminRotateWalletKeyErrors, ThrowOnError> => (options.client ?? client).post<AdminRotateWalletKeyResponses, AdminRotateWalletKeyErrors, ThrowOnError>({
@@ -348,7 +348,7 @@ export const adminRotateWalletKey = <ThrowOnError extends boolean = false>(optio
  * request reads the one stored hash; nothing caches it). The body repeats the current token, so that no
  * client rotates it by chance (a generic client, a fuzzer or a replayed case never holds it); a
  * `currentToken` that is not the current token, or a token another rotation replaced meanwhile, is a
- * 409 and nothing changes (D-227).
+ * 409 and nothing changes (D-221).
  *
  */
 export const adminRotateAdminToken = <ThrowOnError extends boolean = false>(options: Options<AdminRotateAdminTokenData, ThrowOnError>): RequestResult<AdminRotateAdminTokenResponses, AdminRotateAdminTokenErrors, ThrowOnError> => (options.client ?? client).post<AdminRotateAdminTokenResponses, AdminRotateAdminTokenErrors, ThrowOnError>({

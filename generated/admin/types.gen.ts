@@ -429,7 +429,7 @@ export type KekRotation = {
 };
 
 /**
- * Result of a wallet signing key rotation (D-219).
+ * Result of a wallet signing key rotation (D-215).
  */
 export type WalletKeyRotation = {
     ok: boolean;
@@ -444,7 +444,7 @@ export type WalletKeyRotation = {
 };
 
 /**
- * A signing key of the wallet service (D-218).
+ * A signing key of the wallet service (D-214).
  */
 export type WalletKeyNameValue = 'token-signing' | 'release-signing';
 
@@ -454,7 +454,7 @@ export type WalletKeyNameValue = 'token-signing' | 'release-signing';
 export type JwkThumbprint = string;
 
 /**
- * Body of POST /admin-token/rotate (D-227).
+ * Body of POST /admin-token/rotate (D-221).
  */
 export type AdminTokenRotationRequest = {
     /**
@@ -464,7 +464,7 @@ export type AdminTokenRotationRequest = {
 };
 
 /**
- * Result of POST /admin-token/rotate (D-227); the only place the new token appears.
+ * Result of POST /admin-token/rotate (D-221); the only place the new token appears.
  */
 export type AdminTokenRotation = {
     /**
@@ -785,7 +785,7 @@ export type ApiKeyId = ApiKeyIdentifier;
 export type MldsaKeyId = MldsaKeyIdentifier;
 
 /**
- * The wallet service key to rotate (D-218).
+ * The wallet service key to rotate (D-214).
  */
 export type WalletKeyName = WalletKeyNameValue;
 
@@ -1567,7 +1567,7 @@ export type AdminAddChainAccountErrors = {
      */
     403: Error;
     /**
-     * The service is not running its own local chain, the address is a platform account's, the recipient reverted the funding, or a removal took the address off the list while this request ran (D-226).
+     * The service is not running its own local chain, the address is a platform account's, the recipient reverted the funding, or a removal took the address off the list while this request ran (D-220).
      */
     409: Error;
     /**
@@ -1694,7 +1694,7 @@ export type AdminRotateWalletKeyData = {
     body?: never;
     path: {
         /**
-         * The wallet service key to rotate (D-218).
+         * The wallet service key to rotate (D-214).
          */
         name: WalletKeyNameValue;
     };

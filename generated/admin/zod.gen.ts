@@ -377,7 +377,7 @@ export const zKekRotation = z.object({
 });
 
 /**
- * A signing key of the wallet service (D-218).
+ * A signing key of the wallet service (D-214).
  */
 export const zWalletKeyNameValue = z.enum(['token-signing', 'release-signing']);
 
@@ -387,7 +387,7 @@ export const zWalletKeyNameValue = z.enum(['token-signing', 'release-signing']);
 export const zJwkThumbprint = z.string().regex(/^[A-Za-z0-9_-]{43}$/);
 
 /**
- * Result of a wallet signing key rotation (D-219).
+ * Result of a wallet signing key rotation (D-215).
  */
 export const zWalletKeyRotation = z.object({
     ok: z.boolean(),
@@ -404,14 +404,14 @@ export const zWalletKeyRotation = z.object({
 export const zAdminTokenValue = z.string().regex(/^svcadm_[A-Za-z0-9_-]{43}$/);
 
 /**
- * Body of POST /admin-token/rotate (D-227).
+ * Body of POST /admin-token/rotate (D-221).
  */
 export const zAdminTokenRotationRequest = z.object({
     currentToken: zAdminTokenValue
 });
 
 /**
- * Result of POST /admin-token/rotate (D-227); the only place the new token appears.
+ * Result of POST /admin-token/rotate (D-221); the only place the new token appears.
  */
 export const zAdminTokenRotation = z.object({
     token: zAdminTokenValue,
@@ -633,7 +633,7 @@ export const zApiKeyId = zApiKeyIdentifier;
 export const zMldsaKeyId = zMldsaKeyIdentifier;
 
 /**
- * The wallet service key to rotate (D-218).
+ * The wallet service key to rotate (D-214).
  */
 export const zWalletKeyName = zWalletKeyNameValue;
 

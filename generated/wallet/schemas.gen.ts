@@ -233,7 +233,7 @@ export const VerifyRequestSchema = {
     'x-decision': [
         'D-035',
         'D-044',
-        'D-210'
+        'D-209'
     ]
 } as const;
 
@@ -244,9 +244,9 @@ export const TokenScopeSchema = {
         'dapp'
     ],
     default: 'owner',
-    description: 'What the session token opens (extension, D-210). `owner` (the default): every operation of the identity. `dapp`: what a site the wallet signs in for may do: `GET /history`, reading owner bindings and their activity, and `POST /banking/authorizations`; the sync devices (`/sync/*`), the managed account and its guardian share (`/managed/accounts`, `/managed/share`) and changes to owner bindings (offer, accept, limits, revoke) answer it 403 `PERMISSION_DENIED`. The wallet asks for `dapp` when it signs in on behalf of a site (`svckit_requestSession`, D-174).',
+    description: 'What the session token opens (extension, D-209). `owner` (the default): every operation of the identity. `dapp`: what a site the wallet signs in for may do: `GET /history`, reading owner bindings and their activity, and `POST /banking/authorizations`; the sync devices (`/sync/*`), the managed account and its guardian share (`/managed/accounts`, `/managed/share`) and changes to owner bindings (offer, accept, limits, revoke) answer it 403 `PERMISSION_DENIED`. The wallet asks for `dapp` when it signs in on behalf of a site (`svckit_requestSession`, D-174).',
     example: 'dapp',
-    'x-decision': 'D-210'
+    'x-decision': 'D-209'
 } as const;
 
 export const VerifyResponseSchema = {
@@ -333,7 +333,7 @@ export const SessionTokenClaimsSchema = {
         },
         scope: {
             $ref: '#/components/schemas/TokenScope',
-            description: 'The `scope` the verify request asked for (D-210); a token without it opens only what a `dapp` token opens.'
+            description: 'The `scope` the verify request asked for (D-209); a token without it opens only what a `dapp` token opens.'
         }
     },
     examples: [
@@ -1447,7 +1447,7 @@ export const ManagedEmailSchema = {
 
 export const ManagedAuthKdfSchema = {
     type: 'object',
-    description: 'Argon2id (RFC 9106, version 0x13) parameters and salt the client derives its auth key with (and seals the share with). The server accepts only memory of 8 to 256 MiB, 1 to 8 passes and 1 to 8 lanes, and a client refuses to derive with parameters outside them (D-214): the service hands these parameters to whoever signs in with the email.',
+    description: 'Argon2id (RFC 9106, version 0x13) parameters and salt the client derives its auth key with (and seals the share with). The server accepts only memory of 8 to 256 MiB, 1 to 8 passes and 1 to 8 lanes, and a client refuses to derive with parameters outside them (D-211): the service hands these parameters to whoever signs in with the email.',
     required: [
         'name',
         'v',
@@ -1474,21 +1474,21 @@ export const ManagedAuthKdfSchema = {
             type: 'integer',
             minimum: 8192,
             maximum: 262144,
-            description: 'Memory in KiB (Argon2 m), 8 to 256 MiB (D-214).',
+            description: 'Memory in KiB (Argon2 m), 8 to 256 MiB (D-211).',
             example: 65536
         },
         passes: {
             type: 'integer',
             minimum: 1,
             maximum: 8,
-            description: 'Iterations (Argon2 t), at most 8 (D-214).',
+            description: 'Iterations (Argon2 t), at most 8 (D-211).',
             example: 3
         },
         parallelism: {
             type: 'integer',
             minimum: 1,
             maximum: 8,
-            description: 'Lanes (Argon2 p), at most 8 (D-214).',
+            description: 'Lanes (Argon2 p), at most 8 (D-211).',
             example: 4
         },
         salt: {
@@ -1500,7 +1500,7 @@ export const ManagedAuthKdfSchema = {
     },
     'x-decision': [
         'D-127',
-        'D-214'
+        'D-211'
     ]
 } as const;
 
@@ -1583,8 +1583,8 @@ export const SealedShareSchema = {
 
 export const ManagedSaltSchema = {
     type: 'object',
-    description: 'Answer of `GET /managed/salt`: the members always in this order (and those of `authKdf` in its schema\'s order), for an account and for an email with none alike (D-215).',
-    'x-decision': 'D-215',
+    description: 'Answer of `GET /managed/salt`: the members always in this order (and those of `authKdf` in its schema\'s order), for an account and for an email with none alike (D-212).',
+    'x-decision': 'D-212',
     required: [
         'email',
         'authKdf'
@@ -1632,9 +1632,9 @@ export const ManagedAccountRequestSchema = {
 export const ManagedEmailCodeSchema = {
     type: 'string',
     pattern: '^[0-9]{8}$',
-    description: 'The 8-digit one-time code `POST /managed/email-codes` sent to the email (D-213).',
+    description: 'The 8-digit one-time code `POST /managed/email-codes` sent to the email (D-210).',
     example: '40721385',
-    'x-decision': 'D-213'
+    'x-decision': 'D-210'
 } as const;
 
 export const ManagedEmailCodeRequestSchema = {
@@ -1653,7 +1653,7 @@ export const ManagedEmailCodeRequestSchema = {
 
 export const ManagedEmailCodeSentSchema = {
     type: 'object',
-    description: 'Answer of `POST /managed/email-codes`: the same members, in this order, whether or not the email is taken (D-213).',
+    description: 'Answer of `POST /managed/email-codes`: the same members, in this order, whether or not the email is taken (D-210).',
     required: [
         'email',
         'expiresAt'
@@ -1669,7 +1669,7 @@ export const ManagedEmailCodeSentSchema = {
             example: {}
         }
     },
-    'x-decision': 'D-213'
+    'x-decision': 'D-210'
 } as const;
 
 export const ManagedAccountSchema = {

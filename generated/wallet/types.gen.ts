@@ -85,7 +85,7 @@ export type VerifyRequest = {
 };
 
 /**
- * What the session token opens (extension, D-210). `owner` (the default): every operation of the identity. `dapp`: what a site the wallet signs in for may do: `GET /history`, reading owner bindings and their activity, and `POST /banking/authorizations`; the sync devices (`/sync*`), the managed account and its guardian share (`/managed/accounts`, `/managed/share`) and changes to owner bindings (offer, accept, limits, revoke) answer it 403 `PERMISSION_DENIED`. The wallet asks for `dapp` when it signs in on behalf of a site (`svckit_requestSession`, D-174).
+ * What the session token opens (extension, D-209). `owner` (the default): every operation of the identity. `dapp`: what a site the wallet signs in for may do: `GET /history`, reading owner bindings and their activity, and `POST /banking/authorizations`; the sync devices (`/sync*`), the managed account and its guardian share (`/managed/accounts`, `/managed/share`) and changes to owner bindings (offer, accept, limits, revoke) answer it 403 `PERMISSION_DENIED`. The wallet asks for `dapp` when it signs in on behalf of a site (`svckit_requestSession`, D-174).
  */
 export type TokenScope = 'owner' | 'dapp';
 
@@ -140,7 +140,7 @@ export type SessionTokenClaims = {
      */
     chl: ChallengeNonce;
     /**
-     * The `scope` the verify request asked for (D-210); a token without it opens only what a `dapp` token opens.
+     * The `scope` the verify request asked for (D-209); a token without it opens only what a `dapp` token opens.
      */
     scope?: TokenScope;
 };
@@ -696,7 +696,7 @@ export type BindingActivity = {
 export type ManagedEmail = string;
 
 /**
- * Argon2id (RFC 9106, version 0x13) parameters and salt the client derives its auth key with (and seals the share with). The server accepts only memory of 8 to 256 MiB, 1 to 8 passes and 1 to 8 lanes, and a client refuses to derive with parameters outside them (D-214): the service hands these parameters to whoever signs in with the email.
+ * Argon2id (RFC 9106, version 0x13) parameters and salt the client derives its auth key with (and seals the share with). The server accepts only memory of 8 to 256 MiB, 1 to 8 passes and 1 to 8 lanes, and a client refuses to derive with parameters outside them (D-211): the service hands these parameters to whoever signs in with the email.
  */
 export type ManagedAuthKdf = {
     /**
@@ -708,15 +708,15 @@ export type ManagedAuthKdf = {
      */
     v: 19;
     /**
-     * Memory in KiB (Argon2 m), 8 to 256 MiB (D-214).
+     * Memory in KiB (Argon2 m), 8 to 256 MiB (D-211).
      */
     memoryKiB: number;
     /**
-     * Iterations (Argon2 t), at most 8 (D-214).
+     * Iterations (Argon2 t), at most 8 (D-211).
      */
     passes: number;
     /**
-     * Lanes (Argon2 p), at most 8 (D-214).
+     * Lanes (Argon2 p), at most 8 (D-211).
      */
     parallelism: number;
     /**
@@ -767,7 +767,7 @@ export type SealedShare = {
 };
 
 /**
- * Answer of `GET /managed/salt`: the members always in this order (and those of `authKdf` in its schema's order), for an account and for an email with none alike (D-215).
+ * Answer of `GET /managed/salt`: the members always in this order (and those of `authKdf` in its schema's order), for an account and for an email with none alike (D-212).
  */
 export type ManagedSalt = {
     email: ManagedEmail;
@@ -786,7 +786,7 @@ export type ManagedAccountRequest = {
 };
 
 /**
- * The 8-digit one-time code `POST /managed/email-codes` sent to the email (D-213).
+ * The 8-digit one-time code `POST /managed/email-codes` sent to the email (D-210).
  */
 export type ManagedEmailCode = string;
 
@@ -798,7 +798,7 @@ export type ManagedEmailCodeRequest = {
 };
 
 /**
- * Answer of `POST /managed/email-codes`: the same members, in this order, whether or not the email is taken (D-213).
+ * Answer of `POST /managed/email-codes`: the same members, in this order, whether or not the email is taken (D-210).
  */
 export type ManagedEmailCodeSent = {
     email: ManagedEmail;
@@ -888,7 +888,7 @@ export type WalletCreateChallengeErrors = {
      */
     400: Error;
     /**
-     * The svcId is not registered, or the address is not registered to it; one answer for both (D-068, D-209).
+     * The svcId is not registered, or the address is not registered to it; one answer for both (D-068, D-208).
      */
     404: Error;
     /**
@@ -970,7 +970,7 @@ export type WalletRegisterWalletErrors = {
      */
     409: Error;
     /**
-     * More than 20 requests per second from this client IP (D-024), or a new identity past the client IP's `SVC_WALLET_IDENTITIES_PER_IP` of the last hour (an IPv6 /64 counts as one IP, D-224). Carries Retry-After.
+     * More than 20 requests per second from this client IP (D-024), or a new identity past the client IP's `SVC_WALLET_IDENTITIES_PER_IP` of the last hour (an IPv6 /64 counts as one IP, D-219). Carries Retry-After.
      */
     429: Error;
     /**
@@ -1186,7 +1186,7 @@ export type WalletListSyncDevicesErrors = {
      */
     401: Error;
     /**
-     * The session token has scope `dapp` (D-210): the sync devices, the managed account and its guardian share, and changes to owner bindings need the identity's own session token (scope `owner`).
+     * The session token has scope `dapp` (D-209): the sync devices, the managed account and its guardian share, and changes to owner bindings need the identity's own session token (scope `owner`).
      */
     403: Error;
     /**
@@ -1232,7 +1232,7 @@ export type WalletDeleteSyncDeviceErrors = {
      */
     401: Error;
     /**
-     * The session token has scope `dapp` (D-210): the sync devices, the managed account and its guardian share, and changes to owner bindings need the identity's own session token (scope `owner`).
+     * The session token has scope `dapp` (D-209): the sync devices, the managed account and its guardian share, and changes to owner bindings need the identity's own session token (scope `owner`).
      */
     403: Error;
     /**
@@ -1282,15 +1282,15 @@ export type WalletPutSyncDeviceErrors = {
      */
     401: Error;
     /**
-     * The session token has scope `dapp` (D-210): the sync devices, the managed account and its guardian share, and changes to owner bindings need the identity's own session token (scope `owner`).
+     * The session token has scope `dapp` (D-209): the sync devices, the managed account and its guardian share, and changes to owner bindings need the identity's own session token (scope `owner`).
      */
     403: Error;
     /**
-     * What sync would hold after the write passes a budget (D-222): the identity's `SVC_WALLET_SYNC_BYTES_PER_IDENTITY` (envelopes, device keys and labels; remove a device or send smaller states), or the service's `SVC_WALLET_SYNC_BYTES_TOTAL` for all identities. Nothing of the request is stored. A write that holds no more than before is never refused for this.
+     * What sync would hold after the write passes a budget (D-217): the identity's `SVC_WALLET_SYNC_BYTES_PER_IDENTITY` (envelopes, device keys and labels; remove a device or send smaller states), or the service's `SVC_WALLET_SYNC_BYTES_TOTAL` for all identities. Nothing of the request is stored. A write that holds no more than before is never refused for this.
      */
     413: Error;
     /**
-     * More than 20 requests per second from this client IP (D-024), or sync bytes past the client IP's `SVC_WALLET_SYNC_BYTES_PER_IP` written in the last 24 hours, every write counted, overwrites included (an IPv6 /64 counts as one IP, D-223). Carries Retry-After.
+     * More than 20 requests per second from this client IP (D-024), or sync bytes past the client IP's `SVC_WALLET_SYNC_BYTES_PER_IP` written in the last 24 hours, every write counted, overwrites included (an IPv6 /64 counts as one IP, D-218). Carries Retry-After.
      */
     429: Error;
     /**
@@ -1332,7 +1332,7 @@ export type WalletListSyncEnvelopesErrors = {
      */
     401: Error;
     /**
-     * The session token has scope `dapp` (D-210): the sync devices, the managed account and its guardian share, and changes to owner bindings need the identity's own session token (scope `owner`).
+     * The session token has scope `dapp` (D-209): the sync devices, the managed account and its guardian share, and changes to owner bindings need the identity's own session token (scope `owner`).
      */
     403: Error;
     /**
@@ -1377,15 +1377,15 @@ export type WalletPostSyncEnvelopesErrors = {
      */
     401: Error;
     /**
-     * The session token has scope `dapp` (D-210): the sync devices, the managed account and its guardian share, and changes to owner bindings need the identity's own session token (scope `owner`).
+     * The session token has scope `dapp` (D-209): the sync devices, the managed account and its guardian share, and changes to owner bindings need the identity's own session token (scope `owner`).
      */
     403: Error;
     /**
-     * What sync would hold after the write passes a budget (D-222): the identity's `SVC_WALLET_SYNC_BYTES_PER_IDENTITY` (envelopes, device keys and labels; remove a device or send smaller states), or the service's `SVC_WALLET_SYNC_BYTES_TOTAL` for all identities. Nothing of the request is stored. A write that holds no more than before is never refused for this.
+     * What sync would hold after the write passes a budget (D-217): the identity's `SVC_WALLET_SYNC_BYTES_PER_IDENTITY` (envelopes, device keys and labels; remove a device or send smaller states), or the service's `SVC_WALLET_SYNC_BYTES_TOTAL` for all identities. Nothing of the request is stored. A write that holds no more than before is never refused for this.
      */
     413: Error;
     /**
-     * More than 20 requests per second from this client IP (D-024), or sync bytes past the client IP's `SVC_WALLET_SYNC_BYTES_PER_IP` written in the last 24 hours, every write counted, overwrites included (an IPv6 /64 counts as one IP, D-223). Carries Retry-After.
+     * More than 20 requests per second from this client IP (D-024), or sync bytes past the client IP's `SVC_WALLET_SYNC_BYTES_PER_IP` written in the last 24 hours, every write counted, overwrites included (an IPv6 /64 counts as one IP, D-218). Carries Retry-After.
      */
     429: Error;
     /**
@@ -1505,7 +1505,7 @@ export type WalletCreateBindingErrors = {
      */
     401: Error;
     /**
-     * The token's identity is not a KYC-verified owner, or the token has scope `dapp` (D-210).
+     * The token's identity is not a KYC-verified owner, or the token has scope `dapp` (D-209).
      */
     403: Error;
     /**
@@ -1605,7 +1605,7 @@ export type WalletAcceptBindingErrors = {
      */
     401: Error;
     /**
-     * The token's identity is party to the binding but not in the role this action needs: the owner changes limits and revokes, the wallet accepts. Or the token has scope `dapp`, which changes no binding (D-210).
+     * The token's identity is party to the binding but not in the role this action needs: the owner changes limits and revokes, the wallet accepts. Or the token has scope `dapp`, which changes no binding (D-209).
      */
     403: Error;
     /**
@@ -1659,7 +1659,7 @@ export type WalletPutBindingLimitsErrors = {
      */
     401: Error;
     /**
-     * The token's identity is party to the binding but not in the role this action needs: the owner changes limits and revokes, the wallet accepts. Or the token has scope `dapp`, which changes no binding (D-210).
+     * The token's identity is party to the binding but not in the role this action needs: the owner changes limits and revokes, the wallet accepts. Or the token has scope `dapp`, which changes no binding (D-209).
      */
     403: Error;
     /**
@@ -1713,7 +1713,7 @@ export type WalletRevokeBindingErrors = {
      */
     401: Error;
     /**
-     * The token's identity is party to the binding but not in the role this action needs: the owner changes limits and revokes, the wallet accepts. Or the token has scope `dapp`, which changes no binding (D-210).
+     * The token's identity is party to the binding but not in the role this action needs: the owner changes limits and revokes, the wallet accepts. Or the token has scope `dapp`, which changes no binding (D-209).
      */
     403: Error;
     /**
@@ -1887,7 +1887,7 @@ export type WalletRequestManagedEmailCodeErrors = {
      */
     409: Error;
     /**
-     * More than 5 requests per second from this client IP (D-024), or more than the hourly number of email codes per client IP (D-213). Carries Retry-After.
+     * More than 5 requests per second from this client IP (D-024), or more than the hourly number of email codes per client IP (D-210). Carries Retry-After.
      */
     429: Error;
     /**
@@ -1920,7 +1920,7 @@ export type WalletDeleteManagedAccountErrors = {
      */
     401: Error;
     /**
-     * The session token has scope `dapp` (D-210): the sync devices, the managed account and its guardian share, and changes to owner bindings need the identity's own session token (scope `owner`).
+     * The session token has scope `dapp` (D-209): the sync devices, the managed account and its guardian share, and changes to owner bindings need the identity's own session token (scope `owner`).
      */
     403: Error;
     /**
@@ -1957,7 +1957,7 @@ export type WalletCreateManagedAccountData = {
 
 export type WalletCreateManagedAccountErrors = {
     /**
-     * Malformed body, Argon2id parameters outside the bounds (D-214), a wrong or spent email code, a sealed share that is not a keystore file labelled for this svcId, or private material.
+     * Malformed body, Argon2id parameters outside the bounds (D-211), a wrong or spent email code, a sealed share that is not a keystore file labelled for this svcId, or private material.
      */
     400: Error;
     /**
@@ -1965,7 +1965,7 @@ export type WalletCreateManagedAccountErrors = {
      */
     401: Error;
     /**
-     * The session token has scope `dapp` (D-210): the sync devices, the managed account and its guardian share, and changes to owner bindings need the identity's own session token (scope `owner`).
+     * The session token has scope `dapp` (D-209): the sync devices, the managed account and its guardian share, and changes to owner bindings need the identity's own session token (scope `owner`).
      */
     403: Error;
     /**
@@ -2043,7 +2043,7 @@ export type WalletGetManagedShareErrors = {
      */
     401: Error;
     /**
-     * The session token has scope `dapp` (D-210): the sync devices, the managed account and its guardian share, and changes to owner bindings need the identity's own session token (scope `owner`).
+     * The session token has scope `dapp` (D-209): the sync devices, the managed account and its guardian share, and changes to owner bindings need the identity's own session token (scope `owner`).
      */
     403: Error;
     /**

@@ -111,7 +111,7 @@ export const zChallengeResponse = z.object({
 });
 
 /**
- * What the session token opens (extension, D-210). `owner` (the default): every operation of the identity. `dapp`: what a site the wallet signs in for may do: `GET /history`, reading owner bindings and their activity, and `POST /banking/authorizations`; the sync devices (`/sync*`), the managed account and its guardian share (`/managed/accounts`, `/managed/share`) and changes to owner bindings (offer, accept, limits, revoke) answer it 403 `PERMISSION_DENIED`. The wallet asks for `dapp` when it signs in on behalf of a site (`svckit_requestSession`, D-174).
+ * What the session token opens (extension, D-209). `owner` (the default): every operation of the identity. `dapp`: what a site the wallet signs in for may do: `GET /history`, reading owner bindings and their activity, and `POST /banking/authorizations`; the sync devices (`/sync*`), the managed account and its guardian share (`/managed/accounts`, `/managed/share`) and changes to owner bindings (offer, accept, limits, revoke) answer it 403 `PERMISSION_DENIED`. The wallet asks for `dapp` when it signs in on behalf of a site (`svckit_requestSession`, D-174).
  */
 export const zTokenScope = z.enum(['owner', 'dapp']).default('owner');
 
@@ -509,7 +509,7 @@ export const zBindingActivity = z.object({
 export const zManagedEmail = z.string().min(3).max(254).regex(/^[^\s@]+@[^\s@]+$/);
 
 /**
- * Argon2id (RFC 9106, version 0x13) parameters and salt the client derives its auth key with (and seals the share with). The server accepts only memory of 8 to 256 MiB, 1 to 8 passes and 1 to 8 lanes, and a client refuses to derive with parameters outside them (D-214): the service hands these parameters to whoever signs in with the email.
+ * Argon2id (RFC 9106, version 0x13) parameters and salt the client derives its auth key with (and seals the share with). The server accepts only memory of 8 to 256 MiB, 1 to 8 passes and 1 to 8 lanes, and a client refuses to derive with parameters outside them (D-211): the service hands these parameters to whoever signs in with the email.
  */
 export const zManagedAuthKdf = z.object({
     name: z.literal('argon2id'),
@@ -541,7 +541,7 @@ export const zSealedShare = z.object({
 });
 
 /**
- * Answer of `GET /managed/salt`: the members always in this order (and those of `authKdf` in its schema's order), for an account and for an email with none alike (D-215).
+ * Answer of `GET /managed/salt`: the members always in this order (and those of `authKdf` in its schema's order), for an account and for an email with none alike (D-212).
  */
 export const zManagedSalt = z.object({
     email: zManagedEmail,
@@ -549,7 +549,7 @@ export const zManagedSalt = z.object({
 });
 
 /**
- * The 8-digit one-time code `POST /managed/email-codes` sent to the email (D-213).
+ * The 8-digit one-time code `POST /managed/email-codes` sent to the email (D-210).
  */
 export const zManagedEmailCode = z.string().regex(/^[0-9]{8}$/);
 
@@ -572,7 +572,7 @@ export const zManagedEmailCodeRequest = z.object({
 });
 
 /**
- * Answer of `POST /managed/email-codes`: the same members, in this order, whether or not the email is taken (D-213).
+ * Answer of `POST /managed/email-codes`: the same members, in this order, whether or not the email is taken (D-210).
  */
 export const zManagedEmailCodeSent = z.object({
     email: zManagedEmail,

@@ -243,9 +243,9 @@ export const webhookSchemaDefs = {
         "type": "string",
         "x-decision": [
           "D-039",
-          "D-231"
+          "D-224"
         ],
-        "description": "spec: \"delivery job identifier\". A UUID (D-039), the same on every attempt of one delivery. It is\nnot covered by the signature, so it identifies the delivery in the sender's records but cannot\nrefuse a replay: a receiver de-duplicates on the replay key and the payload instead (D-231).\n",
+        "description": "spec: \"delivery job identifier\". A UUID (D-039), the same on every attempt of one delivery. It is\nnot covered by the signature, so it identifies the delivery in the sender's records but cannot\nrefuse a replay: a receiver de-duplicates on the replay key and the payload instead (D-224).\n",
         "format": "uuid",
         "examples": [
           "09e3a561-a632-4cfe-b26e-25addec14641"
@@ -363,9 +363,9 @@ export const webhookSchemaDefs = {
         "type": "string",
         "x-decision": [
           "D-039",
-          "D-231"
+          "D-224"
         ],
-        "description": "spec: \"delivery job identifier\". A UUID (D-039), the same on every attempt of one delivery. It is\nnot covered by the signature, so it identifies the delivery in the sender's records but cannot\nrefuse a replay: a receiver de-duplicates on the replay key and the payload instead (D-231).\n",
+        "description": "spec: \"delivery job identifier\". A UUID (D-039), the same on every attempt of one delivery. It is\nnot covered by the signature, so it identifies the delivery in the sender's records but cannot\nrefuse a replay: a receiver de-duplicates on the replay key and the payload instead (D-224).\n",
         "format": "uuid",
         "examples": [
           "09e3a561-a632-4cfe-b26e-25addec14641"
@@ -492,9 +492,9 @@ export const webhookSchemaDefs = {
         "type": "string",
         "x-decision": [
           "D-039",
-          "D-231"
+          "D-224"
         ],
-        "description": "spec: \"delivery job identifier\". A UUID (D-039), the same on every attempt of one delivery. It is\nnot covered by the signature, so it identifies the delivery in the sender's records but cannot\nrefuse a replay: a receiver de-duplicates on the replay key and the payload instead (D-231).\n",
+        "description": "spec: \"delivery job identifier\". A UUID (D-039), the same on every attempt of one delivery. It is\nnot covered by the signature, so it identifies the delivery in the sender's records but cannot\nrefuse a replay: a receiver de-duplicates on the replay key and the payload instead (D-224).\n",
         "format": "uuid",
         "examples": [
           "09e3a561-a632-4cfe-b26e-25addec14641"
@@ -618,9 +618,9 @@ export const webhookSchemaDefs = {
         "type": "string",
         "x-decision": [
           "D-039",
-          "D-231"
+          "D-224"
         ],
-        "description": "spec: \"delivery job identifier\". A UUID (D-039), the same on every attempt of one delivery. It is\nnot covered by the signature, so it identifies the delivery in the sender's records but cannot\nrefuse a replay: a receiver de-duplicates on the replay key and the payload instead (D-231).\n",
+        "description": "spec: \"delivery job identifier\". A UUID (D-039), the same on every attempt of one delivery. It is\nnot covered by the signature, so it identifies the delivery in the sender's records but cannot\nrefuse a replay: a receiver de-duplicates on the replay key and the payload instead (D-224).\n",
         "format": "uuid",
         "examples": [
           "09e3a561-a632-4cfe-b26e-25addec14641"
@@ -748,9 +748,9 @@ export const webhookSchemaDefs = {
         "type": "string",
         "x-decision": [
           "D-039",
-          "D-231"
+          "D-224"
         ],
-        "description": "spec: \"delivery job identifier\". A UUID (D-039), the same on every attempt of one delivery. It is\nnot covered by the signature, so it identifies the delivery in the sender's records but cannot\nrefuse a replay: a receiver de-duplicates on the replay key and the payload instead (D-231).\n",
+        "description": "spec: \"delivery job identifier\". A UUID (D-039), the same on every attempt of one delivery. It is\nnot covered by the signature, so it identifies the delivery in the sender's records but cannot\nrefuse a replay: a receiver de-duplicates on the replay key and the payload instead (D-224).\n",
         "format": "uuid",
         "examples": [
           "09e3a561-a632-4cfe-b26e-25addec14641"

@@ -120,7 +120,7 @@ export interface PaymentFailedHeaders {
   /**
    * spec: "delivery job identifier". A UUID (D-039), the same on every attempt of one delivery. It is
    * not covered by the signature, so it identifies the delivery in the sender's records but cannot
-   * refuse a replay: a receiver de-duplicates on the replay key and the payload instead (D-231).
+   * refuse a replay: a receiver de-duplicates on the replay key and the payload instead (D-224).
    *
    */
   'X-SVC-Delivery': string;
@@ -191,7 +191,7 @@ export interface PaymentInitiatedHeaders {
   /**
    * spec: "delivery job identifier". A UUID (D-039), the same on every attempt of one delivery. It is
    * not covered by the signature, so it identifies the delivery in the sender's records but cannot
-   * refuse a replay: a receiver de-duplicates on the replay key and the payload instead (D-231).
+   * refuse a replay: a receiver de-duplicates on the replay key and the payload instead (D-224).
    *
    */
   'X-SVC-Delivery': string;
@@ -257,7 +257,7 @@ export interface PaymentRateLockedHeaders {
   /**
    * spec: "delivery job identifier". A UUID (D-039), the same on every attempt of one delivery. It is
    * not covered by the signature, so it identifies the delivery in the sender's records but cannot
-   * refuse a replay: a receiver de-duplicates on the replay key and the payload instead (D-231).
+   * refuse a replay: a receiver de-duplicates on the replay key and the payload instead (D-224).
    *
    */
   'X-SVC-Delivery': string;
@@ -321,7 +321,7 @@ export interface PaymentReturnedHeaders {
   /**
    * spec: "delivery job identifier". A UUID (D-039), the same on every attempt of one delivery. It is
    * not covered by the signature, so it identifies the delivery in the sender's records but cannot
-   * refuse a replay: a receiver de-duplicates on the replay key and the payload instead (D-231).
+   * refuse a replay: a receiver de-duplicates on the replay key and the payload instead (D-224).
    *
    */
   'X-SVC-Delivery': string;
@@ -391,7 +391,7 @@ export interface PaymentSettledHeaders {
   /**
    * spec: "delivery job identifier". A UUID (D-039), the same on every attempt of one delivery. It is
    * not covered by the signature, so it identifies the delivery in the sender's records but cannot
-   * refuse a replay: a receiver de-duplicates on the replay key and the payload instead (D-231).
+   * refuse a replay: a receiver de-duplicates on the replay key and the payload instead (D-224).
    *
    */
   'X-SVC-Delivery': string;

@@ -85,7 +85,7 @@ function identity(): Identity {
 
 /** The signed registration body (D-147): the identity key's proof over svcId and issuedAt. */
 function registration(id: Identity, issuedAt: string): Record<string, unknown> {
-  // D-209: a challenge is issued only for an address registered to the svcId.
+  // D-208: a challenge is issued only for an address registered to the svcId.
   const keys = [{ chainId: '1111111', address: id.address }];
   const message = new TextEncoder().encode(registrationMessage({ svcId: id.svcId, issuedAt, keys }));
   const proof = toHex(mlDsa65.sign(Buffer.from(id.seed, 'hex'), message));

@@ -4,7 +4,7 @@
  * `<timestamp_ms>:<METHOD>:<request_path>`. The request path is the target as sent, path and query (D-029);
  * each request gets a fresh hedged signature, so none can be replayed (D-076).
  *
- * That string does not cover the body. On request the helper also binds it (D-232): it sends an RFC 9530
+ * That string does not cover the body. On request the helper also binds it (D-225): it sends an RFC 9530
  * `Content-Digest: sha-256=:<base64>:` of the body, signs `<timestamp_ms>:<METHOD>:<request_path>\n<Content-Digest>`
  * and marks the header `SVC-MLDSA <pubkey_hex>.<timestamp_ms>.<sig_hex>.content-digest`, a form svckit servers
  * accept beside the specified one.
@@ -15,7 +15,7 @@ import { mlDsa65, toHex } from '../crypto/index.ts';
 /** An ML-DSA-65 key pair: the 1,952-byte public key and the secret key (32-byte seed or 4,032-byte expanded). */
 export type MldsaKeyPair = { publicKey: Uint8Array; secretKey: Uint8Array };
 
-/** D-232: the suffix of an SVC-MLDSA header whose signature also covers the Content-Digest header. */
+/** D-225: the suffix of an SVC-MLDSA header whose signature also covers the Content-Digest header. */
 export const CONTENT_DIGEST_BINDING = '.content-digest';
 
 /** The RFC 9530 `Content-Digest` value of a body: `sha-256=:<base64 of its SHA-256>:` (an empty body too). */
@@ -25,7 +25,7 @@ export function contentDigest(body: string | Uint8Array = new Uint8Array()): str
 
 /**
  * The Authorization header value for one request. With `digest` (a Content-Digest value sent with the
- * request), the signature covers it too and the header carries the D-232 binding suffix.
+ * request), the signature covers it too and the header carries the D-225 binding suffix.
  */
 export function mldsaAuthorization(
   keys: MldsaKeyPair,
@@ -35,7 +35,7 @@ export function mldsaAuthorization(
   digest?: string,
 ): string {
   const signed = `${timestampMs}:${method.toUpperCase()}:${target}`;
-  // D-232: a line feed cannot occur in a request target, so no specified message equals a bound one.
+  // D-225: a line feed cannot occur in a request target, so no specified message equals a bound one.
   const message = new TextEncoder().encode(digest === undefined ? signed : `${signed}\n${digest}`);
   const signature = mlDsa65.sign(keys.secretKey, message);
   return `SVC-MLDSA ${toHex(keys.publicKey)}.${timestampMs}.${toHex(signature)}${digest === undefined ? '' : CONTENT_DIGEST_BINDING}`;
@@ -55,7 +55,7 @@ type InterceptableClient = {
 /** Options of {@link signRequestsWithMldsa}. */
 export type MldsaSigningOptions = {
   /**
-   * Also bind the body (D-232): send `Content-Digest` and sign it. Only svckit servers accept the bound form;
+   * Also bind the body (D-225): send `Content-Digest` and sign it. Only svckit servers accept the bound form;
    * default false, the specified scheme.
    */
   contentDigest?: boolean;

@@ -15,7 +15,7 @@
  *
  * Only the timestamp and the body are under the HMAC: X-SVC-Delivery and X-SVC-Event are not, so a captured
  * delivery sent again under another delivery id verifies. The verified delivery therefore carries a replay key,
- * the SHA-256 of exactly the signed string, for the receiver to refuse a repeat within the replay window (D-231).
+ * the SHA-256 of exactly the signed string, for the receiver to refuse a repeat within the replay window (D-224).
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type {
@@ -61,7 +61,7 @@ export type VerifiedWebhook = {
    * X-SVC-Delivery: the same on every attempt, and not covered by the signature (spec: the signed string is
    * `<timestamp>.<raw_body>`), so anyone who saw a delivery can resend it under another id. Use it to match the
    * sender's delivery records, never to refuse a repeat: de-duplicate on {@link VerifiedWebhook.replayKey} and on
-   * the payload (D-231).
+   * the payload (D-224).
    */
   deliveryId: string;
   /** X-SVC-Timestamp in Unix seconds. */
@@ -69,7 +69,7 @@ export type VerifiedWebhook = {
   /**
    * The lowercase hex SHA-256 of the signed string `<timestamp>.<raw_body>`: the same for a delivery resent with
    * any other X-SVC-Delivery or X-SVC-Signature list, different for every attempt of the sender (each attempt is
-   * signed with a fresh timestamp). Remember it until `timestamp` + the tolerance and refuse a repeat (D-231).
+   * signed with a fresh timestamp). Remember it until `timestamp` + the tolerance and refuse a repeat (D-224).
    */
   replayKey: string;
   /**
@@ -190,7 +190,7 @@ export function verifyWebhook(
       'EVENT_MISMATCH',
       `X-SVC-Event "${event}" differs from the payload's event ${JSON.stringify(named)?.slice(0, 64)}`,
     );
-  // D-231: the replay key covers exactly what the HMAC covers, so it is as unforgeable as the signature.
+  // D-224: the replay key covers exactly what the HMAC covers, so it is as unforgeable as the signature.
   const replayKey = createHash('sha256').update(signed).digest('hex');
   return { event: event!, deliveryId: deliveryId!, timestamp, replayKey, payload: payload as PaymentPayload };
 }

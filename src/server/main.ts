@@ -38,7 +38,7 @@ const urlOf = (app: Stack['base'], host: string) => {
 /** Builds and starts listening; returns the stack and the ready event. */
 export async function listen(config: Config, options: StackOptions = {}): Promise<{ stack: Stack; ready: ReadyEvent }> {
   assertOpenSsl();
-  // D-149: the data directory holds the keyring, the TLS key and the database (the service keys live sealed in the database, D-218): private to this user.
+  // D-149: the data directory holds the keyring, the TLS key and the database (the service keys live sealed in the database, D-214): private to this user.
   if (options.persist) ensurePrivateDir(config.dataDir);
   const stack = await buildStack(config, options);
   try {

@@ -325,7 +325,7 @@ export const walletIdentityKeys = pgTable(
 );
 
 /**
- * Outstanding challenges, keyed by their nonce (D-145): several per (address, svcId); D-209 counts them per
+ * Outstanding challenges, keyed by their nonce (D-145): several per (address, svcId); D-208 counts them per
  * (svcId, address), per client IP within it, per client IP and in all; verify deletes the one whose message
  * both signatures sign.
  */
@@ -337,7 +337,7 @@ export const walletChallenges = pgTable(
     nonce: text('nonce').primaryKey(),
     message: text('message').notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
-    /** The client IP that asked (D-209); '' for challenges stored before it was kept. */
+    /** The client IP that asked (D-208); '' for challenges stored before it was kept. */
     ip: text('ip').notNull().default(''),
   },
   (t) => [
@@ -386,7 +386,7 @@ export const walletSyncEnvelopes = pgTable(
 );
 
 /**
- * D-222: the bytes sync holds in all (envelopes, device keys and labels), one row kept by the triggers of
+ * D-217: the bytes sync holds in all (envelopes, device keys and labels), one row kept by the triggers of
  * migration 0012 on both sync tables, so no write or delete path can leave it out of step.
  */
 export const walletSyncUsage = pgTable(
@@ -401,7 +401,7 @@ export const walletSyncUsage = pgTable(
   ],
 );
 
-/** D-223: sync bytes each client IP (an IPv6 /64) wrote, per hour; rows older than a day are purged. */
+/** D-218: sync bytes each client IP (an IPv6 /64) wrote, per hour; rows older than a day are purged. */
 export const walletSyncIpWrites = pgTable(
   'wallet_sync_ip_writes',
   {
@@ -412,7 +412,7 @@ export const walletSyncIpWrites = pgTable(
   (t) => [primaryKey({ columns: [t.ipKey, t.hour] })],
 );
 
-/** D-224: which client IP registered each new identity, kept for the counting window only. */
+/** D-219: which client IP registered each new identity, kept for the counting window only. */
 export const walletIdentityOrigins = pgTable(
   'wallet_identity_origins',
   {
@@ -489,12 +489,12 @@ export const walletManagedAccounts = pgTable('wallet_managed_accounts', {
   verifier: bytea('verifier').notNull(),
   sealedShare: jsonb('sealed_share').$type<Record<string, unknown>>().notNull(),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
-  /** D-213: when the email was proven by a code; null for accounts opened before the proof existed. */
+  /** D-210: when the email was proven by a code; null for accounts opened before the proof existed. */
   emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true, mode: 'date', precision: 3 }),
 });
 
 /**
- * One-time codes that prove control of an email before a managed account is bound to it (D-213). A row is
+ * One-time codes that prove control of an email before a managed account is bound to it (D-210). A row is
  * kept for every request, also when the email was taken and a notice went out instead (`codeHash` null), so
  * the per-email and per-IP bounds count both alike. Only an HMAC of the code is stored.
  */

@@ -135,7 +135,7 @@ export async function isAdminToken(db: Database, candidate: string): Promise<boo
   return expected.length === given.length && timingSafeEqual(expected, given);
 }
 
-/** One seed of a wallet service key set (D-218): `retiresAt` (ms) is null for the key that signs. */
+/** One seed of a wallet service key set (D-214): `retiresAt` (ms) is null for the key that signs. */
 export type StoredServiceKey = { seed: Uint8Array; createdAt: number; retiresAt: number | null };
 
 /** The settings key of the wallet service key set `name` (`token-signing`, `release-signing`). */
@@ -156,10 +156,10 @@ function decodeKeySet(key: string, bytes: Uint8Array): StoredServiceKey[] {
     keys?: { seed?: unknown; createdAt?: unknown; retiresAt?: unknown }[];
   };
   if (parsed.v !== 1 || !Array.isArray(parsed.keys) || parsed.keys.length === 0)
-    throw new Error(`the setting ${key} is not a wallet key set (D-218)`);
+    throw new Error(`the setting ${key} is not a wallet key set (D-214)`);
   return parsed.keys.map((k) => {
     if (typeof k.seed !== 'string' || !/^[0-9a-f]{64}$/.test(k.seed) || typeof k.createdAt !== 'number')
-      throw new Error(`the setting ${key} holds a malformed key entry (D-218)`);
+      throw new Error(`the setting ${key} holds a malformed key entry (D-214)`);
     return {
       seed: new Uint8Array(Buffer.from(k.seed, 'hex')),
       createdAt: k.createdAt,
@@ -175,13 +175,13 @@ function openShared(keyring: Keyring, key: string, stored: string): Uint8Array {
   } catch (error) {
     if (!SEALED.test(stored)) throw error;
     throw new Error(
-      `the setting ${key} does not open under this instance's key-encryption key: every instance on one database needs the same SVC_KEK (D-148, D-218)`,
+      `the setting ${key} does not open under this instance's key-encryption key: every instance on one database needs the same SVC_KEK (D-148, D-214)`,
     );
   }
 }
 
 /**
- * The wallet service key set `name` (D-218), sealed under the KEK (D-148) in the `settings` table so that every
+ * The wallet service key set `name` (D-214), sealed under the KEK (D-148) in the `settings` table so that every
  * instance on the database signs and verifies with the same keys; `create()` gives the first set. Returns the
  * set and the stored (sealed) form, which changes whenever the set does.
  */
@@ -211,7 +211,7 @@ export async function changedServiceKeySet(
   const key = serviceKeysKey(name);
   const rows = await db.select().from(settings).where(eq(settings.key, key)).limit(1);
   const row = rows[0];
-  if (!row) throw new Error(`the setting ${key} is missing (D-218)`);
+  if (!row) throw new Error(`the setting ${key} is missing (D-214)`);
   if (row.value === known) return undefined;
   return { keys: decodeKeySet(key, openShared(keyring, key, row.value)), stored: row.value };
 }
@@ -230,7 +230,7 @@ export async function updateServiceKeySet(
   for (let attempt = 0; attempt < 10; attempt++) {
     const rows = await db.select().from(settings).where(eq(settings.key, key)).limit(1);
     const row = rows[0];
-    if (!row) throw new Error(`the setting ${key} is missing (D-218)`);
+    if (!row) throw new Error(`the setting ${key} is missing (D-214)`);
     const keys = decodeKeySet(key, openShared(keyring, key, row.value));
     const next = update(keys);
     if (!next) return keys;
@@ -245,7 +245,7 @@ export async function updateServiceKeySet(
 }
 
 /**
- * The secret of the managed tier's stand-in salts (D-127, D-220), sealed under the KEK (D-148) and shared by every
+ * The secret of the managed tier's stand-in salts (D-127, D-216), sealed under the KEK (D-148) and shared by every
  * instance; `create()` gives it on the first start of a database.
  */
 export function managedStandInSeed(db: Database, keyring: Keyring, create: () => Uint8Array): Promise<Uint8Array> {
@@ -255,7 +255,7 @@ export function managedStandInSeed(db: Database, keyring: Keyring, create: () =>
 }
 
 /**
- * Replaces the administrator token (D-227) if `current` is the stored one: a compare-and-set on its hash, so
+ * Replaces the administrator token (D-221) if `current` is the stored one: a compare-and-set on its hash, so
  * of two rotations from one token only one succeeds. Returns the new token, or undefined when `current` is
  * not (or no longer) the administrator token. Nothing caches the hash: every check reads this row.
  */

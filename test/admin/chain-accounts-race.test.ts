@@ -1,4 +1,4 @@
-// An address taken off the local chain's allow-list while POST /chain/accounts adds and funds it (D-226): the
+// An address taken off the local chain's allow-list while POST /chain/accounts adds and funds it (D-220): the
 // removal stands and the add answers 409 REVOKED naming the funding that was mined. The race is made
 // deterministic by removing inside the faucet (real Anvil, real PGlite, the real DELETE over HTTPS).
 import type { Hex } from 'viem';
@@ -48,7 +48,7 @@ function removeWhileFunding(when: 'before' | 'after') {
   return removals;
 }
 
-describe('POST /chain/accounts racing DELETE /chain/accounts/{address} (D-226)', () => {
+describe('POST /chain/accounts racing DELETE /chain/accounts/{address} (D-220)', () => {
   it('a removal after the funding was mined stands; the add answers 409 REVOKED with the funding', async () => {
     const address = fresh();
     const removals = removeWhileFunding('after');

@@ -1,4 +1,4 @@
-// D-227: a token rotated through one instance stops working on every other at once. Two in-process reference
+// D-221: a token rotated through one instance stops working on every other at once. Two in-process reference
 // instances share one PostgreSQL database and one Redis, as several `svckit serve` behind a load balancer do;
 // neither keeps the token's hash anywhere but the database row each request reads.
 import { randomBytes } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Rotating the administrator token (D-227): POST /admin/v1/admin-token/rotate and `svckit admin token rotate`.
+// Rotating the administrator token (D-221): POST /admin/v1/admin-token/rotate and `svckit admin token rotate`.
 // The new token is answered once (no-store), the old one is refused at once, a rotation needs the current
 // token in its body, two rotations from one token cannot both succeed, and no token reaches the log (the
 // stack logs at trace level here, captured from stderr).
@@ -47,7 +47,7 @@ async function rotate(currentToken = open.target.adminToken!) {
 
 const health = (token: string) => admin(open.target, 'GET', '/api-keys', undefined, `Bearer ${token}`);
 
-describe('POST /admin-token/rotate (D-227)', () => {
+describe('POST /admin-token/rotate (D-221)', () => {
   it('answers a new token once, not to be stored; the old one is refused at once and the new one accepted', async () => {
     const old = open.target.adminToken!;
     const res = await rotate();
@@ -106,7 +106,7 @@ describe('POST /admin-token/rotate (D-227)', () => {
   });
 });
 
-describe('svckit admin token rotate (D-227)', () => {
+describe('svckit admin token rotate (D-221)', () => {
   it('prints the new token once, says that SVC_ADMIN_TOKEN still holds the old one, and the old one stops working', async () => {
     const old = open.target.adminToken!;
     const run = await svckitAdmin(['token', 'rotate', '--base', open.target.base!.href, '--ca-cert', ca], {

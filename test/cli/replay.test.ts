@@ -1,8 +1,8 @@
-// `svckit replay` with a case file from elsewhere (D-229): a case whose request is not its operation's is
+// `svckit replay` with a case file from elsewhere (D-223): a case whose request is not its operation's is
 // refused and nothing is sent (against the real reference stack: a crafted case does not revoke an API
 // key); the request is printed first; it is sent only after a yes on a terminal (a pty from `script`) or
 // with --yes; without a terminal and without --yes nothing is sent. The credential comes from
-// SVC_REPLAY_AUTHORIZATION or --authorization-file as well as from the flag (D-228).
+// SVC_REPLAY_AUTHORIZATION or --authorization-file as well as from the flag (D-222).
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -106,7 +106,7 @@ function replayOnTerminal(args: string[], answer: string): Promise<Run> {
   });
 }
 
-describe('svckit replay refuses a case whose request is not its operation (D-229)', () => {
+describe('svckit replay refuses a case whose request is not its operation (D-223)', () => {
   it('a method the operation does not have, a path parameter that leaves the route, an undocumented method the path documents', () => {
     const refusal = (name: string, overrides: Record<string, unknown>) => {
       try {
@@ -179,7 +179,7 @@ describe('svckit replay refuses a case whose request is not its operation (D-229
   });
 });
 
-describe('svckit replay prints the request and asks before sending it (D-229)', () => {
+describe('svckit replay prints the request and asks before sending it (D-223)', () => {
   it('without a terminal and without --yes it prints the request (credential from SVC_REPLAY_AUTHORIZATION) and sends nothing', async () => {
     const before = received.length;
     const run = await replay([caseFile('quiet'), '--base', base], { SVC_REPLAY_AUTHORIZATION: 'Bearer from-env' });

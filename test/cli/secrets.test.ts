@@ -1,4 +1,4 @@
-// Secrets off the command line (D-228): --webhook-secret, --webhook-previous-secret, --rpc-sender-key,
+// Secrets off the command line (D-222): --webhook-secret, --webhook-previous-secret, --rpc-sender-key,
 // --admin-token (svckit conformance), --token (svckit admin) and --authorization (svckit replay) each also
 // come from a file (`-file`, `-` for stdin) or an environment variable, --help says so and says the flag is
 // visible to other local users, and no error repeats a secret.
@@ -27,7 +27,7 @@ function secretFile(name: string, text: string): string {
 
 const SECRET = { flag: 'webhook-secret', env: 'SVC_WEBHOOK_SECRET', what: 'the secret' };
 
-describe('readSecret (D-228)', () => {
+describe('readSecret (D-222)', () => {
   it('takes the flag, else the file (one line, its line break dropped), else the variable', () => {
     const file = secretFile('one', 'from-file\n');
     const env = { SVC_WEBHOOK_SECRET: 'from-env' };
@@ -68,7 +68,7 @@ describe('readSecret (D-228)', () => {
   });
 });
 
-describe('--help names the file and the variable and warns about the flag (D-228)', () => {
+describe('--help names the file and the variable and warns about the flag (D-222)', () => {
   const squash = (text: string) => text.replace(/\s+/g, ' ');
   it.each([
     [
@@ -119,7 +119,7 @@ function conformance(args: string[], env: Record<string, string> = {}): Promise<
   });
 }
 
-describe('svckit conformance takes its secrets from files and variables (D-228)', () => {
+describe('svckit conformance takes its secrets from files and variables (D-222)', () => {
   it('the two webhook secrets, one from a file and one from its variable, reach the receiver check', async () => {
     const secret = 'w'.repeat(40);
     const run = await conformance(

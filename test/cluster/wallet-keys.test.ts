@@ -1,7 +1,7 @@
-// Three `svckit serve` processes on one PostgreSQL act as one wallet service (D-218): a session token issued
+// Three `svckit serve` processes on one PostgreSQL act as one wallet service (D-214): a session token issued
 // by one instance is accepted by the others, all three publish the same JWKS, answer the same stand-in salt
-// for an unknown email (D-220), and sign the extension package with the same release key; a key rotated
-// through one instance is taken up by all, the retired key verifying on each for its grace period (D-219). The instances share {wallet_api_url} as behind a load
+// for an unknown email (D-216), and sign the extension package with the same release key; a key rotated
+// through one instance is taken up by all, the retired key verifying on each for its grace period (D-215). The instances share {wallet_api_url} as behind a load
 // balancer (SVC_WALLET_PUBLIC_URL: the token's iss and aud), and nothing else of the wallet.
 import { rmSync } from 'node:fs';
 import { get } from 'node:https';
@@ -45,7 +45,7 @@ function bytesOf(target: Target, pathname: string): Promise<{ status: number; bo
   });
 }
 
-describe('the wallet service keys are the same on every instance (D-218)', () => {
+describe('the wallet service keys are the same on every instance (D-214)', () => {
   it('a session token issued by instance 1 is accepted by instances 2 and 3', async () => {
     const [one, ...others] = cluster.instances.map((i) => i.target);
     const { token, identity } = await login(one!);
@@ -67,7 +67,7 @@ describe('the wallet service keys are the same on every instance (D-218)', () =>
     expect(sets[2]).toEqual(sets[0]);
   });
 
-  it('all three answer the same stand-in salt for an email with no managed account (D-220)', async () => {
+  it('all three answer the same stand-in salt for an email with no managed account (D-216)', async () => {
     const salts = await Promise.all(
       cluster.instances.map(
         async (i) =>
@@ -98,7 +98,7 @@ describe('the wallet service keys are the same on every instance (D-218)', () =>
     expect(new Set(keys).size).toBe(1);
   });
 
-  it('a rotation through instance 1 reaches instances 2 and 3; the retired key keeps verifying everywhere (D-219)', async () => {
+  it('a rotation through instance 1 reaches instances 2 and 3; the retired key keeps verifying everywhere (D-215)', async () => {
     const targets = cluster.instances.map((i) => i.target);
     const { token: before, identity } = await login(targets[1]!);
     const res = await adminCall(targets[0]!, 'POST', '/wallet-keys/token-signing/rotate');

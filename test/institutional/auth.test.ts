@@ -1,6 +1,6 @@
 // Unit tests of SVC-MLDSA verification (spec "Authentication", A) on the injectable clock: the ±30 s window
 // to the millisecond, both path forms (D-029), replay refusal for the window and after it (D-076), and the
-// integrator helper's header over the request target as sent, and the optional Content-Digest binding of D-232.
+// integrator helper's header over the request target as sent, and the optional Content-Digest binding of D-225.
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -147,7 +147,7 @@ async function parsed(raw: string, digestHeader: string): Promise<BodyDigest> {
   return body;
 }
 
-describe('the Content-Digest binding (D-232)', () => {
+describe('the Content-Digest binding (D-225)', () => {
   const transfers = '/wallet/api/v1/transfers';
   const original = JSON.stringify({ fromAccountId: 'acc_1', to: '0x01', amount: '1.00' });
   const other = JSON.stringify({ fromAccountId: 'acc_1', to: '0x02', amount: '99.00' });
@@ -183,7 +183,7 @@ describe('the Content-Digest binding (D-232)', () => {
   });
 
   it('leaves the specified scheme as it is: a captured plain header is accepted once with another body', async () => {
-    // The documented limit (D-232): the spec's string names no body; the replay memory allows one use.
+    // The documented limit (D-225): the spec's string names no body; the replay memory allows one use.
     const captured = mldsaAuthorization(keys, 'POST', transfers, clock.now());
     expect(await post(captured, other, undefined)).toBe('200');
     expect(await post(captured, original, undefined)).toBe('401 REPLAYED_SIGNATURE');

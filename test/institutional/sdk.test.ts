@@ -2,9 +2,9 @@
 // Node's built-in fetch), using the svckit helper signRequestsWithMldsa, reads an account and its statement
 // and sends a transfer that confirms on Anvil — and the same with a bearer key. The development CA is added
 // to Node's default trust store (tls.setDefaultCACertificates, the in-process NODE_EXTRA_CA_CERTS). The
-// Content-Digest binding of D-232 through the same stack: the helper's bound requests go through, a captured
+// Content-Digest binding of D-225 through the same stack: the helper's bound requests go through, a captured
 // bound header is refused with another body, and a captured header of the specified scheme is accepted once
-// with another body, the limit D-232 records.
+// with another body, the limit D-225 records.
 import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../generated/institutional/client';
@@ -108,7 +108,7 @@ describe('a generated SDK client against the reference stack', () => {
     await integratorFlow(client);
   });
 
-  it('signs the body too with the Content-Digest binding when asked (D-232)', async () => {
+  it('signs the body too with the Content-Digest binding when asked (D-225)', async () => {
     const keys = await mldsaKey(target, A_PERMISSIONS);
     const client = createClient({ baseUrl: baseUrl() });
     signRequestsWithMldsa(client, keys, Date.now, { contentDigest: true });
@@ -146,7 +146,7 @@ async function postTransfer(raw: string, headers: Record<string, string>): Promi
   return code ? `${res.status} ${code}` : String(res.status);
 }
 
-describe('a captured SVC-MLDSA header sent with another body (D-232)', () => {
+describe('a captured SVC-MLDSA header sent with another body (D-225)', () => {
   let attacker: AccountView;
   beforeAll(async () => {
     attacker = await newAccount(target);

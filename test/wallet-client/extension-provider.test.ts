@@ -264,7 +264,7 @@ describe('wallet_addEthereumChain and wallet_switchEthereumChain', () => {
     expect(Object.keys(state().rpcUrls)).toEqual(['1111111']);
   });
 
-  /** The host's endpoint calls, each with how many approvals the user had been shown by then (D-233). */
+  /** The host's endpoint calls, each with how many approvals the user had been shown by then (D-226). */
   function observed(h: ReturnType<typeof host>, answer?: (url: string) => Promise<unknown>) {
     const calls: Array<{ url: string; method: string; approvalsBefore: number }> = [];
     const forward = h.deps.forward;
@@ -275,7 +275,7 @@ describe('wallet_addEthereumChain and wallet_switchEthereumChain', () => {
     return calls;
   }
 
-  it('contacts the endpoint only after the user approved, and not at all when the user rejects (D-233)', async () => {
+  it('contacts the endpoint only after the user approved, and not at all when the user rejects (D-226)', async () => {
     const rejecting = host({ approve: false, chainIdOf: { 'https://l2.test/': '0x4d2' } });
     const unasked = observed(rejecting);
     await expect(
@@ -288,7 +288,7 @@ describe('wallet_addEthereumChain and wallet_switchEthereumChain', () => {
     expect(asked).toEqual([{ url: 'https://l2.test/', method: 'eth_chainId', approvalsBefore: 1 }]);
   });
 
-  it("never passes the endpoint's answer or failure on to the page (D-233)", async () => {
+  it("never passes the endpoint's answer or failure on to the page (D-226)", async () => {
     const answers: Record<string, () => Promise<unknown>> = {
       'https://text.test/': async () => 'router admin: firmware 1.2.3, session=abcdef',
       'https://error.test/': async () => {
@@ -315,7 +315,7 @@ describe('wallet_addEthereumChain and wallet_switchEthereumChain', () => {
     expect(new Set(errors).size).toBe(1);
   });
 
-  it("refuses to replace the native chain's endpoint, asking nothing and contacting nothing (D-233)", async () => {
+  it("refuses to replace the native chain's endpoint, asking nothing and contacting nothing (D-226)", async () => {
     const h = host();
     const calls = observed(h);
     const nativeHex = '0x10f447';

@@ -1,4 +1,4 @@
-// D-210 in the extension, without a browser: svckit_requestSession asks the wallet service for a dapp-scoped
+// D-209 in the extension, without a browser: svckit_requestSession asks the wallet service for a dapp-scoped
 // token, and the approval window (the rows approve.ts renders as text) says what that token lets the site do
 // and what it cannot reach. The wallet service here is a fake that checks the requests the real flow sends.
 import { describe, expect, it } from 'vitest';
@@ -65,7 +65,7 @@ function host() {
   return { deps, approvals, requests };
 }
 
-describe('svckit_requestSession and the token scope (D-210)', () => {
+describe('svckit_requestSession and the token scope (D-209)', () => {
   it('the approval window says what the token lets the site do and what it cannot reach', () => {
     const rows = facts(sessionApprovalRows(WALLET, ACCOUNT, '780b9aefce695a5f'));
     expect(rows).toMatchObject({

@@ -1,8 +1,8 @@
 // The managed-account tier (spec rule 8, D-127) against the in-process reference stack: sign up proves the
-// email with a code the service sends to a real SMTP server (D-213), splits 2-of-3 on the device and uploads
+// email with a code the service sends to a real SMTP server (D-210), splits 2-of-3 on the device and uploads
 // only the password-sealed service share and an auth key; recovery on a new device needs the password and
 // the guardian's share; the service's data alone recovers nothing; a taken and a free email get answers of
-// the same shape (D-215).
+// the same shape (D-212).
 import https from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type Client } from '../../generated/wallet/client/index.ts';
@@ -161,7 +161,7 @@ describe('managed-account tier', () => {
     expect(a.data).toEqual(b.data);
   });
 
-  it('a taken and a free email get answers of the same shape, byte for byte but for the values (D-213, D-215)', async () => {
+  it('a taken and a free email get answers of the same shape, byte for byte but for the values (D-210, D-212)', async () => {
     const { wallet: other, mnemonic: otherMnemonic } = Wallet.create();
     const session = await other.login(client);
     const free = 'carol@example.com';
@@ -283,14 +283,14 @@ describe('managed-account tier', () => {
       body: { ...body, password: PASSWORD } as never,
     });
     expect(withPassword.error).toMatchObject({ code: 'PRIVATE_MATERIAL_REFUSED' });
-    // D-214: the KDF poisoning of the squatting attack (4 GiB, 64 passes) is refused before anything is stored.
+    // D-211: the KDF poisoning of the squatting attack (4 GiB, 64 passes) is refused before anything is stored.
     const poisoned = await raw('POST /managed/accounts (4 GiB)', 400, '/managed/accounts', {
       method: 'POST',
       headers: bearer(session),
       body: JSON.stringify({ ...body, authKdf: { ...body.authKdf, memoryKiB: 4194304, passes: 64 } }),
     });
     expect(JSON.parse(poisoned.text)).toEqual({
-      error: '"authKdf.memoryKiB" expected 8192 to 262144 (8 to 256 MiB, D-214), got 4194304',
+      error: '"authKdf.memoryKiB" expected 8192 to 262144 (8 to 256 MiB, D-211), got 4194304',
       code: 'INVALID_PARAMETER',
     });
   });

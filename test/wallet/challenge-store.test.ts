@@ -1,4 +1,4 @@
-// D-209 on the challenge store (real PGlite, or PostgreSQL under test:postgres): the bounds per (svcId,
+// D-208 on the challenge store (real PGlite, or PostgreSQL under test:postgres): the bounds per (svcId,
 // address) and client IP, per (svcId, address) and per client IP, told apart by the IP each challenge came
 // from, which the HTTP tests cannot vary (every request there comes from loopback).
 import { randomBytes } from 'node:crypto';
@@ -34,7 +34,7 @@ async function put(svcId: string, address: string, ip: string, now: number): Pro
 const outstanding = async (svcId: string, address: string, now: number) =>
   (await outstandingChallenges(fresh.database.db, address, svcId, new Date(now))).map((c) => c.nonce);
 
-describe('challenge store bounds (D-209)', () => {
+describe('challenge store bounds (D-208)', () => {
   it("one client IP holds at most its share of an address; other clients' challenges stay; full means 429, not eviction", async () => {
     const svcId = '1111111111111111';
     const address = '0x5B38Da6a701c568545dCfcB03FcB875f56beddC4';

@@ -1,7 +1,7 @@
 // D-145: sign-in challenges are keyed by nonce and several may be outstanding per (address, svcId), which
 // are public. A third party that asks a challenge for the victim's (address, svcId) and sends a bad verify
 // neither replaces nor consumes the victim's challenge; the victim's own signatures verify once, only once.
-// D-209: only an address registered to the svcId gets a challenge, and a full bound refuses (429) rather
+// D-208: only an address registered to the svcId gets a challenge, and a full bound refuses (429) rather
 // than evict a challenge younger than the minimum age, so a stranger's requests never end the owner's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -75,7 +75,7 @@ describe('sign-in challenges (D-145)', () => {
   });
 });
 
-describe('challenge bounds (D-209)', () => {
+describe('challenge bounds (D-208)', () => {
   it("20 challenges asked by a stranger leave the owner's challenge valid", async () => {
     const owner = newIdentity();
     await registerWithAddress(owner);

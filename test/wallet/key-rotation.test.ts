@@ -1,7 +1,7 @@
-// Rotating the wallet service's signing keys through the admin API (D-219): the new key signs within the
+// Rotating the wallet service's signing keys through the admin API (D-215): the new key signs within the
 // refresh period, the retired one stays in the JWKS and verifies the tokens it signed until its grace period
 // ends, the extension package is signed again with the new release key, and the managed tier's stand-in
-// salts do not move (D-220). The grace period here (600 s) is shorter than a token's life (900 s), so the
+// salts do not move (D-216). The grace period here (600 s) is shorter than a token's life (900 s), so the
 // token refused at the end is refused for its retired key, not for its age.
 import { get } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -59,7 +59,7 @@ function siteBytes(pathname: string): Promise<Buffer> {
   });
 }
 
-describe('POST /admin/v1/wallet-keys/{name}/rotate (D-219)', () => {
+describe('POST /admin/v1/wallet-keys/{name}/rotate (D-215)', () => {
   it('refuses an unknown key name with 400 and a missing admin token with 401', async () => {
     const res = await adminCall(target, 'POST', '/wallet-keys/admin/rotate');
     await expectContract('admin.openapi.yaml', 'POST /wallet-keys/{name}/rotate', res, 400);

@@ -1,5 +1,5 @@
-// The managed tier proves an email before binding it (D-213), bounds the Argon2id parameters it accepts
-// (D-214), and answers the same way, in one member order, whether or not an email is taken (D-215). The
+// The managed tier proves an email before binding it (D-210), bounds the Argon2id parameters it accepts
+// (D-211), and answers the same way, in one member order, whether or not an email is taken (D-212). The
 // service runs on a real PGlite database and sends its mail to a real SMTP server (smtp-server).
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -90,7 +90,7 @@ const refusal = (promise: Promise<unknown>) =>
     (error: { code?: string; message?: string; headers?: Record<string, string> }) => error,
   );
 
-describe('proof of the email (D-213)', () => {
+describe('proof of the email (D-210)', () => {
   it('a free email gets a code by SMTP; the account opens only with it, once', async () => {
     const managed = service();
     const wallet = Wallet.create().wallet;
@@ -214,16 +214,16 @@ describe('proof of the email (D-213)', () => {
   });
 });
 
-describe('Argon2id bounds (D-214)', () => {
+describe('Argon2id bounds (D-211)', () => {
   it('refuses 4 GiB, 64 passes and 16 lanes with 400 naming the field', async () => {
     const managed = service();
     const wallet = Wallet.create().wallet;
     const email = address('bomb');
     const code = await codeFor(managed, wallet, email);
     const cases: [object, string][] = [
-      [{ memoryKiB: 4194304 }, '"authKdf.memoryKiB" expected 8192 to 262144 (8 to 256 MiB, D-214), got 4194304'],
-      [{ passes: 64 }, '"authKdf.passes" expected 1 to 8 (D-214), got 64'],
-      [{ parallelism: 16 }, '"authKdf.parallelism" expected 1 to 8 (D-214), got 16'],
+      [{ memoryKiB: 4194304 }, '"authKdf.memoryKiB" expected 8192 to 262144 (8 to 256 MiB, D-211), got 4194304'],
+      [{ passes: 64 }, '"authKdf.passes" expected 1 to 8 (D-211), got 64'],
+      [{ parallelism: 16 }, '"authKdf.parallelism" expected 1 to 8 (D-211), got 16'],
     ];
     for (const [kdf, message] of cases) {
       const refused = await refusal(managed.create(wallet.svcId, await body(wallet, email, code, kdf)));
@@ -233,14 +233,14 @@ describe('Argon2id bounds (D-214)', () => {
     sealed.sealedShare.kdf.memoryKiB = 4194304;
     expect(await refusal(managed.create(wallet.svcId, sealed))).toMatchObject({
       code: 'INVALID_PARAMETER',
-      message: '"sealedShare.kdf.memoryKiB" expected 8192 to 262144 (8 to 256 MiB, D-214), got 4194304',
+      message: '"sealedShare.kdf.memoryKiB" expected 8192 to 262144 (8 to 256 MiB, D-211), got 4194304',
     });
     // The refusals spent no try of the code: it still opens the account.
     expect((await managed.create(wallet.svcId, await body(wallet, email, code))).svcId).toBe(wallet.svcId);
   });
 });
 
-describe('one answer for known and unknown emails (D-215)', () => {
+describe('one answer for known and unknown emails (D-212)', () => {
   it('the salt of an account and of an unknown email have the same members in the same order', async () => {
     const managed = service();
     const wallet = Wallet.create().wallet;
@@ -268,7 +268,7 @@ describe('one answer for known and unknown emails (D-215)', () => {
   });
 });
 
-describe('delivery and logs (D-216)', () => {
+describe('delivery and logs (D-213)', () => {
   it('without SMTP, says so once at start and writes the code to the log', async () => {
     const lines: string[] = [];
     const devLog = { warn: (m: string) => lines.push(m), error: (m: string) => lines.push(m) };

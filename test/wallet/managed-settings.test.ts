@@ -1,4 +1,4 @@
-// The settings of the managed tier's email (D-213, D-216) are validated at start: a bad value is a message
+// The settings of the managed tier's email (D-210, D-213) are validated at start: a bad value is a message
 // naming the variable, never repeating an SMTP URL (it may hold credentials).
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.ts';

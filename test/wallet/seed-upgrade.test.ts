@@ -1,6 +1,6 @@
 // Seeds an older svckit kept in `<dataDir>/wallet/*.seed` move into the database at the first start of a
-// persisted stack (D-218): the keys, the JWKS and the release key stay what they were, the managed tier's
-// stand-in salts do not change (D-220), the values are stored sealed and the files are deleted.
+// persisted stack (D-214): the keys, the JWKS and the release key stay what they were, the managed tier's
+// stand-in salts do not change (D-216), the values are stored sealed and the files are deleted.
 import { createHmac, createPrivateKey, createPublicKey } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,7 +30,7 @@ async function publicOf(seedHex: string) {
   };
 }
 
-describe('seeds an older svckit kept in the data directory (D-218, D-220)', () => {
+describe('seeds an older svckit kept in the data directory (D-214, D-216)', () => {
   it('move into the database at first start, keep their keys and the stand-in salts, and the files go', async () => {
     const dataDir = path.join(scratch, 'upgrade');
     const walletDir = path.join(dataDir, 'wallet');

@@ -1,5 +1,5 @@
-// The wallet service keys are shared by every instance on one database (D-218): sealed under the KEK in the
-// `settings` table, and a rotation keeps the retired key verifying for its grace period (D-219). Two key
+// The wallet service keys are shared by every instance on one database (D-214): sealed under the KEK in the
+// `settings` table, and a rotation keeps the retired key verifying for its grace period (D-215). Two key
 // rings on one database stand for two instances; the session tokens are checked with the real verifier.
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
@@ -19,7 +19,7 @@ const GRACE_MS = 3_600_000;
 const ISSUER = 'https://wallet.example';
 const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } }) as never;
 
-describe('the wallet key sets on one database (D-218, D-219)', () => {
+describe('the wallet key sets on one database (D-214, D-215)', () => {
   it('two instances sign and verify with one key; after a rotation the retired key verifies until its grace ends', async () => {
     const db = fresh.database.db;
     const clock = new ManualClock();

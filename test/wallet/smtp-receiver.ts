@@ -1,5 +1,5 @@
 // A real SMTP server (smtp-server) on a loopback port for the tests: the receiving end of the service's mail
-// (D-216). It asks for the credentials it was started with and keeps every message it accepts.
+// (D-213). It asks for the credentials it was started with and keeps every message it accepts.
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 

@@ -1,4 +1,4 @@
-// D-222, D-223, D-224: sync storage is budgeted per identity, per client IP and in total, and new identities
+// D-217, D-218, D-219: sync storage is budgeted per identity, per client IP and in total, and new identities
 // per client IP, so one client cannot fill the ledger's database with ciphertext under identities it makes
 // for free. Requests leave from several loopback source addresses (127.0.0.x) to play several client IPs.
 import https from 'node:https';
@@ -114,7 +114,7 @@ beforeAll(async () => {
 });
 afterAll(async () => target?.close?.());
 
-describe('sync bytes per client IP (D-223)', () => {
+describe('sync bytes per client IP (D-218)', () => {
   it('refuses one IP before its figure, across identities and overwrites, while another IP still writes', async () => {
     const a = await syncIdentity(target, '127.0.0.1', 2);
     const b = await syncIdentity(target, '127.0.0.1', 2);
@@ -162,7 +162,7 @@ describe('sync bytes per client IP (D-223)', () => {
   });
 });
 
-describe('sync bytes per identity (D-222)', () => {
+describe('sync bytes per identity (D-217)', () => {
   it('refuses growth past the identity budget with 413, lets a write that holds no more through, and frees on delete', async () => {
     const d = await syncIdentity(target, '127.0.0.5', 5);
     const first = await d.post('127.0.0.5', 0, [1, 2, 3, 4]);
@@ -197,7 +197,7 @@ describe('sync bytes per identity (D-222)', () => {
   });
 });
 
-describe('new identities per client IP (D-224)', () => {
+describe('new identities per client IP (D-219)', () => {
   const register = (ip: string, identity = newIdentity()) =>
     from(
       target,

@@ -1,4 +1,4 @@
-// D-222, D-223: the accounting under the sync budgets, on a real database. The total that sync holds is kept
+// D-217, D-218: the accounting under the sync budgets, on a real database. The total that sync holds is kept
 // by triggers and must equal what the rows hold after any mix of writes, overwrites and deletes; a refused
 // write stores nothing; the per-IP count is every byte written in the last 24 hours and nothing is given back.
 import { sql } from 'drizzle-orm';
@@ -56,7 +56,7 @@ async function refusal(work: Promise<unknown>): Promise<string> {
   return (error as RestError).code;
 }
 
-describe('the total sync holds (D-222)', () => {
+describe('the total sync holds (D-217)', () => {
   it('stays equal to what the rows hold through writes, overwrites, label changes, deletes and a truncate', async () => {
     const w = writer();
     for (const id of ['a1', 'a2', 'a3']) await putDevice(db(), device('aaaa', id), 32, w);
@@ -135,7 +135,7 @@ describe('the total sync holds (D-222)', () => {
   });
 });
 
-describe('sync bytes per client IP in 24 hours (D-223)', () => {
+describe('sync bytes per client IP in 24 hours (D-218)', () => {
   it('counts every byte written, overwrites and rewrites after a delete included, and frees it only as hours pass', async () => {
     const budgets = { ...LARGE, perIpPerDay: 3 * 1184 + 30_000 };
     const at = (ms: number) => writer({ ipKey: '198.51.100.7', budgets, now: new Date(T0 + ms) });

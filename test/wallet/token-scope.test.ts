@@ -1,4 +1,4 @@
-// D-210: a session token asked for with `scope: "dapp"` (what the wallet hands a site) opens what a site may do
+// D-209: a session token asked for with `scope: "dapp"` (what the wallet hands a site) opens what a site may do
 // and is refused 403 PERMISSION_DENIED by the sync devices, the managed account and its guardian share and the
 // changes to owner bindings; the owner's own token (no scope asked, or "owner") still opens them.
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -63,7 +63,7 @@ const OWNER_ONLY: [method: string, path: string, body?: unknown][] = [
   ['POST', `/bindings/${BINDING}/revoke`],
 ];
 
-describe('session token scope (D-210)', () => {
+describe('session token scope (D-209)', () => {
   it('verify issues the scope asked for, "owner" when none is asked', async () => {
     expect(jwtPart(await signIn('dapp'), 1)).toMatchObject({ sub: identity.svcId, scope: 'dapp' });
     expect(jwtPart(await signIn(), 1)).toMatchObject({ scope: 'owner' });
@@ -122,7 +122,7 @@ describe('session token scope (D-210)', () => {
   });
 });
 
-describe('a session token without the scope claim (D-210)', () => {
+describe('a session token without the scope claim (D-209)', () => {
   it('opens only what a dapp token opens', async () => {
     const key = await serviceKeyFromSeed(randomBytes(32));
     const issuer = 'https://wallet.test';

@@ -1,7 +1,7 @@
 // The README's webhook receiver, run as written in its own Node process over real TLS, fed deliveries signed by
 // the dispatcher's own signing code: a captured delivery resent under a new X-SVC-Delivery is refused by its
 // replay key and processed once, the sender's retry (a fresh signature of the same event) is acknowledged and
-// not processed again, and a delivery with a wrong signature is a 400 (D-231).
+// not processed again, and a delivery with a wrong signature is a 400 (D-224).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';

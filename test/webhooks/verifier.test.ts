@@ -52,7 +52,7 @@ describe('verifyWebhook', () => {
     });
   });
 
-  it('gives a captured delivery resent under another delivery id the same replay key, another attempt another (D-231)', () => {
+  it('gives a captured delivery resent under another delivery id the same replay key, another attempt another (D-224)', () => {
     const now = at(settled);
     const ts = settled.headers['X-SVC-Timestamp']!;
     const first = verifyWebhook(body, settled.headers, CURRENT, { now });

@@ -23,7 +23,7 @@ export type AdminOptions = {
   field?: string;
 };
 
-/** D-228: the administrator token, from --token, --token-file or SVC_ADMIN_TOKEN (D-158). */
+/** D-222: the administrator token, from --token, --token-file or SVC_ADMIN_TOKEN (D-158). */
 export const ADMIN_TOKEN: SecretOption = { flag: 'token', env: 'SVC_ADMIN_TOKEN', what: 'the administrator token' };
 
 /** A failure to report: its text goes to stderr and the command exits 1. */
@@ -57,7 +57,7 @@ export function defaultBase(env: NodeJS.ProcessEnv = process.env): string {
   return `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
-/** The administrator token the command sends: --token, --token-file or SVC_ADMIN_TOKEN (D-158, D-228). */
+/** The administrator token the command sends: --token, --token-file or SVC_ADMIN_TOKEN (D-158, D-222). */
 export function adminToken(options: AdminOptions): string {
   let token: string | undefined;
   try {

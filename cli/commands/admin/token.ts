@@ -1,5 +1,5 @@
 /**
- * `svckit admin token rotate`: a new administrator token (`POST /admin/v1/admin-token/rotate`, D-227). The new
+ * `svckit admin token rotate`: a new administrator token (`POST /admin/v1/admin-token/rotate`, D-221). The new
  * token is printed once; the one this command authenticated with stops working at once, on every instance.
  */
 import { Command } from 'commander';
@@ -17,7 +17,7 @@ export function tokenCommand(): Command {
       )
       .action(
         action(async (options: AdminOptions) => {
-          // D-227: the body repeats the current token, so the server knows the rotation is meant.
+          // D-221: the body repeats the current token, so the server knows the rotation is meant.
           const currentToken = adminToken(options);
           const rotated = answer(
             await sdk.adminRotateAdminToken({ client: adminClient(options), body: { currentToken } }),

@@ -1,6 +1,6 @@
 /**
  * `svckit admin wallet-keys rotate <name>`: a fresh signing key of the wallet service; the retired one verifies
- * for SVC_WALLET_KEY_GRACE_S (`/admin/v1/wallet-keys/{name}/rotate`, D-219).
+ * for SVC_WALLET_KEY_GRACE_S (`/admin/v1/wallet-keys/{name}/rotate`, D-215).
  */
 import { Command } from 'commander';
 import * as sdk from '../../../generated/admin/sdk.gen';
@@ -13,7 +13,7 @@ export function walletKeysCommand(): Command {
   );
   command.addCommand(
     connectionOptions(new Command('rotate'))
-      .description('Make a fresh key sign; the retired one keeps verifying for the grace period (D-219).')
+      .description('Make a fresh key sign; the retired one keeps verifying for the grace period (D-215).')
       .argument('<name>', 'token-signing or release-signing')
       .action(
         action(async (name: 'token-signing' | 'release-signing', options: AdminOptions) => {

@@ -1,5 +1,5 @@
 /**
- * The secrets `svckit conformance` takes (D-228): each from its flag, a file or an environment variable.
+ * The secrets `svckit conformance` takes (D-222): each from its flag, a file or an environment variable.
  * A variable counts only when its feature is asked for (`--rpc`, `--webhook-receiver`), so that one left in
  * the environment does not turn into a usage error; a flag or file given without its feature still is one.
  */

@@ -147,7 +147,7 @@ export function register(target: Target, identity: Identity, extra: Record<strin
   });
 }
 
-/** The identity's own chain address as a registration key: a challenge is issued only for one (D-209). */
+/** The identity's own chain address as a registration key: a challenge is issued only for one (D-208). */
 export function ownKeys(identity: Identity): RegisterKey[] {
   const { address } = identity.chain;
   const chainId = address.startsWith('0x') ? '1111111' : address.startsWith('bc1') ? 'bitcoin' : 'tron';
@@ -156,7 +156,7 @@ export function ownKeys(identity: Identity): RegisterKey[] {
 
 /**
  * The signed registration body (D-147): svcId, public key, the keys (by default the identity's own chain
- * address, D-209), issuedAt now and the identity key's proof over them.
+ * address, D-208), issuedAt now and the identity key's proof over them.
  */
 export function registrationProof(
   identity: Identity,

@@ -11,9 +11,9 @@
  *   different derivation that does not open the share, and keeps only a scrypt hash of it;
  * - the password itself never leaves the device.
  *
- * Opening an account takes two steps (D-213): {@link requestSignUpCode} has the service email a one-time code
+ * Opening an account takes two steps (D-210): {@link requestSignUpCode} has the service email a one-time code
  * to the address, and {@link signUp} sends that code with the sealed share. The client derives only with
- * Argon2id parameters inside {@link MANAGED_KDF_BOUNDS} (D-214), whatever the service hands it.
+ * Argon2id parameters inside {@link MANAGED_KDF_BOUNDS} (D-211), whatever the service hands it.
  */
 import { randomBytes } from 'node:crypto';
 import type { Client } from '../../../generated/wallet/client/index.ts';
@@ -37,7 +37,7 @@ import { SvcError } from '../../errors.ts';
 /** D-127: the Argon2id associated data that separates the auth key from the share-sealing key. */
 export const MANAGED_AUTH_CONTEXT = 'svckit/managed/auth/v1';
 
-/** D-214: the Argon2id parameters the managed tier accepts and a client derives with (wallet.openapi.yaml `ManagedAuthKdf`). */
+/** D-211: the Argon2id parameters the managed tier accepts and a client derives with (wallet.openapi.yaml `ManagedAuthKdf`). */
 export const MANAGED_KDF_BOUNDS = Object.freeze({
   minMemoryKiB: 8 * 1024,
   maxMemoryKiB: 256 * 1024,
@@ -62,7 +62,7 @@ export class ManagedError extends SvcError {
 
 /** Options of {@link signUp}. */
 export interface SignUpOptions {
-  /** The 8-digit code {@link requestSignUpCode} had the service email to the address (D-213). */
+  /** The 8-digit code {@link requestSignUpCode} had the service email to the address (D-210). */
   emailCode: string;
   /** A two-key session of the wallet (default: `wallet.login(client)`). */
   session?: Pick<Session, 'token'>;
@@ -81,7 +81,7 @@ export interface SignUpResult {
   guardianShare: GuardianShare;
 }
 
-/** Throws a ManagedError (`KDF_OUT_OF_BOUNDS`) for Argon2id parameters outside {@link MANAGED_KDF_BOUNDS} (D-214). */
+/** Throws a ManagedError (`KDF_OUT_OF_BOUNDS`) for Argon2id parameters outside {@link MANAGED_KDF_BOUNDS} (D-211). */
 export function checkManagedKdf(params: Argon2idParams): void {
   const b = MANAGED_KDF_BOUNDS;
   const within = (n: number, lo: number, hi: number) => Number.isInteger(n) && n >= lo && n <= hi;
@@ -98,7 +98,7 @@ export function checkManagedKdf(params: Argon2idParams): void {
   }
 }
 
-/** The auth key the server sees (hex): Argon2id over the password with the account's salt and parameters (bounded, D-214). */
+/** The auth key the server sees (hex): Argon2id over the password with the account's salt and parameters (bounded, D-211). */
 export async function managedAuthKey(
   password: string,
   authKdf: Pick<ManagedAuthKdf, 'memoryKiB' | 'passes' | 'parallelism' | 'salt'>,
@@ -116,7 +116,7 @@ export async function managedAuthKey(
 }
 
 /**
- * POST /managed/email-codes: asks the service to email a one-time code to `email` (D-213). The answer is the
+ * POST /managed/email-codes: asks the service to email a one-time code to `email` (D-210). The answer is the
  * same whether or not the email is free; only its mailbox learns which (a code, or a notice that it is taken).
  */
 export async function requestSignUpCode(

@@ -39,7 +39,7 @@ export interface LoginOptions {
   /** The clock that dates the registration and checks the challenge's expiry. Default the system clock. */
   clock?: Clock;
   /**
-   * What the token may open (D-210): "dapp" for a token handed to a site, which the sync devices and the managed
+   * What the token may open (D-209): "dapp" for a token handed to a site, which the sync devices and the managed
    * account refuse. Default: none sent, so the service issues the owner's token.
    */
   scope?: TokenScope;
@@ -138,7 +138,7 @@ export async function loginWithSigner(
       : await verifySessionToken(client, token, { svcId: identity.svcId, address, nonce });
   if (claims.sub !== identity.svcId || claims.chl !== nonce)
     throw new SessionError('the token names another identity or challenge');
-  // D-210: a token meant for a site must say so, or a service that ignored the request would hand out the owner's.
+  // D-209: a token meant for a site must say so, or a service that ignored the request would hand out the owner's.
   if (options.scope === 'dapp' && claims.scope !== 'dapp')
     throw new SessionError(`asked for a dapp-scoped token, got scope ${JSON.stringify(claims.scope ?? null)}`);
   return {

@@ -1,5 +1,5 @@
 /**
- * POST /admin/v1/admin-token/rotate (D-227): replaces the administrator token (D-048) and answers the new one,
+ * POST /admin/v1/admin-token/rotate (D-221): replaces the administrator token (D-048) and answers the new one,
  * once. The body repeats the current token, so that only a caller who means to rotate it does.
  */
 import type { RouteHandlers } from '../../../generated/admin/fastify.gen';

@@ -73,7 +73,7 @@ export function chainAccountHandlers(deps: { chain: ChainRuntime; accounts: Acco
       const address = evmAddressParam('address', body.address);
       await notPlatform(address);
       await permissions.allow(address, 'external');
-      // D-226: the faucet does not list the address again, so a removal made meanwhile stands.
+      // D-220: the faucet does not list the address again, so a removal made meanwhile stands.
       const funding = amountWei === undefined ? undefined : await faucet.fund(address, amountWei, { allow: false });
       const balanceWei =
         funding?.balanceWei ?? BigInt(await chain.upstream.call<Hex>('eth_getBalance', [address, 'latest']));
@@ -99,7 +99,7 @@ export function chainAccountHandlers(deps: { chain: ChainRuntime; accounts: Acco
 }
 
 /**
- * D-226: the address left the allow-list while this add ran (a DELETE came in between): the removal wins and
+ * D-220: the address left the allow-list while this add ran (a DELETE came in between): the removal wins and
  * the add answers 409 REVOKED, naming the funding that was mined all the same (it stays in the statement).
  */
 function removedMeanwhile(address: Hex, funding: Funding | undefined): RestError {

@@ -69,7 +69,7 @@ export class Faucet {
   /**
    * Sends `amountWei` to `address`, waits until mined and returns the confirmed record and new balance.
    * `allow: false` leaves the allow-list alone: the caller listed the address itself, and a removal made while
-   * the funding runs must stand (D-226).
+   * the funding runs must stand (D-220).
    */
   async fund(address: Hex, amountWei: bigint, options: { allow?: boolean } = {}): Promise<Funding> {
     try {

@@ -33,7 +33,7 @@ export type AdminDeps = {
   clock: Clock;
   version: string;
   requestsPerSecond: number;
-  /** SVC_WALLET_KEY_GRACE_S in milliseconds: how long a rotated wallet key keeps verifying (D-219). */
+  /** SVC_WALLET_KEY_GRACE_S in milliseconds: how long a rotated wallet key keeps verifying (D-215). */
   walletKeyGraceMs: number;
 };
 

@@ -1,4 +1,4 @@
-/** Admin handler for the rotation of the wallet service's signing keys (D-218, D-219). */
+/** Admin handler for the rotation of the wallet service's signing keys (D-214, D-215). */
 import type { RouteHandlers } from '../../../generated/admin/fastify.gen';
 import { zAdminRotateWalletKeyPath } from '../../../generated/admin/zod.gen';
 import type { Clock } from '../../clock.ts';
@@ -10,7 +10,7 @@ import { rotateServiceKey } from '../wallet/keys.ts';
 /** What the rotation needs: the database and KEK the key sets are sealed in, and SVC_WALLET_KEY_GRACE_S. */
 export type WalletKeyDeps = { db: Database; keyring: Keyring; clock: Clock; graceMs: number };
 
-/** POST /wallet-keys/{name}/rotate: every instance signs with the new key within KEY_REFRESH_MS (D-219). */
+/** POST /wallet-keys/{name}/rotate: every instance signs with the new key within KEY_REFRESH_MS (D-215). */
 export function walletKeyHandlers(deps: WalletKeyDeps): Pick<RouteHandlers, 'adminRotateWalletKey'> {
   return {
     adminRotateWalletKey: async (request, reply) => {

@@ -1,7 +1,7 @@
 /**
  * Authentication of institutional requests (spec "Authentication", A): `Authorization: Bearer svc_<API_KEY>`
  * or `Authorization: SVC-MLDSA <pubkey_hex>.<timestamp_ms>.<sig_hex>` over `<timestamp_ms>:<METHOD>:<request_path>`.
- * D-232: a header ending in `.content-digest` signs `<timestamp_ms>:<METHOD>:<request_path>\n<Content-Digest>`,
+ * D-225: a header ending in `.content-digest` signs `<timestamp_ms>:<METHOD>:<request_path>\n<Content-Digest>`,
  * and the body must match that Content-Digest.
  * spec: "missing or invalid credentials give 401; a key without permission for the operation gives 403."
  */
@@ -21,7 +21,7 @@ const MLDSA_SCHEME = 'SVC-MLDSA ';
 const TIMESTAMP = /^\d{1,16}$/;
 
 /**
- * The parts of `SVC-MLDSA <pubkey_hex 3904>.<timestamp_ms>.<sig_hex 6618>`, optionally followed by the D-232
+ * The parts of `SVC-MLDSA <pubkey_hex 3904>.<timestamp_ms>.<sig_hex 6618>`, optionally followed by the D-225
  * binding suffix `.content-digest`, or undefined when malformed. Parsed
  * by position rather than with one regular expression over the 10.5 KB header, which alone cost 48 us per
  * request (a quarter of the verification): a hex part is valid exactly when it decodes to its full length,
@@ -59,9 +59,9 @@ export type SignedRequest = {
   method: string;
   target: string;
   authorization: string | undefined;
-  /** The Content-Digest header, read when the SVC-MLDSA header binds it (D-232). */
+  /** The Content-Digest header, read when the SVC-MLDSA header binds it (D-225). */
   contentDigest?: string | string[] | undefined;
-  /** The body's digests as parsed (D-232); absent for a request with no body. */
+  /** The body's digests as parsed (D-225); absent for a request with no body. */
   body?: BodyDigest | undefined;
 };
 
@@ -115,7 +115,7 @@ export class Authenticator {
         `signature timestamp ${timestamp} is ${Math.round(skew / 1000)} s from server time ${now}; allowed ±30 s`,
       );
     }
-    // D-232: the body is checked against its Content-Digest before any key is looked up or verified.
+    // D-225: the body is checked against its Content-Digest before any key is looked up or verified.
     const digestLine = bound ? `\n${checkContentDigest(request)}` : '';
     const known = this.knownKeys.get(keyHex);
     const publicKey = known?.publicKey ?? Buffer.from(keyHex, 'hex');
@@ -158,7 +158,7 @@ export class Authenticator {
 }
 
 /**
- * The Content-Digest value a bound SVC-MLDSA header signs (D-232), once the body is known to match it; throws
+ * The Content-Digest value a bound SVC-MLDSA header signs (D-225), once the body is known to match it; throws
  * 401 when the header is missing, unreadable, or names a digest the body does not have.
  */
 function checkContentDigest(request: SignedRequest): string {

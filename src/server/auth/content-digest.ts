@@ -1,5 +1,5 @@
 /**
- * D-232: the optional binding of an SVC-MLDSA signature to the request body. The specified signed string
+ * D-225: the optional binding of an SVC-MLDSA signature to the request body. The specified signed string
  * `<timestamp_ms>:<METHOD>:<request_path>` does not cover the body; a client may send an RFC 9530
  * `Content-Digest` and sign `<timestamp_ms>:<METHOD>:<request_path>\n<Content-Digest value>` instead, marking
  * its header with the `.content-digest` suffix. The server hashes the body as its parser reads it (so the work
@@ -10,7 +10,7 @@ import type { Readable } from 'node:stream';
 import { Transform } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-/** The suffix of an SVC-MLDSA header whose signature also covers the Content-Digest header (D-232). */
+/** The suffix of an SVC-MLDSA header whose signature also covers the Content-Digest header (D-225). */
 export const CONTENT_DIGEST_BINDING = '.content-digest';
 
 /** The longest Content-Digest value read: a sha-256 and a sha-512 member fit with room to spare. */

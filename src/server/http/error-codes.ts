@@ -109,7 +109,7 @@ export const HTTP_STATUS: { readonly [C in ErrorCode]: ErrorStatus } = {
   MANAGED_ACCOUNT_EXISTS: 409,
   // Fastify's own refusals of a request body.
   BODY_TOO_LARGE: 413,
-  // D-222: what sync holds would pass the identity's budget or the service's total.
+  // D-217: what sync holds would pass the identity's budget or the service's total.
   SYNC_QUOTA_EXCEEDED: 413,
   SYNC_STORAGE_FULL: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,

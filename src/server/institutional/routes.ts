@@ -18,7 +18,7 @@ export type InstitutionalOptions = InstitutionalDeps & { authenticator: Authenti
 export async function institutionalRoutes(app: FastifyInstance, options: InstitutionalOptions): Promise<void> {
   await limitRequests(app, options.requestsPerSecond);
   app.decorateRequest('credential', null);
-  // D-232: a signature bound to the body's Content-Digest has the body hashed as it is parsed.
+  // D-225: a signature bound to the body's Content-Digest has the body hashed as it is parsed.
   app.addHook('preParsing', tapBodyForDigest);
   app.addHook('preHandler', async (request) => {
     const credential = await options.authenticator.authenticate({

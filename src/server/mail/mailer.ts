@@ -1,5 +1,5 @@
 /**
- * Outgoing email of the service (D-216): the managed tier's one-time codes and notices (D-213). With
+ * Outgoing email of the service (D-213): the managed tier's one-time codes and notices (D-210). With
  * SVC_SMTP_URL, nodemailer hands each message to that SMTP server; without it (development) the message,
  * code included, is written to the server log, and the log says so once at start. Sending never blocks or
  * fails the request that asked for it: the answer must not depend on whether, or how fast, a mail went out.
@@ -23,7 +23,7 @@ export interface Mailer {
   close(): Promise<void>;
 }
 
-/** D-216: the announcement written at start when codes go to the log. */
+/** D-213: the announcement written at start when codes go to the log. */
 export const LOG_DELIVERY_NOTICE =
   'svckit mail: SVC_SMTP_URL is not set, so managed-account email codes are written to this log instead of being sent (development only)';
 
@@ -59,7 +59,7 @@ function smtpMailer(smtpUrl: string, from: string, log: MailLog): Mailer {
       host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
       port: Number(url.port) || (secure ? 465 : 587),
       secure,
-      // D-216: off loopback, smtp:// must upgrade with STARTTLS; the credentials never cross the network in clear.
+      // D-213: off loopback, smtp:// must upgrade with STARTTLS; the credentials never cross the network in clear.
       requireTLS: !secure && !LOOPBACK.has(url.hostname),
       ...(url.username
         ? { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } }

@@ -48,7 +48,7 @@ const EXPLAIN = {
   ecdsaSig: '65 bytes: 0x + 130 hex (EVM, Tron) or 88 base64 characters (Bitcoin BIP-137)',
   'keys[].chainId': '1111111, an EVM chain id, "bitcoin" or "tron"',
   'keys[].address': 'an EVM (0x + 40 hex), Bitcoin (bc1q...) or Tron (T...) address',
-  scope: '"owner" or "dapp" (D-210)',
+  scope: '"owner" or "dapp" (D-209)',
 };
 
 const registerBody = zRegisterRequest.extend({ keys: z.array(zRegisterKey.strict()).max(64).optional() }).strict();
@@ -70,11 +70,11 @@ export class AuthService {
     private readonly clock: Clock,
     private readonly tokens: SessionTokens,
     private readonly origin: () => string,
-    /** D-224: new identities one client IP may register per hour. */
+    /** D-219: new identities one client IP may register per hour. */
     private readonly identitiesPerIpPerHour: number,
   ) {}
 
-  /** POST /wallets/register from client IP `ip` (D-030, D-031, D-069, D-224). */
+  /** POST /wallets/register from client IP `ip` (D-030, D-031, D-069, D-219). */
   async register(body: unknown, ip: string): Promise<RegisterResponse> {
     const input = guard(registerBody, body, EXPLAIN);
     const key = fromHex(input.pqPublicKey.toLowerCase());
@@ -120,11 +120,11 @@ export class AuthService {
     return { ok: true, isNew };
   }
 
-  /** POST /auth/challenge (D-043, D-068, D-071, D-145, D-209); `ip` is the client's address as the rate limits see it. */
+  /** POST /auth/challenge (D-043, D-068, D-071, D-145, D-208); `ip` is the client's address as the rate limits see it. */
   async challenge(body: unknown, ip: string): Promise<ChallengeResponse> {
     const input = guard(challengeBody, body, EXPLAIN);
     const { kind, address } = canonicalAddress('address', input.address);
-    // D-209: only a chain address registered to the svcId gets a challenge. An unknown svcId and an address not
+    // D-208: only a chain address registered to the svcId gets a challenge. An unknown svcId and an address not
     // registered to it get one answer, whatever other identities hold, so the 404 says only what a 200 would.
     if (!(await isRegisteredAddress(this.db, input.svcId, address))) {
       throw new RestError(
@@ -147,7 +147,7 @@ export class AuthService {
       this.lastPurge = now;
       await purgeExpiredChallenges(this.db, new Date(now));
     }
-    // D-145: a bounded store in all; D-209 bounds it per address and per client IP in putChallenge.
+    // D-145: a bounded store in all; D-208 bounds it per address and per client IP in putChallenge.
     if ((await challengeCount(this.db)) >= CHALLENGES_IN_TOTAL) {
       await purgeExpiredChallenges(this.db, new Date(now));
       if ((await challengeCount(this.db)) >= CHALLENGES_IN_TOTAL) {
@@ -162,7 +162,7 @@ export class AuthService {
     return { nonce, message };
   }
 
-  /** POST /auth/verify: both signatures over the outstanding message, then a token (D-005, D-018, D-035, D-044, D-210). */
+  /** POST /auth/verify: both signatures over the outstanding message, then a token (D-005, D-018, D-035, D-044, D-209). */
   async verify(body: unknown): Promise<{ token: string }> {
     const input = guard(verifyBody, body, EXPLAIN);
     const { kind, address } = canonicalAddress('address', input.address);
@@ -201,7 +201,7 @@ export class AuthService {
     if (!(await consumeChallenge(this.db, challenge.nonce))) {
       throw new RestError(ErrorCode.CHALLENGE_EXPIRED, 'this challenge was just used: request a new challenge');
     }
-    // D-210: the signer chooses the scope; a wallet signing in for a site asks for "dapp".
+    // D-209: the signer chooses the scope; a wallet signing in for a site asks for "dapp".
     const { token } = await this.tokens.issue(input.svcId, address, challenge.nonce, input.scope ?? 'owner');
     await putAuthRecord(this.db, {
       nonce: challenge.nonce,

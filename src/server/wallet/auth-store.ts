@@ -27,16 +27,16 @@ export async function identityKey(db: Database, svcId: string): Promise<Uint8Arr
 /** D-147: the chain addresses one identity may hold. */
 export const ADDRESSES_PER_IDENTITY = 64;
 
-/** D-224: the window in which new identities are counted per client IP. */
+/** D-219: the window in which new identities are counted per client IP. */
 export const IDENTITY_WINDOW_MS = 3_600_000;
 
-/** Who registers: the key of the client IP (sync-store.ts ipKey) and its budget of new identities per hour (D-224). */
+/** Who registers: the key of the client IP (sync-store.ts ipKey) and its budget of new identities per hour (D-219). */
 export type RegistrationOrigin = { ipKey: string; perHour: number };
 
 /**
  * Registers `svcId` (D-069: idempotent) and adds chain addresses not seen before; true when the identity is
  * new. D-147: the addresses are counted in the same transaction, and over the quota nothing is stored.
- * D-224: a new identity is counted against its client IP; past `origin.perHour` in the last hour it is 429.
+ * D-219: a new identity is counted against its client IP; past `origin.perHour` in the last hour it is 429.
  */
 export async function registerIdentity(
   db: Database,
@@ -80,7 +80,7 @@ export async function registerIdentity(
   });
 }
 
-/** D-224: admits one new identity for `origin` or throws 429 RATE_LIMITED (the transaction then stores nothing). */
+/** D-219: admits one new identity for `origin` or throws 429 RATE_LIMITED (the transaction then stores nothing). */
 async function countNewIdentity(
   tx: Parameters<Parameters<Database['transaction']>[0]>[0],
   svcId: string,
@@ -108,20 +108,20 @@ async function countNewIdentity(
   await tx.insert(walletIdentityOrigins).values({ svcId, ipKey: origin.ipKey, createdAt: now });
 }
 
-/** D-224: forgets which IP registered an identity once that no longer counts (data kept no longer than needed). */
+/** D-219: forgets which IP registered an identity once that no longer counts (data kept no longer than needed). */
 export async function purgeIdentityOrigins(db: Database, now: Date): Promise<void> {
   await db
     .delete(walletIdentityOrigins)
     .where(lt(walletIdentityOrigins.createdAt, new Date(now.getTime() - IDENTITY_WINDOW_MS)));
 }
 
-/** D-145, D-209: outstanding challenges per (svcId, address); verify tries at most these. */
+/** D-145, D-208: outstanding challenges per (svcId, address); verify tries at most these. */
 export const CHALLENGES_PER_ADDRESS = 8;
-/** D-209: of one (svcId, address)'s challenges, those one client IP may hold (half, so one IP never holds all). */
+/** D-208: of one (svcId, address)'s challenges, those one client IP may hold (half, so one IP never holds all). */
 export const CHALLENGES_PER_ADDRESS_PER_IP = 4;
-/** D-209: outstanding challenges one client IP may hold in all. */
+/** D-208: outstanding challenges one client IP may hold in all. */
 export const CHALLENGES_PER_IP = 256;
-/** D-209: a challenge younger than this is never evicted to make room; the request is refused (429) instead. */
+/** D-208: a challenge younger than this is never evicted to make room; the request is refused (429) instead. */
 export const CHALLENGE_MIN_AGE_MS = 60_000;
 /** D-145: outstanding challenges the service keeps in all; beyond it a new challenge is refused (503). */
 export const CHALLENGES_IN_TOTAL = 100_000;
@@ -145,7 +145,7 @@ export async function isRegisteredAddress(db: Database, svcId: string, address: 
 type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
 
 /**
- * Stores a new challenge beside the outstanding ones (D-145: a new challenge never replaces another). D-209:
+ * Stores a new challenge beside the outstanding ones (D-145: a new challenge never replaces another). D-208:
  * each bound — per (svcId, address) and client IP, per (svcId, address), per client IP — that is full gives
  * way by its oldest challenge only when that one is at least {@link CHALLENGE_MIN_AGE_MS} old; otherwise
  * nothing is stored and the answer is 429 with the seconds until a challenge may give way.
@@ -172,7 +172,7 @@ export async function putChallenge(db: Database, row: ChallengeRow, now: number,
   });
 }
 
-/** Evicts the oldest challenge of a full bound when it is old enough (D-209), else throws 429. */
+/** Evicts the oldest challenge of a full bound when it is old enough (D-208), else throws 429. */
 async function makeRoom(
   tx: Tx,
   where: NonNullable<ReturnType<typeof and>>,

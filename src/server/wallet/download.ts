@@ -38,7 +38,7 @@ export class ExtensionPackager {
 
   constructor(
     private readonly dir: string,
-    /** The current release key (D-086, D-218): the same on every instance; a rotation changes it. */
+    /** The current release key (D-086, D-214): the same on every instance; a rotation changes it. */
     private readonly releaseKey: () => ServiceKey,
   ) {}
 
@@ -52,7 +52,7 @@ export class ExtensionPackager {
     try {
       const dir = statSync(this.dir, { bigint: true });
       const manifest = statSync(manifestPath, { bigint: true });
-      // The release key's kid too: after a rotation (D-219) the package is signed again with the new key.
+      // The release key's kid too: after a rotation (D-215) the package is signed again with the new key.
       return `${dir.ino}:${dir.ctimeNs}|${manifest.ino}:${manifest.ctimeNs}:${manifest.size}:${manifest.mtimeNs}|${this.key.kid}`;
     } catch {
       return undefined;

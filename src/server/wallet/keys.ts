@@ -1,9 +1,9 @@
 /**
  * The wallet service's own ML-DSA-65 keys: the session-token key (published as the JWKS, D-018) and the
  * release key that signs the browser-extension package (D-086). Each is a set of 32-byte FIPS 204 seeds
- * sealed under the KEK in the database (D-148, D-218), so every instance on one database signs and verifies
+ * sealed under the KEK in the database (D-148, D-214), so every instance on one database signs and verifies
  * with the same keys; the first seed signs, the ones a rotation retired keep verifying until their
- * retirement time (D-219). Node 26 KeyObjects serve `jose` directly (alg "ML-DSA-65", kty "AKP").
+ * retirement time (D-215). Node 26 KeyObjects serve `jose` directly (alg "ML-DSA-65", kty "AKP").
  */
 import { createPrivateKey, createPublicKey, randomBytes, type KeyObject } from 'node:crypto';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
@@ -34,10 +34,10 @@ export type ServiceKey = {
   sign(data: Uint8Array): Uint8Array;
 };
 
-/** The key sets of the wallet service (D-218). */
+/** The key sets of the wallet service (D-214). */
 export type ServiceKeyName = 'token-signing' | 'release-signing';
 
-/** D-219: how often an instance reads the key sets again, to take up another instance's rotation. */
+/** D-215: how often an instance reads the key sets again, to take up another instance's rotation. */
 export const KEY_REFRESH_MS = 2_000;
 
 /** Builds the key of a 32-byte seed ξ (Node 26 imports ML-DSA seeds as `raw-seed`). */
@@ -61,8 +61,8 @@ export async function serviceKeyFromSeed(seed: Uint8Array): Promise<ServiceKey> 
 export const freshSeed = (): Uint8Array => new Uint8Array(randomBytes(32));
 
 /**
- * The seed an svckit before D-218 kept in `<dataDir>/wallet/<name>.seed`, or undefined when there is none.
- * Read at start so that it moves into the database (D-218); {@link removeLegacySeed} deletes it afterwards.
+ * The seed an svckit before D-214 kept in `<dataDir>/wallet/<name>.seed`, or undefined when there is none.
+ * Read at start so that it moves into the database (D-214); {@link removeLegacySeed} deletes it afterwards.
  */
 export function readLegacySeed(dataDir: string | null, name: ServiceKeyName): Uint8Array | undefined {
   if (dataDir === null) return undefined;
@@ -73,7 +73,7 @@ export function readLegacySeed(dataDir: string | null, name: ServiceKeyName): Ui
   return new Uint8Array(Buffer.from(hex, 'hex'));
 }
 
-/** Deletes the seed file of {@link readLegacySeed} once the database holds its seed (D-218). */
+/** Deletes the seed file of {@link readLegacySeed} once the database holds its seed (D-214). */
 export function removeLegacySeed(dataDir: string | null, name: ServiceKeyName): void {
   if (dataDir !== null) rmSync(legacySeedFile(dataDir, name), { force: true });
 }
@@ -83,7 +83,7 @@ const legacySeedFile = (dataDir: string, name: ServiceKeyName) => path.join(data
 const sameSeed = (a: Uint8Array, b: Uint8Array) => Buffer.from(a).equals(Buffer.from(b));
 
 /**
- * D-219: the set after a rotation at `now`: a fresh signing key; the key that signed so far verifies until
+ * D-215: the set after a rotation at `now`: a fresh signing key; the key that signed so far verifies until
  * `now + graceMs`; keys already retired by `now` are dropped.
  */
 export function rotatedKeys(
@@ -100,11 +100,11 @@ export function rotatedKeys(
   ];
 }
 
-/** What a rotation did (D-219). */
+/** What a rotation did (D-215). */
 export type KeyRotation = { current: ServiceKey; retired: ServiceKey; rotatedAt: number; retiresAt: number };
 
 /**
- * D-219: makes a fresh key the signing key of the set `name`; the one that signed so far verifies until the
+ * D-215: makes a fresh key the signing key of the set `name`; the one that signed so far verifies until the
  * rotation time plus `graceMs`. Every instance takes it up at its next refresh ({@link KEY_REFRESH_MS}).
  */
 export async function rotateServiceKey(
@@ -132,9 +132,9 @@ export type KeyRingOptions = {
   keyring: Keyring;
   name: ServiceKeyName;
   clock: Clock;
-  /** D-219: how long a key a rotation retires keeps verifying, in milliseconds. */
+  /** D-215: how long a key a rotation retires keeps verifying, in milliseconds. */
   graceMs: number;
-  /** A seed an older svckit kept in the data directory (D-218): the first key of a new set, else kept verifying. */
+  /** A seed an older svckit kept in the data directory (D-214): the first key of a new set, else kept verifying. */
   legacySeed?: Uint8Array;
 };
 
@@ -155,7 +155,7 @@ export class ServiceKeyRing {
   /**
    * Opens the set `name`, creating it on the first start of a database (from the legacy seed when there is
    * one). A legacy seed that differs from the set's keys (another instance created it first) stays verifying
-   * for the grace period, so that tokens this instance issued before keep working (D-218).
+   * for the grace period, so that tokens this instance issued before keep working (D-214).
    */
   static async open(options: KeyRingOptions): Promise<ServiceKeyRing> {
     const { db, keyring, name, clock, legacySeed } = options;
@@ -189,7 +189,7 @@ export class ServiceKeyRing {
     else this.publish();
   }
 
-  /** D-219: a fresh signing key; the previous one verifies for the grace period (see {@link rotateServiceKey}). */
+  /** D-215: a fresh signing key; the previous one verifies for the grace period (see {@link rotateServiceKey}). */
   async rotate(): Promise<KeyRotation> {
     const rotation = await rotateServiceKey(this.options);
     await this.refresh();

@@ -1,5 +1,5 @@
 /**
- * The answers of the managed tier, each built member by member in the contract's order (D-215): a real
+ * The answers of the managed tier, each built member by member in the contract's order (D-212): a real
  * account's values come from jsonb columns, whose member order is the database's (PostgreSQL sorts jsonb keys
  * by length), and a stand-in's from code; copying either as stored would tell them apart.
  */

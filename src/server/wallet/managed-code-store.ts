@@ -1,4 +1,4 @@
-/** Queries of the managed tier's one-time email codes (D-213): shared by every instance through the database. */
+/** Queries of the managed tier's one-time email codes (D-210): shared by every instance through the database. */
 import { and, count, desc, eq, gt, isNull, lt, min, sql } from 'drizzle-orm';
 import type { Database } from '../../storage/database.ts';
 import { walletManagedEmailCodes } from '../../storage/schema.ts';

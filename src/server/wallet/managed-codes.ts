@@ -1,5 +1,5 @@
 /**
- * One-time codes that prove control of an email before a managed account is bound to it (D-213). A code is
+ * One-time codes that prove control of an email before a managed account is bound to it (D-210). A code is
  * 8 random digits, valid 10 minutes, bound to the identity and the email that asked, usable once, with 5
  * tries; only the newest request of an identity for an email counts. The database keeps an HMAC of it under a
  * key derived from the service's shared key, so a code issued by one instance is checked by any other.
@@ -20,11 +20,11 @@ import {
   spendAttempt,
 } from './managed-code-store.ts';
 
-/** D-213: how long a code is accepted. */
+/** D-210: how long a code is accepted. */
 export const CODE_TTL_MS = 10 * 60_000;
-/** D-213: tries of one code, right or wrong. */
+/** D-210: tries of one code, right or wrong. */
 export const CODE_ATTEMPTS = 5;
-/** D-213: the window of the per-email and per-IP bounds. */
+/** D-210: the window of the per-email and per-IP bounds. */
 export const CODE_WINDOW_MS = 60 * 60_000;
 
 /** The per-hour bounds (SVC_MANAGED_CODES_PER_EMAIL, SVC_MANAGED_CODES_PER_IP; 0 lifts the per-IP one). */
@@ -43,7 +43,7 @@ export class EmailCodes {
 
   /**
    * Handles one request of `svcId` from `ip` for the normalised `email`: a code when the email is free, a
-   * notice when `taken`, nothing past the per-email bound (D-213: the same answer in all three cases);
+   * notice when `taken`, nothing past the per-email bound (D-210: the same answer in all three cases);
    * 429 past the per-IP bound. Returns when a code sent now would expire.
    */
   async request(svcId: string, email: string, ip: string, taken: boolean): Promise<Date> {

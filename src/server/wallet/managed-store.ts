@@ -7,7 +7,7 @@ import { walletManagedAccounts } from '../../storage/schema.ts';
 export type ManagedRow = typeof walletManagedAccounts.$inferSelect;
 
 /**
- * Stores a new account whose email a code has just proven (D-213); false when the svcId already has one or an
+ * Stores a new account whose email a code has just proven (D-210); false when the svcId already has one or an
  * account with a proven email holds the email. An account opened before emails were proven does not hold its
  * email against a proven claim: it is removed in the same transaction.
  */
@@ -37,7 +37,7 @@ export async function managedBySvcId(db: Database, svcId: string): Promise<Manag
   return row;
 }
 
-/** True when an account whose email was proven holds `email` (D-213). */
+/** True when an account whose email was proven holds `email` (D-210). */
 export async function emailHeld(db: Database, email: string): Promise<boolean> {
   const rows = await db
     .select({ svcId: walletManagedAccounts.svcId })

@@ -4,8 +4,8 @@
  * at most one share"). D-127. The service stores, per identity: the normalised email, the client's Argon2id
  * salt and parameters (public), scrypt(authKey) and the service share sealed under the password (D-120,
  * D-122). The password never arrives; the auth key is a different Argon2id derivation from the sealing key.
- * D-213: an email is bound only with a code sent to it; D-214: the Argon2id parameters it hands out are bounded;
- * D-215: every answer is built in one order, and a stand-in comes from a key every instance shares.
+ * D-210: an email is bound only with a code sent to it; D-211: the Argon2id parameters it hands out are bounded;
+ * D-212: every answer is built in one order, and a stand-in comes from a key every instance shares.
  */
 import { createHmac, randomBytes, scrypt, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
@@ -47,9 +47,9 @@ export const VERIFIER_SCRYPT = Object.freeze({ N: 2 ** 15, r: 8, p: 1, maxmem: 6
 export const DEFAULT_AUTH_KDF = Object.freeze({ memoryKiB: 64 * 1024, passes: 3, parallelism: 4 });
 
 const KDF_EXPLAIN = {
-  memoryKiB: '8192 to 262144 (8 to 256 MiB, D-214)',
-  passes: '1 to 8 (D-214)',
-  parallelism: '1 to 8 (D-214)',
+  memoryKiB: '8192 to 262144 (8 to 256 MiB, D-211)',
+  passes: '1 to 8 (D-211)',
+  parallelism: '1 to 8 (D-211)',
 };
 const EXPLAIN = {
   email: 'an email address (local@domain, at most 254 characters)',
@@ -99,10 +99,10 @@ function verifierOf(authKey: Uint8Array, salt: Uint8Array): Promise<Buffer> {
   );
 }
 
-/** What the managed tier needs besides the database: how codes go out and how many (D-213). */
+/** What the managed tier needs besides the database: how codes go out and how many (D-210). */
 export type ManagedOptions = { mailer: Mailer; limits: CodeLimits };
 
-/** A key of its own for each use, derived from the service key every instance shares (D-215). */
+/** A key of its own for each use, derived from the service key every instance shares (D-212). */
 const deriveKey = (seed: Uint8Array, label: string) => createHmac('sha256', label).update(seed).digest();
 
 /** Accounts, sign-in and the sealed share of the managed tier. */
@@ -113,7 +113,7 @@ export class ManagedService {
 
   /**
    * `signingKey` keys the HMAC of the salts answered for unknown emails and of the stored email codes: every
-   * instance that shares it answers the same stand-in and accepts the others' codes (D-215).
+   * instance that shares it answers the same stand-in and accepts the others' codes (D-212).
    */
   constructor(
     private readonly db: Database,
@@ -133,7 +133,7 @@ export class ManagedService {
     );
   }
 
-  /** GET /managed/salt: the account's salt and parameters, or an indistinguishable stand-in (D-215). */
+  /** GET /managed/salt: the account's salt and parameters, or an indistinguishable stand-in (D-212). */
   async salt(query: unknown): Promise<ManagedSalt> {
     const { email } = guard(saltQuery, query, EXPLAIN);
     const normalised = emailOf(email);
@@ -149,7 +149,7 @@ export class ManagedService {
 
   /**
    * POST /managed/email-codes: a code to a free email, a notice to a taken one's owner; one answer for both
-   * (D-213). Only the caller's own identity may be refused (409): that tells nothing about the email.
+   * (D-210). Only the caller's own identity may be refused (409): that tells nothing about the email.
    */
   async requestCode(svcId: string, body: unknown, ip: string): Promise<ManagedEmailCodeSent> {
     const email = emailOf(guard(codeBody, body, EXPLAIN).email);
@@ -173,7 +173,7 @@ export class ManagedService {
       throw new RestError(ErrorCode.INVALID_PARAMETER, '"authKdf.salt" expected at least 16 bytes');
     const email = emailOf(input.email);
     if (await managedBySvcId(this.db, svcId)) throw identityHasAccount(svcId);
-    // D-213: a taken email never gets a code, so this refusal reads the same whether or not it is taken.
+    // D-210: a taken email never gets a code, so this refusal reads the same whether or not it is taken.
     if (!(await this.codes.consume(svcId, email, input.emailCode))) {
       throw new RestError(
         ErrorCode.EMAIL_CODE_INVALID,
@@ -215,7 +215,7 @@ export class ManagedService {
     return { token, svcId: row.svcId, expiresAt: new Date(exp * 1000).toISOString() };
   }
 
-  /** GET /managed/share: the sealed share as deposited, its members in the contract's order (D-215). */
+  /** GET /managed/share: the sealed share as deposited, its members in the contract's order (D-212). */
   async share(svcId: string): Promise<ManagedShare> {
     const row = await managedBySvcId(this.db, svcId);
     if (!row) throw new RestError(ErrorCode.MANAGED_ACCOUNT_NOT_FOUND, `svcId ${svcId} has no managed account`);

@@ -1,8 +1,8 @@
 /**
  * Mounts surface E on the stack: the wallet session API on the wallet origin ({wallet_api_url}) and the
  * signed extension package on the site origin ({site_url}), with the service's keys and the wallet settings.
- * The keys live sealed in the database, the same for every instance (D-218); each instance reads them again
- * every {@link KEY_REFRESH_MS} to take up a rotation (D-219).
+ * The keys live sealed in the database, the same for every instance (D-214); each instance reads them again
+ * every {@link KEY_REFRESH_MS} to take up a rotation (D-215).
  */
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
@@ -32,12 +32,12 @@ export type MountOptions = {
   site: FastifyInstance;
   config: Pick<Config, 'host' | 'walletPort' | 'sitePort' | 'dataDir' | 'wallet'>;
   db: Database;
-  /** The KEK the service keys are sealed under (D-148, D-218). */
+  /** The KEK the service keys are sealed under (D-148, D-214). */
   keyring: Keyring;
   dispatcher: RpcDispatcher;
   chain: Pick<ChainRuntime, 'fundingAccount'>;
   clock: Clock;
-  /** The stack persists (serve): seeds an older svckit kept in the data directory move into the database (D-218). */
+  /** The stack persists (serve): seeds an older svckit kept in the data directory move into the database (D-214). */
   persist: boolean;
 };
 
@@ -65,10 +65,10 @@ export async function mountWallet(options: MountOptions): Promise<void> {
       ...(legacySeed ? { legacySeed } : {}),
     });
   const [tokenKeys, releaseKeys] = await Promise.all([open('token-signing', legacyToken), open('release-signing')]);
-  // D-220: the stand-in salts of the managed tier have their own shared key, which a token-key rotation leaves
+  // D-216: the stand-in salts of the managed tier have their own shared key, which a token-key rotation leaves
   // alone; on an upgrade it starts as the old token seed, so the salts answered for unknown emails do not change.
   const standIn = await serviceKeyFromSeed(await managedStandInSeed(db, keyring, () => legacyToken ?? freshSeed()));
-  // D-218: the database holds the seeds now; the files an older svckit wrote go.
+  // D-214: the database holds the seeds now; the files an older svckit wrote go.
   removeLegacySeed(dataDir, 'token-signing');
   removeLegacySeed(dataDir, 'release-signing');
   watchKeys(options.wallet, [tokenKeys, releaseKeys]);
@@ -94,7 +94,7 @@ export async function mountWallet(options: MountOptions): Promise<void> {
   await options.site.register(extensionSiteRoutes, { packager });
 }
 
-/** D-219: reads the key sets again every {@link KEY_REFRESH_MS} until `app` closes; a failed read keeps the keys it has. */
+/** D-215: reads the key sets again every {@link KEY_REFRESH_MS} until `app` closes; a failed read keeps the keys it has. */
 function watchKeys(app: FastifyInstance, rings: ServiceKeyRing[]): void {
   let running = false;
   const timer = setInterval(() => {

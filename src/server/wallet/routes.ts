@@ -35,7 +35,7 @@ export type WalletOptions = {
   settings: WalletSettings;
   /** The token-signing key(s): the first signs, all verify (D-018). */
   tokenKeys: ServiceKey[];
-  /** The key of the managed tier's stand-in salts (D-220): shared by every instance, untouched by a token-key rotation. */
+  /** The key of the managed tier's stand-in salts (D-216): shared by every instance, untouched by a token-key rotation. */
   standInKey: KeyObject;
   packager: ExtensionPackager;
   /** {wallet_api_url} and {site_url}, read per request (listening ports are known only after listen). */
@@ -63,7 +63,7 @@ export function walletHandlers(options: WalletOptions, tokens: SessionTokens, ma
   const bindings = new BindingService(db, clock);
   const banking = new BankingService(db, clock);
   const { codesPerEmail: perEmail, codesPerIp: perIp } = settings.managed;
-  // D-215, D-220: the stand-in salts and the email codes' key come from the stand-in key all instances share.
+  // D-212, D-216: the stand-in salts and the email codes' key come from the stand-in key all instances share.
   const managed = new ManagedService(db, clock, tokens, options.standInKey, {
     mailer,
     limits: { perEmail, perIp },
@@ -74,7 +74,7 @@ export function walletHandlers(options: WalletOptions, tokens: SessionTokens, ma
   const feesUpdatedAt = new Date(clock.now()).toISOString();
   const session = (request: Parameters<SessionTokens['authenticate']>[0]) =>
     tokens.authenticate(request).then((c) => c.sub);
-  // D-210: the sync devices, the managed account and changes to owner bindings need the owner's token; a dapp one is 403.
+  // D-209: the sync devices, the managed account and changes to owner bindings need the owner's token; a dapp one is 403.
   const owner = (request: Parameters<SessionTokens['authenticate']>[0]) =>
     tokens.authenticateOwner(request).then((c) => c.sub);
   return {
@@ -145,7 +145,7 @@ export function walletHandlers(options: WalletOptions, tokens: SessionTokens, ma
 /** Registers the surface on the wallet origin (no prefix: the paths carry no version segment, D-028). */
 export async function walletRoutes(app: FastifyInstance, options: WalletOptions): Promise<void> {
   const tokens = new SessionTokens(options.tokenKeys, options.clock, options.walletOrigin);
-  // D-216: codes go out by SMTP, or (no SVC_SMTP_URL, development) to this log, which says so now.
+  // D-213: codes go out by SMTP, or (no SVC_SMTP_URL, development) to this log, which says so now.
   const mailer = createMailer({
     smtpUrl: options.settings.managed.smtpUrl,
     from: options.settings.managed.mailFrom,

@@ -1,6 +1,6 @@
 /**
  * Queries of cross-device sync (D-082): public ML-KEM-768 keys and ciphertext only (spec rule 2). Every write
- * is admitted under the sync budgets first (D-222, D-223), in the transaction that makes it.
+ * is admitted under the sync budgets first (D-217, D-218), in the transaction that makes it.
  */
 import { and, count, desc, eq, gte, inArray, lt, or, sql } from 'drizzle-orm';
 import type { SyncBudgets } from '../../config.ts';
@@ -15,17 +15,17 @@ type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
 export type SyncWriter = { ipKey: string; now: Date; budgets: SyncBudgets };
 
 /**
- * D-222: the key of the advisory lock that puts the sync writes of every instance in one line, so that two
+ * D-217: the key of the advisory lock that puts the sync writes of every instance in one line, so that two
  * writes never both pass a budget that only one of them fits. Any fixed number no other lock of svckit uses.
  */
 export const SYNC_WRITE_LOCK = 0x5356_5359n;
 
-/** D-223: the window of the per-IP byte budget, counted in hourly buckets. */
+/** D-218: the window of the per-IP byte budget, counted in hourly buckets. */
 export const SYNC_IP_WINDOW_MS = 24 * 3_600_000;
 const HOUR_MS = 3_600_000;
 
 /**
- * The key per-IP limits count under (D-223, D-224): an IPv4 address as it is, an IPv4-mapped IPv6 address as
+ * The key per-IP limits count under (D-218, D-219): an IPv4 address as it is, an IPv4-mapped IPv6 address as
  * its IPv4 address, and any other IPv6 address as its /64 prefix, the block one subscriber is usually given.
  */
 export function ipKey(ip: string): string {
@@ -68,8 +68,8 @@ const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(2)} MiB`;
 
 /**
  * Admits a sync write of `written` bytes that changes what is held by `growth` (negative when it frees), or
- * throws: 413 SYNC_QUOTA_EXCEEDED past the identity's budget, 413 SYNC_STORAGE_FULL past the total (D-222),
- * 429 RATE_LIMITED past the IP's bytes of the last 24 hours (D-223). An admitted write is counted against
+ * throws: 413 SYNC_QUOTA_EXCEEDED past the identity's budget, 413 SYNC_STORAGE_FULL past the total (D-217),
+ * 429 RATE_LIMITED past the IP's bytes of the last 24 hours (D-218). An admitted write is counted against
  * the IP at once; the transaction that stores it commits both or neither.
  */
 export async function admitSyncWrite(tx: Tx, svcId: string, writer: SyncWriter, written: number, growth: number) {
@@ -120,7 +120,7 @@ export async function admitSyncWrite(tx: Tx, svcId: string, writer: SyncWriter, 
     });
 }
 
-/** Drops the per-IP counts that have left the 24-hour window (D-223). */
+/** Drops the per-IP counts that have left the 24-hour window (D-218). */
 export async function purgeIpWrites(db: Database, now: Date): Promise<void> {
   const hour = Math.floor(now.getTime() / HOUR_MS) * HOUR_MS;
   await db.delete(walletSyncIpWrites).where(lt(walletSyncIpWrites.hour, new Date(hour - SYNC_IP_WINDOW_MS + HOUR_MS)));
@@ -142,7 +142,7 @@ export function devices(db: Database, svcId: string): Promise<DeviceRow[]> {
 
 /**
  * Registers a device or updates its label; `isNew` on the first registration; null when `limit` devices exist
- * already. D-222, D-223: the row's bytes are admitted under the budgets of `writer`, or a RestError is thrown.
+ * already. D-217, D-218: the row's bytes are admitted under the budgets of `writer`, or a RestError is thrown.
  */
 export async function putDevice(
   db: Database,
@@ -199,7 +199,7 @@ export async function deleteDevice(db: Database, svcId: string, deviceId: string
 
 /**
  * Stores each envelope, replacing the previous one of its (from, to) pair and counting its version up.
- * D-222, D-223: every byte sent counts against the writer's IP, the growth against the identity and the total.
+ * D-217, D-218: every byte sent counts against the writer's IP, the growth against the identity and the total.
  */
 export async function putEnvelopes(
   db: Database,

@@ -68,7 +68,7 @@ const deviceView = (row: DeviceRow): SyncDevice => ({
   createdAt: row.createdAt.toISOString(),
 });
 
-/** Sync devices and envelopes of the token's identity, within the sync budgets (D-222, D-223). */
+/** Sync devices and envelopes of the token's identity, within the sync budgets (D-217, D-218). */
 export class SyncService {
   private lastPurge = 0;
 

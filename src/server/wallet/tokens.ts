@@ -21,12 +21,12 @@ export const MANAGED_TOKEN_LIFETIME_SECONDS = 300;
 export const MANAGED_TOKEN_TYPE = 'svckit-managed+jwt';
 
 /**
- * D-210: what a session token opens. "owner": everything the identity may do; "dapp": what a site the wallet
+ * D-209: what a session token opens. "owner": everything the identity may do; "dapp": what a site the wallet
  * signed in for may do, never the sync devices or the managed account and its guardian share.
  */
 export type TokenScope = 'owner' | 'dapp';
 
-/** The D-005 claims set, with the D-210 `scope`. */
+/** The D-005 claims set, with the D-209 `scope`. */
 export type SessionClaims = {
   iss: string;
   aud: string;
@@ -54,7 +54,7 @@ export class SessionTokens {
     return { keys: this.keys.map((k) => k.jwk) };
   }
 
-  /** Signs a token for `sub` at `addr`, tied to the consumed challenge nonce `chl` (D-005), of `scope` (D-210). */
+  /** Signs a token for `sub` at `addr`, tied to the consumed challenge nonce `chl` (D-005), of `scope` (D-209). */
   async issue(
     sub: string,
     addr: string,
@@ -96,7 +96,7 @@ export class SessionTokens {
   }
 
   /**
-   * The svcId of the request's bearer token, a managed token (D-127) or an owner session token (D-210), or a
+   * The svcId of the request's bearer token, a managed token (D-127) or an owner session token (D-209), or a
    * 401 (403 for a dapp session token).
    */
   async authenticateManaged(request: FastifyRequest): Promise<string> {
@@ -119,7 +119,7 @@ export class SessionTokens {
   }
 
   /**
-   * The claims of the request's session token when its scope is "owner" (D-210): the sync devices, the managed
+   * The claims of the request's session token when its scope is "owner" (D-209): the sync devices, the managed
    * account and its guardian share, and changes to owner bindings. A dapp token is 403.
    */
   async authenticateOwner(request: FastifyRequest): Promise<SessionClaims> {
@@ -205,6 +205,6 @@ function claimsOf(payload: JWTPayload): SessionClaims {
     if (typeof p[name] !== 'string')
       throw new RestError(ErrorCode.INVALID_TOKEN, `invalid session token: claim "${name}" expected a string`);
   }
-  // D-210: only an explicit "owner" opens the owner's operations; a token without the claim opens what a dapp's does.
+  // D-209: only an explicit "owner" opens the owner's operations; a token without the claim opens what a dapp's does.
   return { ...(p as SessionClaims), scope: p.scope === 'owner' ? 'owner' : 'dapp' };
 }
