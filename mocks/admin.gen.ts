@@ -92,7 +92,7 @@ export function exampleHandlers(options: RequestHandlerOptions = {}): ReadonlyAr
       adminRemoveChainAccount: () => new HttpResponse(null, {"status":204,"headers":{}}),
       adminRotateKek: exampleResponses.adminRotateKek,
       adminRotateWalletKey: exampleResponses.adminRotateWalletKey,
-      adminRotateAdminToken: exampleResponses.adminRotateAdminToken,
+      adminRotateAdminToken: () => HttpResponse.json(exampleResponses.adminRotateAdminToken.body, {"status":200,"headers":{"Cache-Control":"no-store"}}),
       adminListWebhookEndpoints: exampleResponses.adminListWebhookEndpoints,
       adminCreateWebhookEndpoint: exampleResponses.adminCreateWebhookEndpoint,
       adminGetWebhookEndpoint: exampleResponses.adminGetWebhookEndpoint,

@@ -5,6 +5,7 @@
 import { Command } from 'commander';
 import * as sdk from '../../../generated/admin/sdk.gen';
 import { action, adminClient, answer, connectionOptions, print, type AdminOptions } from './connection.ts';
+import type { WalletKeyNameValue } from '../../../generated/admin/types.gen';
 
 /** Builds the `wallet-keys` sub-command. */
 export function walletKeysCommand(): Command {
@@ -16,7 +17,7 @@ export function walletKeysCommand(): Command {
       .description('Make a fresh key sign; the retired one keeps verifying for the grace period (D-215).')
       .argument('<name>', 'token-signing or release-signing')
       .action(
-        action(async (name: 'token-signing' | 'release-signing', options: AdminOptions) => {
+        action(async (name: WalletKeyNameValue, options: AdminOptions) => {
           const rotated = answer(await sdk.adminRotateWalletKey({ client: adminClient(options), path: { name } }));
           print(
             options,

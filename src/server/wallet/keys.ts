@@ -19,6 +19,7 @@ import {
   updateServiceKeySet,
   type StoredServiceKey,
 } from '../../storage/settings.ts';
+import type { WalletKeyNameValue } from '../../../generated/admin/types.gen';
 
 /** One ML-DSA-65 signing key of the service. */
 export type ServiceKey = {
@@ -34,8 +35,8 @@ export type ServiceKey = {
   sign(data: Uint8Array): Uint8Array;
 };
 
-/** The key sets of the wallet service (D-214). */
-export type ServiceKeyName = 'token-signing' | 'release-signing';
+/** The key sets of the wallet service (D-214): the contract's key names. */
+export type ServiceKeyName = WalletKeyNameValue;
 
 /** D-215: how often an instance reads the key sets again, to take up another instance's rotation. */
 export const KEY_REFRESH_MS = 2_000;

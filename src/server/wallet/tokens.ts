@@ -11,6 +11,7 @@ import { errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import type { Clock } from '../../clock.ts';
 import { ErrorCode, RestError } from '../http/errors.ts';
 import type { ServiceKey } from './keys.ts';
+import type { TokenScope as ContractTokenScope } from '../../../generated/wallet/types.gen';
 
 /** D-018: exp = iat + 900. */
 export const TOKEN_LIFETIME_SECONDS = 900;
@@ -24,7 +25,7 @@ export const MANAGED_TOKEN_TYPE = 'svckit-managed+jwt';
  * D-209: what a session token opens. "owner": everything the identity may do; "dapp": what a site the wallet
  * signed in for may do, never the sync devices or the managed account and its guardian share.
  */
-export type TokenScope = 'owner' | 'dapp';
+export type TokenScope = ContractTokenScope;
 
 /** The D-005 claims set, with the D-209 `scope`. */
 export type SessionClaims = {
