@@ -55,6 +55,9 @@ export async function referenceTarget(options: ReferenceOptions = {}): Promise<T
     SVC_RATE_LIMIT_RPC: '0',
     SVC_RATE_LIMIT_EXPLORER: '0',
     SVC_RATE_LIMIT_ADMIN: '0',
+    // D-200's in-flight bounds of eth_call and eth_estimateGas, likewise (test/chain/simulated-calls covers them).
+    SVC_RPC_SIMULATE_PER_IP: '64',
+    SVC_RPC_SIMULATE_TOTAL: '64',
     // D-143: the harness's receiver listens on loopback, which a deployment refuses.
     SVC_WEBHOOK_ALLOW_PRIVATE: 'true',
     ...options.env,

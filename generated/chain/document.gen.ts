@@ -204,7 +204,10 @@ export const chainOpenRpcDocument = {
       "error": {
         "code": -32005,
         "message": "limit exceeded"
-      }
+      },
+      "httpStatus": 429,
+      "retryAfterSeconds": 1,
+      "inBatch": "the entry's error object; the batch is answered 200"
     },
     "rateLimitWeight": 20,
     "configurable": true,

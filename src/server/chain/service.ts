@@ -19,7 +19,7 @@ import { localMethods, type LocalContext } from './local-methods.ts';
 import { contractError, fromNode } from './node-errors.ts';
 import { ParamsValidator } from './params.ts';
 import { FollowerNode } from './follower.ts';
-import { capGas, SIMULATED_METHODS, SimulationGate } from './simulation.ts';
+import { capGas, SIMULATED_METHODS, SIMULATION_WAIT_MS, SimulationGate } from './simulation.ts';
 import { DEFAULT_SIMULATION, type SimulationLimits } from './simulation-limits.ts';
 
 /** spec (D-013): groups that are not enabled on the observer, and mutating admin methods. */
@@ -60,8 +60,11 @@ export class RpcDispatcher {
   private readonly params = new ParamsValidator();
   private readonly gasCap: number;
   private readonly gate: SimulationGate;
-  /** D-203: with a follower, the sealing node runs one simulated call at a time (those at an older block). */
-  private readonly sealingGate = new SimulationGate({ perClient: Number.MAX_SAFE_INTEGER, total: 1 });
+  /**
+   * D-203: with a follower, the sealing node runs one simulated call at a time (those at an older block). Only
+   * calls the gateway-wide gate admitted reach it, so its queue is as long as that gate's bound.
+   */
+  private readonly sealingGate: SimulationGate;
   /** D-201: units of the D-024 rate limit one eth_call or eth_estimateGas takes. */
   readonly simulationWeight: number;
   /** D-203: where simulated calls at the head run, when this gateway drives the sealing node. */
@@ -73,6 +76,11 @@ export class RpcDispatcher {
     this.gasCap = limits.gasCap;
     this.simulationWeight = limits.weight;
     this.gate = new SimulationGate(limits);
+    this.sealingGate = new SimulationGate(
+      { perClient: Number.MAX_SAFE_INTEGER, total: 1 },
+      SIMULATION_WAIT_MS,
+      limits.total,
+    );
     this.follower = deps.producer ? new FollowerNode(deps.upstream.url, deps.producer) : undefined;
   }
 

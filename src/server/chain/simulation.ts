@@ -37,10 +37,11 @@ export class SimulationGate {
   private readonly perClient = new Map<string, number>();
   private readonly queue: Waiter[] = [];
 
-  /** Creates a gate with the D-200 bounds of `limits`. */
+  /** Creates a gate with the D-200 bounds of `limits`; at most `queueLength` callers (default `total`) wait. */
   constructor(
     private readonly limits: Pick<SimulationLimits, 'perClient' | 'total'>,
     private readonly waitMs = SIMULATION_WAIT_MS,
+    private readonly queueLength = limits.total,
   ) {}
 
   /** Runs `work` once admitted; throws JsonRpcFailure LimitExceeded (-32005) when it is not. */
@@ -76,7 +77,7 @@ export class SimulationGate {
         'LimitExceeded',
         `the gateway runs at most ${this.limits.total} eth_call or eth_estimateGas at a time; try again shortly`,
       );
-    if (this.queue.length >= this.limits.total) return Promise.reject(busy());
+    if (this.queue.length >= this.queueLength) return Promise.reject(busy());
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
         go: () => {
