@@ -46,12 +46,19 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Starts Anvil at chain 1111111 with gas price 0 (DESIGN.md: `--disable-min-priority-fee`, else eth_gasPrice is 1 gwei). */
-export async function startAnvil(options: { stateFile?: string } = {}): Promise<AnvilNode> {
-  // A persisted chain must not lose blocks to a crash of this process (anvil-guardian.ts).
-  if (options.stateFile) await endPreviousAnvil(options.stateFile);
-  const port = await freePort();
-  const instance = Instance.anvil({
+/** prool's options of an Anvil of this chain. */
+export type AnvilOptions = Parameters<typeof Instance.anvil>[0];
+
+/**
+ * The options of an Anvil of this chain on loopback `port`: chain 1111111, gas price 0 (DESIGN.md:
+ * `--disable-min-priority-fee`, else eth_gasPrice is 1 gwei), no mining of its own, and `extra` (a state file,
+ * a fork).
+ */
+export function chainAnvilOptions(
+  port: number,
+  extra: { state?: string; forkUrl?: string; forkBlockNumber?: number } = {},
+): AnvilOptions {
+  return {
     binary: anvilBinary(),
     host: '127.0.0.1',
     port,
@@ -63,8 +70,16 @@ export async function startAnvil(options: { stateFile?: string } = {}): Promise<
     // D-151: no development accounts. Anvil's come from a published mnemonic ("test test … junk") whose keys
     // anyone can sign with; the funding account's key stays in the server and Anvil only sees its address.
     accounts: 0,
-    ...(options.stateFile ? { state: options.stateFile } : {}),
-  } as Parameters<typeof Instance.anvil>[0]);
+    ...extra,
+  } as AnvilOptions;
+}
+
+/** Starts the chain's Anvil (see {@link chainAnvilOptions}). */
+export async function startAnvil(options: { stateFile?: string } = {}): Promise<AnvilNode> {
+  // A persisted chain must not lose blocks to a crash of this process (anvil-guardian.ts).
+  if (options.stateFile) await endPreviousAnvil(options.stateFile);
+  const port = await freePort();
+  const instance = Instance.anvil(chainAnvilOptions(port, options.stateFile ? { state: options.stateFile } : {}));
   await instance.start();
   const pid = (instance._internal as { process?: { pid?: number } }).process?.pid;
   const guard = options.stateFile && pid ? guardAnvil(pid, options.stateFile) : undefined;

@@ -10,7 +10,7 @@
  */
 import { Instance } from 'prool';
 import type { BlockProducer } from '../../node/block-producer.ts';
-import { anvilBinary, CHAIN_ID, freePort } from '../../node/anvil.ts';
+import { chainAnvilOptions, freePort } from '../../node/anvil.ts';
 import { DEFAULT_UPSTREAM_TIMEOUT_MS, Upstream } from '../../node/upstream.ts';
 
 /** Tags that name the newest sealed block on this chain (QBFT blocks are final once sealed; pending: no pool view). */
@@ -77,19 +77,7 @@ export class FollowerNode {
     this.producer.on('sealed', this.onSealed);
     const head = Number(BigInt(await this.sealing.call<string>('eth_blockNumber')));
     const port = await freePort();
-    const instance = Instance.anvil({
-      binary: anvilBinary(),
-      host: '127.0.0.1',
-      port,
-      chainId: CHAIN_ID,
-      gasPrice: 0n,
-      blockBaseFeePerGas: 0n,
-      disableMinPriorityFee: true,
-      noMining: true,
-      accounts: 0,
-      forkUrl: this.sealingUrl,
-      forkBlockNumber: head,
-    } as Parameters<typeof Instance.anvil>[0]);
+    const instance = Instance.anvil(chainAnvilOptions(port, { forkUrl: this.sealingUrl, forkBlockNumber: head }));
     await instance.start();
     if (this.stopped) {
       await instance.stop();
