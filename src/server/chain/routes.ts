@@ -153,9 +153,10 @@ export async function rpcRoutes(
     if (body.kind === 'too-deep') return reply.code(400).send(body.answer);
     const answer = await answerRpcBody(body, options.dispatcher, 'http', request.ip);
     if (answer === undefined) return reply.code(204).send();
-    // D-024, D-200: a single request refused by a limit (-32005) is a rate-limit answer, inside an HTTP 429 with
-    // Retry-After, so that clients and harnesses back off; a batch keeps its per-entry errors in a 200.
-    if (!Array.isArray(answer) && answer.error?.code === chainRpcErrorCodes.LimitExceeded)
+    // D-024, D-200: a single request (not a batch, which D-051 answers in a 200) refused by a limit (-32005) is a
+    // rate-limit answer, inside an HTTP 429 with Retry-After, so that clients and harnesses back off.
+    const single = body.kind === 'json' && !Array.isArray(body.value);
+    if (single && !Array.isArray(answer) && answer.error?.code === chainRpcErrorCodes.LimitExceeded)
       reply.code(429).header('retry-after', '1');
     return reply.header('content-type', 'application/json; charset=utf-8').send(serializeAnswer(answer));
   });
