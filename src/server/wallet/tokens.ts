@@ -128,7 +128,7 @@ export class SessionTokens {
     if (claims.scope !== 'owner')
       throw new RestError(
         ErrorCode.PERMISSION_DENIED,
-        `this session token has scope "${claims.scope}" (a token given to a site): this operation needs the identity's own session token (scope "owner")`,
+        `the token has scope "${claims.scope}" (a token given to a site): this operation needs the identity's own session token (scope "owner")`,
       );
     return claims;
   }
