@@ -1,5 +1,5 @@
 // Prints one line, "N passed, N failed, N skipped", from the vitest JSON reports given as arguments
-// (.ci/run: the README's test command, then the PostgreSQL pass). Skipped tests are never counted as passed.
+// (.ci/run: the README's test command, then the passes of `npm run test:all`). Skipped tests are never counted as passed.
 import { readFileSync } from 'node:fs';
 
 let passed = 0;

@@ -1,5 +1,5 @@
 /**
- * A throw-away PostgreSQL cluster for a benchmark, started the way .ci/run starts the test suite's: initdb
+ * A throw-away PostgreSQL cluster for a benchmark, started the way `npm run test:all` starts the test suite's: initdb
  * and pg_ctl from the newest /usr/lib/postgresql/<version>/bin, run as the postgres user, on a free loopback
  * port, in a temporary folder removed at stop. auto_explain is preloaded so that a benchmark can log the
  * plans of the product's own statements (server log in `logFile`).
@@ -35,7 +35,7 @@ function postgresBin(): string | undefined {
   }
 }
 
-/** Starts a cluster (as user postgres: run as root, like .ci/run); throws saying what is missing. */
+/** Starts a cluster (as user postgres when run as root, like `npm run test:all`); throws saying what is missing. */
 export async function startCluster(): Promise<Cluster> {
   const bin = postgresBin();
   if (!bin) throw new Error('no PostgreSQL under /usr/lib/postgresql: install postgresql or set DATABASE_URL');

@@ -1,6 +1,6 @@
 // The shared services of the cluster tests, each a real process on a free loopback port: a throw-away
 // PostgreSQL cluster (initdb under /usr/lib/postgresql/*/bin, run as the postgres user when this runs as root,
-// as .ci/run's PostgreSQL pass does), a Redis server without persistence, and one Anvil that mines nothing
+// as the PostgreSQL pass of `npm run test:all` does), a Redis server without persistence, and one Anvil that mines nothing
 // by itself (the instances' leader seals its blocks, D-183).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, chownSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';

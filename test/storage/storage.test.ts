@@ -1,5 +1,5 @@
 // PGlite by default and PostgreSQL when DATABASE_URL is set, with one
-// schema and one set of migrations. `npm test` runs this on PGlite; .ci/run runs it again on PostgreSQL.
+// schema and one set of migrations. `npm test` runs this on PGlite; `npm run test:all` runs it again on PostgreSQL.
 import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
