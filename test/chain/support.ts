@@ -36,7 +36,12 @@ export async function post(url: string, body: unknown): Promise<RpcAnswer> {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
-  return (await response.json()) as RpcAnswer;
+  const text = await response.text();
+  try {
+    return JSON.parse(text) as RpcAnswer;
+  } catch {
+    throw new Error(`HTTP ${response.status} from ${url} carried no JSON answer: ${text.slice(0, 200)}`);
+  }
 }
 
 /** Calls `method` at `url` with positional params. */
