@@ -1,13 +1,8 @@
 // The reference stack on real TLS and real embedded Anvil, with the node's own URL beside the gateway's, so a
 // test can compare what the gateway answers with what Anvil answers directly (and set state on Anvil, such as
 // anvil_setStorageAt, without going through the gateway).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import tls from 'node:tls';
-import { loadConfig } from '../../src/config.ts';
 import type { Stack } from '../../src/server/app.ts';
-import { listen } from '../../src/server/main.ts';
+import { startTestStack } from '../support/stack.ts';
 
 /** A JSON-RPC answer as it comes off the wire. */
 export type RpcAnswer = {
@@ -20,28 +15,17 @@ export type RpcAnswer = {
 /** A running gateway: its /rpc URL, the Anvil node behind it, and how to seal a block or stop. */
 export type Gateway = { rpc: string; anvil: string; stack: Stack; close(): Promise<void> };
 
-/** Starts the stack (PGlite, embedded Anvil, instant mining) and trusts its development CA in this process. */
+/**
+ * Starts the stack (test/support/stack.ts: PGlite, embedded Anvil, instant mining; the /rpc limit lifted) and
+ * trusts its development CA in this process.
+ */
 export async function startGateway(): Promise<Gateway> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'svckit-rpc-'));
-  const config = loadConfig({
-    SVC_DATA_DIR: dataDir,
-    SVC_BASE_PORT: '0',
-    SVC_WALLET_PORT: '0',
-    SVC_SITE_PORT: '0',
-    SVC_BLOCK_TIME: '0',
-    SVC_RATE_LIMIT_RPC: '0',
-  });
-  const { stack, ready } = await listen(config, { logLevel: 'silent' });
-  // vitest runs each file in its own process, so the extra trusted CA does not leak into other files.
-  tls.setDefaultCACertificates([...tls.getCACertificates('default'), stack.tls.caCert]);
+  const started = await startTestStack({ env: { SVC_RATE_LIMIT_RPC: '0' }, trustCa: true });
   return {
-    rpc: `${ready.base}/rpc`,
-    anvil: stack.chain.upstream.url,
-    stack,
-    close: async () => {
-      await stack.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
+    rpc: `${started.ready.base}/rpc`,
+    anvil: started.stack.chain.upstream.url,
+    stack: started.stack,
+    close: started.close,
   };
 }
 
@@ -52,7 +36,12 @@ export async function post(url: string, body: unknown): Promise<RpcAnswer> {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
-  return (await response.json()) as RpcAnswer;
+  const text = await response.text();
+  try {
+    return JSON.parse(text) as RpcAnswer;
+  } catch {
+    throw new Error(`HTTP ${response.status} from ${url} carried no JSON answer: ${text.slice(0, 200)}`);
+  }
 }
 
 /** Calls `method` at `url` with positional params. */

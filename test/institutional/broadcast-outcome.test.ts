@@ -3,9 +3,6 @@
 // transfer pending, and D-078's reconciliation settles it; every node call has a time-out (SVC_CHAIN_TIMEOUT_MS),
 // so a hung node answers 503 and never holds an account's turn for ever. The stack runs on CHAIN_RPC_URL
 // against a real Anvil behind a stand-in that misbehaves on demand (node-proxy.ts).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { concat, padHex, size, stringToHex, toHex, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,14 +21,11 @@ import { deliveriesOf, parseBody, registerEndpoint, type Endpoint } from '../../
 import { remoteTarget } from '../../conformance/targets/remote.ts';
 import type { Target } from '../../conformance/targets/target.ts';
 import { receiverTls } from '../../conformance/webhooks/receiver-tls.ts';
-import { loadConfig } from '../../src/config.ts';
-import type { Stack } from '../../src/server/app.ts';
-import { listen } from '../../src/server/main.ts';
+import { LIFTED_LIMITS, startTestStack, type TestStack } from '../support/stack.ts';
 import { startNodeProxy, type NodeProxy } from './node-proxy.ts';
 
 const TIMEOUT_MS = 1000;
-const dataDir = mkdtempSync(path.join(tmpdir(), 'svckit-broadcast-'));
-let stack: Stack;
+let stack: TestStack;
 let target: Target;
 let proxy: NodeProxy;
 let endpoint: Endpoint;
@@ -40,23 +34,20 @@ let key: { bearer: string };
 
 beforeAll(async () => {
   proxy = await startNodeProxy();
-  const config = loadConfig({
-    SVC_DATA_DIR: dataDir,
-    SVC_BASE_PORT: '0',
-    SVC_WALLET_PORT: '0',
-    SVC_SITE_PORT: '0',
-    SVC_BLOCK_TIME: '0',
-    SVC_RATE_LIMIT: '0',
-    SVC_RATE_LIMIT_RPC: '0',
-    SVC_RATE_LIMIT_ADMIN: '0',
-    SVC_WEBHOOK_CA_FILE: (await receiverTls()).caCertPath,
-    SVC_WEBHOOK_ALLOW_PRIVATE: 'true',
-    CHAIN_RPC_URL: proxy.url(),
-    SVC_CHAIN_TIMEOUT_MS: String(TIMEOUT_MS),
+  stack = await startTestStack({
+    env: {
+      ...LIFTED_LIMITS,
+      SVC_WEBHOOK_CA_FILE: (await receiverTls()).caCertPath,
+      SVC_WEBHOOK_ALLOW_PRIVATE: 'true',
+      CHAIN_RPC_URL: proxy.url(),
+      SVC_CHAIN_TIMEOUT_MS: String(TIMEOUT_MS),
+    },
   });
-  const started = await listen(config, { logLevel: 'silent' });
-  stack = started.stack;
-  target = remoteTarget({ base: started.ready.base, caCert: stack.tls.caCert, adminToken: started.ready.adminToken! });
+  target = remoteTarget({
+    base: stack.ready.base,
+    caCert: stack.stack.tls.caCert,
+    adminToken: stack.ready.adminToken!,
+  });
   // D-142: the endpoint receives only its accounts' payments; funded() adds each debtor to it.
   const owner = await newAccount(target);
   owned = [owner.id];
@@ -67,7 +58,6 @@ afterAll(async () => {
   await target?.close?.();
   await stack?.close();
   await proxy?.close();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 /** A funded approved account (funded on Anvil directly: the admin faucet is for the embedded chain only). */
@@ -187,14 +177,17 @@ describe('a transfer to a contract that reverts on receive (D-141)', () => {
     // The contract's runtime code is installed on the node directly (it has no development accounts to deploy from, D-151).
     const contract = privateKeyToAccount(generatePrivateKey()).address;
     await proxy.anvil('anvil_setCode', [contract, revertingContract('no deposits here')]);
-    const before = (await inst(target, 'GET', `/transfers?accountId=${debtor.id}`, key)).json as { total: number };
+    const listed = () => inst(target, 'GET', `/transfers?accountId=${debtor.id}`, key);
+    const before = await listed();
+    expect(before.status).toBe(200);
     const res = await inst(target, 'POST', '/transfers', key, {
       body: { fromAccountId: debtor.id, to: contract, amount: '1.00' },
     });
     expect(res.status).toBe(400);
     expect(codeOf(res)).toBe('TRANSFER_REVERTED');
     expect((res.json as { error: string }).error).toContain('no deposits here');
-    const after = (await inst(target, 'GET', `/transfers?accountId=${debtor.id}`, key)).json as { total: number };
-    expect(after.total).toBe(before.total);
+    const after = await listed();
+    expect(after.status).toBe(200);
+    expect((after.json as { total: number }).total).toBe((before.json as { total: number }).total);
   });
 });

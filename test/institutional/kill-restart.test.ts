@@ -16,6 +16,7 @@ import { apiKey, inst, newAccount, weiOf, type TransferView } from '../../confor
 import { freshDatabase } from '../../conformance/targets/reference.ts';
 import { remoteTarget } from '../../conformance/targets/remote.ts';
 import type { Target } from '../../conformance/targets/target.ts';
+import { LIFTED_LIMITS, TEST_STACK_ENV } from '../support/stack.ts';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'svckit-kill-'));
 const postgres = await freshDatabase(process.env.DATABASE_URL);
@@ -34,13 +35,8 @@ async function serve(): Promise<{ child: ChildProcess; ready: Ready }> {
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
     SVC_DATA_DIR: dataDir,
-    SVC_BASE_PORT: '0',
-    SVC_WALLET_PORT: '0',
-    SVC_SITE_PORT: '0',
-    SVC_BLOCK_TIME: '0',
-    SVC_RATE_LIMIT: '0',
-    SVC_RATE_LIMIT_ADMIN: '0',
-    SVC_RATE_LIMIT_RPC: '0',
+    ...TEST_STACK_ENV,
+    ...LIFTED_LIMITS,
     SVC_LOG_LEVEL: 'warn',
     SVC_EVIDENCE_AT_START: 'false', // D-153: not what this test is about; the build would only take CPU from it
   };
@@ -78,17 +74,21 @@ function parseLine(line: string): ({ event?: string } & Ready) | undefined {
 const targetOf = (ready: Ready, adminToken: string): Target =>
   remoteTarget({ base: ready.base, caCert: readFileSync(ready.caCert, 'utf8'), adminToken });
 
-/** Reads every transfer of `accountId`, waiting until none is pending (at most 30 s). */
+/** Reads every transfer of `accountId` every 50 ms until none is pending; fails if one still is after 30 s. */
 async function settledTransfers(target: Target, key: { bearer: string }, accountId: string): Promise<TransferView[]> {
-  let transfers: TransferView[] = [];
-  for (let attempt = 0; attempt < 300; attempt++) {
+  const deadline = performance.now() + 30_000;
+  for (;;) {
     const page = await inst(target, 'GET', `/transfers?accountId=${accountId}&limit=200`, key);
     expect(page.status).toBe(200);
-    transfers = (page.json as { transfers: TransferView[] }).transfers;
-    if (transfers.every((t) => t.status !== 'pending')) break;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    const transfers = (page.json as { transfers: TransferView[] }).transfers;
+    const pending = transfers.filter((t) => t.status === 'pending').map((t) => t.txRef);
+    if (pending.length === 0) return transfers;
+    if (performance.now() > deadline)
+      throw new Error(
+        `${pending.length} transfers of ${accountId} were still pending after 30 s: ${pending.join(', ')}`,
+      );
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  return transfers;
 }
 
 /**

@@ -2,9 +2,6 @@
 // parts reach no /rpc answer, no stored record and no webhook body, and the server log names the node
 // only by scheme, host and port. The stack runs with its real log on stderr, captured here, against a real
 // Anvil behind a stand-in (node-proxy.ts) that is switched to refuse connections once the accounts exist.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { call } from '../../conformance/checks/chain/support.ts';
 import { apiKey, inst, newAccount } from '../../conformance/checks/institutional/support.ts';
@@ -12,17 +9,14 @@ import { deliveriesOf, parseBody, registerEndpoint } from '../../conformance/che
 import { remoteTarget } from '../../conformance/targets/remote.ts';
 import type { Target } from '../../conformance/targets/target.ts';
 import { receiverTls } from '../../conformance/webhooks/receiver-tls.ts';
-import { loadConfig } from '../../src/config.ts';
 import { redactedNodeUrl } from '../../src/node/upstream.ts';
 import { payments, transfers } from '../../src/storage/schema.ts';
-import type { Stack } from '../../src/server/app.ts';
-import { listen } from '../../src/server/main.ts';
+import { LIFTED_LIMITS, startTestStack, type TestStack } from '../support/stack.ts';
 import { startNodeProxy, type NodeProxy } from './node-proxy.ts';
 
 const SECRET = 'secret';
-const dataDir = mkdtempSync(path.join(tmpdir(), 'svckit-node-url-'));
 const logged: string[] = [];
-let stack: Stack;
+let stack: TestStack;
 let target: Target;
 let proxy: NodeProxy;
 
@@ -33,28 +27,26 @@ beforeAll(async () => {
     return write(chunk, ...rest);
   }) as typeof process.stderr.write);
   proxy = await startNodeProxy();
-  const config = loadConfig({
-    SVC_DATA_DIR: dataDir,
-    SVC_BASE_PORT: '0',
-    SVC_WALLET_PORT: '0',
-    SVC_SITE_PORT: '0',
-    SVC_BLOCK_TIME: '0',
-    SVC_RATE_LIMIT_RPC: '0',
-    SVC_RATE_LIMIT_ADMIN: '0',
-    SVC_WEBHOOK_CA_FILE: (await receiverTls()).caCertPath,
-    SVC_WEBHOOK_ALLOW_PRIVATE: 'true',
-    CHAIN_RPC_URL: proxy.url({ userinfo: `u:${SECRET}`, path: `/v3/${SECRET}?apikey=${SECRET}` }),
+  stack = await startTestStack({
+    env: {
+      ...LIFTED_LIMITS,
+      SVC_WEBHOOK_CA_FILE: (await receiverTls()).caCertPath,
+      SVC_WEBHOOK_ALLOW_PRIVATE: 'true',
+      CHAIN_RPC_URL: proxy.url({ userinfo: `u:${SECRET}`, path: `/v3/${SECRET}?apikey=${SECRET}` }),
+    },
+    logLevel: 'info',
   });
-  const started = await listen(config, { logLevel: 'info' });
-  stack = started.stack;
-  target = remoteTarget({ base: started.ready.base, caCert: stack.tls.caCert, adminToken: started.ready.adminToken! });
+  target = remoteTarget({
+    base: stack.ready.base,
+    caCert: stack.stack.tls.caCert,
+    adminToken: stack.ready.adminToken!,
+  });
 }, 60_000);
 afterAll(async () => {
   await target?.close?.();
   await stack?.close();
   await proxy?.close();
   vi.restoreAllMocks();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe('the chain node URL (D-139)', () => {
@@ -104,8 +96,8 @@ describe('the chain node URL (D-139)', () => {
     expect(failed!.rawBody).not.toContain(SECRET);
 
     const stored = JSON.stringify([
-      ...(await stack.database.db.select().from(transfers)),
-      ...(await stack.database.db.select().from(payments)),
+      ...(await stack.stack.database.db.select().from(transfers)),
+      ...(await stack.stack.database.db.select().from(payments)),
     ]);
     expect(stored).toContain('broadcast failed');
     expect(stored).not.toContain(SECRET);

@@ -6,12 +6,11 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { deriveValidators } from '../../src/node/qbft/validators.ts';
-import { loadConfig } from '../../src/config.ts';
 import { Keyring } from '../../src/ledger/keyring.ts';
-import { listen } from '../../src/server/main.ts';
 import { settings } from '../../src/storage/schema.ts';
 import { networkSeed, resealSettings } from '../../src/storage/settings.ts';
 import { ensurePrivateDir } from '../../src/storage/private-dir.ts';
+import { startTestStack } from '../support/stack.ts';
 import { registerFreshDatabase } from './fresh-database.ts';
 
 const fresh = registerFreshDatabase('svckit_at_rest');
@@ -22,14 +21,8 @@ const modeOf = (dir: string) => (statSync(dir).mode & 0o777).toString(8);
 describe('the data directory (D-149)', () => {
   it('a fresh data directory and its PGlite directory are created mode 0700', async () => {
     const dataDir = path.join(scratch, 'fresh', '.data');
-    const config = loadConfig({
-      SVC_DATA_DIR: dataDir,
-      SVC_BASE_PORT: '0',
-      SVC_WALLET_PORT: '0',
-      SVC_SITE_PORT: '0',
-      SVC_BLOCK_TIME: '0',
-    });
-    const { stack } = await listen(config, { persist: true, logLevel: 'silent' });
+    // A given data directory that does not exist yet: the stack creates it, and persists there.
+    const stack = await startTestStack({ dataDir });
     try {
       expect(modeOf(dataDir)).toBe('700');
       if (!process.env.DATABASE_URL) expect(modeOf(path.join(dataDir, 'pglite'))).toBe('700');

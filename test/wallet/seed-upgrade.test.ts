@@ -8,10 +8,9 @@ import path from 'node:path';
 import { like } from 'drizzle-orm';
 import { calculateJwkThumbprint, exportJWK } from 'jose';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
 import { toHex } from '../../src/crypto/index.ts';
-import { listen } from '../../src/server/main.ts';
 import { settings } from '../../src/storage/schema.ts';
+import { startTestStack } from '../support/stack.ts';
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'svckit-seed-upgrade-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -39,14 +38,8 @@ describe('seeds an older svckit kept in the data directory (D-214, D-216)', () =
     const releaseSeed = 'b2'.repeat(32);
     writeFileSync(path.join(walletDir, 'token-signing.seed'), `${tokenSeed}\n`, { mode: 0o600 });
     writeFileSync(path.join(walletDir, 'release-signing.seed'), `${releaseSeed}\n`, { mode: 0o600 });
-    const config = loadConfig({
-      SVC_DATA_DIR: dataDir,
-      SVC_BASE_PORT: '0',
-      SVC_WALLET_PORT: '0',
-      SVC_SITE_PORT: '0',
-      SVC_BLOCK_TIME: '0',
-      SVC_EVIDENCE_AT_START: 'false',
-    });
+    // A kept data directory: the stack persists there, and the second start finds what the first one stored.
+    const start = () => startTestStack({ dataDir, env: { SVC_EVIDENCE_AT_START: 'false' } });
     const email = 'nobody@example.com';
     // The stand-in salt an older svckit answered for an unknown email (HMAC keyed from the token seed).
     const standInKey = createHmac('sha256', 'svckit/managed/unknown-salt/v1')
@@ -56,7 +49,7 @@ describe('seeds an older svckit kept in the data directory (D-214, D-216)', () =
 
     const token = await publicOf(tokenSeed);
     const release = await publicOf(releaseSeed);
-    const { stack } = await listen(config, { persist: true, logLevel: 'silent' });
+    const { stack, close } = await start();
     try {
       const jwks = await stack.wallet.inject({ method: 'GET', url: '/.well-known/jwks.json' });
       expect(jwks.json().keys.map((k: { kid: string }) => k.kid)).toEqual([token.kid]);
@@ -78,17 +71,17 @@ describe('seeds an older svckit kept in the data directory (D-214, D-216)', () =
         expect(row.value).not.toContain(releaseSeed);
       }
     } finally {
-      await stack.close();
+      await close();
     }
     // The next start, with no seed files left, serves the same keys from the database.
-    const again = await listen(config, { persist: true, logLevel: 'silent' });
+    const again = await start();
     try {
       const jwks = await again.stack.wallet.inject({ method: 'GET', url: '/.well-known/jwks.json' });
       expect(jwks.json().keys.map((k: { kid: string }) => k.kid)).toEqual([token.kid]);
       const pub = await again.stack.site.inject({ method: 'GET', url: '/downloads/svckit-wallet-extension.pub' });
       expect(pub.body.trim()).toBe(release.pubHex);
     } finally {
-      await again.stack.close();
+      await again.close();
     }
   });
 });

@@ -1,50 +1,28 @@
 // Shared helpers of the /ws tests (D-012, D-016): a real `ws` client over real TLS to the in-process
 // reference stack, credentials issued through the real admin API.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { expect } from 'vitest';
 import WebSocket from 'ws';
 import { request } from '../../../conformance/http.ts';
 import type { Target } from '../../../conformance/targets/target.ts';
-import { loadConfig } from '../../../src/config.ts';
 import type { Stack } from '../../../src/server/app.ts';
-import { listen } from '../../../src/server/main.ts';
+import { startTestStack } from '../../support/stack.ts';
 
 /**
- * Starts the reference stack in this process with `env` over the test defaults (ports 0, instant mining, the
- * /rpc and admin limits lifted) and returns it with a target for the helpers; the server side stays reachable.
+ * Starts the reference stack in this process (test/support/stack.ts) with `env` over the /rpc and admin limits
+ * lifted, and returns it with a target for the helpers; the server side stays reachable.
  */
 export async function startWsStack(
   env: Record<string, string> = {},
 ): Promise<{ target: Target; stack: Stack; close(): Promise<void> }> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'svckit-ws-'));
-  const config = loadConfig({
-    SVC_DATA_DIR: dataDir,
-    SVC_BASE_PORT: '0',
-    SVC_WALLET_PORT: '0',
-    SVC_SITE_PORT: '0',
-    SVC_BLOCK_TIME: '0',
-    SVC_RATE_LIMIT_RPC: '0',
-    SVC_RATE_LIMIT_ADMIN: '0',
-    ...env,
-  });
-  const { stack, ready } = await listen(config, { logLevel: 'silent' });
+  const started = await startTestStack({ env: { SVC_RATE_LIMIT_RPC: '0', SVC_RATE_LIMIT_ADMIN: '0', ...env } });
   const target: Target = {
     kind: 'reference',
-    base: new URL(`${ready.base}/`),
-    caCert: stack.tls.caCert,
+    base: started.target.base,
+    caCert: started.stack.tls.caCert,
     capabilities: new Set(['base', 'admin']),
-    adminToken: ready.adminToken!,
+    adminToken: started.ready.adminToken!,
   };
-  return {
-    target,
-    stack,
-    close: async () => {
-      await stack.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
+  return { target, stack: started.stack, close: started.close };
 }
 
 /** Issues an API key through the admin API; returns its id and token. */
