@@ -2,12 +2,9 @@
 // `svckit serve` behind a load balancer do, and an HTTPS client that keeps its connections open (so a burst
 // measures the limits, not TLS handshakes).
 import https from 'node:https';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { loadConfig } from '../../src/config.ts';
 import type { Stack } from '../../src/server/app.ts';
-import { listen, type ReadyEvent } from '../../src/server/main.ts';
+import type { ReadyEvent } from '../../src/server/main.ts';
+import { startTestStack } from '../support/stack.ts';
 
 /** One running instance. */
 export type Instance = { stack: Stack; ready: ReadyEvent; agent: https.Agent; close(): Promise<void> };
@@ -19,17 +16,7 @@ export async function startInstance(env: {
   /** Instances on one database share its key-encryption key (D-061). */
   SVC_KEK: string;
 }): Promise<Instance> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'svckit-redis-'));
-  const config = loadConfig({
-    SVC_DATA_DIR: dataDir,
-    SVC_BASE_PORT: '0',
-    SVC_WALLET_PORT: '0',
-    SVC_SITE_PORT: '0',
-    SVC_BLOCK_TIME: '0',
-    SVC_RATE_LIMIT_RPC: '0',
-    ...env,
-  });
-  const { stack, ready } = await listen(config, { logLevel: 'silent' });
+  const { stack, ready, close } = await startTestStack({ env: { SVC_RATE_LIMIT_RPC: '0', ...env } });
   const agent = new https.Agent({ keepAlive: true, maxSockets: 32, ca: stack.tls.caCert });
   return {
     stack,
@@ -37,8 +24,7 @@ export async function startInstance(env: {
     agent,
     close: async () => {
       agent.destroy();
-      await stack.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      await close();
     },
   };
 }

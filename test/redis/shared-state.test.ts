@@ -5,6 +5,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { mldsaAuthorization } from '../../src/client/mldsa-signer.ts';
 import { mlDsa65 } from '../../src/crypto/index.ts';
 import { CREDENTIAL_CACHE_MS } from '../../src/ledger/credentials.ts';
+import { RATE_LIMIT_KEY_PREFIX } from '../../src/server/http/rate-limit.ts';
+import { openSharedState } from '../../src/storage/redis.ts';
 import { redisMissing, startRedis, type TestRedis } from '../support/redis.ts';
 import { call, sleep, startInstance, warm, type Answer, type Instance } from './instances.ts';
 import { postgresMissing, sharedDatabase, type SharedDatabase } from './shared-postgres.ts';
@@ -23,8 +25,17 @@ describe.skipIf(missing !== undefined)(`two instances sharing Redis${missing ? `
     one = await startInstance(env);
     two = await startInstance(env);
   }, 180_000);
-  // Every case starts with a fresh 1 s window of the per-IP limits.
-  beforeEach(() => sleep(1_100));
+  // Every case starts with a fresh 1 s window of the per-IP limits: their counters live only in Redis (D-169),
+  // so removing them starts a new window at the next request, as the window's expiry would.
+  beforeEach(async () => {
+    const state = await openSharedState(redis.url);
+    try {
+      const counters = await state.commands.keys(`${RATE_LIMIT_KEY_PREFIX}*`);
+      if (counters.length > 0) await state.commands.del(...counters);
+    } finally {
+      await state.close();
+    }
+  });
   afterAll(async () => {
     await two?.close();
     await one?.close();

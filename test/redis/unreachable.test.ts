@@ -7,10 +7,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SVCKIT_BIN } from '../../src/paths.ts';
-import { loadConfig } from '../../src/config.ts';
-import { listen } from '../../src/server/main.ts';
 import { openSharedState, SharedStateUnavailableError } from '../../src/storage/redis.ts';
 import { freePort, redisMissing, startRedis } from '../support/redis.ts';
+import { startTestStack } from '../support/stack.ts';
 
 const PASSWORD = 'pw-Zq81-never-shown';
 
@@ -19,16 +18,13 @@ describe('REDIS_URL where nothing answers', () => {
     const port = await freePort();
     const dataDir = mkdtempSync(path.join(tmpdir(), 'svckit-redis-dead-'));
     try {
-      const config = loadConfig({
-        SVC_DATA_DIR: dataDir,
-        SVC_BASE_PORT: '0',
-        SVC_WALLET_PORT: '0',
-        SVC_SITE_PORT: '0',
-        REDIS_URL: `redis://svc:${PASSWORD}@127.0.0.1:${port}/0`,
-      });
       const started = Date.now();
-      const failure = await listen(config, { logLevel: 'silent' }).then(
-        () => undefined,
+      const failure = await startTestStack({
+        dataDir,
+        persist: false,
+        env: { REDIS_URL: `redis://svc:${PASSWORD}@127.0.0.1:${port}/0` },
+      }).then(
+        (running) => running.close(),
         (error: unknown) => error,
       );
       expect(failure).toBeInstanceOf(SharedStateUnavailableError);

@@ -385,18 +385,19 @@ suite(title, () => {
   });
 });
 
-/** Polls the provider for a receipt. */
+/** Polls the provider for a receipt every 50 ms, for at most 15 s. */
 async function waitForReceipt(
   page: import('playwright-core').Page,
   hash: string,
 ): Promise<{ status: string; effectiveGasPrice: string }> {
-  for (let i = 0; i < 60; i++) {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
     const receipt = (await call(page, 'eth_getTransactionReceipt', [hash])) as {
       status: string;
       effectiveGasPrice: string;
     } | null;
     if (receipt) return receipt;
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    if (Date.now() > deadline) throw new Error(`no receipt for ${hash} within 15 s`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  throw new Error(`no receipt for ${hash}`);
 }

@@ -24,6 +24,8 @@ beforeAll(async () => {
       SVC_WALLET_KEY_GRACE_S: String(GRACE_S),
       SVC_WALLET_EXTENSION_DIR: extensionFixture(),
       SVC_RATE_LIMIT_WALLET_AUTH: '0',
+      // The polls below read the JWKS and the sessions' answers: a 429 carries neither (D-024 is not tested here).
+      SVC_RATE_LIMIT_WALLET: '0',
     },
   });
 });
@@ -38,12 +40,12 @@ const standInSalt = async () =>
   ((await call(target, 'GET', '/managed/salt?email=nobody%40example.com')).json as { authKdf: { salt: string } })
     .authKdf.salt;
 
-/** Polls `done` every 100 ms for at most twice the refresh period. */
+/** Polls `done` every 50 ms for at most twice the refresh period. */
 async function until(what: string, done: () => Promise<boolean>): Promise<void> {
   const deadline = Date.now() + 2 * KEY_REFRESH_MS;
   while (!(await done())) {
     if (Date.now() > deadline) throw new Error(`${what}: not within ${2 * KEY_REFRESH_MS} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 

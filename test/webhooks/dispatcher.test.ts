@@ -28,6 +28,8 @@ let receiver: WebhookReceiver;
 let ca: string;
 let database: OpenDatabase;
 let clock: ManualClock;
+/** How often the transports read the clock: their attempts' start and end, and their watchdog's every tick. */
+let transportReads = 0;
 const running: WebhookDispatcher[] = [];
 
 beforeAll(async () => {
@@ -87,7 +89,15 @@ function dispatcher(concurrency = 8): WebhookDispatcher {
   const d = new WebhookDispatcher(
     database.db,
     clock,
-    new WebhookTransport(clock, { ca: [ca], maxSockets: concurrency, watchMs: 5, allowPrivate: true }),
+    new WebhookTransport(
+      {
+        now: () => {
+          transportReads++;
+          return clock.now();
+        },
+      },
+      { ca: [ca], maxSockets: concurrency, watchMs: 5, allowPrivate: true },
+    ),
     { concurrency, pollMs: 20, secrets },
   );
   d.start();
@@ -143,8 +153,13 @@ const recorded = (deliveries: DeliveryStore, id: string, n: number) =>
     async () => ((await deliveries.find(id))!.attempts.length >= n ? deliveries.find(id) : undefined),
     `${n} attempts of ${id}`,
   );
-const quiet = async (path: string, n: number, ms = 150) => {
-  await new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Every running dispatcher looks for due jobs at the clock's present reading and finishes what it claimed (the
+ * receiver has seen each attempt before it is answered); what has not arrived by then is not due.
+ */
+const quiet = async (path: string, n: number) => {
+  for (const d of running) d.wake();
+  await Promise.all(running.map((d) => d.idle()));
   expect(receiver.deliveries(path).length).toBe(n);
 };
 
@@ -188,7 +203,9 @@ describe('the webhook dispatcher', () => {
     clock.advance(30_000);
     await arrived(path, 2);
     clock.advance(10_000);
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    // The watchdog (every 5 ms) must have looked at the clock at exactly 10 s and let the attempt run on.
+    const reads = transportReads;
+    await until(() => transportReads >= reads + 2, 'two watchdog readings of the clock at 10 s');
     receiver.releaseHung(200);
     const done = await until(
       async () => ((await deliveries.find(id))!.status === 'delivered' ? deliveries.find(id) : undefined),
@@ -205,7 +222,7 @@ describe('the webhook dispatcher', () => {
     for (let n = 2; n <= 5; n++) {
       await recorded(deliveries, id, n - 1);
       clock.advance(RETRY_DELAYS_MS[n - 1]! - 1);
-      await quiet(path, n - 1, 80); // not one millisecond early
+      await quiet(path, n - 1); // not one millisecond early
       clock.advance(1);
       await arrived(path, n);
     }
@@ -264,7 +281,7 @@ describe('the webhook dispatcher', () => {
     // A new instance (new lease owner) on the same database: attempt 3 is still due 5 minutes after attempt 2.
     start();
     clock.advance(300_000 - 1);
-    await quiet(path, 2, 100);
+    await quiet(path, 2);
     clock.advance(1);
     await arrived(path, 3);
     expect((await recorded(deliveries, id, 3))!.attempts.map((a) => a.number)).toEqual([1, 2, 3]);
@@ -277,7 +294,7 @@ describe('the webhook dispatcher', () => {
       sql`UPDATE webhook_deliveries SET lease_owner = 'crashed-instance', lease_until = ${new Date(clock.now() + 60_000).toISOString()}::timestamptz WHERE id = ${id}`,
     );
     start();
-    await quiet(path, 0, 150);
+    await quiet(path, 0);
     clock.advance(60_001);
     await arrived(path, 1);
     expect((await recorded(deliveries, id, 1))!.status).toBe('delivered');
@@ -294,7 +311,7 @@ describe('the webhook dispatcher', () => {
       async () => ((await deliveries.page({ status: 'delivered' }, 1, 200)).total === 60 ? true : undefined),
       'all delivered',
     );
-    await quiet(path, 60, 200);
+    await quiet(path, 60);
     expect(
       receiver
         .deliveries(path)
