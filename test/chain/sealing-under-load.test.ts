@@ -12,7 +12,7 @@ import {
   transferOf,
   type Created,
 } from '../../conformance/checks/institutional/support.ts';
-import { PROBE_LIMIT, request } from '../../conformance/http.ts';
+import { PROBE_LIMIT, RUN_PACING, request, setPacing } from '../../conformance/http.ts';
 import { referenceTarget } from '../../conformance/targets/reference.ts';
 import type { Target } from '../../conformance/targets/target.ts';
 import { DEFAULT_SIMULATION } from '../../src/server/chain/simulation-limits.ts';
@@ -23,14 +23,21 @@ const WINDOW_S = 20;
 
 let target: Target;
 beforeAll(async () => {
+  // The institutional limit stays on (10/s): the transfer's calls wait out a 429 and are sent again (D-180).
+  setPacing(RUN_PACING);
   target = await referenceTarget({ env: { SVC_BLOCK_TIME: String(PERIOD_S), SVC_RATE_LIMIT_RPC: '0' } });
 }, 60_000);
-afterAll(async () => target?.close?.());
+afterAll(async () => {
+  setPacing({});
+  await target?.close?.();
+});
 
 const rpcPost = (body: unknown) => request(target, 'rpc', { body, ...PROBE_LIMIT, timeoutMs: 60_000 });
 const head = async () => {
-  const answer = (await rpcPost({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber' })).json as { result: string };
-  return Number(BigInt(answer.result));
+  const res = await rpcPost({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber' });
+  const result = (res.json as { result?: unknown } | undefined)?.result;
+  if (typeof result !== 'string') throw new Error(`eth_blockNumber answered ${res.status}: ${res.text.slice(0, 200)}`);
+  return Number(BigInt(result));
 };
 
 /** One attacking request: the worst case at the cap, and the worst case the block gas limit would allow. */

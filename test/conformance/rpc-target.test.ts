@@ -29,16 +29,16 @@ beforeAll(async () => {
     { stdio: 'ignore' },
   );
   url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 100; i++) {
+  for (const deadline = Date.now() + 10_000; Date.now() < deadline; ) {
     const up = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}',
     }).catch(() => undefined);
     if (up?.ok) return;
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 25));
   }
-  throw new Error(`Anvil did not answer on ${url}`);
+  throw new Error(`Anvil did not answer on ${url} within 10 s`);
 }, 30_000);
 
 afterAll(() => {

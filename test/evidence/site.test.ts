@@ -1,6 +1,6 @@
 // The site origin's evidence route (surface F: "GET {site_url}/.well-known/pqc-evidence.json returns
 // the Evidence document"): cache headers, ETag and 304, a clear 503 before a document is built.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -64,11 +64,13 @@ describe('GET /.well-known/pqc-evidence.json', () => {
     expect(cached.headers['cache-control']).toBe('public, max-age=600');
     const head = await app.inject({ method: 'HEAD', url: '/.well-known/pqc-evidence.json' });
     expect(head.statusCode).toBe(200);
-    await new Promise((r) => setTimeout(r, 20));
+    // A rebuild of the same size: the store sees the change by its mtime, set a second later here.
+    const written = statSync(join(dir, 'pqc-evidence.json')).mtime;
     writeFileSync(
       join(dir, 'pqc-evidence.json'),
       JSON.stringify({ ...example, generated: new Date(Date.now() + 1000).toISOString() }),
     );
+    utimesSync(join(dir, 'pqc-evidence.json'), written, new Date(written.getTime() + 1000));
     const changed = await app.inject({
       method: 'GET',
       url: '/.well-known/pqc-evidence.json',

@@ -68,8 +68,9 @@ async function integratorFlow(client: ReturnType<typeof createClient>) {
   let transfer = (
     await sdk.institutionalGetTransfer({ client, path: { reference: created.data.txRef }, throwOnError: true })
   ).data;
-  for (let i = 0; transfer.status === 'pending' && i < 100; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 200));
+  // Polled until it leaves 'pending', for at most 20 s (the assertion below names the status it stayed in).
+  for (const deadline = Date.now() + 20_000; transfer.status === 'pending' && Date.now() < deadline; ) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
     transfer = (
       await sdk.institutionalGetTransfer({ client, path: { reference: created.data.txRef }, throwOnError: true })
     ).data;

@@ -75,6 +75,15 @@ async function killHard(child: ReturnType<typeof spawn>) {
   await new Promise((resolve) => child.once('exit', resolve));
 }
 
+/** Whether `pid` runs (exists and is not a zombie; Linux /proc). */
+const alive = (pid: number) => {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[0] !== 'Z';
+  } catch {
+    return false;
+  }
+};
+
 /** The direct children of `pid` (Linux /proc). */
 const childrenOf = (pid: number) =>
   readdirSync('/proc')
@@ -117,7 +126,8 @@ describe.skipIf(!existsSync('/proc/self/cmdline'))('a persisted embedded chain',
     expect(guardian).toHaveLength(1);
     process.kill(guardian[0]!, 'SIGKILL');
     await killHard(child);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The guardian's SIGKILL takes effect asynchronously: wait until it is gone (or a zombie) before looking.
+    await vi.waitFor(() => expect(alive(guardian[0]!)).toBe(false), { timeout: 10_000, interval: 10 });
     expect(anvilsOnStateFile()).toHaveLength(1); // orphaned, its blocks in memory only
     expect(existsSync(stateFile)).toBe(false);
     await restartSeesTheBlocks();

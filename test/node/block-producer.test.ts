@@ -43,13 +43,19 @@ async function relay() {
   };
 }
 
+/** The block period of the first test, in seconds (the producer takes fractions; the setting does not need to). */
+const PERIOD_S = 0.05;
+
 const nextSeal = (producer: BlockProducer) => new Promise<SealedBlock>((resolve) => producer.once('sealed', resolve));
 const warnings = (spy: { mock: { calls: unknown[][] } }): string[] => spy.mock.calls.map((c) => String(c[0]));
 
 describe('the block producer', () => {
   it('survives the node going away, says so once, and seals again when it is back', async () => {
     const link = await relay();
-    const producer = new BlockProducer(new Upstream(link.url), consensus, 1);
+    const upstream = new Upstream(link.url);
+    // A 50 ms block period: the producer's timer runs as in production, only faster.
+    const producer = new BlockProducer(upstream, consensus, PERIOD_S);
+    const calls = vi.spyOn(upstream, 'call');
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     producer.start();
     try {
@@ -57,7 +63,14 @@ describe('the block producer', () => {
       expect(before.proposer).toBe(proposer);
 
       await link.down();
-      await new Promise((resolve) => setTimeout(resolve, 3_500)); // three periods with no node
+      // Three periods with no node: every seal begins with eth_blockNumber, which the relay now refuses.
+      const refusedSeals = () =>
+        calls.mock.calls.filter(
+          ([method], i) => method === 'eth_blockNumber' && calls.mock.settledResults[i]?.type === 'rejected',
+        ).length;
+      await expect
+        .poll(refusedSeals, { timeout: 10_000, interval: 10, message: 'three seals failed with the node away' })
+        .toBeGreaterThanOrEqual(3);
       const failures = warnings(warn).filter((w) => w.includes('sealing a block failed'));
       expect(failures).toHaveLength(1);
       expect(failures[0]).toContain('unreachable');

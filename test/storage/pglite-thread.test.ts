@@ -54,7 +54,9 @@ describe('PGlite on a worker thread', () => {
         order.push('outside');
         return r.rows;
       });
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // Round trips inside the transaction, sent after the outside query: one that were not held back until
+      // the commit would be answered first, in the worker's order of arrival.
+      for (let i = 0; i < 3; i++) await tx.execute(sql`select 1`);
       order.push('commit');
     });
     // The outside query ran after the commit, so it saw row 3 as well.

@@ -95,18 +95,28 @@ describe('/ws bounds', () => {
     expect(ws.stack.wsSockets.size).toBe(1);
     // What the server has queued for this client, read right after each frame it sends.
     let most = 0;
+    let frames = 0;
     const send = serverSide!.send.bind(serverSide);
     serverSide!.send = ((...args: Parameters<typeof send>) => {
       send(...args);
+      frames++;
       most = Math.max(most, serverSide!.bufferedAmount);
     }) as typeof send;
     const closing = closed(socket);
     socket.pause();
     let blocks = 0;
     for (; blocks < 2000 && serverSide!.readyState === serverSide!.OPEN; blocks++) {
+      const before = frames;
       await ws.stack.chain.producer!.requestBlock();
-      // The notifications of a block go out once its header is read.
-      await new Promise((resolve) => setTimeout(resolve, 2));
+      // The notifications of a block go out once its header is read: the next block waits for its 20 frames
+      // (or for the close they may cause).
+      await expect
+        .poll(() => frames >= before + 20 || serverSide!.readyState !== serverSide!.OPEN, {
+          timeout: 10_000,
+          interval: 1,
+          message: `the 20 notifications of block ${blocks + 1}`,
+        })
+        .toBe(true);
     }
     expect(
       serverSide!.readyState,

@@ -90,8 +90,11 @@ describe('the chain surface against a real Anvil node', { timeout: 240_000 }, ()
       stdio: 'ignore',
     });
     const rpc = new URL(`http://127.0.0.1:${port}/`);
-    for (let i = 0; i < 100 && !(await fetch(rpc, { method: 'POST' }).catch(() => undefined)); i++)
-      await new Promise((r) => setTimeout(r, 100));
+    const deadline = Date.now() + 10_000;
+    while (!(await fetch(rpc, { method: 'POST' }).catch(() => undefined))) {
+      if (Date.now() > deadline) throw new Error(`Anvil did not answer on ${rpc.href} within 10 s`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
     result = await runEngine(
       { bases: {}, credentials: {}, rpc },
       { phases: ['examples', 'coverage', 'fuzz'], seed: 20261124, maxExamples: 5, shrinkMs: 3_000 },
