@@ -46,6 +46,17 @@ export const FULL_TIER: Readonly<Record<string, FullTierReason>> = {
 };
 
 /**
+ * Files of the fast tier that need a process of their own: they replace a module with `vi.mock`, which only a
+ * fresh module registry honours. The rest of the fast tier shares one process per worker (D-227), so the modules
+ * they all import are loaded once per worker rather than once per file.
+ */
+export const OWN_PROCESS: readonly string[] = [
+  'test/crypto/interop-backend.test.ts',
+  'test/chain/ws/mldsa-lookup.test.ts',
+  'test/webhooks/verifier.test.ts',
+];
+
+/**
  * The end-to-end pass of each surface that `npm test` keeps: a real stack (real Anvil, real TLS, real PGlite)
  * reached over HTTPS by the client an integrator would use.
  */

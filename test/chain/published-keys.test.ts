@@ -1,7 +1,6 @@
 // No published key moves money on the reference chain (D-151), and a client with its own key writes only
 // once the administrator allow-listed it (D-050, D-152). Real stack: real Anvil, real TLS, the admin API
 // and /rpc over HTTPS, a stock viem wallet client.
-import tls from 'node:tls';
 import { type BaseError, createPublicClient, createWalletClient, defineChain, http, parseEther, type Hex } from 'viem';
 import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +9,7 @@ import { call } from '../../conformance/checks/chain/support.ts';
 import { referenceTarget } from '../../conformance/targets/reference.ts';
 import type { Target } from '../../conformance/targets/target.ts';
 import { accountBody, admin, expectContract } from '../admin/support.ts';
+import { trustTestCa } from '../support/stack.ts';
 
 /** Anvil's and Hardhat's documented development mnemonic: its keys are public. */
 const PUBLISHED_MNEMONIC = 'test test test test test test test test test test test junk';
@@ -33,7 +33,7 @@ const listed = async () => {
 
 beforeAll(async () => {
   target = await referenceTarget();
-  tls.setDefaultCACertificates([...tls.getCACertificates('default'), target.caCert!]);
+  trustTestCa(target.caCert!);
 });
 afterAll(async () => {
   await target?.close?.();

@@ -1,8 +1,7 @@
 // A stock viem public and wallet client (viem's `http` transport, Node's built-in
 // fetch) pointed at {base_url}/rpc of the reference stack, trusting the development CA. The CA is added to
 // Node's default trust store with tls.setDefaultCACertificates, the in-process equivalent of
-// NODE_EXTRA_CA_CERTS (vitest runs each file in its own process, so nothing leaks into other files).
-import tls from 'node:tls';
+// NODE_EXTRA_CA_CERTS (test/support/stack.ts: trustTestCa, which replaces an earlier test stack's CA).
 import {
   BaseError,
   createPublicClient,
@@ -18,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devAccount, PING_INIT_CODE, PING_TOPIC } from '../../conformance/checks/chain/support.ts';
 import { referenceTarget } from '../../conformance/targets/reference.ts';
 import type { Target } from '../../conformance/targets/target.ts';
+import { trustTestCa } from '../support/stack.ts';
 
 let target: Target;
 let publicClient: ReturnType<typeof makeClients>['publicClient'];
@@ -47,7 +47,7 @@ async function proposerOf(blockNumber: bigint): Promise<string> {
 
 beforeAll(async () => {
   target = await referenceTarget();
-  tls.setDefaultCACertificates([...tls.getCACertificates('default'), target.caCert!]);
+  trustTestCa(target.caCert!);
   // The client's own fresh key, allow-listed and funded by the administrator (D-152).
   ({ publicClient, walletClient } = makeClients(new URL('rpc', target.base).href, await devAccount(target)));
 });

@@ -1,11 +1,10 @@
 // An integrator's client generated from specs/institutional.openapi.yaml (hey-api,
 // Node's built-in fetch), using the svckit helper signRequestsWithMldsa, reads an account and its statement
 // and sends a transfer that confirms on Anvil — and the same with a bearer key. The development CA is added
-// to Node's default trust store (tls.setDefaultCACertificates, the in-process NODE_EXTRA_CA_CERTS). The
+// to Node's default trust store (trustTestCa: tls.setDefaultCACertificates, the in-process NODE_EXTRA_CA_CERTS). The
 // Content-Digest binding of D-225 through the same stack: the helper's bound requests go through, a captured
 // bound header is refused with another body, and a captured header of the specified scheme is accepted once
 // with another body, the limit D-225 records.
-import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../generated/institutional/client';
 import * as sdk from '../../generated/institutional/sdk.gen';
@@ -24,6 +23,7 @@ import { referenceTarget } from '../../conformance/targets/reference.ts';
 import type { Target } from '../../conformance/targets/target.ts';
 import { mlDsa65, toHex } from '../../src/crypto/index.ts';
 import { contentDigest, mldsaAuthorization, signRequestsWithMldsa } from '../../src/client/mldsa-signer.ts';
+import { trustTestCa } from '../support/stack.ts';
 
 let target: Target;
 let sender: AccountView;
@@ -32,7 +32,7 @@ let recipient: AccountView;
 beforeAll(async () => {
   // Stock fetch does not wait out a 429: the rate limit is lifted here (institutional.sdk.* run the same flow under it).
   target = await referenceTarget({ env: { SVC_RATE_LIMIT: '0' } });
-  tls.setDefaultCACertificates([...tls.getCACertificates('default'), target.caCert!]);
+  trustTestCa(target.caCert!);
   sender = await newAccount(target, { fund: '100.00' });
   recipient = await newAccount(target);
 });

@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../src/paths.ts';
-import { FULL_TIER, SURFACE_END_TO_END } from '../tiers.ts';
+import { FULL_TIER, OWN_PROCESS, SURFACE_END_TO_END } from '../tiers.ts';
 
 /** Every *.test.ts under test/, relative to the repository root. */
 function testFiles(dir = 'test'): string[] {
@@ -26,6 +26,14 @@ describe('the test tiers', () => {
     }
   });
 
+  it('a fast-tier file that mocks a module runs in a process of its own', () => {
+    for (const file of testFiles()) {
+      if (file.startsWith('test/cluster/') || file in FULL_TIER) continue;
+      const mocks = /\bvi\.(do)?[mM]ock\(/.test(readFileSync(path.join(REPO_ROOT, file), 'utf8'));
+      expect(OWN_PROCESS.includes(file), `${file} mocks a module: ${mocks}`).toBe(mocks);
+    }
+  });
+
   it('npm test keeps an end-to-end pass of every surface, each on a real stack', () => {
     expect(Object.keys(SURFACE_END_TO_END).map((surface) => surface[0])).toEqual(['A', 'B', 'C', 'D', 'E', 'F']);
     const fast = new Set(testFiles().filter((file) => !file.startsWith('test/cluster/') && !(file in FULL_TIER)));
@@ -37,7 +45,10 @@ describe('the test tiers', () => {
   });
 
   it('npm test runs the fast tier, test:all the full tier, and .ci/run both and the stress run', () => {
-    expect(scripts.test).toMatch(/vitest run --project fast$/);
+    expect(scripts.test).toMatch(/vitest run --project fast --project fast-own-process$/);
+    expect(readFileSync(path.join(REPO_ROOT, 'scripts/test-stress.js'), 'utf8')).toContain(
+      "'--project', 'fast', '--project', 'fast-own-process'",
+    );
     expect(scripts['test:all']).toMatch(/scripts\/test-all\.sh/);
     expect(readFileSync(path.join(REPO_ROOT, 'scripts/test-all.sh'), 'utf8')).toMatch(/vitest run --project full/);
     const ci = readFileSync(path.join(REPO_ROOT, '.ci/run'), 'utf8');

@@ -32,6 +32,19 @@ export const LIFTED_LIMITS: Readonly<Record<string, string>> = {
   SVC_RATE_LIMIT_ADMIN: '0',
 };
 
+/** The trust Node started with, before any test stack's development CA was added. */
+const startingTrust = tls.getCACertificates('default');
+
+/**
+ * Makes `caCert` (a test stack's development CA) the one extra CA this process trusts by default, as
+ * NODE_EXTRA_CA_CERTS would, so plain `fetch` and stock clients reach that stack. It replaces the CA of an earlier
+ * stack rather than adding to it: every development CA has the same name, and a worker that runs several files
+ * (D-227) must not offer the previous stack's CA for the next one's certificates.
+ */
+export function trustTestCa(caCert: string): void {
+  tls.setDefaultCACertificates([...startingTrust, caCert]);
+}
+
 /** Options of {@link startTestStack}. */
 export type TestStackOptions = {
   /** Settings over {@link TEST_STACK_ENV}. */
@@ -47,10 +60,7 @@ export type TestStackOptions = {
   clock?: Clock;
   /** pino level of the request log (default: silent). */
   logLevel?: string;
-  /**
-   * Add the stack's development CA to this process's default trust, so plain `fetch` reaches it. Vitest runs
-   * each file in its own process, so the extra trust ends with the file.
-   */
+  /** Trust the stack's development CA by default in this process ({@link trustTestCa}), so plain `fetch` reaches it. */
   trustCa?: boolean;
 };
 
@@ -76,7 +86,7 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
     persist: options.persist ?? !owned,
     ...(options.clock ? { clock: options.clock } : {}),
   });
-  if (options.trustCa) tls.setDefaultCACertificates([...tls.getCACertificates('default'), stack.tls.caCert]);
+  if (options.trustCa) trustTestCa(stack.tls.caCert);
   const target: Target = {
     kind: 'reference',
     base: new URL(`${ready.base}/`),
