@@ -16,6 +16,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    globalSetup: ['test/support/global-setup.ts'],
     // Vitest's default is one worker fewer than the cores: one on the 2-core machine. A file spends much of its
     // time waiting on its Anvil, PGlite thread and TLS peers, so every core gets a worker (D-227).
     maxWorkers: availableParallelism(),

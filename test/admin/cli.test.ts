@@ -8,7 +8,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { referenceTarget } from '../../conformance/targets/reference.ts';
+import { sharedReferenceTarget } from '../support/shared-stack.ts';
 import type { Target } from '../../conformance/targets/target.ts';
 import { REPO_ROOT } from '../../src/paths.ts';
 
@@ -16,7 +16,7 @@ let target: Target;
 const scratch = mkdtempSync(path.join(tmpdir(), 'svckit-admin-cli-'));
 const ca = path.join(scratch, 'ca.pem');
 beforeAll(async () => {
-  target = await referenceTarget();
+  target = await sharedReferenceTarget();
   writeFileSync(ca, target.caCert!);
 });
 afterAll(async () => {

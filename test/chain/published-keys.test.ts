@@ -6,7 +6,7 @@ import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rpcResult } from '../../conformance/checks/explorer/support.ts';
 import { call } from '../../conformance/checks/chain/support.ts';
-import { referenceTarget } from '../../conformance/targets/reference.ts';
+import { sharedReferenceTarget } from '../support/shared-stack.ts';
 import type { Target } from '../../conformance/targets/target.ts';
 import { accountBody, admin, expectContract } from '../admin/support.ts';
 import { trustTestCa } from '../support/stack.ts';
@@ -32,7 +32,7 @@ const listed = async () => {
 };
 
 beforeAll(async () => {
-  target = await referenceTarget();
+  target = await sharedReferenceTarget();
   trustTestCa(target.caCert!);
 });
 afterAll(async () => {

@@ -15,7 +15,7 @@ import {
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devAccount, PING_INIT_CODE, PING_TOPIC } from '../../conformance/checks/chain/support.ts';
-import { referenceTarget } from '../../conformance/targets/reference.ts';
+import { sharedReferenceTarget } from '../support/shared-stack.ts';
 import type { Target } from '../../conformance/targets/target.ts';
 import { trustTestCa } from '../support/stack.ts';
 
@@ -46,7 +46,7 @@ async function proposerOf(blockNumber: bigint): Promise<string> {
 }
 
 beforeAll(async () => {
-  target = await referenceTarget();
+  target = await sharedReferenceTarget();
   trustTestCa(target.caCert!);
   // The client's own fresh key, allow-listed and funded by the administrator (D-152).
   ({ publicClient, walletClient } = makeClients(new URL('rpc', target.base).href, await devAccount(target)));

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { referenceTarget } from '../../conformance/targets/reference.ts';
+import { sharedReferenceTarget } from '../support/shared-stack.ts';
 import type { Target } from '../../conformance/targets/target.ts';
 import { buildDocs } from '../../scripts/build-docs.ts';
 import { CONTRACTS } from '../../src/server/docs/contracts.ts';
@@ -29,7 +29,7 @@ let get: (pathname: string, headers?: Record<string, string>) => Promise<Respons
 beforeAll(async () => {
   // As `npm start` does before serving.
   await buildDocs();
-  target = await referenceTarget();
+  target = await sharedReferenceTarget();
   const fetchTls = tlsFetch(target.caCert!);
   get = (pathname, headers = {}) => fetchTls(new URL(pathname, target.base), { headers });
 }, 180_000);

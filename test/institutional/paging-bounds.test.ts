@@ -11,7 +11,7 @@ import {
   newAccount,
   type AccountView,
 } from '../../conformance/checks/institutional/support.ts';
-import { referenceTarget } from '../../conformance/targets/reference.ts';
+import { sharedReferenceTarget } from '../support/shared-stack.ts';
 import type { Target } from '../../conformance/targets/target.ts';
 
 /** The `page` parameter's maximum in a contract. */
@@ -26,7 +26,7 @@ let target: Target;
 let account: AccountView;
 let key: string;
 beforeAll(async () => {
-  target = await referenceTarget();
+  target = await sharedReferenceTarget();
   account = await newAccount(target);
   key = await apiKey(target, ['accounts:read', 'transfers:read']);
 });

@@ -6,7 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { minedTransaction } from '../../conformance/checks/explorer/support.ts';
-import { referenceTarget } from '../../conformance/targets/reference.ts';
+import { sharedReferenceTarget } from '../support/shared-stack.ts';
 import type { Target } from '../../conformance/targets/target.ts';
 import { formatUnits, readBalance } from '../../src/client/wallet/balances.ts';
 import { NetworkRegistry } from '../../src/client/wallet/networks.ts';
@@ -21,7 +21,7 @@ let standInUrl: string;
 const answers = new Map<string, { status: number; body: string; delayMs?: number }>();
 
 beforeAll(async () => {
-  target = await referenceTarget();
+  target = await sharedReferenceTarget();
   gateway = new URL('rpc', target.base).href;
   standIn = http.createServer((req, res) => {
     const answer = answers.get(`${req.method} ${req.url}`) ?? { status: 404, body: 'not found' };

@@ -4,7 +4,7 @@
 // walk and answer 500.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request, type HttpResult } from '../../conformance/http.ts';
-import { referenceTarget } from '../../conformance/targets/reference.ts';
+import { sharedReferenceTarget } from '../support/shared-stack.ts';
 import type { Target } from '../../conformance/targets/target.ts';
 import { RestError } from '../../src/server/http/errors.ts';
 import { jsonDepth, MAX_JSON_DEPTH } from '../../src/server/http/body-depth.ts';
@@ -20,7 +20,7 @@ const atLimit = (inner: (depth: number) => string) => `{"svcId":${inner(MAX_JSON
 
 let target: Target;
 beforeAll(async () => {
-  target = await referenceTarget();
+  target = await sharedReferenceTarget();
 });
 afterAll(async () => target?.close?.());
 

@@ -2,13 +2,13 @@
 // attach addresses to someone else's svcId; an identity holds at most 64 chain addresses.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, challenge, newIdentity, evmSigner, registrationProof } from '../../conformance/checks/wallet/support.ts';
-import { referenceTarget } from '../../conformance/targets/reference.ts';
+import { sharedReferenceTarget } from '../support/shared-stack.ts';
 import type { Target } from '../../conformance/targets/target.ts';
 import { ADDRESSES_PER_IDENTITY } from '../../src/server/wallet/auth-store.ts';
 
 let target: Target;
 beforeAll(async () => {
-  target = await referenceTarget();
+  target = await sharedReferenceTarget();
 });
 afterAll(async () => target?.close?.());
 

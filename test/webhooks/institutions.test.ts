@@ -8,7 +8,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKey, newAccount, type AccountView } from '../../conformance/checks/institutional/support.ts';
 import { receiverFor } from '../../conformance/checks/webhooks/support.ts';
-import { referenceTarget } from '../../conformance/targets/reference.ts';
+import { sharedReferenceTarget } from '../support/shared-stack.ts';
 import type { Target } from '../../conformance/targets/target.ts';
 import type { WebhookReceiver } from '../../conformance/webhooks/receiver.ts';
 import { sql } from 'drizzle-orm';
@@ -20,7 +20,7 @@ import { registerFreshDatabase } from '../storage/fresh-database.ts';
 
 let target: Target;
 beforeAll(async () => {
-  target = await referenceTarget();
+  target = await sharedReferenceTarget();
 });
 afterAll(async () => {
   await target?.close?.();

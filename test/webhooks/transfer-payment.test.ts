@@ -4,13 +4,13 @@
 // which needs the creditor found inside that statement.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKey, newAccount } from '../../conformance/checks/institutional/support.ts';
-import { referenceTarget } from '../../conformance/targets/reference.ts';
+import { sharedReferenceTarget } from '../support/shared-stack.ts';
 import type { Target } from '../../conformance/targets/target.ts';
 import { admin, eventually, wallet } from '../admin/support.ts';
 
 let target: Target;
 beforeAll(async () => {
-  target = await referenceTarget();
+  target = await sharedReferenceTarget();
 });
 afterAll(async () => {
   await target?.close?.();

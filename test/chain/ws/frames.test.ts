@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type WebSocket from 'ws';
 import { request, rpc } from '../../../conformance/http.ts';
-import { referenceTarget } from '../../../conformance/targets/reference.ts';
+import { sharedReferenceTarget } from '../../support/shared-stack.ts';
 import type { Target } from '../../../conformance/targets/target.ts';
 import { MAX_FRAME_BYTES } from '../../../src/server/chain/ws/routes.ts';
 import { closed, issueApiKey, nextFrame, openWithToken } from './support.ts';
@@ -15,7 +15,7 @@ let target: Target;
 let token: string;
 
 beforeAll(async () => {
-  target = await referenceTarget();
+  target = await sharedReferenceTarget();
   token = (await issueApiKey(target, ['chain:subscribe'])).token;
 });
 afterAll(async () => target?.close?.());
