@@ -1,24 +1,23 @@
-// Prints the slowest test files of a vitest JSON report (SVCKIT_TEST_REPORT=<file> npm test writes one), as a
-// Markdown table for docs/testing.md: `node scripts/test-durations.js <report.json> [count]`. A file's time is
-// from its first test's start to its last test's end, as the report gives it (its imports and hooks outside).
+// Prints the slowest test files of a vitest run as a Markdown table for docs/testing.md, from the run's own
+// output (the default reporter's line per file: "✓ <project> <file> (<n> tests) <ms>ms", which counts the
+// file's hooks, so a stack started in beforeAll is in it; imports are not):
+// `npm test 2>&1 | tee run.log; node scripts/test-durations.js run.log [count]`.
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 
 const [file, countText = '10'] = process.argv.slice(2);
 if (!file) {
-  console.error('usage: node scripts/test-durations.js <vitest-report.json> [count]');
+  console.error('usage: node scripts/test-durations.js <vitest-output.log> [count]');
   process.exit(2);
 }
-const report = JSON.parse(readFileSync(file, 'utf8'));
-const rows = report.testResults
-  .map((result) => ({
-    file: path.relative(process.cwd(), result.name),
-    seconds: (result.endTime - result.startTime) / 1000,
-    tests: result.assertionResults.length,
-  }))
+// Colour codes out, then one row per file line.
+const text = readFileSync(file, 'utf8').replace(/\x1b\[[0-9;]*m/g, '');
+const rows = [...text.matchAll(/^ [✓❯×] +(?:(\S+) +)?(test\/\S+\.test\.ts) \((\d+) tests?(?: \| [^)]*)?\) (\d+)ms$/gm)]
+  .map(([, project, path, tests, ms]) => ({ project, path, tests: Number(tests), seconds: Number(ms) / 1000 }))
   .sort((a, b) => b.seconds - a.seconds);
 const total = rows.reduce((sum, row) => sum + row.seconds, 0);
 console.log('| file | tests | seconds |');
 console.log('|---|---:|---:|');
-for (const row of rows.slice(0, Number(countText))) console.log(`| \`${row.file}\` | ${row.tests} | ${row.seconds.toFixed(1)} |`);
-console.log(`\n${rows.length} files, ${total.toFixed(0)} s of test time in all (the files run two at a time).`);
+for (const row of rows.slice(0, Number(countText))) {
+  console.log(`| \`${row.path}\` | ${row.tests} | ${row.seconds.toFixed(1)} |`);
+}
+console.log(`\n${rows.length} files, ${total.toFixed(0)} s in their tests and hooks in all (two workers run them).`);
