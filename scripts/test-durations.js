@@ -10,7 +10,8 @@ if (!file) {
   process.exit(2);
 }
 // Colour codes out, then one row per file line.
-const text = readFileSync(file, 'utf8').replace(/\x1b\[[0-9;]*m/g, '');
+const ESCAPE = String.fromCharCode(27);
+const text = readFileSync(file, 'utf8').replaceAll(new RegExp(`${ESCAPE}\\[[0-9;]*m`, 'g'), '');
 const rows = [...text.matchAll(/^ [✓❯×] +(?:(\S+) +)?(test\/\S+\.test\.ts) \((\d+) tests?(?: \| [^)]*)?\) (\d+)ms$/gm)]
   .map(([, project, path, tests, ms]) => ({ project, path, tests: Number(tests), seconds: Number(ms) / 1000 }))
   .sort((a, b) => b.seconds - a.seconds);

@@ -50,6 +50,16 @@ function post(headers: Record<string, string>, raw = body): Promise<number> {
 
 const processedLines = () => stdout.split('\n').filter((line) => line.startsWith('processing '));
 
+/**
+ * Waits until the receiver has printed `count` processing lines: its stdout reaches this process on a pipe of
+ * its own, which may trail the HTTP answer to the same delivery. Fails after 5 s, naming what arrived.
+ */
+async function processedCount(count: number): Promise<string[]> {
+  const deadline = Date.now() + 5_000;
+  while (processedLines().length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+  return processedLines();
+}
+
 beforeAll(async () => {
   expect(sample, 'README.md has a ```ts block after <!-- webhook-receiver -->').toBeDefined();
   dir = mkdtempSync(path.join(tmpdir(), 'svckit-readme-receiver-'));
@@ -94,13 +104,27 @@ describe('the README webhook receiver', () => {
       deliveryHeaders({ deliveryId, event: 'payment.settled', body, secrets: [SECRET], nowMs });
     const captured = sign(Date.now());
     expect(await post(captured)).toBe(204);
-    expect(processedLines()).toEqual([`processing payment.settled of ${payload.uetr}`]);
+    expect(await processedCount(1)).toEqual([`processing payment.settled of ${payload.uetr}`]);
     // A captured delivery, sent again under another (unsigned) delivery id: it verifies, and is refused.
     expect(await post({ ...captured, 'X-SVC-Delivery': randomUUID() })).toBe(409);
     expect(await post(captured)).toBe(409);
     // The sender's next attempt is signed afresh (30 s later): acknowledged, not processed again.
     expect(await post(sign(Date.now() + 30_000))).toBe(204);
     expect(await post({ ...captured, 'X-SVC-Signature': `sha256=${'0'.repeat(64)}` })).toBe(400);
-    expect(processedLines()).toHaveLength(1);
+    // Another event, sent last, is processed: once its line is here, a line of any earlier delivery would be too
+    // (one pipe, in order), so the list shows that nothing above was processed twice.
+    const other = JSON.stringify({ ...payload, uetr: randomUUID() });
+    const otherHeaders = deliveryHeaders({
+      deliveryId: randomUUID(),
+      event: 'payment.settled',
+      body: other,
+      secrets: [SECRET],
+      nowMs: Date.now(),
+    });
+    expect(await post(otherHeaders, other)).toBe(204);
+    expect(await processedCount(2)).toEqual([
+      `processing payment.settled of ${payload.uetr}`,
+      `processing payment.settled of ${JSON.parse(other).uetr}`,
+    ]);
   });
 });
