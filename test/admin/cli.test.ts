@@ -20,7 +20,6 @@ beforeAll(async () => {
   writeFileSync(ca, target.caCert!);
 });
 afterAll(async () => {
-  await target?.close?.();
   rmSync(scratch, { recursive: true, force: true });
 });
 

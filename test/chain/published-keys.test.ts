@@ -3,7 +3,7 @@
 // and /rpc over HTTPS, a stock viem wallet client.
 import { type BaseError, createPublicClient, createWalletClient, defineChain, http, parseEther, type Hex } from 'viem';
 import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { rpcResult } from '../../conformance/checks/explorer/support.ts';
 import { call } from '../../conformance/checks/chain/support.ts';
 import { sharedReferenceTarget } from '../support/shared-stack.ts';
@@ -34,9 +34,6 @@ const listed = async () => {
 beforeAll(async () => {
   target = await sharedReferenceTarget();
   trustTestCa(target.caCert!);
-});
-afterAll(async () => {
-  await target?.close?.();
 });
 
 describe('published development keys (D-151)', () => {

@@ -13,7 +13,7 @@ import {
   type Hex,
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { devAccount, PING_INIT_CODE, PING_TOPIC } from '../../conformance/checks/chain/support.ts';
 import { sharedReferenceTarget } from '../support/shared-stack.ts';
 import type { Target } from '../../conformance/targets/target.ts';
@@ -50,9 +50,6 @@ beforeAll(async () => {
   trustTestCa(target.caCert!);
   // The client's own fresh key, allow-listed and funded by the administrator (D-152).
   ({ publicClient, walletClient } = makeClients(new URL('rpc', target.base).href, await devAccount(target)));
-});
-afterAll(async () => {
-  await target?.close?.();
 });
 
 describe('a stock viem client against the gateway', () => {

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { sharedReferenceTarget } from '../support/shared-stack.ts';
 import type { Target } from '../../conformance/targets/target.ts';
 import { buildDocs } from '../../scripts/build-docs.ts';
@@ -33,10 +33,6 @@ beforeAll(async () => {
   const fetchTls = tlsFetch(target.caCert!);
   get = (pathname, headers = {}) => fetchTls(new URL(pathname, target.base), { headers });
 }, 180_000);
-
-afterAll(async () => {
-  await target?.close?.();
-});
 
 /** The headers every docs response carries. */
 function expectDocsHeaders(response: Response) {

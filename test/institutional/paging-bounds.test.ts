@@ -2,7 +2,7 @@
 // sends nothing the server refuses: the contract's maximum is accepted (an empty page past the end) and one
 // more is a 400, on surface A and on the admin console.
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import {
   adminCall,
@@ -30,7 +30,6 @@ beforeAll(async () => {
   account = await newAccount(target);
   key = await apiKey(target, ['accounts:read', 'transfers:read']);
 });
-afterAll(async () => target?.close?.());
 
 describe('page bounds (D-025)', () => {
   it('surface A: the contract maximum is an empty page, one more is 400', async () => {

@@ -34,7 +34,6 @@ beforeAll(async () => {
 afterAll(async () => {
   standIn?.closeAllConnections();
   await new Promise((resolve) => (standIn ? standIn.close(resolve) : resolve(undefined)));
-  await target?.close?.();
 });
 
 describe('balances per chain', () => {

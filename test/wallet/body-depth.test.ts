@@ -2,7 +2,7 @@
 // (REST `{error, code}`, JSON-RPC an error object), before any walk over the body, and keeps answering.
 // About 400 KB of `[` or `{"a":` nesting used to overflow the stack of the wallet origin's private-material
 // walk and answer 500.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { request, type HttpResult } from '../../conformance/http.ts';
 import { sharedReferenceTarget } from '../support/shared-stack.ts';
 import type { Target } from '../../conformance/targets/target.ts';
@@ -22,7 +22,6 @@ let target: Target;
 beforeAll(async () => {
   target = await sharedReferenceTarget();
 });
-afterAll(async () => target?.close?.());
 
 const post = (url: string | URL, body: string) =>
   request(target, url, { method: 'POST', body, headers: { 'content-type': 'application/json' } });

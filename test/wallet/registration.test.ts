@@ -1,6 +1,6 @@
 // D-147: POST /wallets/register is signed by the identity key (`proof` over the request), so nobody can
 // attach addresses to someone else's svcId; an identity holds at most 64 chain addresses.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { call, challenge, newIdentity, evmSigner, registrationProof } from '../../conformance/checks/wallet/support.ts';
 import { sharedReferenceTarget } from '../support/shared-stack.ts';
 import type { Target } from '../../conformance/targets/target.ts';
@@ -10,7 +10,6 @@ let target: Target;
 beforeAll(async () => {
   target = await sharedReferenceTarget();
 });
-afterAll(async () => target?.close?.());
 
 const register = (body: Record<string, unknown>) => call(target, 'POST', '/wallets/register', { body });
 /** Whether the svcId is registered: a challenge for an unknown one is 404 (D-068). */

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { apiKey, newAccount, type AccountView } from '../../conformance/checks/institutional/support.ts';
 import { receiverFor } from '../../conformance/checks/webhooks/support.ts';
 import { sharedReferenceTarget } from '../support/shared-stack.ts';
@@ -21,9 +21,6 @@ import { registerFreshDatabase } from '../storage/fresh-database.ts';
 let target: Target;
 beforeAll(async () => {
   target = await sharedReferenceTarget();
-});
-afterAll(async () => {
-  await target?.close?.();
 });
 
 const SECRET = 'whsec_JFGTla5bYScCb4aK2IvnRRiBIk5TAru2IYOc7uStGFU';

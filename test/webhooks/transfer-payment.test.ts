@@ -2,7 +2,7 @@
 // payment.initiated event and the event's deliveries are written with the transfer in one statement; the
 // confirmer settles it with payment.settled; an administrator can return it from the creditor account (D-062),
 // which needs the creditor found inside that statement.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { apiKey, newAccount } from '../../conformance/checks/institutional/support.ts';
 import { sharedReferenceTarget } from '../support/shared-stack.ts';
 import type { Target } from '../../conformance/targets/target.ts';
@@ -11,9 +11,6 @@ import { admin, eventually, wallet } from '../admin/support.ts';
 let target: Target;
 beforeAll(async () => {
   target = await sharedReferenceTarget();
-});
-afterAll(async () => {
-  await target?.close?.();
 });
 
 type Delivery = { event: string; uetr: string; payload: { txRef: string; status: string; onChainTxHash?: string } };

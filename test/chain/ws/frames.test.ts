@@ -1,7 +1,7 @@
 // D-012, D-134: every frame on /ws gets a JSON-RPC answer, malformed ones the same error /rpc gives for the
 // same body (-32700 not JSON, -32600 not a request object or an empty batch); a frame over the 1 MiB cap
 // closes the socket with 1009. No frame ends the process: /rpc still answers afterwards.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type WebSocket from 'ws';
 import { request, rpc } from '../../../conformance/http.ts';
 import { sharedReferenceTarget } from '../../support/shared-stack.ts';
@@ -18,7 +18,6 @@ beforeAll(async () => {
   target = await sharedReferenceTarget();
   token = (await issueApiKey(target, ['chain:subscribe'])).token;
 });
-afterAll(async () => target?.close?.());
 
 /** Sends `text` on `socket` and returns the answer frame. */
 async function answerTo(socket: WebSocket, text: string): Promise<unknown> {
