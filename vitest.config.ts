@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { sourceAliases } from './scripts/sdk-modules.ts';
 import { fullTierFiles, OWN_PROCESS } from './test/tiers.ts';
 
 // Tests run on the pinned Node 26 (npm puts node_modules/.bin first on PATH). The two tiers of D-227: `npm test`
@@ -12,6 +13,8 @@ const jsonReport = process.env.SVCKIT_TEST_REPORT;
 const outside = ['test/cluster/**', '**/node_modules/**'];
 
 export default defineConfig({
+  // The repository imports the SDK by its package name; tests run its sources (D-229).
+  resolve: { alias: sourceAliases() },
   test: {
     testTimeout: 60_000,
     hookTimeout: 120_000,

@@ -2,6 +2,8 @@
 // source (a quote from the interface specification, or a decision id), a severity (MUST for the
 // spec, SHOULD for a decision) and the surface. Registering the same id twice throws."
 import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { repoPath } from '../src/paths.ts';
 import type { Clock } from './clock.ts';
 import { CAPABILITIES, type Capability, type Target } from './targets/target.ts';
 
@@ -125,7 +127,7 @@ export class CatalogueError extends Error {
 }
 
 /** conformance/spec-quotes.json: the verbatim interface-specification quotes the checks cite (D-133). */
-export const SPEC_QUOTES_URL = new URL('./spec-quotes.json', import.meta.url);
+export const SPEC_QUOTES_URL = pathToFileURL(repoPath('conformance/spec-quotes.json'));
 
 /** The committed quotes, whitespace-normalised. */
 export function readSpecQuotes(): string[] {
@@ -149,7 +151,7 @@ export class Catalogue {
   /** Creates an empty catalogue; the spec and decision files are read on first use. */
   constructor(options: CatalogueOptions = {}) {
     this.#specPath = options.specPath ?? SPEC_QUOTES_URL;
-    this.#decisionsPath = options.decisionsPath ?? new URL('../specs/DECISIONS.md', import.meta.url);
+    this.#decisionsPath = options.decisionsPath ?? repoPath('specs/DECISIONS.md');
   }
 
   /** Adds a check; throws CatalogueError on a duplicate id, bad id or id prefix, unknown source or wrong severity. */

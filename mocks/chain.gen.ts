@@ -2,7 +2,7 @@
 // change the spec and run `npm run generate` again.
 
 import { http, HttpResponse, type HttpHandler, type JsonBodyType } from 'msw';
-import type { ChainRpcMethod } from '../generated/chain/client.gen';
+import type { ChainRpcMethod } from '@svckit/sdk/chain';
 
 /** Each method's example pairings from the contract: positional params and the result. */
 export const chainRpcExamples: Record<ChainRpcMethod, { params: unknown[]; result: JsonBodyType }[]> = {

@@ -2,7 +2,7 @@
 // change the spec and run `npm run generate` again.
 
 import { http, HttpResponse, type HttpHandler } from 'msw';
-import type { PqcEvidenceDocument } from '../generated/evidence/types.gen';
+import type { PqcEvidenceDocument } from '@svckit/sdk/evidence';
 
 /** The evidence schema's example document. */
 export const exampleEvidence: PqcEvidenceDocument = {

@@ -11,13 +11,13 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import tls from 'node:tls';
-import { createClient } from 'svckit/sdk/institutional/client';
+import { createClient } from '@svckit/sdk/institutional/client';
 import {
   institutionalCreateTransfer,
   institutionalGetAccount,
   institutionalGetAccountStatement,
   institutionalGetTransfer,
-} from 'svckit/sdk/institutional';
+} from '@svckit/sdk/institutional';
 
 /** The data of an SDK answer, or an exit with the server's `{error}`. */
 function answer<T>(what: string, result: { data?: T; error?: unknown; response?: Response }): T {

@@ -1,4 +1,4 @@
-import { SvcError } from './errors.ts';
+import { SvcError } from '@svckit/sdk/errors';
 
 /** A setting that failed validation; the CLI prints its message and exits 2. */
 export class ConfigError extends SvcError<'INVALID_SETTING'> {

@@ -1,5 +1,5 @@
 // The implementations the ACVP and Wycheproof runners can test, with their installed versions.
-import { installedPackageVersion, opensslVersion } from '../../src/crypto/backends/versions.ts';
+import { installedPackageVersion, opensslVersion } from '@svckit/sdk/crypto/backends';
 
 /** Implementation ids for `--impl`. */
 export const IMPLEMENTATION_IDS = ['openssl', 'noble'] as const;

@@ -5,7 +5,7 @@
  * session from challenge and verify, used, and a sync device registered and deleted.
  */
 import { newIdentity, pqSign, registrationProof } from '../checks/wallet/support.ts';
-import { mlKem768, sha3_256, toHex } from '../../src/crypto/index.ts';
+import { mlKem768, sha3_256, toHex } from '@svckit/sdk/crypto';
 import type { CaseInput } from './cases.ts';
 import type { NamedCheck } from './checks.ts';
 import type { EngineSurface } from './contract.ts';

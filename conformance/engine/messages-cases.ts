@@ -8,7 +8,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import fc from 'fast-check';
-import { verifyWebhook } from '../../src/client/webhook-verifier.ts';
+import { verifyWebhook } from '@svckit/sdk/webhooks/verifier';
 import { signatureHeader } from '../../src/webhooks/signature.ts';
 import { describeErrors, schemaErrors } from './ajv.ts';
 import type { Phase } from './cases.ts';

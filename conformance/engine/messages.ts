@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { parse as parseYaml } from 'yaml';
-import { webhookMessageByEvent, webhookSchemaDefs } from '../../generated/webhooks/schemas.gen.ts';
+import { webhookMessageByEvent, webhookSchemaDefs } from '@svckit/sdk/webhooks/schemas';
 import { signatureHeader } from '../../src/webhooks/signature.ts';
 import { schemaErrors } from './ajv.ts';
 import { arbitraryOf } from './arbitrary.ts';

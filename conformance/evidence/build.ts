@@ -4,8 +4,8 @@
 // No count is typed by hand; anything not measured (offline audit, attestations) says so instead.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import type { PqcEvidenceDocument } from '../../generated/evidence/types.gen.ts';
-import { cryptoBackends } from '../../src/crypto/backends.ts';
+import type { PqcEvidenceDocument } from '@svckit/sdk/evidence';
+import { cryptoBackends } from '@svckit/sdk/crypto';
 import { acvpResultsFile, type AcvpResultsFile, writeAcvpOutputs } from '../crypto/acvp/output.ts';
 import { runAcvp } from '../crypto/acvp/run.ts';
 import { IMPLEMENTATION_IDS } from '../crypto/implementations.ts';
@@ -41,7 +41,7 @@ import {
   type FetchLike,
 } from './supply-chain.ts';
 import { formatVerifyResult, verifyEvidence } from '../../src/evidence/verify.ts';
-import { dateOf, systemClock, type Clock } from '../../src/clock.ts';
+import { dateOf, systemClock, type Clock } from '@svckit/sdk/clock';
 
 /** The file name of the document (served at /.well-known/pqc-evidence.json). */
 export const EVIDENCE_FILE = 'pqc-evidence.json';

@@ -1,6 +1,6 @@
 // The optional CycloneDX 1.6 CBOM (cryptography bill of materials) beside the evidence document: one
 // cryptographic-asset component per algorithm the façade (src/crypto) offers, with its OID.
-import type { HybridConstruction } from '../../generated/evidence/types.gen.ts';
+import type { HybridConstruction } from '@svckit/sdk/evidence';
 
 /** A CycloneDX 1.6 JSON document (only the parts written here). */
 export type CycloneDxDocument = Record<string, unknown>;

@@ -1,7 +1,7 @@
 // What svckit states about its algorithms and constructions in the evidence document. These are
 // descriptions, not results: every count in the document comes from a results file (build.ts).
 import { createSecureContext } from 'node:tls';
-import type { Algorithm, HybridConstruction } from '../../generated/evidence/types.gen.ts';
+import type { Algorithm, HybridConstruction } from '@svckit/sdk/evidence';
 
 /** The post-quantum algorithms (spec: "the post-quantum algorithms the vendor implements"). */
 export const POST_QUANTUM_ALGORITHMS: readonly Algorithm[] = [

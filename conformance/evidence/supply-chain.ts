@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import type { Package } from '../../generated/evidence/types.gen.ts';
+import type { Package } from '@svckit/sdk/evidence';
 import { DEFAULT_REGISTRY } from '../../src/evidence/defaults.ts';
 
 const run = promisify(execFile);
@@ -34,21 +34,24 @@ export function lockedProductionPackages(repoRoot: string, registry = DEFAULT_RE
   };
   const lock = JSON.parse(readFileSync(join(repoRoot, 'package-lock.json'), 'utf8')) as {
     lockfileVersion?: number;
-    packages?: Record<string, { version?: string; license?: string; resolved?: string }>;
+    packages?: Record<string, { version?: string; license?: string; resolved?: string; link?: boolean }>;
   };
   if (!lock.packages) throw new Error('package-lock.json has no "packages" map (lockfileVersion 2 or 3 expected)');
   // Optional dependencies run too (the Anvil binary package among them), so they are listed with their locked versions.
   return Object.entries({ ...manifest.optionalDependencies, ...manifest.dependencies })
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([name, requested]) => {
-      const entry = lock.packages?.[`node_modules/${name}`];
+      const installed = lock.packages?.[`node_modules/${name}`];
+      // A workspace package (@svckit/sdk, D-229) is a link to its folder, which carries the version; it is
+      // published to the same registry as svckit, at the same version.
+      const entry = installed?.link && installed.resolved ? lock.packages?.[installed.resolved] : installed;
       if (!entry?.version)
         throw new Error(`package-lock.json does not pin ${name}; run npm install to update the lockfile`);
       return {
         name,
         version: entry.version,
         license: entry.license ?? installedLicense(repoRoot, name) ?? 'NOASSERTION',
-        registry: entry.resolved ? `${new URL(entry.resolved).origin}/` : registry,
+        registry: entry.resolved && !installed?.link ? `${new URL(entry.resolved).origin}/` : registry,
         requested,
       };
     });

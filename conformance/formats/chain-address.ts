@@ -7,7 +7,7 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import type { Ajv } from 'ajv';
 import fc from 'fast-check';
-import { addressOf } from '../../src/client/wallet/codec.ts';
+import { addressOf } from '@svckit/sdk/wallet-library';
 import { isChainAddress } from '../../src/server/wallet/addresses.ts';
 import { evmAddress } from './evm-address.ts';
 

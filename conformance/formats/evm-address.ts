@@ -5,7 +5,7 @@
  */
 import type { Ajv } from 'ajv';
 import fc from 'fast-check';
-import { toChecksumAddress } from '../../src/client/wallet/codec.ts';
+import { toChecksumAddress } from '@svckit/sdk/wallet-library';
 import { addressKind, checksumOk } from '../../src/server/wallet/addresses.ts';
 
 /** The format's name, as the contracts write it (`format: evm-address`). */

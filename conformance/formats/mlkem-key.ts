@@ -6,7 +6,7 @@
  */
 import type { Ajv } from 'ajv';
 import fc from 'fast-check';
-import { fromHex, mlKem768, toHex } from '../../src/crypto/index.ts';
+import { fromHex, mlKem768, toHex } from '@svckit/sdk/crypto';
 
 /** The format's name, as the contracts write it. */
 export const MLKEM_KEY_FORMAT = 'mlkem768-encapsulation-key';

@@ -6,7 +6,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
-import { webhookMessageByEvent, webhookSchemaDefs } from '../../generated/webhooks/schemas.gen.ts';
+import { webhookMessageByEvent, webhookSchemaDefs } from '@svckit/sdk/webhooks/schemas';
 import { signatureOf } from '../../src/webhooks/signature.ts';
 
 /** The five event types of the contract. */

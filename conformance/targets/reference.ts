@@ -5,19 +5,20 @@
  * first start, so it gets the one-time admin token).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { hexToBytes, type Hex } from 'viem';
 import { loadConfig } from '../../src/config.ts';
-import { OffsetClock } from '../../src/clock.ts';
-import { memoEnvelope } from '../../src/crypto/index.ts';
+import { repoPath } from '../../src/paths.ts';
+import { OffsetClock } from '@svckit/sdk/clock';
+import { memoEnvelope } from '@svckit/sdk/crypto';
 import type { TransferRow } from '../../src/ledger/transfers/engine.ts';
 import type { Stack } from '../../src/server/app.ts';
 import { listen, type ReadyEvent } from '../../src/server/main.ts';
 import { buildEvidenceAtStart, type EvidenceBuildHandle } from '../evidence/at-start.ts';
-import { buildExtension } from '../../scripts/build-extension.ts';
 import { receiverTls } from '../webhooks/receiver-tls.ts';
 import type { ReferenceControl, Target } from './target.ts';
 
@@ -40,8 +41,8 @@ export async function referenceTarget(options: ReferenceOptions = {}): Promise<T
   const receiverCa = (await receiverTls()).caCertPath;
   // The in-process reference serves the extension it builds from this checkout (0.1 s), into its own data
   // directory, unless the caller names a built one; a deployment's unbuilt extension stays a real failure.
-  const extensionDir =
-    options.env?.SVC_WALLET_EXTENSION_DIR ?? (await buildExtension(path.join(dataDir, 'extension'))).outDir;
+  // The installed package has no extension sources: it serves the one built when it was packed (D-230).
+  const extensionDir = options.env?.SVC_WALLET_EXTENSION_DIR ?? (await referenceExtension(dataDir));
   const config = loadConfig({
     SVC_WALLET_EXTENSION_DIR: extensionDir,
     SVC_DATA_DIR: dataDir,
@@ -199,4 +200,15 @@ export async function freshDatabase(
     await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
   };
   return { url: url.href, drop };
+}
+
+/** The extension the reference serves: built from the checkout's sources, or the package's prebuilt one. */
+async function referenceExtension(dataDir: string): Promise<string> {
+  const builder = repoPath('scripts/build-extension.ts');
+  if (!existsSync(builder)) return repoPath('dist/extension');
+  // A computed specifier: the package's bundle does not carry the build script or esbuild.
+  const { buildExtension } = (await import(
+    pathToFileURL(builder).href
+  )) as typeof import('../../scripts/build-extension.ts');
+  return (await buildExtension(path.join(dataDir, 'extension'))).outDir;
 }

@@ -6,6 +6,8 @@
  * of those rows. Rules and figures are documented in docs/traceability.md.
  */
 import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { repoPath } from '../../src/paths.ts';
 import type { SpecLine } from './spec-lines.ts';
 import { SPEC_LINES_URL } from './spec-lines.ts';
 
@@ -48,7 +50,7 @@ export interface Matrix {
 }
 
 /** Where the hand-kept map lives. */
-export const TRACE_URL = new URL('./trace.json', import.meta.url);
+export const TRACE_URL = pathToFileURL(repoPath('conformance/traceability/trace.json'));
 
 /** The committed specification lines. */
 export function loadSpecLines(): SpecLine[] {

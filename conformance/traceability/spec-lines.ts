@@ -6,6 +6,8 @@
  * reads the specification itself (D-133).
  */
 import { createHash } from 'node:crypto';
+import { pathToFileURL } from 'node:url';
+import { repoPath } from '../../src/paths.ts';
 import { normaliseWhitespace } from '../catalogue.ts';
 
 /** One substantive line of the specification. */
@@ -23,7 +25,7 @@ export interface SpecLine {
 }
 
 /** Where the committed list lives. */
-export const SPEC_LINES_URL = new URL('./spec-lines.json', import.meta.url);
+export const SPEC_LINES_URL = pathToFileURL(repoPath('conformance/traceability/spec-lines.json'));
 
 /** A heading's slug: lower case, words joined with hyphens. */
 function slug(heading: string): string {

@@ -5,7 +5,7 @@
  * own account of each attempt (GET /admin/v1/webhooks/deliveries, D-060) shows a failed attempt within a
  * second, so the preflight does not wait out a retry schedule.
  */
-import type { DeliveryAttempt } from '../../generated/admin/types.gen.ts';
+import type { DeliveryAttempt } from '@svckit/sdk/admin';
 import type { CheckContext } from '../catalogue.ts';
 import { adminCall, smallAmount, sleep } from '../checks/institutional/support.ts';
 import { dropEndpoint, registerEndpoint, transfer, type Endpoint } from '../checks/webhooks/support.ts';

@@ -2,7 +2,7 @@
  * Who may use the wallet and where it reads: an origin must be connected (4100 otherwise) and name one of
  * the wallet's accounts; the selected chain needs a JSON-RPC endpoint (4901 otherwise).
  */
-import { NATIVE_CHAIN_ID } from '../../src/client/wallet/browser.ts';
+import { NATIVE_CHAIN_ID } from '@svckit/sdk/wallet-library/browser';
 import { ERRORS, ProviderRpcError } from './protocol.ts';
 import type { RouterDeps } from './router.ts';
 import type { WalletState } from './state.ts';

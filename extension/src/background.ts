@@ -3,7 +3,7 @@
  * opens approve.html for the user's decisions, forwards reads to the gateway (its /rpc) or the selected
  * chain's endpoint, and pushes accountsChanged / chainChanged to the pages' providers.
  */
-import { mnemonicToSeed, openKeystoreWeb } from '../../src/client/wallet/browser.ts';
+import { mnemonicToSeed, openKeystoreWeb } from '@svckit/sdk/wallet-library/browser';
 import type { ApprovalDecision } from './approval.ts';
 import { chromeApi, type Port } from './chrome.ts';
 import { ERRORS, ProviderRpcError, type BackgroundRequest } from './protocol.ts';

@@ -12,7 +12,7 @@ import {
   NetworkError,
   NetworkRegistry,
   type Network,
-} from '../../src/client/wallet/browser.ts';
+} from '@svckit/sdk/wallet-library/browser';
 import { addChainParams, switchChainParams } from './params.ts';
 import { ERRORS, ProviderRpcError } from './protocol.ts';
 import { accountIndex } from './access.ts';

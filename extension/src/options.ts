@@ -12,7 +12,7 @@ import {
   mnemonicToSeed,
   sealKeystoreWeb,
   svcIdOfSeed,
-} from '../../src/client/wallet/browser.ts';
+} from '@svckit/sdk/wallet-library/browser';
 import { chromeApi } from './chrome.ts';
 import { readSources, saveSources } from './sources.ts';
 import { DEFAULT_GATEWAY, initialState, KEYS, type WalletState } from './state.ts';

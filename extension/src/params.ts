@@ -2,7 +2,7 @@
  * Strict checks of the params of the EIP-1193 methods that sign, send or change the chain. Anything malformed
  * or over a bound is -32602 (EIP-1474 "Invalid params") naming the field, before the user is asked anything.
  */
-import { checkTypedData, toChecksumAddress, type EvmTransactionDraft } from '../../src/client/wallet/browser.ts';
+import { checkTypedData, toChecksumAddress, type EvmTransactionDraft } from '@svckit/sdk/wallet-library/browser';
 import { ERRORS, ProviderRpcError } from './protocol.ts';
 
 /** Bounds of what a page may send (every limit bounded). */

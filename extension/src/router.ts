@@ -9,7 +9,7 @@
  *   refused:           everything else, 4200 (EIP-1193 "Unsupported Method").
  * Errors are EIP-1193 / EIP-1474 codes (protocol.ts ERRORS); malformed params are -32602 (params.ts).
  */
-import { chainIdHex, NATIVE_CHAIN_ID } from '../../src/client/wallet/browser.ts';
+import { chainIdHex, NATIVE_CHAIN_ID } from '@svckit/sdk/wallet-library/browser';
 import type { ApprovalDecision, ApprovalRequest } from './approval.ts';
 import { addChain, switchChain } from './chains.ts';
 import { endpointOf } from './access.ts';

@@ -14,7 +14,7 @@ import {
   deriveChainKey,
   identitySignerWeb,
   loginWithSigner,
-} from '../../src/client/wallet/browser.ts';
+} from '@svckit/sdk/wallet-library/browser';
 import { accountIndex } from './access.ts';
 import type { ApprovalRow } from './approval.ts';
 import { sessionParams } from './params.ts';

@@ -22,7 +22,7 @@ import {
   type EvmTransactionFields,
   type FeeConfig,
   type Network,
-} from '../../src/client/wallet/browser.ts';
+} from '@svckit/sdk/wallet-library/browser';
 import type { ApprovalRequest, ApprovalRow } from './approval.ts';
 import { networkOf } from './chains.ts';
 import { personalSignParams, transactionParams, typedDataParams } from './params.ts';

@@ -2,7 +2,7 @@
  * What the extension stores in chrome.storage.local: public values and the password-sealed keystore only
  * (spec rule 1 and rule 8). Nothing secret is ever stored in clear.
  */
-import { NATIVE_CHAIN_ID, type KeystoreFile } from '../../src/client/wallet/browser.ts';
+import { NATIVE_CHAIN_ID, type KeystoreFile } from '@svckit/sdk/wallet-library/browser';
 
 /** The wallet as stored. */
 export interface WalletState {

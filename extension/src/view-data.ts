@@ -12,7 +12,7 @@ import {
   type BalanceReading,
   type HistoryResponse,
   type Network,
-} from '../../src/client/wallet/browser.ts';
+} from '@svckit/sdk/wallet-library/browser';
 import type { ViewSources } from './sources.ts';
 import type { WalletState } from './state.ts';
 import { timedFetch, type Unlocked } from './view-state.ts';

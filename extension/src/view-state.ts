@@ -12,7 +12,7 @@ import {
   mnemonicToSeed,
   openKeystoreWeb,
   type KeystoreFile,
-} from '../../src/client/wallet/browser.ts';
+} from '@svckit/sdk/wallet-library/browser';
 import { readSources } from './sources.ts';
 import { sessionArea, UNLOCK_MS, VIEW_KEYS, type Unlocked } from './view-lock.ts';
 

@@ -10,7 +10,7 @@ import {
   type BalanceReading,
   type HistoryItem,
   type HistoryResponse,
-} from '../../src/client/wallet/browser.ts';
+} from '@svckit/sdk/wallet-library/browser';
 import { chromeApi } from './chrome.ts';
 import { KEYS, type WalletState } from './state.ts';
 import { HISTORY_SHOWN, readBalances, readHistory, viewNetworks, addressOf } from './view-data.ts';

@@ -25,7 +25,7 @@ function renderChainMock(): string {
     ...generatedHeader('chain.openrpc.json'),
     '',
     "import { http, HttpResponse, type HttpHandler, type JsonBodyType } from 'msw';",
-    "import type { ChainRpcMethod } from '../generated/chain/client.gen';",
+    "import type { ChainRpcMethod } from '@svckit/sdk/chain';",
     '',
     "/** Each method's example pairings from the contract: positional params and the result. */",
     'export const chainRpcExamples: Record<ChainRpcMethod, { params: unknown[]; result: JsonBodyType }[]> = ' +
@@ -70,7 +70,7 @@ function renderEvidenceMock(): string {
     ...generatedHeader('evidence.schema.json'),
     '',
     "import { http, HttpResponse, type HttpHandler } from 'msw';",
-    "import type { PqcEvidenceDocument } from '../generated/evidence/types.gen';",
+    "import type { PqcEvidenceDocument } from '@svckit/sdk/evidence';",
     '',
     "/** The evidence schema's example document. */",
     `export const exampleEvidence: PqcEvidenceDocument = ${JSON.stringify(example, null, 2)};`,

@@ -48,7 +48,7 @@ function renderClient(entries: string[], errors: Record<string, { code: number; 
   return [
     ...generatedHeader(SPEC),
     '',
-    "import type * as T from './types.gen';",
+    "import type * as T from './types.gen.ts';",
     '',
     '/** Every method of the chain JSON-RPC contract: its positional parameters and its result. */',
     'export interface ChainRpcMethods {',

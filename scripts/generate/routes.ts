@@ -33,7 +33,7 @@ export function generateRouteTables({ generatedDir }: OutputRoot): void {
       [
         ...generatedHeader(surface.spec),
         '',
-        "import type { RouteHandlers } from './fastify.gen';",
+        "import type { RouteHandlers } from './fastify.gen.ts';",
         '',
         "/** The base path of the contract's first server. */",
         `export const basePath = '${basePath}';`,

@@ -10,7 +10,8 @@ export type CryptoErrorCode =
   | 'BAD_KEY' // the backend refused the key material (FIPS 203 §7.2/§7.3 input checks, FIPS 204 key checks)
   | 'DECRYPT_FAILED' // AES-GCM authentication failed: wrong key, nonce, AAD, or tampered data
   | 'BAD_ENVELOPE' // the bytes are not a D-032 memo envelope
-  | 'REFUSED'; // the backend refuses the request (e.g. a pre-hash too weak for the parameter set)
+  | 'REFUSED' // the backend refuses the request (e.g. a pre-hash too weak for the parameter set)
+  | 'UNSUPPORTED'; // this Node's OpenSSL lacks the algorithm (Node 20 and 22 load the SDK, D-229)
 
 /** The one error class the façade throws; `code` is stable, `message` says what was expected and got. */
 export class CryptoError extends SvcError<CryptoErrorCode> {

@@ -4,7 +4,7 @@
 // evidence" (D-045: older than 30 days, the limit an option).
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { pqcEvidenceSchema } from '../../generated/evidence/schema.gen.ts';
+import { pqcEvidenceSchema } from '@svckit/sdk/evidence/schema';
 import { DEFAULT_MAX_AGE_DAYS } from './defaults.ts';
 
 /** Rule ids a violation can carry. */

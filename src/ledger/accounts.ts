@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { and, asc, count, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { getAddress, toHex, type Hex, type TransactionSerializableLegacy } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, signTransaction, type PrivateKeyAccount } from 'viem/accounts';
-import { aes256Gcm, mlKem768 } from '../crypto/index.ts';
+import { aes256Gcm, mlKem768 } from '@svckit/sdk/crypto';
 import type { Database } from '../storage/database.ts';
 import { accounts } from '../storage/schema.ts';
 import { resourceId } from './ids.ts';

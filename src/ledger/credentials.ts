@@ -4,9 +4,9 @@
  */
 import { createHash } from 'node:crypto';
 import { and, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
-import type { Permission } from '../../generated/admin/types.gen';
-import { dateOf, type Clock } from '../clock.ts';
-import { sha3_256, toHex } from '../crypto/index.ts';
+import type { Permission } from '@svckit/sdk/admin';
+import { dateOf, type Clock } from '@svckit/sdk/clock';
+import { sha3_256, toHex } from '@svckit/sdk/crypto';
 import type { Database } from '../storage/database.ts';
 import { apiKeys, mldsaKeys } from '../storage/schema.ts';
 import { resourceId, secretToken } from './ids.ts';

@@ -3,7 +3,7 @@
  * code; the HTTP edge (src/server/http/error-codes.ts) gives each code its status (D-159), so nothing here
  * knows about HTTP. The codes are those the institutional and admin contracts list (D-160).
  */
-import { SvcError, type SvcErrorOptions } from '../errors.ts';
+import { SvcError, type SvcErrorOptions } from '@svckit/sdk/errors';
 
 /** The ledger's error codes. */
 export const LedgerErrorCode = {

@@ -7,7 +7,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { aes256Gcm } from '../crypto/index.ts';
+import { aes256Gcm } from '@svckit/sdk/crypto';
 import { resourceId } from './ids.ts';
 
 type KeyringFile = { active: string; keys: Record<string, string> };

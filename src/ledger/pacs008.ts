@@ -3,7 +3,7 @@
  * for ISO 20022 pacs.008 (FI-to-FI credit transfer) describing the message format and field mappings for
  * settlement instruction routing"; D-011, D-053, D-056).
  */
-import type { BankConnectResponse, FieldMapping } from '../../generated/institutional/types.gen';
+import type { BankConnectResponse, FieldMapping } from '@svckit/sdk/institutional';
 
 const DOC = '/Document/FIToFICstmrCdtTrf';
 

@@ -3,7 +3,7 @@
  * confirmer that settles pending transfers as blocks arrive (and reconciles after a crash, D-078).
  */
 import type { ChainRuntime } from '../node/runtime.ts';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '@svckit/sdk/clock';
 import type { Database } from '../storage/database.ts';
 import { AccountStore } from './accounts.ts';
 import { CredentialStore } from './credentials.ts';

@@ -4,7 +4,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import { SvcError } from '../errors.ts';
+import { SvcError } from '@svckit/sdk/errors';
 
 /** A JSON-RPC error object (JSON-RPC 2.0 §5.1). */
 export type RpcErrorObject = { code: number; message: string; data?: unknown };

@@ -7,7 +7,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyReply } from 
 import type { Config } from '../config.ts';
 import { startChain, type ChainRuntime } from '../node/runtime.ts';
 import { Upstream } from '../node/upstream.ts';
-import { systemClock, type Clock } from '../clock.ts';
+import { systemClock, type Clock } from '@svckit/sdk/clock';
 import { openDatabase, type OpenDatabase } from '../storage/database.ts';
 import { ensureAdminToken, resealSettings } from '../storage/settings.ts';
 import { Keyring } from '../ledger/keyring.ts';

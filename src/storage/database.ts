@@ -3,7 +3,6 @@
  * set. Both run the same migrations (src/storage/migrations) through Drizzle.
  */
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -11,6 +10,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
 import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { repoPath } from '../paths.ts';
 import { drizzleClientOf } from './pglite-client.ts';
 import { PgliteThread } from './pglite-thread.ts';
 import { ensurePrivateDir } from './private-dir.ts';
@@ -23,7 +23,7 @@ export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** An open database and how to close it. */
 export type OpenDatabase = { db: Database; engine: 'pglite' | 'postgres'; close(): Promise<void> };
 
-const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
+const migrationsFolder = repoPath('src/storage/migrations');
 
 /** Opens and migrates the database. `dataDir` null keeps PGlite in memory (tests). */
 export async function openDatabase(options: { databaseUrl?: string; dataDir: string | null }): Promise<OpenDatabase> {

@@ -64,7 +64,9 @@ export class PgliteThread implements DrizzlePgliteClient {
   /** Starts the worker and opens the database in it. */
   static async open(options: PgliteThreadOptions): Promise<PgliteThread> {
     // The worker runs on Node alone (type stripping): none of the parent's flags, loaders or --input-type apply to it.
-    const thread = new PgliteThread(new Worker(new URL('./pglite-worker.ts', import.meta.url), { execArgv: [] }));
+    // In a checkout it is this module's .ts sibling; the package compiles both into dist/cli/ (D-230).
+    const worker = import.meta.url.endsWith('.ts') ? './pglite-worker.ts' : './pglite-worker.js';
+    const thread = new PgliteThread(new Worker(new URL(worker, import.meta.url), { execArgv: [] }));
     const wasmModule = await pgliteWasmModule();
     try {
       if ('dataDir' in options) await thread.request({ op: 'open', dataDir: options.dataDir, wasmModule });

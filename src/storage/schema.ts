@@ -20,10 +20,10 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 // The contracts' status unions type these text columns in TypeScript only: the columns and migrations stay as they are.
-import type { DeliveryAttempt, DeliveryStatus } from '../../generated/admin/types.gen';
-import type { TransferStatus } from '../../generated/institutional/types.gen';
-import type { BankingAuthorization } from '../../generated/wallet/types.gen';
-import type { PaymentStatus } from '../../generated/webhooks/types.gen';
+import type { DeliveryAttempt, DeliveryStatus } from '@svckit/sdk/admin';
+import type { TransferStatus } from '@svckit/sdk/institutional';
+import type { BankingAuthorization } from '@svckit/sdk/wallet';
+import type { PaymentStatus } from '@svckit/sdk/webhooks';
 
 /** PostgreSQL bytea as Uint8Array (PGlite and node-postgres both return binary data for it). */
 const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });

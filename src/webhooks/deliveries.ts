@@ -4,7 +4,7 @@
  * round of 5 attempts; attempts carry round and number").
  */
 import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import { dateOf, type Clock } from '../clock.ts';
+import { dateOf, type Clock } from '@svckit/sdk/clock';
 import type { Database } from '../storage/database.ts';
 import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from '../storage/schema.ts';
 

@@ -12,7 +12,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '@svckit/sdk/clock';
 import type { Database } from '../storage/database.ts';
 import { afterAttempt, RESPONSE_TIMEOUT_MS } from './schedule.ts';
 import { deliveryHeaders } from './signature.ts';

@@ -5,8 +5,8 @@
  * belongs to the institution of the accounts it names).
  */
 import { and, desc, eq, inArray } from 'drizzle-orm';
-import { EventTypeSchema } from '../../generated/admin/schemas.gen';
-import { dateOf, type Clock } from '../clock.ts';
+import { EventTypeSchema } from '@svckit/sdk/admin/schemas';
+import { dateOf, type Clock } from '@svckit/sdk/clock';
 import { resourceId } from '../ledger/ids.ts';
 import type { Database } from '../storage/database.ts';
 import { accounts, webhookDeliveries, webhookEndpoints } from '../storage/schema.ts';

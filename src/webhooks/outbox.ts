@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { sql, type Placeholder } from 'drizzle-orm';
-import type { PaymentEventPayload, PaymentEventType } from '../../generated/webhooks/types.gen';
+import type { PaymentEventPayload, PaymentEventType } from '@svckit/sdk/webhooks';
 import type { Database } from '../storage/database.ts';
 import { webhookDeliveries, webhookEndpoints, webhookEvents } from '../storage/schema.ts';
 

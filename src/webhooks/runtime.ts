@@ -4,7 +4,7 @@
  * dispatcher trusts the default CA store, the stack's development CA and SVC_WEBHOOK_CA_FILE (D-102).
  */
 import tls from 'node:tls';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '@svckit/sdk/clock';
 import type { Keyring } from '../ledger/keyring.ts';
 import type { Database } from '../storage/database.ts';
 import { DeliveryStore } from './deliveries.ts';

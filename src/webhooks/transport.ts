@@ -5,7 +5,7 @@
  * are HTTPS only (D-019); trust is the default CA store plus the CAs the stack is given (D-102).
  */
 import https from 'node:https';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '@svckit/sdk/clock';
 import { checkedLookup, DESTINATION_REFUSED, literalRefusal, systemResolver, type Resolver } from './destination.ts';
 import { RESPONSE_TIMEOUT_MS } from './schedule.ts';
 

@@ -118,7 +118,13 @@ describe('evidence build (offline)', () => {
     const names = [...Object.keys(manifest.dependencies), ...Object.keys(manifest.optionalDependencies ?? {})].sort(
       (a, b) => a.localeCompare(b),
     );
-    const expected = names.map((name) => [name, lock.packages[`node_modules/${name}`].version]);
+    // A workspace package (@svckit/sdk) is a link to its folder, which carries the version.
+    const locked = (name: string) => {
+      const entry = lock.packages[`node_modules/${name}`];
+      return entry.link ? lock.packages[entry.resolved].version : entry.version;
+    };
+    const expected = names.map((name) => [name, locked(name)]);
+    expect(names).toContain('@svckit/sdk');
     expect(names).toContain('@foundry-rs/anvil-linux-amd64');
     expect(built.document.packages.map((p) => [p.name, p.version])).toEqual(expected);
     expect(built.document.packages.find((p) => p.name === '@noble/post-quantum')).toMatchObject({

@@ -1,6 +1,7 @@
-// The package's public entry points (package.json `exports`, D-162): every subpath loads through the package name
-// under plain Node 26 type stripping, without tsx, and each one's exports work as an integrator uses them.
-import { spawnSync } from 'node:child_process';
+// The SDK package's public entry points (packages/sdk/package.json `exports`, D-229), run from the sources the
+// repository maps them to: each subpath has its exports, the browser ones bundle without Node built-ins, and each
+// one's exports work as an integrator uses them. The compiled package, installed from its tarball, is
+// scripts/test-packages.ts's (.ci/run).
 import { createHash, createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -8,48 +9,66 @@ import { Ajv } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { mldsaAuthorization, signRequestsWithMldsa, login, verifyWebhook as verifyFromClient } from 'svckit/client';
-import { mlDsa65, sha3_256, toHex, fromHex } from 'svckit/crypto';
-import { adminGetHealth } from 'svckit/sdk/admin';
-import { createClient as adminClient } from 'svckit/sdk/admin/client';
-import { createChainRpcClient, ChainRpcError } from 'svckit/sdk/chain';
-import type { PqcEvidenceDocument } from 'svckit/sdk/evidence';
-import { pqcEvidenceSchema } from 'svckit/sdk/evidence/schema';
-import { explorerGetStats } from 'svckit/sdk/explorer';
-import { createClient as explorerClient } from 'svckit/sdk/explorer/client';
-import { institutionalGetAccount } from 'svckit/sdk/institutional';
-import { createClient as institutionalClient } from 'svckit/sdk/institutional/client';
-import { walletGetFeeConfig } from 'svckit/sdk/wallet';
-import { createClient as walletSessionClient } from 'svckit/sdk/wallet/client';
-import { webhookMessageByEvent, webhookSchemaDefs } from 'svckit/sdk/webhooks/schemas';
-import type { PaymentSettledPayload } from 'svckit/sdk/webhooks';
-import { Wallet, evmAddress, toChecksumAddress } from 'svckit/wallet';
-import { verifyWebhook, WebhookVerificationError } from 'svckit/webhooks/verifier';
+import {
+  mldsaAuthorization,
+  signRequestsWithMldsa,
+  login,
+  verifyWebhook as verifyFromClient,
+} from '@svckit/sdk/client';
+import { mlDsa65, sha3_256, toHex, fromHex } from '@svckit/sdk/crypto';
+import { adminGetHealth } from '@svckit/sdk/admin';
+import { createClient as adminClient } from '@svckit/sdk/admin/client';
+import { createChainRpcClient, ChainRpcError } from '@svckit/sdk/chain';
+import type { PqcEvidenceDocument } from '@svckit/sdk/evidence';
+import { pqcEvidenceSchema } from '@svckit/sdk/evidence/schema';
+import { explorerGetStats } from '@svckit/sdk/explorer';
+import { createClient as explorerClient } from '@svckit/sdk/explorer/client';
+import { institutionalGetAccount } from '@svckit/sdk/institutional';
+import { createClient as institutionalClient } from '@svckit/sdk/institutional/client';
+import { walletGetFeeConfig } from '@svckit/sdk/wallet';
+import { createClient as walletSessionClient } from '@svckit/sdk/wallet/client';
+import { webhookMessageByEvent, webhookSchemaDefs } from '@svckit/sdk/webhooks/schemas';
+import type { PaymentSettledPayload } from '@svckit/sdk/webhooks';
+import { Wallet, evmAddress, toChecksumAddress } from '@svckit/sdk/wallet-library';
+import { verifyWebhook, WebhookVerificationError } from '@svckit/sdk/webhooks/verifier';
+import { build } from 'esbuild';
 import { REPO_ROOT } from '../../src/paths.ts';
+import { exportsMap, SDK_MODULES, SDK_PACKAGE, syncSdkModules } from '../../scripts/sdk-modules.ts';
 
-const exportsMap = (
-  JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { exports: Record<string, string> }
-).exports;
-
-/** Each subpath and one runtime export it must have; `null` for the type-only modules. */
+/** Each public subpath and one runtime export it must have; `null` for the type-only modules. */
 const ENTRY_POINTS: Record<string, string | null> = {
-  'svckit/client': 'signRequestsWithMldsa',
-  'svckit/webhooks/verifier': 'verifyWebhook',
-  'svckit/wallet': 'Wallet',
-  'svckit/crypto': 'mlDsa65',
-  'svckit/sdk/institutional': 'institutionalGetAccount',
-  'svckit/sdk/institutional/client': 'createClient',
-  'svckit/sdk/explorer': 'explorerGetStats',
-  'svckit/sdk/explorer/client': 'createClient',
-  'svckit/sdk/wallet': 'walletGetFeeConfig',
-  'svckit/sdk/wallet/client': 'createClient',
-  'svckit/sdk/admin': 'adminGetHealth',
-  'svckit/sdk/admin/client': 'createClient',
-  'svckit/sdk/chain': 'createChainRpcClient',
-  'svckit/sdk/webhooks': null,
-  'svckit/sdk/webhooks/schemas': 'webhookSchemaDefs',
-  'svckit/sdk/evidence': null,
-  'svckit/sdk/evidence/schema': 'pqcEvidenceSchema',
+  '@svckit/sdk/institutional': 'institutionalGetAccount',
+  '@svckit/sdk/institutional/client': 'createClient',
+  '@svckit/sdk/institutional/zod': 'zError',
+  '@svckit/sdk/institutional/schemas': 'ErrorSchema',
+  '@svckit/sdk/explorer': 'explorerGetStats',
+  '@svckit/sdk/explorer/client': 'createClient',
+  '@svckit/sdk/explorer/zod': 'zError',
+  '@svckit/sdk/explorer/schemas': 'ErrorSchema',
+  '@svckit/sdk/wallet': 'walletGetFeeConfig',
+  '@svckit/sdk/wallet/client': 'createClient',
+  '@svckit/sdk/wallet/zod': 'zError',
+  '@svckit/sdk/wallet/schemas': 'ErrorSchema',
+  '@svckit/sdk/admin': 'adminGetHealth',
+  '@svckit/sdk/admin/client': 'createClient',
+  '@svckit/sdk/admin/zod': 'zError',
+  '@svckit/sdk/admin/schemas': 'ErrorSchema',
+  '@svckit/sdk/chain': 'createChainRpcClient',
+  '@svckit/sdk/chain/types': null,
+  '@svckit/sdk/chain/document': 'chainOpenRpcDocument',
+  '@svckit/sdk/webhooks': null,
+  '@svckit/sdk/webhooks/schemas': 'webhookSchemaDefs',
+  '@svckit/sdk/webhooks/verifier': 'verifyWebhook',
+  '@svckit/sdk/evidence': null,
+  '@svckit/sdk/evidence/schema': 'pqcEvidenceSchema',
+  '@svckit/sdk/signer': 'signRequestsWithMldsa',
+  '@svckit/sdk/client': 'signRequestsWithMldsa',
+  '@svckit/sdk/wallet-library': 'Wallet',
+  '@svckit/sdk/wallet-library/browser': 'svcIdOfSeed',
+  '@svckit/sdk/crypto': 'mlDsa65',
+  '@svckit/sdk/crypto/backends': 'opensslMlDsa65Sign',
+  '@svckit/sdk/errors': 'SvcError',
+  '@svckit/sdk/clock': 'systemClock',
 };
 
 const MNEMONIC = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
@@ -65,31 +84,43 @@ function recordingFetch(answer: () => Response) {
 }
 const notFound = () => Response.json({ error: { code: 'not_found', message: 'no such thing' } }, { status: 404 });
 
-describe('package.json exports', () => {
+describe('the SDK package shape (scripts/sdk-modules.ts)', () => {
   it('lists exactly the entry points checked here', () => {
-    expect(
-      Object.keys(exportsMap)
-        .filter((subpath) => subpath !== './package.json')
-        .map((subpath) => `svckit${subpath.slice(1)}`),
-    ).toEqual(Object.keys(ENTRY_POINTS));
+    expect(SDK_MODULES.map((module) => `${SDK_PACKAGE}/${module.subpath}`)).toEqual(Object.keys(ENTRY_POINTS));
   });
 
-  it('every subpath loads through the package name under plain Node type stripping (no tsx) and has its named export', () => {
-    const script = `
-      const found = {};
-      for (const name of ${JSON.stringify(Object.keys(ENTRY_POINTS))}) found[name] = Object.keys(await import(name));
-      console.log(JSON.stringify(found));`;
-    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, NODE_OPTIONS: '' },
-      encoding: 'utf8',
-    });
-    expect(run.status, run.stderr).toBe(0);
-    const found = JSON.parse(run.stdout) as Record<string, string[]>;
+  it('packages/sdk/package.json exports and tsconfig.json paths are the ones the table gives', () => {
+    expect(syncSdkModules(false)).toEqual([]);
+    const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, 'packages/sdk/package.json'), 'utf8'));
+    expect(manifest.exports).toEqual(exportsMap());
+    expect(Object.keys(manifest.exports)).toHaveLength(SDK_MODULES.length + 1);
+  });
+
+  it('every subpath has its named export', async () => {
     for (const [name, expected] of Object.entries(ENTRY_POINTS)) {
-      if (expected === null) expect(found[name], name).toEqual([]);
-      else expect(found[name], name).toContain(expected);
+      const module: Record<string, unknown> = await import(name);
+      if (expected === null) expect(Object.keys(module), name).toEqual([]);
+      else expect(module[expected], `${expected} from ${name}`).toBeDefined();
     }
+  });
+
+  it('every browser entry point bundles for the browser with no Node built-in, and the others are the Node ones', async () => {
+    const reachesNode: string[] = [];
+    for (const module of SDK_MODULES) {
+      const result = await build({
+        absWorkingDir: REPO_ROOT,
+        entryPoints: [module.source],
+        bundle: true,
+        platform: 'browser',
+        write: false,
+        logLevel: 'silent',
+        metafile: true,
+      }).catch((error: { errors?: Array<{ text: string }> }) => ({ failed: error.errors?.map((e) => e.text) ?? [] }));
+      if ('failed' in result) reachesNode.push(module.subpath);
+      else if (Object.values(result.metafile.inputs).some((i) => i.imports.some((x) => x.path.startsWith('node:'))))
+        reachesNode.push(module.subpath);
+    }
+    expect(reachesNode).toEqual(SDK_MODULES.filter((module) => !module.browser).map((module) => module.subpath));
   });
 });
 
@@ -118,7 +149,7 @@ describe('README.md', () => {
 });
 
 describe('the entry points at work', () => {
-  it('svckit/webhooks/verifier verifies a signed delivery and refuses a tampered one', () => {
+  it('@svckit/sdk/webhooks/verifier verifies a signed delivery and refuses a tampered one', () => {
     const body = JSON.stringify({ event: 'payment.settled', txRef: 'TXN20260101-ABCDEFGH' });
     const timestamp = '1767225600';
     const headers = {
@@ -141,7 +172,7 @@ describe('the entry points at work', () => {
     expect(verifyFromClient).toBe(verifyWebhook);
   });
 
-  it('svckit/client signs every request of an SDK client with ML-DSA-65, and has the session login', async () => {
+  it('@svckit/sdk/client signs every request of an SDK client with ML-DSA-65, and has the session login', async () => {
     const keys = mlDsa65.keygen();
     const use: ((request: Request) => Request | Promise<Request>)[] = [];
     signRequestsWithMldsa({ interceptors: { request: { use: (fn) => use.push(fn) } } }, keys, () => 1_767_225_600_000);
@@ -159,14 +190,14 @@ describe('the entry points at work', () => {
     expect(login).toBeTypeOf('function');
   });
 
-  it('svckit/crypto hashes and signs', () => {
+  it('@svckit/sdk/crypto hashes and signs', () => {
     expect(toHex(sha3_256(new Uint8Array()))).toBe('a7ffc6f8bf1ed76651c14756a061d662f580ff4de43b49fa82d80a4b80f8434a');
     const keys = mlDsa65.keygen();
     const message = new TextEncoder().encode('svckit');
     expect(mlDsa65.verify(keys.publicKey, message, mlDsa65.sign(keys.secretKey, message))).toBe(true);
   });
 
-  it("svckit/wallet derives the BIP-39 test mnemonic's addresses", () => {
+  it("@svckit/sdk/wallet-library derives the BIP-39 test mnemonic's addresses", () => {
     const wallet = Wallet.fromMnemonic(MNEMONIC);
     expect(wallet.address('1')).toBe('0x9858EfFD232B4033E47d90003D41EC34EcaEda94');
     expect(wallet.address('bitcoin')).toBe('bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu');
@@ -177,7 +208,7 @@ describe('the entry points at work', () => {
     expect(evmAddress).toBeTypeOf('function');
   });
 
-  it("svckit/sdk/<surface> and its /client build each surface's requests and return its errors", async () => {
+  it("@svckit/sdk/<surface> and its /client build each surface's requests and return its errors", async () => {
     const answered = async (
       surface: string,
       call: (fetch: typeof globalThis.fetch) => Promise<{ error?: unknown; response?: Response }>,
@@ -207,7 +238,7 @@ describe('the entry points at work', () => {
     );
   });
 
-  it("svckit/sdk/chain calls JSON-RPC methods and throws the server's errors", async () => {
+  it("@svckit/sdk/chain calls JSON-RPC methods and throws the server's errors", async () => {
     const answers = [
       { jsonrpc: '2.0', id: 1, result: '0x10f447' },
       { jsonrpc: '2.0', id: 2, error: { code: -32601, message: 'method not found' } },
@@ -219,7 +250,7 @@ describe('the entry points at work', () => {
     expect(await seen[0]!.json()).toEqual({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] });
   });
 
-  it('svckit/sdk/webhooks types a payload that svckit/sdk/webhooks/schemas validates', () => {
+  it('@svckit/sdk/webhooks types a payload that @svckit/sdk/webhooks/schemas validates', () => {
     const payload: PaymentSettledPayload = {
       event: 'payment.settled',
       uetr: '8a562c67-ca16-48ba-b074-65581be6f011',
@@ -242,7 +273,7 @@ describe('the entry points at work', () => {
     expect(validate({ ...payload, status: 'LOST' })).toBe(false);
   });
 
-  it('svckit/sdk/evidence/schema compiles and refuses a document without its required fields', () => {
+  it('@svckit/sdk/evidence/schema compiles and refuses a document without its required fields', () => {
     const ajv = new Ajv2020({ strict: false });
     addFormats.default(ajv);
     const validate = ajv.compile<PqcEvidenceDocument>(pqcEvidenceSchema);

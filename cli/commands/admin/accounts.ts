@@ -3,8 +3,8 @@
  * administrator creates accounts, sets their limits and status, and credits them from the funding account).
  */
 import { Command } from 'commander';
-import type { Account, AccountStatus } from '../../../generated/admin/types.gen';
-import * as sdk from '../../../generated/admin/sdk.gen';
+import type { Account, AccountStatus } from '@svckit/sdk/admin';
+import * as sdk from '@svckit/sdk/admin';
 import {
   action,
   adminClient,

@@ -4,8 +4,8 @@
  * `create` prints it once and nothing else ever does.
  */
 import { Command } from 'commander';
-import type { ApiKey, ApiKeyCreated, Permissions } from '../../../generated/admin/types.gen';
-import * as sdk from '../../../generated/admin/sdk.gen';
+import type { ApiKey, ApiKeyCreated, Permissions } from '@svckit/sdk/admin';
+import * as sdk from '@svckit/sdk/admin';
 import { action, adminClient, answer, connectionOptions, list, print, table, type AdminOptions } from './connection.ts';
 
 type KeyOptions = AdminOptions & { name?: string; permissions?: string[]; accounts?: string[]; allAccounts?: boolean };

@@ -3,8 +3,8 @@
  * `POST`, `GET` and `DELETE /admin/v1/chain/accounts`.
  */
 import { Command } from 'commander';
-import type { ChainAccount } from '../../../generated/admin/types.gen';
-import * as sdk from '../../../generated/admin/sdk.gen';
+import type { ChainAccount } from '@svckit/sdk/admin';
+import * as sdk from '@svckit/sdk/admin';
 import { action, adminClient, answer, connectionOptions, integer, print, type AdminOptions } from './connection.ts';
 
 /** The allow-list as a text table, the funding account's address first. */

@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import tls from 'node:tls';
 import { InvalidArgumentError, type Command } from 'commander';
-import { createClient, type Client } from '../../../generated/admin/client';
+import { createClient, type Client } from '@svckit/sdk/admin/client';
 import { readSetting } from '../../../src/config.ts';
 import { readSecret, secretOption, type SecretOption } from '../secrets.ts';
 

@@ -1,6 +1,6 @@
 /** `svckit admin health`: the server's health as the admin console sees it (`GET /admin/v1/health`). */
 import { Command } from 'commander';
-import * as sdk from '../../../generated/admin/sdk.gen';
+import * as sdk from '@svckit/sdk/admin';
 import { action, adminClient, answer, connectionOptions, print, type AdminOptions } from './connection.ts';
 
 /** Builds the `health` sub-command. */

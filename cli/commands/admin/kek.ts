@@ -1,6 +1,6 @@
 /** `svckit admin kek rotate`: a new key-encryption key; the stored secrets are re-wrapped under it (`/admin/v1/kek/rotate`). */
 import { Command } from 'commander';
-import * as sdk from '../../../generated/admin/sdk.gen';
+import * as sdk from '@svckit/sdk/admin';
 import { action, adminClient, answer, connectionOptions, print, type AdminOptions } from './connection.ts';
 
 /** Builds the `kek` sub-command. */

@@ -4,8 +4,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
-import type { MldsaKey, Permissions } from '../../../generated/admin/types.gen';
-import * as sdk from '../../../generated/admin/sdk.gen';
+import type { MldsaKey, Permissions } from '@svckit/sdk/admin';
+import * as sdk from '@svckit/sdk/admin';
 import { keyTable, keyUpdate } from './api-keys.ts';
 import {
   action,

@@ -1,6 +1,6 @@
 /** `svckit admin payments return`: return a SETTLED pacs.008 payment to its debtor (D-062) through `/admin/v1/payments/{uetr}/return`. */
 import { Command } from 'commander';
-import * as sdk from '../../../generated/admin/sdk.gen';
+import * as sdk from '@svckit/sdk/admin';
 import { action, adminClient, answer, connectionOptions, print, type AdminOptions } from './connection.ts';
 
 /** Builds the `payments` sub-command. */

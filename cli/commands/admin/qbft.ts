@@ -3,7 +3,7 @@
  * votes to change it, through `/admin/v1/qbft/votes` and `/admin/v1/qbft/validators`.
  */
 import { Command } from 'commander';
-import * as sdk from '../../../generated/admin/sdk.gen';
+import * as sdk from '@svckit/sdk/admin';
 import {
   action,
   AdminCliError,

@@ -3,7 +3,7 @@
  * token is printed once; the one this command authenticated with stops working at once, on every instance.
  */
 import { Command } from 'commander';
-import * as sdk from '../../../generated/admin/sdk.gen';
+import * as sdk from '@svckit/sdk/admin';
 import { action, adminClient, adminToken, answer, connectionOptions, print, type AdminOptions } from './connection.ts';
 
 /** Builds the `token` sub-command. */

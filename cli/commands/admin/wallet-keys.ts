@@ -3,9 +3,9 @@
  * for SVC_WALLET_KEY_GRACE_S (`/admin/v1/wallet-keys/{name}/rotate`, D-215).
  */
 import { Command } from 'commander';
-import * as sdk from '../../../generated/admin/sdk.gen';
+import * as sdk from '@svckit/sdk/admin';
 import { action, adminClient, answer, connectionOptions, print, type AdminOptions } from './connection.ts';
-import type { WalletKeyNameValue } from '../../../generated/admin/types.gen';
+import type { WalletKeyNameValue } from '@svckit/sdk/admin';
 
 /** Builds the `wallet-keys` sub-command. */
 export function walletKeysCommand(): Command {

@@ -6,8 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
-import type { DeliveryStatus, EventType, WebhookDelivery, WebhookEndpoint } from '../../../generated/admin/types.gen';
-import * as sdk from '../../../generated/admin/sdk.gen';
+import type { DeliveryStatus, EventType, WebhookDelivery, WebhookEndpoint } from '@svckit/sdk/admin';
+import * as sdk from '@svckit/sdk/admin';
 import {
   action,
   AdminCliError,

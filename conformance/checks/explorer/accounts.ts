@@ -2,7 +2,7 @@
 // eth_getTransactionReceipt and eth_getBalance, the status values (D-004), four-decimal balances (D-033)
 // and the accepted parameter forms (D-040).
 import { getAddress, type Hex } from 'viem';
-import type { ReceiptOrNull } from '../../../generated/chain/types.gen';
+import type { ReceiptOrNull } from '@svckit/sdk/chain/types';
 import type { Check, CheckContext } from '../../catalogue.ts';
 import { skip, verdict } from '../define.ts';
 import {

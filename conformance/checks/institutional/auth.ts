@@ -4,8 +4,8 @@
 // signed path forms (D-029), replay refusal (D-076), and 429 with
 // {error} and Retry-After after more than 10 requests in one second from one IP (D-022 headers).
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mldsaAuthorization } from '../../../src/client/mldsa-signer.ts';
-import { mlDsa65, toHex } from '../../../src/crypto/index.ts';
+import { mldsaAuthorization } from '@svckit/sdk/signer';
+import { mlDsa65, toHex } from '@svckit/sdk/crypto';
 import type { Check, CheckContext } from '../../catalogue.ts';
 import { PROBE_LIMIT, request, type HttpResult } from '../../http.ts';
 import { verdict } from '../define.ts';

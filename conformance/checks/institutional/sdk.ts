@@ -2,9 +2,9 @@
 // reads an account and its statement and sends a transfer that confirms, authenticated either by the
 // svckit helper signRequestsWithMldsa (SVC-MLDSA on every request) or by a bearer key.
 import https from 'node:https';
-import { createClient } from '../../../generated/institutional/client';
-import * as sdk from '../../../generated/institutional/sdk.gen';
-import { signRequestsWithMldsa } from '../../../src/client/mldsa-signer.ts';
+import { createClient } from '@svckit/sdk/institutional/client';
+import * as sdk from '@svckit/sdk/institutional';
+import { signRequestsWithMldsa } from '@svckit/sdk/signer';
 import type { Check } from '../../catalogue.ts';
 import type { Target } from '../../targets/target.ts';
 import { verdict } from '../define.ts';

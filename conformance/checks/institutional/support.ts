@@ -3,10 +3,10 @@
 // against specs/institutional.openapi.yaml, and the accounts and credentials each target needs, created
 // through the administrator API (D-048) with the target's admin token.
 import type { Hex } from 'viem';
-import type { Permission } from '../../../generated/admin/types.gen';
+import type { Permission } from '@svckit/sdk/admin';
 import type { Operation } from '../../../generated/institutional/routes.gen';
-import { mldsaAuthorization } from '../../../src/client/mldsa-signer.ts';
-import { mlDsa65, toHex, type MlDsa65KeyPair } from '../../../src/crypto/index.ts';
+import { mldsaAuthorization } from '@svckit/sdk/signer';
+import { mlDsa65, toHex, type MlDsa65KeyPair } from '@svckit/sdk/crypto';
 import type { CheckContext } from '../../catalogue.ts';
 import { registerCreated } from '../../cleanup.ts';
 import { request, type HttpResult } from '../../http.ts';

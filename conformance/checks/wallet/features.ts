@@ -14,7 +14,7 @@ import {
   sha3_256,
   toHex,
   type MlKem768KeyPair,
-} from '../../../src/crypto/index.ts';
+} from '@svckit/sdk/crypto';
 import type { Check } from '../../catalogue.ts';
 import type { HttpResult } from '../../http.ts';
 import type { Target } from '../../targets/target.ts';

@@ -2,15 +2,15 @@
 // D-024 rate limit, validation of every answer against specs/wallet.openapi.yaml, and identities
 // made in the check with real keys — ML-DSA-65 from the crypto façade, secp256k1 chain keys from viem and
 // @noble/curves — so any target can be exercised without trusting it to sign for us.
-import type { RegisterKey } from '../../../generated/wallet/types.gen.ts';
-import { registrationMessage } from '../../../src/client/wallet/session.ts';
+import type { RegisterKey } from '@svckit/sdk/wallet';
+import { registrationMessage } from '@svckit/sdk/wallet-library';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { ripemd160 } from '@noble/hashes/legacy.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { base58check, base64, bech32 } from '@scure/base';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { mlDsa65, sha3_256, toHex, type MlDsa65KeyPair } from '../../../src/crypto/index.ts';
+import { mlDsa65, sha3_256, toHex, type MlDsa65KeyPair } from '@svckit/sdk/crypto';
 import type { CheckContext } from '../../catalogue.ts';
 import { PROBE_LIMIT, request, type HttpResult, withRunPacing } from '../../http.ts';
 import type { Capability, Target } from '../../targets/target.ts';

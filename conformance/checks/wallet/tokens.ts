@@ -6,7 +6,7 @@
 import { createPrivateKey } from 'node:crypto';
 import { createLocalJWKSet, jwtVerify, SignJWT, UnsecuredJWT, type JWK } from 'jose';
 import { verifyMessage, type Hex } from 'viem';
-import { fromHex, mlDsa65, sha3_256, toHex } from '../../../src/crypto/index.ts';
+import { fromHex, mlDsa65, sha3_256, toHex } from '@svckit/sdk/crypto';
 import type { Check, CheckContext } from '../../catalogue.ts';
 import type { HttpResult } from '../../http.ts';
 import { verdict } from '../define.ts';

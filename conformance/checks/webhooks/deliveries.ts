@@ -7,7 +7,7 @@ import type { Target } from '../../targets/target.ts';
 import type { Received } from '../../webhooks/receiver.ts';
 import { adminJson } from '../institutional/support.ts';
 import { outcome } from '../define.ts';
-import { webhookSchemaDefs } from '../../../generated/webhooks/schemas.gen.ts';
+import { webhookSchemaDefs } from '@svckit/sdk/webhooks/schemas';
 import {
   defineCheck,
   deliveriesOf,

@@ -5,7 +5,7 @@ import {
   opensslMlDsa65SeedMatchesExpanded,
   opensslMlDsa65Sign,
   opensslMlDsa65Verify,
-} from '../../../src/crypto/backends/openssl-ml-dsa.ts';
+} from '@svckit/sdk/crypto/backends';
 import {
   nobleMlDsa65KeygenFromSeed,
   nobleMlDsa65Sign,
@@ -17,8 +17,8 @@ import {
   PREHASH_FUNCTIONS,
   type PreHashAlgorithm,
   type RandomnessChoice,
-} from '../../../src/crypto/backends/noble-ml-dsa.ts';
-import { CryptoError } from '../../../src/crypto/errors.ts';
+} from '@svckit/sdk/crypto/backends';
+import { CryptoError } from '@svckit/sdk/crypto';
 import { NotOffered, type ImplementationId } from '../implementations.ts';
 
 /** A keyGen result: the public key, and the secret key or a way to compare one with the implementation's. */

@@ -1,7 +1,7 @@
 // ACVP ML-DSA keyGen, sigGen and sigVer (FIPS 204), revisions FIPS204 and FIPS204-tr1 (whose sigGen
 // groups give the secret key as a seed or as the expanded key, "keyFormat"). Older layouts that keep
 // pk or sk at group level are read too (see field()).
-import type { RandomnessChoice } from '../../../src/crypto/backends/noble-ml-dsa.ts';
+import type { RandomnessChoice } from '@svckit/sdk/crypto/backends';
 import { upperHex, type JsonObject } from '../vectors.ts';
 import { mlDsaAdapter } from './ml-dsa-adapters.ts';
 import {

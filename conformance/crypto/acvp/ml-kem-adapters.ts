@@ -5,13 +5,13 @@ import {
   opensslMlKem768Decapsulate,
   opensslMlKem768KeygenFromSeed,
   opensslMlKem768SeedMatchesExpanded,
-} from '../../../src/crypto/backends/openssl-ml-kem.ts';
+} from '@svckit/sdk/crypto/backends';
 import {
   nobleMlKem768Decapsulate,
   nobleMlKem768Encapsulate,
   nobleMlKem768KeygenFromSeed,
-} from '../../../src/crypto/backends/noble-ml-kem.ts';
-import { CryptoError } from '../../../src/crypto/errors.ts';
+} from '@svckit/sdk/crypto/backends';
+import { CryptoError } from '@svckit/sdk/crypto';
 import { NotOffered, type ImplementationId } from '../implementations.ts';
 
 /** The ML-KEM-768 operations ACVP and Wycheproof exercise. */

@@ -1,7 +1,7 @@
 // ACVP ML-KEM keyGen and encapDecap (FIPS 203), revisions FIPS203 and FIPS203-tr1 (whose decapsulation
 // groups give the key as the seed d, z or as the expanded dk, "keyFormat"). dk may sit at test or
 // group level (it moved between ACVP-Server releases).
-import { concatBytes } from '../../../src/crypto/bytes.ts';
+import { concatBytes } from '@svckit/sdk/crypto/backends';
 import { upperHex, type JsonObject } from '../vectors.ts';
 import { mlKemAdapter } from './ml-kem-adapters.ts';
 import {

@@ -2,7 +2,7 @@
 // of peers (both directions), with negative controls that must fail ("a wrong context; a
 // tampered signature; a tampered ciphertext. Implicit rejection must give the same key on both sides").
 import { randomBytes } from 'node:crypto';
-import { equalBytes } from '../../../src/crypto/bytes.ts';
+import { equalBytes } from '@svckit/sdk/crypto/backends';
 import { NotApplicable, type InteropPeer, type PeerId } from './peers.ts';
 
 /** Status of one cell. A not-applicable cell is never a pass (spec surface F). */

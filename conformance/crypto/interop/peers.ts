@@ -4,21 +4,17 @@
 // seed or the expanded key as the private key format.
 import { randomBytes } from 'node:crypto';
 import { createMLDSA65, createMLKEM768 } from '@oqs/liboqs-js';
-import { mlDsa65 } from '../../../src/crypto/ml-dsa.ts';
-import { mlKem768 } from '../../../src/crypto/ml-kem.ts';
-import {
-  nobleMlDsa65KeygenFromSeed,
-  nobleMlDsa65Sign,
-  nobleMlDsa65Verify,
-} from '../../../src/crypto/backends/noble-ml-dsa.ts';
+import { mlDsa65 } from '@svckit/sdk/crypto';
+import { mlKem768 } from '@svckit/sdk/crypto';
+import { nobleMlDsa65KeygenFromSeed, nobleMlDsa65Sign, nobleMlDsa65Verify } from '@svckit/sdk/crypto/backends';
 import {
   nobleMlKem768Decapsulate,
   nobleMlKem768Encapsulate,
   nobleMlKem768KeygenFromSeed,
-} from '../../../src/crypto/backends/noble-ml-kem.ts';
-import { opensslMlDsa65Sign, opensslMlDsa65Verify } from '../../../src/crypto/backends/openssl-ml-dsa.ts';
-import { opensslMlKem768Decapsulate, opensslMlKem768Encapsulate } from '../../../src/crypto/backends/openssl-ml-kem.ts';
-import { installedPackageVersion, opensslVersion } from '../../../src/crypto/backends/versions.ts';
+} from '@svckit/sdk/crypto/backends';
+import { opensslMlDsa65Sign, opensslMlDsa65Verify } from '@svckit/sdk/crypto/backends';
+import { opensslMlKem768Decapsulate, opensslMlKem768Encapsulate } from '@svckit/sdk/crypto/backends';
+import { installedPackageVersion, opensslVersion } from '@svckit/sdk/crypto/backends';
 
 /** Peer ids. */
 export type PeerId = 'openssl' | 'noble' | 'liboqs';

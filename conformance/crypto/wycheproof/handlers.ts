@@ -5,8 +5,8 @@ import { createCipheriv, createDecipheriv, createHmac, createPublicKey, verify }
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { opensslMlDsa65Verify } from '../../../src/crypto/backends/openssl-ml-dsa.ts';
-import { nobleMlDsa65Verify } from '../../../src/crypto/backends/noble-ml-dsa.ts';
+import { opensslMlDsa65Verify } from '@svckit/sdk/crypto/backends';
+import { nobleMlDsa65Verify } from '@svckit/sdk/crypto/backends';
 import { NotOffered, type ImplementationId } from '../implementations.ts';
 import { mlKemAdapter } from '../acvp/ml-kem-adapters.ts';
 import { hexBytes, type JsonObject } from '../vectors.ts';

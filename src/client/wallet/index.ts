@@ -24,6 +24,9 @@ export {
   tronAddress,
   toChecksumAddress,
   familyOfAddress,
+  addressFamily,
+  p2wpkhProgram,
+  tronAddressBytes,
   KeyError,
 } from './codec.ts';
 export {
@@ -107,6 +110,7 @@ export {
   login,
   loginWithSigner,
   checkChallengeMessage,
+  registrationMessage,
   verifySessionToken,
   verifyAuthorizationRecord,
   authorizedClient,

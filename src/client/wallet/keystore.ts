@@ -3,7 +3,9 @@
  * from Argon2id in node:crypto (OpenSSL 3.5's implementation: `crypto.argon2(algorithm, {message, nonce,
  * parallelism, tagLength, memory /KiB/, passes})`, Node >= 24.7). File layout and AAD: keystore-format.ts.
  */
-import { argon2, randomBytes } from 'node:crypto';
+// A namespace import: Node 20 and 22 have no argon2, and the SDK still loads there (D-229).
+import * as nodeCrypto from 'node:crypto';
+import { requireOpensslPqc } from '../../crypto/backends/openssl-support.ts';
 import { aes256Gcm, CryptoError } from '../../crypto/index.ts';
 import {
   DEFAULT_ARGON2ID,
@@ -26,8 +28,9 @@ export function argon2idKey(
   params: Argon2idParams,
   extra: { secret?: Uint8Array; associatedData?: Uint8Array; tagLength?: number } = {},
 ): Promise<Uint8Array> {
+  requireOpensslPqc('Argon2id');
   return new Promise((resolve, reject) => {
-    argon2(
+    nodeCrypto.argon2(
       'argon2id',
       {
         message: password,
@@ -59,8 +62,8 @@ export async function sealKeystore(
   options: SealOptions = {},
 ): Promise<KeystoreFile> {
   const params = options.params ?? DEFAULT_ARGON2ID;
-  const salt = new Uint8Array(randomBytes(16));
-  const nonce = new Uint8Array(randomBytes(12));
+  const salt = new Uint8Array(nodeCrypto.randomBytes(16));
+  const nonce = new Uint8Array(nodeCrypto.randomBytes(12));
   const header = keystoreHeader(params, salt, nonce, options.label);
   const key = await argon2idKey(passwordBytes(password), salt, params);
   try {

@@ -2,6 +2,7 @@
 // (FIPS 203): a secret key is a raw seed or an expanded key wrapped in PKCS#8 (pkcs8.ts), a public key is
 // raw. The error messages name the parameter set and what each standard calls the key.
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { requireOpensslPqc } from './openssl-support.ts';
 import { asUint8Array } from '../bytes.ts';
 import { CryptoError } from '../errors.ts';
 import type { ParameterSet } from './parameter-sets.ts';
@@ -12,6 +13,7 @@ export type KeyPair = { publicKey: Uint8Array; secretKey: Uint8Array };
 
 /** A fresh key pair from OpenSSL's random generator: the raw public key and the seed kept as the secret key. */
 export function generateKeyPair(set: ParameterSet): KeyPair {
+  requireOpensslPqc(set.type.toUpperCase());
   // One call per literal type: node:crypto's overloads take one key type each.
   const { publicKey, privateKey } =
     set.type === 'ml-dsa-65' ? generateKeyPairSync(set.type) : generateKeyPairSync(set.type);
@@ -23,6 +25,7 @@ export function generateKeyPair(set: ParameterSet): KeyPair {
 
 /** Imports a seed or an expanded secret key as an OpenSSL key; any other length is a `BAD_LENGTH` error. */
 export function importSecretKey(set: ParameterSet, secretKey: Uint8Array): KeyObject {
+  requireOpensslPqc(set.type.toUpperCase());
   const { type, name, secretKeyName, sizes } = set;
   try {
     if (secretKey.length === sizes.seed) {
@@ -44,6 +47,7 @@ export function importSecretKey(set: ParameterSet, secretKey: Uint8Array): KeyOb
 
 /** Imports a raw public key as an OpenSSL key; any other length is a `BAD_LENGTH` error. */
 export function importPublicKey(set: ParameterSet, publicKey: Uint8Array): KeyObject {
+  requireOpensslPqc(set.type.toUpperCase());
   const { type, name, publicKeyName, sizes } = set;
   if (publicKey.length !== sizes.publicKey) {
     throw new CryptoError(

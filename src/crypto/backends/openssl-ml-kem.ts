@@ -2,7 +2,9 @@
 // randomness, Decaps. OpenSSL applies the FIPS 203 §7.2 encapsulation-key check on import and the
 // §7.3 decapsulation-key hash check when it imports an expanded key. node:crypto takes no
 // caller-supplied m (Algorithm 17's randomness); noble-ml-kem.ts offers that for the ACVP runner.
-import { decapsulate, encapsulate, type KeyObject } from 'node:crypto';
+// A namespace import: Node 20 and 22 have no encapsulate/decapsulate, and the SDK still loads there (D-229).
+import * as nodeCrypto from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 import { asUint8Array } from '../bytes.ts';
 import { CryptoError } from '../errors.ts';
 import {
@@ -46,7 +48,7 @@ export function opensslMlKem768Encapsulate(publicKey: Uint8Array | KeyObject): {
   sharedSecret: Uint8Array;
 } {
   const key = publicKey instanceof Uint8Array ? importMlKem768PublicKey(publicKey) : publicKey;
-  const { sharedKey, ciphertext } = encapsulate(key);
+  const { sharedKey, ciphertext } = nodeCrypto.encapsulate(key);
   return { ciphertext: asUint8Array(ciphertext), sharedSecret: asUint8Array(sharedKey) };
 }
 
@@ -57,7 +59,7 @@ export function opensslMlKem768Decapsulate(secretKey: Uint8Array | KeyObject, ci
   }
   const key = secretKey instanceof Uint8Array ? importMlKem768SecretKey(secretKey) : secretKey;
   try {
-    return asUint8Array(decapsulate(key, ciphertext));
+    return asUint8Array(nodeCrypto.decapsulate(key, ciphertext));
   } catch (error) {
     throw new CryptoError('BAD_INPUT', `OpenSSL could not decapsulate: ${(error as Error).message}`, { cause: error });
   }

@@ -6,8 +6,8 @@
  * change that causes it").
  */
 import { and, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
-import type { PaymentEventType, PaymentStatus } from '../../../generated/webhooks/types.gen';
-import { dateOf, type Clock } from '../../clock.ts';
+import type { PaymentEventType, PaymentStatus } from '@svckit/sdk/webhooks';
+import { dateOf, type Clock } from '@svckit/sdk/clock';
 import { LedgerError, LedgerErrorCode } from '../errors.ts';
 import type { Database } from '../../storage/database.ts';
 import { accounts, payments } from '../../storage/schema.ts';
@@ -17,7 +17,7 @@ import { formatUnits } from '../money.ts';
 import type { WithSubquery } from 'drizzle-orm/subquery';
 import type { NewTransfer, StoredWith, TransferHooks, TransferInput, TransferRow } from '../transfers/engine.ts';
 import { paymentPayload, STATUS_OF_EVENT, type PaymentRow } from './payload.ts';
-import { SvcError } from '../../errors.ts';
+import { SvcError } from '@svckit/sdk/errors';
 
 /** Settings of the lifecycle. */
 export type PaymentSettings = {

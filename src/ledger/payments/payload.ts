@@ -2,7 +2,7 @@
  * The Payment event payload of each event type (spec "Payment event payload (B)"; D-021: "the payload grows
  * with what the lifecycle has fixed; no field is ever invented before it is known"; D-072, D-073).
  */
-import type { PaymentEventPayload, PaymentEventType, PaymentStatus } from '../../../generated/webhooks/types.gen';
+import type { PaymentEventPayload, PaymentEventType, PaymentStatus } from '@svckit/sdk/webhooks';
 import type { payments } from '../../storage/schema.ts';
 
 /** A stored payment. */

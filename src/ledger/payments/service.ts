@@ -8,7 +8,7 @@
  */
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { Hex } from 'viem';
-import type { Pacs008Request } from '../../../generated/institutional/types.gen';
+import type { Pacs008Request } from '@svckit/sdk/institutional';
 import { LedgerError, LedgerErrorCode } from '../errors.ts';
 import type { Database } from '../../storage/database.ts';
 import { payments, transfers } from '../../storage/schema.ts';

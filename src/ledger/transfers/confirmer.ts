@@ -6,7 +6,7 @@
  */
 import { and, eq, gt, inArray, or } from 'drizzle-orm';
 import type { Hex } from 'viem';
-import type { ReceiptOrNull } from '../../../generated/chain/types.gen';
+import type { ReceiptOrNull } from '@svckit/sdk/chain/types';
 import type { Upstream } from '../../node/upstream.ts';
 import type { Database } from '../../storage/database.ts';
 import { transfers } from '../../storage/schema.ts';

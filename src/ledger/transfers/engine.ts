@@ -11,10 +11,10 @@
  */
 import { and, eq } from 'drizzle-orm';
 import { bytesToHex, getAddress, keccak256, toBytes, type Hex } from 'viem';
-import { memoEnvelope } from '../../crypto/index.ts';
+import { memoEnvelope } from '@svckit/sdk/crypto';
 import { CHAIN_ID } from '../../node/anvil.ts';
 import { UpstreamRpcError, UpstreamUnavailableError, type RpcResponse, type Upstream } from '../../node/upstream.ts';
-import { dateOf, type Clock } from '../../clock.ts';
+import { dateOf, type Clock } from '@svckit/sdk/clock';
 import type { Database } from '../../storage/database.ts';
 import { accounts, transfers } from '../../storage/schema.ts';
 import { isUniqueViolation } from '../../storage/errors.ts';

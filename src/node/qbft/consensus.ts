@@ -8,7 +8,7 @@ import { and, desc, eq, lte } from 'drizzle-orm';
 import { getAddress, type Hex } from 'viem';
 import type { Database } from '../../storage/database.ts';
 import { qbftProposals, qbftValidatorSets, qbftVotes } from '../../storage/schema.ts';
-import { SvcError } from '../../errors.ts';
+import { SvcError } from '@svckit/sdk/errors';
 
 /** The quorums of a validator set of size n (D-037). */
 export function quorums(n: number) {

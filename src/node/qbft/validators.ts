@@ -5,7 +5,7 @@
 import { bytesToHex, concat, getAddress, hexToBytes, keccak256, toHex, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { mlDsa65, sha3_256 } from '../../crypto/index.ts';
+import { mlDsa65, sha3_256 } from '@svckit/sdk/crypto';
 
 /** A validator of the emulated network (explorer "Validator": address, name, pqcAddress). */
 export type ValidatorIdentity = {

@@ -6,7 +6,7 @@
 import type { Hex } from 'viem';
 import { z } from 'zod';
 import type { RouteHandlers } from '../../../generated/admin/fastify.gen';
-import type { Account } from '../../../generated/admin/types.gen';
+import type { Account } from '@svckit/sdk/admin';
 import {
   zAdminCreateAccountBody,
   zAdminFundAccountBody,
@@ -15,9 +15,9 @@ import {
   zAdminListAccountsQuery,
   zAdminUpdateAccountBody,
   zAdminUpdateAccountPath,
-} from '../../../generated/admin/zod.gen';
+} from '@svckit/sdk/admin/zod';
 import type { ChainRuntime } from '../../node/runtime.ts';
-import type { Clock } from '../../clock.ts';
+import type { Clock } from '@svckit/sdk/clock';
 import { ACCOUNT_TRANSITIONS, type AccountRow } from '../../ledger/accounts.ts';
 import { formatUnits, parseAmount, parseLimit } from '../../ledger/money.ts';
 import type { LedgerRuntime } from '../../ledger/runtime.ts';

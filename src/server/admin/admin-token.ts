@@ -3,8 +3,8 @@
  * once. The body repeats the current token, so that only a caller who means to rotate it does.
  */
 import type { RouteHandlers } from '../../../generated/admin/fastify.gen';
-import { zAdminRotateAdminTokenBody } from '../../../generated/admin/zod.gen';
-import { dateOf, type Clock } from '../../clock.ts';
+import { zAdminRotateAdminTokenBody } from '@svckit/sdk/admin/zod';
+import { dateOf, type Clock } from '@svckit/sdk/clock';
 import type { Database } from '../../storage/database.ts';
 import { rotateAdminToken } from '../../storage/settings.ts';
 import { ErrorCode, RestError } from '../http/errors.ts';

@@ -7,12 +7,12 @@ import type { Hex } from 'viem';
 import { evmAddressParam } from '../http/evm-address.ts';
 import { z } from 'zod';
 import type { RouteHandlers } from '../../../generated/admin/fastify.gen';
-import type { ChainAccount } from '../../../generated/admin/types.gen';
+import type { ChainAccount } from '@svckit/sdk/admin';
 import {
   zAdminAddChainAccountBody,
   zAdminListChainAccountsQuery,
   zAdminRemoveChainAccountPath,
-} from '../../../generated/admin/zod.gen';
+} from '@svckit/sdk/admin/zod';
 import type { ChainPermissions, AllowlistEntry } from '../../node/permissions.ts';
 import type { ChainRuntime } from '../../node/runtime.ts';
 import type { AccountStore } from '../../ledger/accounts.ts';

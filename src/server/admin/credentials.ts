@@ -5,7 +5,7 @@
  * revoked or changed key takes effect on its next request.
  */
 import type { RouteHandlers } from '../../../generated/admin/fastify.gen';
-import type { ApiKey, MldsaKey } from '../../../generated/admin/types.gen';
+import type { ApiKey, MldsaKey } from '@svckit/sdk/admin';
 import {
   zAdminCreateApiKeyBody,
   zAdminRegisterMldsaKeyBody,
@@ -15,8 +15,8 @@ import {
   zAdminUpdateApiKeyPath,
   zAdminUpdateMldsaKeyBody,
   zAdminUpdateMldsaKeyPath,
-} from '../../../generated/admin/zod.gen';
-import { fromHex, mlDsa65 } from '../../crypto/index.ts';
+} from '@svckit/sdk/admin/zod';
+import { fromHex, mlDsa65 } from '@svckit/sdk/crypto';
 import type { AccountStore } from '../../ledger/accounts.ts';
 import {
   mldsaFingerprint,

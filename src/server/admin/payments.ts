@@ -2,7 +2,7 @@
  * Admin handler for returning a settled payment (D-062; D-007 SETTLED → RETURNED; D-021 payment.returned).
  */
 import type { RouteHandlers } from '../../../generated/admin/fastify.gen';
-import { zAdminReturnPaymentBody, zAdminReturnPaymentPath } from '../../../generated/admin/zod.gen';
+import { zAdminReturnPaymentBody, zAdminReturnPaymentPath } from '@svckit/sdk/admin/zod';
 import type { PaymentService } from '../../ledger/payments/service.ts';
 import { guard, strict } from '../http/guards.ts';
 

@@ -1,10 +1,10 @@
 /** Admin handlers for the QBFT validator set and votes (D-037, D-063). */
 import { EVM_ADDRESS_EXPECTED, evmAddressParam } from '../http/evm-address.ts';
 import type { RouteHandlers } from '../../../generated/admin/fastify.gen';
-import { zAdminProposeValidatorVoteBody } from '../../../generated/admin/zod.gen';
+import { zAdminProposeValidatorVoteBody } from '@svckit/sdk/admin/zod';
 import { ProposalRejected, quorums } from '../../node/qbft/consensus.ts';
 import type { ChainRuntime } from '../../node/runtime.ts';
-import type { Clock } from '../../clock.ts';
+import type { Clock } from '@svckit/sdk/clock';
 import { ErrorCode, RestError } from '../http/errors.ts';
 import { guard, strict } from '../http/guards.ts';
 

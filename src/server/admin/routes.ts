@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { RouteHandlers } from '../../../generated/admin/fastify.gen';
 import { routes } from '../../../generated/admin/routes.gen';
 import type { ChainRuntime } from '../../node/runtime.ts';
-import type { Clock } from '../../clock.ts';
+import type { Clock } from '@svckit/sdk/clock';
 import type { Database } from '../../storage/database.ts';
 import type { LedgerRuntime } from '../../ledger/runtime.ts';
 import type { WebhookRuntime } from '../../webhooks/runtime.ts';

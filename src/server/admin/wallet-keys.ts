@@ -1,7 +1,7 @@
 /** Admin handler for the rotation of the wallet service's signing keys (D-214, D-215). */
 import type { RouteHandlers } from '../../../generated/admin/fastify.gen';
-import { zAdminRotateWalletKeyPath } from '../../../generated/admin/zod.gen';
-import type { Clock } from '../../clock.ts';
+import { zAdminRotateWalletKeyPath } from '@svckit/sdk/admin/zod';
+import type { Clock } from '@svckit/sdk/clock';
 import type { Keyring } from '../../ledger/keyring.ts';
 import type { Database } from '../../storage/database.ts';
 import { guard } from '../http/guards.ts';

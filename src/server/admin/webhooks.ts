@@ -3,7 +3,7 @@
  * grace period, D-060 endpoint and redelivery rules, D-039 delivery ids). Secrets are never returned.
  */
 import type { RouteHandlers } from '../../../generated/admin/fastify.gen';
-import type { DeliveryAttempt, WebhookDelivery, WebhookEndpoint } from '../../../generated/admin/types.gen';
+import type { DeliveryAttempt, WebhookDelivery, WebhookEndpoint } from '@svckit/sdk/admin';
 import {
   zAdminCreateWebhookEndpointBody,
   zAdminDeleteWebhookEndpointPath,
@@ -15,8 +15,8 @@ import {
   zAdminSetWebhookSecretPath,
   zAdminUpdateWebhookEndpointBody,
   zAdminUpdateWebhookEndpointPath,
-} from '../../../generated/admin/zod.gen';
-import type { Clock } from '../../clock.ts';
+} from '@svckit/sdk/admin/zod';
+import type { Clock } from '@svckit/sdk/clock';
 import type { DeliveryRecord } from '../../webhooks/deliveries.ts';
 import type { EndpointRow } from '../../webhooks/endpoints.ts';
 import { refusedLiteral } from '../../webhooks/destination.ts';

@@ -6,8 +6,8 @@
  * spec: "missing or invalid credentials give 401; a key without permission for the operation gives 403."
  */
 import { createHash, type KeyObject } from 'node:crypto';
-import { importMlDsa65PublicKey, opensslMlDsa65Verify } from '../../crypto/backends/openssl-ml-dsa.ts';
-import type { Clock } from '../../clock.ts';
+import { importMlDsa65PublicKey, opensslMlDsa65Verify } from '@svckit/sdk/crypto/backends';
+import type { Clock } from '@svckit/sdk/clock';
 import type { Credential, CredentialStore, Permission } from '../../ledger/credentials.ts';
 import { ErrorCode, RestError } from '../http/errors.ts';
 import { type BodyDigest, bodyMatches, CONTENT_DIGEST_BINDING, parseContentDigest } from './content-digest.ts';

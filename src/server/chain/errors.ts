@@ -2,9 +2,9 @@
  * JSON-RPC error objects (D-023: the JSON-RPC 2.0 error object with the EIP-1474 and Besu codes the chain
  * contract lists in components/errors).
  */
-import { chainRpcErrorCodes } from '../../../generated/chain/client.gen';
+import { chainRpcErrorCodes } from '@svckit/sdk/chain';
 import type { RpcErrorObject } from '../../node/upstream.ts';
-import { SvcError } from '../../errors.ts';
+import { SvcError } from '@svckit/sdk/errors';
 
 type ErrorName = keyof typeof chainRpcErrorCodes;
 

@@ -5,7 +5,7 @@
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import { chainOpenRpcDocument } from '../../../generated/chain/document.gen';
+import { chainOpenRpcDocument } from '@svckit/sdk/chain/document';
 import { addressKind, checksumOk } from '../wallet/addresses.ts';
 import { JsonRpcFailure } from './errors.ts';
 import { addChainKeywords } from './keywords.ts';

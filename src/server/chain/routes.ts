@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RpcResponse } from '../../node/upstream.ts';
 import type { RpcDispatcher } from './service.ts';
 import { MAX_BATCH } from './service.ts';
-import { chainRpcErrorCodes } from '../../../generated/chain/client.gen';
+import { chainRpcErrorCodes } from '@svckit/sdk/chain';
 import { JsonRpcFailure } from './errors.ts';
 import { SIMULATED_METHODS } from './simulation.ts';
 import type { RateCounter } from '../http/rate-window.ts';

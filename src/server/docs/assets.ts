@@ -7,14 +7,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { repoPath } from '../../paths.ts';
 import { hold, type HeldFile } from './contracts.ts';
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
 
 /** Where scripts/build-docs.ts writes by default. */
-export const DOCS_BUILD_DIR = path.resolve(HERE, '../../../dist/docs');
+export const DOCS_BUILD_DIR = repoPath('dist/docs');
 
 const JS = 'text/javascript; charset=utf-8';
 const CSS = 'text/css; charset=utf-8';
@@ -22,7 +21,7 @@ const CSS = 'text/css; charset=utf-8';
 /** The assets under `/docs/assets/` that need no build. */
 const SHIPPED: Record<string, { file: string; type: string }> = {
   'redoc.standalone.js': { file: require.resolve('redoc/bundles/redoc.standalone.js'), type: JS },
-  'docs.css': { file: path.join(HERE, 'browser/docs.css'), type: CSS },
+  'docs.css': { file: repoPath('src/server/docs/browser/docs.css'), type: CSS },
 };
 
 /** The assets under `/docs/assets/` that scripts/build-docs.ts writes. */

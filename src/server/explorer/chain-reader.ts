@@ -3,8 +3,8 @@
  * reads what `/rpc` would answer (spec: "Anything it does can also be done directly via JSON-RPC") and a
  * cold `/txns` costs one round trip to the node, not 200.
  */
-import { chainRpcErrorCodes, type ChainRpcMethod, type ChainRpcMethods } from '../../../generated/chain/client.gen';
-import type { Block as RpcBlock } from '../../../generated/chain/types.gen';
+import { chainRpcErrorCodes, type ChainRpcMethod, type ChainRpcMethods } from '@svckit/sdk/chain';
+import type { Block as RpcBlock } from '@svckit/sdk/chain/types';
 import type { RpcErrorObject } from '../../node/upstream.ts';
 import { ErrorCode, RestError } from '../http/errors.ts';
 import type { RpcDispatcher } from '../chain/service.ts';

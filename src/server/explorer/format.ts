@@ -3,8 +3,8 @@
  * views. Money stays bigint wei until the last step (house rule 5: never JS floats for amounts).
  */
 import { getAddress, type Hex } from 'viem';
-import type { Block as RpcBlock, Receipt, Transaction } from '../../../generated/chain/types.gen';
-import type { Block, ExplorerTransaction, ExplorerTransactionStatus } from '../../../generated/explorer/types.gen';
+import type { Block as RpcBlock, Receipt, Transaction } from '@svckit/sdk/chain/types';
+import type { Block, ExplorerTransaction, ExplorerTransactionStatus } from '@svckit/sdk/explorer';
 
 /** 1 unit = 10^18 wei (D-033). */
 export const WEI_PER_UNIT = 10n ** 18n;

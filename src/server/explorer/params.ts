@@ -8,7 +8,7 @@ import {
   zExplorerGetAddressBalancePath,
   zExplorerGetBlockPath,
   zExplorerGetTransactionPath,
-} from '../../../generated/explorer/zod.gen';
+} from '@svckit/sdk/explorer/zod';
 import { guard } from '../http/guards.ts';
 
 /** A block named by number or by hash. */

@@ -12,9 +12,9 @@ import type {
   GovernanceView,
   TransactionSummary,
   ValidatorList,
-} from '../../../generated/explorer/types.gen';
+} from '@svckit/sdk/explorer';
 import type { ChainRuntime } from '../../node/runtime.ts';
-import type { Clock } from '../../clock.ts';
+import type { Clock } from '@svckit/sdk/clock';
 import { ErrorCode, RestError } from '../http/errors.ts';
 import type { RpcDispatcher } from '../chain/service.ts';
 import { call, ChainReader } from './chain-reader.ts';

@@ -2,7 +2,7 @@
  * A one-value cache that reads the injectable clock (house rule 6), so tests move time instead of waiting.
  * Concurrent misses share one load; a failed load is not kept.
  */
-import type { Clock } from '../../clock.ts';
+import type { Clock } from '@svckit/sdk/clock';
 
 /** Holds one value for `ttlMs` milliseconds of clock time. */
 export class TtlCache<T> {

@@ -3,7 +3,7 @@
  * current validator set and the proposers (block miners) of the sample window.
  */
 import { getAddress, type Hex } from 'viem';
-import type { QbftParameters, Validator } from '../../../generated/explorer/types.gen';
+import type { QbftParameters, Validator } from '@svckit/sdk/explorer';
 import { quorums } from '../../node/qbft/consensus.ts';
 import type { ValidatorIdentity } from '../../node/qbft/validators.ts';
 import { ErrorCode, RestError } from '../http/errors.ts';

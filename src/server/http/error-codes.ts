@@ -4,10 +4,10 @@
  * code that a contract does not list fails to compile here. No code has a different status on different
  * surfaces, so one table serves them all.
  */
-import type { Error as AdminError } from '../../../generated/admin/types.gen.ts';
-import type { Error as ExplorerError } from '../../../generated/explorer/types.gen.ts';
-import type { Error as InstitutionalError } from '../../../generated/institutional/types.gen.ts';
-import type { Error as WalletSessionError } from '../../../generated/wallet/types.gen.ts';
+import type { Error as AdminError } from '@svckit/sdk/admin';
+import type { Error as ExplorerError } from '@svckit/sdk/explorer';
+import type { Error as InstitutionalError } from '@svckit/sdk/institutional';
+import type { Error as WalletSessionError } from '@svckit/sdk/wallet';
 
 /** Codes the institutional API answers (institutional.openapi.yaml#/components/schemas/Error). */
 export type InstitutionalErrorCode = NonNullable<InstitutionalError['code']>;

@@ -4,7 +4,7 @@
  * D-159) in the surfaces' shape `{error, code}` (spec: "All institutional REST errors return JSON with an
  * error field (string detail)"; D-022, D-023).
  */
-import { SvcError, type SvcErrorOptions } from '../../errors.ts';
+import { SvcError, type SvcErrorOptions } from '@svckit/sdk/errors';
 import { ErrorCode } from './error-codes.ts';
 
 export { ErrorCode } from './error-codes.ts';

@@ -5,7 +5,7 @@
  */
 import type { Hex } from 'viem';
 import { checksumOk } from '../wallet/addresses.ts';
-import { toChecksumAddress } from '../../client/wallet/codec.ts';
+import { toChecksumAddress } from '@svckit/sdk/wallet-library';
 import { ErrorCode, RestError } from './errors.ts';
 
 /** What a field holding an EVM address expects, for error texts. */

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { RouteHandlers } from '../../../generated/institutional/fastify.gen';
-import { zInstitutionalSubmitPacs008PaymentBody } from '../../../generated/institutional/zod.gen';
+import { zInstitutionalSubmitPacs008PaymentBody } from '@svckit/sdk/institutional/zod';
 import type { PaymentService } from '../../ledger/payments/service.ts';
 import { authorize } from '../auth/authenticate.ts';
 import { ErrorCode, RestError } from '../http/errors.ts';

@@ -7,7 +7,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Hex } from 'viem';
 import { z } from 'zod';
 import type { RouteHandlers } from '../../../generated/institutional/fastify.gen';
-import type { Account, TransferCreated } from '../../../generated/institutional/types.gen';
+import type { Account, TransferCreated } from '@svckit/sdk/institutional';
 import {
   zInstitutionalConnectBankBody,
   zInstitutionalCreateTransferBody,
@@ -17,9 +17,9 @@ import {
   zInstitutionalGetTransferPath,
   zInstitutionalListAccountsQuery,
   zInstitutionalListTransfersQuery,
-} from '../../../generated/institutional/zod.gen';
+} from '@svckit/sdk/institutional/zod';
 import type { Upstream } from '../../node/upstream.ts';
-import { dateOf, type Clock } from '../../clock.ts';
+import { dateOf, type Clock } from '@svckit/sdk/clock';
 import type { AccountRow, AccountStore } from '../../ledger/accounts.ts';
 import type { Credential } from '../../ledger/credentials.ts';
 import { parseAmount } from '../../ledger/money.ts';

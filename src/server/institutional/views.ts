@@ -1,5 +1,5 @@
 /** Database rows → the institutional contract's objects (spec "Resources and their fields", A). */
-import type { Account, StatementTransaction, Transfer } from '../../../generated/institutional/types.gen';
+import type { Account, StatementTransaction, Transfer } from '@svckit/sdk/institutional';
 import type { AccountRow } from '../../ledger/accounts.ts';
 import { formatUnits, limitNumber } from '../../ledger/money.ts';
 import type { TransferRow } from '../../ledger/transfers/engine.ts';

@@ -5,8 +5,8 @@
  * the edge (house rule 4). The encodings are the wallet library's (src/client/wallet/codec.ts), so the
  * server and the clients read addresses alike.
  */
-import { addressFamily, p2wpkhProgram, toChecksumAddress, tronAddressBytes } from '../../client/wallet/codec.ts';
-import type { ChainFamily } from '../../client/wallet/networks.ts';
+import { addressFamily, p2wpkhProgram, toChecksumAddress, tronAddressBytes } from '@svckit/sdk/wallet-library';
+import type { ChainFamily } from '@svckit/sdk/wallet-library';
 import { ErrorCode, RestError } from '../http/errors.ts';
 
 /** The address families D-035 distinguishes: the wallet library's chain families. */

@@ -7,10 +7,10 @@
  * challenge as the authorisation record (D-081).
  */
 import { z } from 'zod';
-import { zChallengeRequest, zRegisterKey, zRegisterRequest, zVerifyRequest } from '../../../generated/wallet/zod.gen';
-import type { AuthorizationRecord, ChallengeResponse, RegisterResponse } from '../../../generated/wallet/types.gen';
-import type { Clock } from '../../clock.ts';
-import { fromHex, sha3_256, toHex } from '../../crypto/index.ts';
+import { zChallengeRequest, zRegisterKey, zRegisterRequest, zVerifyRequest } from '@svckit/sdk/wallet/zod';
+import type { AuthorizationRecord, ChallengeResponse, RegisterResponse } from '@svckit/sdk/wallet';
+import type { Clock } from '@svckit/sdk/clock';
+import { fromHex, sha3_256, toHex } from '@svckit/sdk/crypto';
 import type { Database } from '../../storage/database.ts';
 import { ErrorCode, RestError } from '../http/errors.ts';
 import { guard } from '../http/guards.ts';
@@ -33,7 +33,7 @@ import { ipKey } from './sync-store.ts';
 import { CHALLENGE_LIFETIME_MS, challengeMessage, freshNonce } from './challenge.ts';
 import { verifyClassical, verifyPq } from './signatures.ts';
 import type { SessionTokens } from './tokens.ts';
-import { registrationMessage } from '../../client/wallet/session.ts';
+import { registrationMessage } from '@svckit/sdk/wallet-library';
 
 /** D-031: svcId = lower-case hex of the first 8 bytes of SHA3-256 of the raw public key. */
 export const fingerprint = (publicKey: Uint8Array) => toHex(sha3_256(publicKey).subarray(0, 8));

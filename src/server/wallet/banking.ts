@@ -5,9 +5,9 @@
  * this API looks at a binding. Refusals under a binding are recorded, so the owner sees them as activity.
  */
 import { randomUUID } from 'node:crypto';
-import type { BankingAuthorization } from '../../../generated/wallet/types.gen';
-import { zBankingAuthorizationRequest, zMoney } from '../../../generated/wallet/zod.gen';
-import type { Clock } from '../../clock.ts';
+import type { BankingAuthorization } from '@svckit/sdk/wallet';
+import { zBankingAuthorizationRequest, zMoney } from '@svckit/sdk/wallet/zod';
+import type { Clock } from '@svckit/sdk/clock';
 import type { Database } from '../../storage/database.ts';
 import { ErrorCode, RestError } from '../http/errors.ts';
 import { guard } from '../http/guards.ts';

@@ -7,9 +7,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import type { Binding, BindingActivity, BindingList, BindingStatus, Owner } from '../../../generated/wallet/types.gen';
-import { zBindingLimits, zBindingOffer, zMoney, zOwnerRequest, zSvcId } from '../../../generated/wallet/zod.gen';
-import type { Clock } from '../../clock.ts';
+import type { Binding, BindingActivity, BindingList, BindingStatus, Owner } from '@svckit/sdk/wallet';
+import { zBindingLimits, zBindingOffer, zMoney, zOwnerRequest, zSvcId } from '@svckit/sdk/wallet/zod';
+import type { Clock } from '@svckit/sdk/clock';
 import type { Database } from '../../storage/database.ts';
 import { ErrorCode, RestError } from '../http/errors.ts';
 import { guard, strict, requireUnique } from '../http/guards.ts';

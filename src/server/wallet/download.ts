@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { toHex } from '../../crypto/index.ts';
+import { toHex } from '@svckit/sdk/crypto';
 import { ErrorCode, RestError } from '../http/errors.ts';
 import type { ServiceKey } from './keys.ts';
 import { zip } from './zip.ts';

@@ -5,9 +5,9 @@
  * pending block (D-087); items carry D-067's values.
  */
 import { getAddress, type Hex } from 'viem';
-import type { HistoryItem } from '../../../generated/wallet/types.gen';
+import type { HistoryItem } from '@svckit/sdk/wallet';
 import type { RpcDispatcher } from '../chain/service.ts';
-import { SvcError } from '../../errors.ts';
+import { SvcError } from '@svckit/sdk/errors';
 
 /** Blocks scanned back from the head (D-087). */
 export const NATIVE_WINDOW = 1000;

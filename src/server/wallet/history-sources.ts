@@ -7,7 +7,7 @@
 import { base58check } from '@scure/base';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { getAddress } from 'viem';
-import type { HistoryItem } from '../../../generated/wallet/types.gen';
+import type { HistoryItem } from '@svckit/sdk/wallet';
 import type { HistorySourceConfig } from '../../config.ts';
 
 /** Asset symbols of the known EVM chains (spec rule 7); a custom network defaults to ETH. */

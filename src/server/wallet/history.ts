@@ -4,8 +4,8 @@
  * is still 200 with whatever the other sources returned. D-065: a chain id that is not configured is 400.
  */
 import type { Hex } from 'viem';
-import type { HistoryItem, HistoryResponse, HistorySource } from '../../../generated/wallet/types.gen';
-import { zWalletGetHistoryQuery } from '../../../generated/wallet/zod.gen';
+import type { HistoryItem, HistoryResponse, HistorySource } from '@svckit/sdk/wallet';
+import { zWalletGetHistoryQuery } from '@svckit/sdk/wallet/zod';
 import { ErrorCode, RestError } from '../http/errors.ts';
 import { guard, strict } from '../http/guards.ts';
 import type { RpcDispatcher } from '../chain/service.ts';

@@ -9,8 +9,8 @@ import { createPrivateKey, createPublicKey, randomBytes, type KeyObject } from '
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { calculateJwkThumbprint, exportJWK } from 'jose';
-import type { Clock } from '../../clock.ts';
-import { mlDsa65 } from '../../crypto/index.ts';
+import type { Clock } from '@svckit/sdk/clock';
+import { mlDsa65 } from '@svckit/sdk/crypto';
 import type { Keyring } from '../../ledger/keyring.ts';
 import type { Database } from '../../storage/database.ts';
 import {
@@ -19,7 +19,7 @@ import {
   updateServiceKeySet,
   type StoredServiceKey,
 } from '../../storage/settings.ts';
-import type { WalletKeyNameValue } from '../../../generated/admin/types.gen';
+import type { WalletKeyNameValue } from '@svckit/sdk/admin';
 
 /** One ML-DSA-65 signing key of the service. */
 export type ServiceKey = {

@@ -3,7 +3,7 @@
  * account's values come from jsonb columns, whose member order is the database's (PostgreSQL sorts jsonb keys
  * by length), and a stand-in's from code; copying either as stored would tell them apart.
  */
-import type { ManagedAuthKdf, ManagedSalt, ManagedShare, SealedShare } from '../../../generated/wallet/types.gen';
+import type { ManagedAuthKdf, ManagedSalt, ManagedShare, SealedShare } from '@svckit/sdk/wallet';
 
 /** The Argon2id parameters and salt, in the order of `ManagedAuthKdf`. */
 export function kdfAnswer(kdf: Pick<ManagedAuthKdf, 'memoryKiB' | 'passes' | 'parallelism' | 'salt'>): ManagedAuthKdf {

@@ -6,7 +6,7 @@
  * A taken email gets a notice to its owner instead of a code; the caller's answer is the same either way.
  */
 import { createHmac, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
-import type { Clock } from '../../clock.ts';
+import type { Clock } from '@svckit/sdk/clock';
 import type { Database } from '../../storage/database.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { ErrorCode, RestError } from '../http/errors.ts';

@@ -16,15 +16,15 @@ import type {
   ManagedSession,
   ManagedShare,
   SealedShare,
-} from '../../../generated/wallet/types.gen';
+} from '@svckit/sdk/wallet';
 import {
   zManagedAuthKdf,
   zManagedAuthKey,
   zManagedEmail,
   zManagedEmailCode,
   zSealedShare,
-} from '../../../generated/wallet/zod.gen';
-import type { Clock } from '../../clock.ts';
+} from '@svckit/sdk/wallet/zod';
+import type { Clock } from '@svckit/sdk/clock';
 import type { Database } from '../../storage/database.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { ErrorCode, RestError } from '../http/errors.ts';

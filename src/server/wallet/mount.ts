@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { getAddress } from 'viem';
 import type { Config } from '../../config.ts';
-import type { Clock } from '../../clock.ts';
+import type { Clock } from '@svckit/sdk/clock';
 import type { ChainRuntime } from '../../node/runtime.ts';
 import type { Keyring } from '../../ledger/keyring.ts';
 import type { Database } from '../../storage/database.ts';

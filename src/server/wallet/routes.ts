@@ -8,7 +8,7 @@ import type { KeyObject } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { RouteHandlers } from '../../../generated/wallet/fastify.gen';
 import { routes } from '../../../generated/wallet/routes.gen';
-import type { Clock } from '../../clock.ts';
+import type { Clock } from '@svckit/sdk/clock';
 import type { Database } from '../../storage/database.ts';
 import { requireAdmin } from '../admin/auth.ts';
 import { registerOperations } from '../http/operations.ts';

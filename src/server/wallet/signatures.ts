@@ -9,8 +9,8 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { base64 } from '@scure/base';
 import { isAddressEqual, recoverMessageAddress, type Hex } from 'viem';
-import { bitcoinP2wpkhAddress, tronAddress } from '../../client/wallet/codec.ts';
-import { fromHex, mlDsa65 } from '../../crypto/index.ts';
+import { bitcoinP2wpkhAddress, tronAddress } from '@svckit/sdk/wallet-library';
+import { fromHex, mlDsa65 } from '@svckit/sdk/crypto';
 import type { AddressKind } from './addresses.ts';
 
 const utf8 = (s: string) => new TextEncoder().encode(s);

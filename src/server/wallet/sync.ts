@@ -11,15 +11,10 @@ import type {
   SyncDeviceRegistered,
   SyncEnvelopeList,
   SyncPostResponse,
-} from '../../../generated/wallet/types.gen';
-import {
-  zSyncDeviceId,
-  zSyncDeviceRequest,
-  zSyncEnvelopeInput,
-  zSyncPostRequest,
-} from '../../../generated/wallet/zod.gen';
-import type { Clock } from '../../clock.ts';
-import { fromHex, mlKem768, sha3_256, toHex } from '../../crypto/index.ts';
+} from '@svckit/sdk/wallet';
+import { zSyncDeviceId, zSyncDeviceRequest, zSyncEnvelopeInput, zSyncPostRequest } from '@svckit/sdk/wallet/zod';
+import type { Clock } from '@svckit/sdk/clock';
+import { fromHex, mlKem768, sha3_256, toHex } from '@svckit/sdk/crypto';
 import type { Database } from '../../storage/database.ts';
 import { ErrorCode, RestError } from '../http/errors.ts';
 import { guard } from '../http/guards.ts';

@@ -8,10 +8,10 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
-import type { Clock } from '../../clock.ts';
+import type { Clock } from '@svckit/sdk/clock';
 import { ErrorCode, RestError } from '../http/errors.ts';
 import type { ServiceKey } from './keys.ts';
-import type { TokenScope as ContractTokenScope } from '../../../generated/wallet/types.gen';
+import type { TokenScope as ContractTokenScope } from '@svckit/sdk/wallet';
 
 /** D-018: exp = iat + 900. */
 export const TOKEN_LIFETIME_SECONDS = 900;

@@ -4,7 +4,7 @@
  * -32600 for a value that is not a request object, an empty batch, a batch entry that is not an object, or a
  * frame nested deeper than D-144 allows; D-134).
  */
-import type { SubscriptionType } from '../../../../generated/chain/types.gen';
+import type { SubscriptionType } from '@svckit/sdk/chain/types';
 import type { RpcResponse } from '../../../node/upstream.ts';
 import type { RpcDispatcher } from '../service.ts';
 import { JsonRpcFailure } from '../errors.ts';

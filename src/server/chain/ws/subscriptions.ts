@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Hex } from 'viem';
-import type { SubscriptionType } from '../../../../generated/chain/types.gen';
+import type { SubscriptionType } from '@svckit/sdk/chain/types';
 import type { Upstream } from '../../../node/upstream.ts';
 import { JsonRpcFailure } from '../errors.ts';
 
