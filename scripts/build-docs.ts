@@ -56,6 +56,11 @@ export async function buildDocs(outDir = DEFAULT_DOCS_BUILD_DIR): Promise<Array<
     Buffer.from(await renderAsyncApi(path.join(REPO_ROOT, 'specs/webhooks.asyncapi.yaml')), 'utf8'),
   );
   outputs.set('asyncapi.css', readFileSync(require.resolve('@asyncapi/react-component/styles/default.min.css')));
+  // The svckit package serves Redoc's prebuilt bundle from here, with its licences, instead of installing redoc
+  // and its dependency tree (D-230); a checkout serves it from node_modules (src/server/docs/assets.ts).
+  for (const name of ['redoc.standalone.js', 'redoc.standalone.js.LICENSE.txt'])
+    outputs.set(name, readFileSync(require.resolve(`redoc/bundles/${name}`)));
+  outputs.set('redoc.LICENSE', readFileSync(require.resolve('redoc/LICENSE')));
 
   // Each file is replaced by a rename, so a server (or a parallel test) reading dist/docs never sees it
   // missing or half written; files of an older build that this one does not write are removed.

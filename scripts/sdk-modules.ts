@@ -52,6 +52,7 @@ export const SDK_MODULES: readonly SdkModule[] = [
   { subpath: 'client', source: 'src/client/index.ts', browser: false },
   { subpath: 'wallet-library', source: 'src/client/wallet/index.ts', browser: false },
   { subpath: 'wallet-library/browser', source: 'src/client/wallet/browser.ts', browser: true },
+  { subpath: 'wallet-library/addresses', source: 'src/client/wallet/codec.ts', browser: true },
   { subpath: 'crypto', source: 'src/crypto/index.ts', browser: false },
   { subpath: 'crypto/backends', source: 'src/crypto/backends/index.ts', browser: false },
   { subpath: 'errors', source: 'src/errors.ts', browser: true },

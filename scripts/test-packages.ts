@@ -1,7 +1,7 @@
 /**
  * The tarball test (D-229, D-230), run by .ci/run: both packages as users get them, outside the checkout.
  *
- * 1. `npm pack` both packages (svckit's prepack builds everything).
+ * 1. `npm pack` both packages (svckit's prepack builds everything), and `npm publish --dry-run` each.
  * 2. In a fresh folder outside the repository, install both tarballs; there:
  *    - `npx svckit serve` on ephemeral ports until its ready line, then
  *      `npx svckit conformance --base … --only explorer chain` against it: 0 failed;
@@ -22,6 +22,7 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import https from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
@@ -114,6 +115,26 @@ async function stop(child: ChildProcess) {
   clearTimeout(timer);
 }
 
+/** Polls the evidence document until it answers 200 (the build runs in the background) or 300 s pass. */
+async function evidenceServed(url: URL, caCert: string): Promise<number> {
+  const ca = readFileSync(caCert, 'utf8');
+  const status = () =>
+    new Promise<number>((resolve) => {
+      const request = https.get(url, { ca }, (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      });
+      request.on('error', () => resolve(0));
+    });
+  let last = 0;
+  for (const deadline = Date.now() + 300_000; Date.now() < deadline; ) {
+    last = await status();
+    if (last === 200) break;
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+  }
+  return last;
+}
+
 /** The README's SDK example: the first ```js block under "Install as a package". */
 function readmeExample(): string {
   const readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
@@ -130,6 +151,18 @@ try {
   for (const t of [tarballs.svckit, tarballs.sdk])
     console.log(`${t.name}@${t.version}: ${t.size} bytes packed, ${t.unpackedSize} unpacked, ${t.entryCount} files`);
   figures.tarballs = tarballs;
+  for (const args of [[], ['--workspace', '@svckit/sdk']]) {
+    // The packages were just built by the pack above; the dry run checks what npm would publish, as it is.
+    const published = run(REPO_ROOT, 'npm', ['publish', '--dry-run', '--ignore-scripts', ...args]);
+    check(
+      published.status === 0,
+      `npm publish --dry-run ${args.join(' ')}`.trim(),
+      published.stderr
+        .split('\n')
+        .filter((line) => line.includes('+ ') || line.includes('ERR'))
+        .join(' '),
+    );
+  }
 
   step('install both packages outside the checkout');
   const app = installTarballs(path.join(work, 'app'), [tarballs.sdk.file, tarballs.svckit.file]);
@@ -334,6 +367,29 @@ try {
   } finally {
     await browser.close();
   }
+
+  step('the evidence document, built by the installed svckit serve (surface F)');
+  const evidence = await evidenceServed(new URL('/.well-known/pqc-evidence.json', ready.site), ready.caCert);
+  check(evidence === 200, 'svckit serve built and serves its evidence document', `last status ${evidence}`);
+  const bySite = run(app.folder, 'npx', [
+    '--no-install',
+    'svckit',
+    'conformance',
+    '--site',
+    ready.site,
+    '--ca-cert',
+    ready.caCert,
+    '--only',
+    'evidence',
+    '--quiet',
+  ]);
+  const bySiteTally = tally(bySite.stdout);
+  check(
+    bySite.status === 0 && bySiteTally !== undefined && bySiteTally.failed === 0 && bySiteTally.passed > 0,
+    'conformance --site … --only evidence: 0 failed',
+    bySiteTally ? JSON.stringify(bySiteTally) : `${bySite.stdout.slice(-2000)}${bySite.stderr.slice(-2000)}`,
+  );
+  figures.conformanceEvidence = bySiteTally;
 
   step('npx svckit conformance --only explorer, the default in-process target');
   await stop(served);

@@ -3,14 +3,38 @@
 // from package-lock.json with their licence, registry and (online) npm provenance attestation.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import type { Package } from '@svckit/sdk/evidence';
 import { DEFAULT_REGISTRY } from '../../src/evidence/defaults.ts';
 
 const run = promisify(execFile);
+
+/** Where the lockfile of what runs is, and where svckit's own entries sit in it (`node_modules/svckit/` or ''). */
+export type LockRoot = { root: string; prefix: string };
+
+/**
+ * The lockfile of what runs (D-230): a checkout's own; for the installed svckit package, which has none (npm
+ * never packs one), the project that installed it: the nearest folder above with a package-lock.json whose
+ * tree holds this package. The SBOM and the audit then cover that installation, and the package list takes
+ * svckit's dependencies at the versions installed there.
+ */
+export function lockRoot(repoRoot: string): LockRoot {
+  if (existsSync(join(repoRoot, 'package-lock.json'))) return { root: repoRoot, prefix: '' };
+  const real = realpathSync(repoRoot);
+  for (let dir = dirname(real); dirname(dir) !== dir; dir = dirname(dir)) {
+    const lockPath = join(dir, 'package-lock.json');
+    if (!existsSync(lockPath)) continue;
+    const at = relative(dir, real).split('\\').join('/');
+    const lock = JSON.parse(readFileSync(lockPath, 'utf8')) as { packages?: Record<string, unknown> };
+    if (lock.packages?.[at]) return { root: dir, prefix: `${at}/` };
+  }
+  throw new Error(
+    `no package-lock.json above ${repoRoot} records it: install svckit with npm (which writes one), or build the evidence in a checkout`,
+  );
+}
 
 /** A production dependency as the lockfile pins it. */
 export interface LockedPackage {
@@ -32,7 +56,8 @@ export function lockedProductionPackages(repoRoot: string, registry = DEFAULT_RE
     dependencies?: Record<string, string>;
     optionalDependencies?: Record<string, string>;
   };
-  const lock = JSON.parse(readFileSync(join(repoRoot, 'package-lock.json'), 'utf8')) as {
+  const locked = lockRoot(repoRoot);
+  const lock = JSON.parse(readFileSync(join(locked.root, 'package-lock.json'), 'utf8')) as {
     lockfileVersion?: number;
     packages?: Record<string, { version?: string; license?: string; resolved?: string; link?: boolean }>;
   };
@@ -41,7 +66,9 @@ export function lockedProductionPackages(repoRoot: string, registry = DEFAULT_RE
   return Object.entries({ ...manifest.optionalDependencies, ...manifest.dependencies })
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([name, requested]) => {
-      const installed = lock.packages?.[`node_modules/${name}`];
+      // Nested under svckit where the installation has another version at the top, else hoisted.
+      const installed =
+        lock.packages?.[`${locked.prefix}node_modules/${name}`] ?? lock.packages?.[`node_modules/${name}`];
       // A workspace package (@svckit/sdk, D-229) is a link to its folder, which carries the version; it is
       // published to the same registry as svckit, at the same version.
       const entry = installed?.link && installed.resolved ? lock.packages?.[installed.resolved] : installed;
@@ -50,8 +77,10 @@ export function lockedProductionPackages(repoRoot: string, registry = DEFAULT_RE
       return {
         name,
         version: entry.version,
-        license: entry.license ?? installedLicense(repoRoot, name) ?? 'NOASSERTION',
-        registry: entry.resolved && !installed?.link ? `${new URL(entry.resolved).origin}/` : registry,
+        license: entry.license ?? installedLicense(locked.root, name) ?? 'NOASSERTION',
+        // A package installed from a tarball or a folder (file:, a workspace link) names no registry: the default.
+        registry:
+          entry.resolved?.startsWith('http') && !installed?.link ? `${new URL(entry.resolved).origin}/` : registry,
         requested,
       };
     });
@@ -100,10 +129,10 @@ export async function generateSbom(repoRoot: string, outPath: string): Promise<S
     '--output-reproducible',
     '--output-file',
     outPath,
-    join(repoRoot, 'package.json'),
+    join(lockRoot(repoRoot).root, 'package.json'),
   ];
   try {
-    await run(process.execPath, args, { cwd: repoRoot, maxBuffer: 64 << 20 });
+    await run(process.execPath, args, { cwd: lockRoot(repoRoot).root, maxBuffer: 64 << 20 });
   } catch (error) {
     const stderr = String((error as { stderr?: string }).stderr ?? '')
       .trim()
@@ -150,7 +179,7 @@ export async function runNpmAudit(repoRoot: string, now: Date): Promise<AuditRes
     ({ stdout } = await run(
       npm[0] as string,
       [...npm.slice(1), 'audit', '--json', '--package-lock-only', '--omit', 'dev'],
-      { cwd: repoRoot, maxBuffer: 64 << 20 },
+      { cwd: lockRoot(repoRoot).root, maxBuffer: 64 << 20 },
     ));
   } catch (error) {
     // npm audit exits 1 when it finds vulnerabilities; its JSON is still on stdout.

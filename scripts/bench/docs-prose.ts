@@ -20,6 +20,14 @@ direct Anvil, the same query on the smallest table), not as absolute latencies.`
 
 /** Per benchmark: its section title, the text before its figures and the text after them. */
 export const BENCH_PROSE: Record<string, { title: string; before: string; after?: string }> = {
+  packages: {
+    title: 'The packages: `npm run bench -- packages`',
+    before: `What the two packages cost their users (D-229, D-230). The cold start of \`svckit --help\` from the
+compiled package layout (bin/svckit.js loading dist/cli/, no TypeScript loader) against a bare \`node -e 0\`
+on the same Node, medians of 15 runs: at most 5x. Then both tarballs, packed as \`npm pack\` makes them,
+installed into empty projects outside the checkout: \`@svckit/sdk\` alone (at most 30 packages) and \`svckit\`
+with it (its count and time). The install times include the registry and the machine's npm cache as it was.`,
+  },
   crypto: {
     title: 'Cryptography: `npm run bench -- crypto`',
     before: `ACVP and Wycheproof run time per implementation, the interop matrix, and ML-DSA-65 sign/verify and

@@ -3,7 +3,7 @@
  * benchmarks write (result.ts). The page's explanations live in docs-prose.ts; the page itself is never
  * edited by hand.
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { repoPath } from '../../src/paths.ts';
 import { BENCH_PROSE, INTRODUCTION } from './docs-prose.ts';
@@ -107,5 +107,57 @@ export function renderDocs(results: BenchResult[], source: string): string {
 export function writeDocs(folder: string, file: string = DOCS_FILE): string {
   const source = path.relative(repoPath(), folder) || folder;
   writeFileSync(file, renderDocs(readResults(folder), source));
+  return file;
+}
+
+/** The title a benchmark's section has on the page. */
+const sectionTitle = (bench: string) => `## ${BENCH_PROSE[bench]?.title ?? bench}`;
+
+/**
+ * Rewrites docs/benchmarks.md (or `file`) with the results in `folder` and keeps everything else the page
+ * holds: the target rows and sections of the benchmarks not in the folder stay as they were measured. A
+ * benchmark run alone updates its part of the page without the others being run again.
+ */
+export function mergeDocs(folder: string, file: string = DOCS_FILE): string {
+  const fresh = readResults(folder);
+  const measured = new Set(fresh.map((result) => result.bench));
+  const old = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const rendered = renderDocs(fresh, path.relative(repoPath(), folder) || folder);
+  if (!old.includes('\n## Targets\n')) {
+    writeFileSync(file, rendered);
+    return file;
+  }
+  const split = (page: string) => {
+    const [head = '', ...rest] = page.split(/\n(?=## )/);
+    return { head, sections: rest.map((block) => `${block.trimEnd()}\n`) };
+  };
+  const before = split(old);
+  const after = split(rendered);
+  const targetsOf = (sections: string[]) => sections.find((block) => block.startsWith('## Targets\n')) ?? '';
+  const rowsOf = (block: string) => block.split('\n').filter((line) => /^\| (?!bench \|)[^-]/.test(line));
+  const benchOfRow = (line: string) => line.split(' | ')[0]!.slice(2);
+  const rows = [
+    ...rowsOf(targetsOf(before.sections)).filter((line) => !measured.has(benchOfRow(line))),
+    ...rowsOf(targetsOf(after.sections)),
+  ].sort((a, b) => benchOfRow(a).localeCompare(benchOfRow(b)));
+  const targets = [
+    '## Targets',
+    '',
+    row(['bench', 'figure', 'measured', 'limit', 'ratio', 'verdict']),
+    '|---|---|---:|---|---:|---|',
+    ...rows,
+    '',
+  ].join('\n');
+  const freshSections = new Map(
+    fresh.map((result) => [
+      sectionTitle(result.bench),
+      after.sections.find((b) => b.startsWith(`${sectionTitle(result.bench)}\n`))!,
+    ]),
+  );
+  const kept = before.sections
+    .filter((block) => !block.startsWith('## Targets\n'))
+    .map((block) => freshSections.get(block.split('\n')[0]!) ?? block);
+  for (const [title, block] of freshSections) if (!kept.some((b) => b.startsWith(`${title}\n`))) kept.push(block);
+  writeFileSync(file, `${[after.head.trimEnd(), '', targets, ...kept].join('\n').trimEnd()}\n`);
   return file;
 }

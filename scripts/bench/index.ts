@@ -3,14 +3,15 @@
  * figures (and writes them as JSON, result.ts). `npm run bench -- all [--out <folder>]` runs every benchmark
  * one after the other (`--only a,b`: those), writes each one's JSON into the folder (default reports/bench/) and
  * prints one table of every JSON in it;
- * `npm run bench -- docs [<folder>]` writes docs/benchmarks.md from such a folder.
+ * `npm run bench -- docs [<folder>]` writes docs/benchmarks.md from such a folder; `docs --merge <folder>` replaces
+ * only the benchmarks found there and keeps the page's other sections and target rows as they are.
  * Benchmarks are never timed unit tests (DESIGN.md house rule 11).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '../../src/paths.ts';
-import { DEFAULT_FOLDER, readResults, renderTable, writeDocs } from './docs.ts';
+import { DEFAULT_FOLDER, mergeDocs, readResults, renderTable, writeDocs } from './docs.ts';
 
 /** The benchmarks, in the order `all` runs them. */
 export const BENCHES = [
@@ -23,6 +24,7 @@ export const BENCHES = [
   'growth',
   'conformance',
   'redis',
+  'packages',
 ] as const;
 
 const [name, ...rest] = process.argv.slice(2);
@@ -57,13 +59,14 @@ if (name === 'all') {
     process.exitCode = 1;
   }
 } else if (name === 'docs') {
-  const folder = path.resolve(rest[0] ?? DEFAULT_FOLDER);
-  console.log(`wrote ${writeDocs(folder)}`);
+  const merge = rest[0] === '--merge';
+  const folder = path.resolve((merge ? rest[1] : rest[0]) ?? DEFAULT_FOLDER);
+  console.log(`wrote ${merge ? mergeDocs(folder) : writeDocs(folder)}`);
 } else if (name && (BENCHES as readonly string[]).includes(name)) {
   await import(`./${name}.ts`);
 } else {
   console.error(
-    `usage: npm run bench -- <${BENCHES.join('|')}> [--json <file>] | all [--out <folder>] [--only <a,b>] | docs [<folder>]${name ? ` (no benchmark "${name}")` : ''}`,
+    `usage: npm run bench -- <${BENCHES.join('|')}> [--json <file>] | all [--out <folder>] [--only <a,b>] | docs [--merge] [<folder>]${name ? ` (no benchmark "${name}")` : ''}`,
   );
   process.exit(2);
 }

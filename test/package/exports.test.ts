@@ -65,6 +65,7 @@ const ENTRY_POINTS: Record<string, string | null> = {
   '@svckit/sdk/client': 'signRequestsWithMldsa',
   '@svckit/sdk/wallet-library': 'Wallet',
   '@svckit/sdk/wallet-library/browser': 'svcIdOfSeed',
+  '@svckit/sdk/wallet-library/addresses': 'toChecksumAddress',
   '@svckit/sdk/crypto': 'mlDsa65',
   '@svckit/sdk/crypto/backends': 'opensslMlDsa65Sign',
   '@svckit/sdk/errors': 'SvcError',

@@ -4,7 +4,7 @@
  */
 import { Command } from 'commander';
 import type { Account, AccountStatus } from '@svckit/sdk/admin';
-import * as sdk from '@svckit/sdk/admin';
+import { adminSdk } from './sdk.ts';
 import {
   action,
   adminClient,
@@ -67,8 +67,10 @@ export function accountsCommand(): Command {
             singleLimit: options.singleLimit!,
             ...(options.reference ? { reference: options.reference } : {}),
           };
-          print(options, answer(await sdk.adminCreateAccount({ client: adminClient(options), body })), (a) =>
-            accountTable([a]),
+          print(
+            options,
+            answer(await (await adminSdk()).adminCreateAccount({ client: adminClient(options), body })),
+            (a) => accountTable([a]),
           );
         }),
       ),
@@ -86,7 +88,7 @@ export function accountsCommand(): Command {
             limit: options.limit,
             ...(options.status ? { status: options.status } : {}),
           };
-          const page = answer(await sdk.adminListAccounts({ client: adminClient(options), query }));
+          const page = answer(await (await adminSdk()).adminListAccounts({ client: adminClient(options), query }));
           print(
             options,
             page,
@@ -101,8 +103,10 @@ export function accountsCommand(): Command {
       .argument('<id>', 'account id (acc_…)')
       .action(
         action(async (id: string, options: AdminOptions) => {
-          print(options, answer(await sdk.adminGetAccount({ client: adminClient(options), path: { id } })), (a) =>
-            accountTable([a]),
+          print(
+            options,
+            answer(await (await adminSdk()).adminGetAccount({ client: adminClient(options), path: { id } })),
+            (a) => accountTable([a]),
           );
         }),
       ),
@@ -121,7 +125,7 @@ export function accountsCommand(): Command {
           };
           print(
             options,
-            answer(await sdk.adminUpdateAccount({ client: adminClient(options), path: { id }, body })),
+            answer(await (await adminSdk()).adminUpdateAccount({ client: adminClient(options), path: { id }, body })),
             (a) => accountTable([a]),
           );
         }),
@@ -135,7 +139,7 @@ export function accountsCommand(): Command {
       .action(
         action(async (id: string, amount: string, options: AdminOptions) => {
           const funded = answer(
-            await sdk.adminFundAccount({ client: adminClient(options), path: { id }, body: { amount } }),
+            await (await adminSdk()).adminFundAccount({ client: adminClient(options), path: { id }, body: { amount } }),
           );
           print(options, funded, (f) => `funded ${f.accountId} with ${f.amount} in ${f.txHash}; balance ${f.balance}`);
         }),

@@ -5,7 +5,7 @@
  */
 import { Command } from 'commander';
 import type { ApiKey, ApiKeyCreated, Permissions } from '@svckit/sdk/admin';
-import * as sdk from '@svckit/sdk/admin';
+import { adminSdk } from './sdk.ts';
 import { action, adminClient, answer, connectionOptions, list, print, table, type AdminOptions } from './connection.ts';
 
 type KeyOptions = AdminOptions & { name?: string; permissions?: string[]; accounts?: string[]; allAccounts?: boolean };
@@ -64,7 +64,7 @@ export function apiKeysCommand(): Command {
             permissions: (options.permissions ?? []) as Permissions,
             ...(options.accounts ? { accountIds: options.accounts } : {}),
           };
-          const created = answer(await sdk.adminCreateApiKey({ client: adminClient(options), body }));
+          const created = answer(await (await adminSdk()).adminCreateApiKey({ client: adminClient(options), body }));
           print(options, created, (k: ApiKeyCreated) => `${keyTable([k])}\ntoken (shown once): ${k.token}`);
         }),
       ),
@@ -74,7 +74,7 @@ export function apiKeysCommand(): Command {
       .description('List the keys (never their tokens).')
       .action(
         action(async (options: AdminOptions) => {
-          const page = answer(await sdk.adminListApiKeys({ client: adminClient(options) }));
+          const page = answer(await (await adminSdk()).adminListApiKeys({ client: adminClient(options) }));
           print(options, page, (p) => keyTable(p.apiKeys));
         }),
       ),
@@ -88,7 +88,11 @@ export function apiKeysCommand(): Command {
       .action(
         action(async (id: string, options: KeyOptions) => {
           const updated = answer(
-            await sdk.adminUpdateApiKey({ client: adminClient(options), path: { id }, body: keyUpdate(options) }),
+            await (await adminSdk()).adminUpdateApiKey({
+              client: adminClient(options),
+              path: { id },
+              body: keyUpdate(options),
+            }),
           );
           print(options, updated, (k) => keyTable([k]));
         }),
@@ -100,7 +104,7 @@ export function apiKeysCommand(): Command {
       .argument('<id>', 'key id (key_…)')
       .action(
         action(async (id: string, options: AdminOptions) => {
-          answer(await sdk.adminRevokeApiKey({ client: adminClient(options), path: { id } }));
+          answer(await (await adminSdk()).adminRevokeApiKey({ client: adminClient(options), path: { id } }));
           print(options, { revoked: id }, () => `revoked ${id}`);
         }),
       ),

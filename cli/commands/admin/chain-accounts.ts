@@ -4,7 +4,7 @@
  */
 import { Command } from 'commander';
 import type { ChainAccount } from '@svckit/sdk/admin';
-import * as sdk from '@svckit/sdk/admin';
+import { adminSdk } from './sdk.ts';
 import { action, adminClient, answer, connectionOptions, integer, print, type AdminOptions } from './connection.ts';
 
 /** The allow-list as a text table, the funding account's address first. */
@@ -37,7 +37,7 @@ export function chainAccountsCommand(): Command {
         action(async (address: string, options: AdminOptions & { amount?: string }) => {
           const client = adminClient(options);
           const added = answer(
-            await sdk.adminAddChainAccount({
+            await (await adminSdk()).adminAddChainAccount({
               client,
               body: { address, ...(options.amount !== undefined ? { amount: options.amount } : {}) },
             }),
@@ -57,7 +57,10 @@ export function chainAccountsCommand(): Command {
           const client = adminClient(options);
           // The server checks the range of page and limit (400 with its {error}); the CLI passes what it was given.
           const page = answer(
-            await sdk.adminListChainAccounts({ client, query: { page: options.page, limit: options.limit } }),
+            await (await adminSdk()).adminListChainAccounts({
+              client,
+              query: { page: options.page, limit: options.limit },
+            }),
           );
           print(options, page, chainAccountTable);
         }),
@@ -70,7 +73,7 @@ export function chainAccountsCommand(): Command {
       .action(
         action(async (address: string, options: AdminOptions) => {
           const client = adminClient(options);
-          answer(await sdk.adminRemoveChainAccount({ client, path: { address } }));
+          answer(await (await adminSdk()).adminRemoveChainAccount({ client, path: { address } }));
           print(options, { removed: address }, () => `removed ${address}`);
         }),
       ),

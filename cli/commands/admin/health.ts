@@ -1,6 +1,6 @@
 /** `svckit admin health`: the server's health as the admin console sees it (`GET /admin/v1/health`). */
 import { Command } from 'commander';
-import * as sdk from '@svckit/sdk/admin';
+import { adminSdk } from './sdk.ts';
 import { action, adminClient, answer, connectionOptions, print, type AdminOptions } from './connection.ts';
 
 /** Builds the `health` sub-command. */
@@ -9,7 +9,7 @@ export function healthCommand(): Command {
     .description('Show the server version, chain ID, block number and whether the database and chain are up.')
     .action(
       action(async (options: AdminOptions) => {
-        const health = answer(await sdk.adminGetHealth({ client: adminClient(options) }));
+        const health = answer(await (await adminSdk()).adminGetHealth({ client: adminClient(options) }));
         print(
           options,
           health,

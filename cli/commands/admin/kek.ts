@@ -1,6 +1,6 @@
 /** `svckit admin kek rotate`: a new key-encryption key; the stored secrets are re-wrapped under it (`/admin/v1/kek/rotate`). */
 import { Command } from 'commander';
-import * as sdk from '@svckit/sdk/admin';
+import { adminSdk } from './sdk.ts';
 import { action, adminClient, answer, connectionOptions, print, type AdminOptions } from './connection.ts';
 
 /** Builds the `kek` sub-command. */
@@ -11,7 +11,7 @@ export function kekCommand(): Command {
       .description('Create a new key-encryption key and re-wrap every stored key under it.')
       .action(
         action(async (options: AdminOptions) => {
-          const rotated = answer(await sdk.adminRotateKek({ client: adminClient(options) }));
+          const rotated = answer(await (await adminSdk()).adminRotateKek({ client: adminClient(options) }));
           print(
             options,
             rotated,

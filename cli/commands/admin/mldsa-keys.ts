@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import type { MldsaKey, Permissions } from '@svckit/sdk/admin';
-import * as sdk from '@svckit/sdk/admin';
+import { adminSdk } from './sdk.ts';
 import { keyTable, keyUpdate } from './api-keys.ts';
 import {
   action,
@@ -63,7 +63,7 @@ export function mldsaKeysCommand(): Command {
           };
           print(
             options,
-            answer(await sdk.adminRegisterMldsaKey({ client: adminClient(options), body })),
+            answer(await (await adminSdk()).adminRegisterMldsaKey({ client: adminClient(options), body })),
             withFingerprint,
           );
         }),
@@ -74,7 +74,7 @@ export function mldsaKeysCommand(): Command {
       .description('List the registered keys.')
       .action(
         action(async (options: AdminOptions) => {
-          print(options, answer(await sdk.adminListMldsaKeys({ client: adminClient(options) })), (p) =>
+          print(options, answer(await (await adminSdk()).adminListMldsaKeys({ client: adminClient(options) })), (p) =>
             keyTable(p.mldsaKeys),
           );
         }),
@@ -91,7 +91,11 @@ export function mldsaKeysCommand(): Command {
           print(
             options,
             answer(
-              await sdk.adminUpdateMldsaKey({ client: adminClient(options), path: { id }, body: keyUpdate(options) }),
+              await (await adminSdk()).adminUpdateMldsaKey({
+                client: adminClient(options),
+                path: { id },
+                body: keyUpdate(options),
+              }),
             ),
             withFingerprint,
           );
@@ -104,7 +108,7 @@ export function mldsaKeysCommand(): Command {
       .argument('<id>', 'key id (mlk_…)')
       .action(
         action(async (id: string, options: AdminOptions) => {
-          answer(await sdk.adminRevokeMldsaKey({ client: adminClient(options), path: { id } }));
+          answer(await (await adminSdk()).adminRevokeMldsaKey({ client: adminClient(options), path: { id } }));
           print(options, { revoked: id }, () => `revoked ${id}`);
         }),
       ),

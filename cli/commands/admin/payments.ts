@@ -1,6 +1,6 @@
 /** `svckit admin payments return`: return a SETTLED pacs.008 payment to its debtor (D-062) through `/admin/v1/payments/{uetr}/return`. */
 import { Command } from 'commander';
-import * as sdk from '@svckit/sdk/admin';
+import { adminSdk } from './sdk.ts';
 import { action, adminClient, answer, connectionOptions, print, type AdminOptions } from './connection.ts';
 
 /** Builds the `payments` sub-command. */
@@ -14,7 +14,9 @@ export function paymentsCommand(): Command {
       .action(
         action(async (uetr: string, options: AdminOptions & { reason?: string }) => {
           const body = options.reason !== undefined ? { reason: options.reason } : {};
-          const returned = answer(await sdk.adminReturnPayment({ client: adminClient(options), path: { uetr }, body }));
+          const returned = answer(
+            await (await adminSdk()).adminReturnPayment({ client: adminClient(options), path: { uetr }, body }),
+          );
           print(options, returned, (r) => `returned ${r.uetr} (${r.txRef}) in ${r.returnTxHash}`);
         }),
       ),

@@ -3,7 +3,7 @@
  * votes to change it, through `/admin/v1/qbft/votes` and `/admin/v1/qbft/validators`.
  */
 import { Command } from 'commander';
-import * as sdk from '@svckit/sdk/admin';
+import { adminSdk } from './sdk.ts';
 import {
   action,
   AdminCliError,
@@ -22,7 +22,7 @@ function votesCommand(): Command {
       .description('List the pending votes.')
       .action(
         action(async (options: AdminOptions) => {
-          const votes = answer(await sdk.adminListValidatorVotes({ client: adminClient(options) }));
+          const votes = answer(await (await adminSdk()).adminListValidatorVotes({ client: adminClient(options) }));
           print(options, votes, (v) =>
             table(
               ['VALIDATOR', 'VOTE', 'PROPOSED'],
@@ -42,7 +42,7 @@ function votesCommand(): Command {
         action(async (validator: string, options: AdminOptions & { add?: boolean; remove?: boolean }) => {
           if (!options.add === !options.remove) throw new AdminCliError('give exactly one of --add and --remove');
           const vote = answer(
-            await sdk.adminProposeValidatorVote({
+            await (await adminSdk()).adminProposeValidatorVote({
               client: adminClient(options),
               body: { validator, add: Boolean(options.add) },
             }),
@@ -64,7 +64,7 @@ export function qbftCommand(): Command {
         .description('Show the current validator set and its thresholds.')
         .action(
           action(async (options: AdminOptions) => {
-            const set = answer(await sdk.adminListValidators({ client: adminClient(options) }));
+            const set = answer(await (await adminSdk()).adminListValidators({ client: adminClient(options) }));
             print(options, set, (s) =>
               [
                 `block ${s.blockNumber}: n ${s.n}, f ${s.f}, threshold ${s.threshold}, vote threshold ${s.voteThreshold}`,

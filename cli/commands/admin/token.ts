@@ -3,7 +3,7 @@
  * token is printed once; the one this command authenticated with stops working at once, on every instance.
  */
 import { Command } from 'commander';
-import * as sdk from '@svckit/sdk/admin';
+import { adminSdk } from './sdk.ts';
 import { action, adminClient, adminToken, answer, connectionOptions, print, type AdminOptions } from './connection.ts';
 
 /** Builds the `token` sub-command. */
@@ -20,7 +20,7 @@ export function tokenCommand(): Command {
           // D-221: the body repeats the current token, so the server knows the rotation is meant.
           const currentToken = adminToken(options);
           const rotated = answer(
-            await sdk.adminRotateAdminToken({ client: adminClient(options), body: { currentToken } }),
+            await (await adminSdk()).adminRotateAdminToken({ client: adminClient(options), body: { currentToken } }),
           );
           print(
             options,

@@ -3,7 +3,7 @@
  * for SVC_WALLET_KEY_GRACE_S (`/admin/v1/wallet-keys/{name}/rotate`, D-215).
  */
 import { Command } from 'commander';
-import * as sdk from '@svckit/sdk/admin';
+import { adminSdk } from './sdk.ts';
 import { action, adminClient, answer, connectionOptions, print, type AdminOptions } from './connection.ts';
 import type { WalletKeyNameValue } from '@svckit/sdk/admin';
 
@@ -18,7 +18,9 @@ export function walletKeysCommand(): Command {
       .argument('<name>', 'token-signing or release-signing')
       .action(
         action(async (name: WalletKeyNameValue, options: AdminOptions) => {
-          const rotated = answer(await sdk.adminRotateWalletKey({ client: adminClient(options), path: { name } }));
+          const rotated = answer(
+            await (await adminSdk()).adminRotateWalletKey({ client: adminClient(options), path: { name } }),
+          );
           print(
             options,
             rotated,

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import type { DeliveryStatus, EventType, WebhookDelivery, WebhookEndpoint } from '@svckit/sdk/admin';
-import * as sdk from '@svckit/sdk/admin';
+import { adminSdk } from './sdk.ts';
 import {
   action,
   AdminCliError,
@@ -76,8 +76,10 @@ function endpointsCommand(): Command {
             ...(options.description !== undefined ? { description: options.description } : {}),
             ...(options.disable ? { enabled: false } : {}),
           };
-          print(options, answer(await sdk.adminCreateWebhookEndpoint({ client: adminClient(options), body })), (e) =>
-            endpointTable([e]),
+          print(
+            options,
+            answer(await (await adminSdk()).adminCreateWebhookEndpoint({ client: adminClient(options), body })),
+            (e) => endpointTable([e]),
           );
         }),
       ),
@@ -87,8 +89,10 @@ function endpointsCommand(): Command {
       .description('List the endpoints.')
       .action(
         action(async (options: AdminOptions) =>
-          print(options, answer(await sdk.adminListWebhookEndpoints({ client: adminClient(options) })), (l) =>
-            endpointTable(l.endpoints),
+          print(
+            options,
+            answer(await (await adminSdk()).adminListWebhookEndpoints({ client: adminClient(options) })),
+            (l) => endpointTable(l.endpoints),
           ),
         ),
       ),
@@ -101,7 +105,7 @@ function endpointsCommand(): Command {
         action(async (id: string, options: AdminOptions) =>
           print(
             options,
-            answer(await sdk.adminGetWebhookEndpoint({ client: adminClient(options), path: { id } })),
+            answer(await (await adminSdk()).adminGetWebhookEndpoint({ client: adminClient(options), path: { id } })),
             (e) => endpointTable([e]),
           ),
         ),
@@ -126,7 +130,9 @@ function endpointsCommand(): Command {
           };
           print(
             options,
-            answer(await sdk.adminUpdateWebhookEndpoint({ client: adminClient(options), path: { id }, body })),
+            answer(
+              await (await adminSdk()).adminUpdateWebhookEndpoint({ client: adminClient(options), path: { id }, body }),
+            ),
             (e) => endpointTable([e]),
           );
         }),
@@ -138,7 +144,7 @@ function endpointsCommand(): Command {
       .argument('<id>', 'endpoint id (whe_…)')
       .action(
         action(async (id: string, options: AdminOptions) => {
-          answer(await sdk.adminDeleteWebhookEndpoint({ client: adminClient(options), path: { id } }));
+          answer(await (await adminSdk()).adminDeleteWebhookEndpoint({ client: adminClient(options), path: { id } }));
           print(options, { deleted: id }, () => `deleted ${id}`);
         }),
       ),
@@ -175,7 +181,7 @@ function secretCommand(): Command {
             ...(options.gracePeriod !== undefined ? { gracePeriodSeconds: options.gracePeriod } : {}),
           };
           const endpoint = answer(
-            await sdk.adminSetWebhookSecret({ client: adminClient(options), path: { id }, body }),
+            await (await adminSdk()).adminSetWebhookSecret({ client: adminClient(options), path: { id }, body }),
           );
           // The server never returns the secret; a generated one is printed here, once, for the receiver.
           const shown = options.generate ? { ...endpoint, secret } : endpoint;
@@ -209,7 +215,9 @@ function deliveriesCommand(): Command {
               ...(options.status ? { status: options.status } : {}),
               ...(options.endpoint ? { endpointId: options.endpoint } : {}),
             };
-            const page = answer(await sdk.adminListWebhookDeliveries({ client: adminClient(options), query }));
+            const page = answer(
+              await (await adminSdk()).adminListWebhookDeliveries({ client: adminClient(options), query }),
+            );
             print(options, page, (p) =>
               [
                 `${p.total} deliveries; page ${p.page} (${p.deliveries.length} shown)`,
@@ -228,7 +236,7 @@ function deliveriesCommand(): Command {
         action(async (id: string, options: AdminOptions) =>
           print(
             options,
-            answer(await sdk.adminGetWebhookDelivery({ client: adminClient(options), path: { id } })),
+            answer(await (await adminSdk()).adminGetWebhookDelivery({ client: adminClient(options), path: { id } })),
             describeDelivery,
           ),
         ),
@@ -252,7 +260,7 @@ export function webhooksCommand(): Command {
           action(async (id: string, options: AdminOptions) =>
             print(
               options,
-              answer(await sdk.adminRedeliverWebhook({ client: adminClient(options), path: { id } })),
+              answer(await (await adminSdk()).adminRedeliverWebhook({ client: adminClient(options), path: { id } })),
               describeDelivery,
             ),
           ),

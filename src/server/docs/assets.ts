@@ -15,12 +15,24 @@ const require = createRequire(import.meta.url);
 /** Where scripts/build-docs.ts writes by default. */
 export const DOCS_BUILD_DIR = repoPath('dist/docs');
 
+/**
+ * Redoc's standalone bundle: from the redoc package in a checkout; the installed svckit package has no redoc
+ * dependency and serves the copy scripts/build-docs.ts put in dist/docs/ when it was packed (D-230).
+ */
+function redocBundle(): string {
+  try {
+    return require.resolve('redoc/bundles/redoc.standalone.js');
+  } catch {
+    return path.join(DOCS_BUILD_DIR, 'redoc.standalone.js');
+  }
+}
+
 const JS = 'text/javascript; charset=utf-8';
 const CSS = 'text/css; charset=utf-8';
 
 /** The assets under `/docs/assets/` that need no build. */
 const SHIPPED: Record<string, { file: string; type: string }> = {
-  'redoc.standalone.js': { file: require.resolve('redoc/bundles/redoc.standalone.js'), type: JS },
+  'redoc.standalone.js': { file: redocBundle(), type: JS },
   'docs.css': { file: repoPath('src/server/docs/browser/docs.css'), type: CSS },
 };
 
