@@ -5,7 +5,12 @@
  * the edge (house rule 4). The encodings are the wallet library's (src/client/wallet/codec.ts), so the
  * server and the clients read addresses alike.
  */
-import { addressFamily, p2wpkhProgram, toChecksumAddress, tronAddressBytes } from '@svckit/sdk/wallet-library/addresses';
+import {
+  addressFamily,
+  p2wpkhProgram,
+  toChecksumAddress,
+  tronAddressBytes,
+} from '@svckit/sdk/wallet-library/addresses';
 import type { ChainFamily } from '@svckit/sdk/wallet-library';
 import { ErrorCode, RestError } from '../http/errors.ts';
 
