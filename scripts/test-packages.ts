@@ -67,9 +67,11 @@ function tally(output: string) {
 }
 
 /** Starts `npx svckit serve` and resolves with its ready event. */
-function serve(
-  cwd: string,
-): Promise<{ child: ChildProcess; ready: { base: string; wallet: string; site: string; caCert: string } }> {
+function serve(cwd: string): Promise<{
+  child: ChildProcess;
+  ready: { base: string; wallet: string; site: string; caCert: string };
+  output: () => string;
+}> {
   const child = spawn('npx', ['--no-install', 'svckit', 'serve'], {
     cwd,
     env: outsideEnv({
@@ -90,7 +92,7 @@ function serve(
       for (const line of output.split('\n')) {
         if (!line.includes('"event":"ready"')) continue;
         clearTimeout(timer);
-        resolve({ child, ready: JSON.parse(line) });
+        resolve({ child, ready: JSON.parse(line), output: () => output });
         return;
       }
     };
@@ -115,8 +117,8 @@ async function stop(child: ChildProcess) {
   clearTimeout(timer);
 }
 
-/** Polls the evidence document until it answers 200 (the build runs in the background) or 300 s pass. */
-async function evidenceServed(url: URL, caCert: string): Promise<number> {
+/** Polls the evidence document until it answers 200 (the build runs in the background), the build fails, or 300 s pass. */
+async function evidenceServed(url: URL, caCert: string, failed: () => boolean): Promise<number> {
   const ca = readFileSync(caCert, 'utf8');
   const status = () =>
     new Promise<number>((resolve) => {
@@ -129,7 +131,7 @@ async function evidenceServed(url: URL, caCert: string): Promise<number> {
   let last = 0;
   for (const deadline = Date.now() + 300_000; Date.now() < deadline; ) {
     last = await status();
-    if (last === 200) break;
+    if (last === 200 || failed()) break;
     await new Promise((resolve) => setTimeout(resolve, 2000));
   }
   return last;
@@ -369,8 +371,15 @@ try {
   }
 
   step('the evidence document, built by the installed svckit serve (surface F)');
-  const evidence = await evidenceServed(new URL('/.well-known/pqc-evidence.json', ready.site), ready.caCert);
-  check(evidence === 200, 'svckit serve built and serves its evidence document', `last status ${evidence}`);
+  const evidence = await evidenceServed(new URL('/.well-known/pqc-evidence.json', ready.site), ready.caCert, () =>
+    started.output().includes('the evidence build failed'),
+  );
+  const evidenceLog = started
+    .output()
+    .split('\n')
+    .filter((line) => line.startsWith('svckit serve:') || line.startsWith('svckit evidence') || line.startsWith('  '))
+    .join(' | ');
+  check(evidence === 200, 'svckit serve built and serves its evidence document', `status ${evidence}; ${evidenceLog}`);
   const bySite = run(app.folder, 'npx', [
     '--no-install',
     'svckit',
