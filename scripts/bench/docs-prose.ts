@@ -4,7 +4,7 @@
  */
 
 /** The text under the page's title. */
-export const INTRODUCTION = `\`npm run bench -- <crypto|wallet-keystore|wallet|webhooks|rpc|institutional|growth>\` runs one benchmark
+export const INTRODUCTION = `\`npm run bench -- <crypto|wallet-keystore|wallet|webhooks|rpc|institutional|growth|packages>\` runs one benchmark
 against the real parts (Anvil, TLS with X25519MLKEM768, PGlite or PostgreSQL when \`DATABASE_URL\` is set) and
 prints its figures; with \`--json <file>\` it also writes them (scripts/bench/result.ts: each figure, its
 target, the ratio measured / limit, the verdict, and the machine). \`npm run bench -- all\` runs them all one

@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cells, readResults, renderTable, writeDocs } from '../../scripts/bench/docs.ts';
+import { cells, mergeDocs, readResults, renderTable, writeDocs } from '../../scripts/bench/docs.ts';
+import { BENCH_PROSE } from '../../scripts/bench/docs-prose.ts';
 import { type BenchResult, figure, writeResult } from '../../scripts/bench/result.ts';
 
 const MACHINE = {
@@ -92,5 +93,50 @@ describe('benchmark results', () => {
     expect(page).toContain('on 2 cores (Test CPU), 24 GiB, Node 26.10.0, OpenSSL 3.5.8, PostgreSQL 15.18.');
     // The prose moved from the hand-written page is kept.
     expect(page).toContain('One guarded statement per transfer');
+  });
+
+  it('merges one benchmark run into the page, keeping the other benchmarks as they were measured', () => {
+    const page = path.join(folder, 'merged.md');
+    writeDocs(folder, page);
+    const before = readFileSync(page, 'utf8');
+    const alone = mkdtempSync(path.join(tmpdir(), 'svckit-bench-merge-'));
+    writeResult(
+      {
+        bench: 'growth',
+        machine: { ...MACHINE, date: '2026-11-27T19:00:00.000Z' },
+        figures: [
+          figure('statement page: p50 at 1000000 / p50 at 10000 rows', 0.9, 'x', { limit: 1.5, comparison: 'at-most' }),
+        ],
+      },
+      path.join(alone, 'growth.json'),
+    );
+    writeResult(
+      {
+        bench: 'packages',
+        machine: MACHINE,
+        figures: [figure('@svckit/sdk install: packages', 29, 'packages', { limit: 30, comparison: 'at-most' })],
+      },
+      path.join(alone, 'packages.json'),
+    );
+    mergeDocs(alone, page);
+    const after = readFileSync(page, 'utf8');
+    rmSync(alone, { recursive: true, force: true });
+    // The institutional section and its target row are untouched; growth is replaced; packages is added.
+    const section = (text: string, title: string) =>
+      text.slice(text.indexOf(title), text.indexOf('\n## ', text.indexOf(title) + 1));
+    const institutional = `## ${BENCH_PROSE.institutional!.title}`;
+    expect(section(after, institutional).trim()).toBe(section(before, institutional).trim());
+    expect(section(after, institutional)).toContain('One guarded statement per transfer');
+    expect(after).toContain(
+      '| institutional | SVC-MLDSA added CPU / one verification | 1.65x | ≤ 1.30x | 1.27x | missed |',
+    );
+    expect(after).toContain(
+      '| growth | statement page: p50 at 1000000 / p50 at 10000 rows | 0.90x | ≤ 1.50x | 0.60x | met |',
+    );
+    expect(after).not.toContain('| growth | statement page: p50 at 1000000 / p50 at 10000 rows | 1.10x');
+    expect(after).not.toContain('Limit  (actual time=0.05..0.06 rows=20 loops=1)');
+    expect(after).toContain('| packages | @svckit/sdk install: packages | 29 packages | ≤ 30 packages | 0.97x | met |');
+    expect(after).toContain('## The packages: `npm run bench -- packages`');
+    expect(after.match(/^## /gm)?.length).toBe((before.match(/^## /gm)?.length ?? 0) + 1);
   });
 });
