@@ -66,6 +66,18 @@ function tally(output: string) {
   return match ? { passed: Number(match[1]), failed: Number(match[2]), skipped: Number(match[3]) } : undefined;
 }
 
+/** Runs `npx svckit conformance <args> --quiet` in `folder`; checks it ran with 0 failed and returns its tally. */
+function conformance(folder: string, what: string, args: string[]) {
+  const result = run(folder, 'npx', ['--no-install', 'svckit', 'conformance', ...args, '--quiet']);
+  const counts = tally(result.stdout);
+  check(
+    result.status === 0 && counts !== undefined && counts.failed === 0 && counts.passed > 0,
+    `${what}: 0 failed`,
+    counts ? JSON.stringify(counts) : `${result.stdout.slice(-2000)}${result.stderr.slice(-2000)}`,
+  );
+  return counts;
+}
+
 /** Starts `npx svckit serve` and resolves with its ready event. */
 function serve(cwd: string): Promise<{
   child: ChildProcess;
@@ -177,10 +189,7 @@ try {
   served = started.child;
   const { ready } = started;
   check(ready.base.startsWith('https://'), 'svckit serve printed its ready line', ready.base);
-  const byUrl = run(app.folder, 'npx', [
-    '--no-install',
-    'svckit',
-    'conformance',
+  figures.conformanceByUrl = conformance(app.folder, 'conformance --base … --only explorer chain', [
     '--base',
     ready.base,
     '--ca-cert',
@@ -188,15 +197,7 @@ try {
     '--only',
     'explorer',
     'chain',
-    '--quiet',
   ]);
-  const byUrlTally = tally(byUrl.stdout);
-  check(
-    byUrl.status === 0 && byUrlTally !== undefined && byUrlTally.failed === 0 && byUrlTally.passed > 0,
-    'conformance --base … --only explorer chain: 0 failed',
-    byUrlTally ? JSON.stringify(byUrlTally) : `${byUrl.stdout.slice(-2000)}${byUrl.stderr.slice(-2000)}`,
-  );
-  figures.conformanceByUrl = byUrlTally;
 
   step('the SDK alone, in a second folder');
   const sdk = installTarballs(path.join(work, 'sdk'), [tarballs.sdk.file]);
@@ -380,39 +381,22 @@ try {
     .filter((line) => line.startsWith('svckit serve:') || line.startsWith('svckit evidence') || line.startsWith('  '))
     .join(' | ');
   check(evidence === 200, 'svckit serve built and serves its evidence document', `status ${evidence}; ${evidenceLog}`);
-  const bySite = run(app.folder, 'npx', [
-    '--no-install',
-    'svckit',
-    'conformance',
+  figures.conformanceEvidence = conformance(app.folder, 'conformance --site … --only evidence', [
     '--site',
     ready.site,
     '--ca-cert',
     ready.caCert,
     '--only',
     'evidence',
-    '--quiet',
   ]);
-  const bySiteTally = tally(bySite.stdout);
-  check(
-    bySite.status === 0 && bySiteTally !== undefined && bySiteTally.failed === 0 && bySiteTally.passed > 0,
-    'conformance --site … --only evidence: 0 failed',
-    bySiteTally ? JSON.stringify(bySiteTally) : `${bySite.stdout.slice(-2000)}${bySite.stderr.slice(-2000)}`,
-  );
-  figures.conformanceEvidence = bySiteTally;
 
   step('npx svckit conformance --only explorer, the default in-process target');
   await stop(served);
   served = undefined;
-  const inProcess = run(app.folder, 'npx', ['--no-install', 'svckit', 'conformance', '--only', 'explorer', '--quiet']);
-  const inProcessTally = tally(inProcess.stdout);
-  check(
-    inProcess.status === 0 && inProcessTally !== undefined && inProcessTally.failed === 0 && inProcessTally.passed > 0,
-    'conformance --only explorer (in-process reference): 0 failed',
-    inProcessTally
-      ? JSON.stringify(inProcessTally)
-      : `${inProcess.stdout.slice(-2000)}${inProcess.stderr.slice(-2000)}`,
-  );
-  figures.conformanceInProcess = inProcessTally;
+  figures.conformanceInProcess = conformance(app.folder, 'conformance --only explorer (in-process reference)', [
+    '--only',
+    'explorer',
+  ]);
 } catch (error) {
   failures.push(error instanceof Error ? error.message : String(error));
   console.error(error);
