@@ -6,8 +6,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { sharedReferenceTarget } from '../support/shared-stack.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { referenceTarget } from '../../conformance/targets/reference.ts';
 import type { Target } from '../../conformance/targets/target.ts';
 import { buildDocs } from '../../scripts/build-docs.ts';
 import { CONTRACTS } from '../../src/server/docs/contracts.ts';
@@ -27,12 +27,14 @@ let target: Target;
 let get: (pathname: string, headers?: Record<string, string>) => Promise<Response>;
 
 beforeAll(async () => {
-  // As `npm start` does before serving.
+  // As `npm start` does before serving. The stack reads the built assets when it starts, so it is this file's
+  // own, started after the build (a worker's shared stack may have started before it, in a fresh clone).
   await buildDocs();
-  target = await sharedReferenceTarget();
+  target = await referenceTarget();
   const fetchTls = tlsFetch(target.caCert!);
   get = (pathname, headers = {}) => fetchTls(new URL(pathname, target.base), { headers });
 }, 180_000);
+afterAll(() => target?.close?.());
 
 /** The headers every docs response carries. */
 function expectDocsHeaders(response: Response) {

@@ -4,7 +4,7 @@
 // not processed again, and a delivery with a wrong signature is a 400 (D-224).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -65,11 +65,16 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'svckit-readme-receiver-'));
   tls = await ensureDevCertificates(dir, []);
   port = await freePort();
-  receiver = spawn(process.execPath, ['--input-type=module-typescript', '-e', sample!], {
+  // As an integrator's file that imports @svckit/sdk; in a checkout, the repository's tsconfig maps the package to
+  // its sources (D-229), which the compiled package is built from.
+  const file = path.join(dir, 'receiver.ts');
+  writeFileSync(file, sample!);
+  receiver = spawn(process.execPath, [path.join(REPO_ROOT, 'node_modules/tsx/dist/cli.mjs'), file], {
     cwd: REPO_ROOT,
     env: {
       ...process.env,
       NODE_OPTIONS: '',
+      TSX_TSCONFIG_PATH: path.join(REPO_ROOT, 'tsconfig.json'),
       WEBHOOK_SECRET: SECRET,
       TLS_CERT_FILE: path.join(dir, 'tls', 'server.pem'),
       TLS_KEY_FILE: path.join(dir, 'tls', 'server-key.pem'),
