@@ -92,7 +92,7 @@ export interface Install {
   packages: number;
 }
 
-/** Makes `folder` an empty ES-module project and installs the tarballs into it. */
+/** Makes `folder` an empty ES-module project and installs the tarballs (or any other `npm install` spec) into it. */
 export function installTarballs(folder: string, tarballs: string[]): Install {
   mkdirSync(folder, { recursive: true });
   writeFileSync(
