@@ -39,8 +39,9 @@ if (!capable(process.versions)) {
     console.error(
       [
         `svckit needs Node 26 with OpenSSL >= 3.5 (for ML-DSA, ML-KEM and X25519MLKEM768 TLS); this is Node ${process.versions.node} with OpenSSL ${process.versions.openssl}.`,
-        'The package installs that runtime through its `node` dependency, which was not installed here (was it installed with --ignore-scripts?). Either:',
+        'The package installs that runtime through its `node` dependency, whose install script did not run here (installed with --ignore-scripts, or the script not approved). Either:',
         '  - reinstall without --ignore-scripts: npm install svckit',
+        '  - or, where npm asks for approval of install scripts: npm install-scripts approve node, then npm rebuild node',
         '  - or run it on Node 26: npx -y -p node@26 -p svckit svckit <command>',
         '  - or install Node 26 from https://nodejs.org and run svckit with it.',
       ].join('\n'),
