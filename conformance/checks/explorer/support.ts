@@ -3,7 +3,7 @@
 // creating the transactions a check needs, from a sender the harness allow-lists and funds (D-152).
 import { getAddress, type Hex } from 'viem';
 import type { Check, CheckContext } from '../../catalogue.ts';
-import { request, type HttpResult } from '../../http.ts';
+import { request, rpcUrl, type HttpResult } from '../../http.ts';
 import type { Target } from '../../targets/target.ts';
 import { checkDefiner, verdict, type CheckDefinition } from '../define.ts';
 import { devAccount } from '../chain/support.ts';
@@ -90,13 +90,16 @@ export async function badParameterProblems(
   return problems;
 }
 
-/** Calls a JSON-RPC method on `{base}/rpc` and returns its result; throws on an error object. */
+/** Calls a JSON-RPC method on the target's chain endpoint ({@link rpcUrl}) and returns its result; throws on an error object. */
 export async function rpcResult<T = unknown>(target: Target, method: string, params: unknown[] = []): Promise<T> {
   const [result] = await rpcBatch<T>(target, [{ method, params }]);
   return result as T;
 }
 
-/** Calls methods on `{base}/rpc` in JSON-RPC batches of at most 100 (D-051); results in call order. */
+/**
+ * Calls methods on the target's chain endpoint in JSON-RPC batches of at most 100 (D-051); results in call order.
+ * The endpoint is the node given by `--rpc` when there is one (D-192), else `{base}/rpc`.
+ */
 export async function rpcBatch<T = unknown>(
   target: Target,
   calls: readonly { method: string; params: unknown[] }[],
@@ -104,17 +107,19 @@ export async function rpcBatch<T = unknown>(
   const results: T[] = [];
   for (let start = 0; start < calls.length; start += 100) {
     const chunk = calls.slice(start, start + 100);
-    const res = await request(target, 'rpc', {
+    const endpoint = rpcUrl(target);
+    const res = await request(target, endpoint, {
       body: chunk.map((c, i) => ({ jsonrpc: '2.0', id: i, method: c.method, params: c.params })),
     });
     if (!Array.isArray(res.json))
-      throw new Error(`POST /rpc (batch) answered HTTP ${res.status}: ${res.text.slice(0, 200)}`);
+      throw new Error(`POST ${endpoint.href} (batch) answered HTTP ${res.status}: ${res.text.slice(0, 200)}`);
     const byId = new Map(
       (res.json as { id: number; result?: T; error?: { code: number; message: string } }[]).map((r) => [r.id, r]),
     );
     chunk.forEach((c, i) => {
       const r = byId.get(i);
-      if (!r || r.error) throw new Error(`${c.method} failed over /rpc: ${JSON.stringify(r?.error ?? 'no response')}`);
+      if (!r || r.error)
+        throw new Error(`${c.method} failed at ${endpoint.href}: ${JSON.stringify(r?.error ?? 'no response')}`);
       results.push(r.result as T);
     });
   }
