@@ -39,7 +39,7 @@ export interface RpcMethod {
   result: Schema;
   /** The error objects the method documents. */
   errors: RpcErrorSpec[];
-  /** Param lists of the method's OpenRPC examples. */
+  /** Param lists of the method's OpenRPC examples, but those marked `x-illustrative` (D-231). */
   examples: unknown[][];
 }
 
@@ -95,7 +95,10 @@ export function loadRpcContract(specsDir: string): RpcContract {
         code: e.code,
         message: e.message,
       })),
-      examples: (m.examples ?? []).map((ex: Json) => (ex.params ?? []).map((p: Json) => p.value)),
+      // An example the contract marks illustrative (D-231) shows a shape, not a value a node must accept.
+      examples: (m.examples ?? [])
+        .filter((ex: Json) => ex['x-illustrative'] !== true)
+        .map((ex: Json) => (ex.params ?? []).map((p: Json) => p.value)),
     });
   }
   return { methods, errors, errorSchema: doc.components?.schemas?.JsonRpcError ?? {} };

@@ -1281,6 +1281,8 @@ export const chainOpenRpcDocument = {
         {
           "name": "legacyTransfer",
           "description": "An illustrative EIP-155 legacy transfer of 1313.02 units with gasPrice 0 (the signature bytes are placeholders).",
+          "x-illustrative": true,
+          "x-decision": "D-231",
           "params": [
             {
               "name": "signedTx",

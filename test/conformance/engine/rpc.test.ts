@@ -2,11 +2,12 @@
 // Anvil node and to the in-process reference, judged by the named checks (D-193), with coverage of
 // methods × documented error codes and the tls_hybrid_group check on every origin.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WireResponse } from '../../../conformance/engine/client.ts';
 import { type EngineResult, runEngine } from '../../../conformance/engine/run.ts';
 import { engineTargetOf, UNLIMITED_REFERENCE_ENV } from '../../../conformance/engine/target.ts';
-import { loadRpcContract, paramsVariants, rpcCase } from '../../../conformance/engine/rpc.ts';
+import { loadRpcContract, paramsVariants, rpcCase, rpcInputs } from '../../../conformance/engine/rpc.ts';
 import { evaluateRpc } from '../../../conformance/engine/rpc-checks.ts';
 import { buildEngineJson } from '../../../conformance/report/engine.ts';
 import { formatEngineHtml } from '../../../conformance/report/engine-html.ts';
@@ -35,6 +36,23 @@ describe('chain cases from the OpenRPC contract', () => {
     expect(contract.methods.map((m) => m.name)).not.toContain('eth_subscribe'); // WebSocket only (D-012)
     expect(method('eth_getBalance').params.map((p) => p.name)).toEqual(['address', 'blockNumber']);
     expect(method('eth_sendRawTransaction').errors.map((e) => e.code)).toContain(-32007);
+  });
+
+  it("leaves out the examples the contract marks illustrative (D-231), and keeps every other method's examples", () => {
+    const raw = JSON.parse(readFileSync(`${SPECS_DIR}/chain.openrpc.json`, 'utf8')) as {
+      methods: Array<{ name: string; examples?: Array<{ name: string; 'x-illustrative'?: boolean }> }>;
+    };
+    const illustrative = raw.methods.flatMap((m) =>
+      (m.examples ?? []).filter((ex) => ex['x-illustrative'] === true).map((ex) => `${m.name} ${ex.name}`),
+    );
+    expect(illustrative).toEqual(['eth_sendRawTransaction legacyTransfer']);
+    // The HTTP methods the engine reads (the WebSocket ones are not among them).
+    expect(contract.methods.length).toBeGreaterThan(20);
+    for (const method of contract.methods) {
+      const examples = raw.methods.find((m) => m.name === method.name)?.examples ?? [];
+      expect(method.examples, method.name).toHaveLength(examples.filter((ex) => ex['x-illustrative'] !== true).length);
+    }
+    expect(rpcInputs(contract.methods.find((m) => m.name === 'eth_sendRawTransaction')!, 'examples', 1, 1)).toEqual([]);
   });
 
   it('derives invalid variants ajv refuses: a bad address, a missing param, one param too many', () => {
