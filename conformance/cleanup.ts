@@ -1,7 +1,8 @@
 /**
  * Everything the harness creates on a target (API keys, ML-DSA keys, webhook endpoints, accounts, chain
- * senders), in one registry, so a run removes it again at its end, also when interrupted (D-182). Each entry
- * carries its own undo: delete where the admin API allows it, otherwise disable (an account is closed, D-008).
+ * senders, and the QBFT validator set a run may vote on), in one registry, so a run removes it again at its end,
+ * also when interrupted (D-182). Each entry carries its own undo: delete where the admin API allows it,
+ * otherwise disable (an account is closed, D-008); a changed validator set is voted back.
  */
 import type { Target } from './targets/target.ts';
 
@@ -11,8 +12,8 @@ export type Created = {
   kind: string;
   /** Its id on the target. */
   id: string;
-  /** Removes or disables it; throws when the target refuses. */
-  undo(): Promise<void>;
+  /** Removes or disables it; throws when the target refuses; resolves to 'unchanged' when there was nothing to undo. */
+  undo(): Promise<unknown>;
 };
 
 /** The outcome of one cleanup. */
@@ -24,10 +25,10 @@ export type CleanupSummary = {
 };
 
 /**
- * Undo order: endpoints first (no more deliveries are scheduled), then credentials, then accounts and senders.
- * Kinds not named here run last.
+ * Undo order: the validator set first (its votes use only the admin token), then endpoints (no more deliveries
+ * are scheduled), then credentials, then accounts and senders. Kinds not named here run last.
  */
-const ORDER = ['webhook endpoint', 'API key', 'ML-DSA key', 'account', 'chain sender'];
+const ORDER = ['QBFT validator set', 'webhook endpoint', 'API key', 'ML-DSA key', 'account', 'chain sender'];
 
 const registry = new WeakMap<Target, Created[]>();
 
@@ -70,8 +71,8 @@ export async function cleanUp(target: Target): Promise<CleanupSummary> {
   const summary: CleanupSummary = { undone: {}, failures: [] };
   for (const created of ordered) {
     try {
-      await created.undo();
-      summary.undone[created.kind] = (summary.undone[created.kind] ?? 0) + 1;
+      if ((await created.undo()) !== 'unchanged')
+        summary.undone[created.kind] = (summary.undone[created.kind] ?? 0) + 1;
     } catch (error) {
       summary.failures.push(`${created.kind} ${created.id}: ${(error as Error).message}`);
     }

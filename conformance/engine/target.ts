@@ -4,6 +4,7 @@
  * authorised operations get real credentials.
  */
 import { registerCreated } from '../cleanup.ts';
+import { keepValidatorSet } from '../qbft-votes.ts';
 import { DEPLOYMENT_VALUES } from './arbitrary.ts';
 import { request, rpcUrl } from '../http.ts';
 import { MOCK_CREDENTIAL } from '../mocks/server.ts';
@@ -61,6 +62,8 @@ export async function engineTargetOf(target: Target): Promise<EngineTarget> {
           throw new Error(`DELETE /api-keys/${id} answered ${gone.status}`);
       },
     });
+    // The generated admin cases propose QBFT votes, and a valid one passes: the run votes the set back (D-182).
+    if (target.kind !== 'mocks') await keepValidatorSet(target);
   }
   // D-083: the operating institution's administrator token also records KYC-verified owners on the wallet
   // service (PUT /owners/{svcId}); it writes only for a registered svcId, so generated ids change nothing.

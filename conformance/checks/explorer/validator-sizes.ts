@@ -5,72 +5,16 @@
  * /api/governance there, and votes the set back to what it was. A size the target cannot reach (too few
  * validators the explorer knows) is skipped, never passed (D-173).
  */
-import { getAddress, type Hex } from 'viem';
 import type { Check, CheckContext } from '../../catalogue.ts';
-import { request } from '../../http.ts';
+import { currentValidatorSet, moveValidatorSet } from '../../qbft-votes.ts';
 import { Unavailable, verdict } from '../define.ts';
-import { api, defineCheck, headNumber, rpcResult } from './support.ts';
+import { api, defineCheck, headNumber } from './support.ts';
 
 /** The sizes visited: both sides of every n mod 3 where floor(n/3) and floor((n-1)/3) part (n = 3, 6). */
 export const SET_SIZES = [7, 6, 4, 3] as const;
 
 /** D-037: f = floor((n-1)/3), threshold = ceil(2n/3). */
 const quorum = (n: number) => ({ f: Math.floor((n - 1) / 3), threshold: Math.ceil((2 * n) / 3) });
-
-/** One block sealed (reference) or waited for (a deployment seals every 2 s; 30 s at most). */
-async function nextBlock(ctx: CheckContext): Promise<void> {
-  if (ctx.target.reference) return ctx.target.reference.mineBlock();
-  const start = await headNumber(ctx.target);
-  for (let waited = 0; waited < 30_000; waited += 500) {
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    if ((await headNumber(ctx.target)) > start) return;
-  }
-  throw new Error(`no block after ${start} within 30 s`);
-}
-
-/** The validator set at the head, lower-case. */
-async function currentSet(ctx: CheckContext): Promise<string[]> {
-  const head = await headNumber(ctx.target);
-  const set = await rpcResult<Hex[] | null>(ctx.target, 'qbft_getValidatorsByBlockNumber', [`0x${head.toString(16)}`]);
-  return (set ?? []).map((a) => a.toLowerCase());
-}
-
-/**
- * Proposes one vote and seals blocks until the set has changed (D-037: more than half the validators vote,
- * each in a block it proposes; the change applies from the next block). Returns a problem, or undefined.
- */
-async function vote(ctx: CheckContext, address: string, add: boolean): Promise<string | undefined> {
-  const res = await request(ctx.target, 'admin/v1/qbft/votes', {
-    body: { validator: getAddress(address), add },
-    headers: { authorization: `Bearer ${ctx.target.adminToken}` },
-  });
-  const what = `${add ? 'adding' : 'removing'} ${getAddress(address)}`;
-  if (res.status !== 202) return `POST /admin/v1/qbft/votes ${what} expected 202, got ${res.status}: ${res.text}`;
-  const size = (await currentSet(ctx)).length;
-  const limit = 3 * (size + 2);
-  for (let i = 0; i < limit; i++) {
-    await nextBlock(ctx);
-    if ((await currentSet(ctx)).includes(address) === add) return undefined;
-  }
-  return `the vote ${what} did not change the set within ${limit} blocks`;
-}
-
-/** Votes the set to `wanted` (lower-case addresses): removals first while above 3, then additions. */
-async function moveTo(ctx: CheckContext, wanted: readonly string[]): Promise<string | undefined> {
-  const now = await currentSet(ctx);
-  const adds = wanted.filter((a) => !now.includes(a));
-  const removes = now.filter((a) => !wanted.includes(a));
-  // Keep at least three members while moving, so no step leaves a set that cannot reach a quorum.
-  const steps: [string, boolean][] =
-    now.length - removes.length >= 3
-      ? [...removes.map((a): [string, boolean] => [a, false]), ...adds.map((a): [string, boolean] => [a, true])]
-      : [...adds.map((a): [string, boolean] => [a, true]), ...removes.map((a): [string, boolean] => [a, false])];
-  for (const [address, add] of steps) {
-    const problem = await vote(ctx, address, add);
-    if (problem) return problem;
-  }
-  return undefined;
-}
 
 /** Problems of /api/validators and /api/governance against a set of `n` at one stable head. */
 async function quorumProblems(ctx: CheckContext, n: number): Promise<string[]> {
@@ -115,7 +59,7 @@ export function explorerValidatorSizeChecks(): Check[] {
       source: { decision: 'D-037' },
       needs: ['base', 'admin'],
       async run(ctx) {
-        const original = await currentSet(ctx);
+        const original = await currentValidatorSet(ctx.target);
         const listed = await api(ctx.target, 'validators');
         if (listed.status !== 200) return verdict([`GET /api/validators answered ${listed.status}`], listed);
         // Only validators the explorer knows (name, pqcAddress) can join: an unknown one makes it answer 503.
@@ -128,9 +72,9 @@ export function explorerValidatorSizeChecks(): Check[] {
             `the explorer knows ${pool.length} validators, fewer than ${n} (the reference stack: SVC_VALIDATORS=${n} or more)`,
           );
         // The original members first, so the set returns with few votes.
-        const moved = await moveTo(ctx, pool.slice(0, n));
+        const moved = await moveValidatorSet(ctx.target, pool.slice(0, n));
         const problems = moved ? [moved] : await quorumProblems(ctx, n);
-        const restored = await moveTo(ctx, original);
+        const restored = await moveValidatorSet(ctx.target, original);
         if (restored) problems.push(`restoring the set of ${original.length}: ${restored}`);
         return verdict(
           problems,
