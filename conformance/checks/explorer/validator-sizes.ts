@@ -16,13 +16,26 @@ export const SET_SIZES = [7, 6, 4, 3] as const;
 /** D-037: f = floor((n-1)/3), threshold = ceil(2n/3). */
 const quorum = (n: number) => ({ f: Math.floor((n - 1) / 3), threshold: Math.ceil((2 * n) / 3) });
 
+/** How many times the two reads are tried for one head: a deployment seals every 2 s, and paced reads take time. */
+const STABLE_READ_ATTEMPTS = 5;
+
+/** /api/validators and /api/governance read while the head stayed the same, or undefined when it never did. */
+async function readAtOneHead(ctx: CheckContext) {
+  for (let attempt = 0; attempt < STABLE_READ_ATTEMPTS; attempt++) {
+    const head = await headNumber(ctx.target);
+    const [listed, governance] = await Promise.all([api(ctx.target, 'validators'), api(ctx.target, 'governance')]);
+    if ((await headNumber(ctx.target)) === head) return { listed, governance };
+  }
+  return undefined;
+}
+
 /** Problems of /api/validators and /api/governance against a set of `n` at one stable head. */
 async function quorumProblems(ctx: CheckContext, n: number): Promise<string[]> {
   const { f, threshold } = quorum(n);
   const problems: string[] = [];
-  const head = await headNumber(ctx.target);
-  const [listed, governance] = await Promise.all([api(ctx.target, 'validators'), api(ctx.target, 'governance')]);
-  if ((await headNumber(ctx.target)) !== head) return [`n = ${n}: the head moved while /api was read`];
+  const read = await readAtOneHead(ctx);
+  if (!read) return [`n = ${n}: the head moved while /api was read, ${STABLE_READ_ATTEMPTS} times`];
+  const { listed, governance } = read;
   if (listed.status !== 200) problems.push(`n = ${n}: GET /api/validators answered ${listed.status}`);
   else {
     const list = listed.json as {
