@@ -5,37 +5,24 @@
  */
 import { getAddress, type Hex } from 'viem';
 import { registerCreated } from './cleanup.ts';
-import { request, rpc } from './http.ts';
+import { headNumber, rpcResult } from './checks/explorer/support.ts';
+import { request } from './http.ts';
 import type { Target } from './targets/target.ts';
-
-/** The result of one JSON-RPC call on the target's chain endpoint; throws on an error or a non-JSON-RPC answer. */
-async function rpcResult<T>(target: Target, method: string, params: unknown[] = []): Promise<T> {
-  const res = await rpc(target, method, params);
-  const body = res.json as { result?: T; error?: unknown } | undefined;
-  if (res.status !== 200 || !body || 'error' in body || !('result' in body))
-    throw new Error(`${method} answered HTTP ${res.status}: ${res.text.slice(0, 200)}`);
-  return body.result as T;
-}
-
-/** The head's block number. */
-async function head(target: Target): Promise<number> {
-  return Number(BigInt(await rpcResult<Hex>(target, 'eth_blockNumber')));
-}
 
 /** One block sealed (reference) or waited for (a deployment seals every 2 s; 30 s at most). */
 export async function nextBlock(target: Target): Promise<void> {
   if (target.reference) return target.reference.mineBlock();
-  const start = await head(target);
+  const start = await headNumber(target);
   for (let waited = 0; waited < 30_000; waited += 500) {
     await new Promise((resolve) => setTimeout(resolve, 500));
-    if ((await head(target)) > start) return;
+    if ((await headNumber(target)) > start) return;
   }
   throw new Error(`no block after ${start} within 30 s`);
 }
 
 /** The validator set at the head, lower-case. */
 export async function currentValidatorSet(target: Target): Promise<string[]> {
-  const at = `0x${(await head(target)).toString(16)}`;
+  const at = `0x${(await headNumber(target)).toString(16)}`;
   const set = await rpcResult<Hex[] | null>(target, 'qbft_getValidatorsByBlockNumber', [at]);
   return (set ?? []).map((address) => address.toLowerCase());
 }

@@ -52,7 +52,7 @@ const OPTIONS: ts.CompilerOptions = {
   newLine: ts.NewLineKind.LineFeed,
 };
 
-/** Copies the sources, compiles them and returns the emitted file count. */
+/** Copies the sources, compiles them and returns the number of files in dist/. */
 export function buildSdk(): number {
   const differ = syncSdkModules(false);
   if (differ.length > 0)
@@ -91,9 +91,10 @@ export function buildSdk(): number {
  * compiler without `allowImportingTsExtensions` wants `.js` there too. Same length, so the maps still hold.
  */
 function rewriteDeclarationImports(): number {
-  const files = readdirSync(DIST_DIR, { recursive: true }).map(String);
-  for (const file of files.filter((name) => name.endsWith('.d.ts'))) {
-    const full = path.join(DIST_DIR, file);
+  const files = readdirSync(DIST_DIR, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.join(entry.parentPath, entry.name));
+  for (const full of files.filter((name) => name.endsWith('.d.ts'))) {
     const text = readFileSync(full, 'utf8');
     const rewritten = text.replace(/((?:from\s+|import\()(['"])\.{1,2}\/[^'"]+)\.ts\2/g, '$1.js$2');
     if (rewritten !== text) writeFileSync(full, rewritten);

@@ -29,7 +29,7 @@ import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_FLAGS, spkiHash } from '../test/chromium.ts';
 import { REPO_ROOT } from '../src/paths.ts';
-import { installTarballs, outsideEnv, packPackages } from './packages/pack.ts';
+import { installPackages, outsideEnv, packPackages } from './packages/pack.ts';
 
 const SYSTEM_NODE = '/usr/bin/node';
 const work = mkdtempSync(path.join(tmpdir(), 'svckit-packages-'));
@@ -179,7 +179,7 @@ try {
   }
 
   step('install both packages outside the checkout');
-  const app = installTarballs(path.join(work, 'app'), [tarballs.sdk.file, tarballs.svckit.file]);
+  const app = installPackages(path.join(work, 'app'), [tarballs.sdk.file, tarballs.svckit.file]);
   console.log(`${app.packages} packages in ${app.seconds.toFixed(1)} s`);
   figures.svckitInstall = app;
   const node26 = path.join(app.folder, 'node_modules/node/bin/node');
@@ -200,7 +200,7 @@ try {
   ]);
 
   step('the SDK alone, in a second folder');
-  const sdk = installTarballs(path.join(work, 'sdk'), [tarballs.sdk.file]);
+  const sdk = installPackages(path.join(work, 'sdk'), [tarballs.sdk.file]);
   console.log(`${sdk.packages} packages in ${sdk.seconds.toFixed(1)} s`);
   figures.sdkInstall = sdk;
   check(sdk.packages <= 30, '@svckit/sdk installs at most 30 packages', String(sdk.packages));
@@ -233,7 +233,7 @@ try {
   // Node 22 (the other maintained line the SDK claims) comes from the npm `node` package, in a folder of its own
   // so the SDK folder's package count stays the SDK's.
   const node22Binary = path.join(
-    installTarballs(path.join(work, 'node22'), ['node@22']).folder,
+    installPackages(path.join(work, 'node22'), ['node@22']).folder,
     'node_modules/node/bin/node',
   );
   for (const [label, node] of [
@@ -306,7 +306,10 @@ try {
   }
 
   step("the README's SDK example, as written, against the installed svckit serve");
-  writeFileSync(path.join(sdk.folder, 'readme-example.mjs'), `${readmeExample()}\n`);
+  const readmeCode = readmeExample();
+  const sdkReadme = readFileSync(path.join(sdk.folder, 'node_modules/@svckit/sdk/README.md'), 'utf8');
+  check(sdkReadme.includes(`\`\`\`js\n${readmeCode}\n\`\`\``), "the installed SDK's README shows the same example");
+  writeFileSync(path.join(sdk.folder, 'readme-example.mjs'), `${readmeCode}\n`);
   // Node 26 and Node 22 with OpenSSL 3.5 offer X25519MLKEM768, as the README says.
   for (const [label, node] of [
     ['Node 26', node26],

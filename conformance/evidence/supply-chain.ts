@@ -117,6 +117,7 @@ export async function generateSbom(repoRoot: string, outPath: string): Promise<S
   // The package's "exports" give only its entry point, which sits at the package root.
   const packageDir = dirname(createRequire(join(repoRoot, 'package.json')).resolve('@cyclonedx/cyclonedx-npm'));
   const cli = join(packageDir, 'bin', 'cyclonedx-npm-cli.js');
+  const { root } = lockRoot(repoRoot);
   const args = [
     cli,
     '--package-lock-only',
@@ -129,10 +130,10 @@ export async function generateSbom(repoRoot: string, outPath: string): Promise<S
     '--output-reproducible',
     '--output-file',
     outPath,
-    join(lockRoot(repoRoot).root, 'package.json'),
+    join(root, 'package.json'),
   ];
   try {
-    await run(process.execPath, args, { cwd: lockRoot(repoRoot).root, maxBuffer: 64 << 20 });
+    await run(process.execPath, args, { cwd: root, maxBuffer: 64 << 20 });
   } catch (error) {
     const stderr = String((error as { stderr?: string }).stderr ?? '')
       .trim()

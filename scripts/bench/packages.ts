@@ -15,7 +15,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { REPO_ROOT } from '../../src/paths.ts';
 import { buildCli } from '../build-cli.ts';
-import { installTarballs, packPackages } from '../packages/pack.ts';
+import { installPackages, packPackages } from '../packages/pack.ts';
 import { figure, machine, reportResult } from './result.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
@@ -55,9 +55,9 @@ try {
   );
 
   const tarballs = packPackages(path.join(work, 'tarballs'));
-  const sdk = installTarballs(path.join(work, 'sdk'), [tarballs.sdk.file]);
+  const sdk = installPackages(path.join(work, 'sdk'), [tarballs.sdk.file]);
   console.log(`@svckit/sdk: ${sdk.packages} packages in ${sdk.seconds.toFixed(1)} s`);
-  const svckit = installTarballs(path.join(work, 'svckit'), [tarballs.sdk.file, tarballs.svckit.file]);
+  const svckit = installPackages(path.join(work, 'svckit'), [tarballs.sdk.file, tarballs.svckit.file]);
   console.log(`svckit: ${svckit.packages} packages in ${svckit.seconds.toFixed(1)} s`);
 
   const result = {

@@ -92,15 +92,15 @@ export interface Install {
   packages: number;
 }
 
-/** Makes `folder` an empty ES-module project and installs the tarballs (or any other `npm install` spec) into it. */
-export function installTarballs(folder: string, tarballs: string[]): Install {
+/** Makes `folder` an empty ES-module project and installs `specs` (tarballs, or any other `npm install` spec) into it. */
+export function installPackages(folder: string, specs: string[]): Install {
   mkdirSync(folder, { recursive: true });
   writeFileSync(
     path.join(folder, 'package.json'),
     `${JSON.stringify({ name: 'svckit-consumer', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`,
   );
   const started = performance.now();
-  npm(folder, ['install', '--no-audit', '--no-fund', ...tarballs]);
+  npm(folder, ['install', '--no-audit', '--no-fund', ...specs]);
   const seconds = (performance.now() - started) / 1000;
   return { folder, seconds, packages: installedPackages(folder) };
 }

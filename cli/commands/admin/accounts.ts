@@ -60,6 +60,7 @@ export function accountsCommand(): Command {
       .option('--reference <ref>', 'the account reference (default: the next ACC- number)')
       .action(
         action(async (options: AccountOptions) => {
+          const sdk = await adminSdk();
           // The server checks every field (400 with its {error}); the CLI sends what it was given.
           const body = {
             email: options.email!,
@@ -67,10 +68,8 @@ export function accountsCommand(): Command {
             singleLimit: options.singleLimit!,
             ...(options.reference ? { reference: options.reference } : {}),
           };
-          print(
-            options,
-            answer(await (await adminSdk()).adminCreateAccount({ client: adminClient(options), body })),
-            (a) => accountTable([a]),
+          print(options, answer(await sdk.adminCreateAccount({ client: adminClient(options), body })), (a) =>
+            accountTable([a]),
           );
         }),
       ),
@@ -83,12 +82,13 @@ export function accountsCommand(): Command {
       .option('--limit <n>', 'accounts per page (1 to 200)', integer, 50)
       .action(
         action(async (options: AccountOptions & { page: number; limit: number }) => {
+          const sdk = await adminSdk();
           const query = {
             page: options.page,
             limit: options.limit,
             ...(options.status ? { status: options.status } : {}),
           };
-          const page = answer(await (await adminSdk()).adminListAccounts({ client: adminClient(options), query }));
+          const page = answer(await sdk.adminListAccounts({ client: adminClient(options), query }));
           print(
             options,
             page,
@@ -103,10 +103,9 @@ export function accountsCommand(): Command {
       .argument('<id>', 'account id (acc_…)')
       .action(
         action(async (id: string, options: AdminOptions) => {
-          print(
-            options,
-            answer(await (await adminSdk()).adminGetAccount({ client: adminClient(options), path: { id } })),
-            (a) => accountTable([a]),
+          const sdk = await adminSdk();
+          print(options, answer(await sdk.adminGetAccount({ client: adminClient(options), path: { id } })), (a) =>
+            accountTable([a]),
           );
         }),
       ),
@@ -118,6 +117,7 @@ export function accountsCommand(): Command {
       .option('--status <status>', 'approved, suspended or closed')
       .action(
         action(async (id: string, options: AccountOptions) => {
+          const sdk = await adminSdk();
           const body = {
             ...(options.status !== undefined ? { status: options.status } : {}),
             ...(options.dailyLimit !== undefined ? { dailyLimit: options.dailyLimit } : {}),
@@ -125,7 +125,7 @@ export function accountsCommand(): Command {
           };
           print(
             options,
-            answer(await (await adminSdk()).adminUpdateAccount({ client: adminClient(options), path: { id }, body })),
+            answer(await sdk.adminUpdateAccount({ client: adminClient(options), path: { id }, body })),
             (a) => accountTable([a]),
           );
         }),
@@ -138,8 +138,9 @@ export function accountsCommand(): Command {
       .argument('<amount>', 'native units, decimal with at most 2 fraction digits, e.g. 1000.00')
       .action(
         action(async (id: string, amount: string, options: AdminOptions) => {
+          const sdk = await adminSdk();
           const funded = answer(
-            await (await adminSdk()).adminFundAccount({ client: adminClient(options), path: { id }, body: { amount } }),
+            await sdk.adminFundAccount({ client: adminClient(options), path: { id }, body: { amount } }),
           );
           print(options, funded, (f) => `funded ${f.accountId} with ${f.amount} in ${f.txHash}; balance ${f.balance}`);
         }),

@@ -59,12 +59,13 @@ export function apiKeysCommand(): Command {
       .requiredOption('--name <name>', 'a label for the key')
       .action(
         action(async (options: KeyOptions) => {
+          const sdk = await adminSdk();
           const body = {
             name: options.name!,
             permissions: (options.permissions ?? []) as Permissions,
             ...(options.accounts ? { accountIds: options.accounts } : {}),
           };
-          const created = answer(await (await adminSdk()).adminCreateApiKey({ client: adminClient(options), body }));
+          const created = answer(await sdk.adminCreateApiKey({ client: adminClient(options), body }));
           print(options, created, (k: ApiKeyCreated) => `${keyTable([k])}\ntoken (shown once): ${k.token}`);
         }),
       ),
@@ -74,7 +75,8 @@ export function apiKeysCommand(): Command {
       .description('List the keys (never their tokens).')
       .action(
         action(async (options: AdminOptions) => {
-          const page = answer(await (await adminSdk()).adminListApiKeys({ client: adminClient(options) }));
+          const sdk = await adminSdk();
+          const page = answer(await sdk.adminListApiKeys({ client: adminClient(options) }));
           print(options, page, (p) => keyTable(p.apiKeys));
         }),
       ),
@@ -87,8 +89,9 @@ export function apiKeysCommand(): Command {
       .option('--all-accounts', 'lift the account scope: the key sees every account')
       .action(
         action(async (id: string, options: KeyOptions) => {
+          const sdk = await adminSdk();
           const updated = answer(
-            await (await adminSdk()).adminUpdateApiKey({
+            await sdk.adminUpdateApiKey({
               client: adminClient(options),
               path: { id },
               body: keyUpdate(options),
@@ -104,7 +107,8 @@ export function apiKeysCommand(): Command {
       .argument('<id>', 'key id (key_…)')
       .action(
         action(async (id: string, options: AdminOptions) => {
-          answer(await (await adminSdk()).adminRevokeApiKey({ client: adminClient(options), path: { id } }));
+          const sdk = await adminSdk();
+          answer(await sdk.adminRevokeApiKey({ client: adminClient(options), path: { id } }));
           print(options, { revoked: id }, () => `revoked ${id}`);
         }),
       ),

@@ -35,9 +35,10 @@ export function chainAccountsCommand(): Command {
       .option('--amount <units>', 'native units to send, e.g. 5000.00')
       .action(
         action(async (address: string, options: AdminOptions & { amount?: string }) => {
+          const sdk = await adminSdk();
           const client = adminClient(options);
           const added = answer(
-            await (await adminSdk()).adminAddChainAccount({
+            await sdk.adminAddChainAccount({
               client,
               body: { address, ...(options.amount !== undefined ? { amount: options.amount } : {}) },
             }),
@@ -54,10 +55,11 @@ export function chainAccountsCommand(): Command {
       .option('--limit <n>', 'entries per page (1 to 200)', integer, 50)
       .action(
         action(async (options: AdminOptions & { page: number; limit: number }) => {
+          const sdk = await adminSdk();
           const client = adminClient(options);
           // The server checks the range of page and limit (400 with its {error}); the CLI passes what it was given.
           const page = answer(
-            await (await adminSdk()).adminListChainAccounts({
+            await sdk.adminListChainAccounts({
               client,
               query: { page: options.page, limit: options.limit },
             }),
@@ -72,8 +74,9 @@ export function chainAccountsCommand(): Command {
       .argument('<address>', '0x-prefixed 20-byte address')
       .action(
         action(async (address: string, options: AdminOptions) => {
+          const sdk = await adminSdk();
           const client = adminClient(options);
-          answer(await (await adminSdk()).adminRemoveChainAccount({ client, path: { address } }));
+          answer(await sdk.adminRemoveChainAccount({ client, path: { address } }));
           print(options, { removed: address }, () => `removed ${address}`);
         }),
       ),

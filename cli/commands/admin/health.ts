@@ -9,7 +9,8 @@ export function healthCommand(): Command {
     .description('Show the server version, chain ID, block number and whether the database and chain are up.')
     .action(
       action(async (options: AdminOptions) => {
-        const health = answer(await (await adminSdk()).adminGetHealth({ client: adminClient(options) }));
+        const sdk = await adminSdk();
+        const health = answer(await sdk.adminGetHealth({ client: adminClient(options) }));
         print(
           options,
           health,

@@ -11,7 +11,8 @@ export function kekCommand(): Command {
       .description('Create a new key-encryption key and re-wrap every stored key under it.')
       .action(
         action(async (options: AdminOptions) => {
-          const rotated = answer(await (await adminSdk()).adminRotateKek({ client: adminClient(options) }));
+          const sdk = await adminSdk();
+          const rotated = answer(await sdk.adminRotateKek({ client: adminClient(options) }));
           print(
             options,
             rotated,

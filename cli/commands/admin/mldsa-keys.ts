@@ -50,6 +50,7 @@ export function mldsaKeysCommand(): Command {
       .option('--public-key-file <file>', 'a file holding the public key, hex')
       .action(
         action(async (options: MldsaOptions) => {
+          const sdk = await adminSdk();
           const publicKey =
             options.publicKey ??
             (options.publicKeyFile !== undefined ? readFileSync(options.publicKeyFile, 'utf8').trim() : undefined);
@@ -63,7 +64,7 @@ export function mldsaKeysCommand(): Command {
           };
           print(
             options,
-            answer(await (await adminSdk()).adminRegisterMldsaKey({ client: adminClient(options), body })),
+            answer(await sdk.adminRegisterMldsaKey({ client: adminClient(options), body })),
             withFingerprint,
           );
         }),
@@ -74,7 +75,8 @@ export function mldsaKeysCommand(): Command {
       .description('List the registered keys.')
       .action(
         action(async (options: AdminOptions) => {
-          print(options, answer(await (await adminSdk()).adminListMldsaKeys({ client: adminClient(options) })), (p) =>
+          const sdk = await adminSdk();
+          print(options, answer(await sdk.adminListMldsaKeys({ client: adminClient(options) })), (p) =>
             keyTable(p.mldsaKeys),
           );
         }),
@@ -88,10 +90,11 @@ export function mldsaKeysCommand(): Command {
       .option('--all-accounts', 'lift the account scope: the key sees every account')
       .action(
         action(async (id: string, options: MldsaOptions) => {
+          const sdk = await adminSdk();
           print(
             options,
             answer(
-              await (await adminSdk()).adminUpdateMldsaKey({
+              await sdk.adminUpdateMldsaKey({
                 client: adminClient(options),
                 path: { id },
                 body: keyUpdate(options),
@@ -108,7 +111,8 @@ export function mldsaKeysCommand(): Command {
       .argument('<id>', 'key id (mlk_…)')
       .action(
         action(async (id: string, options: AdminOptions) => {
-          answer(await (await adminSdk()).adminRevokeMldsaKey({ client: adminClient(options), path: { id } }));
+          const sdk = await adminSdk();
+          answer(await sdk.adminRevokeMldsaKey({ client: adminClient(options), path: { id } }));
           print(options, { revoked: id }, () => `revoked ${id}`);
         }),
       ),

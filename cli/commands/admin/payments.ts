@@ -13,10 +13,9 @@ export function paymentsCommand(): Command {
       .option('--reason <text>', 'why it is returned')
       .action(
         action(async (uetr: string, options: AdminOptions & { reason?: string }) => {
+          const sdk = await adminSdk();
           const body = options.reason !== undefined ? { reason: options.reason } : {};
-          const returned = answer(
-            await (await adminSdk()).adminReturnPayment({ client: adminClient(options), path: { uetr }, body }),
-          );
+          const returned = answer(await sdk.adminReturnPayment({ client: adminClient(options), path: { uetr }, body }));
           print(options, returned, (r) => `returned ${r.uetr} (${r.txRef}) in ${r.returnTxHash}`);
         }),
       ),

@@ -22,7 +22,8 @@ function votesCommand(): Command {
       .description('List the pending votes.')
       .action(
         action(async (options: AdminOptions) => {
-          const votes = answer(await (await adminSdk()).adminListValidatorVotes({ client: adminClient(options) }));
+          const sdk = await adminSdk();
+          const votes = answer(await sdk.adminListValidatorVotes({ client: adminClient(options) }));
           print(options, votes, (v) =>
             table(
               ['VALIDATOR', 'VOTE', 'PROPOSED'],
@@ -40,9 +41,10 @@ function votesCommand(): Command {
       .option('--remove', 'vote to remove it')
       .action(
         action(async (validator: string, options: AdminOptions & { add?: boolean; remove?: boolean }) => {
+          const sdk = await adminSdk();
           if (!options.add === !options.remove) throw new AdminCliError('give exactly one of --add and --remove');
           const vote = answer(
-            await (await adminSdk()).adminProposeValidatorVote({
+            await sdk.adminProposeValidatorVote({
               client: adminClient(options),
               body: { validator, add: Boolean(options.add) },
             }),
@@ -64,7 +66,8 @@ export function qbftCommand(): Command {
         .description('Show the current validator set and its thresholds.')
         .action(
           action(async (options: AdminOptions) => {
-            const set = answer(await (await adminSdk()).adminListValidators({ client: adminClient(options) }));
+            const sdk = await adminSdk();
+            const set = answer(await sdk.adminListValidators({ client: adminClient(options) }));
             print(options, set, (s) =>
               [
                 `block ${s.blockNumber}: n ${s.n}, f ${s.f}, threshold ${s.threshold}, vote threshold ${s.voteThreshold}`,

@@ -17,10 +17,11 @@ export function tokenCommand(): Command {
       )
       .action(
         action(async (options: AdminOptions) => {
+          const sdk = await adminSdk();
           // D-221: the body repeats the current token, so the server knows the rotation is meant.
           const currentToken = adminToken(options);
           const rotated = answer(
-            await (await adminSdk()).adminRotateAdminToken({ client: adminClient(options), body: { currentToken } }),
+            await sdk.adminRotateAdminToken({ client: adminClient(options), body: { currentToken } }),
           );
           print(
             options,

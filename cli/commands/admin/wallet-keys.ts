@@ -18,9 +18,8 @@ export function walletKeysCommand(): Command {
       .argument('<name>', 'token-signing or release-signing')
       .action(
         action(async (name: WalletKeyNameValue, options: AdminOptions) => {
-          const rotated = answer(
-            await (await adminSdk()).adminRotateWalletKey({ client: adminClient(options), path: { name } }),
-          );
+          const sdk = await adminSdk();
+          const rotated = answer(await sdk.adminRotateWalletKey({ client: adminClient(options), path: { name } }));
           print(
             options,
             rotated,

@@ -69,6 +69,7 @@ function endpointsCommand(): Command {
       .option('--disable', 'register it disabled')
       .action(
         action(async (options: EndpointOptions) => {
+          const sdk = await adminSdk();
           const body = {
             url: options.url!,
             accountIds: options.accounts ?? [],
@@ -76,10 +77,8 @@ function endpointsCommand(): Command {
             ...(options.description !== undefined ? { description: options.description } : {}),
             ...(options.disable ? { enabled: false } : {}),
           };
-          print(
-            options,
-            answer(await (await adminSdk()).adminCreateWebhookEndpoint({ client: adminClient(options), body })),
-            (e) => endpointTable([e]),
+          print(options, answer(await sdk.adminCreateWebhookEndpoint({ client: adminClient(options), body })), (e) =>
+            endpointTable([e]),
           );
         }),
       ),
@@ -120,6 +119,7 @@ function endpointsCommand(): Command {
       .option('--disable', 'stop delivering to it')
       .action(
         action(async (id: string, options: EndpointOptions) => {
+          const sdk = await adminSdk();
           if (options.enable && options.disable) throw new AdminCliError('--enable and --disable exclude each other');
           const body = {
             ...(options.url !== undefined ? { url: options.url } : {}),
@@ -130,9 +130,7 @@ function endpointsCommand(): Command {
           };
           print(
             options,
-            answer(
-              await (await adminSdk()).adminUpdateWebhookEndpoint({ client: adminClient(options), path: { id }, body }),
-            ),
+            answer(await sdk.adminUpdateWebhookEndpoint({ client: adminClient(options), path: { id }, body })),
             (e) => endpointTable([e]),
           );
         }),
@@ -144,7 +142,8 @@ function endpointsCommand(): Command {
       .argument('<id>', 'endpoint id (whe_…)')
       .action(
         action(async (id: string, options: AdminOptions) => {
-          answer(await (await adminSdk()).adminDeleteWebhookEndpoint({ client: adminClient(options), path: { id } }));
+          const sdk = await adminSdk();
+          answer(await sdk.adminDeleteWebhookEndpoint({ client: adminClient(options), path: { id } }));
           print(options, { deleted: id }, () => `deleted ${id}`);
         }),
       ),
