@@ -10,8 +10,11 @@ import { CAPABILITIES, type Capability, type Target } from './targets/target.ts'
 /** A check id: dotted lower-case segments, at least two (e.g. `institutional.auth.missing_credentials`). */
 export const CHECK_ID_PATTERN = /^[a-z0-9_]+(\.[a-z0-9_]+)+$/;
 
-/** The surfaces a check can belong to: the spec's six (A to F) and the contracts themselves. */
-export const SURFACES = ['A', 'B', 'C', 'D', 'E', 'F', 'specs'] as const;
+/**
+ * The surfaces a check can belong to: the spec's six (A to F), the contracts themselves, and `all` for a check
+ * generated from the contracts that judges the answers of every surface the run reaches (D-232).
+ */
+export const SURFACES = ['A', 'B', 'C', 'D', 'E', 'F', 'specs', 'all'] as const;
 
 /** One surface. */
 export type Surface = (typeof SURFACES)[number];
@@ -25,6 +28,7 @@ export const SURFACE_NAMES = {
   E: 'wallet',
   F: 'evidence',
   specs: 'specs',
+  all: 'generated',
 } as const satisfies Record<Surface, string>;
 
 /** First id segments of checks that span surfaces: the TLS of every origin, and the administrator API (D-048). */
@@ -82,8 +86,8 @@ export interface CheckContext {
   specsDir: URL;
 }
 
-/** One conformance check. */
-export interface Check {
+/** What every registered check states, hand-written or generated (D-232). */
+interface CheckEntry {
   /** Stable dotted id, matching CHECK_ID_PATTERN. */
   id: string;
   /** One-line human title. */
@@ -98,9 +102,33 @@ export interface Check {
   needs: readonly Capability[];
   /** Its deadline in ms when it needs longer than the runner's default (D-181); `--check-timeout` overrides it. */
   deadlineMs?: number;
-  /** Runs the check. Throwing counts as a failure. */
+}
+
+/** A hand-written check: one scenario against the target, judged as a whole. */
+export interface Check extends CheckEntry {
+  origin?: 'hand-written';
+  /** Runs the check and judges what it saw. Throwing counts as a failure. */
   run(ctx: CheckContext): Promise<CheckVerdict>;
 }
+
+/** The phases of the generated cases (examples, coverage, fuzz, stateful). */
+export type GeneratedPhase = 'examples' | 'coverage' | 'fuzz' | 'stateful';
+
+/**
+ * A check generated from the contracts: the engine derives cases phase by phase and the check judges each
+ * answer (its judge lives with the engine, which applies it to every case of its phases).
+ */
+export interface GeneratedCheck extends CheckEntry {
+  origin: 'generated';
+  /** The phases whose cases it judges; `--only` of this check alone runs just these. */
+  phases: readonly GeneratedPhase[];
+}
+
+/** Any registered check. */
+export type RegisteredCheck = Check | GeneratedCheck;
+
+/** True for a check generated from the contracts. */
+export const isGenerated = (check: RegisteredCheck): check is GeneratedCheck => check.origin === 'generated';
 
 /** Where the catalogue finds the texts it validates sources against. */
 export interface CatalogueOptions {
@@ -142,7 +170,7 @@ export function normaliseWhitespace(text: string): string {
 
 /** The set of checks, keyed by id, each validated on registration. */
 export class Catalogue {
-  readonly #checks = new Map<string, Check>();
+  readonly #checks = new Map<string, RegisteredCheck>();
   readonly #specPath: string | URL;
   readonly #decisionsPath: string | URL;
   #specText: string | undefined;
@@ -155,7 +183,7 @@ export class Catalogue {
   }
 
   /** Adds a check; throws CatalogueError on a duplicate id, bad id or id prefix, unknown source or wrong severity. */
-  register(check: Check): this {
+  register(check: RegisteredCheck): this {
     const { id } = check;
     if (typeof id !== 'string' || !CHECK_ID_PATTERN.test(id)) {
       throw new CatalogueError(
@@ -196,18 +224,23 @@ export class Catalogue {
     return this;
   }
 
-  /** Every check, in registration order. */
-  list(): Check[] {
+  /** Every check, hand-written and generated, in registration order. */
+  list(): RegisteredCheck[] {
     return [...this.#checks.values()];
   }
 
+  /** The hand-written checks, in registration order. */
+  handWritten(): Check[] {
+    return this.list().filter((c): c is Check => !isGenerated(c));
+  }
+
   /** The check with this id, if registered. */
-  get(id: string): Check | undefined {
+  get(id: string): RegisteredCheck | undefined {
     return this.#checks.get(id);
   }
 
   /** Validates the source and that the severity follows from it (MUST: spec, SHOULD: decision). */
-  #checkSource(check: Check): void {
+  #checkSource(check: RegisteredCheck): void {
     const { id, source } = check;
     const isQuote = typeof source === 'object' && source !== null && 'quote' in source;
     const isDecision = typeof source === 'object' && source !== null && 'decision' in source;

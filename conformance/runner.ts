@@ -1,21 +1,27 @@
 // Runs catalogue checks against a target. Spec rule (evidence document F): "counts are stated
 // separately; a skipped or not-applicable case is not a pass", so skips are never folded into passes.
 import { withRunPacing } from './http.ts';
-import type {
-  Catalogue,
-  Check,
-  CheckContext,
-  CheckOutcome,
-  CheckSource,
-  CheckVerdict,
-  Severity,
-  Surface,
+import {
+  type Catalogue,
+  type Check,
+  type GeneratedCheck,
+  type GeneratedPhase,
+  isGenerated,
+  type RegisteredCheck,
+  type CheckContext,
+  type CheckOutcome,
+  type CheckSource,
+  type CheckVerdict,
+  type Severity,
+  type Surface,
 } from './catalogue.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { Target } from './targets/target.ts';
 import { pathToFileURL } from 'node:url';
 import { SPECS_DIR } from '../src/paths.ts';
 import { silentProgress, withActivity, type Activity, type ProgressSink } from './progress.ts';
+import { type EventSink, eventTime } from './events.ts';
+import type { EngineFailure, EngineResult } from './engine/run.ts';
 
 /** One check's outcome together with the check's catalogue entry. */
 export type CheckResult = CheckOutcome & {
@@ -31,7 +37,28 @@ export type CheckResult = CheckOutcome & {
   source: CheckSource;
   /** One line per request the HTTP layer sent again after a rate-limit answer (D-180). */
   retries?: string[];
+  /** `generated` for a check generated from the contracts (D-232); hand-written otherwise. */
+  origin?: 'generated';
+  /** A generated check's cases: judged in total and per surface, and why cases were skipped. */
+  cases?: CaseCounts;
+  /** A generated check's kept failures, minimal cases first. */
+  failures?: EngineFailure[];
 };
+
+/** The cases a generated check judged, stated separately, in total and per surface. */
+export type CaseCounts = Summary & { bySurface: Record<string, Summary>; skipReasons: string[] };
+
+/** What `--config` sets for one check or prefix (D-232). */
+export interface CheckSetting {
+  /** Turns the check off: it is reported as skipped with this reason. */
+  skip?: string;
+  /** Its deadline in seconds, over its own (hand-written checks). */
+  timeoutSeconds?: number;
+  /** `generated.response_time`: the p95 and p99 bounds of every operation, and per operation (ms). */
+  p95Ms?: number;
+  p99Ms?: number;
+  operations?: Record<string, { p95Ms?: number; p99Ms?: number }>;
+}
 
 /** A check's deadline when it names none (D-181). */
 export const DEFAULT_DEADLINE_MS = 60_000;
@@ -69,6 +96,38 @@ export interface RunOptions {
   progress?: ProgressSink;
   /** Ends the run early: the running check is stopped and reported, no further check starts. */
   signal?: AbortSignal;
+  /** The generated phases to run (D-232); without them a generated check runs only when `only` names it. */
+  phases?: readonly GeneratedPhase[];
+  /** fast-check seed of the generated cases (default 0). */
+  seed?: number;
+  /** Fuzz cases per operation (default 100). */
+  maxExamples?: number;
+  /** Per-check settings by id or prefix (`--config`); the longest matching prefix wins. */
+  settings?: Readonly<Record<string, CheckSetting>>;
+  /** Where the run's events go (the NDJSON report, the HAR file). */
+  events?: EventSink;
+  /** Runs the generated checks (the engine); given by the caller so the runner does not load the engine itself. */
+  generated?: GeneratedRunner;
+}
+
+/** Runs the selected generated checks in the given phases and turns their tallies into results. */
+export type GeneratedRunner = (
+  target: Target,
+  plan: {
+    checks: readonly GeneratedCheck[];
+    phases: readonly GeneratedPhase[];
+    seed: number;
+    maxExamples: number;
+    /** The settings of each planned check, from --config. */
+    settings: ReadonlyMap<string, CheckSetting>;
+  },
+  options: { signal?: AbortSignal; events?: EventSink; progress: ProgressSink },
+) => Promise<{ results: CheckResult[]; engine: EngineResult }>;
+
+/** What one run produced: a result per check in the run, and the engine's figures when generated checks ran. */
+export interface RunOutcome {
+  results: CheckResult[];
+  engine?: EngineResult;
 }
 
 /** Counts of each status, stated separately. */
@@ -91,11 +150,11 @@ export function matchesPrefix(id: string, prefix: string): boolean {
 }
 
 /** The checks selected by `only` (all when absent) less those `exclude` names; throws if a prefix selects nothing. */
-export function selectChecks(
-  checks: readonly Check[],
+export function selectChecks<C extends RegisteredCheck>(
+  checks: readonly C[],
   only?: readonly string[],
   exclude: readonly string[] = [],
-): Check[] {
+): C[] {
   for (const [name, prefixes] of [
     ['only', only ?? []],
     ['exclude', exclude],
@@ -110,18 +169,132 @@ export function selectChecks(
   return chosen.filter((c) => !exclude.some((prefix) => matchesPrefix(c.id, prefix)));
 }
 
-/** Runs the selected checks one after another (sequential, so rate limits are not tripped). */
-export function runChecks(catalogue: Catalogue, target: Target, options: RunOptions = {}): Promise<CheckResult[]> {
-  return withRunPacing(() => runSelected(catalogue, target, options));
+/** Runs the selected hand-written checks one after another (sequential, so rate limits are not tripped). */
+export async function runChecks(catalogue: Catalogue, target: Target, options: RunOptions = {}): Promise<CheckResult[]> {
+  return (await executeRun(catalogue, target, options)).results;
 }
 
-async function runSelected(catalogue: Catalogue, target: Target, options: RunOptions): Promise<CheckResult[]> {
+/**
+ * The checks of a run (D-232): those `only` and `exclude` select; a generated check runs when the run has
+ * phases in common with it, or when `only` names it or its `generated` prefix (then in its own phases).
+ */
+export function planRun(
+  checks: readonly RegisteredCheck[],
+  options: Pick<RunOptions, 'only' | 'exclude' | 'phases'>,
+): { handWritten: Check[]; generated: GeneratedCheck[]; phases: GeneratedPhase[]; outOfPhase: GeneratedCheck[] } {
+  const selected = selectChecks(checks, options.only, options.exclude);
+  const named = (c: RegisteredCheck) =>
+    (options.only ?? []).some((p) => matchesPrefix(c.id, p) && matchesPrefix(p, 'generated'));
+  const handWritten = selected.filter((c): c is Check => !isGenerated(c));
+  const candidates = selected.filter(isGenerated).filter((c) => options.phases !== undefined || named(c));
+  const phases = options.phases
+    ? [...options.phases]
+    : PHASE_ORDER.filter((p) => candidates.some((c) => c.phases.includes(p)));
+  const generated = candidates.filter((c) => c.phases.some((p) => phases.includes(p)));
+  const outOfPhase = candidates.filter((c) => !generated.includes(c));
+  return { handWritten, generated, phases: phases.filter((p) => generated.some((c) => c.phases.includes(p))), outOfPhase };
+}
+
+const PHASE_ORDER: readonly GeneratedPhase[] = ['examples', 'coverage', 'fuzz', 'stateful'];
+
+/** The setting of `id`: the entry of the longest prefix that selects it. */
+export function settingOf(settings: RunOptions['settings'], id: string): CheckSetting | undefined {
+  const keys = Object.keys(settings ?? {})
+    .filter((k) => matchesPrefix(id, k))
+    .sort((a, b) => b.length - a.length);
+  return keys[0] === undefined ? undefined : settings?.[keys[0]];
+}
+
+/**
+ * One run (D-232): the selected hand-written checks one after another, then the selected generated checks
+ * through the engine, one result per check, events on the way.
+ */
+export async function executeRun(catalogue: Catalogue, target: Target, options: RunOptions = {}): Promise<RunOutcome> {
+  const clock = options.clock ?? systemClock;
+  const emit = options.events ?? (() => undefined);
+  const started = clock.now();
+  const plan = planRun(catalogue.list(), options);
+  const turnedOff = (c: RegisteredCheck) => settingOf(options.settings, c.id)?.skip;
+  emit({
+    type: 'run_started',
+    at: eventTime(started),
+    checks: [...plan.handWritten, ...plan.generated, ...plan.outOfPhase].map((c) => c.id),
+    phases: plan.phases,
+    ...(plan.generated.length ? { seed: options.seed ?? 0 } : {}),
+  });
+  const finish = (result: CheckResult) => {
+    emit({
+      type: 'check_finished',
+      at: eventTime(clock.now()),
+      check: result.id,
+      status: result.status,
+      ...(result.status !== 'passed' ? { reason: result.reason } : {}),
+      durationMs: result.durationMs,
+    });
+    return result;
+  };
+  const results = await withRunPacing(() =>
+    runSelected(
+      plan.handWritten.filter((c) => !turnedOff(c)),
+      target,
+      options,
+      finish,
+    ),
+  );
+  for (const c of plan.handWritten.filter(turnedOff))
+    results.push(finish(skipped(c, `turned off by the run's config: ${turnedOff(c)}`)));
+  let engine: EngineResult | undefined;
+  const running = plan.generated.filter((c) => !turnedOff(c));
+  if (running.length && !options.signal?.aborted) {
+    if (!options.generated) throw new Error('generated checks were selected, but the run has no engine');
+    const done = await options.generated(
+      target,
+      {
+        checks: running,
+        phases: plan.phases,
+        seed: options.seed ?? 0,
+        maxExamples: options.maxExamples ?? 100,
+        settings: new Map(
+          running.flatMap((c) => {
+            const setting = settingOf(options.settings, c.id);
+            return setting ? [[c.id, setting] as const] : [];
+          }),
+        ),
+      },
+      { signal: options.signal, events: options.events, progress: options.progress ?? silentProgress },
+    );
+    engine = done.engine;
+    for (const r of done.results) results.push(finish(r));
+  }
+  for (const c of plan.generated.filter(turnedOff))
+    results.push(finish(skipped(c, `turned off by the run's config: ${turnedOff(c)}`)));
+  for (const c of plan.outOfPhase)
+    results.push(
+      finish(skipped(c, `its phases (${c.phases.join(', ')}) are not among the run's (${(options.phases ?? []).join(', ')})`)),
+    );
+  const summary = summarise(results);
+  emit({
+    type: 'run_finished',
+    at: eventTime(clock.now()),
+    summary,
+    requests: engine?.requests ?? 0,
+    durationMs: Math.max(0, clock.now() - started),
+    interrupted: options.signal?.aborted ?? false,
+  });
+  return { results, ...(engine ? { engine } : {}) };
+}
+
+async function runSelected(
+  selected: readonly Check[],
+  target: Target,
+  options: RunOptions,
+  finish: (result: CheckResult) => CheckResult,
+): Promise<CheckResult[]> {
   const clock = options.clock ?? systemClock;
   const specsDir = options.specsDir ?? DEFAULT_SPECS_DIR;
   const progress = options.progress ?? silentProgress;
   const ctx: CheckContext = { target, clock, specsDir };
   const results: CheckResult[] = [];
-  const selected = selectChecks(catalogue.list(), options.only, options.exclude);
   const gated = new Map<Gate, string | undefined>();
   for (const [index, check] of selected.entries()) {
     if (options.signal?.aborted) break;
@@ -143,7 +316,7 @@ async function runSelected(catalogue: Catalogue, target: Target, options: RunOpt
     const result = blocked
       ? skipped(check, `preflight ${gate!.name} failed: ${blocked}`)
       : await runOne(check, ctx, options);
-    results.push(result);
+    results.push(finish(result));
     progress.end(check.id, result.status, summarise(results));
   }
   return results;
@@ -156,11 +329,19 @@ export function summarise(results: readonly { status: CheckOutcome['status'] }[]
   return summary;
 }
 
-function entryOf(check: Check) {
-  return { id: check.id, title: check.title, surface: check.surface, severity: check.severity, source: check.source };
+/** The registry entry's fields a result repeats. */
+export function entryOf(check: RegisteredCheck) {
+  return {
+    id: check.id,
+    title: check.title,
+    surface: check.surface,
+    severity: check.severity,
+    source: check.source,
+    ...(isGenerated(check) ? { origin: 'generated' as const } : {}),
+  };
 }
 
-function skipped(check: Check, reason: string): CheckResult {
+function skipped(check: RegisteredCheck, reason: string): CheckResult {
   return { ...entryOf(check), status: 'skipped', reason, durationMs: 0 };
 }
 
@@ -225,7 +406,9 @@ async function runOne(check: Check, ctx: CheckContext, options: RunOptions): Pro
     );
   }
   const started = ctx.clock.now();
-  const deadlineMs = options.deadlineMs ?? check.deadlineMs ?? DEFAULT_DEADLINE_MS;
+  const configured = settingOf(options.settings, check.id)?.timeoutSeconds;
+  const deadlineMs =
+    options.deadlineMs ?? (configured !== undefined ? configured * 1000 : undefined) ?? check.deadlineMs ?? DEFAULT_DEADLINE_MS;
   let verdict: CheckVerdict;
   let retries: string[];
   try {

@@ -36,7 +36,8 @@ export function conformanceCommand(): Command {
         .choices(['reference', 'specs', 'mocks'])
         .default('reference'),
     )
-    .option('--report <formats>', 'reports to write besides the console summary: junit,json')
+    .option('--report <formats>', 'reports to write besides the console summary: json,junit,html,ndjson')
+    .option('--har <file>', 'record every exchange of the run as HAR 1.2, credentials and secrets redacted')
     .option('--out <dir>', 'folder for the reports', 'reports')
     .option('--only <prefixes...>', 'run only checks whose id starts with one of these dotted prefixes')
     .option(
@@ -45,16 +46,28 @@ export function conformanceCommand(): Command {
     )
     .option('--exclude <prefixes...>', 'leave out checks whose id starts with one of these dotted prefixes')
     .option('--list', 'print the selected checks (id, surface, source, title) and exit')
-    .option('--config <file>', 'JSON or YAML file whose keys are these flag names; flags given here win')
+    .option(
+      '--config <file>',
+      'JSON or YAML file whose keys are these flag names, and `checks` for per-check settings (schema: conformance/config.schema.json); flags given here win',
+    )
     .option('--rate <n/s>', "at most n requests per second to each of the deployment's origins (e.g. 5 or 5/s)")
     .option('--check-timeout <s>', "every check's deadline in seconds (default: each check's own, 60 s for most)")
     .option('--quiet', 'no progress on stderr')
     .option(
       '--phases <phases>',
-      'also run cases generated from the OpenAPI contracts: examples,coverage,fuzz,stateful (`--only generated` runs only these)',
+      'also run the checks generated from the contracts, in these phases: examples,coverage,fuzz,stateful (`--only generated.<name>` runs one in its own phases)',
     )
     .option('--seed <n>', 'fast-check seed of the generated cases (default: random, printed)')
-    .option('--max-examples <n>', 'fuzz cases per operation', '100');
+    .option('--max-examples <n>', 'fuzz cases per operation', '100')
+    .option('--min-score <n>', 'exit 1 when the score of the generated checks is below n (0 to 100)')
+    .option(
+      '--min-coverage <bars>',
+      'exit 1 when a contract coverage figure is below its bar, e.g. operations=90,responses=75 (percent)',
+    )
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 every check in the run passed (skips are not failures), 1 a check failed or a gate was not met,\n2 bad usage, 3 the target is unreachable, 130 and 143 interrupted by SIGINT and SIGTERM.',
+    );
   // D-222: every secret also comes from a file or an environment variable, off the command line.
   for (const secret of CONFORMANCE_SECRETS) secretOption(command, secret, secret.valueName);
   return command.action(async (options: ConformanceOptions, command: Command) => {

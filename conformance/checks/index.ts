@@ -1,4 +1,5 @@
-// The catalogue of every check (house rule 7), one folder per surface.
+// The registry of every check (house rule 7, D-232): the hand-written ones, one folder per surface, and those
+// generated from the contracts.
 import { Catalogue, type CatalogueOptions } from '../catalogue.ts';
 import { chainChecks } from './chain/index.ts';
 import { evidenceChecks } from './evidence/index.ts';
@@ -9,6 +10,7 @@ import { specExampleChecks } from './spec-examples/index.ts';
 import { transportChecks } from './transport/index.ts';
 import { walletChecks } from './wallet/index.ts';
 import { webhookChecks } from './webhooks/index.ts';
+import { GENERATED_CHECKS } from '../engine/registry.ts';
 
 /** Builds the full catalogue; throws if any check is invalid (bad id, source or severity). */
 export function buildCatalogue(options: CatalogueOptions = {}): Catalogue {
@@ -23,5 +25,7 @@ export function buildCatalogue(options: CatalogueOptions = {}): Catalogue {
   for (const check of walletChecks()) catalogue.register(check);
   for (const check of webhookChecks()) catalogue.register(check);
   for (const check of evidenceChecks()) catalogue.register(check);
+  // D-232: the checks generated from the contracts, in the same registry; the engine applies their judges.
+  for (const check of GENERATED_CHECKS) catalogue.register(check);
   return catalogue;
 }

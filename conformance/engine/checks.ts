@@ -25,6 +25,8 @@ export const NAMED_CHECKS = [
   'ensure_resource_availability',
   'jsonrpc_error_codes',
   'tls_hybrid_group',
+  'security_headers',
+  'response_time',
 ] as const;
 
 /** One named check. */
@@ -80,12 +82,58 @@ export const NAMED_CHECK_SOURCES: Readonly<Record<NamedCheck, { phases: readonly
     source:
       'D-192: every JSON-RPC error code is one the chain contract lists (or a JSON-RPC 2.0 / EIP-1474 code); invalid params get -32602',
   },
+  security_headers: {
+    phases: ['examples', 'coverage', 'fuzz', 'stateful'],
+    source: 'D-207: every answer of every https origin the run uses carries Strict-Transport-Security and nosniff',
+  },
+  response_time: {
+    phases: ['examples', 'coverage', 'fuzz'],
+    source: "D-232: each operation's p95 and p99 answer times within the bounds --config gives",
+  },
   tls_hybrid_group: {
     phases: ['examples'],
     source:
       'spec: "served over HTTPS with hybrid post-quantum TLS (X25519MLKEM768)", checked on every origin the run uses',
   },
 };
+
+/**
+ * `security_headers` on one answer of an https origin (D-207): `Strict-Transport-Security` with a max-age, and
+ * `X-Content-Type-Options: nosniff`; undefined when both are there.
+ */
+export function securityHeadersProblem(res: WireResponse): string | undefined {
+  const problems: string[] = [];
+  const hsts = res.headers['strict-transport-security'];
+  if (hsts === undefined) problems.push('no Strict-Transport-Security header');
+  else if (!/(^|;)\s*max-age\s*=\s*"?\d+"?\s*(;|$)/i.test(hsts))
+    problems.push(`Strict-Transport-Security ${JSON.stringify(hsts)} has no max-age`);
+  const nosniff = res.headers['x-content-type-options'];
+  if (nosniff?.trim().toLowerCase() !== 'nosniff')
+    problems.push(nosniff === undefined ? 'no X-Content-Type-Options header' : `X-Content-Type-Options ${JSON.stringify(nosniff)}, expected nosniff`);
+  return problems.length ? `HTTP ${res.status}: ${problems.join('; ')}` : undefined;
+}
+
+/**
+ * `security_headers` on an answer (D-207): judged on https origins; on a plain-http loopback origin (D-233) it
+ * is skipped with the reason, and a case without an answer (status 0) is judged by `not_a_server_error` alone.
+ */
+export function securityHeaders(
+  ctx: { tallies: Map<string, CheckTally>; contract: { surface: string } } | { tallies: Map<string, CheckTally>; surface: string },
+  origin: URL,
+  response: WireResponse,
+): CheckVerdict[] {
+  const surface = 'contract' in ctx ? ctx.contract.surface : ctx.surface;
+  const tally = ctx.tallies.get(`${surface}:security_headers`);
+  if (!tally || response.status === 0) return [];
+  if (origin.protocol !== 'https:') {
+    const reason = `${origin.origin} is plain http (D-233): HSTS applies to https origins only`;
+    tally.skipped += 1;
+    if (!tally.skipReasons.includes(reason)) tally.skipReasons.push(reason);
+    return [];
+  }
+  const problem = securityHeadersProblem(response);
+  return [problem ? { check: 'security_headers', ok: false, message: problem } : { check: 'security_headers', ok: true }];
+}
 
 /** A check's verdict on one case. */
 export type CheckVerdict = { check: NamedCheck; ok: boolean; message?: string };

@@ -4,6 +4,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
+import { performance } from 'node:perf_hooks';
 
 /** A request as the engine stores it in cases and case files (credentials are redacted in reports). */
 export interface WireRequest {
@@ -22,6 +23,8 @@ export interface WireResponse {
   text: string;
   /** The body parsed as JSON; undefined when it is not JSON. */
   json: unknown;
+  /** Time on the wire of the answer, in ms (not the pacing before it). */
+  durationMs?: number;
 }
 
 /** A pooled client; `close()` ends its connections. */
@@ -51,6 +54,7 @@ export function engineClient(
     },
     send: (request) =>
       new Promise((resolve, reject) => {
+        const started = performance.now();
         const headers = { ...request.headers };
         if (request.body !== undefined) headers['content-length'] = String(Buffer.byteLength(request.body));
         // Plain http only for loopback test servers; every surface of the service is HTTPS.
@@ -79,7 +83,13 @@ export function engineClient(
               const out: Record<string, string> = {};
               for (const [k, v] of Object.entries(res.headers))
                 if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : String(v);
-              resolve({ status: res.statusCode ?? 0, headers: out, text, json });
+              resolve({
+                status: res.statusCode ?? 0,
+                headers: out,
+                text,
+                json,
+                durationMs: performance.now() - started,
+              });
             });
             res.on('error', reject);
           },

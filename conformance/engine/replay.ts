@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { SPECS_DIR } from '../../src/paths.ts';
-import type { CaseFile } from '../report/engine.ts';
+import type { CaseFile } from '../report/cases.ts';
 import { evaluate, type CheckVerdict } from './checks.ts';
 import { engineClient, type WireRequest, type WireResponse } from './client.ts';
 import type { EngineCase } from './cases.ts';

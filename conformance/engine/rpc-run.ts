@@ -6,7 +6,10 @@
 import fc from 'fast-check';
 import { performance } from 'node:perf_hooks';
 import type { Phase } from './cases.ts';
-import { NAMED_CHECKS, type NamedCheck } from './checks.ts';
+import { NAMED_CHECKS, type NamedCheck, securityHeaders } from './checks.ts';
+import { selected } from './registry.ts';
+import type { AnswerTimes } from './response-time.ts';
+import { eventTime } from '../events.ts';
 import { type EngineClient, pooled, type WireRequest, type WireResponse } from './client.ts';
 import type { SurfaceCoverage } from './coverage.ts';
 import {
@@ -59,6 +62,8 @@ export interface RpcRun {
   options: EngineOptions;
   specsDir: string;
   tallies: Map<string, CheckTally>;
+  /** Answer times per method, for `response_time`. */
+  times: AnswerTimes;
 }
 
 /** Runs every phase of the chain surface; returns its coverage, timings and request count. */
@@ -66,7 +71,7 @@ export async function runRpcSurface(
   run: RpcRun,
 ): Promise<{ coverage: SurfaceCoverage; timings: PhaseTiming[]; requests: number }> {
   const contract = loadRpcContract(run.specsDir);
-  for (const check of NAMED_CHECKS)
+  for (const check of NAMED_CHECKS.filter((c) => selected(run.options, c)))
     run.tallies.set(`${CHAIN_SURFACE}:${check}`, {
       surface: CHAIN_SURFACE,
       check,
@@ -80,6 +85,7 @@ export async function runRpcSurface(
   const timings: PhaseTiming[] = [];
   let requests = 0;
   for (const phase of run.options.phases) {
+    if (run.options.signal?.aborted) break;
     const t0 = performance.now();
     const sent = await runRpcPhase(run, contract, coverage, phase);
     requests += sent;
@@ -104,11 +110,25 @@ async function runRpcPhase(
   });
   const firstFailure = new Map<string, { method: RpcMethod; c: RpcCase; check: NamedCheck }>();
   await pooled(work, run.options.concurrency ?? 16, async ({ method, c }) => {
+    if (run.options.signal?.aborted) return;
     const request = wireOf(run.rpc, c);
     const response = await send(run, request);
+    if (response.durationMs !== undefined) run.times.add(CHAIN_SURFACE, method.name, response.durationMs);
     recordRpcCoverage(coverage, method, c, response);
-    for (const v of await judge(run, contract, method, c, response)) {
-      const tally = run.tallies.get(`${CHAIN_SURFACE}:${v.check}`) as CheckTally;
+    const verdicts = (await judge(run, contract, method, c, response)).filter((v) =>
+      run.tallies.has(`${CHAIN_SURFACE}:${v.check}`),
+    );
+    run.options.events?.({
+      type: 'answer_judged',
+      at: eventTime(Date.now()),
+      surface: CHAIN_SURFACE,
+      operation: method.name,
+      status: response.status,
+      verdicts: verdicts.map((v) => ({ check: `generated.${v.check}`, ok: v.ok, ...(v.message ? { message: v.message } : {}) })),
+    });
+    for (const v of verdicts) {
+      const tally = run.tallies.get(`${CHAIN_SURFACE}:${v.check}`);
+      if (!tally) continue;
       if (v.ok) {
         tally.passed += 1;
         continue;
@@ -125,8 +145,8 @@ async function runRpcPhase(
   for (const { method, c, check } of firstFailure.values()) {
     const shrunk = await shrinkRpc(run, contract, method, c, check);
     extra += shrunk.requests;
-    const tally = run.tallies.get(`${CHAIN_SURFACE}:${check}`) as CheckTally;
-    if (tally.failures.length < maxFailures(run)) tally.failures.unshift(shrunk.failure);
+    const tally = run.tallies.get(`${CHAIN_SURFACE}:${check}`);
+    if (tally && tally.failures.length < maxFailures(run)) tally.failures.unshift(shrunk.failure);
   }
   return work.length + extra;
 }
@@ -145,7 +165,10 @@ async function judge(
 ): Promise<CheckVerdict[]> {
   const refusedValid = c.kind === 'positive' && rpcErrorOf(response)?.code === INVALID_PARAMS;
   const head = refusedValid && blockRangeParams(method).length > 0 ? await headOf(run) : undefined;
-  return evaluateRpc(contract, method, c, response, head);
+  return [
+    ...evaluateRpc(contract, method, c, response, head),
+    ...securityHeaders({ tallies: run.tallies, surface: CHAIN_SURFACE }, run.rpc, response),
+  ];
 }
 
 /** The chain's head by eth_blockNumber, or undefined when the answer is not a block number. */

@@ -19,11 +19,22 @@ import {
 } from './cases.ts';
 import { engineClient, pooled, type WireRequest, type WireResponse } from './client.ts';
 import { type Contract, ENGINE_SURFACES, type EngineSurface, loadContract, type Operation } from './contract.ts';
-import { type CheckVerdict, NAMED_CHECKS, type NamedCheck, documented, evaluate, tlsHybridGroup } from './checks.ts';
+import {
+  type CheckVerdict,
+  documented,
+  evaluate,
+  NAMED_CHECKS,
+  type NamedCheck,
+  securityHeaders,
+  tlsHybridGroup,
+} from './checks.ts';
 import { schemaErrors } from './ajv.ts';
 import { emptyCoverage, type SurfaceCoverage, recordCoverage } from './coverage.ts';
 import { CHAIN_SURFACE, type RpcCase } from './rpc.ts';
 import { runStateful } from './stateful.ts';
+import { selected } from './registry.ts';
+import { AnswerTimes, judgeResponseTimes, type ResponseTimeBounds } from './response-time.ts';
+import { type EventSink, eventTime } from '../events.ts';
 
 /** A surface of the engine's results: an OpenAPI contract's, or the chain JSON-RPC contract's. */
 export type ResultSurface = EngineSurface | typeof CHAIN_SURFACE;
@@ -65,7 +76,16 @@ export interface EngineOptions {
   shrinkMs?: number;
   /** Document surfaces judged in process (`webhooks`, `evidence`; default none, the command runs both). */
   documents?: readonly DocumentSurface[];
+  /** The generated checks to tally, by name (default: all); the others judge nothing and are not reported (D-232). */
+  checks?: ReadonlySet<string>;
+  /** Ends the run early: no further case is sent. */
+  signal?: AbortSignal;
+  /** Where each judged answer is reported (the run's event stream). */
+  events?: EventSink;
+  /** The bounds of `response_time` (`checks["generated.response_time"]` of --config). */
+  responseTime?: ResponseTimeBounds;
 }
+
 
 /** A failure of a named check, with the (shrunk) case and how the server answered. */
 export interface EngineFailure {
@@ -124,14 +144,16 @@ export async function runEngine(target: EngineTarget, options: EngineOptions): P
   const tallies = new Map<string, CheckTally>();
   const coverage: Record<string, SurfaceCoverage> = {};
   const timings: PhaseTiming[] = [];
+  const times = new AnswerTimes();
   let requests = 0;
   try {
     for (const surface of surfaces) {
+      if (options.signal?.aborted) break;
       if (surface === CHAIN_SURFACE) {
         if (!target.rpc) throw new Error('no JSON-RPC endpoint for the chain surface');
         const { runRpcSurface } = await import('./rpc-run.ts');
         const specsDir = options.specsDir ?? SPECS_DIR;
-        const chain = await runRpcSurface({ rpc: target.rpc, client, options, specsDir, tallies });
+        const chain = await runRpcSurface({ rpc: target.rpc, client, options, specsDir, tallies, times });
         coverage[surface] = chain.coverage;
         timings.push(...chain.timings);
         requests += chain.requests;
@@ -140,7 +162,7 @@ export async function runEngine(target: EngineTarget, options: EngineOptions): P
       const base = target.bases[surface];
       if (!base) throw new Error(`no base URL for the ${surface} surface`);
       const contract = loadContract(options.specsDir ?? SPECS_DIR, surface);
-      for (const check of NAMED_CHECKS)
+      for (const check of NAMED_CHECKS.filter((c) => selected(options, c)))
         tallies.set(`${surface}:${check}`, {
           surface,
           check,
@@ -152,8 +174,9 @@ export async function runEngine(target: EngineTarget, options: EngineOptions): P
         });
       const cov = emptyCoverage(contract);
       coverage[surface] = cov;
-      const ctx: RunContext = { contract, base, target, client, options, tallies, coverage: cov };
+      const ctx: RunContext = { contract, base, target, client, options, tallies, coverage: cov, times };
       for (const phase of options.phases) {
+        if (options.signal?.aborted) break;
         const t0 = performance.now();
         const sent = await runPhase(ctx, phase);
         requests += sent;
@@ -162,13 +185,15 @@ export async function runEngine(target: EngineTarget, options: EngineOptions): P
     }
     // The AsyncAPI messages and the evidence schema, judged in process; their cases count as requests.
     for (const surface of options.documents ?? []) {
+      if (options.signal?.aborted) break;
       const done = await runDocumentSurface(surface, { ...options, specsDir: options.specsDir ?? SPECS_DIR });
-      for (const t of asCheckTallies(done)) tallies.set(`${surface}:${t.check}`, t);
+      for (const t of asCheckTallies(done)) if (selected(options, t.check)) tallies.set(`${surface}:${t.check}`, t);
       coverage[surface] = done.coverage;
       for (const t of done.timings) timings.push({ surface, phase: t.phase, requests: t.cases, ms: t.ms });
       requests += done.timings.reduce((n, t) => n + t.cases, 0);
     }
     await tlsHybridGroup(originsOf(target, surfaces), target.caCert, tallies);
+    judgeResponseTimes(times, options.responseTime, tallies);
   } finally {
     client.close();
   }
@@ -207,6 +232,8 @@ export interface RunContext {
   options: EngineOptions;
   tallies: Map<string, CheckTally>;
   coverage: SurfaceCoverage;
+  /** Answer times per operation, for `response_time`. */
+  times: AnswerTimes;
 }
 
 /** The Authorization value the engine has for `op`: null when none is needed, undefined when none is held. */
@@ -326,8 +353,10 @@ async function runPhase(ctx: RunContext, phase: Phase): Promise<number> {
   if (phase === 'coverage') work.push(...unsupportedMethodCases(ctx));
   const firstFailure = new Map<string, EngineCase>();
   await pooled(work, ctx.options.concurrency ?? 16, async ({ op, c }) => {
+    if (ctx.options.signal?.aborted) return;
     const request = toRequest(ctx.base, op, c, credentialFor(ctx.target, op));
     const response = await sendSafely(ctx, request);
+    if (response.durationMs !== undefined) ctx.times.add(ctx.contract.surface, op.id, response.durationMs);
     for (const v of judge(ctx, ctx.contract, op, c, response)) {
       if (phase === 'fuzz' && !firstFailure.has(`${op.id}:${v.check}`)) firstFailure.set(`${op.id}:${v.check}`, c);
       else keepFailure(ctx, v, c, request, response);
@@ -340,8 +369,8 @@ async function runPhase(ctx: RunContext, phase: Phase): Promise<number> {
     const op = ctx.contract.operations.find((o) => o.id === c.operation) as Operation;
     const shrunk = await shrink(ctx, op, c, check);
     extra += shrunk.requests;
-    const tally = ctx.tallies.get(`${op.surface}:${check}`) as CheckTally;
-    if (tally.failures.length < (ctx.options.maxFailures ?? 20)) tally.failures.unshift(shrunk.failure);
+    const tally = ctx.tallies.get(`${op.surface}:${check}`);
+    if (tally && tally.failures.length < (ctx.options.maxFailures ?? 20)) tally.failures.unshift(shrunk.failure);
   }
   return work.length + extra;
 }
@@ -360,8 +389,20 @@ export function judge(
   if (op.surface === ctx.contract.surface)
     recordCoverage(ctx.coverage, op, c, response, documented(op, response.status) !== undefined);
   const failed: CheckVerdict[] = [];
-  for (const v of evaluate(contract, op, c, response)) {
-    const tally = ctx.tallies.get(`${ctx.contract.surface}:${v.check}`) as CheckTally;
+  const verdicts = [...evaluate(contract, op, c, response), ...securityHeaders(ctx, ctx.base, response)].filter((v) =>
+    ctx.tallies.has(`${ctx.contract.surface}:${v.check}`),
+  );
+  ctx.options.events?.({
+    type: 'answer_judged',
+    at: eventTime(Date.now()),
+    surface: ctx.contract.surface,
+    operation: op.id,
+    status: response.status,
+    verdicts: verdicts.map((v) => ({ check: `generated.${v.check}`, ok: v.ok, ...(v.message ? { message: v.message } : {}) })),
+  });
+  for (const v of verdicts) {
+    const tally = ctx.tallies.get(`${ctx.contract.surface}:${v.check}`);
+    if (!tally) continue;
     if (v.ok) tally.passed += 1;
     else {
       tally.failed += 1;
@@ -379,8 +420,8 @@ export function keepFailure(
   request: WireRequest,
   response: WireResponse,
 ): void {
-  const tally = ctx.tallies.get(`${ctx.contract.surface}:${v.check}`) as CheckTally;
-  if (tally.failures.length < (ctx.options.maxFailures ?? 20))
+  const tally = ctx.tallies.get(`${ctx.contract.surface}:${v.check}`);
+  if (tally && tally.failures.length < (ctx.options.maxFailures ?? 20))
     tally.failures.push(failure(v.check, v.message ?? '', c, request, response, false));
 }
 
@@ -401,7 +442,8 @@ function skip(ctx: RunContext, c: EngineCase, reason: string): void {
       : c.kind === 'positive'
         ? 'positive_data_acceptance'
         : 'missing_required_header';
-  const tally = ctx.tallies.get(`${c.surface}:${check}`) as CheckTally;
+  const tally = ctx.tallies.get(`${c.surface}:${check}`);
+  if (!tally) return;
   tally.skipped += 1;
   if (!tally.skipReasons.includes(reason)) tally.skipReasons.push(reason);
 }

@@ -224,7 +224,8 @@ function linkChecks(ctx: RunContext, op: Operation): NamedCheck[] {
 /** Counts a skip of each of `checks` on the surface, with the reason. */
 function skipChecks(ctx: RunContext, checks: readonly NamedCheck[], reason: string): void {
   for (const check of checks) {
-    const tally = ctx.tallies.get(`${ctx.contract.surface}:${check}`) as CheckTally;
+    const tally = ctx.tallies.get(`${ctx.contract.surface}:${check}`);
+    if (!tally) continue;
     tally.skipped += 1;
     if (!tally.skipReasons.includes(reason)) tally.skipReasons.push(reason);
   }

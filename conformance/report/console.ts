@@ -5,8 +5,11 @@ import { detailLines } from './format.ts';
 
 const LABEL = { passed: 'PASS', failed: 'FAIL', skipped: 'SKIP' } as const;
 
-/** Formats results for a terminal; the last line is exactly `N passed, N failed, N skipped`. */
-export function formatConsole(results: readonly CheckResult[]): string {
+/**
+ * Formats results for a terminal; `footer` (the run's figures) comes before the last line, which is exactly
+ * `N passed, N failed, N skipped`.
+ */
+export function formatConsole(results: readonly CheckResult[], footer?: string): string {
   const lines: string[] = [];
   for (const result of results) {
     lines.push(`${LABEL[result.status]} ${result.id} — ${result.title}`);
@@ -14,6 +17,7 @@ export function formatConsole(results: readonly CheckResult[]): string {
       for (const line of detailLines(result)) lines.push(`    ${line.replace(/\n/g, '\n    ')}`);
     }
   }
+  if (footer) lines.push(footer);
   lines.push(formatSummaryLine(results));
   return lines.join('\n');
 }

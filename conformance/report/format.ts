@@ -26,6 +26,30 @@ export function redactRequest(request: CheckRequest): CheckRequest {
   return { ...request, headers };
 }
 
+/** Names of JSON fields whose values are secrets: tokens, signing secrets, private keys, mnemonics. */
+const SECRET_FIELD = /token|secret|password|private.?key|mnemonic|seed.?phrase/i;
+
+/**
+ * A body text with the values of its secret fields replaced by "[redacted]" (an issued API key's token, a
+ * rotated webhook secret): reports and HAR files are shared, secrets never reach them (D-232).
+ */
+export function redactBody(text: string): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return text.replace(/\bsvc_[A-Za-z0-9_-]{8,}/g, 'svc_[redacted]');
+  }
+  const walk = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(walk);
+    if (typeof value !== 'object' || value === null) return value;
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, SECRET_FIELD.test(k) && typeof v === 'string' ? '[redacted]' : walk(v)]),
+    );
+  };
+  return JSON.stringify(walk(parsed));
+}
+
 /** A result with its request redacted, ready to serialise. */
 export function redactResult(result: CheckResult): CheckResult {
   return result.request ? { ...result, request: redactRequest(result.request) } : result;

@@ -14,6 +14,7 @@ export const SURFACE_LABELS: Record<Surface, string> = {
   E: 'E wallet session API',
   F: 'F evidence document',
   specs: 'specs',
+  all: 'generated from the contracts',
 };
 
 // XML 1.0 "Char": anything else (most C0 controls, lone surrogates, U+FFFE/FFFF) cannot appear at

@@ -1,46 +1,49 @@
+/**
+ * Writes the run's reports from its one report document (D-232): only the formats asked for (`--report
+ * json,junit,html,ndjson`), and one case file per kept failure of a generated check, which `svckit replay`
+ * sends again. The NDJSON report is written as the run goes (stream.ts); the console summary is always shown.
+ */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Clock } from '../clock.ts';
 import type { CheckResult } from '../runner.ts';
-import type { Target } from '../targets/target.ts';
-import { formatJson } from './json.ts';
+import { writeCaseFiles } from './cases.ts';
+import { toJson } from './format.ts';
+import { formatHtml } from './html.ts';
 import { formatJUnit } from './junit.ts';
+import type { RunReport } from './model.ts';
 
-/** The report file formats writeReports can produce. */
-export type ReportFormat = 'junit' | 'json';
+/** Every report format; `ndjson` is the event stream, written while the run goes. */
+export const REPORT_FORMATS = ['json', 'junit', 'html', 'ndjson'] as const;
+
+/** One report format. */
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
 /** File name written for each format. */
 export const REPORT_FILES: Record<ReportFormat, string> = {
-  junit: 'conformance.junit.xml',
   json: 'conformance.json',
+  junit: 'conformance.junit.xml',
+  html: 'conformance.html',
+  ndjson: 'conformance.ndjson',
 };
 
-/** Options for writeReports. */
-export interface WriteReportsOptions {
-  /** Which formats to write. */
-  formats: readonly ReportFormat[];
-  /** Directory to write into (created if missing). */
-  outDir: string;
-  /** The target, recorded in the JSON report. */
-  target?: Target;
-  /** Clock for the JSON report's generatedAt. */
-  clock?: Clock;
-}
-
-/** Writes the requested reports and returns the paths written, in the order of `formats`. */
-export async function writeReports(results: readonly CheckResult[], options: WriteReportsOptions): Promise<string[]> {
+/** Writes the requested reports of a finished run (all but `ndjson`) and the case files; returns the paths. */
+export async function writeRunReports(
+  report: RunReport,
+  results: readonly CheckResult[],
+  options: { formats: readonly ReportFormat[]; outDir: string },
+): Promise<string[]> {
   await mkdir(options.outDir, { recursive: true });
   const written: string[] = [];
-  for (const format of new Set(options.formats)) {
+  const put = async (format: ReportFormat, text: string) => {
     const path = join(options.outDir, REPORT_FILES[format]);
-    if (format === 'junit') {
-      await writeFile(path, formatJUnit(results), 'utf8');
-    } else if (format === 'json') {
-      await writeFile(path, formatJson(results, { target: options.target, clock: options.clock }), 'utf8');
-    } else {
-      throw new Error(`report format expected one of junit, json, got ${JSON.stringify(format)}`);
-    }
+    await writeFile(path, text, 'utf8');
     written.push(path);
+  };
+  for (const format of new Set(options.formats)) {
+    if (format === 'json') await put(format, `${toJson(report, 2)}\n`);
+    else if (format === 'junit') await put(format, formatJUnit(results));
+    else if (format === 'html') await put(format, formatHtml(report));
   }
+  written.push(...(await writeCaseFiles(report, options.outDir)));
   return written;
 }

@@ -1,3 +1,4 @@
+import { isLoopback } from './rpc.ts';
 import type { Capability, Target } from './target.ts';
 
 /** The URLs (and optional CA) of a vendor's deployment. */
@@ -19,6 +20,11 @@ export interface RemoteTargetOptions {
 }
 
 const ORIGINS = ['base', 'wallet', 'site'] as const;
+
+/** The origins of `target` served over plain http (loopback only, D-233), for the run's warning. */
+export function plainHttpOrigins(target: Target): string[] {
+  return ORIGINS.flatMap((name) => (target[name]?.protocol === 'http:' ? [`--${name} ${target[name]?.origin}`] : []));
+}
 
 /**
  * A deployment given by URL. Each given URL must be an https URL (spec: "Plain HTTP connections are
@@ -63,8 +69,12 @@ function httpsUrl(name: string, raw: string | URL): URL {
   } catch {
     throw new Error(`"${name}" expected an https URL, got ${JSON.stringify(text)}`);
   }
-  if (url.protocol !== 'https:') {
-    throw new Error(`"${name}" expected an https URL, got ${JSON.stringify(text)} (scheme ${url.protocol})`);
+  // D-233: plain http only on a loopback address (a validating mock, a service behind a local TLS-terminating
+  // proxy); the transport checks still fail there, as the spec requires HTTPS.
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url.hostname))) {
+    throw new Error(
+      `"${name}" expected an https URL, or http on a loopback address (127.0.0.1, ::1, localhost), got ${JSON.stringify(text)} (scheme ${url.protocol})`,
+    );
   }
   if (url.username || url.password) {
     throw new Error(`"${name}" expected an https URL without credentials, got one with user info`);

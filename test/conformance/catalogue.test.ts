@@ -69,7 +69,7 @@ describe('Catalogue.register', () => {
     expect(codeOf(() => new Catalogue().register(check({ id })))).toBe('bad_id');
   });
 
-  it('accepts exactly one prefix per surface, plus transport and admin on any surface', () => {
+  it('accepts exactly one prefix per surface (generated for the checks over all), plus transport and admin on any surface', () => {
     expect(CHECK_ID_PREFIXES).toEqual([
       'institutional',
       'webhooks',
@@ -78,6 +78,7 @@ describe('Catalogue.register', () => {
       'wallet',
       'evidence',
       'specs',
+      'generated',
       'transport',
       'admin',
     ]);
@@ -174,5 +175,31 @@ describe('the whole catalogue', () => {
     const checks = buildCatalogue().list();
     expect(checks.length).toBeGreaterThan(7);
     for (const c of checks) expect(c.severity, c.id).toBe('quote' in c.source ? 'MUST' : 'SHOULD');
+  });
+});
+
+describe('the generated checks in the registry (D-232)', () => {
+  it('registers every named check of the engine and of the document surfaces, once, with its phases', async () => {
+    const { NAMED_CHECKS } = await import('../../conformance/engine/checks.ts');
+    const { DOCUMENT_CHECKS } = await import('../../conformance/engine/documents.ts');
+    const generated = buildCatalogue()
+      .list()
+      .filter((c) => c.origin === 'generated');
+    const names = generated.map((c) => c.id.replace(/^generated\./, ''));
+    for (const name of [...NAMED_CHECKS, ...DOCUMENT_CHECKS]) expect(names).toContain(name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const c of generated) {
+      expect(c.surface).toBe('all');
+      expect('phases' in c && c.phases.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('refuses a generated check registered twice', async () => {
+    const { GENERATED_CHECKS } = await import('../../conformance/engine/registry.ts');
+    const cat = new Catalogue();
+    const first = GENERATED_CHECKS[0];
+    if (!first) throw new Error('no generated check');
+    cat.register(first);
+    expect(() => cat.register(first)).toThrow(/already registered/);
   });
 });

@@ -6,8 +6,10 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { parse as parseYaml } from 'yaml';
+import Ajv2020 from 'ajv/dist/2020.js';
 import type { Phase } from '../../../conformance/engine/cases.ts';
-import type { ReportFormat } from '../../../conformance/report/write.ts';
+import type { CheckSetting } from '../../../conformance/runner.ts';
+import { repoPath } from '../../../src/paths.ts';
 
 /** The options of `svckit conformance`, as commander gives them (and --config fills them in). */
 export type ConformanceOptions = {
@@ -41,19 +43,52 @@ export type ConformanceOptions = {
   phases?: string;
   seed?: string;
   maxExamples: string;
+  har?: string;
+  minScore?: string;
+  minCoverage?: string;
+  /** Per-check settings: the `checks` key of the --config file (D-232). */
+  checks?: Record<string, CheckSetting>;
 };
 
-const REPORT_FORMATS: readonly ReportFormat[] = ['junit', 'json'];
+/** Every report format (conformance/report/write.ts REPORT_FORMATS; kept here so parsing loads no report code). */
+export const REPORT_FORMATS = ['json', 'junit', 'html', 'ndjson'] as const;
 
-/** Parses `--report junit,json`; an unknown format is a usage error. */
+/** One report format. */
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
+
+/** Parses `--report json,junit,html,ndjson`; an unknown format is a usage error. */
 export function parseFormats(value: string | undefined): ReportFormat[] {
   if (!value) return [];
   return value.split(',').map((format) => {
-    if (!REPORT_FORMATS.includes(format as ReportFormat)) {
+    if (!(REPORT_FORMATS as readonly string[]).includes(format)) {
       throw new Error(`"--report" expected a comma-separated list of ${REPORT_FORMATS.join(', ')}, got "${format}"`);
     }
     return format as ReportFormat;
   });
+}
+
+/** The CI gates (D-232): the lowest score, and the lowest coverage per figure, in percent. */
+export type Gates = { minScore?: number; minCoverage: Partial<Record<'operations' | 'responses' | 'parameters', number>> };
+
+/** Parses `--min-score 80` and `--min-coverage operations=90,responses=75`. */
+export function parseGates(options: Pick<ConformanceOptions, 'minScore' | 'minCoverage'>): Gates {
+  const gates: Gates = { minCoverage: {} };
+  if (options.minScore !== undefined) {
+    const n = Number(options.minScore);
+    if (String(options.minScore).trim() === '' || !(n >= 0 && n <= 100))
+      throw new Error(`"--min-score" expected a number from 0 to 100, got "${options.minScore}"`);
+    gates.minScore = n;
+  }
+  if (options.minCoverage !== undefined)
+    for (const part of String(options.minCoverage).split(',')) {
+      const match = /^(operations|responses|parameters)=(\d+(?:\.\d+)?)$/.exec(part.trim());
+      if (!match || Number(match[2]) > 100)
+        throw new Error(
+          `"--min-coverage" expected figure=percent pairs of operations, responses, parameters (e.g. operations=90,responses=75), got "${part}"`,
+        );
+      gates.minCoverage[match[1] as 'operations'] = Number(match[2]);
+    }
+  return gates;
 }
 
 /** `--rate 5` or `--rate 5/s`: requests per second per origin (D-180). */
@@ -84,7 +119,24 @@ const PATH_KEYS = new Set([
   'admin-token-file',
   'webhook-secret-file',
   'webhook-previous-secret-file',
+  'har',
 ]);
+
+/** conformance/config.schema.json: the published JSON Schema of a --config file (D-232). */
+export const CONFIG_SCHEMA_PATH = repoPath('conformance/config.schema.json');
+
+/** Validates a parsed --config file against its JSON Schema; throws naming every problem. */
+function validateConfig(file: string, parsed: unknown): void {
+  const ajv = new Ajv2020({ allErrors: true, strict: false, logger: false });
+  const validate = ajv.compile(JSON.parse(readFileSync(CONFIG_SCHEMA_PATH, 'utf8')) as object);
+  if (validate(parsed)) return;
+  const problems = (validate.errors ?? []).map((e) =>
+    e.keyword === 'additionalProperties'
+      ? `${e.instancePath || '/'}: unknown key "${(e.params as { additionalProperty: string }).additionalProperty}"${e.instancePath === '' ? ' (keys are the flag names, e.g. base, only, rate, and checks)' : ''}`
+      : `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`,
+  );
+  throw new Error(`"--config" ${file} does not match conformance/config.schema.json: ${problems.join('; ')}`);
+}
 
 /**
  * Applies `--config <file>` (JSON or YAML; D-182): its keys are the long flag names, its values those of the flags
@@ -113,8 +165,13 @@ export function applyConfig(command: Command, options: ConformanceOptions): void
     throw new Error(
       `"--config" ${file} expected an object of flag names, got ${Array.isArray(parsed) ? 'a list' : typeof parsed}`,
     );
+  validateConfig(file, parsed);
   const flags = new Map(command.options.map((o) => [o.long?.replace(/^--/, ''), o] as const));
   for (const [key, value] of Object.entries(parsed)) {
+    if (key === 'checks') {
+      options.checks = value as Record<string, CheckSetting>;
+      continue;
+    }
     const option = flags.get(key);
     if (!option || key === 'config')
       throw new Error(`"--config" ${file}: unknown key "${key}" (keys are the flag names, e.g. base, only, rate)`);

@@ -9,6 +9,8 @@ import { mlDsa65, toHex } from '@svckit/sdk/crypto';
 import type { Check, CheckContext } from '../../catalogue.ts';
 import { PROBE_LIMIT, request, type HttpResult } from '../../http.ts';
 import { verdict } from '../define.ts';
+import { fileURLToPath } from 'node:url';
+import { contractOf, judgeAnswer } from '../../engine/judge-answer.ts';
 import { platformBicOf } from '../../targets/target.ts';
 import {
   adminJson,
@@ -70,25 +72,19 @@ function credentialChecks(): Check[] {
       needs: WITH_ADMIN,
       async run(ctx) {
         const f = await fixture(ctx.target);
+        // Every secured operation of the contract (a new one is covered by itself), its path parameters naming
+        // the fixture's own resources and its body the contract's example, judged by the generated checks
+        // `ignored_auth` and `error_shape_conformance` (D-232).
+        const contract = contractOf(fileURLToPath(ctx.specsDir), 'institutional');
+        const ids: Record<string, string> = { id: f.sender.id, reference: f.first.txRef };
         const problems: string[] = [];
-        const calls: [Operation, string, string, unknown?][] = [
-          ['GET /accounts', 'GET', '/accounts'],
-          ['GET /accounts/{id}', 'GET', `/accounts/${f.sender.id}`],
-          ['GET /accounts/{id}/statement', 'GET', `/accounts/${f.sender.id}/statement`],
-          ['GET /transfers', 'GET', '/transfers'],
-          [
-            'POST /transfers',
-            'POST',
-            '/transfers',
-            { fromAccountId: f.sender.id, to: f.recipient.address, amount: '0.01' },
-          ],
-          ['GET /transfers/{reference}', 'GET', `/transfers/${f.first.txRef}`],
-          ['POST /bank/connect', 'POST', '/bank/connect', { institutionBIC: 'DEUTDEFFXXX', accountId: f.sender.id }],
-        ];
         let last: HttpResult | undefined;
-        for (const [operation, method, path, body] of calls) {
-          last = await inst(ctx.target, method, path, null, body === undefined ? {} : { body });
-          problems.push(...(await contractProblems(ctx, operation, last, 401, 'no Authorization header')));
+        for (const op of contract.operations.filter((o) => o.security.length > 0)) {
+          const path = op.route.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(ids[name] ?? name));
+          const body = op.body?.examples[0];
+          last = await inst(ctx.target, op.method, path, null, body === undefined ? {} : { body });
+          for (const v of judgeAnswer(contract, op, last, ['ignored_auth', 'error_shape_conformance'], 'unauthenticated'))
+            if (!v.ok) problems.push(`${op.id} (no Authorization header): ${v.check}: ${v.message ?? 'failed'}`);
         }
         return verdict(problems, last);
       },

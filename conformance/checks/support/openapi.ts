@@ -3,7 +3,8 @@
 import { readFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
 import type { HttpResult } from '../../http.ts';
-import { deref, isObject } from '../spec-examples/pointer.ts';
+import { fileURLToPath } from 'node:url';
+import { contractOf, judgeAnswer, operationOf, surfaceOfFile } from '../../engine/judge-answer.ts';
 import { DocumentValidator } from '../spec-examples/validator.ts';
 
 /** An OpenAPI 3.1 contract, parsed, with a validator over its schemas (JSON Schema 2020-12). */
@@ -25,10 +26,13 @@ export function openApiContract(specsDir: URL, file: string): Promise<OpenApiCon
   return loaded;
 }
 
+/** The generated checks whose judges hold an answer to its contract (D-232). */
+const CONTRACT_CHECKS = ['status_code_conformance', 'content_type_conformance', 'response_schema_conformance'] as const;
+
 /**
  * Problems with an answer to `operation` (`METHOD /route` of the contract `file`): a status other than
- * `status`, a status the contract does not declare for it, a body that is not JSON or fails the declared
- * schema. `what` names the case in messages.
+ * `status`, then what the judges of the generated checks `status_code_conformance`, `content_type_conformance`
+ * and `response_schema_conformance` find (D-232). `what` names the case in messages.
  */
 export async function operationProblems(
   specsDir: URL,
@@ -38,15 +42,9 @@ export async function operationProblems(
   status: number,
   what = '',
 ): Promise<string[]> {
-  const { doc, validator } = await openApiContract(specsDir, file);
-  const [method, route] = operation.split(' ') as [string, string];
   const where = `${operation}${what ? ` (${what})` : ''}`;
   if (res.status !== status) return [`${where}: expected HTTP ${status}, got ${res.status} ${res.text.slice(0, 300)}`];
-  const { node, at } = deref(doc, ['paths', route, method.toLowerCase(), 'responses', String(status)]);
-  if (!isObject(node)) return [`${where}: HTTP ${status} is not a status the contract declares`];
-  if (!isObject(node.content)) return [];
-  if (!/^application\/json\b/.test(res.headers['content-type'] ?? ''))
-    return [`${where}: expected application/json, got ${JSON.stringify(res.headers['content-type'])}`];
-  if (res.json === undefined) return [`${where}: the body is not JSON: ${res.text.slice(0, 200)}`];
-  return validator.validate({ where, value: res.json, schemaAt: [...at, 'content', 'application/json', 'schema'] });
+  const contract = contractOf(fileURLToPath(specsDir), surfaceOfFile(file));
+  const verdicts = judgeAnswer(contract, operationOf(contract, operation), res, CONTRACT_CHECKS);
+  return verdicts.filter((v) => !v.ok).map((v) => `${where}: ${v.check}: ${v.message ?? 'failed'}`);
 }
