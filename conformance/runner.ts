@@ -1,6 +1,5 @@
 // Runs catalogue checks against a target. Spec rule (evidence document F): "counts are stated
 // separately; a skipped or not-applicable case is not a pass", so skips are never folded into passes.
-import { withRunPacing } from './http.ts';
 import type {
   Catalogue,
   Check,
@@ -16,6 +15,7 @@ import type { Target } from './targets/target.ts';
 import { pathToFileURL } from 'node:url';
 import { SPECS_DIR } from '../src/paths.ts';
 import { silentProgress, withActivity, type Activity, type ProgressSink } from './progress.ts';
+import { withinRun } from './run-scope.ts';
 
 /** One check's outcome together with the check's catalogue entry. */
 export type CheckResult = CheckOutcome & {
@@ -110,9 +110,9 @@ export function selectChecks(
   return chosen.filter((c) => !exclude.some((prefix) => matchesPrefix(c.id, prefix)));
 }
 
-/** Runs the selected checks one after another (sequential, so rate limits are not tripped). */
+/** Runs the selected checks one after another (sequential, so rate limits are not tripped), in a run scope (D-250). */
 export function runChecks(catalogue: Catalogue, target: Target, options: RunOptions = {}): Promise<CheckResult[]> {
-  return withRunPacing(() => runSelected(catalogue, target, options));
+  return withinRun(() => runSelected(catalogue, target, options));
 }
 
 async function runSelected(catalogue: Catalogue, target: Target, options: RunOptions): Promise<CheckResult[]> {

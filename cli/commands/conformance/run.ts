@@ -83,16 +83,18 @@ export async function runConformance(options: ConformanceOptions, command: Comma
   } catch (error) {
     usage(error);
   }
-  const [{ formatConsole }, { writeReports }, { RUN_PACING, setPacing }, progressModule, { cleanUp, describeCleanup }] =
+  const [{ formatConsole }, { writeReports }, { withRunScope }, progressModule, { cleanUp, describeCleanup }] =
     await Promise.all([
       import('../../../conformance/report/console.ts'),
       import('../../../conformance/report/write.ts'),
-      import('../../../conformance/http.ts'),
+      import('../../../conformance/run-scope.ts'),
       import('../../../conformance/progress.ts'),
       import('../../../conformance/cleanup.ts'),
     ]);
   const { webhookPreflight } = await import('../../../conformance/webhooks/preflight.ts');
-  setPacing({ ...RUN_PACING, rate });
+  // D-180, D-250: one pacer for the whole run (checks, generated cases, cleanup), at `--rate` or adaptive.
+  const { Pacer } = await import('../../../conformance/pacing.ts');
+  const scope = { pacer: new Pacer(rate !== undefined ? { rate } : {}) };
   const progress = options.quiet ? progressModule.silentProgress : progressModule.streamProgress(process.stderr);
   // D-182: SIGINT or SIGTERM stops the run, removes what it created, then exits 130 or 143; a second one exits at once.
   const interrupt = new AbortController();
@@ -109,19 +111,21 @@ export async function runConformance(options: ConformanceOptions, command: Comma
   let engineFailed = false;
   try {
     if (!engineOnly)
-      results = await runChecks(catalogue, target, {
-        only,
-        exclude: options.exclude,
-        progress,
-        signal: interrupt.signal,
-        ...(deadlineMs !== undefined ? { deadlineMs } : {}),
-        ...(deployment ? { gates: [webhookPreflight()] } : {}),
-      });
+      results = await withRunScope(scope, () =>
+        runChecks(catalogue, target, {
+          only,
+          exclude: options.exclude,
+          progress,
+          signal: interrupt.signal,
+          ...(deadlineMs !== undefined ? { deadlineMs } : {}),
+          ...(deployment ? { gates: [webhookPreflight()] } : {}),
+        }),
+      );
     if (!engineOnly) console.log(formatConsole(results));
     if (engine && !interrupt.signal.aborted) {
       const { runEngineCommand } = await import('../../../conformance/engine/command.ts');
       progress.start(`generated cases: ${engine.phases.join(', ')} (seed ${engine.seed})`);
-      const run = await runEngineCommand(target, { ...engine, outDir: options.out });
+      const run = await withRunScope(scope, () => runEngineCommand(target, { ...engine, outDir: options.out }));
       console.log(run.text);
       for (const file of run.written) console.log(`report written: ${file}`);
       engineFailed = run.result.tallies.some((t) => t.failed > 0);
@@ -129,7 +133,7 @@ export async function runConformance(options: ConformanceOptions, command: Comma
   } finally {
     if (deployment) {
       progress.start('cleanup: removing what the run created');
-      progress.note(describeCleanup(await cleanUp(target)));
+      progress.note(describeCleanup(await withRunScope(scope, () => cleanUp(target))));
     }
     progress.done();
     await target.close?.();
