@@ -1,6 +1,5 @@
 // Runs catalogue checks against a target. Spec rule (evidence document F): "counts are stated
 // separately; a skipped or not-applicable case is not a pass", so skips are never folded into passes.
-import { withRunPacing } from './http.ts';
 import {
   type Catalogue,
   type Check,
@@ -21,6 +20,8 @@ import { pathToFileURL } from 'node:url';
 import { SPECS_DIR } from '../src/paths.ts';
 import { silentProgress, withActivity, type Activity, type ProgressSink } from './progress.ts';
 import { type EventSink, eventTime } from './events.ts';
+import { currentRunScope, type Exchange, withRunScope } from './run-scope.ts';
+import { Pacer } from './pacing.ts';
 import type { EngineFailure, EngineResult } from './engine/run.ts';
 
 /** One check's outcome together with the check's catalogue entry. */
@@ -108,6 +109,8 @@ export interface RunOptions {
   events?: EventSink;
   /** Runs the generated checks (the engine); given by the caller so the runner does not load the engine itself. */
   generated?: GeneratedRunner;
+  /** The run's pacer (D-250; default: the caller's run scope's when it resends, else a new run pacer). */
+  pacer?: Pacer;
 }
 
 /** Runs the selected generated checks in the given phases and turns their tallies into results. */
@@ -209,7 +212,38 @@ export function settingOf(settings: RunOptions['settings'], id: string): CheckSe
  * One run (D-232): the selected hand-written checks one after another, then the selected generated checks
  * through the engine, one result per check, events on the way.
  */
-export async function executeRun(catalogue: Catalogue, target: Target, options: RunOptions = {}): Promise<RunOutcome> {
+export function executeRun(catalogue: Catalogue, target: Target, options: RunOptions = {}): Promise<RunOutcome> {
+  const outer = currentRunScope();
+  const pacer = options.pacer ?? (outer && outer.pacer.maxRetries > 0 ? outer.pacer : new Pacer());
+  let n = 0;
+  const observe = (exchange: Exchange) => {
+    outer?.observe?.(exchange);
+    options.events?.({
+      type: 'case_sent',
+      at: eventTime(exchange.startedAt),
+      n: ++n,
+      ...(exchange.check !== undefined ? { check: exchange.check } : {}),
+      source: exchange.source,
+      durationMs: Math.round(exchange.durationMs),
+      rateLimited: exchange.rateLimited,
+      request: exchange.request,
+      ...(exchange.response ? { response: exchange.response } : {}),
+      ...(exchange.error !== undefined ? { error: exchange.error } : {}),
+    });
+  };
+  return withRunScope({ pacer, observe }, () => runInScope(catalogue, target, options));
+}
+
+/** Figures of the run's pacing: the rate-limit answers waited out and the time requests were held (D-250). */
+export function waitedOf(pacer: Pacer): { answers: number; ms: number } {
+  const all = Object.values(pacer.stats());
+  return {
+    answers: all.reduce((n, s) => n + s.rateLimited, 0),
+    ms: Math.round(all.reduce((n, s) => n + s.waitedMs, 0)),
+  };
+}
+
+async function runInScope(catalogue: Catalogue, target: Target, options: RunOptions): Promise<RunOutcome> {
   const clock = options.clock ?? systemClock;
   const emit = options.events ?? (() => undefined);
   const started = clock.now();
@@ -233,13 +267,11 @@ export async function executeRun(catalogue: Catalogue, target: Target, options: 
     });
     return result;
   };
-  const results = await withRunPacing(() =>
-    runSelected(
-      plan.handWritten.filter((c) => !turnedOff(c)),
-      target,
-      options,
-      finish,
-    ),
+  const results = await runSelected(
+    plan.handWritten.filter((c) => !turnedOff(c)),
+    target,
+    options,
+    finish,
   );
   for (const c of plan.handWritten.filter(turnedOff))
     results.push(finish(skipped(c, `turned off by the run's config: ${turnedOff(c)}`)));

@@ -1,10 +1,13 @@
 /**
  * The engine's HTTPS client: one keep-alive connection pool per run (node:https, no extra dependency), so
- * thousands of generated requests reuse a few TLS connections, and a bounded number run at once.
+ * thousands of generated requests reuse a few TLS connections, and a bounded number run at once, through the
+ * run's pacer (D-180, D-250) like the hand-written checks' requests.
  */
 import http from 'node:http';
 import https from 'node:https';
 import { performance } from 'node:perf_hooks';
+import { type Attempt, Pacer, weightOf } from '../pacing.ts';
+import { currentRunScope, exchangeOf } from '../run-scope.ts';
 
 /** A request as the engine stores it in cases and case files (credentials are redacted in reports). */
 export interface WireRequest {
@@ -27,18 +30,30 @@ export interface WireResponse {
   durationMs?: number;
 }
 
+/** What the sender knows of a request beyond its wire form. */
+export interface SendMeta {
+  /** The check it serves (a run's observer names it). */
+  check?: string;
+}
+
 /** A pooled client; `close()` ends its connections. */
 export interface EngineClient {
-  send(request: WireRequest): Promise<WireResponse>;
+  /** Sends `request` through the pacer: paced per origin, a rate-limit answer waited out and sent again. */
+  send(request: WireRequest, meta?: SendMeta): Promise<WireResponse>;
   close(): void;
 }
 
 /** Largest response body kept (bytes); a longer one is cut and counted as not JSON. */
 const MAX_BODY = 4 * 1024 * 1024;
 
-/** A keep-alive client trusting `caCert` (PEM) besides the system CAs, at most `connections` sockets. */
+/**
+ * A keep-alive client trusting `caCert` (PEM) besides the system CAs, at most `connections` sockets. Its requests
+ * go through `pacer` (default: the pacer of the run it is made in, else the library's, which neither paces nor
+ * resends; D-250): every request to an origin waits while a rate-limit answer pauses it, so its connections
+ * never resend together. The run's observer is told every attempt.
+ */
 export function engineClient(
-  options: { caCert?: string; connections?: number; timeoutMs?: number } = {},
+  options: { caCert?: string; connections?: number; timeoutMs?: number; pacer?: Pacer } = {},
 ): EngineClient {
   const plain = new http.Agent({ keepAlive: true, maxSockets: options.connections ?? 16 });
   const agent = new https.Agent({
@@ -47,57 +62,69 @@ export function engineClient(
     ...(options.caCert ? { ca: options.caCert } : {}),
   });
   const timeout = options.timeoutMs ?? 15_000;
+  const madeIn = currentRunScope();
+  const pacer = options.pacer ?? madeIn?.pacer ?? Pacer.library();
+  const once = (request: WireRequest): Promise<WireResponse> =>
+    new Promise((resolve, reject) => {
+      const started = performance.now();
+      const headers = { ...request.headers };
+      if (request.body !== undefined) headers['content-length'] = String(Buffer.byteLength(request.body));
+      // Plain http only for loopback test servers; every surface of the service is HTTPS.
+      const secure = request.url.startsWith('https:');
+      const send = secure ? https.request : http.request;
+      const req = send(
+        request.url,
+        { method: request.method, headers, agent: secure ? agent : plain, timeout },
+        (res) => {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          res.on('data', (c: Buffer) => {
+            size += c.length;
+            if (size <= MAX_BODY) chunks.push(c);
+          });
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            let json: unknown;
+            if (size <= MAX_BODY && text !== '') {
+              try {
+                json = JSON.parse(text);
+              } catch {
+                json = undefined;
+              }
+            }
+            const out: Record<string, string> = {};
+            for (const [k, v] of Object.entries(res.headers))
+              if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : String(v);
+            resolve({ status: res.statusCode ?? 0, headers: out, text, json, durationMs: performance.now() - started });
+          });
+          res.on('error', reject);
+        },
+      );
+      req.on('timeout', () => req.destroy(new Error(`no answer from ${request.url} within ${timeout} ms`)));
+      req.on('error', reject);
+      req.end(request.body);
+    });
   return {
     close: () => {
       agent.destroy();
       plain.destroy();
     },
-    send: (request) =>
-      new Promise((resolve, reject) => {
-        const started = performance.now();
-        const headers = { ...request.headers };
-        if (request.body !== undefined) headers['content-length'] = String(Buffer.byteLength(request.body));
-        // Plain http only for loopback test servers; every surface of the service is HTTPS.
-        const secure = request.url.startsWith('https:');
-        const send = secure ? https.request : http.request;
-        const req = send(
-          request.url,
-          { method: request.method, headers, agent: secure ? agent : plain, timeout },
-          (res) => {
-            const chunks: Buffer[] = [];
-            let size = 0;
-            res.on('data', (c: Buffer) => {
-              size += c.length;
-              if (size <= MAX_BODY) chunks.push(c);
-            });
-            res.on('end', () => {
-              const text = Buffer.concat(chunks).toString('utf8');
-              let json: unknown;
-              if (size <= MAX_BODY && text !== '') {
-                try {
-                  json = JSON.parse(text);
-                } catch {
-                  json = undefined;
-                }
-              }
-              const out: Record<string, string> = {};
-              for (const [k, v] of Object.entries(res.headers))
-                if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : String(v);
-              resolve({
-                status: res.statusCode ?? 0,
-                headers: out,
-                text,
-                json,
-                durationMs: performance.now() - started,
-              });
-            });
-            res.on('error', reject);
-          },
-        );
-        req.on('timeout', () => req.destroy(new Error(`no answer from ${request.url} within ${timeout} ms`)));
-        req.on('error', reject);
-        req.end(request.body);
-      }),
+    send: (request, meta) => {
+      const url = new URL(request.url);
+      const observe = (currentRunScope() ?? madeIn)?.observe;
+      return pacer.send({
+        origin: url.origin,
+        label: `${request.method} ${url.pathname}`,
+        weight: weightOf(request.body),
+        send: () => once(request),
+        ...(observe
+          ? {
+              attempted: (attempt: Attempt<WireResponse>) =>
+                observe(exchangeOf('generated', meta?.check, request, attempt)),
+            }
+          : {}),
+      });
+    },
   };
 }
 

@@ -6,7 +6,7 @@ import { ACVP_RESULTS_KIND, type AcvpResultsFile } from '../crypto/acvp/output.t
 import { INTEROP_RESULTS_KIND, type InteropResultsFile } from '../crypto/interop/run.ts';
 import { countsConsistent, sumCounts, type Counts } from '../crypto/results.ts';
 import { WYCHEPROOF_RESULTS_KIND, type WycheproofResultsFile } from '../crypto/wycheproof/output.ts';
-import type { JsonReport } from '../report/json.ts';
+import type { RunReport } from '../report/model.ts';
 
 /** Reads and checks an ACVP results file. */
 export function readAcvpResults(path: string): AcvpResultsFile {
@@ -59,14 +59,19 @@ export interface ProtocolSummary {
 
 /** Reads the conformance JSON report (conformance.json) and recounts its results. */
 export function readProtocolReport(path: string): ProtocolSummary {
-  const report = readJson(path) as Partial<JsonReport>;
-  if (!Array.isArray(report.results) || !report.summary || typeof report.generatedAt !== 'string') {
+  const report = readJson(path) as Partial<RunReport>;
+  if (
+    report.kind !== 'svckit-conformance-report' ||
+    !Array.isArray(report.checks) ||
+    !report.summary ||
+    typeof report.finishedAt !== 'string'
+  ) {
     throw new Error(
-      `${path}: expected the JSON report of "svckit conformance --report json" (generatedAt, summary, results)`,
+      `${path}: expected the JSON report of "svckit conformance --report json" (kind svckit-conformance-report, finishedAt, summary, checks)`,
     );
   }
   const recount = { passed: 0, failed: 0, skipped: 0 };
-  for (const r of report.results) {
+  for (const r of report.checks) {
     if (r.status !== 'passed' && r.status !== 'failed' && r.status !== 'skipped')
       throw new Error(`${path}: result ${r.id} has status ${JSON.stringify(r.status)}`);
     recount[r.status] += 1;
@@ -78,14 +83,14 @@ export function readProtocolReport(path: string): ProtocolSummary {
     );
   }
   return {
-    checks: report.results.length,
+    checks: report.checks.length,
     ...recount,
     reproduce: reproduceConformance(report),
-    generatedAt: report.generatedAt,
+    generatedAt: report.finishedAt,
   };
 }
 
-function reproduceConformance(report: Partial<JsonReport>): string {
+function reproduceConformance(report: Partial<RunReport>): string {
   const target = report.target;
   if (!target || target.kind === 'reference') return 'npx svckit conformance --report json --out reports';
   if (target.kind === 'specs-only') return 'npx svckit conformance --target specs --report json --out reports';

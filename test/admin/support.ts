@@ -5,7 +5,8 @@ import { expect } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { deref, isObject } from '../../conformance/checks/spec-examples/pointer.ts';
 import { DocumentValidator } from '../../conformance/checks/spec-examples/validator.ts';
-import { type HttpResult, request, retryDelayMs } from '../../conformance/http.ts';
+import { type HttpResult, request } from '../../conformance/http.ts';
+import { DEFAULT_MAX_WAIT_MS, retryDelayMs } from '../../conformance/pacing.ts';
 import type { Target } from '../../conformance/targets/target.ts';
 import { mlDsa65, toHex, type MlDsa65KeyPair } from '../../src/crypto/index.ts';
 
@@ -92,7 +93,7 @@ async function waitingOutRateLimits(send: () => Promise<HttpResult>): Promise<Ht
     const res = await send();
     const code = (res.json as { code?: unknown } | undefined)?.code;
     if (res.status !== 429 || code !== 'RATE_LIMITED' || attempt >= RATE_LIMIT_RESENDS) return res;
-    await new Promise((resolve) => setTimeout(resolve, retryDelayMs(res.headers, attempt)));
+    await new Promise((resolve) => setTimeout(resolve, retryDelayMs(res.headers, attempt, DEFAULT_MAX_WAIT_MS)));
   }
 }
 

@@ -1,16 +1,18 @@
-// The harness's HTTP layer against a real local HTTPS server that enforces a limit (D-180): 429 with Retry-After
-// and JSON-RPC -32005 inside a 429 are waited out and sent again, a bounded number of times, each retry noted with
-// the running check; -32005 outside a 429 (an oversized batch) is an answer; --rate paces one origin. And the
-// runner's deadline (D-181) fails a check that waits too long, naming what it waited for.
+// The harness's HTTP layer in a run (D-180, D-250) against a real local HTTPS server that enforces a limit: 429
+// with Retry-After and JSON-RPC -32005 inside a 429 are waited out and sent again, a bounded number of times, each
+// retry noted with the running check; -32005 outside a 429 (an oversized batch) is an answer; --rate paces one
+// origin. And the runner's deadline (D-181) fails a check that waits too long, naming what it waited for.
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Catalogue } from '../../conformance/catalogue.ts';
-import { PROBE_LIMIT, RUN_PACING, request, setPacing } from '../../conformance/http.ts';
+import { PROBE_LIMIT, request } from '../../conformance/http.ts';
+import { Pacer, type PacingOptions } from '../../conformance/pacing.ts';
 import { withActivity, type Activity } from '../../conformance/progress.ts';
+import { withRunScope } from '../../conformance/run-scope.ts';
 import { runChecks } from '../../conformance/runner.ts';
 import type { Target } from '../../conformance/targets/target.ts';
 import { ensureDevCertificates } from '../../src/server/tls/dev-certificates.ts';
@@ -47,11 +49,8 @@ beforeAll(async () => {
   };
 });
 
-beforeEach(() => setPacing(RUN_PACING));
-
 afterEach(() => {
   arrivals = [];
-  setPacing({});
 });
 
 afterAll(async () => {
@@ -66,6 +65,9 @@ const activity = (): Activity => ({
   retries: [],
   signal: new AbortController().signal,
 });
+/** Runs `fn` as the check `a` of a run paced by `options`. */
+const inRun = <T>(a: Activity, fn: () => Promise<T>, options: PacingOptions = {}) =>
+  withRunScope({ pacer: new Pacer(options) }, () => withActivity(a, fn));
 const json = (res: import('node:http').ServerResponse, status: number, body: unknown, headers = {}) =>
   res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
 
@@ -75,7 +77,7 @@ describe('rate-limit answers', () => {
     handler = (_req, res) =>
       ++n === 1 ? json(res, 429, { error: 'slow down' }, { 'retry-after': '1' }) : json(res, 200, { ok: true });
     const a = activity();
-    const res = await withActivity(a, () => request(target, 'api/stats'));
+    const res = await inRun(a, () => request(target, 'api/stats'));
     expect(res.status).toBe(200);
     expect(arrivals).toHaveLength(2);
     expect(arrivals[1]! - arrivals[0]!).toBeGreaterThanOrEqual(950);
@@ -94,7 +96,7 @@ describe('rate-limit answers', () => {
         ? json(res, 429, limit, { 'retry-after': '1' })
         : json(res, 200, { ...limit, error: { code: -32005, message: 'limit exceeded' } });
     const a = activity();
-    const res = await withActivity(a, () =>
+    const res = await inRun(a, () =>
       request(target, 'rpc', { body: [{ jsonrpc: '2.0', id: 1, method: 'eth_chainId' }] }),
     );
     expect(res.status).toBe(200);
@@ -105,10 +107,9 @@ describe('rate-limit answers', () => {
   });
 
   it('gives up after the bounded number of retries and returns the 429', async () => {
-    setPacing({ ...RUN_PACING, maxRetries: 2 });
     handler = (_req, res) => json(res, 429, { error: 'no' }, { 'retry-after': '0' });
     const a = activity();
-    const res = await withActivity(a, () => request(target, 'api/x'));
+    const res = await inRun(a, () => request(target, 'api/x'), { maxRetries: 2, rate: 100 });
     expect(res.status).toBe(429);
     expect(arrivals).toHaveLength(3);
     expect(a.retries.at(-1)).toBe('GET /api/x: HTTP 429; gave up after 2 retries');
@@ -116,7 +117,14 @@ describe('rate-limit answers', () => {
 
   it('returns a 429 as it is to a check that probes the limit itself', async () => {
     handler = (_req, res) => json(res, 429, { error: 'no' }, { 'retry-after': '1' });
-    const res = await request(target, 'api/x', PROBE_LIMIT);
+    const res = await inRun(activity(), () => request(target, 'api/x', PROBE_LIMIT));
+    expect(res.status).toBe(429);
+    expect(arrivals).toHaveLength(1);
+  });
+
+  it('returns a 429 as it is outside a run (the library pacer neither paces nor resends)', async () => {
+    handler = (_req, res) => json(res, 429, { error: 'no' }, { 'retry-after': '1' });
+    const res = await request(target, 'api/x');
     expect(res.status).toBe(429);
     expect(arrivals).toHaveLength(1);
   });
@@ -124,15 +132,21 @@ describe('rate-limit answers', () => {
 
 describe('--rate', () => {
   it('spaces requests to one origin to the rate, a batch counting one per entry', async () => {
-    setPacing({ ...RUN_PACING, rate: 4 });
     handler = (_req, res) => json(res, 200, {});
     // The bucket starts full (4 tokens): 4 single requests pass at once, then a 2-entry batch waits 0.5 s for
     // its tokens and the next single request 0.25 s more.
     const t0 = Date.now();
-    await Promise.all(Array.from({ length: 4 }, () => request(target, 'api/x')));
-    const burst = Date.now() - t0;
-    await request(target, 'rpc', { body: [{}, {}] });
-    await request(target, 'api/x');
+    let burst = 0;
+    await inRun(
+      activity(),
+      async () => {
+        await Promise.all(Array.from({ length: 4 }, () => request(target, 'api/x')));
+        burst = Date.now() - t0;
+        await request(target, 'rpc', { body: [{}, {}] });
+        await request(target, 'api/x');
+      },
+      { rate: 4 },
+    );
     expect(arrivals).toHaveLength(6);
     expect(burst).toBeLessThan(700);
     expect(arrivals[4]! - t0).toBeGreaterThanOrEqual(490);
@@ -140,7 +154,7 @@ describe('--rate', () => {
   });
 
   it('refuses a rate that is not a positive number', () => {
-    expect(() => setPacing({ rate: 0 })).toThrow(/positive number/);
+    expect(() => new Pacer({ rate: 0 })).toThrow(/positive number/);
   });
 });
 

@@ -12,7 +12,7 @@ import { strictEvidenceAjv } from '../../conformance/checks/spec-examples/eviden
 import { buildEvidence, type BuildEvidenceResult } from '../../conformance/evidence/build.ts';
 import { readProtocolReport } from '../../conformance/evidence/results-files.ts';
 import { parseNpmAudit } from '../../conformance/evidence/supply-chain.ts';
-import { buildJsonReport } from '../../conformance/report/json.ts';
+import { buildRunReport } from '../../conformance/report/build.ts';
 import type { CheckResult } from '../../conformance/runner.ts';
 import { ManualClock } from '../../src/clock.ts';
 import { verifyEvidence } from '../../src/evidence/verify.ts';
@@ -179,12 +179,20 @@ describe('evidence build (offline)', () => {
     writeFileSync(
       protocolResults,
       JSON.stringify(
-        buildJsonReport([
-          check('a.b', 'passed'),
-          check('a.c', 'passed'),
-          check('a.d', 'failed'),
-          check('a.e', 'skipped'),
-        ]),
+        buildRunReport(
+          { results: [check('a.b', 'passed'), check('a.c', 'passed'), check('a.d', 'failed'), check('a.e', 'skipped')] },
+          {
+            command: 'svckit conformance --report json',
+            replayCheck: (id) => `svckit conformance --only ${id}`,
+            replayCase: (file) => `svckit replay ${file}`,
+            startedAt: now.getTime(),
+            finishedAt: now.getTime(),
+            phases: [],
+            waited: { answers: 0, ms: 0 },
+            requests: 0,
+            interrupted: false,
+          },
+        ),
       ),
     );
     const result = await buildEvidence({
@@ -241,10 +249,11 @@ describe('evidence build (offline)', () => {
     writeFileSync(
       path,
       JSON.stringify({
-        generatedAt: now.toISOString(),
+        kind: 'svckit-conformance-report',
+        finishedAt: now.toISOString(),
         target: null,
         summary: { passed: 2, failed: 0, skipped: 0 },
-        results: [
+        checks: [
           { id: 'a.b', status: 'skipped' },
           { id: 'a.c', status: 'passed' },
         ],

@@ -96,10 +96,9 @@ export async function runConformance(options: ConformanceOptions, command: Comma
   } catch (error) {
     usage(error);
   }
-  const [report, http, progressModule, cleanup, stream, { webhookPreflight }, { runGeneratedChecks }, remote] =
+  const [report, progressModule, cleanup, stream, { webhookPreflight }, { runGeneratedChecks }, remote] =
     await Promise.all([
       import('../../../conformance/report/index.ts'),
-      import('../../../conformance/http.ts'),
       import('../../../conformance/progress.ts'),
       import('../../../conformance/cleanup.ts'),
       import('../../../conformance/report/stream.ts'),
@@ -122,7 +121,9 @@ export async function runConformance(options: ConformanceOptions, command: Comma
       process.exit(EXIT.unreachable);
     }
   }
-  http.setPacing({ ...http.RUN_PACING, rate });
+  const { Pacer } = await import('../../../conformance/pacing.ts');
+  const { withRunScope } = await import('../../../conformance/run-scope.ts');
+  const pacer = new Pacer(rate !== undefined ? { rate } : {});
   const sinks: EventSink[] = [];
   const ndjson = formats.includes('ndjson')
     ? stream.ndjsonWriter(`${options.out}/${report.REPORT_FILES.ndjson}`)
@@ -162,11 +163,12 @@ export async function runConformance(options: ConformanceOptions, command: Comma
         for (const sink of sinks) sink(event);
       },
       generated: runGeneratedChecks,
+      pacer,
     });
   } finally {
     if (deployment) {
       progress.start('cleanup: removing what the run created');
-      cleaned = await cleanup.cleanUp(target);
+      cleaned = await withRunScope({ pacer }, () => cleanup.cleanUp(target));
       progress.note(cleanup.describeCleanup(cleaned));
     }
     progress.done();
@@ -182,7 +184,7 @@ export async function runConformance(options: ConformanceOptions, command: Comma
     finishedAt: Date.now(),
     phases: outcome.engine?.phases ?? [],
     ...(outcome.engine ? { seed: outcome.engine.seed, maxExamples: outcome.engine.maxExamples } : {}),
-    waited: http.waitedSoFar(),
+    waited: runner.waitedOf(pacer),
     requests: exchanges.requests,
     ...(cleaned ? { cleanup: cleaned } : {}),
     interrupted: interrupt.signal.aborted,

@@ -12,7 +12,8 @@ import { base58check, base64, bech32 } from '@scure/base';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { mlDsa65, sha3_256, toHex, type MlDsa65KeyPair } from '@svckit/sdk/crypto';
 import type { CheckContext } from '../../catalogue.ts';
-import { PROBE_LIMIT, request, type HttpResult, withRunPacing } from '../../http.ts';
+import { PROBE_LIMIT, request, type HttpResult } from '../../http.ts';
+import { withinRun } from '../../run-scope.ts';
 import type { Capability, Target } from '../../targets/target.ts';
 import { checkDefiner, Unavailable } from '../define.ts';
 import { operationProblems } from '../support/openapi.ts';
@@ -44,7 +45,7 @@ export function call(target: Target, method: string, path: string, options: Call
       ...(options.body !== undefined ? { body: options.body } : {}),
       ...(options.retry429 === false ? PROBE_LIMIT : {}),
     });
-  return options.retry429 === false ? send() : withRunPacing(send);
+  return options.retry429 === false ? send() : withinRun(send);
 }
 
 /** Problems with an answer to `operation` (`METHOD /route` of the contract): another status, an undeclared status, a body off-schema. */
