@@ -31,6 +31,7 @@ export const FULL_TIER: Readonly<Record<string, FullTierReason>> = {
   'test/wallet-client/extension-view.test.ts': 'chromium',
   'test/docs/browser.test.ts': 'chromium',
   'test/conformance/engine/reports.test.ts': 'chromium',
+  'test/conformance/report-html.test.ts': 'chromium',
   'test/readme/quickstart.test.ts': 'processes',
   'test/readme/startup-output.test.ts': 'processes',
   'test/evidence/at-start.test.ts': 'processes',
