@@ -24,6 +24,7 @@ import { schemaErrors } from './ajv.ts';
 import { emptyCoverage, type SurfaceCoverage, recordCoverage } from './coverage.ts';
 import { CHAIN_SURFACE, type RpcCase } from './rpc.ts';
 import { runStateful } from './stateful.ts';
+import { mayChange, recordWrite, type WriteScope } from './write-effects.ts';
 
 /** A surface of the engine's results: an OpenAPI contract's, or the chain JSON-RPC contract's. */
 export type ResultSurface = EngineSurface | typeof CHAIN_SURFACE;
@@ -44,6 +45,8 @@ export interface EngineTarget {
   rpc?: URL;
   /** {site_url}: an origin whose TLS group is checked too (`tls_hybrid_group`). */
   site?: URL;
+  /** Where the run's writes are recorded to be put back, and whether the target is a deployment (D-255). */
+  writes?: WriteScope;
 }
 
 /** Options of {@link runEngine}. */
@@ -320,6 +323,11 @@ async function runPhase(ctx: RunContext, phase: Phase): Promise<number> {
         skip(ctx, c, `no credential for ${op.id} (${op.security.flatMap((s) => Object.keys(s)).join(' or ')})`);
         continue;
       }
+      const avoided = mayChange(ctx.target, op, c); // D-256, D-257
+      if (avoided) {
+        skip(ctx, c, avoided);
+        continue;
+      }
       work.push({ op, c });
     }
   });
@@ -387,7 +395,9 @@ export function keepFailure(
 /** Sends a request; a cut connection or a timeout is an answer of status 0. */
 export async function sendSafely(ctx: RunContext, request: WireRequest): Promise<WireResponse> {
   try {
-    return await ctx.client.send(request);
+    const response = await ctx.client.send(request);
+    recordWrite(ctx.target, request, response); // D-255: what a 2xx write changed is put back when the run ends
+    return response;
   } catch (error) {
     // A connection cut or a timeout is the server failing the request: reported as status 0.
     return { status: 0, headers: {}, text: `no response: ${(error as Error).message}`, json: undefined };
@@ -436,6 +446,7 @@ async function shrink(
   const credential = credentialFor(ctx.target, op);
   const property = fc.asyncProperty(fuzzArbitrary(op), async (v) => {
     const c: EngineCase = { ...failing, kind: v.valid ? 'positive' : 'negative', reason: v.reason, input: v.input };
+    if (mayChange(ctx.target, op, c)) return true; // D-256, D-257: not sent, so not a counterexample
     const request = toRequest(ctx.base, op, c, credential);
     const response = await sendSafely(ctx, request);
     requests += 1;
