@@ -1,7 +1,7 @@
 /**
  * The harness's HTTPS client: real TLS to the target (trusting its extra CA), reporting the negotiated
  * key-exchange group so checks can see X25519MLKEM768 on the wire. Requests go through the run's pacer
- * (conformance/pacing.ts, D-180, D-250): each retry after a rate-limit answer is noted in the running check's
+ * (conformance/pacing.ts, D-180, D-234): each retry after a rate-limit answer is noted in the running check's
  * activity, and the run's observer sees every attempt.
  */
 import http from 'node:http';
@@ -47,7 +47,7 @@ export const PROBE_LIMIT = { paced: false, retryLimited: false } as const satisf
 
 /**
  * Sends one HTTPS request (plain http only for a loopback node given by `--rpc`, D-192) to `url` (absolute, or
- * relative to the target's base) through the run's pacer (D-180, D-250): paced by the origin's gate, and a
+ * relative to the target's base) through the run's pacer (D-180, D-234): paced by the origin's gate, and a
  * rate-limit answer waited out and sent again unless `retryLimited` is false. Outside a run (tests, probes) the
  * library's pacer neither paces nor resends. The run's observer is told every attempt.
  */

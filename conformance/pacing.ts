@@ -1,5 +1,5 @@
 /**
- * How one conformance run keeps to a deployment's rate limits (D-180, D-250): a `Pacer` per run holds a gate per
+ * How one conformance run keeps to a deployment's rate limits (D-180, D-234): a `Pacer` per run holds a gate per
  * origin, shared by the hand-written checks and the generated cases. A gate paces at `--rate` when one is given,
  * else adaptively (unpaced until the origin's first rate-limit answer, then at what it accepted); a rate-limit
  * answer (HTTP 429, with or without JSON-RPC -32005, D-024) pauses the whole origin until its Retry-After has
@@ -8,7 +8,7 @@
 
 /** How a pacer paces and resends. */
 export type PacingOptions = {
-  /** Requests per second per origin, fixed (`--rate`); absent: the adaptive pace (D-250). */
+  /** Requests per second per origin, fixed (`--rate`); absent: the adaptive pace (D-234). */
   rate?: number;
   /** Resends of one request after rate-limit answers, at most (default 8, D-180). */
   maxRetries?: number;
@@ -68,11 +68,11 @@ export type PacedRequest<R extends Answer> = {
 export const DEFAULT_MAX_WAIT_MS = 30_000;
 /** Resends of one request by default in a run (D-180). */
 const RUN_MAX_RETRIES = 8;
-/** The window over which an origin's accepted answers set its first pace (D-250). */
+/** The window over which an origin's accepted answers set its first pace (D-234). */
 const WINDOW_MS = 1000;
-/** The share of what the origin accepted in the last WINDOW_MS that sets the first pace (D-250). */
+/** The share of what the origin accepted in the last WINDOW_MS that sets the first pace (D-234). */
 const FIRST_PACE_SHARE = 0.9;
-/** The slowest adaptive pace, requests per second (D-250). */
+/** The slowest adaptive pace, requests per second (D-234). */
 const MIN_RATE = 0.5;
 
 /** One run's pacing: a gate per origin, made on first use. */
@@ -157,7 +157,7 @@ export class Pacer {
 /**
  * One origin's gate. A token bucket at the pace, holding one second's burst at a fixed rate and one request at
  * the adaptive pace (evenly spaced); a pause until the end of the last Retry-After, which every request to the
- * origin honours; and the adaptive pace (D-250): none until the first rate-limit answer, then nine tenths of the
+ * origin honours; and the adaptive pace (D-234): none until the first rate-limit answer, then nine tenths of the
  * requests the origin accepted in the last second (evenly spaced, so a fixed window never holds more); halved on a rate-limit answer to a request sent after the last change
  * (so answers already in flight count once); one more request per second after as many accepted answers in a
  * row as the pace.

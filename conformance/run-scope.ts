@@ -1,5 +1,5 @@
 /**
- * The scope of one conformance run, carried through everything it awaits: its pacer (D-180, D-250) and who
+ * The scope of one conformance run, carried through everything it awaits: its pacer (D-180, D-234) and who
  * watches its exchanges. Two runs in one process each have their own, so they share no gate and no count.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -17,7 +17,7 @@ export type Exchange = {
   /** When it was sent, ms since the epoch. */
   startedAt: number;
   durationMs: number;
-  /** This answer was a rate limit, waited out, and the request sent again (D-250). */
+  /** This answer was a rate limit, waited out, and the request sent again (D-234). */
   rateLimited: boolean;
 };
 

@@ -109,7 +109,7 @@ export interface RunOptions {
   events?: EventSink;
   /** Runs the generated checks (the engine); given by the caller so the runner does not load the engine itself. */
   generated?: GeneratedRunner;
-  /** The run's pacer (D-250; default: the caller's run scope's when it resends, else a new run pacer). */
+  /** The run's pacer (D-234; default: the caller's run scope's when it resends, else a new run pacer). */
   pacer?: Pacer;
 }
 
@@ -173,7 +173,11 @@ export function selectChecks<C extends RegisteredCheck>(
 }
 
 /** Runs the selected hand-written checks one after another (sequential, so rate limits are not tripped). */
-export async function runChecks(catalogue: Catalogue, target: Target, options: RunOptions = {}): Promise<CheckResult[]> {
+export async function runChecks(
+  catalogue: Catalogue,
+  target: Target,
+  options: RunOptions = {},
+): Promise<CheckResult[]> {
   return (await executeRun(catalogue, target, options)).results;
 }
 
@@ -195,7 +199,12 @@ export function planRun(
     : PHASE_ORDER.filter((p) => candidates.some((c) => c.phases.includes(p)));
   const generated = candidates.filter((c) => c.phases.some((p) => phases.includes(p)));
   const outOfPhase = candidates.filter((c) => !generated.includes(c));
-  return { handWritten, generated, phases: phases.filter((p) => generated.some((c) => c.phases.includes(p))), outOfPhase };
+  return {
+    handWritten,
+    generated,
+    phases: phases.filter((p) => generated.some((c) => c.phases.includes(p))),
+    outOfPhase,
+  };
 }
 
 const PHASE_ORDER: readonly GeneratedPhase[] = ['examples', 'coverage', 'fuzz', 'stateful'];
@@ -234,7 +243,7 @@ export function executeRun(catalogue: Catalogue, target: Target, options: RunOpt
   return withRunScope({ pacer, observe }, () => runInScope(catalogue, target, options));
 }
 
-/** Figures of the run's pacing: the rate-limit answers waited out and the time requests were held (D-250). */
+/** Figures of the run's pacing: the rate-limit answers waited out and the time requests were held (D-234). */
 export function waitedOf(pacer: Pacer): { answers: number; ms: number } {
   const all = Object.values(pacer.stats());
   return {
@@ -302,7 +311,12 @@ async function runInScope(catalogue: Catalogue, target: Target, options: RunOpti
     results.push(finish(skipped(c, `turned off by the run's config: ${turnedOff(c)}`)));
   for (const c of plan.outOfPhase)
     results.push(
-      finish(skipped(c, `its phases (${c.phases.join(', ')}) are not among the run's (${(options.phases ?? []).join(', ')})`)),
+      finish(
+        skipped(
+          c,
+          `its phases (${c.phases.join(', ')}) are not among the run's (${(options.phases ?? []).join(', ')})`,
+        ),
+      ),
     );
   const summary = summarise(results);
   emit({
@@ -440,7 +454,10 @@ async function runOne(check: Check, ctx: CheckContext, options: RunOptions): Pro
   const started = ctx.clock.now();
   const configured = settingOf(options.settings, check.id)?.timeoutSeconds;
   const deadlineMs =
-    options.deadlineMs ?? (configured !== undefined ? configured * 1000 : undefined) ?? check.deadlineMs ?? DEFAULT_DEADLINE_MS;
+    options.deadlineMs ??
+    (configured !== undefined ? configured * 1000 : undefined) ??
+    check.deadlineMs ??
+    DEFAULT_DEADLINE_MS;
   let verdict: CheckVerdict;
   let retries: string[];
   try {

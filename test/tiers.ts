@@ -19,6 +19,7 @@ export const FULL_TIER: Readonly<Record<string, FullTierReason>> = {
   'test/conformance/engine/loop.test.ts': 'conformance run',
   'test/conformance/engine/reference.test.ts': 'conformance run',
   'test/conformance/engine/rpc.test.ts': 'conformance run',
+  'test/conformance/engine/writes-cleanup.test.ts': 'conformance run',
   'test/conformance/validator-sizes.test.ts': 'conformance run',
   'test/explorer/conformance.test.ts': 'conformance run',
   'test/chain/conformance.test.ts': 'conformance run',

@@ -109,7 +109,11 @@ export function securityHeadersProblem(res: WireResponse): string | undefined {
     problems.push(`Strict-Transport-Security ${JSON.stringify(hsts)} has no max-age`);
   const nosniff = res.headers['x-content-type-options'];
   if (nosniff?.trim().toLowerCase() !== 'nosniff')
-    problems.push(nosniff === undefined ? 'no X-Content-Type-Options header' : `X-Content-Type-Options ${JSON.stringify(nosniff)}, expected nosniff`);
+    problems.push(
+      nosniff === undefined
+        ? 'no X-Content-Type-Options header'
+        : `X-Content-Type-Options ${JSON.stringify(nosniff)}, expected nosniff`,
+    );
   return problems.length ? `HTTP ${res.status}: ${problems.join('; ')}` : undefined;
 }
 
@@ -118,7 +122,9 @@ export function securityHeadersProblem(res: WireResponse): string | undefined {
  * is skipped with the reason, and a case without an answer (status 0) is judged by `not_a_server_error` alone.
  */
 export function securityHeaders(
-  ctx: { tallies: Map<string, CheckTally>; contract: { surface: string } } | { tallies: Map<string, CheckTally>; surface: string },
+  ctx:
+    | { tallies: Map<string, CheckTally>; contract: { surface: string } }
+    | { tallies: Map<string, CheckTally>; surface: string },
   origin: URL,
   response: WireResponse,
 ): CheckVerdict[] {
@@ -132,7 +138,9 @@ export function securityHeaders(
     return [];
   }
   const problem = securityHeadersProblem(response);
-  return [problem ? { check: 'security_headers', ok: false, message: problem } : { check: 'security_headers', ok: true }];
+  return [
+    problem ? { check: 'security_headers', ok: false, message: problem } : { check: 'security_headers', ok: true },
+  ];
 }
 
 /** A check's verdict on one case. */

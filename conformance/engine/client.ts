@@ -1,7 +1,7 @@
 /**
  * The engine's HTTPS client: one keep-alive connection pool per run (node:https, no extra dependency), so
  * thousands of generated requests reuse a few TLS connections, and a bounded number run at once, through the
- * run's pacer (D-180, D-250) like the hand-written checks' requests.
+ * run's pacer (D-180, D-234) like the hand-written checks' requests.
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -49,7 +49,7 @@ const MAX_BODY = 4 * 1024 * 1024;
 /**
  * A keep-alive client trusting `caCert` (PEM) besides the system CAs, at most `connections` sockets. Its requests
  * go through `pacer` (default: the pacer of the run it is made in, else the library's, which neither paces nor
- * resends; D-250): every request to an origin waits while a rate-limit answer pauses it, so its connections
+ * resends; D-234): every request to an origin waits while a rate-limit answer pauses it, so its connections
  * never resend together. The run's observer is told every attempt.
  */
 export function engineClient(

@@ -44,7 +44,9 @@ export const runGeneratedChecks: GeneratedRunner = async (target, plan, options)
       seed: plan.seed,
       maxExamples: plan.maxExamples,
       checks: names,
-      ...(plan.settings.get('generated.response_time') ? { responseTime: plan.settings.get('generated.response_time') } : {}),
+      ...(plan.settings.get('generated.response_time')
+        ? { responseTime: plan.settings.get('generated.response_time') }
+        : {}),
       // The AsyncAPI messages and the evidence schema, judged in process, when one of their checks is selected.
       documents: DOCUMENT_SURFACES.filter((surface) =>
         DOCUMENT_CHECKS.some((c) => names.has(c) && c.startsWith(surface === 'webhooks' ? 'message_' : 'evidence_')),
@@ -79,7 +81,11 @@ export function resultOf(check: GeneratedCheck, engine: EngineResult): CheckResu
   const durationMs = engine.timings.filter((t) => check.phases.includes(t.phase)).reduce((n, t) => n + t.ms, 0);
   const base = { ...entryOf(check), durationMs, cases, ...(failures.length ? { failures } : {}) };
   if (cases.failed > 0)
-    return { ...base, status: 'failed', reason: `${counts} cases; first: ${failures[0]?.message ?? 'no failure kept'}` };
+    return {
+      ...base,
+      status: 'failed',
+      reason: `${counts} cases; first: ${failures[0]?.message ?? 'no failure kept'}`,
+    };
   if (cases.passed > 0) return { ...base, status: 'passed', reason: `${counts} cases` };
   const why = cases.skipReasons[0] ?? `no case of its phases (${check.phases.join(', ')}) reached it on this target`;
   return { ...base, status: 'skipped', reason: `${counts} cases: ${why}` };

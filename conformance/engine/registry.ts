@@ -9,7 +9,12 @@ import type { CheckSource, GeneratedCheck, GeneratedPhase } from '../catalogue.t
 const ANSWERS: readonly GeneratedPhase[] = ['examples', 'coverage', 'fuzz', 'stateful'];
 
 /** One entry: MUST for a specification quote, SHOULD for a decision (house rule 7). */
-function generated(name: string, title: string, phases: readonly GeneratedPhase[], source: CheckSource): GeneratedCheck {
+function generated(
+  name: string,
+  title: string,
+  phases: readonly GeneratedPhase[],
+  source: CheckSource,
+): GeneratedCheck {
   return {
     id: `generated.${name}`,
     title,
@@ -44,15 +49,25 @@ export const GENERATED_CHECKS: readonly GeneratedCheck[] = [
   generated('negative_data_rejection', 'Input the contract refuses gets a 4xx', ['coverage', 'fuzz'], {
     decision: 'D-185',
   }),
-  generated('positive_data_acceptance', 'Input the contract accepts passes validation', ['examples', 'coverage', 'fuzz'], {
-    decision: 'D-185',
-  }),
+  generated(
+    'positive_data_acceptance',
+    'Input the contract accepts passes validation',
+    ['examples', 'coverage', 'fuzz'],
+    {
+      decision: 'D-185',
+    },
+  ),
   generated('missing_required_header', 'A request without a required header gets a 4xx', ['coverage'], {
     decision: 'D-185',
   }),
-  generated('unsupported_method', 'A method the path does not document gets 404 or 405 in the error shape', ['coverage'], {
-    decision: 'D-185',
-  }),
+  generated(
+    'unsupported_method',
+    'A method the path does not document gets 404 or 405 in the error shape',
+    ['coverage'],
+    {
+      decision: 'D-185',
+    },
+  ),
   generated('ignored_auth', 'A missing or wrong credential gets 401', ['coverage'], {
     quote: 'missing or invalid credentials give 401',
   }),
@@ -89,27 +104,52 @@ export const GENERATED_CHECKS: readonly GeneratedCheck[] = [
     ['examples', 'coverage', 'fuzz'],
     { decision: 'D-232' },
   ),
-  generated('message_valid_accepted', 'A delivery the AsyncAPI contract allows, signed right, is accepted', ['examples', 'coverage', 'fuzz'], {
-    decision: 'D-194',
-  }),
+  generated(
+    'message_valid_accepted',
+    'A delivery the AsyncAPI contract allows, signed right, is accepted',
+    ['examples', 'coverage', 'fuzz'],
+    {
+      decision: 'D-194',
+    },
+  ),
   generated('message_tampered_refused', 'A delivery changed after signing is refused', ['coverage', 'fuzz'], {
     decision: 'D-194',
   }),
   generated('message_invalid_refused', 'A delivery the AsyncAPI contract refuses is refused', ['coverage', 'fuzz'], {
     decision: 'D-194',
   }),
-  generated('evidence_valid_verified', 'An evidence document the schema and rules allow verifies', ['examples', 'coverage', 'fuzz'], {
-    decision: 'D-195',
-  }),
-  generated('evidence_schema_refused', 'An evidence document the schema refuses is refused by the schema', ['coverage', 'fuzz'], {
-    decision: 'D-195',
-  }),
-  generated('evidence_rule_refused', 'An evidence document breaking a rule beyond the schema is refused by that rule', ['coverage', 'fuzz'], {
-    decision: 'D-195',
-  }),
-  generated('evidence_cli_agrees', '`svckit evidence verify` agrees with the library on every generated document', ['examples', 'coverage', 'fuzz'], {
-    decision: 'D-195',
-  }),
+  generated(
+    'evidence_valid_verified',
+    'An evidence document the schema and rules allow verifies',
+    ['examples', 'coverage', 'fuzz'],
+    {
+      decision: 'D-195',
+    },
+  ),
+  generated(
+    'evidence_schema_refused',
+    'An evidence document the schema refuses is refused by the schema',
+    ['coverage', 'fuzz'],
+    {
+      decision: 'D-195',
+    },
+  ),
+  generated(
+    'evidence_rule_refused',
+    'An evidence document breaking a rule beyond the schema is refused by that rule',
+    ['coverage', 'fuzz'],
+    {
+      decision: 'D-195',
+    },
+  ),
+  generated(
+    'evidence_cli_agrees',
+    '`svckit evidence verify` agrees with the library on every generated document',
+    ['examples', 'coverage', 'fuzz'],
+    {
+      decision: 'D-195',
+    },
+  ),
 ];
 
 /** The name of a generated check id (`generated.ignored_auth` → `ignored_auth`). */

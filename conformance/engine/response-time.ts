@@ -63,7 +63,9 @@ export function judgeResponseTimes(
       continue;
     }
     if (ms.length < MIN_SAMPLES) {
-      skip(`fewer than ${MIN_SAMPLES} answers of an operation (e.g. ${operation}: ${ms.length}): too few to judge a percentile`);
+      skip(
+        `fewer than ${MIN_SAMPLES} answers of an operation (e.g. ${operation}: ${ms.length}): too few to judge a percentile`,
+      );
       continue;
     }
     const p95 = percentile(ms, 95);

@@ -124,7 +124,11 @@ async function runRpcPhase(
       surface: CHAIN_SURFACE,
       operation: method.name,
       status: response.status,
-      verdicts: verdicts.map((v) => ({ check: `generated.${v.check}`, ok: v.ok, ...(v.message ? { message: v.message } : {}) })),
+      verdicts: verdicts.map((v) => ({
+        check: `generated.${v.check}`,
+        ok: v.ok,
+        ...(v.message ? { message: v.message } : {}),
+      })),
     });
     for (const v of verdicts) {
       const tally = run.tallies.get(`${CHAIN_SURFACE}:${v.check}`);

@@ -35,6 +35,7 @@ import { runStateful } from './stateful.ts';
 import { selected } from './registry.ts';
 import { AnswerTimes, judgeResponseTimes, type ResponseTimeBounds } from './response-time.ts';
 import { type EventSink, eventTime } from '../events.ts';
+import { mayChange, recordWrite, type WriteScope } from './write-effects.ts';
 
 /** A surface of the engine's results: an OpenAPI contract's, or the chain JSON-RPC contract's. */
 export type ResultSurface = EngineSurface | typeof CHAIN_SURFACE;
@@ -55,6 +56,8 @@ export interface EngineTarget {
   rpc?: URL;
   /** {site_url}: an origin whose TLS group is checked too (`tls_hybrid_group`). */
   site?: URL;
+  /** Where the run's writes are recorded to be put back, and whether the target is a deployment (D-235). */
+  writes?: WriteScope;
 }
 
 /** Options of {@link runEngine}. */
@@ -85,7 +88,6 @@ export interface EngineOptions {
   /** The bounds of `response_time` (`checks["generated.response_time"]` of --config). */
   responseTime?: ResponseTimeBounds;
 }
-
 
 /** A failure of a named check, with the (shrunk) case and how the server answered. */
 export interface EngineFailure {
@@ -347,6 +349,11 @@ async function runPhase(ctx: RunContext, phase: Phase): Promise<number> {
         skip(ctx, c, `no credential for ${op.id} (${op.security.flatMap((s) => Object.keys(s)).join(' or ')})`);
         continue;
       }
+      const avoided = mayChange(ctx.target, op, c); // D-236, D-237
+      if (avoided) {
+        skip(ctx, c, avoided);
+        continue;
+      }
       work.push({ op, c });
     }
   });
@@ -398,7 +405,11 @@ export function judge(
     surface: ctx.contract.surface,
     operation: op.id,
     status: response.status,
-    verdicts: verdicts.map((v) => ({ check: `generated.${v.check}`, ok: v.ok, ...(v.message ? { message: v.message } : {}) })),
+    verdicts: verdicts.map((v) => ({
+      check: `generated.${v.check}`,
+      ok: v.ok,
+      ...(v.message ? { message: v.message } : {}),
+    })),
   });
   for (const v of verdicts) {
     const tally = ctx.tallies.get(`${ctx.contract.surface}:${v.check}`);
@@ -428,7 +439,9 @@ export function keepFailure(
 /** Sends a request; a cut connection or a timeout is an answer of status 0. */
 export async function sendSafely(ctx: RunContext, request: WireRequest): Promise<WireResponse> {
   try {
-    return await ctx.client.send(request);
+    const response = await ctx.client.send(request);
+    recordWrite(ctx.target, request, response); // D-235: what a 2xx write changed is put back when the run ends
+    return response;
   } catch (error) {
     // A connection cut or a timeout is the server failing the request: reported as status 0.
     return { status: 0, headers: {}, text: `no response: ${(error as Error).message}`, json: undefined };
@@ -478,6 +491,7 @@ async function shrink(
   const credential = credentialFor(ctx.target, op);
   const property = fc.asyncProperty(fuzzArbitrary(op), async (v) => {
     const c: EngineCase = { ...failing, kind: v.valid ? 'positive' : 'negative', reason: v.reason, input: v.input };
+    if (mayChange(ctx.target, op, c)) return true; // D-236, D-237: not sent, so not a counterexample
     const request = toRequest(ctx.base, op, c, credential);
     const response = await sendSafely(ctx, request);
     requests += 1;

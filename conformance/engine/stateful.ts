@@ -15,6 +15,7 @@ import type { WireResponse } from './client.ts';
 import { type Contract, type EngineSurface, loadContract, type Operation } from './contract.ts';
 import { LIFECYCLES } from './lifecycles.ts';
 import { type CheckTally, credentialFor, judge, keepFailure, type RunContext, sendSafely, toRequest } from './run.ts';
+import { mayChange } from './write-effects.ts';
 
 /** Why a sequence stops before its end; the checks it had still to judge are skipped with this reason. */
 export class Stop extends Error {}
@@ -83,6 +84,8 @@ export class Sequence {
       sequence: `${this.name}, step ${this.steps}`,
       ...(options.listed ? { listed: options.listed } : {}),
     };
+    const avoided = mayChange(this.ctx.target, op, c); // D-236, D-237
+    if (avoided) throw new Stop(avoided);
     const request = toRequest(base, op, c, authorization);
     let response = await sendSafely(this.ctx, request);
     this.requests += 1;

@@ -10,6 +10,7 @@ import { request, rpcUrl } from '../http.ts';
 import { MOCK_CREDENTIAL } from '../mocks/server.ts';
 import { platformBicOf, type Target } from '../targets/target.ts';
 import type { EngineTarget } from './run.ts';
+import { writeScopeOf } from './write-effects.ts';
 
 /** Settings that lift the per-IP rate limits of the in-process reference, so generated cases run at full speed. */
 export const UNLIMITED_REFERENCE_ENV = {
@@ -84,6 +85,8 @@ export async function engineTargetOf(target: Target): Promise<EngineTarget> {
   return {
     bases,
     credentials,
+    // D-235: the generated writes are put back when the run ends; the mocks keep nothing (D-190).
+    ...(target.kind !== 'mocks' ? { writes: await writeScopeOf(target) } : {}),
     ...(target.caCert ? { caCert: target.caCert } : {}),
     // D-190: the mocks answer the contract's examples and keep nothing, so a sequence there proves nothing.
     ...(target.kind === 'mocks' ? { stateless: 'the mocks keep no state: they answer the contract examples' } : {}),

@@ -118,7 +118,8 @@ export function buildRunReport(outcome: RunOutcome, context: ReportContext): Run
 }
 
 /** The surface name of a result (`institutional`, …), `all` for a generated check. */
-const surfaceName = (r: CheckResult): string => SURFACE_NAMES[r.surface] === 'generated' ? 'all' : SURFACE_NAMES[r.surface];
+const surfaceName = (r: CheckResult): string =>
+  SURFACE_NAMES[r.surface] === 'generated' ? 'all' : SURFACE_NAMES[r.surface];
 
 function reportedCheck(r: CheckResult, context: ReportContext, nextCaseFile: () => string): ReportedCheck {
   const out: ReportedCheck = {

@@ -37,8 +37,20 @@ export async function writeCaseFiles(report: RunReport, outDir: string): Promise
     for (const f of check.failures ?? []) {
       if (!f.caseFile) continue;
       const file: CaseFile | DocumentCaseFile = isDocumentSurface(f.surface)
-        ? { kind: 'svckit-document-case', check: check.id, message: f.message, case: f.case as DocumentCase, request: f.request }
-        : { kind: 'svckit-conformance-case', check: check.id, message: f.message, case: f.case as EngineCase, request: f.request };
+        ? {
+            kind: 'svckit-document-case',
+            check: check.id,
+            message: f.message,
+            case: f.case as DocumentCase,
+            request: f.request,
+          }
+        : {
+            kind: 'svckit-conformance-case',
+            check: check.id,
+            message: f.message,
+            case: f.case as EngineCase,
+            request: f.request,
+          };
       const path = join(outDir, f.caseFile);
       await mkdir(dirname(path), { recursive: true });
       await writeFile(path, `${toJson(file, 2)}\n`, 'utf8');

@@ -44,7 +44,10 @@ export function redactBody(text: string): string {
     if (Array.isArray(value)) return value.map(walk);
     if (typeof value !== 'object' || value === null) return value;
     return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [k, SECRET_FIELD.test(k) && typeof v === 'string' ? '[redacted]' : walk(v)]),
+      Object.entries(value).map(([k, v]) => [
+        k,
+        SECRET_FIELD.test(k) && typeof v === 'string' ? '[redacted]' : walk(v),
+      ]),
     );
   };
   return JSON.stringify(walk(parsed));

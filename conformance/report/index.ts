@@ -37,7 +37,6 @@ export function formatRunFooter(report: RunReport): string {
     `run: ${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s${waited}; cases ${report.cases.passed} passed, ${report.cases.failed} failed, ${report.cases.skipped} skipped${score}`,
   );
   for (const gate of report.gates) lines.push(`gate ${gate.name}: ${gate.ok ? 'met' : 'NOT MET'} (${gate.message})`);
-  if (report.cleanup?.failures.length)
-    for (const f of report.cleanup.failures) lines.push(`not undone: ${f}`);
+  if (report.cleanup?.failures.length) for (const f of report.cleanup.failures) lines.push(`not undone: ${f}`);
   return lines.join('\n');
 }

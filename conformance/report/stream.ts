@@ -21,7 +21,13 @@ export function redactEvent(event: RunEvent): RunEvent {
       ...(event.request.body !== undefined ? { body: redactBody(event.request.body) } : {}),
     },
     ...(event.response
-      ? { response: { ...event.response, headers: headers(event.response.headers), body: redactBody(event.response.body) } }
+      ? {
+          response: {
+            ...event.response,
+            headers: headers(event.response.headers),
+            body: redactBody(event.response.body),
+          },
+        }
       : {}),
   };
 }

@@ -46,7 +46,7 @@ const attack = () =>
   ]).catch(() => undefined);
 
 // The institutional limit stays on (10/s): the test runs as a run, so the transfer's calls wait out a 429 and
-// are sent again (D-180, D-250); the attack's calls probe (PROBE_LIMIT) and see every answer.
+// are sent again (D-180, D-234); the attack's calls probe (PROBE_LIMIT) and see every answer.
 it(
   'seals at least 80% of the blocks and confirms a transfer while simulated calls run',
   () =>

@@ -2,7 +2,15 @@
 // it could not undo and forgets what a check removed itself; and the plain-line progress a CI log shows.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { cleanUp, describeCleanup, forgetCreated, pendingCleanup, registerCreated } from '../../conformance/cleanup.ts';
+import {
+  cleanUp,
+  describeCleanup,
+  forgetCreated,
+  pendingCleanup,
+  registerCreated,
+  registered,
+  registerLeft,
+} from '../../conformance/cleanup.ts';
 import { streamProgress } from '../../conformance/progress.ts';
 import type { Target } from '../../conformance/targets/target.ts';
 
@@ -40,6 +48,29 @@ describe('cleanup registry', () => {
     );
     expect(pendingCleanup(target)).toEqual([]);
     expect(describeCleanup(await cleanUp(target))).toBe('nothing to clean up');
+  });
+
+  it('lists what the run left as history by kind and reason, and knows what the run made (D-235)', async () => {
+    const target = newTarget();
+    const why = 'a transfer is ledger history: confirmed is final and never reversed (D-006)';
+    registerLeft(target, { kind: 'transfer', id: 'TXN1', why });
+    registerLeft(target, { kind: 'transfer', id: 'TXN2', why });
+    registerLeft(target, { kind: 'sign-in challenge', why: 'a challenge lapses after 5 minutes (D-145)' });
+    registerCreated(target, { kind: 'account', id: 'acc1', undo: async () => undefined });
+    expect(registered(target, 'transfer', 'TXN2')).toBe(true);
+    expect(registered(target, 'account', 'acc1')).toBe(true);
+    expect(registered(target, 'account', 'acc2')).toBe(false);
+    const summary = await cleanUp(target);
+    expect(summary).toEqual({
+      undone: { account: 1 },
+      failures: [],
+      left: [
+        { kind: 'transfer', count: 2, why },
+        { kind: 'sign-in challenge', count: 1, why: 'a challenge lapses after 5 minutes (D-145)' },
+      ],
+    });
+    expect(describeCleanup(summary)).toBe('cleaned up 1 account; left as history: 2 transfers, 1 sign-in challenge');
+    expect(registered(target, 'transfer', 'TXN2')).toBe(false);
   });
 });
 

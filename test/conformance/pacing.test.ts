@@ -1,4 +1,4 @@
-// The harness's HTTP layer in a run (D-180, D-250) against a real local HTTPS server that enforces a limit: 429
+// The harness's HTTP layer in a run (D-180, D-234) against a real local HTTPS server that enforces a limit: 429
 // with Retry-After and JSON-RPC -32005 inside a 429 are waited out and sent again, a bounded number of times, each
 // retry noted with the running check; -32005 outside a 429 (an oversized batch) is an answer; --rate paces one
 // origin. And the runner's deadline (D-181) fails a check that waits too long, naming what it waited for.

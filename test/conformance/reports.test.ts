@@ -1,11 +1,14 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { formatConsole } from '../../conformance/report/console.ts';
-import { buildJsonReport, formatJson } from '../../conformance/report/json.ts';
+import { buildRunReport } from '../../conformance/report/build.ts';
+import { redactBody, toJson } from '../../conformance/report/format.ts';
+import { harRecorder, ndjsonWriter } from '../../conformance/report/stream.ts';
+import type { RunEvent } from '../../conformance/events.ts';
 import { escapeXmlAttr, formatJUnit } from '../../conformance/report/junit.ts';
-import { writeReports } from '../../conformance/report/write.ts';
+import { writeRunReports } from '../../conformance/report/write.ts';
 import type { CheckResult } from '../../conformance/runner.ts';
 import { remoteTarget } from '../../conformance/targets/remote.ts';
 import { parseXml, type XmlElement } from './helpers/xml.ts';
@@ -145,40 +148,136 @@ describe('JUnit XML', () => {
   });
 });
 
-describe('JSON report', () => {
-  it('has generatedAt, target, summary and results, with credentials redacted and bigint as text', () => {
+const context = (target?: ReturnType<typeof remoteTarget>) => ({
+  ...(target ? { target } : {}),
+  command: 'svckit conformance --base https://svc.example --admin-token *** --report json',
+  replayCheck: (id: string) => `svckit conformance --base https://svc.example --only ${id}`,
+  replayCase: (file: string) => `svckit replay reports/${file} --base https://svc.example`,
+  startedAt: clock.now(),
+  finishedAt: clock.now() + 1500,
+  phases: [],
+  waited: { answers: 2, ms: 1200 },
+  requests: 7,
+  interrupted: false,
+});
+
+describe('the run report (D-232)', () => {
+  it('states the run, its target, counts and every check, with credentials redacted and bigint as text', () => {
     const target = remoteTarget({ base: 'https://svc.example' });
-    const report = JSON.parse(formatJson(RESULTS, { target, clock }));
-    expect(Object.keys(report)).toEqual(['generatedAt', 'target', 'summary', 'results']);
-    expect(report.generatedAt).toBe('2026-11-21T09:30:00.000Z');
+    const report = JSON.parse(toJson(buildRunReport({ results: RESULTS }, context(target))));
+    expect(report).toMatchObject({
+      kind: 'svckit-conformance-report',
+      version: 1,
+      startedAt: '2026-11-21T09:30:00.000Z',
+      finishedAt: '2026-11-21T09:30:01.500Z',
+      durationMs: 1500,
+      requests: 7,
+      waited: { answers: 2, ms: 1200 },
+      summary: { passed: 1, failed: 1, skipped: 1 },
+      interrupted: false,
+    });
     expect(report.target).toEqual({
       kind: 'remote',
       base: 'https://svc.example/',
       caCert: false,
       capabilities: ['base', 'rpc', 'specs'],
     });
-    expect(report.summary).toEqual({ passed: 1, failed: 1, skipped: 1 });
-    expect(report.results).toHaveLength(3);
-    expect(report.results[1].request.headers.Authorization).toBe('Bearer [redacted]');
-    expect(report.results[1].actual.balance).toBe('1000000000000000000');
-    expect(report.results[2]).toMatchObject({
+    expect(report.checks).toHaveLength(3);
+    expect(report.checks[1].request.headers.Authorization).toBe('Bearer [redacted]');
+    expect(report.checks[1].actual.balance).toBe('1000000000000000000');
+    expect(report.checks[1].replay).toBe(
+      'svckit conformance --base https://svc.example --only institutional.auth.bad_bearer',
+    );
+    expect(report.checks[2]).toMatchObject({
       id: 'webhooks.retry.schedule',
+      origin: 'hand-written',
+      surface: 'webhooks',
       status: 'skipped',
-      source: { decision: 'D-052' },
+      source: 'D-052',
     });
+    expect(report.surfaces.institutional.checks).toEqual({ passed: 1, failed: 1, skipped: 0 });
   });
 
   it('records a null target when none is given', () => {
-    expect(buildJsonReport([], { clock }).target).toBeNull();
+    expect(buildRunReport({ results: [] }, context()).target).toBeNull();
+  });
+
+  it('redacts the secret fields of bodies: issued tokens, webhook secrets, private keys', () => {
+    const body = JSON.stringify({ id: 'k1', token: 'svc_abcdefghijklmnop', nested: [{ secret: 'whsec' }], name: 'x' });
+    expect(JSON.parse(redactBody(body))).toEqual({
+      id: 'k1',
+      token: '[redacted]',
+      nested: [{ secret: '[redacted]' }],
+      name: 'x',
+    });
+    expect(redactBody('plain svc_abcdefghijklmnop text')).toBe('plain svc_[redacted] text');
   });
 });
 
-describe('writeReports', () => {
-  it('writes the requested formats into outDir and returns their paths', async () => {
+describe('writeRunReports', () => {
+  it('writes only the requested formats into outDir and returns their paths', async () => {
     const outDir = join(mkdtempSync(join(tmpdir(), 'svckit-reports-')), 'nested');
-    const paths = await writeReports(RESULTS, { formats: ['junit', 'json'], outDir, clock });
+    const report = buildRunReport({ results: RESULTS }, context());
+    const paths = await writeRunReports(report, RESULTS, { formats: ['junit', 'json'], outDir });
     expect(paths).toEqual([join(outDir, 'conformance.junit.xml'), join(outDir, 'conformance.json')]);
     expect(parseXml(readFileSync(paths[0] as string, 'utf8')).name).toBe('testsuites');
     expect(JSON.parse(readFileSync(paths[1] as string, 'utf8')).summary).toEqual({ passed: 1, failed: 1, skipped: 1 });
+    expect(existsSync(join(outDir, 'conformance.html'))).toBe(false);
+  });
+});
+
+describe('the event stream writers', () => {
+  const sent: RunEvent = {
+    type: 'case_sent',
+    at: '2026-11-21T09:30:00.000Z',
+    n: 1,
+    check: 'institutional.auth.bad_bearer',
+    source: 'hand-written',
+    durationMs: 12,
+    rateLimited: false,
+    request: {
+      method: 'POST',
+      url: 'https://svc.example/admin/v1/api-keys?x=1',
+      headers: { authorization: 'Bearer svcadm_secret', 'content-type': 'application/json' },
+      body: '{"name":"k"}',
+    },
+    response: {
+      status: 201,
+      headers: { 'content-type': 'application/json' },
+      body: '{"id":"k1","token":"svc_abcdefghijkl"}',
+    },
+  };
+
+  it('writes NDJSON as events arrive, one redacted event per line, kept when the run is cut short', () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'svckit-ndjson-')), 'run.ndjson');
+    const writer = ndjsonWriter(path);
+    writer.sink({ type: 'run_started', at: sent.at, checks: ['a.b'], phases: [] });
+    writer.sink(sent);
+    const lines = readFileSync(path, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.type)).toEqual(['run_started', 'case_sent']);
+    expect(lines[1].request.headers.authorization).toBe('Bearer [redacted]');
+    expect(JSON.parse(lines[1].response.body).token).toBe('[redacted]');
+    writer.close();
+  });
+
+  it('records every exchange as HAR 1.2, redacted', () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'svckit-har-')), 'run.har');
+    const har = harRecorder(path, '0.0.0-test');
+    har.sink(sent);
+    har.sink({ type: 'check_finished', at: sent.at, check: 'a.b', status: 'passed', durationMs: 1 });
+    har.write();
+    const doc = JSON.parse(readFileSync(path, 'utf8'));
+    expect(doc.log.version).toBe('1.2');
+    expect(doc.log.entries).toHaveLength(1);
+    const [entry] = doc.log.entries;
+    expect(entry.request).toMatchObject({ method: 'POST', queryString: [{ name: 'x', value: '1' }] });
+    expect(entry.request.headers).toContainEqual({ name: 'authorization', value: 'Bearer [redacted]' });
+    expect(entry.response.status).toBe(201);
+    expect(JSON.parse(entry.response.content.text).token).toBe('[redacted]');
+    expect(entry._check).toBe('institutional.auth.bad_bearer');
+    expect(readFileSync(path, 'utf8')).not.toMatch(/svcadm_secret|svc_abcdefghijkl/);
   });
 });

@@ -1,4 +1,4 @@
-// Run scopes (D-250) with the hand-written checks' client against real loopback servers that rate-limit like the
+// Run scopes (D-234) with the hand-written checks' client against real loopback servers that rate-limit like the
 // reference: two runs in one process share no gate and no count; a request that probes the limit (PROBE_LIMIT)
 // sees the 429 as it came; the run's observer sees every attempt, a waited-out rate-limit answer marked so.
 import { afterEach, describe, expect, it } from 'vitest';

@@ -180,7 +180,9 @@ describe('evidence build (offline)', () => {
       protocolResults,
       JSON.stringify(
         buildRunReport(
-          { results: [check('a.b', 'passed'), check('a.c', 'passed'), check('a.d', 'failed'), check('a.e', 'skipped')] },
+          {
+            results: [check('a.b', 'passed'), check('a.c', 'passed'), check('a.d', 'failed'), check('a.e', 'skipped')],
+          },
           {
             command: 'svckit conformance --report json',
             replayCheck: (id) => `svckit conformance --only ${id}`,

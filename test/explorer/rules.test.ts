@@ -29,7 +29,7 @@ afterEach(() => {
 });
 
 // No test here probes a rate limit: each runs as a run (withinRun), so a 429 (the institutional limit stays on)
-// is waited out and sent again (D-180, D-250).
+// is waited out and sent again (D-180, D-234).
 const get = (path: string) => request(target, `api/${path}`);
 const UNIT = 10n ** 18n;
 

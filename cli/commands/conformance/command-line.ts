@@ -7,7 +7,15 @@ import { CONFORMANCE_SECRETS } from './secrets.ts';
 
 const SECRET_FLAGS = new Set(CONFORMANCE_SECRETS.map((s) => `--${s.flag}`));
 /** Flags that select checks: replaced when a line replays one check. */
-const SELECTION_FLAGS = new Set(['--only', '--exclude', '--report', '--har', '--min-score', '--min-coverage', '--list']);
+const SELECTION_FLAGS = new Set([
+  '--only',
+  '--exclude',
+  '--report',
+  '--har',
+  '--min-score',
+  '--min-coverage',
+  '--list',
+]);
 
 const quote = (arg: string) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`);
 
@@ -39,7 +47,10 @@ export function replayCheckCommand(argv: readonly string[], id: string): string 
 }
 
 /** `svckit replay <file>` against the run's deployment (the credential from SVC_REPLAY_AUTHORIZATION). */
-export function replayCaseCommand(options: Pick<ConformanceOptions, 'out' | 'base' | 'wallet' | 'caCert'>, file: string): string {
+export function replayCaseCommand(
+  options: Pick<ConformanceOptions, 'out' | 'base' | 'wallet' | 'caCert'>,
+  file: string,
+): string {
   const path = `${options.out.replace(/\/$/, '')}/${file}`;
   const base = options.base ?? options.wallet;
   return [

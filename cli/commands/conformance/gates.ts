@@ -12,7 +12,11 @@ export function evaluateGates(report: RunReport, gates: Gates): ReportedGate[] {
     const score = report.score;
     out.push(
       score === undefined
-        ? { name: 'min-score', ok: false, message: `no score: no generated check ran (give --phases), bar ${gates.minScore}` }
+        ? {
+            name: 'min-score',
+            ok: false,
+            message: `no score: no generated check ran (give --phases), bar ${gates.minScore}`,
+          }
         : {
             name: 'min-score',
             ok: score >= gates.minScore,
@@ -20,10 +24,17 @@ export function evaluateGates(report: RunReport, gates: Gates): ReportedGate[] {
           },
     );
   }
-  for (const [figure, bar] of Object.entries(gates.minCoverage) as ['operations' | 'responses' | 'parameters', number][]) {
+  for (const [figure, bar] of Object.entries(gates.minCoverage) as [
+    'operations' | 'responses' | 'parameters',
+    number,
+  ][]) {
     const ratio = report.coverage?.[figure];
     if (!ratio) {
-      out.push({ name: `min-coverage ${figure}`, ok: false, message: `no coverage: no generated check ran, bar ${bar}%` });
+      out.push({
+        name: `min-coverage ${figure}`,
+        ok: false,
+        message: `no coverage: no generated check ran, bar ${bar}%`,
+      });
       continue;
     }
     const value = round(percent(ratio));

@@ -68,7 +68,10 @@ export function parseFormats(value: string | undefined): ReportFormat[] {
 }
 
 /** The CI gates (D-232): the lowest score, and the lowest coverage per figure, in percent. */
-export type Gates = { minScore?: number; minCoverage: Partial<Record<'operations' | 'responses' | 'parameters', number>> };
+export type Gates = {
+  minScore?: number;
+  minCoverage: Partial<Record<'operations' | 'responses' | 'parameters', number>>;
+};
 
 /** Parses `--min-score 80` and `--min-coverage operations=90,responses=75`. */
 export function parseGates(options: Pick<ConformanceOptions, 'minScore' | 'minCoverage'>): Gates {

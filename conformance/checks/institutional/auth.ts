@@ -83,7 +83,13 @@ function credentialChecks(): Check[] {
           const path = op.route.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(ids[name] ?? name));
           const body = op.body?.examples[0];
           last = await inst(ctx.target, op.method, path, null, body === undefined ? {} : { body });
-          for (const v of judgeAnswer(contract, op, last, ['ignored_auth', 'error_shape_conformance'], 'unauthenticated'))
+          for (const v of judgeAnswer(
+            contract,
+            op,
+            last,
+            ['ignored_auth', 'error_shape_conformance'],
+            'unauthenticated',
+          ))
             if (!v.ok) problems.push(`${op.id} (no Authorization header): ${v.check}: ${v.message ?? 'failed'}`);
         }
         return verdict(problems, last);

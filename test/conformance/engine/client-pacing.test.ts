@@ -1,4 +1,4 @@
-// The engine's client through a run's pacer (D-180, D-250), against real loopback servers that rate-limit like
+// The engine's client through a run's pacer (D-180, D-234), against real loopback servers that rate-limit like
 // the reference: at 16 requests in flight every rate-limit answer is waited out and sent again, the adaptive pace
 // keeps most requests under the limit, the observer sees each attempt, and a -32005 outside a 429 is an answer.
 import { afterEach, describe, expect, it } from 'vitest';
