@@ -14,7 +14,7 @@ import { type NamedCheck, pointerValue } from './checks.ts';
 import type { WireResponse } from './client.ts';
 import { type Contract, type EngineSurface, loadContract, type Operation } from './contract.ts';
 import { LIFECYCLES } from './lifecycles.ts';
-import { type CheckTally, credentialFor, judge, keepFailure, type RunContext, sendSafely, toRequest } from './run.ts';
+import { credentialFor, judge, keepFailure, type RunContext, sendSafely, toRequest } from './run.ts';
 import { mayChange } from './write-effects.ts';
 
 /** Why a sequence stops before its end; the checks it had still to judge are skipped with this reason. */

@@ -203,15 +203,14 @@ export function sourceOf(source: { quote: string } | { decision: string }): stri
   return JSON.stringify(source.quote.length > 60 ? `${source.quote.slice(0, 59)}…` : source.quote);
 }
 
-/** What the generated-case engine runs (D-185): its phases, seed and fuzz cases per operation. */
-export type EngineOptions = { phases: Phase[]; seed: number; maxExamples: number };
+/** What the generated checks run with (D-185, D-232): the phases asked for (if any), seed and fuzz cases per operation. */
+export type EngineOptions = { phases?: Phase[]; seed: number; maxExamples: number };
 
-/** `--phases`, `--seed`, `--max-examples`; undefined when no phase was asked for. */
-export async function parseEngine(options: ConformanceOptions): Promise<EngineOptions | undefined> {
-  if (options.phases === undefined) return undefined;
+/** `--phases`, `--seed`, `--max-examples`; the seed is random (and reported) unless given. */
+export async function parseEngine(options: ConformanceOptions): Promise<EngineOptions> {
   const { parsePhases, parseCount } = await import('../../../conformance/engine/command.ts');
   return {
-    phases: parsePhases(options.phases),
+    ...(options.phases !== undefined ? { phases: parsePhases(options.phases) } : {}),
     seed:
       options.seed !== undefined
         ? parseCount('--seed', options.seed, 2 ** 31 - 1)

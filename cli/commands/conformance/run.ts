@@ -40,7 +40,7 @@ export async function runConformance(options: ConformanceOptions, command: Comma
   let formats: ReportFormat[];
   let rate: number | undefined;
   let deadlineMs: number | undefined;
-  let engine: EngineOptions | undefined;
+  let engine: EngineOptions;
   let gates: Gates;
   let receiver: Awaited<ReturnType<typeof chooseReceiver>>;
   try {
@@ -66,7 +66,7 @@ export async function runConformance(options: ConformanceOptions, command: Comma
     if (receiverOnly) catalogue = side.receiverSideCatalogue(receiver);
     else for (const check of side.receiverSideChecks(receiver)) catalogue.register(check);
   }
-  const selection = { only: options.only, exclude: options.exclude, ...(engine ? { phases: engine.phases } : {}) };
+  const selection = { only: options.only, exclude: options.exclude, ...(engine.phases ? { phases: engine.phases } : {}) };
   let plan: ReturnType<typeof runner.planRun>;
   try {
     plan = runner.planRun(catalogue.list(), selection);
@@ -74,14 +74,14 @@ export async function runConformance(options: ConformanceOptions, command: Comma
     usage(error);
   }
   if (options.list) {
-    for (const c of [...plan.handWritten, ...plan.generated, ...plan.outOfPhase]) {
+    // Every selected check, the generated ones too, whether or not this run's phases would reach them.
+    for (const c of runner.selectChecks(catalogue.list(), options.only, options.exclude)) {
       const phases = 'phases' in c ? c.phases.join(',') : 'hand-written';
       console.log([c.id, c.surface, phases, sourceOf(c.source), c.title].join('\t'));
     }
     return;
   }
   const generatedOnly = plan.handWritten.length === 0;
-  const seed = engine?.seed ?? (plan.generated.length ? Math.floor(Math.random() * 2 ** 31) : undefined);
 
   let target: Target;
   try {
@@ -154,8 +154,8 @@ export async function runConformance(options: ConformanceOptions, command: Comma
       ...selection,
       progress,
       signal: interrupt.signal,
-      ...(seed !== undefined ? { seed } : {}),
-      ...(engine ? { maxExamples: engine.maxExamples } : {}),
+      seed: engine.seed,
+      maxExamples: engine.maxExamples,
       ...(options.checks ? { settings: options.checks } : {}),
       ...(deadlineMs !== undefined ? { deadlineMs } : {}),
       ...(deployment ? { gates: [webhookPreflight()] } : {}),
