@@ -22,7 +22,7 @@ import { silentProgress, withActivity, type Activity, type ProgressSink } from '
 import { type EventSink, eventTime } from './events.ts';
 import { currentRunScope, type Exchange, withRunScope } from './run-scope.ts';
 import { Pacer } from './pacing.ts';
-import type { EngineFailure, EngineResult } from './engine/run.ts';
+import type { EngineFailure, EngineResult } from './engine/core/types.ts';
 
 /** One check's outcome together with the check's catalogue entry. */
 export type CheckResult = CheckOutcome & {

@@ -6,7 +6,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { SURFACE_NAMES } from '../conformance/catalogue.ts';
-import { NAMED_CHECK_SOURCES } from '../conformance/engine/checks.ts';
+import { GENERATED_CHECKS } from '../conformance/engine/core/registry.ts';
 import { everyCheck } from './spec-quotes.ts';
 
 /** The page's path. */
@@ -16,14 +16,14 @@ const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\s+/g, ' ').t
 
 /** The page's Markdown, one table per surface, then the named checks of the generated cases. */
 export function renderChecksPage(): string {
-  const checks = everyCheck();
+  const checks = everyCheck().filter((c) => c.origin !== 'generated');
   const surfaces = [...new Set(checks.map((c) => c.surface))];
-  const named = Object.entries(NAMED_CHECK_SOURCES);
+  const named = GENERATED_CHECKS;
   const lines = [
     '# Conformance checks',
     '',
     'Generated from the catalogue by `npx tsx scripts/check-docs.ts --write`; do not edit.',
-    `${checks.length} checks, and ${named.length} named checks applied to every generated case.`,
+    `${checks.length} hand-written checks, and ${named.length} checks generated from the contracts.`,
     'MUST checks quote the interface specification; SHOULD checks enforce a decision of specs/DECISIONS.md.',
     'A check whose needs the target lacks is reported as skipped, never as passed. Phases: `behaviour` is a',
     "hand-written check of the catalogue; `receiver` a check of an institution's own webhook receiver",
@@ -48,16 +48,18 @@ export function renderChecksPage(): string {
   }
   lines.push(
     '',
-    '## Named checks of the generated cases',
+    '## Checks generated from the contracts',
     '',
-    'Applied to every case generated from the contracts, in every phase that produces such a case; ids are',
-    '`generated.<name>`, reported per surface.',
+    'Registered beside the hand-written checks (D-232) and applied to every case of their phases; each reports',
+    'one verdict with its case counts per surface. `--only generated.<name>` runs one in its own phases.',
     '',
-    '| id | phases | source |',
-    '|---|---|---|',
+    '| id | title | phases | severity | source |',
+    '|---|---|---|---|---|',
   );
-  for (const [name, { phases, source }] of named)
-    lines.push(`| \`generated.${name}\` | ${phases.join(', ')} | ${cell(source)} |`);
+  for (const c of named) {
+    const source = 'quote' in c.source ? `spec: "${c.source.quote}"` : c.source.decision;
+    lines.push(`| \`${c.id}\` | ${cell(c.title)} | ${c.phases.join(', ')} | ${c.severity} | ${cell(source)} |`);
+  }
   return `${lines.join('\n')}\n`;
 }
 

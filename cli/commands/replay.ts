@@ -8,7 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
-import type { WireRequest } from '../../conformance/engine/client.ts';
+import type { WireRequest } from '../../conformance/engine/core/client.ts';
 import { confirm, visible } from './confirm.ts';
 import { readSecret, secretOption, type SecretOption } from './secrets.ts';
 
@@ -63,7 +63,7 @@ export function replayCommand(): Command {
     .option('--specs <dir>', 'folder of the contracts the case was generated from (default: the repository specs/)')
     .option('--yes', 'send without asking; without it and without a terminal nothing is sent');
   return secretOption(command, AUTHORIZATION).action(async (caseFile: string, options: ReplayOptions) => {
-    const { readCaseFile, prepareReplay, sendReplay } = await import('../../conformance/engine/replay.ts');
+    const { readCaseFile, prepareReplay, sendReplay } = await import('../../conformance/engine/openapi/replay.ts');
     let file: ReturnType<typeof readCaseFile>;
     let prepared: ReturnType<typeof prepareReplay>;
     let authorization: string | undefined;

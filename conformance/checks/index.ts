@@ -10,7 +10,7 @@ import { specExampleChecks } from './spec-examples/index.ts';
 import { transportChecks } from './transport/index.ts';
 import { walletChecks } from './wallet/index.ts';
 import { webhookChecks } from './webhooks/index.ts';
-import { GENERATED_CHECKS } from '../engine/registry.ts';
+import { GENERATED_CHECKS } from '../engine/core/registry.ts';
 
 /** Builds the full catalogue; throws if any check is invalid (bad id, source or severity). */
 export function buildCatalogue(options: CatalogueOptions = {}): Catalogue {

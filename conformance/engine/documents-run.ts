@@ -3,11 +3,11 @@
  * own shapes, so the reports count and show them as they do the OpenAPI surfaces. A document case is judged
  * in process: its "request" is the delivery or the document, its "response" the verifier's answer.
  */
-import type { Phase } from './cases.ts';
-import type { DocumentFailure, DocumentResult, DocumentSurface } from './documents.ts';
-import { runEvidenceCases } from './evidence-cases.ts';
-import { runMessageCases } from './messages-cases.ts';
-import type { CheckTally, EngineFailure } from './run.ts';
+import type { Phase } from './core/cases.ts';
+import type { DocumentFailure, DocumentResult, DocumentSurface } from './core/documents.ts';
+import { runEvidenceCases } from './json-schema/evidence-cases.ts';
+import { runMessageCases } from './asyncapi/cases.ts';
+import type { CheckTally, EngineFailure } from './core/types.ts';
 
 /** Options shared with the engine's run. */
 export interface DocumentRunOptions {

@@ -5,12 +5,12 @@
  */
 import { registerCreated } from '../cleanup.ts';
 import { keepValidatorSet } from '../qbft-votes.ts';
-import { DEPLOYMENT_VALUES } from './arbitrary.ts';
+import { DEPLOYMENT_VALUES } from './core/arbitrary.ts';
 import { request, rpcUrl } from '../http.ts';
 import { MOCK_CREDENTIAL } from '../mocks/server.ts';
 import { platformBicOf, type Target } from '../targets/target.ts';
-import type { EngineTarget } from './run.ts';
-import { writeScopeOf } from './write-effects.ts';
+import type { EngineTarget } from './core/types.ts';
+import { writeScopeOf } from './openapi/write-effects.ts';
 
 /** Settings that lift the per-IP rate limits of the in-process reference, so generated cases run at full speed. */
 export const UNLIMITED_REFERENCE_ENV = {

@@ -8,7 +8,7 @@ import type { Check, CheckVerdict } from '../catalogue.ts';
 import { checkDefiner, outcome, Unavailable } from '../checks/define.ts';
 import { request } from '../http.ts';
 import type { Target } from '../targets/target.ts';
-import { generatedDeliveries } from '../engine/messages.ts';
+import { generatedDeliveries } from '../engine/asyncapi/messages.ts';
 import {
   contractProblems,
   type Delivery,

@@ -4,7 +4,7 @@
  * docs/conformance-engine.md), credentials and secrets redacted (D-232).
  */
 import { SURFACE_NAMES } from '../catalogue.ts';
-import { ratio, score } from '../engine/coverage.ts';
+import { ratio, score } from '../engine/core/coverage.ts';
 import { type CheckResult, type RunOutcome, summarise } from '../runner.ts';
 import { describeTarget, type Target } from '../targets/target.ts';
 import { redactBody, redactRequest } from './format.ts';

@@ -6,9 +6,9 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { EngineCase } from '../engine/cases.ts';
-import type { WireRequest } from '../engine/client.ts';
-import { type DocumentCase, DOCUMENT_SURFACES } from '../engine/documents.ts';
+import type { EngineCase } from '../engine/core/cases.ts';
+import type { WireRequest } from '../engine/core/client.ts';
+import { type DocumentCase, DOCUMENT_SURFACES } from '../engine/core/documents.ts';
 import { toJson } from './format.ts';
 import type { RunReport } from './model.ts';
 

@@ -1,14 +1,14 @@
 // Reports of the contract-driven engine (conformance/engine/): the JSON document, JUnit, console lines and
 // one case file per kept failure, which `svckit replay` sends again. Credentials are redacted everywhere.
-import type { RpcCase } from '../engine/rpc.ts';
+import type { RpcCase } from '../engine/openrpc/contract.ts';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { EngineCase } from '../engine/cases.ts';
-import { NAMED_CHECKS } from '../engine/checks.ts';
-import { type DocumentCase, DOCUMENT_CHECKS, DOCUMENT_SURFACES } from '../engine/documents.ts';
-import type { WireRequest } from '../engine/client.ts';
-import { type Ratio, ratio, score } from '../engine/coverage.ts';
-import type { EngineFailure, EngineResult } from '../engine/run.ts';
+import type { EngineCase } from '../engine/core/cases.ts';
+import { NAMED_CHECKS } from '../engine/core/names.ts';
+import { type DocumentCase, DOCUMENT_CHECKS, DOCUMENT_SURFACES } from '../engine/core/documents.ts';
+import type { WireRequest } from '../engine/core/client.ts';
+import { type Ratio, ratio, score } from '../engine/core/coverage.ts';
+import type { EngineFailure, EngineResult } from '../engine/core/types.ts';
 import { redactRequest, toJson } from './format.ts';
 import { escapeXmlAttr, escapeXmlText } from './junit.ts';
 import { formatEngineHtml } from './engine-html.ts';

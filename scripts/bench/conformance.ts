@@ -9,7 +9,8 @@
  * (requests in flight, default 16), BENCH_SEED (default 1).
  */
 import { type BenchFigure, figure, machine, reportResult } from './result.ts';
-import { type EngineResult, runEngine } from '../../conformance/engine/run.ts';
+import { runEngine } from '../../conformance/engine/core/run.ts';
+import type { EngineResult } from '../../conformance/engine/core/types.ts';
 import { engineTargetOf, UNLIMITED_REFERENCE_ENV } from '../../conformance/engine/target.ts';
 import { referenceTarget } from '../../conformance/targets/reference.ts';
 

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { prepareReplay, readCaseFile } from '../../conformance/engine/replay.ts';
+import { prepareReplay, readCaseFile } from '../../conformance/engine/openapi/replay.ts';
 import { REPO_ROOT, SVCKIT_BIN } from '../../src/paths.ts';
 import { openStack, type OpenStack } from '../admin/stack.ts';
 import { admin } from '../admin/support.ts';

@@ -180,8 +180,8 @@ describe('the whole catalogue', () => {
 
 describe('the generated checks in the registry (D-232)', () => {
   it('registers every named check of the engine and of the document surfaces, once, with its phases', async () => {
-    const { NAMED_CHECKS } = await import('../../conformance/engine/checks.ts');
-    const { DOCUMENT_CHECKS } = await import('../../conformance/engine/documents.ts');
+    const { NAMED_CHECKS } = await import('../../conformance/engine/core/names.ts');
+    const { DOCUMENT_CHECKS } = await import('../../conformance/engine/core/documents.ts');
     const generated = buildCatalogue()
       .list()
       .filter((c) => c.origin === 'generated');
@@ -195,7 +195,7 @@ describe('the generated checks in the registry (D-232)', () => {
   });
 
   it('refuses a generated check registered twice', async () => {
-    const { GENERATED_CHECKS } = await import('../../conformance/engine/registry.ts');
+    const { GENERATED_CHECKS } = await import('../../conformance/engine/core/registry.ts');
     const cat = new Catalogue();
     const first = GENERATED_CHECKS[0];
     if (!first) throw new Error('no generated check');

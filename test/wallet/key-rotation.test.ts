@@ -26,6 +26,8 @@ beforeAll(async () => {
       SVC_RATE_LIMIT_WALLET_AUTH: '0',
       // The polls below read the JWKS and the sessions' answers: a 429 carries neither (D-024 is not tested here).
       SVC_RATE_LIMIT_WALLET: '0',
+      // The burst of rotations below reaches the server at once, not at the admin API's pace.
+      SVC_RATE_LIMIT: '0',
     },
   });
 });
@@ -69,6 +71,23 @@ describe('POST /admin/v1/wallet-keys/{name}/rotate (D-215)', () => {
     expect(res.text).toContain('token-signing');
     const anonymous = await request(target, 'admin/v1/wallet-keys/token-signing/rotate', { method: 'POST' });
     expect(anonymous.status).toBe(401);
+  });
+
+  it('a burst of concurrent rotations of one key, KEK rotations among them, answers 200 to each, one after another', async () => {
+    // KEK rotations in between re-seal the key set under a new KEK (D-061, D-214) while the rotations read it.
+    const [answers, keks] = await Promise.all([
+      Promise.all(Array.from({ length: 32 }, () => adminCall(target, 'POST', '/wallet-keys/release-signing/rotate'))),
+      Promise.all(Array.from({ length: 8 }, () => adminCall(target, 'POST', '/kek/rotate'))),
+    ]);
+    // A KEK rotation while another runs answers 409 (D-061); at least one ran.
+    expect(keks.every((r) => r.status === 200 || r.status === 409)).toBe(true);
+    expect(keks.some((r) => r.status === 200)).toBe(true);
+    expect(answers.map((r) => r.status)).toEqual(Array(32).fill(200));
+    const kids = answers.map((r) => (r.json as { kid: string }).kid);
+    expect(new Set(kids).size).toBe(32);
+    // Each rotation retired the key the one before it made: they ran in turn, none lost.
+    const retired = new Set(answers.map((r) => (r.json as { previousKid: string }).previousKid));
+    expect(kids.filter((k) => retired.has(k))).toHaveLength(31);
   });
 
   it('a token key rotation: both keys verify for the grace period, then only the new one', async () => {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { parse as parseYaml } from 'yaml';
 import Ajv2020 from 'ajv/dist/2020.js';
-import type { Phase } from '../../../conformance/engine/cases.ts';
+import type { Phase } from '../../../conformance/engine/core/cases.ts';
 import type { CheckSetting } from '../../../conformance/runner.ts';
 import { repoPath } from '../../../src/paths.ts';
 
@@ -208,7 +208,7 @@ export type EngineOptions = { phases?: Phase[]; seed: number; maxExamples: numbe
 
 /** `--phases`, `--seed`, `--max-examples`; the seed is random (and reported) unless given. */
 export async function parseEngine(options: ConformanceOptions): Promise<EngineOptions> {
-  const { parsePhases, parseCount } = await import('../../../conformance/engine/command.ts');
+  const { parsePhases, parseCount } = await import('../../../conformance/engine/run-generated.ts');
   return {
     ...(options.phases !== undefined ? { phases: parsePhases(options.phases) } : {}),
     seed:

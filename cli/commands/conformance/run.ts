@@ -66,7 +66,11 @@ export async function runConformance(options: ConformanceOptions, command: Comma
     if (receiverOnly) catalogue = side.receiverSideCatalogue(receiver);
     else for (const check of side.receiverSideChecks(receiver)) catalogue.register(check);
   }
-  const selection = { only: options.only, exclude: options.exclude, ...(engine.phases ? { phases: engine.phases } : {}) };
+  const selection = {
+    only: options.only,
+    exclude: options.exclude,
+    ...(engine.phases ? { phases: engine.phases } : {}),
+  };
   let plan: ReturnType<typeof runner.planRun>;
   try {
     plan = runner.planRun(catalogue.list(), selection);
@@ -103,7 +107,7 @@ export async function runConformance(options: ConformanceOptions, command: Comma
       import('../../../conformance/cleanup.ts'),
       import('../../../conformance/report/stream.ts'),
       import('../../../conformance/webhooks/preflight.ts'),
-      import('../../../conformance/engine/command.ts'),
+      import('../../../conformance/engine/run-generated.ts'),
       import('../../../conformance/targets/remote.ts'),
     ]);
   const progress = options.quiet ? progressModule.silentProgress : progressModule.streamProgress(process.stderr);

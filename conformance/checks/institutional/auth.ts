@@ -10,7 +10,8 @@ import type { Check, CheckContext } from '../../catalogue.ts';
 import { PROBE_LIMIT, request, type HttpResult } from '../../http.ts';
 import { verdict } from '../define.ts';
 import { fileURLToPath } from 'node:url';
-import { contractOf, judgeAnswer } from '../../engine/judge-answer.ts';
+import { contractOf } from '../../engine/openapi/contract.ts';
+import { judgeAnswer } from '../../engine/openapi/judge-answer.ts';
 import { platformBicOf } from '../../targets/target.ts';
 import {
   adminJson,

@@ -4,7 +4,7 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import type AjvCore from 'ajv/dist/core.js';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { registerAjvKeywords } from '../../engine/keywords.ts';
+import { registerAjvKeywords } from '../../engine/core/keywords.ts';
 import { addChainAddressFormat } from '../../formats/chain-address.ts';
 import { addEvmAddressFormat } from '../../formats/evm-address.ts';
 import { addMlKemKeyFormat } from '../../formats/mlkem-key.ts';

@@ -4,7 +4,8 @@ import { readFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
 import type { HttpResult } from '../../http.ts';
 import { fileURLToPath } from 'node:url';
-import { contractOf, judgeAnswer, operationOf, surfaceOfFile } from '../../engine/judge-answer.ts';
+import { contractOf } from '../../engine/openapi/contract.ts';
+import { judgeAnswer, operationOf, surfaceOfFile } from '../../engine/openapi/judge-answer.ts';
 import { DocumentValidator } from '../spec-examples/validator.ts';
 
 /** An OpenAPI 3.1 contract, parsed, with a validator over its schemas (JSON Schema 2020-12). */

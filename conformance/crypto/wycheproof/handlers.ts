@@ -7,30 +7,11 @@ import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { opensslMlDsa65Verify } from '@svckit/sdk/crypto/backends';
 import { nobleMlDsa65Verify } from '@svckit/sdk/crypto/backends';
-import { NotOffered, type ImplementationId } from '../implementations.ts';
+import { NotOffered } from '../implementations.ts';
 import { mlKemAdapter } from '../acvp/ml-kem-adapters.ts';
 import { hexBytes, type JsonObject } from '../vectors.ts';
+import type { WycheproofHandler } from './handler-types.ts';
 import { mlDsaSign, mlKemDecapsValidation, mlKemEncaps, mlKemKeyGen } from './pqc-handlers.ts';
-
-/** A handler's answer: did the implementation accept the case, and why not. */
-export interface Verdict {
-  /** Accepted the input and produced the expected outputs (for verification: the signature verified). */
-  accepted: boolean;
-  /** What happened, when not accepted (or when outputs differed). */
-  detail?: string;
-}
-
-/** One Wycheproof test group type. */
-export interface WycheproofHandler {
-  /** The group "type" it reads. */
-  type: string;
-  /** Short description of a group. */
-  describeGroup(file: JsonObject, group: JsonObject): string;
-  /** A reason to skip the group for every implementation (out of scope), if any. */
-  groupSkipReason(file: JsonObject, group: JsonObject): string | undefined;
-  /** Runs one case. */
-  run(group: JsonObject, test: JsonObject, impl: ImplementationId): Verdict;
-}
 
 const hex = (value: unknown, name: string) => hexBytes(value ?? '', name);
 

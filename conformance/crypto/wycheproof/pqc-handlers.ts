@@ -5,7 +5,7 @@
 import { mlDsaAdapter } from '../acvp/ml-dsa-adapters.ts';
 import { mlKemAdapter } from '../acvp/ml-kem-adapters.ts';
 import { hexBytes, type JsonObject } from '../vectors.ts';
-import type { Verdict, WycheproofHandler } from './handlers.ts';
+import type { Verdict, WycheproofHandler } from './handler-types.ts';
 
 const hex = (value: unknown, name: string) => hexBytes(value ?? '', name);
 const sameHex = (bytes: Uint8Array, expected: unknown) =>

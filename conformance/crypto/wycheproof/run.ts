@@ -10,7 +10,8 @@ import {
 } from '../implementations.ts';
 import { newGroup, recordCase, sumCounts, type Counts, type GroupResult } from '../results.ts';
 import { readJsonFile, sha256File, type JsonObject } from '../vectors.ts';
-import { WYCHEPROOF_HANDLERS, type Verdict } from './handlers.ts';
+import type { Verdict } from './handler-types.ts';
+import { WYCHEPROOF_HANDLERS } from './handlers.ts';
 
 /** What to run. */
 export interface WycheproofRunRequest {

@@ -2,12 +2,12 @@
 // holds to its claim (a boundary validates, a negative fails ajv for the keyword it names).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parameterErrors, schemaErrors } from '../../../conformance/engine/ajv.ts';
-import { arbitraryOf } from '../../../conformance/engine/arbitrary.ts';
-import { inputArbitrary, inputVariants } from '../../../conformance/engine/cases.ts';
-import { ENGINE_SURFACES, type EngineSurface, loadContract } from '../../../conformance/engine/contract.ts';
-import { FORMATS } from '../../../conformance/engine/formats.ts';
-import { failsFor, variantsOf } from '../../../conformance/engine/variants.ts';
+import { parameterErrors, schemaErrors } from '../../../conformance/engine/core/ajv.ts';
+import { arbitraryOf } from '../../../conformance/engine/core/arbitrary.ts';
+import { inputArbitrary, inputVariants } from '../../../conformance/engine/openapi/inputs.ts';
+import { ENGINE_SURFACES, type EngineSurface, loadContract } from '../../../conformance/engine/openapi/contract.ts';
+import { FORMATS } from '../../../conformance/engine/core/formats.ts';
+import { failsFor, variantsOf } from '../../../conformance/engine/core/variants.ts';
 import { SPECS_DIR } from '../../../src/paths.ts';
 
 const contracts = (Object.keys(ENGINE_SURFACES) as EngineSurface[]).map((s) => loadContract(SPECS_DIR, s));

@@ -2,7 +2,7 @@
 // the reference: at 16 requests in flight every rate-limit answer is waited out and sent again, the adaptive pace
 // keeps most requests under the limit, the observer sees each attempt, and a -32005 outside a 429 is an answer.
 import { afterEach, describe, expect, it } from 'vitest';
-import { engineClient, pooled, type WireRequest } from '../../../conformance/engine/client.ts';
+import { engineClient, pooled, type WireRequest } from '../../../conformance/engine/core/client.ts';
 import { Pacer } from '../../../conformance/pacing.ts';
 import { type Exchange, withRunScope } from '../../../conformance/run-scope.ts';
 import { limiting, okAnswer, startServer, type TestServer } from '../helpers/limiter.ts';

@@ -7,16 +7,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { ratio } from '../../../conformance/engine/coverage.ts';
-import type { DocumentResult } from '../../../conformance/engine/documents.ts';
+import { ratio } from '../../../conformance/engine/core/coverage.ts';
+import type { DocumentResult } from '../../../conformance/engine/core/documents.ts';
 import {
   documentArbitrary,
   type EvidenceVerifier,
   evidenceSchema,
   runEvidenceCases,
-} from '../../../conformance/engine/evidence-cases.ts';
+} from '../../../conformance/engine/json-schema/evidence-cases.ts';
 import { asCheckTallies } from '../../../conformance/engine/documents-run.ts';
-import { runEngine } from '../../../conformance/engine/run.ts';
+import { runEngine } from '../../../conformance/engine/core/run.ts';
 import {
   buildEngineJson,
   formatEngineConsole,

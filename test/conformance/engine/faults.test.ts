@@ -2,7 +2,8 @@
 // fast-check shrank to the minimal one; the same server without faults passes every check.
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type EngineResult, runEngine } from '../../../conformance/engine/run.ts';
+import { runEngine } from '../../../conformance/engine/core/run.ts';
+import type { EngineResult } from '../../../conformance/engine/core/types.ts';
 import { type Faults, faultServer, faultSpecsDir } from './fault-server.ts';
 
 const servers: FastifyInstance[] = [];

@@ -3,7 +3,8 @@
 // new required field the server does not check, a status the mocks cannot give, an example the server
 // refuses) fails here.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EngineResult, runEngine } from '../../../conformance/engine/run.ts';
+import { runEngine } from '../../../conformance/engine/core/run.ts';
+import type { EngineResult } from '../../../conformance/engine/core/types.ts';
 import { buildEngineJson } from '../../../conformance/report/engine.ts';
 import { engineTargetOf, UNLIMITED_REFERENCE_ENV } from '../../../conformance/engine/target.ts';
 import { mocksTarget } from '../../../conformance/targets/mocks.ts';

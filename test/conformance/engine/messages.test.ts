@@ -7,15 +7,15 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ratio } from '../../../conformance/engine/coverage.ts';
-import type { DocumentResult } from '../../../conformance/engine/documents.ts';
+import { ratio } from '../../../conformance/engine/core/coverage.ts';
+import type { DocumentResult } from '../../../conformance/engine/core/documents.ts';
 import {
   casesFromDelivery,
   receiveInProcess,
   runMessageCases,
   type WebhookVerifier,
-} from '../../../conformance/engine/messages-cases.ts';
-import { deliveryArbitrary, generatedDeliveries, loadMessages } from '../../../conformance/engine/messages.ts';
+} from '../../../conformance/engine/asyncapi/cases.ts';
+import { deliveryArbitrary, generatedDeliveries, loadMessages } from '../../../conformance/engine/asyncapi/messages.ts';
 import { GENERATED_PER_EVENT } from '../../../conformance/receiver-side/checks.ts';
 import { contractProblems, type EventType } from '../../../conformance/receiver-side/deliveries.ts';
 import {

@@ -3,7 +3,8 @@
 // server or in the contracts (docs/conformance-engine.md, "Findings"); a new failure anywhere fails this test.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildEngineJson } from '../../../conformance/report/engine.ts';
-import { type EngineResult, runEngine } from '../../../conformance/engine/run.ts';
+import { runEngine } from '../../../conformance/engine/core/run.ts';
+import type { EngineResult } from '../../../conformance/engine/core/types.ts';
 import { engineTargetOf, UNLIMITED_REFERENCE_ENV } from '../../../conformance/engine/target.ts';
 import { referenceTarget } from '../../../conformance/targets/reference.ts';
 import type { Target } from '../../../conformance/targets/target.ts';

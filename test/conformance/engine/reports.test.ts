@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runEngine } from '../../../conformance/engine/run.ts';
+import { runEngine } from '../../../conformance/engine/core/run.ts';
 import {
   buildEngineJson,
   type EngineJsonReport,

@@ -4,11 +4,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { WireResponse } from '../../../conformance/engine/client.ts';
-import { type EngineResult, runEngine } from '../../../conformance/engine/run.ts';
+import type { WireResponse } from '../../../conformance/engine/core/client.ts';
+import { runEngine } from '../../../conformance/engine/core/run.ts';
+import type { EngineResult } from '../../../conformance/engine/core/types.ts';
 import { engineTargetOf, UNLIMITED_REFERENCE_ENV } from '../../../conformance/engine/target.ts';
-import { loadRpcContract, paramsVariants, rpcCase, rpcInputs } from '../../../conformance/engine/rpc.ts';
-import { evaluateRpc } from '../../../conformance/engine/rpc-checks.ts';
+import { loadRpcContract, paramsVariants, rpcCase, rpcInputs } from '../../../conformance/engine/openrpc/contract.ts';
+import { evaluateRpc } from '../../../conformance/engine/openrpc/judges.ts';
 import { buildEngineJson } from '../../../conformance/report/engine.ts';
 import { formatEngineHtml } from '../../../conformance/report/engine-html.ts';
 import { referenceTarget } from '../../../conformance/targets/reference.ts';

@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CleanupSummary, cleanUp } from '../../../conformance/cleanup.ts';
 import { request } from '../../../conformance/http.ts';
-import { type EngineResult, runEngine } from '../../../conformance/engine/run.ts';
+import { runEngine } from '../../../conformance/engine/core/run.ts';
+import type { EngineResult } from '../../../conformance/engine/core/types.ts';
 import { engineTargetOf, UNLIMITED_REFERENCE_ENV } from '../../../conformance/engine/target.ts';
 import { referenceTarget } from '../../../conformance/targets/reference.ts';
 import { remoteTarget } from '../../../conformance/targets/remote.ts';

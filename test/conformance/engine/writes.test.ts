@@ -2,8 +2,8 @@
 // (D-235): a new write operation in a contract fails here until it is classified, and each class names what
 // its mechanics need (an undo, the history kind, the resource a change is confined to) from the contract itself.
 import { describe, expect, it } from 'vitest';
-import { ENGINE_SURFACES, type EngineSurface, loadContract } from '../../../conformance/engine/contract.ts';
-import { type IdFrom, WRITES } from '../../../conformance/engine/writes.ts';
+import { ENGINE_SURFACES, type EngineSurface, loadContract } from '../../../conformance/engine/openapi/contract.ts';
+import { type IdFrom, WRITES } from '../../../conformance/engine/openapi/writes.ts';
 import { SPECS_DIR } from '../../../src/paths.ts';
 
 const surfaces = Object.keys(ENGINE_SURFACES) as EngineSurface[];

@@ -6,8 +6,8 @@
 import http from 'node:http';
 import https from 'node:https';
 import { performance } from 'node:perf_hooks';
-import { type Attempt, Pacer, weightOf } from '../pacing.ts';
-import { currentRunScope, exchangeOf } from '../run-scope.ts';
+import { type Attempt, Pacer, weightOf } from '../../pacing.ts';
+import { currentRunScope, exchangeOf } from '../../run-scope.ts';
 
 /** A request as the engine stores it in cases and case files (credentials are redacted in reports). */
 export interface WireRequest {

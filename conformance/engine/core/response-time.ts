@@ -3,15 +3,7 @@
  * the bounds the run's config gives. It fails with the measured figures, never on one slow sample; an operation
  * with fewer than MIN_SAMPLES answers, or no bound, is skipped with the reason.
  */
-import type { CheckTally } from './run.ts';
-
-/** The bounds of `checks["generated.response_time"]` in a --config file. */
-export interface ResponseTimeBounds {
-  p95Ms?: number;
-  p99Ms?: number;
-  /** Per operation (`POST /transfers`, `eth_call`), over the run-wide bounds. */
-  operations?: Record<string, { p95Ms?: number; p99Ms?: number }>;
-}
+import type { CheckTally, ResponseTimeBounds } from './types.ts';
 
 /** Answers an operation needs before its percentiles are judged. */
 export const MIN_SAMPLES = 20;

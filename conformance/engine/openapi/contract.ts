@@ -5,9 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
-
-/** A JSON Schema node, `$ref`s resolved. */
-export type Schema = Record<string, unknown>;
+import { resolveRefs, type Schema } from '../core/schema.ts';
 
 /** The OpenAPI surfaces the engine derives cases from, and the contract file of each. */
 export const ENGINE_SURFACES = {
@@ -80,36 +78,6 @@ type Yaml = any;
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
 
-/** Resolves every local `$ref` of `node` against `doc` (acyclic contracts), keeping sibling keywords. */
-export function resolveRefs(doc: Record<string, unknown>, node: unknown, seen: string[] = []): unknown {
-  if (Array.isArray(node)) return node.map((n) => resolveRefs(doc, n, seen));
-  if (typeof node !== 'object' || node === null) return node;
-  const obj = node as Record<string, unknown>;
-  if (typeof obj.$ref === 'string') {
-    const ref = obj.$ref;
-    if (seen.includes(ref)) throw new Error(`cyclic $ref ${ref}`);
-    const target = pointer(doc, ref);
-    const { $ref: _ref, ...siblings } = obj;
-    const resolved = resolveRefs(doc, target, [...seen, ref]) as Record<string, unknown>;
-    return { ...resolved, ...(resolveRefs(doc, siblings, seen) as Record<string, unknown>) };
-  }
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(obj))
-    out[k] = k === 'example' || k === 'examples' ? v : resolveRefs(doc, v, seen);
-  return out;
-}
-
-function pointer(doc: Record<string, unknown>, ref: string): unknown {
-  if (!ref.startsWith('#/')) throw new Error(`only local $refs are supported, got ${ref}`);
-  let node: unknown = doc;
-  for (const raw of ref.slice(2).split('/')) {
-    const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    node = (node as Record<string, unknown>)?.[key];
-    if (node === undefined) throw new Error(`$ref ${ref} points at nothing`);
-  }
-  return node;
-}
-
 /** Parses the contract of `surface` from `specsDir` (a directory path). */
 export function loadContract(specsDir: string, surface: EngineSurface): Contract {
   const raw = parseYaml(readFileSync(`${specsDir}/${ENGINE_SURFACES[surface]}`, 'utf8')) as Record<string, unknown>;
@@ -181,4 +149,17 @@ function bodyExamples(media: Yaml): unknown[] {
   if (out.length === 0 && media.schema?.example !== undefined) out.push(media.schema.example);
   for (const ex of media.schema?.examples ?? []) out.push(ex);
   return out;
+}
+
+const contracts = new Map<string, Contract>();
+
+/** The contract of `surface` in `specsDir` (a folder path), parsed once per folder and surface (the files do not change during a process). */
+export function contractOf(specsDir: string, surface: EngineSurface): Contract {
+  const key = `${specsDir}\u0000${surface}`;
+  let contract = contracts.get(key);
+  if (!contract) {
+    contract = loadContract(specsDir, surface);
+    contracts.set(key, contract);
+  }
+  return contract;
 }

@@ -11,10 +11,10 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { parse as parseYaml } from 'yaml';
 import { webhookMessageByEvent, webhookSchemaDefs } from '@svckit/sdk/webhooks/schemas';
-import { signatureHeader } from '../../src/webhooks/signature.ts';
-import { schemaErrors } from './ajv.ts';
-import { arbitraryOf } from './arbitrary.ts';
-import { resolveRefs, type Schema } from './contract.ts';
+import { signatureHeader } from '../../../src/webhooks/signature.ts';
+import { schemaErrors } from '../core/ajv.ts';
+import { arbitraryOf } from '../core/arbitrary.ts';
+import { resolveRefs, type Schema } from '../core/schema.ts';
 
 /** The four X-SVC headers, in the contract's order. */
 export const DELIVERY_HEADERS = ['X-SVC-Signature', 'X-SVC-Event', 'X-SVC-Timestamp', 'X-SVC-Delivery'] as const;

@@ -6,7 +6,7 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import type { Schema } from './contract.ts';
+import type { Schema } from './schema.ts';
 import { registerAjvFormats } from './formats.ts';
 import { registerAjvKeywords } from './keywords.ts';
 

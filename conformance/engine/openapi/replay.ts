@@ -3,22 +3,23 @@
  * base, sent, and judged by the named check that failed (and the others), so a fix can be confirmed.
  */
 import { readFileSync } from 'node:fs';
-import { SPECS_DIR } from '../../src/paths.ts';
-import type { CaseFile } from '../report/cases.ts';
-import { evaluate, type CheckVerdict } from './checks.ts';
-import { engineClient, type WireRequest, type WireResponse } from './client.ts';
-import type { EngineCase } from './cases.ts';
+import { SPECS_DIR } from '../../../src/paths.ts';
+import type { CaseFile } from '../../report/cases.ts';
+import type { CaseVerdict } from '../core/checks.ts';
+import { evaluate } from './judges.ts';
+import { engineClient, type WireRequest, type WireResponse } from '../core/client.ts';
+import type { EngineCase } from '../core/cases.ts';
 import { type Contract, ENGINE_SURFACES, type EngineSurface, loadContract, type Operation } from './contract.ts';
-import { toRequest } from './run.ts';
+import { toRequest } from './context.ts';
 
 /** The outcome of one replay. */
 export interface ReplayOutcome {
   request: WireRequest;
   response: WireResponse;
   /** The verdict of the check the case file records. */
-  verdict: CheckVerdict | undefined;
+  verdict: CaseVerdict | undefined;
   /** Every verdict of the named checks on the answer. */
-  verdicts: CheckVerdict[];
+  verdicts: CaseVerdict[];
 }
 
 /** The methods a case may send (an `unsupported_method` case sends one its path does not document). */

@@ -4,22 +4,14 @@
  * registry (`conformance/cleanup.ts`), which `svckit conformance` runs when the run ends (D-182).
  */
 import { getAddress } from 'viem';
-import { forgetCreated, registerCreated, registered, registerLeft } from '../cleanup.ts';
-import { request } from '../http.ts';
-import type { Target } from '../targets/target.ts';
-import type { CaseKind, EngineCase } from './cases.ts';
-import type { WireRequest, WireResponse } from './client.ts';
+import { forgetCreated, registerCreated, registered, registerLeft } from '../../cleanup.ts';
+import { request } from '../../http.ts';
+import type { Target } from '../../targets/target.ts';
+import type { CaseKind, EngineCase } from '../core/cases.ts';
+import type { WireRequest, WireResponse } from '../core/client.ts';
 import type { EngineSurface, Operation } from './contract.ts';
-import type { EngineTarget } from './run.ts';
+import type { EngineTarget, WriteScope } from '../core/types.ts';
 import { type IdFrom, type Undo, WRITES, type WriteRule } from './writes.ts';
-
-/** What the engine records its writes against. */
-export interface WriteScope {
-  /** The harness target: its kind says whether it is a deployment (D-237); its registry takes the undos. */
-  target: Target;
-  /** Lower-case addresses on the chain sender allow-list when the run started (D-239). */
-  senders: ReadonlySet<string>;
-}
 
 /** Cases that expect the operation to succeed: the ones that change a system (D-237). */
 const VALID: readonly CaseKind[] = ['positive', 'after_create'];

@@ -16,16 +16,16 @@ import { performance } from 'node:perf_hooks';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import fc from 'fast-check';
-import { SVCKIT_BIN } from '../../src/paths.ts';
-import { type VerifyResult, verifyEvidence } from '../../src/evidence/verify.ts';
-import { DEFAULT_MAX_AGE_DAYS } from '../../src/evidence/defaults.ts';
-import { schemaErrors } from './ajv.ts';
-import { arbitraryOf, mergeAllOf } from './arbitrary.ts';
-import type { Phase } from './cases.ts';
-import { resolveRefs, type Schema } from './contract.ts';
-import type { SurfaceCoverage } from './coverage.ts';
-import { type DocumentAnswer, type DocumentCase, type DocumentResult, tallyBook } from './documents.ts';
-import { failsFor, variantsOf } from './variants.ts';
+import { SVCKIT_BIN } from '../../../src/paths.ts';
+import { type VerifyResult, verifyEvidence } from '../../../src/evidence/verify.ts';
+import { DEFAULT_MAX_AGE_DAYS } from '../../../src/evidence/defaults.ts';
+import { schemaErrors } from '../core/ajv.ts';
+import { arbitraryOf, mergeAllOf } from '../core/arbitrary.ts';
+import type { Phase } from '../core/cases.ts';
+import { resolveRefs, type Schema } from '../core/schema.ts';
+import type { SurfaceCoverage } from '../core/coverage.ts';
+import { type DocumentAnswer, type DocumentCase, type DocumentResult, tallyBook } from '../core/documents.ts';
+import { failsFor, variantsOf } from '../core/variants.ts';
 
 /** The verifier's signature (a fault-injection test passes a broken one). */
 export type EvidenceVerifier = typeof verifyEvidence;

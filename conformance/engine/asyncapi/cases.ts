@@ -9,11 +9,11 @@
 import { performance } from 'node:perf_hooks';
 import fc from 'fast-check';
 import { verifyWebhook } from '@svckit/sdk/webhooks/verifier';
-import { signatureHeader } from '../../src/webhooks/signature.ts';
-import { describeErrors, schemaErrors } from './ajv.ts';
-import type { Phase } from './cases.ts';
-import type { SurfaceCoverage } from './coverage.ts';
-import { type DocumentAnswer, type DocumentCase, type DocumentResult, tallyBook } from './documents.ts';
+import { signatureHeader } from '../../../src/webhooks/signature.ts';
+import { describeErrors, schemaErrors } from '../core/ajv.ts';
+import type { Phase } from '../core/cases.ts';
+import type { SurfaceCoverage } from '../core/coverage.ts';
+import { type DocumentAnswer, type DocumentCase, type DocumentResult, tallyBook } from '../core/documents.ts';
 import {
   DELIVERY_HEADERS,
   deliveryArbitrary,
@@ -25,7 +25,7 @@ import {
   messageOf,
   signDelivery,
 } from './messages.ts';
-import { failsFor, variantsOf } from './variants.ts';
+import { failsFor, variantsOf } from '../core/variants.ts';
 
 /** The receiving library's signature (a fault-injection test passes a broken one). */
 export type WebhookVerifier = typeof verifyWebhook;

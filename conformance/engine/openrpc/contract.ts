@@ -8,12 +8,12 @@ import { readFileSync } from 'node:fs';
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import fc from 'fast-check';
-import { arbitraryOf } from './arbitrary.ts';
-import type { CaseInput, EngineCase, Phase } from './cases.ts';
-import { resolveRefs, type Schema } from './contract.ts';
-import { registerAjvFormats } from './formats.ts';
-import { registerAjvKeywords } from './keywords.ts';
-import { failsFor, variantsOf } from './variants.ts';
+import { arbitraryOf } from '../core/arbitrary.ts';
+import type { CaseInput, EngineCase, Phase } from '../core/cases.ts';
+import { resolveRefs, type Schema } from '../core/schema.ts';
+import { registerAjvFormats } from '../core/formats.ts';
+import { registerAjvKeywords } from '../core/keywords.ts';
+import { failsFor, variantsOf } from '../core/variants.ts';
 
 /** The engine's name of the chain JSON-RPC surface. */
 export const CHAIN_SURFACE = 'chain' as const;

@@ -6,9 +6,9 @@
  */
 import type Ajv from 'ajv/dist/core.js';
 import fc from 'fast-check';
-import { CHAIN_ADDRESS_FORMAT, chainAddress, isChainAddress } from '../formats/chain-address.ts';
-import { isMlKemEncapsulationKey, MLKEM_KEY_FORMAT, mlKemEncapsulationKey } from '../formats/mlkem-key.ts';
-import { EVM_ADDRESS_FORMAT, evmAddress, isEvmAddress } from '../formats/evm-address.ts';
+import { CHAIN_ADDRESS_FORMAT, chainAddress, isChainAddress } from '../../formats/chain-address.ts';
+import { isMlKemEncapsulationKey, MLKEM_KEY_FORMAT, mlKemEncapsulationKey } from '../../formats/mlkem-key.ts';
+import { EVM_ADDRESS_FORMAT, evmAddress, isEvmAddress } from '../../formats/evm-address.ts';
 
 /** How one format is generated and checked. */
 export interface FormatGenerator {

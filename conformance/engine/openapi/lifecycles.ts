@@ -4,12 +4,12 @@
  * and used again; a webhook endpoint registered, given its secret, sent an event and deleted; a wallet
  * session from challenge and verify, used, and a sync device registered and deleted.
  */
-import { newIdentity, pqSign, registrationProof } from '../checks/wallet/support.ts';
+import { newIdentity, pqSign, registrationProof } from '../../checks/wallet/support.ts';
 import { mlKem768, sha3_256, toHex } from '@svckit/sdk/crypto';
-import type { CaseInput } from './cases.ts';
-import type { NamedCheck } from './checks.ts';
+import type { CaseInput } from '../core/cases.ts';
+import type { NamedCheck } from '../core/names.ts';
 import type { EngineSurface } from './contract.ts';
-import { followLinks, type Sequence, unique } from './stateful.ts';
+import { followLinks, type Sequence, unique } from './sequence.ts';
 
 /** One named lifecycle. */
 export interface Lifecycle {

@@ -9,8 +9,8 @@
  */
 import type AjvCore from 'ajv/dist/core.js';
 import fc from 'fast-check';
-import { addChainKeywords } from '../../src/server/chain/keywords.ts';
-import type { Schema } from './contract.ts';
+import { addChainKeywords } from '../../../src/server/chain/keywords.ts';
+import type { Schema } from './schema.ts';
 
 /** The keyword of a date-time that must not lie in the future (D-198). */
 export const NOT_AFTER_NOW = 'x-not-after-now';

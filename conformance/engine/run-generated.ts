@@ -6,10 +6,10 @@
 import type { GeneratedCheck } from '../catalogue.ts';
 import type { CaseCounts, CheckResult, GeneratedRunner } from '../runner.ts';
 import { entryOf } from '../runner.ts';
-import { PHASES, type Phase } from './cases.ts';
-import { DOCUMENT_CHECKS, DOCUMENT_SURFACES } from './documents.ts';
-import { generatedName } from './registry.ts';
-import type { CheckTally, EngineResult } from './run.ts';
+import { PHASES, type Phase } from './core/cases.ts';
+import { DOCUMENT_CHECKS, DOCUMENT_SURFACES } from './core/documents.ts';
+import { generatedName } from './core/registry.ts';
+import type { CheckTally, EngineResult } from './core/types.ts';
 
 /** Parses `--phases examples,coverage,fuzz`; an unknown phase throws (a usage error). */
 export function parsePhases(value: string): Phase[] {
@@ -32,7 +32,7 @@ export const runGeneratedChecks: GeneratedRunner = async (target, plan, options)
   const [{ referenceTarget }, { engineTargetOf, UNLIMITED_REFERENCE_ENV }, { runEngine }] = await Promise.all([
     import('../targets/reference.ts'),
     import('./target.ts'),
-    import('./run.ts'),
+    import('./core/run.ts'),
   ]);
   const names = new Set(plan.checks.map((c) => generatedName(c.id)));
   options.progress.start(`generated checks: ${plan.phases.join(', ')} (seed ${plan.seed})`);

@@ -8,9 +8,9 @@
  */
 import type { ErrorObject } from 'ajv';
 import { deploymentValueOf, mergeAllOf, typesOf } from './arbitrary.ts';
-import type { Schema } from './contract.ts';
+import type { Schema } from './schema.ts';
 import { FORMATS } from './formats.ts';
-import { BLOCK_RANGE_KEYWORD } from '../../src/server/chain/keywords.ts';
+import { BLOCK_RANGE_KEYWORD } from '../../../src/server/chain/keywords.ts';
 import { A_FUTURE_TIME, NOT_AFTER_NOW, notAfterNow } from './keywords.ts';
 
 /** One variant of a value. */

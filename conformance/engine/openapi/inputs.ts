@@ -1,64 +1,12 @@
-/**
- * Generated cases: what to send to one operation and what the answer must show. A case is plain data
- * (JSON-safe), so it can be written to a case file and replayed (`svckit replay`).
- */
+/** The inputs of an OpenAPI operation: valid ones from its schemas, their one-fault variants, fuzz, and its examples. */
 import fc from 'fast-check';
-import { arbitraryOf } from './arbitrary.ts';
-import type { Contract, Operation, Parameter } from './contract.ts';
-import { parameterErrors, schemaErrors } from './ajv.ts';
-import { failsFor, variantsOf } from './variants.ts';
-
-/** The engine's phases; `stateful` runs sequences of operations (links between responses, lifecycles; stateful.ts). */
-export const PHASES = ['examples', 'coverage', 'fuzz', 'stateful'] as const;
-/** One phase. */
-export type Phase = (typeof PHASES)[number];
-
-/** What a case expects of the server. */
-export type CaseKind =
-  | 'positive' // valid input: accepted (2xx) or refused only past validation (D-185)
-  | 'negative' // invalid input: refused with 4xx in the error shape
-  | 'missing_header' // a required header left out: 4xx
-  | 'unauthenticated' // no credential on a secured operation: 401
-  | 'bad_credentials' // a wrong credential on a secured operation: 401
-  | 'unsupported_method' // a method the path does not document: 405 or 404
-  | 'after_create' // a step of a sequence reading what an earlier step created: 2xx (and listed)
-  | 'after_delete' // a step using a resource an earlier step deleted: 404
-  | 'after_revoke'; // a step using a credential an earlier step revoked: 401
-
-/** The values of one request: parameters by `in:name` (undefined: left out) and the JSON body. */
-export interface CaseInput {
-  params: Record<string, string | undefined>;
-  body?: unknown;
-}
-
-/** One generated case. */
-export interface EngineCase {
-  surface: Contract['surface'];
-  /** `METHOD /route` of the contract. */
-  operation: string;
-  phase: Phase;
-  kind: CaseKind;
-  /** Why the case exists, e.g. `/amount below minimum 0.01`. */
-  reason: string;
-  input: CaseInput;
-  /** The method sent (differs from the operation's for `unsupported_method`). */
-  method: string;
-  /** Whether the engine's credential for the surface is sent. */
-  authenticated: boolean;
-  /** A wrong Authorization value sent instead of the credential (`bad_credentials`). */
-  authorization?: string;
-  /** The sequence and step of a stateful case, e.g. `ledger lifecycle, step 4`. */
-  sequence?: string;
-  /** For `after_create`: the array (JSON pointer) of the answer that lists what was created, and a value one of its items holds. */
-  listed?: { in: string; value?: string };
-}
+import { parameterErrors, schemaErrors } from '../core/ajv.ts';
+import { arbitraryOf } from '../core/arbitrary.ts';
+import { type CaseInput, wire } from '../core/cases.ts';
+import { failsFor, variantsOf } from '../core/variants.ts';
+import type { Operation, Parameter } from './contract.ts';
 
 const key = (p: Parameter) => `${p.in}:${p.name}`;
-
-/** A parameter value as it goes on the wire. */
-export function wire(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value);
-}
 
 /** The arbitrary of valid inputs of `op` (optional parameters sometimes left out). */
 export function inputArbitrary(op: Operation): fc.Arbitrary<CaseInput> {

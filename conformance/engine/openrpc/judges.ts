@@ -5,11 +5,19 @@
  * refused with -32602 (`negative_data_rejection`), valid params answered with a result or an error the
  * method documents that depends on state (`positive_data_acceptance`).
  */
-import type { CheckVerdict, NamedCheck } from './checks.ts';
-import type { WireResponse } from './client.ts';
-import { BLOCK_RANGE_KEYWORD, blockNumberOf } from '../../src/server/chain/keywords.ts';
-import { describeErrors } from './ajv.ts';
-import { STATE_CODES, type RpcCase, type RpcContract, type RpcMethod, rpcSchemaErrors, STANDARD_CODES } from './rpc.ts';
+import type { CaseVerdict } from '../core/checks.ts';
+import type { NamedCheck } from '../core/names.ts';
+import type { WireResponse } from '../core/client.ts';
+import { BLOCK_RANGE_KEYWORD, blockNumberOf } from '../../../src/server/chain/keywords.ts';
+import { describeErrors } from '../core/ajv.ts';
+import {
+  STATE_CODES,
+  type RpcCase,
+  type RpcContract,
+  type RpcMethod,
+  rpcSchemaErrors,
+  STANDARD_CODES,
+} from './contract.ts';
 
 /** JSON-RPC 2.0 "Invalid params" (D-023). */
 export const INVALID_PARAMS = -32602;
@@ -54,8 +62,8 @@ export function evaluateRpc(
   c: RpcCase,
   res: WireResponse,
   head?: bigint,
-): CheckVerdict[] {
-  const out: CheckVerdict[] = [];
+): CaseVerdict[] {
+  const out: CaseVerdict[] = [];
   const verdict = (check: NamedCheck, problem: string | undefined) =>
     out.push(problem ? { check, ok: false, message: problem } : { check, ok: true });
   const error = rpcErrorOf(res);

@@ -2,23 +2,12 @@
  * The judges of the generated checks, for one answer a hand-written check got (D-232): a hand-written check
  * that tests the same property as a generated one calls its judge here instead of re-implementing it.
  */
-import type { CaseKind, EngineCase } from './cases.ts';
-import { type CheckVerdict, evaluate, type NamedCheck } from './checks.ts';
-import type { WireResponse } from './client.ts';
-import { type Contract, ENGINE_SURFACES, type EngineSurface, loadContract, type Operation } from './contract.ts';
-
-const contracts = new Map<string, Contract>();
-
-/** The contract of `surface` in `specsDir` (a folder path), parsed once per folder and surface. */
-export function contractOf(specsDir: string, surface: EngineSurface): Contract {
-  const key = `${specsDir}\u0000${surface}`;
-  let contract = contracts.get(key);
-  if (!contract) {
-    contract = loadContract(specsDir, surface);
-    contracts.set(key, contract);
-  }
-  return contract;
-}
+import type { CaseKind, EngineCase } from '../core/cases.ts';
+import type { CaseVerdict } from '../core/checks.ts';
+import { evaluate } from './judges.ts';
+import type { NamedCheck } from '../core/names.ts';
+import type { WireResponse } from '../core/client.ts';
+import { type Contract, ENGINE_SURFACES, type EngineSurface, type Operation } from './contract.ts';
 
 /** The surface whose contract is the file `file` of specs/ (`institutional.openapi.yaml` → institutional). */
 export function surfaceOfFile(file: string): EngineSurface {
@@ -44,7 +33,7 @@ export function judgeAnswer(
   response: WireResponse,
   checks: readonly NamedCheck[],
   kind: CaseKind = 'positive',
-): CheckVerdict[] {
+): CaseVerdict[] {
   const c: EngineCase = {
     surface: contract.surface,
     operation: op.id,

@@ -5,7 +5,7 @@
  * additionalProperties/minProperties, allOf (merged), anyOf/oneOf (a branch), not (filtered out).
  */
 import fc from 'fast-check';
-import type { Schema } from './contract.ts';
+import type { Schema } from './schema.ts';
 import { FORMATS } from './formats.ts';
 import { notAfterNow, pastDateTimes } from './keywords.ts';
 

@@ -5,7 +5,7 @@
  */
 import type { EngineCase } from './cases.ts';
 import type { WireResponse } from './client.ts';
-import type { Contract, Operation } from './contract.ts';
+import type { Contract, Operation } from '../openapi/contract.ts';
 
 /** Coverage of one surface. */
 export interface SurfaceCoverage {

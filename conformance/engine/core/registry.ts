@@ -4,7 +4,7 @@
  * Their judges are applied by the engine to every case of those phases (judges.ts for the OpenAPI answers,
  * rpc-checks.ts for JSON-RPC, messages-cases.ts and evidence-cases.ts for the documents judged in process).
  */
-import type { CheckSource, GeneratedCheck, GeneratedPhase } from '../catalogue.ts';
+import type { CheckSource, GeneratedCheck, GeneratedPhase } from '../../catalogue.ts';
 
 const ANSWERS: readonly GeneratedPhase[] = ['examples', 'coverage', 'fuzz', 'stateful'];
 

@@ -5,13 +5,14 @@
  */
 import fc from 'fast-check';
 import { performance } from 'node:perf_hooks';
-import type { Phase } from './cases.ts';
-import { NAMED_CHECKS, type NamedCheck, securityHeaders } from './checks.ts';
-import { selected } from './registry.ts';
-import type { AnswerTimes } from './response-time.ts';
-import { eventTime } from '../events.ts';
-import { type EngineClient, pooled, type WireRequest, type WireResponse } from './client.ts';
-import type { SurfaceCoverage } from './coverage.ts';
+import type { Phase } from '../core/cases.ts';
+import { securityHeaders } from '../core/checks.ts';
+import { NAMED_CHECKS, type NamedCheck } from '../core/names.ts';
+import { selected } from '../core/registry.ts';
+import type { AnswerTimes } from '../core/response-time.ts';
+import { eventTime } from '../../events.ts';
+import { type EngineClient, pooled, type WireRequest, type WireResponse } from '../core/client.ts';
+import type { SurfaceCoverage } from '../core/coverage.ts';
 import {
   CHAIN_SURFACE,
   loadRpcContract,
@@ -21,11 +22,11 @@ import {
   rpcCase,
   rpcFuzzArbitrary,
   rpcInputs,
-} from './rpc.ts';
-import { blockNumberOf } from '../../src/server/chain/keywords.ts';
-import type { CheckVerdict } from './checks.ts';
-import { blockRangeParams, evaluateRpc, INVALID_PARAMS, rpcErrorOf } from './rpc-checks.ts';
-import type { CheckTally, EngineFailure, EngineOptions, PhaseTiming } from './run.ts';
+} from './contract.ts';
+import { blockNumberOf } from '../../../src/server/chain/keywords.ts';
+import type { CaseVerdict } from '../core/checks.ts';
+import { blockRangeParams, evaluateRpc, INVALID_PARAMS, rpcErrorOf } from './judges.ts';
+import type { CheckTally, EngineFailure, EngineOptions, PhaseTiming } from '../core/types.ts';
 
 /** Coverage of the chain contract before any case: methods, `method result` / `method code`, `method param:name`. */
 export function emptyRpcCoverage(contract: RpcContract): SurfaceCoverage {
@@ -166,7 +167,7 @@ async function judge(
   method: RpcMethod,
   c: RpcCase,
   response: WireResponse,
-): Promise<CheckVerdict[]> {
+): Promise<CaseVerdict[]> {
   const refusedValid = c.kind === 'positive' && rpcErrorOf(response)?.code === INVALID_PARAMS;
   const head = refusedValid && blockRangeParams(method).length > 0 ? await headOf(run) : undefined;
   return [

@@ -1,20 +1,18 @@
 /**
- * The `stateful` phase: sequences of operations whose later steps use what earlier ones answered. It follows
- * the contracts' OpenAPI links generically, and runs the lifecycles of the specification whose order links
- * alone cannot state (a credential used after its revocation, an event between a secret and a delete)
- * (D-189). Every step's answer is held to the named checks; reading what a step created is judged by
- * `ensure_resource_availability`, using what a step deleted or revoked by `use_after_free` (D-190).
+ * One stateful sequence (D-189): numbered steps on the running surface, each sent and judged, whose later steps
+ * take their input from what earlier ones answered, following the contracts' OpenAPI links.
  */
 import fc from 'fast-check';
 import { randomBytes } from 'node:crypto';
-import { SPECS_DIR } from '../../src/paths.ts';
-import { schemaErrors } from './ajv.ts';
-import { type CaseInput, type CaseKind, type EngineCase, exampleInputs, inputArbitrary, wire } from './cases.ts';
-import { type NamedCheck, pointerValue } from './checks.ts';
-import type { WireResponse } from './client.ts';
-import { type Contract, type EngineSurface, loadContract, type Operation } from './contract.ts';
-import { LIFECYCLES } from './lifecycles.ts';
-import { credentialFor, judge, keepFailure, type RunContext, sendSafely, toRequest } from './run.ts';
+import { SPECS_DIR } from '../../../src/paths.ts';
+import { schemaErrors } from '../core/ajv.ts';
+import { type CaseInput, type CaseKind, type EngineCase, wire } from '../core/cases.ts';
+import { exampleInputs, inputArbitrary } from './inputs.ts';
+import type { NamedCheck } from '../core/names.ts';
+import { pointerValue } from './judges.ts';
+import type { WireResponse } from '../core/client.ts';
+import { contractOf, type Contract, type EngineSurface, type Operation } from './contract.ts';
+import { credentialFor, judge, keepFailure, type RunContext, sendSafely, toRequest } from './context.ts';
 import { mayChange } from './write-effects.ts';
 
 /** Why a sequence stops before its end; the checks it had still to judge are skipped with this reason. */
@@ -55,7 +53,7 @@ export class Sequence {
 
   /** The operation `id` (`METHOD /route` or operationId) of `surface`'s contract. */
   operation(surface: EngineSurface, id: string): { contract: Contract; op: Operation } {
-    return operationOf(this.ctx, surface, id);
+    return surfaceOperation(this.ctx, surface, id);
   }
 
   /** Sends one step and judges its answer with the named checks. */
@@ -120,14 +118,15 @@ export class Sequence {
   }
 }
 
-const contracts = new Map<string, Contract>();
-
-function operationOf(ctx: RunContext, surface: EngineSurface, id: string): { contract: Contract; op: Operation } {
+/** The operation `id` (`METHOD /route` or operationId) of `surface`'s contract, and that contract. */
+export function surfaceOperation(
+  ctx: RunContext,
+  surface: EngineSurface,
+  id: string,
+): { contract: Contract; op: Operation } {
   let contract = surface === ctx.contract.surface ? ctx.contract : undefined;
   if (!contract) {
-    const dir = ctx.options.specsDir ?? SPECS_DIR;
-    contract = contracts.get(`${dir}:${surface}`) ?? loadContract(dir, surface);
-    contracts.set(`${dir}:${surface}`, contract);
+    contract = contractOf(ctx.options.specsDir ?? SPECS_DIR, surface);
   }
   const op = contract.operations.find((o) => o.id === id || o.operationId === id);
   if (!op) throw new Error(`no operation ${id} in the ${surface} contract`);
@@ -157,7 +156,7 @@ function linkedInput(
   input: CaseInput,
   res: WireResponse,
 ): CaseInput {
-  const { op } = operationOf(ctx, source.surface, link.operationId);
+  const { op } = surfaceOperation(ctx, source.surface, link.operationId);
   const valid = exampleInputs(op).filter(
     (i) => !op.body || i.body === undefined || schemaErrors(op.body.schema, i.body).length === 0,
   );
@@ -211,81 +210,6 @@ export async function followLinks(
         what: `link ${l.name} after link ${d.name}: what was deleted is gone`,
       });
   }
-}
-
-/** The sequence checks the links of `op`'s answers can judge. */
-function linkChecks(ctx: RunContext, op: Operation): NamedCheck[] {
-  const methods = Object.values(op.responses).flatMap((r) =>
-    Object.values(r.links ?? {}).map((l) => operationOf(ctx, op.surface, l.operationId).op.method),
-  );
-  const out: NamedCheck[] = [];
-  if (methods.includes('GET')) out.push('ensure_resource_availability');
-  if (methods.includes('GET') && methods.includes('DELETE')) out.push('use_after_free');
-  return out;
-}
-
-/** Counts a skip of each of `checks` on the surface, with the reason. */
-function skipChecks(ctx: RunContext, checks: readonly NamedCheck[], reason: string): void {
-  for (const check of checks) {
-    const tally = ctx.tallies.get(`${ctx.contract.surface}:${check}`);
-    if (!tally) continue;
-    tally.skipped += 1;
-    if (!tally.skipReasons.includes(reason)) tally.skipReasons.push(reason);
-  }
-}
-
-/** Runs one sequence; a {@link Stop} skips the checks it had still to judge. Returns the requests sent. */
-async function runSequence(
-  ctx: RunContext,
-  name: string,
-  judges: readonly NamedCheck[],
-  body: (seq: Sequence) => Promise<void>,
-): Promise<number> {
-  // D-190: a target that keeps no state cannot pass a sequence; each is reported as skipped.
-  if (ctx.target.stateless) {
-    skipChecks(ctx, judges, `${name}: ${ctx.target.stateless}`);
-    return 0;
-  }
-  const seq = new Sequence(ctx, name);
-  try {
-    await body(seq);
-  } catch (error) {
-    if (!(error instanceof Stop)) throw error;
-    skipChecks(
-      ctx,
-      judges.filter((c) => !seq.judged.has(c)),
-      `${name}: ${error.message}`,
-    );
-  } finally {
-    for (const undo of seq.undo.reverse()) await undo().catch((e) => e instanceof Stop || Promise.reject(e));
-  }
-  return seq.requests;
-}
-
-/** Runs the stateful phase on the context's surface; returns the requests sent. */
-export async function runStateful(ctx: RunContext): Promise<number> {
-  const lifecycles = LIFECYCLES.filter((l) => l.surface === ctx.contract.surface);
-  const startsOfLifecycles = new Set(LIFECYCLES.flatMap((l) => l.startsFrom));
-  let sent = 0;
-  for (const op of ctx.contract.operations) {
-    const linked = Object.entries(op.responses).some(([s, r]) => s.startsWith('2') && r.links);
-    // A lifecycle follows these links from an input it makes (an account of its own, a real key).
-    if (!linked || startsOfLifecycles.has(op.operationId ?? '')) continue;
-    sent += await runSequence(ctx, `links of ${op.operationId ?? op.id}`, linkChecks(ctx, op), async (seq) => {
-      const valid = exampleInputs(op).filter(
-        (i) => !op.body || i.body === undefined || schemaErrors(op.body.schema, i.body).length === 0,
-      );
-      const drawn = fc.sample(inputArbitrary(op), { seed: ctx.options.seed, numRuns: 3 });
-      let last: WireResponse | undefined;
-      for (const input of [...valid, ...drawn]) {
-        last = await seq.step(op.surface, op.id, 'positive', input, { what: `${op.id} with a valid input` });
-        if (last.status >= 200 && last.status < 300) return followLinks(seq, op, input, last);
-      }
-      throw new Stop(`no valid input to ${op.id} was accepted (last answer HTTP ${last?.status ?? 'none'})`);
-    });
-  }
-  for (const l of lifecycles) sent += await runSequence(ctx, l.name, l.judges, (seq) => l.run(seq));
-  return sent;
 }
 
 /** A unique suffix for names and e-mail addresses the sequences create. */
