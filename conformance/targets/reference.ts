@@ -207,8 +207,8 @@ async function referenceExtension(dataDir: string): Promise<string> {
   const builder = repoPath('scripts/build-extension.ts');
   if (!existsSync(builder)) return repoPath('dist/extension');
   // A computed specifier: the package's bundle does not carry the build script or esbuild.
-  const { buildExtension } = (await import(
-    pathToFileURL(builder).href
-  )) as typeof import('../../scripts/build-extension.ts');
+  const { buildExtension } = (await import(pathToFileURL(builder).href)) as {
+    buildExtension(outDir: string): Promise<{ outDir: string }>;
+  };
   return (await buildExtension(path.join(dataDir, 'extension'))).outDir;
 }

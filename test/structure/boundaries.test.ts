@@ -1,4 +1,4 @@
-// The layers of the repository (README "Layout"): cli/ sits on top of conformance/ and scripts/, which sit on
+// The layers of the repository, and no import cycle in conformance/ (README "Layout"): cli/ sits on top of conformance/ and scripts/, which sit on
 // src/; src/ (the reference server, the domain and the integrator helpers) never imports anything above it.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -55,6 +55,90 @@ describe('layers', () => {
     ]);
     expect(reachedFolders('src/server/x.ts', "import type { B } from '../ledger/b.ts';")).toEqual([
       { folder: 'src', specifier: '../ledger/b.ts' },
+    ]);
+  });
+});
+
+/** The relative imports of every .ts file under conformance/, static, dynamic and type-only alike. */
+function conformanceGraph(): Map<string, string[]> {
+  const files = sources('conformance').filter((f) => f.endsWith('.ts'));
+  const known = new Set(files);
+  const graph = new Map<string, string[]>();
+  for (const file of files) {
+    const text = readFileSync(join(REPO_ROOT, file), 'utf8');
+    const targets = new Set<string>();
+    for (const match of text.matchAll(SPECIFIER)) {
+      const resolved = relative(REPO_ROOT, resolve(REPO_ROOT, dirname(file), match[1]!));
+      const target = resolved.endsWith('.ts') ? resolved : `${resolved}.ts`;
+      if (known.has(target)) targets.add(target);
+    }
+    graph.set(file, [...targets]);
+  }
+  return graph;
+}
+
+/** The import cycles of `graph`: its strongly connected components of more than one file, or a file importing itself. */
+function cycles(graph: Map<string, string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const out: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, next);
+    low.set(v, next);
+    next += 1;
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
+      if (component.length > 1 || graph.get(v)?.includes(v)) out.push(component.sort());
+    }
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return out;
+}
+
+describe('import cycles', () => {
+  it('no import cycle anywhere in conformance/ (static, dynamic and type-only imports alike)', () => {
+    const graph = conformanceGraph();
+    expect(graph.size).toBeGreaterThan(100);
+    expect(cycles(graph)).toEqual([]);
+  });
+
+  it('nothing under conformance/ imports scripts/ (scripts/ imports conformance/)', () => {
+    const offending = sources('conformance').flatMap((file) =>
+      reachedFolders(file, readFileSync(join(REPO_ROOT, file), 'utf8'))
+        .filter((r) => r.folder === 'scripts')
+        .map((r) => `${file} imports ${r.specifier}`),
+    );
+    expect(offending).toEqual([]);
+  });
+
+  it('the cycle finder sees a cycle through a dynamic import, and none in a chain', () => {
+    const graph = new Map([
+      ['a.ts', ['b.ts']],
+      ['b.ts', ['c.ts']],
+      ['c.ts', ['a.ts']],
+      ['d.ts', ['a.ts']],
+    ]);
+    expect(cycles(graph)).toEqual([['a.ts', 'b.ts', 'c.ts']]);
+    expect(cycles(new Map([['a.ts', ['b.ts']], ['b.ts', []]]))).toEqual([]);
+    expect(reachedFolders('conformance/x.ts', "const m = await import('./engine/core/run.ts');")).toEqual([
+      { folder: 'conformance', specifier: './engine/core/run.ts' },
     ]);
   });
 });

@@ -204,10 +204,10 @@ export function sourceOf(source: { quote: string } | { decision: string }): stri
 }
 
 /** What the generated checks run with (D-185, D-232): the phases asked for (if any), seed and fuzz cases per operation. */
-export type EngineOptions = { phases?: Phase[]; seed: number; maxExamples: number };
+export type GenerationOptions = { phases?: Phase[]; seed: number; maxExamples: number };
 
 /** `--phases`, `--seed`, `--max-examples`; the seed is random (and reported) unless given. */
-export async function parseEngine(options: ConformanceOptions): Promise<EngineOptions> {
+export async function parseGeneration(options: ConformanceOptions): Promise<GenerationOptions> {
   const { parsePhases, parseCount } = await import('../../../conformance/engine/run-generated.ts');
   return {
     ...(options.phases !== undefined ? { phases: parsePhases(options.phases) } : {}),

@@ -13,9 +13,9 @@ import { evaluateGates } from './gates.ts';
 import {
   applyConfig,
   type ConformanceOptions,
-  type EngineOptions,
+  type GenerationOptions,
   type Gates,
-  parseEngine,
+  parseGeneration,
   parseFormats,
   parseGates,
   parseRate,
@@ -40,7 +40,7 @@ export async function runConformance(options: ConformanceOptions, command: Comma
   let formats: ReportFormat[];
   let rate: number | undefined;
   let deadlineMs: number | undefined;
-  let engine: EngineOptions;
+  let generation: GenerationOptions;
   let gates: Gates;
   let receiver: Awaited<ReturnType<typeof chooseReceiver>>;
   try {
@@ -49,7 +49,7 @@ export async function runConformance(options: ConformanceOptions, command: Comma
     formats = parseFormats(options.report);
     rate = parseRate(options.rate);
     deadlineMs = parseSeconds(options.checkTimeout);
-    engine = await parseEngine(options);
+    generation = await parseGeneration(options);
     gates = parseGates(options);
     receiver = await chooseReceiver(options);
   } catch (error) {
@@ -69,7 +69,7 @@ export async function runConformance(options: ConformanceOptions, command: Comma
   const selection = {
     only: options.only,
     exclude: options.exclude,
-    ...(engine.phases ? { phases: engine.phases } : {}),
+    ...(generation.phases ? { phases: generation.phases } : {}),
   };
   let plan: ReturnType<typeof runner.planRun>;
   try {
@@ -158,8 +158,8 @@ export async function runConformance(options: ConformanceOptions, command: Comma
       ...selection,
       progress,
       signal: interrupt.signal,
-      seed: engine.seed,
-      maxExamples: engine.maxExamples,
+      seed: generation.seed,
+      maxExamples: generation.maxExamples,
       ...(options.checks ? { settings: options.checks } : {}),
       ...(deadlineMs !== undefined ? { deadlineMs } : {}),
       ...(deployment ? { gates: [webhookPreflight()] } : {}),
