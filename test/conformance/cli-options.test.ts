@@ -1,8 +1,8 @@
-// `svckit conformance` options QA teams use (D-182): --list prints the selected checks and exits, --exclude
+// `svckit conformance` options QA teams use (D-182, D-232): --list prints the selected checks and exits, --exclude
 // leaves checks out next to --only, --config takes the flag names as keys (JSON or YAML; flags given on the
 // command line win; an unknown key is a usage error), and --rate / --check-timeout refuse bad values.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -34,7 +34,13 @@ describe('svckit conformance --list, --exclude and --config', { timeout: 240_000
     expect(ids(run.stdout)).not.toContain('chain.batch.oversized');
     expect(ids(run.stdout).every((id) => /^chain\.(errors|batch)\./.test(id!))).toBe(true);
     const empty = lines.find((l) => l.startsWith('chain.batch.empty\t'))!.split('\t');
-    expect(empty).toEqual(['chain.batch.empty', 'C', 'D-051', 'an empty batch gets one -32600 error object']);
+    expect(empty).toEqual([
+      'chain.batch.empty',
+      'C',
+      'hand-written',
+      'D-051',
+      'an empty batch gets one -32600 error object',
+    ]);
   });
 
   it('--config (YAML) sets flags, the command line wins, and JSON works alike', () => {
@@ -53,7 +59,12 @@ describe('svckit conformance --list, --exclude and --config', { timeout: 240_000
   it('exits 2 on an unknown config key, a bad value, a bad --rate or --check-timeout, and an --exclude matching nothing', () => {
     const cases: [string[], RegExp][] = [
       [['--config', file('bad-key.json', '{"bsae":"https://x.example"}')], /unknown key "bsae"/],
-      [['--config', file('bad-list.json', '{"only":"chain"}')], /"only" expected a list of strings/],
+      [['--config', file('bad-list.json', '{"only":"chain"}')], /\/only must be array/],
+      [['--config', file('bad-check.json', '{"checks":{"chain.batch":{"skip":""}}}')], /\/checks\/chain\.batch\/skip/],
+      [['--config', file('bad-setting.json', '{"checks":{"chain.batch":{"timeout":5}}}')], /unknown key "timeout"/],
+      [['--min-score', '101', '--list'], /"--min-score" expected a number from 0 to 100/],
+      [['--min-coverage', 'operations=90,paths=10', '--list'], /"--min-coverage" expected figure=percent pairs/],
+      [['--report', 'pdf', '--list'], /"--report" expected a comma-separated list of json, junit, html, ndjson/],
       [['--config', file('list.yaml', '- a\n')], /expected an object of flag names/],
       [['--config', path.join(dir, 'missing.yaml')], /cannot read/],
       [['--rate', 'fast', '--list'], /"--rate" expected requests per second/],
@@ -66,5 +77,88 @@ describe('svckit conformance --list, --exclude and --config', { timeout: 240_000
       expect(run.status, `${args.join(' ')}: ${run.stderr}`).toBe(2);
       expect(run.stderr).toMatch(message);
     }
+  });
+
+  it('--list shows the generated checks with their phases, and --only selects one of them (D-232)', () => {
+    const all = svckit('--list');
+    expect(all.status, all.stderr).toBe(0);
+    expect(ids(all.stdout)).toContain('generated.use_after_free');
+    expect(ids(all.stdout)).toContain('institutional.auth.missing_credentials');
+    const one = svckit('--list', '--only', 'generated.use_after_free');
+    expect(one.stdout.trim().split('\n')).toEqual([
+      expect.stringMatching(/^generated\.use_after_free\tall\tstateful\tD-190\t/),
+    ]);
+    const none = svckit('--list', '--only', 'generated', '--exclude', 'generated.evidence_cli_agrees');
+    expect(ids(none.stdout)).not.toContain('generated.evidence_cli_agrees');
+    expect(ids(none.stdout).every((id) => id?.startsWith('generated.'))).toBe(true);
+  });
+
+  it('exits 3 when an origin of the target answers nothing, naming it', () => {
+    const run = svckit('--base', 'https://127.0.0.1:9/', '--only', 'chain.errors.parse_error');
+    expect(run.status, run.stderr).toBe(3);
+    expect(run.stderr).toMatch(/unreachable: https:\/\/127\.0\.0\.1:9: ECONNREFUSED/);
+  });
+});
+
+describe('one run of hand-written and generated checks against the mocks (D-232)', { timeout: 300_000 }, () => {
+  it('--only <generated id> runs exactly that check; a config skip and a gate are reported; exit 1 for the gate', () => {
+    const out = path.join(dir, 'mocks-run');
+    const config = file(
+      'run-checks.json',
+      JSON.stringify({ checks: { 'specs.examples': { skip: 'examples are checked in CI' } } }),
+    );
+    const run = svckit(
+      '--target',
+      'mocks',
+      '--only',
+      'generated.ignored_auth',
+      'specs.examples',
+      '--config',
+      config,
+      '--seed',
+      '7',
+      '--report',
+      'json,ndjson',
+      '--min-coverage',
+      'operations=100',
+      '--out',
+      out,
+      '--quiet',
+    );
+    const report = JSON.parse(readFileSync(path.join(out, 'conformance.json'), 'utf8'));
+    const generated = report.checks.filter((c: { origin: string }) => c.origin === 'generated');
+    expect(generated.map((c: { id: string }) => c.id)).toEqual(['generated.ignored_auth']);
+    expect(generated[0].status).toBe('passed');
+    expect(generated[0].cases.passed).toBeGreaterThan(10);
+    expect(report.phases).toEqual(['coverage']);
+    expect(report.seed).toBe(7);
+    const skipped = report.checks.filter((c: { id: string }) => c.id.startsWith('specs.examples'));
+    expect(skipped.length).toBeGreaterThan(0);
+    for (const c of skipped)
+      expect(c).toMatchObject({
+        status: 'skipped',
+        reason: "turned off by the run's config: examples are checked in CI",
+      });
+    // The coverage phase alone reaches some operations only: the gate is not met, and says by how much.
+    expect(report.gates).toEqual([
+      {
+        name: 'min-coverage operations',
+        ok: false,
+        message: expect.stringMatching(/^operations \d+\/\d+ = [\d.]+% < 100%$/),
+      },
+    ]);
+    expect(run.status, run.stderr).toBe(
+      report.coverage.operations.covered === report.coverage.operations.total ? 0 : 1,
+    );
+    expect(run.stdout).toMatch(/gate min-coverage operations: (met|NOT MET)/);
+    const events = readFileSync(path.join(out, 'conformance.ndjson'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; check?: string });
+    expect(events[0]?.type).toBe('run_started');
+    expect(events.at(-1)?.type).toBe('run_finished');
+    expect(events.filter((e) => e.type === 'check_finished').map((e) => e.check)).toContain('generated.ignored_auth');
+    expect(events.some((e) => e.type === 'case_sent')).toBe(true);
+    expect(events.some((e) => e.type === 'answer_judged')).toBe(true);
   });
 });

@@ -136,7 +136,14 @@ describe('import cycles', () => {
       ['d.ts', ['a.ts']],
     ]);
     expect(cycles(graph)).toEqual([['a.ts', 'b.ts', 'c.ts']]);
-    expect(cycles(new Map([['a.ts', ['b.ts']], ['b.ts', []]]))).toEqual([]);
+    expect(
+      cycles(
+        new Map([
+          ['a.ts', ['b.ts']],
+          ['b.ts', []],
+        ]),
+      ),
+    ).toEqual([]);
     expect(reachedFolders('conformance/x.ts', "const m = await import('./engine/core/run.ts');")).toEqual([
       { folder: 'conformance', specifier: './engine/core/run.ts' },
     ]);
