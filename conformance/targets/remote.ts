@@ -13,6 +13,8 @@ export interface RemoteTargetOptions {
   caCert?: string;
   /** The deployment's administrator token (D-048): enables the checks that need the admin API ('admin'). */
   adminToken?: string;
+  /** An institutional API key of a second tenant (D-250). */
+  secondToken?: string;
   /** Host name or IP at which the deployment can reach the harness's webhook receiver (webhook checks). */
   receiverHost?: string;
   /** Fixed port of the harness's webhook receiver (default: ephemeral). */
@@ -48,6 +50,11 @@ export function remoteTarget(options: RemoteTargetOptions): Target {
       throw new Error('"adminToken" expected svcadm_ followed by 43 base64url characters (D-039)');
     target.adminToken = options.adminToken;
     target.capabilities.add('admin');
+  }
+  if (options.secondToken !== undefined) {
+    if (!/^svc_[A-Za-z0-9_-]{43}$/.test(options.secondToken))
+      throw new Error('"secondToken" expected svc_ followed by 43 base64url characters (D-039)');
+    target.secondToken = options.secondToken;
   }
   if (options.receiverHost !== undefined) target.receiverHost = options.receiverHost;
   if (options.receiverPort !== undefined) target.receiverPort = options.receiverPort;

@@ -39,6 +39,8 @@ export interface Target {
   capabilities: Set<string>;
   /** The administrator token (D-048), when the harness may use the admin API. */
   adminToken?: string;
+  /** An institutional API key of a second tenant (`--second-token`), for the cross-tenant check (D-250). */
+  secondToken?: string;
   /** In-process control of the reference stack (capability 'reference'). */
   reference?: ReferenceControl;
   /** Host name or IP at which the target can reach the harness's webhook receiver (default 127.0.0.1). */

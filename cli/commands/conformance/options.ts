@@ -22,6 +22,8 @@ export type ConformanceOptions = {
   rpcSenderKeyFile?: string;
   adminToken?: string;
   adminTokenFile?: string;
+  secondToken?: string;
+  secondTokenFile?: string;
   receiverHost?: string;
   receiverPort?: string;
   receiverTlsDir?: string;
@@ -120,6 +122,7 @@ const PATH_KEYS = new Set([
   'out',
   'rpc-sender-key-file',
   'admin-token-file',
+  'second-token-file',
   'webhook-secret-file',
   'webhook-previous-secret-file',
   'har',

@@ -7,7 +7,7 @@ import { readSecret, type SecretOption } from '../secrets.ts';
 import type { ConformanceOptions } from './options.ts';
 
 type Named = SecretOption & {
-  key: 'rpcSenderKey' | 'adminToken' | 'webhookSecret' | 'webhookPreviousSecret';
+  key: 'rpcSenderKey' | 'adminToken' | 'secondToken' | 'webhookSecret' | 'webhookPreviousSecret';
   valueName: string;
 };
 
@@ -26,6 +26,13 @@ export const CONFORMANCE_SECRETS: readonly Named[] = [
     env: 'SVC_ADMIN_TOKEN',
     valueName: 'token',
     what: "the deployment's administrator token, enabling the checks that use the admin API",
+  },
+  {
+    key: 'secondToken',
+    flag: 'second-token',
+    env: 'SVC_SECOND_TOKEN',
+    valueName: 'token',
+    what: "an institutional API key of a second tenant, for institutional.cross_tenant_access (default: a key the run issues with the admin token)",
   },
   {
     key: 'webhookSecret',
@@ -48,6 +55,7 @@ export function resolveSecrets(options: ConformanceOptions, env: NodeJS.ProcessE
   const asked: Record<Named['key'], boolean> = {
     rpcSenderKey: options.rpc !== undefined,
     adminToken: true,
+    secondToken: true,
     webhookSecret: options.webhookReceiver !== undefined,
     webhookPreviousSecret: options.webhookReceiver !== undefined,
   };

@@ -39,6 +39,7 @@ export async function chooseTarget(options: ConformanceOptions): Promise<Target>
       site: options.site,
       caCert,
       ...(adminToken ? { adminToken } : {}),
+      ...(options.secondToken ? { secondToken: options.secondToken } : {}),
       ...(options.receiverHost ? { receiverHost: options.receiverHost } : {}),
       ...(options.receiverPort ? { receiverPort: Number(options.receiverPort) } : {}),
     });

@@ -5,6 +5,7 @@
 // recovery on the in-process stack, and a generated SDK client using the svckit signing helper.
 import type { Check } from '../../catalogue.ts';
 import { institutionalAuthChecks } from './auth.ts';
+import { crossTenantChecks } from './cross-tenant.ts';
 import { institutionalEndpointChecks } from './endpoints.ts';
 import { institutionalRuleChecks } from './rules.ts';
 import { institutionalSdkChecks } from './sdk.ts';
@@ -15,6 +16,7 @@ export function institutionalChecks(): Check[] {
   return [
     ...institutionalEndpointChecks(),
     ...institutionalAuthChecks(),
+    ...crossTenantChecks(),
     ...institutionalRuleChecks(),
     ...institutionalSdkChecks(),
     ...institutionalTransferChecks(),
