@@ -3,8 +3,6 @@
 // clock, and passes every other request through. The list is cached 40 s of clock time before the check's first
 // request (which moves the clock 20 s on), so its later answers expire on time; only the first one gives the long
 // cache away.
-import https from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Catalogue } from '../../conformance/catalogue.ts';
 import { explorerTxnsChecks } from '../../conformance/checks/explorer/txns.ts';
@@ -12,52 +10,26 @@ import { request } from '../../conformance/http.ts';
 import { runChecks, type CheckResult } from '../../conformance/runner.ts';
 import { referenceTarget } from '../../conformance/targets/reference.ts';
 import type { Target } from '../../conformance/targets/target.ts';
-import { receiverTls } from '../../conformance/webhooks/receiver-tls.ts';
+import { type Answer, startStandIn } from '../support/stand-in.ts';
 
 const CHECK = 'explorer.txns.cache_window';
 const LONG_CACHE_MS = 60_000;
 
 let reference: Target;
-let server: https.Server;
-let standIn: Target;
+let standIn: Awaited<ReturnType<typeof startStandIn>>;
 
 beforeAll(async () => {
   reference = await referenceTarget();
   const clock = reference.reference!;
-  let cached: { at: number; status: number; body: string } | undefined;
-  const tls = await receiverTls();
-  server = https.createServer({ cert: tls.cert, key: tls.key }, async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const path = (req.url ?? '/').slice(1);
-    if (path === 'api/txns' && cached && clock.now!() - cached.at < LONG_CACHE_MS) {
-      res.writeHead(cached.status, { 'content-type': 'application/json' }).end(cached.body);
-      return;
-    }
-    const answer = await request(reference, path, {
-      method: req.method ?? 'GET',
-      ...(chunks.length ? { body: Buffer.concat(chunks).toString('utf8') } : {}),
-      headers: {
-        'content-type': 'application/json',
-        ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}),
-      },
-    });
-    if (path === 'api/txns') cached = { at: clock.now!(), status: answer.status, body: answer.text };
-    res.writeHead(answer.status, { 'content-type': answer.headers['content-type'] ?? 'application/json' });
-    res.end(answer.text);
+  let cached: { at: number; answer: Answer } | undefined;
+  standIn = await startStandIn(reference, async (path, forward) => {
+    if (path !== 'api/txns') return forward();
+    if (!cached || clock.now!() - cached.at >= LONG_CACHE_MS) cached = { at: clock.now!(), answer: await forward() };
+    return cached.answer;
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  standIn = {
-    kind: 'reference',
-    base: new URL(`https://127.0.0.1:${(server.address() as AddressInfo).port}/`),
-    caCert: tls.caCert,
-    capabilities: new Set(['base', 'reference']),
-    adminToken: reference.adminToken!,
-    reference: clock,
-  };
 }, 60_000);
 afterAll(async () => {
-  server?.close();
+  await standIn?.close();
   await reference?.close?.();
 });
 
@@ -74,9 +46,9 @@ describe(CHECK, () => {
   });
 
   it("fails a 60 s cache filled 40 s before the check's first request, naming the stale first answer", async () => {
-    expect((await request(standIn, 'api/txns')).status).toBe(200);
+    expect((await request(standIn.target, 'api/txns')).status).toBe(200);
     reference.reference!.advanceClock(20_000);
-    const result = await run(standIn);
+    const result = await run(standIn.target);
     expect(result.status).toBe('failed');
     expect(result.reason).toMatch(
       /^20 s after any earlier answer the newest entry is [^;]*, not the transaction 0x[0-9a-f]{64} mined just before: the list is older than 20 s$/,
