@@ -26,7 +26,7 @@ let sound: Target;
 let retrying: Target;
 beforeAll(async () => {
   [sound, retrying] = await Promise.all([referenceTarget(), referenceTarget({ injectFault: retryRefusedSends })]);
-}, 60_000);
+});
 afterAll(async () => {
   await Promise.all([sound?.close?.(), retrying?.close?.()]);
 });
@@ -43,7 +43,7 @@ describe(CHECK, () => {
   it('passes on the reference, whose node refused the one send it got', async () => {
     const result = await run(sound);
     expect(`${result.status}: ${result.reason ?? ''}`).toBe('passed: ');
-  }, 60_000);
+  });
 
   it('fails a server that sends a refused broadcast again at once: not failed, sent twice, known to the node', async () => {
     const result = await run(retrying);
@@ -53,7 +53,7 @@ describe(CHECK, () => {
       /the server sent 0x[0-9a-f]{64} to the node 2 times; a refused broadcast is sent once/,
     );
     expect(result.reason).toMatch(/the node knows the refused transaction 0x[0-9a-f]{64}: it was sent again/);
-  }, 60_000);
+  });
 
   it('is skipped, saying why, on a reference target that cannot refuse a send', async () => {
     const thin: Target = { ...sound, reference: { ...sound.reference!, refuseNextSend: undefined } };
