@@ -28,6 +28,7 @@ export const FULL_TIER: Readonly<Record<string, FullTierReason>> = {
   'test/wallet/checks.test.ts': 'conformance run',
   'test/institutional/transfers.test.ts': 'conformance run',
   'test/institutional/endpoints.test.ts': 'conformance run',
+  'test/institutional/broadcast-refusal.test.ts': 'conformance run',
   'test/wallet-client/extension.test.ts': 'chromium',
   'test/wallet-client/extension-wallet.test.ts': 'chromium',
   'test/wallet-client/extension-view.test.ts': 'chromium',

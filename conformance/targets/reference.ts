@@ -10,7 +10,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
-import { hexToBytes, type Hex } from 'viem';
+import {
+  hexToBytes,
+  isAddressEqual,
+  keccak256,
+  recoverTransactionAddress,
+  type Hex,
+  type TransactionSerialized,
+} from 'viem';
 import { loadConfig } from '../../src/config.ts';
 import { repoPath } from '../../src/paths.ts';
 import { OffsetClock } from '@svckit/sdk/clock';
@@ -20,17 +27,23 @@ import type { Stack } from '../../src/server/app.ts';
 import { listen, type ReadyEvent } from '../../src/server/main.ts';
 import { buildEvidenceAtStart, type EvidenceBuildHandle } from '../evidence/at-start.ts';
 import { receiverTls } from '../webhooks/receiver-tls.ts';
-import type { ReferenceControl, Target } from './target.ts';
+import type { Upstream } from '../../src/node/upstream.ts';
+import type { ReferenceControl, SendFault, Target } from './target.ts';
 
 /** Options of {@link referenceTarget}. */
 export type ReferenceOptions = {
   /** Settings over the defaults (ports 0, SVC_BLOCK_TIME 0). */
   env?: Record<string, string>;
   /**
-   * Keep the database and Anvil's state in the data directory, as `svckit serve` does. It makes `restart()`,
-   * `stopChain()` and `crashAtNextBroadcast()` available (the checks of D-078 need them); startup is slower.
+   * Keep the database and Anvil's state in the data directory, as `svckit serve` does. It makes `restart()` and
+   * `crashAtNextBroadcast()` available (the checks of D-078 need them); startup is slower.
    */
   persist?: boolean;
+  /**
+   * Tests only: changes each started stack (also after `restart()`) before any check reaches it, to give the
+   * reference a fault on purpose and show that the check naming the rule catches it.
+   */
+  injectFault?(stack: Stack): void;
 };
 
 /** Starts the stack and returns it as a target; call `close()` when done. */
@@ -66,9 +79,13 @@ export async function referenceTarget(options: ReferenceOptions = {}): Promise<T
   });
   const clock = new OffsetClock();
   const persist = options.persist ?? false;
-  const start = () => listen(config, { clock, logLevel: 'silent', persist });
+  const start = async () => {
+    const started = await listen(config, { clock, logLevel: 'silent', persist });
+    options.injectFault?.(started.stack);
+    return started;
+  };
   let { stack, ready } = await start();
-  /** False after a crash or a stopped chain, until restart(). */
+  /** False after a crash, until restart(). */
   let running = true;
   /** The background evidence build, once a check asked for the document (D-164). */
   let evidenceBuild: EvidenceBuildHandle | undefined;
@@ -114,6 +131,7 @@ export async function referenceTarget(options: ReferenceOptions = {}): Promise<T
       evidenceBuild ??= buildEvidenceAtStart({ evidenceDir: path.join(dataDir, 'evidence'), log: () => undefined });
     },
     openMemo: (txHash) => openMemo(stack, txHash as Hex),
+    refuseNextSend: (from) => refuseNextSend(stack.chain.upstream, from),
     holdNextBroadcast: () => {
       const reached = Promise.withResolvers<void>();
       const released = Promise.withResolvers<void>();
@@ -131,10 +149,6 @@ export async function referenceTarget(options: ReferenceOptions = {}): Promise<T
     },
   };
   if (persist) {
-    control.stopChain = async () => {
-      // prool stops Anvil with SIGTERM, on which Anvil writes its state file (--state) for the restart.
-      await stack.chain.stop();
-    };
     control.crashAtNextBroadcast = () =>
       new Promise<void>((resolve) =>
         atNextBroadcast(async () => {
@@ -154,6 +168,35 @@ export async function referenceTarget(options: ReferenceOptions = {}): Promise<T
   }
   target.reference = control;
   return target;
+}
+
+/**
+ * The node behind `upstream` refuses the next eth_sendRawTransaction from `from` once, as a node that rejects a
+ * transaction does (EIP-1474 code -32003), and every such send is counted by transaction hash. It is the failed
+ * broadcast of the spec's "If the broadcast fails the record is marked failed and is not retried": a server that
+ * sends the transaction again, at once or later, is counted sending it twice.
+ */
+function refuseNextSend(upstream: Upstream, from: Hex): SendFault {
+  const attempts = new Map<Hex, number>();
+  let refused = false;
+  const hook: Upstream['beforeSend'] = async ({ method, params }) => {
+    if (method !== 'eth_sendRawTransaction' || typeof params[0] !== 'string') return undefined;
+    const raw = params[0] as TransactionSerialized;
+    const sender = await recoverTransactionAddress({ serializedTransaction: raw }).catch(() => undefined);
+    if (!sender || !isAddressEqual(sender, from)) return undefined;
+    const hash = keccak256(raw);
+    attempts.set(hash, (attempts.get(hash) ?? 0) + 1);
+    if (refused) return undefined;
+    refused = true;
+    return { code: -32003, message: 'transaction rejected (one-shot fault of the in-process reference target)' };
+  };
+  upstream.beforeSend = hook;
+  return {
+    attempts: (txHash) => attempts.get(txHash.toLowerCase() as Hex) ?? 0,
+    end: () => {
+      if (upstream.beforeSend === hook) upstream.beforeSend = undefined;
+    },
+  };
 }
 
 /** Decrypts the D-032 envelope in a transaction's data with the recipient account's ML-KEM-768 secret key. */

@@ -13,7 +13,7 @@ export interface RemoteTargetOptions {
   caCert?: string;
   /** The deployment's administrator token (D-048): enables the checks that need the admin API ('admin'). */
   adminToken?: string;
-  /** An institutional API key of a second tenant (D-250). */
+  /** An institutional API key of a second tenant (D-242). */
   secondToken?: string;
   /** Host name or IP at which the deployment can reach the harness's webhook receiver (webhook checks). */
   receiverHost?: string;

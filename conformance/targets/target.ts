@@ -39,7 +39,7 @@ export interface Target {
   capabilities: Set<string>;
   /** The administrator token (D-048), when the harness may use the admin API. */
   adminToken?: string;
-  /** An institutional API key of a second tenant (`--second-token`), for the cross-tenant check (D-250). */
+  /** An institutional API key of a second tenant (`--second-token`), for the cross-tenant check (D-242). */
   secondToken?: string;
   /** In-process control of the reference stack (capability 'reference'). */
   reference?: ReferenceControl;
@@ -65,14 +65,25 @@ export interface ReferenceControl {
   openMemo?(txHash: string): Promise<string>;
   /** Holds the next transfer between its stored record and its broadcast until `release()` (D-078's window). */
   holdNextBroadcast?(): { reached: Promise<void>; release(): void };
-  /** Stops the chain node now (its state is kept on disk when the target persists); `restart()` brings it back. */
-  stopChain?(): Promise<void>;
+  /**
+   * The chain node refuses the next eth_sendRawTransaction the server sends it from `from`, once, with a JSON-RPC
+   * error; until `end()`, `attempts(txHash)` counts how often the server sent that transaction to the node.
+   */
+  refuseNextSend?(from: `0x${string}`): SendFault;
   /** Kills the server once the next transfer is stored and before its broadcast; resolves when it is down (D-078). */
   crashAtNextBroadcast?(): Promise<void>;
   /** Starts the stack again on the same data directory (PGlite files or DATABASE_URL, Anvil state); URLs change. */
   restart?(): Promise<void>;
   /** Starts building the evidence document in the background, as `svckit serve` does at start (D-153); once per stack. */
   buildEvidence?(): void;
+}
+
+/** A one-shot refusal of a broadcast on the in-process reference stack ({@link ReferenceControl.refuseNextSend}). */
+export interface SendFault {
+  /** How many eth_sendRawTransaction of `txHash` the server sent the node since the fault was set (the refused one too). */
+  attempts(txHash: `0x${string}`): number;
+  /** Removes the fault and stops counting. */
+  end(): void;
 }
 
 /** A JSON-safe description of a target, for reports (never includes the CA text). */

@@ -52,9 +52,11 @@ export const institutionalGetAccount = <ThrowOnError extends boolean = false>(op
 /**
  * Read an account statement
  *
- * Returns one page of the account's transactions, newest first, as a Statement page. spec: "query page
- * (integer, 1-based, default 1), limit (integer, default 50, maximum 200)". `direction` is relative to
- * this account (D-003); `blockNumber` and `timestamp` are null until the transfer is confirmed (D-038).
+ * Returns one page of the account's transactions, newest first (the reverse of the order their records
+ * were stored, whatever their direction or status; pages continue that order, D-240), as a Statement
+ * page. spec: "query page (integer, 1-based, default 1), limit (integer, default 50, maximum 200)".
+ * `direction` is relative to this account (D-003); `blockNumber` and `timestamp` are null until the
+ * transfer is confirmed (D-038).
  *
  */
 export const institutionalGetAccountStatement = <ThrowOnError extends boolean = false>(options: Options<InstitutionalGetAccountStatementData, ThrowOnError>): RequestResult<InstitutionalGetAccountStatementResponses, InstitutionalGetAccountStatementErrors, ThrowOnError> => (options.client ?? client).get<InstitutionalGetAccountStatementResponses, InstitutionalGetAccountStatementErrors, ThrowOnError>({

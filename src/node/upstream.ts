@@ -72,6 +72,15 @@ export class Upstream {
 
   private readonly timeoutMs: number;
 
+  /**
+   * Test seam of the in-process reference target (conformance/targets/reference.ts) only: sees each single
+   * request (`send`, `call`) before it goes to the node and may answer it with an error object in the node's
+   * place, as a node refusing it would (the conformance check of the spec's "If the broadcast fails the record
+   * is marked failed and is not retried" needs a node that refuses one broadcast). Never set in production,
+   * where it is undefined and costs one property read per request.
+   */
+  beforeSend: ((call: RpcCall) => Promise<RpcErrorObject | undefined>) | undefined = undefined;
+
   /** Creates a client for `url` (http or https); every call fails after `timeoutMs` (D-140). */
   constructor(
     readonly url: string,
@@ -154,6 +163,10 @@ export class Upstream {
 
   /** Sends one request and returns the whole response (result or error). */
   async send(method: string, params: unknown[] = []): Promise<RpcResponse> {
+    if (this.beforeSend) {
+      const refusal = await this.beforeSend({ method, params });
+      if (refusal) return { jsonrpc: '2.0', id: this.nextId++, error: refusal };
+    }
     return (await this.post({ jsonrpc: '2.0', id: this.nextId++, method, params })) as RpcResponse;
   }
 

@@ -1,5 +1,5 @@
 // Shared setup of the institutional (surface A) tests: one persisted in-process reference stack per file
-// (persist: true gives the crash and chain-stop checks their restart; DATABASE_URL, when set, puts it on a
+// (persist: true gives the crash check its restart; DATABASE_URL, when set, puts it on a
 // fresh PostgreSQL database), and a runner for a group of `institutional.*` checks that reports every non-pass.
 import { Catalogue } from '../../conformance/catalogue.ts';
 import type { Check } from '../../conformance/catalogue.ts';

@@ -1,6 +1,6 @@
 // Surface A transfers on the in-process reference stack (persisted, so it can be crashed and restarted):
-// request rules, the Idempotency-Key, the lifecycle to confirmed on Anvil, memo encryption, a stopped chain
-// node, a crash between the stored record and the broadcast, and a generated SDK client. None skipped.
+// request rules, the Idempotency-Key, the lifecycle to confirmed on Anvil, memo encryption, a broadcast the
+// node refuses, a crash between the stored record and the broadcast, and a generated SDK client. None skipped.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Catalogue } from '../../conformance/catalogue.ts';
 import { institutionalRuleChecks } from '../../conformance/checks/institutional/rules.ts';
@@ -30,13 +30,13 @@ describe('institutional transfers on the reference stack', () => {
     expect(nonPasses(results)).toEqual([]);
   }, 120_000);
 
-  it('transfers confirm, memos are sealed, a stopped node fails a transfer once, a crash loses and duplicates nothing', async () => {
+  it('transfers confirm, memos are sealed, a refused broadcast fails a transfer once, a crash loses and duplicates nothing', async () => {
     const results = await runGroup(target, institutionalTransferChecks());
     expect(nonPasses(results)).toEqual([]);
     expect(summarise(results)).toEqual({ passed: institutionalTransferChecks().length, failed: 0, skipped: 0 });
   }, 180_000);
 
-  it('the recovery checks skip, saying why, on a reference target started without persistence', async () => {
+  it('the recovery checks skip, saying why, on a reference target without their controls', async () => {
     const thin: Target = {
       kind: 'reference',
       base: target.base!,
@@ -49,7 +49,13 @@ describe('institutional transfers on the reference stack', () => {
     for (const check of institutionalTransferChecks().filter((c) => /broadcast_failure|crash_recovery/.test(c.id)))
       catalogue.register(check);
     const results = await runChecks(catalogue, thin);
-    expect(results.map((r) => r.status)).toEqual(['skipped', 'skipped']);
-    for (const r of results) expect(r.reason).toMatch(/persist: true/);
+    expect(results.map((r) => [r.id, r.status, r.reason])).toEqual([
+      ['institutional.transfer.broadcast_failure', 'skipped', 'the reference target offers no refuseNextSend()'],
+      [
+        'institutional.transfer.crash_recovery',
+        'skipped',
+        'the reference target was started without persist: true (no crash/restart)',
+      ],
+    ]);
   });
 });

@@ -26,6 +26,10 @@ import {
 
 const UNIT = 10n ** 18n;
 
+/** Why a transaction check is skipped: the chain has none to look at, and the run cannot make one (D-241). */
+const NOTHING_TO_LOOK_UP =
+  'no transaction in the last 200 blocks to look up, and no administrator token to make one (D-241)';
+
 type RpcTx = { hash: Hex; from: Hex; to: Hex | null; value: Hex; gas: Hex; gasPrice: Hex; nonce: Hex; input: Hex };
 
 /** The explorer transaction the contract expects from the node's transaction and receipt. */
@@ -92,7 +96,7 @@ function transactionChecks(): Check[] {
       },
       async run(ctx) {
         const hash = await someTransaction(ctx.target);
-        if (!hash) return skip('no transaction in the last 200 blocks to look up');
+        if (!hash) return skip(NOTHING_TO_LOOK_UP);
         const res = await api(ctx.target, `tx/${hash}`);
         return verdict(await responseProblems(ctx, '/tx/{hash}', res, 200), res);
       },
@@ -103,7 +107,7 @@ function transactionChecks(): Check[] {
       source: { quote: 'Anything it does can also be done directly via JSON-RPC.' },
       async run(ctx) {
         const hash = await someTransaction(ctx.target);
-        if (!hash) return skip('no transaction in the last 200 blocks to look up');
+        if (!hash) return skip(NOTHING_TO_LOOK_UP);
         const upper = `0x${hash.slice(2).toUpperCase()}`;
         return verdict([...(await transactionProblems(ctx, hash)), ...(await transactionProblems(ctx, hash, upper))]);
       },

@@ -1,12 +1,14 @@
 // Shared helpers of the explorer (surface D) checks: calling {base}/api and {base}/rpc, validating each
-// answer against the response schema of specs/explorer.openapi.yaml, and, on the reference target only,
-// creating the transactions a check needs, from a sender the harness allow-lists and funds (D-152).
+// answer against the response schema of specs/explorer.openapi.yaml, and creating the transactions a check
+// needs: on the reference target from a sender the harness allow-lists and funds (D-152), elsewhere a transfer
+// through the institutional API when the run holds the administrator token and the chain has none (D-241).
 import { getAddress, type Hex } from 'viem';
 import type { Check, CheckContext } from '../../catalogue.ts';
 import { request, rpcUrl, type HttpResult } from '../../http.ts';
 import type { Target } from '../../targets/target.ts';
 import { checkDefiner, verdict, type CheckDefinition } from '../define.ts';
 import { devAccount } from '../chain/support.ts';
+import { madeTransfer, mayCreate } from '../support/made-transfer.ts';
 import { deref, isObject } from '../spec-examples/pointer.ts';
 import { openApiContract } from '../support/openapi.ts';
 
@@ -279,16 +281,22 @@ export function randomHash(): Hex {
 }
 
 /**
- * A mined transaction to look at: on the reference target a fresh one; elsewhere the newest in /txns, or
- * in the last 200 blocks read over JSON-RPC. Undefined when the chain has none.
+ * A mined transaction to look at: on the reference target a fresh one; elsewhere the newest in /txns, or in the
+ * last 200 blocks read over JSON-RPC, or else one made through the institutional API when the run holds the
+ * administrator token (D-241). Undefined when there is none and none can be made.
  */
 export async function someTransaction(target: Target): Promise<Hex | undefined> {
   if (target.reference) return minedTransaction(target, { value: 125_500_000_000_000_000_000n });
   const listed = await api(target, 'txns');
   if (Array.isArray(listed.json) && listed.json.length) return (listed.json[0] as { hash: Hex }).hash;
+  return (await recentTransaction(target)) ?? (mayCreate(target) ? madeTransfer(target) : undefined);
+}
+
+/** The newest transaction of the last 200 blocks, read over JSON-RPC; undefined when they hold none. */
+export async function recentTransaction(target: Target): Promise<Hex | undefined> {
   const head = await headNumber(target);
   const numbers = Array.from({ length: Math.min(200, head + 1) }, (_, i) => head - i);
   for (const block of await blocksByNumber(target, numbers))
-    if (block?.transactions.length) return block.transactions[0];
+    if (block?.transactions.length) return block.transactions.at(-1);
   return undefined;
 }

@@ -4,7 +4,7 @@
  * with a second credential for a resource the first credential made or may see. D-015: a key limited to
  * accounts "only sees and moves those accounts"; D-128: "an account outside the list is answered as an unknown
  * one". So the refusal must be the surface's error shape, and say nothing about whether the resource exists:
- * the same status, code and text as for an id that names nothing (D-250).
+ * the same status, code and text as for an id that names nothing (D-242).
  */
 import { randomInt } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
@@ -41,7 +41,7 @@ export function crossTenantChecks(): Check[] {
       id: 'institutional.cross_tenant_access',
       title:
         "Every operation taking a resource id refuses another credential's resource as it refuses an unknown one, in the error shape",
-      source: { decision: 'D-015' },
+      source: { decision: 'D-242' },
       needs: WITH_ADMIN,
       async run(ctx) {
         const f = await fixture(ctx.target);

@@ -9,12 +9,14 @@ import { crossTenantChecks } from './cross-tenant.ts';
 import { institutionalEndpointChecks } from './endpoints.ts';
 import { institutionalRuleChecks } from './rules.ts';
 import { institutionalSdkChecks } from './sdk.ts';
+import { institutionalStatementOrderChecks } from './statement-order.ts';
 import { institutionalTransferChecks } from './transfers.ts';
 
-/** Every `institutional.*` check, in run order (the crash and chain-stop checks last: they restart the stack). */
+/** Every `institutional.*` check, in run order (the crash check last: it restarts the stack). */
 export function institutionalChecks(): Check[] {
   return [
     ...institutionalEndpointChecks(),
+    ...institutionalStatementOrderChecks(),
     ...institutionalAuthChecks(),
     ...crossTenantChecks(),
     ...institutionalRuleChecks(),

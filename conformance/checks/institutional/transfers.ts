@@ -1,10 +1,10 @@
 // Surface A transfers end to end (spec "Behaviour of POST /transfers", "Transfer status (A)"): pending to
 // confirmed on the chain, server-side signing, the record stored before the broadcast, memo encryption
-// (D-032), concurrent nonces, and on the in-process stack a failed broadcast (chain node stopped) and a
+// (D-032), concurrent nonces, and on the in-process stack a failed broadcast (the node refuses one send) and a
 // server crash between the stored record and the broadcast (D-078).
 import { bytesToHex, getAddress, toBytes, type Hex } from 'viem';
 import type { Check, CheckContext, CheckVerdict } from '../../catalogue.ts';
-import type { ReferenceControl } from '../../targets/target.ts';
+import type { ReferenceControl, SendFault } from '../../targets/target.ts';
 import { rpcBatch, rpcResult } from '../explorer/support.ts';
 import { type CheckDefinition, verdict } from '../define.ts';
 import {
@@ -306,81 +306,108 @@ function memoChecks(): Check[] {
   ];
 }
 
-/** The controls of the in-process stack that stop part of it. */
-type StopHook = 'stopChain' | 'crashAtNextBroadcast';
-
-/** What a restart check runs with: the stack's controls, the fixture and a fresh account funded with 5.00. */
-interface RestartSetting<K extends StopHook> {
+/**
+ * What a restart check runs with: the stack's controls, the fixture and a fresh account funded with 5.00.
+ */
+interface RestartSetting {
   ctx: CheckContext;
-  ref: ReferenceControl & Required<Pick<ReferenceControl, K | 'restart'>>;
+  ref: ReferenceControl & Required<Pick<ReferenceControl, 'crashAtNextBroadcast' | 'restart'>>;
   f: Fixture;
   account: AccountView;
 }
 
 /**
- * Defines a check that stops part of the in-process stack with `hook` and restarts it: skipped unless the
- * reference target offers both (it was started with persist: true), `lacking` naming them in the reason.
+ * Defines a check that kills the in-process stack at the next broadcast and restarts it: skipped unless the
+ * reference target offers both (it was started with persist: true).
  */
-function restartCheck<K extends StopHook>(
-  hook: K,
-  lacking: string,
-  definition: Omit<CheckDefinition, 'run' | 'needs'> & { run(on: RestartSetting<K>): Promise<CheckVerdict> },
+function restartCheck(
+  definition: Omit<CheckDefinition, 'run' | 'needs'> & { run(on: RestartSetting): Promise<CheckVerdict> },
 ): Check {
   return defineCheck({
     ...definition,
     needs: WITH_REFERENCE,
     async run(ctx) {
       const ref = ctx.target.reference!;
-      if (!ref[hook] || !ref.restart)
-        return { status: 'skipped', reason: `the reference target was started without persist: true (no ${lacking})` };
+      if (!ref.crashAtNextBroadcast || !ref.restart)
+        return {
+          status: 'skipped',
+          reason: 'the reference target was started without persist: true (no crash/restart)',
+        };
       const f = await fixture(ctx.target);
       const account = await newAccount(ctx.target, { fund: '5.00' });
-      return definition.run({ ctx, ref: ref as RestartSetting<K>['ref'], f, account });
+      return definition.run({ ctx, ref: ref as RestartSetting['ref'], f, account });
     },
   });
+}
+
+/** The verdict of `institutional.transfer.broadcast_failure` once the node refuses the account's next send. */
+async function refusedOnce(
+  ctx: CheckContext,
+  f: Fixture,
+  account: AccountView,
+  fault: SendFault,
+): Promise<CheckVerdict> {
+  const res = await inst(
+    ctx.target,
+    'POST',
+    '/transfers',
+    { bearer: f.full },
+    { body: { fromAccountId: account.id, to: f.recipient.address, amount: '1.00' } },
+  );
+  const problems = await contractProblems(ctx, 'POST /transfers', res, 201, 'broadcast refused by the node');
+  if (res.status !== 201) return verdict(problems, res);
+  const created = res.json as Created;
+  if (created.ok !== false || created.status !== 'failed')
+    problems.push(`expected ok false and status failed (D-055), got ${JSON.stringify(created)}`);
+  await ctx.target.reference!.mineBlock();
+  await sleep(1_500); // the confirmer's poll period: a later retry would have happened by now
+  const attempts = fault.attempts(created.txHash);
+  if (attempts !== 1)
+    problems.push(
+      `the server sent ${created.txHash} to the node ${attempts} times; a refused broadcast is sent once and not retried`,
+    );
+  const later = await transferOf(ctx.target, { bearer: f.full }, created.txRef);
+  if (later.status !== 'failed')
+    problems.push(`1.5 s after the refusal the transfer is ${later.status}, expected failed`);
+  if (await txOf(ctx, created.txHash))
+    problems.push(`the node knows the refused transaction ${created.txHash}: it was sent again`);
+  if (problems.length) return verdict(problems, res);
+  const next = await send(ctx, account, f.recipient.address, '1.00');
+  const done = await settled(ctx.target, { bearer: f.full }, next.txRef);
+  const tx = await txOf(ctx, next.txHash);
+  if (done.status !== 'confirmed')
+    problems.push(`the next transfer ended ${done.status}; a nonce gap would leave it pending`);
+  if (tx && Number(BigInt(tx.nonce)) !== 0)
+    problems.push(`the next transfer used nonce ${Number(BigInt(tx.nonce))}; the failed one gave back nonce 0`);
+  return verdict(problems, res);
 }
 
 /** Failure and recovery on the in-process stack (D-078). */
 function recoveryChecks(): Check[] {
   return [
-    restartCheck('stopChain', 'stopChain/restart', {
+    defineCheck({
       id: 'institutional.transfer.broadcast_failure',
       title:
-        'With the chain node stopped the transfer is 201 ok:false failed; it stays failed, is never sent, and leaves no nonce gap',
+        'A broadcast the node refuses once makes the transfer 201 ok:false failed; it is sent to the node exactly once, stays failed, and leaves no nonce gap',
       source: { quote: 'If the broadcast fails the record is marked failed and is not retried' },
-      async run({ ctx, ref, f, account }) {
-        await ref.stopChain();
-        const res = await inst(
-          ctx.target,
-          'POST',
-          '/transfers',
-          { bearer: f.full },
-          { body: { fromAccountId: account.id, to: f.recipient.address, amount: '1.00' } },
-        );
-        const problems = await contractProblems(ctx, 'POST /transfers', res, 201, 'chain node stopped');
-        const failed = res.json as Created;
-        if (res.status === 201 && (failed.ok !== false || failed.status !== 'failed'))
-          problems.push(`expected ok false and status failed (D-055), got ${JSON.stringify(failed)}`);
-        await ref.restart();
-        if (problems.length) return verdict(problems, res);
-        await ref.mineBlock();
-        await sleep(1_500); // the confirmer's poll period: a retry would have happened by now
-        const later = await transferOf(ctx.target, { bearer: f.full }, failed.txRef);
-        if (later.status !== 'failed')
-          problems.push(`after the node came back the transfer is ${later.status}, expected to stay failed`);
-        if (await txOf(ctx, failed.txHash))
-          problems.push(`the node knows the failed transaction ${failed.txHash}: it was sent after all`);
-        const next = await send(ctx, account, f.recipient.address, '1.00');
-        const done = await settled(ctx.target, { bearer: f.full }, next.txRef);
-        const tx = await txOf(ctx, next.txHash);
-        if (done.status !== 'confirmed')
-          problems.push(`the next transfer ended ${done.status}; a nonce gap would leave it pending`);
-        if (tx && Number(BigInt(tx.nonce)) !== 0)
-          problems.push(`the next transfer used nonce ${Number(BigInt(tx.nonce))}; the failed one gave back nonce 0`);
-        return verdict(problems, res);
+      needs: WITH_REFERENCE,
+      async run(ctx) {
+        const ref = ctx.target.reference!;
+        if (!ref.refuseNextSend)
+          return { status: 'skipped', reason: 'the reference target offers no refuseNextSend()' };
+        const f = await fixture(ctx.target);
+        const account = await newAccount(ctx.target, { fund: '5.00' });
+        // The node refuses the first send from the account and accepts any later one: a server that sends the
+        // transaction again, at once or later, gets it onto the chain and is counted sending it twice.
+        const fault = ref.refuseNextSend(account.address);
+        try {
+          return await refusedOnce(ctx, f, account, fault);
+        } finally {
+          fault.end();
+        }
       },
     }),
-    restartCheck('crashAtNextBroadcast', 'crash/restart', {
+    restartCheck({
       id: 'institutional.transfer.crash_recovery',
       title:
         'A server stopped dead between the stored record and the broadcast (in process: the engine never resumes) sends that transfer exactly once after restart; nothing is lost or duplicated, and its Idempotency-Key replays it',
