@@ -17,14 +17,13 @@ import {
 } from '../../../conformance/engine/json-schema/evidence-cases.ts';
 import { asCheckTallies } from '../../../conformance/engine/documents-run.ts';
 import { runEngine } from '../../../conformance/engine/core/run.ts';
-import {
-  buildEngineJson,
-  formatEngineConsole,
-  formatEngineJUnit,
-  writeEngineReports,
-} from '../../../conformance/report/engine.ts';
+import { formatConsole } from '../../../conformance/report/console.ts';
+import { formatRunFooter } from '../../../conformance/report/index.ts';
+import { formatJUnit } from '../../../conformance/report/junit.ts';
+import { writeRunReports } from '../../../conformance/report/write.ts';
 import { verifyEvidence } from '../../../src/evidence/verify.ts';
 import { SPECS_DIR } from '../../../src/paths.ts';
+import { engineRunReport } from '../helpers/engine-report.ts';
 
 const run = (verify?: EvidenceVerifier, cliSample = 0) =>
   runEvidenceCases({
@@ -97,41 +96,52 @@ describe("the document surfaces in the engine's run and reports", () => {
       { bases: {}, credentials: {} },
       { phases: ['examples', 'coverage'], seed: 3, maxExamples: 5, surfaces: [], documents: ['webhooks', 'evidence'] },
     );
-    const report = buildEngineJson(result);
+    const { results, report } = engineRunReport(result);
     expect(Object.keys(report.surfaces)).toEqual(['webhooks', 'evidence']);
-    expect(report.checks.filter((c) => c.surface === 'webhooks').map((c) => c.id)).toEqual([
+    const on = (surface: string) =>
+      report.checks.filter((c) => c.cases?.bySurface[surface] !== undefined).map((c) => c.id);
+    expect(on('webhooks')).toEqual([
       'generated.message_valid_accepted',
       'generated.message_tampered_refused',
       'generated.message_invalid_refused',
     ]);
-    expect(report.summary.failed).toBe(0);
-    expect(report.summary.passed).toBeGreaterThan(500);
-    expect(report.surfaces.webhooks?.coverage.responses).toEqual({ covered: 20, total: 20 });
-    expect(report.surfaces.webhooks?.matrix['payment.settled X-SVC-Signature']).toBe(true);
-    expect(report.surfaces.evidence?.matrix['/vendor/url required']).toBe(true);
-    expect(report.coverage.score).toBe(100);
-    expect(formatEngineConsole(report)).toMatch(
-      /engine evidence: \d+ cases judged in process, \d+ passed, 0 failed, 0 skipped/,
+    expect(on('evidence')).toEqual([
+      'generated.evidence_valid_verified',
+      'generated.evidence_schema_refused',
+      'generated.evidence_rule_refused',
+      'generated.evidence_cli_agrees',
+    ]);
+    expect(report.summary).toEqual({ passed: 7, failed: 0, skipped: 0 });
+    expect(report.cases.failed).toBe(0);
+    expect(report.cases.passed).toBeGreaterThan(500);
+    expect(report.surfaces.webhooks?.coverage?.responses).toEqual({ covered: 20, total: 20 });
+    expect(result.coverage.webhooks?.responses['payment.settled X-SVC-Signature']).toBe(true);
+    expect(result.coverage.evidence?.responses['/vendor/url required']).toBe(true);
+    expect(report.score).toBe(100);
+    expect(formatConsole(results, formatRunFooter(report))).toMatch(
+      /generated evidence: \d+ cases judged in process, cases \d+ passed, 0 failed, 0 skipped/,
     );
-    expect(formatEngineJUnit(report)).toContain('<testsuite name="generated webhooks"');
+    const junit = formatJUnit(results);
+    expect(junit).toContain(
+      '<testsuite name="generated from the contracts" tests="7" failures="0" errors="0" skipped="0"',
+    );
+    for (const c of report.checks) expect(junit).toContain(`name="${c.id}"`);
   }, 240_000);
 
   it('a failure of a document check is written as a document case file with the document that broke it', async () => {
     const done = await run(without((v) => v.rule === 'schema' && v.path === '/vendor' && v.message.includes("'url'")));
     const out = mkdtempSync(path.join(tmpdir(), 'svckit-document-reports-'));
-    await writeEngineReports(
-      {
-        seed: 11,
-        phases: ['coverage'],
-        maxExamples: 30,
-        requests: 0,
-        durationMs: 0,
-        timings: [],
-        tallies: asCheckTallies(done),
-        coverage: { evidence: done.coverage },
-      },
-      out,
-    );
+    const { results, report } = engineRunReport({
+      seed: 11,
+      phases: ['coverage'],
+      maxExamples: 30,
+      requests: 0,
+      durationMs: 0,
+      timings: [],
+      tallies: asCheckTallies(done),
+      coverage: { evidence: done.coverage },
+    });
+    await writeRunReports(report, results, { formats: [], outDir: out });
     const file = JSON.parse(readFileSync(path.join(out, 'cases', '1.json'), 'utf8'));
     expect(file.kind).toBe('svckit-document-case');
     expect(file.check).toBe('generated.evidence_schema_refused');

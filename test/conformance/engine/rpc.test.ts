@@ -10,12 +10,12 @@ import type { EngineResult } from '../../../conformance/engine/core/types.ts';
 import { engineTargetOf, UNLIMITED_REFERENCE_ENV } from '../../../conformance/engine/target.ts';
 import { loadRpcContract, paramsVariants, rpcCase, rpcInputs } from '../../../conformance/engine/openrpc/contract.ts';
 import { evaluateRpc } from '../../../conformance/engine/openrpc/judges.ts';
-import { buildEngineJson } from '../../../conformance/report/engine.ts';
-import { formatEngineHtml } from '../../../conformance/report/engine-html.ts';
+import { formatHtml } from '../../../conformance/report/html.ts';
 import { referenceTarget } from '../../../conformance/targets/reference.ts';
 import type { Target } from '../../../conformance/targets/target.ts';
 import { anvilBinary, freePort } from '../../../src/node/anvil.ts';
 import { SPECS_DIR } from '../../../src/paths.ts';
+import { engineRunReport } from '../helpers/engine-report.ts';
 
 const contract = loadRpcContract(SPECS_DIR);
 const method = (name: string) => {
@@ -101,6 +101,7 @@ describe('chain cases from the OpenRPC contract', () => {
 
 describe('the chain surface against a real Anvil node', { timeout: 240_000 }, () => {
   let anvil: ChildProcess;
+  let rpc: URL;
   let result: EngineResult;
 
   beforeAll(async () => {
@@ -108,7 +109,7 @@ describe('the chain surface against a real Anvil node', { timeout: 240_000 }, ()
     anvil = spawn(anvilBinary(), ['--chain-id', '1111111', '--host', '127.0.0.1', '--port', String(port)], {
       stdio: 'ignore',
     });
-    const rpc = new URL(`http://127.0.0.1:${port}/`);
+    rpc = new URL(`http://127.0.0.1:${port}/`);
     const deadline = Date.now() + 10_000;
     while (!(await fetch(rpc, { method: 'POST' }).catch(() => undefined))) {
       if (Date.now() > deadline) throw new Error(`Anvil did not answer on ${rpc.href} within 10 s`);
@@ -133,14 +134,29 @@ describe('the chain surface against a real Anvil node', { timeout: 240_000 }, ()
     expect(tally(result, 'not_a_server_error')?.passed).toBeGreaterThan(100);
   });
 
-  it('reports the chain as a surface: methods × error codes in the matrix, failures sent again by POST', () => {
-    const report = buildEngineJson(result);
+  it('reports the chain as a surface: methods × error codes covered, a failure with the body POSTed to the node', () => {
+    const { report } = engineRunReport(result);
     const chain = report.surfaces.chain;
-    expect(chain?.coverage.operations.total).toBe(contract.methods.length);
-    expect(chain?.matrix['eth_chainId result']).toBe(true);
-    expect(chain?.matrix).toHaveProperty(['eth_sendRawTransaction -32007']);
-    const html = formatEngineHtml(report);
-    expect(html).toContain('Send again: POST the request body above to the JSON-RPC endpoint');
+    expect(chain?.coverage?.operations.total).toBe(contract.methods.length);
+    const responses = result.coverage.chain?.responses ?? {};
+    expect(responses['eth_chainId result']).toBe(true);
+    expect(responses).toHaveProperty(['eth_sendRawTransaction -32007']);
+    expect(chain?.coverage?.responses).toEqual({
+      covered: Object.values(responses).filter(Boolean).length,
+      total: Object.keys(responses).length,
+    });
+    const lacks = report.checks
+      .find((c) => c.id === 'generated.positive_data_acceptance')
+      ?.failures?.find((f) => f.operation === 'qbft_getValidatorsByBlockNumber');
+    expect(lacks).toMatchObject({ surface: 'chain', request: { method: 'POST', url: rpc.href } });
+    expect(JSON.parse(lacks?.request.body ?? '{}')).toMatchObject({
+      jsonrpc: '2.0',
+      method: 'qbft_getValidatorsByBlockNumber',
+    });
+    const html = formatHtml(report);
+    expect(html).toContain('<code>qbft_getValidatorsByBlockNumber</code> on chain</h4>');
+    expect(html).toContain(`<pre class="request">POST ${rpc.href}\n`);
+    expect(html).toContain('&quot;method&quot;: &quot;qbft_getValidatorsByBlockNumber&quot;');
   });
 
   it('skips tls_hybrid_group on a plain-http loopback node, with the reason', () => {

@@ -13,10 +13,11 @@ import { loadContract } from '../../../conformance/engine/openapi/contract.ts';
 import { runEngine } from '../../../conformance/engine/core/run.ts';
 import type { EngineResult } from '../../../conformance/engine/core/types.ts';
 import { engineTargetOf, UNLIMITED_REFERENCE_ENV } from '../../../conformance/engine/target.ts';
-import { buildEngineJson, formatEngineConsole } from '../../../conformance/report/engine.ts';
+import { formatHtml } from '../../../conformance/report/html.ts';
 import { mocksTarget } from '../../../conformance/targets/mocks.ts';
 import { referenceTarget } from '../../../conformance/targets/reference.ts';
 import { SPECS_DIR } from '../../../src/paths.ts';
+import { engineRunReport } from '../helpers/engine-report.ts';
 
 const SEQUENCE_CHECKS = ['use_after_free', 'ensure_resource_availability'];
 const sum = (result: EngineResult, check: string, field: 'passed' | 'failed' | 'skipped') =>
@@ -66,10 +67,10 @@ describe('stateful phase against the in-process reference', () => {
   });
 
   it('reports the phase with its timings and requests', () => {
-    const report = buildEngineJson(result);
+    const { report } = engineRunReport(result);
     expect(report.phases).toEqual(['stateful']);
     expect(result.timings.every((t) => t.phase === 'stateful')).toBe(true);
-    expect(report.summary.requests).toBe(result.requests);
+    expect(report.requests).toBe(result.requests);
     expect(result.requests).toBeGreaterThanOrEqual(29);
     expect(report.checks.map((c) => c.id)).toEqual(
       expect.arrayContaining(SEQUENCE_CHECKS.map((check) => `generated.${check}`)),
@@ -229,10 +230,20 @@ describe('stateful phase fault injection', () => {
     );
     expect(failure?.response.status).toBe(200);
     expect(failure?.message).toContain('HTTP 200 for a resource already deleted, expected 404');
-    // The reports name the sequence and step of the failing case.
-    expect(formatEngineConsole(buildEngineJson(result))).toContain(
-      'minimal case: cases/1.json (GET /items/{id}: link GetItem after link DeleteItem: what was deleted is gone, links of createItem, step 4)',
-    );
+    // The report names the sequence and step of the failing case, in its JSON and on its page.
+    const { report } = engineRunReport(result);
+    const kept = report.checks.find((c) => c.id === 'generated.use_after_free')?.failures ?? [];
+    expect(kept).toHaveLength(1);
+    expect(kept[0]).toMatchObject({
+      surface: 'explorer',
+      operation: 'GET /items/{id}',
+      reason: 'link GetItem after link DeleteItem: what was deleted is gone',
+      case: { sequence: 'links of createItem, step 4' },
+      caseFile: 'cases/1.json',
+    });
+    const html = formatHtml(report);
+    expect(html).toContain('Made for: link GetItem after link DeleteItem: what was deleted is gone.');
+    expect(html).toContain('&quot;sequence&quot;: &quot;links of createItem, step 4&quot;');
   });
 
   it('catches a created resource not readable (ensure_resource_availability)', async () => {
