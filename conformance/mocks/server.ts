@@ -86,10 +86,18 @@ export interface MockService {
   close(): Promise<void>;
 }
 
+/** D-207: every answer of every origin of the service, the mocks' included, keeps browsers on HTTPS and on the declared type. */
+const SECURITY_HEADERS = { 'strict-transport-security': 'max-age=31536000', 'x-content-type-options': 'nosniff' };
+
 /** Writes a JSON answer. */
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    ...SECURITY_HEADERS,
+    ...headers,
+  });
   res.end(text);
 }
 
@@ -159,7 +167,7 @@ async function serve(mounted: Mounted[], origin: URL, req: IncomingMessage, res:
   });
   const answer = await getResponse([...m.handlers], request);
   if (!answer) return send(res, 501, { error: `the mocks have no example answer for ${route.operationId}` });
-  res.writeHead(answer.status, Object.fromEntries(answer.headers.entries()));
+  res.writeHead(answer.status, { ...Object.fromEntries(answer.headers.entries()), ...SECURITY_HEADERS });
   res.end(Buffer.from(await answer.arrayBuffer()));
 }
 

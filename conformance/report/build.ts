@@ -171,9 +171,21 @@ function reportedCheck(r: CheckResult, context: ReportContext, nextCaseFile: () 
         },
         shrunk: f.shrunk,
         caseFile,
-        replay: context.replayCase(caseFile),
+        replay: replayOf(f.case.surface, f.request, caseFile, context),
       };
     });
   }
   return out;
+}
+
+/**
+ * How a kept case is sent again: `svckit replay` for an OpenAPI case; a chain case is a JSON-RPC body posted to
+ * the endpoint (replay refuses it, D-193), and a document case is judged in process, not sent (D-194, D-195).
+ */
+function replayOf(surface: string, request: { url: string }, caseFile: string, context: ReportContext): string {
+  if (surface === 'chain')
+    return `POST the JSON-RPC body of ${caseFile} (its request.body) to ${request.url}; svckit replay sends no chain case (D-193)`;
+  if (surface === 'webhooks' || surface === 'evidence')
+    return `judged in process: read ${caseFile} (the ${surface === 'webhooks' ? 'delivery' : 'document'} and the verdict)`;
+  return context.replayCase(caseFile);
 }

@@ -36,6 +36,14 @@ export function formatRunFooter(report: RunReport): string {
   lines.push(
     `run: ${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s${waited}; cases ${report.cases.passed} passed, ${report.cases.failed} failed, ${report.cases.skipped} skipped${score}`,
   );
+  for (const check of report.checks) {
+    const first = check.failures?.[0];
+    if (!first) continue;
+    const sequence = (first.case as { sequence?: string }).sequence;
+    lines.push(
+      `${check.id}: minimal case ${first.caseFile ?? ''} (${first.operation}: ${first.reason}${sequence ? `, ${sequence}` : ''}): ${first.message.slice(0, 200)}`,
+    );
+  }
   for (const gate of report.gates) lines.push(`gate ${gate.name}: ${gate.ok ? 'met' : 'NOT MET'} (${gate.message})`);
   if (report.cleanup?.failures.length) for (const f of report.cleanup.failures) lines.push(`not undone: ${f}`);
   return lines.join('\n');

@@ -32,7 +32,7 @@ export const CONFORMANCE_SECRETS: readonly Named[] = [
     flag: 'second-token',
     env: 'SVC_SECOND_TOKEN',
     valueName: 'token',
-    what: "an institutional API key of a second tenant, for institutional.cross_tenant_access (default: a key the run issues with the admin token)",
+    what: 'an institutional API key of a second tenant, for institutional.cross_tenant_access (default: a key the run issues with the admin token)',
   },
   {
     key: 'webhookSecret',

@@ -67,8 +67,12 @@ export function crossTenantChecks(): Check[] {
             continue;
           }
           const build = (swap: (id: string) => string) => {
-            const path = op.route.replace(/\{(\w+)\}/g, (_, p: string) => encodeURIComponent(swap(resources[p] as string)));
-            const sent = body ? { ...body, ...Object.fromEntries(fields.map((k) => [k, swap(f.sender.id)])) } : undefined;
+            const path = op.route.replace(/\{(\w+)\}/g, (_, p: string) =>
+              encodeURIComponent(swap(resources[p] as string)),
+            );
+            const sent = body
+              ? { ...body, ...Object.fromEntries(fields.map((k) => [k, swap(f.sender.id)])) }
+              : undefined;
             return { path, sent };
           };
           const real = build((id) => id);
@@ -104,7 +108,8 @@ export function crossTenantChecks(): Check[] {
               `${where}: the refusal tells that the resource exists (D-128): for A's resource "${a}", for an id naming nothing "${b}"`,
             );
         }
-        if (judged === 0 && problems.length === 0) throw new Unavailable('the contract has no operation taking a resource id');
+        if (judged === 0 && problems.length === 0)
+          throw new Unavailable('the contract has no operation taking a resource id');
         return verdict(problems, last);
       },
     }),
