@@ -14,6 +14,7 @@ import { readSecret, secretOption, type SecretOption } from './secrets.ts';
 
 type ReplayOptions = {
   base: string;
+  entry?: string;
   caCert?: string;
   authorization?: string;
   authorizationFile?: string;
@@ -57,12 +58,17 @@ export function replayCommand(): Command {
       'Send a stored conformance case again and print the answer and the verdict of its check. The request is ' +
         'checked against its operation in the contract and printed first; on a terminal you confirm it.',
     )
-    .argument('<case-file>', 'a case file written by `svckit conformance --phases ...` (reports/cases/<n>.json)')
+    .argument(
+      '<case-file>',
+      'a case file written by `svckit conformance --phases ...` (reports/cases/<n>.json), or a HAR file written by --har',
+    )
+    .option('--entry <n>', 'with a HAR file: the entry to send (1-based)')
     .requiredOption('--base <url>', '{base_url} of the deployment ({wallet_api_url} for wallet cases)')
     .option('--ca-cert <file>', 'PEM file of an extra CA to trust')
     .option('--specs <dir>', 'folder of the contracts the case was generated from (default: the repository specs/)')
     .option('--yes', 'send without asking; without it and without a terminal nothing is sent');
   return secretOption(command, AUTHORIZATION).action(async (caseFile: string, options: ReplayOptions) => {
+    if (options.entry !== undefined || /\.har$/i.test(caseFile)) return replayHarEntry(caseFile, options);
     const { readCaseFile, prepareReplay, sendReplay } = await import('../../conformance/engine/openapi/replay.ts');
     let file: ReturnType<typeof readCaseFile>;
     let prepared: ReturnType<typeof prepareReplay>;
@@ -104,4 +110,55 @@ export function replayCommand(): Command {
     );
     process.exitCode = v && !v.ok ? 1 : 0;
   });
+}
+
+/**
+ * Sends entry `--entry` of a HAR file again (D-232, D-223): checked to be a contract's operation, printed, confirmed;
+ * exit 0 when the answer has the recorded status, 1 when it differs, 2 when nothing was sent.
+ */
+async function replayHarEntry(path: string, options: ReplayOptions): Promise<void> {
+  const [{ readHarEntry, prepareHarReplay }, { engineClient }] = await Promise.all([
+    import('../../conformance/engine/openapi/har-replay.ts'),
+    import('../../conformance/engine/core/client.ts'),
+  ]);
+  let prepared: ReturnType<typeof prepareHarReplay>;
+  let authorization: string | undefined;
+  let caCert: string | undefined;
+  try {
+    if (options.entry === undefined || !/^\d{1,9}$/.test(options.entry))
+      throw new Error(`"--entry" expected the number of the HAR entry to send, got ${JSON.stringify(options.entry)}`);
+    const base = new URL(options.base);
+    const loopback = base.hostname === '127.0.0.1' || base.hostname === 'localhost' || base.hostname === '[::1]';
+    if (base.protocol !== 'https:' && !(base.protocol === 'http:' && loopback))
+      throw new Error(`"--base" expected an https URL, got "${options.base}"`);
+    authorization = readSecret(options, AUTHORIZATION);
+    caCert = options.caCert ? readFileSync(options.caCert, 'utf8') : undefined;
+    prepared = prepareHarReplay(readHarEntry(path, Number(options.entry)), {
+      base,
+      ...(authorization ? { authorization } : {}),
+      ...(options.specs ? { specsDir: options.specs } : {}),
+    });
+  } catch (error) {
+    stop((error as Error).message);
+  }
+  console.log(visible(`${prepared.operation}, recorded answer HTTP ${prepared.recordedStatus}`));
+  console.log(describe(prepared.request, authorization));
+  if (!options.yes) {
+    const answer = await confirm('Send this request? [y/N] ');
+    if (answer === 'no terminal') stop('not sent: no terminal to confirm on; give --yes to send without asking');
+    if (answer !== 'yes') stop('not sent');
+  }
+  const client = engineClient({ ...(caCert ? { caCert } : {}), connections: 1 });
+  try {
+    const response = await client.send(prepared.request);
+    console.log(`HTTP ${response.status} ${response.headers['content-type'] ?? ''}`);
+    console.log(visible(response.text.slice(0, SHOWN)));
+    const same = response.status === prepared.recordedStatus;
+    console.log(
+      `${same ? 'SAME' : 'DIFFERENT'}: recorded HTTP ${prepared.recordedStatus}, now HTTP ${response.status}`,
+    );
+    process.exitCode = same ? 0 : 1;
+  } finally {
+    client.close();
+  }
 }

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareReplay, readCaseFile } from '../../conformance/engine/openapi/replay.ts';
+import { harRecorder } from '../../conformance/report/stream.ts';
 import { REPO_ROOT, SVCKIT_BIN } from '../../src/paths.ts';
 import { openStack, type OpenStack } from '../admin/stack.ts';
 import { admin } from '../admin/support.ts';
@@ -215,5 +216,60 @@ describe('svckit replay prints the request and asks before sending it (D-223)', 
     expect([0, 1], yes.stdout).toContain(yes.code);
     expect(yes.stdout).toContain('HTTP 404');
     expect(received.slice(before)).toEqual([{ method: 'GET', url: '/api/block/12' }]);
+  });
+});
+
+describe('svckit replay of a HAR entry (D-232, D-223)', () => {
+  /** A HAR file of two exchanges, recorded against another host; credentials already redacted. */
+  function harFile(name: string): string {
+    const file = path.join(dir, `${name}.har`);
+    const recorder = harRecorder(file, 'test');
+    const at = '2026-11-27T10:00:00.000Z';
+    const exchange = (url: string, method: string, body?: string) =>
+      recorder.sink({
+        type: 'case_sent',
+        at,
+        n: 1,
+        source: 'generated',
+        durationMs: 3,
+        rateLimited: false,
+        request: {
+          method,
+          url,
+          headers: { authorization: 'Bearer svc_secretsecretsecret', accept: 'application/json' },
+          ...(body ? { body } : {}),
+        },
+        response: { status: 404, headers: {}, body: '{"error":"no such block"}' },
+      });
+    exchange('https://elsewhere.example/api/block/12', 'GET');
+    exchange('https://elsewhere.example/admin/v1/api-keys', 'POST', '{"name":"k","token":"svc_secret"}');
+    exchange('https://elsewhere.example/not/an/operation', 'GET');
+    recorder.write();
+    return file;
+  }
+
+  it('sends entry 1 to --base with the operator credential and says the answer has the recorded status', async () => {
+    const file = harFile('run');
+    received.length = 0;
+    const run = await replay([file, '--entry', '1', '--base', base, '--yes', '--authorization', 'Bearer mine']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('explorer GET /block/{id}, recorded answer HTTP 404');
+    expect(run.stdout).toContain('SAME: recorded HTTP 404, now HTTP 404');
+    expect(received).toEqual([{ method: 'GET', url: '/api/block/12', authorization: 'Bearer mine' }]);
+  });
+
+  it('refuses an entry that is no operation, a body whose secrets were redacted, and an entry out of range', async () => {
+    const file = harFile('refused');
+    received.length = 0;
+    for (const [entry, message] of [
+      ['3', /GET \/not\/an\/operation is no operation of the contracts/],
+      ['2', /its body had secret fields, redacted/],
+      ['9', /has 3 entries; "--entry" expected 1 to 3, got 9/],
+    ] as const) {
+      const run = await replay([file, '--entry', entry, '--base', base, '--yes']);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(message);
+    }
+    expect(received).toEqual([]);
   });
 });
