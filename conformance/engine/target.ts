@@ -5,7 +5,6 @@
  */
 import { registerCreated } from '../cleanup.ts';
 import { keepValidatorSet } from '../qbft-votes.ts';
-import { DEPLOYMENT_VALUES } from './core/arbitrary.ts';
 import { request, rpcUrl } from '../http.ts';
 import { MOCK_CREDENTIAL } from '../mocks/server.ts';
 import { platformBicOf, type Target } from '../targets/target.ts';
@@ -25,8 +24,6 @@ const MOCK_SCHEMES = ['bearerKey', 'adminToken', 'sessionToken', 'operatorToken'
 
 /** The engine target of `target`; issues a bearer key with every permission of the REST operations (D-015, D-053) when it can. */
 export async function engineTargetOf(target: Target): Promise<EngineTarget> {
-  // Fields the contracts bind to the deployment (x-deployment-value, D-185).
-  DEPLOYMENT_VALUES.set('platform-bic', platformBicOf(target));
   const bases: EngineTarget['bases'] = {};
   const credentials: Record<string, string> = {};
   if (target.base) {
@@ -85,6 +82,8 @@ export async function engineTargetOf(target: Target): Promise<EngineTarget> {
   return {
     bases,
     credentials,
+    // Fields the contracts bind to the deployment (x-deployment-value, D-185).
+    deploymentValues: { 'platform-bic': platformBicOf(target) },
     // D-235: the generated writes are put back when the run ends; the mocks keep nothing (D-190).
     ...(target.kind !== 'mocks' ? { writes: await writeScopeOf(target) } : {}),
     ...(target.caCert ? { caCert: target.caCert } : {}),

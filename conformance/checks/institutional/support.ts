@@ -2,6 +2,7 @@
 // credential (spec "two methods, one of which must be used on every request"), validation of every answer
 // against specs/institutional.openapi.yaml, and the accounts and credentials each target needs, created
 // through the administrator API (D-048) with the target's admin token.
+import { randomBytes } from 'node:crypto';
 import type { Hex } from 'viem';
 import type { Permission } from '@svckit/sdk/admin';
 import type { Operation } from '../../../generated/institutional/routes.gen';
@@ -172,14 +173,12 @@ export const A_PERMISSIONS = [
   'bank:connect',
 ] as const satisfies readonly Permission[];
 
-let accountCounter = 0;
-
 /** Creates an approved account (limits in units, D-002) and funds it with `fund` units on the local chain (D-061). */
 export async function newAccount(
   target: Target,
   options: { dailyLimit?: number; singleLimit?: number; fund?: string } = {},
 ): Promise<AccountView> {
-  const email = `conformance-${Date.now().toString(36)}-${++accountCounter}@bank.example`;
+  const email = `conformance-${Date.now().toString(36)}-${randomBytes(4).toString('hex')}@bank.example`;
   const body = { email, dailyLimit: options.dailyLimit ?? 1_000_000, singleLimit: options.singleLimit ?? 100_000 };
   const account = await adminJson<AccountView>(target, 'POST', '/accounts', body, 201);
   // D-008: accounts cannot be deleted; closing is terminal and takes the address off the allow-list (D-152).

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 /**
  * JSON Schema → fast-check arbitrary of valid values. Supported keywords: type (also as a list), enum,
  * const, format (through the registry of formats.ts), pattern, minLength/maxLength, minimum/maximum and
@@ -55,14 +56,20 @@ export function arbitraryOf(input: Schema, options: ArbitraryOptions = {}): fc.A
 
 /**
  * Values a contract field must take from the deployment under test rather than from its schema
- * (`x-deployment-value`, D-185): e.g. `platform-bic`, the platform's own BIC (D-049). Set per run by the engine.
+ * (`x-deployment-value`, D-185): e.g. `platform-bic`, the platform's own BIC (D-049). Each run's own, carried
+ * through everything it awaits, so two runs against two deployments at once draw each its own (D-232).
  */
-export const DEPLOYMENT_VALUES = new Map<string, string>();
+const deploymentValues = new AsyncLocalStorage<Readonly<Record<string, string>>>();
+
+/** Runs `fn` (an engine run) with the deployment's values of `x-deployment-value` fields. */
+export function withDeploymentValues<T>(values: Readonly<Record<string, string>>, fn: () => Promise<T>): Promise<T> {
+  return deploymentValues.run(values, fn);
+}
 
 /** The deployment's value for a field marked `x-deployment-value`, when the run knows it. */
 export function deploymentValueOf(schema: Schema): string | undefined {
   const name = schema['x-deployment-value'];
-  return typeof name === 'string' ? DEPLOYMENT_VALUES.get(name) : undefined;
+  return typeof name === 'string' ? deploymentValues.getStore()?.[name] : undefined;
 }
 
 function baseArbitrary(schema: Schema, options: ArbitraryOptions): fc.Arbitrary<unknown> {

@@ -12,6 +12,7 @@ import { runOpenApiSurface } from '../openapi/run.ts';
 import { CHAIN_SURFACE } from '../openrpc/contract.ts';
 import { runRpcSurface } from '../openrpc/run.ts';
 import { tlsHybridGroup } from './checks.ts';
+import { withDeploymentValues } from './arbitrary.ts';
 import { engineClient } from './client.ts';
 import { emptyCoverage, type SurfaceCoverage } from './coverage.ts';
 import { selected } from './registry.ts';
@@ -19,7 +20,11 @@ import { AnswerTimes, judgeResponseTimes } from './response-time.ts';
 import type { CheckTally, EngineOptions, EngineResult, EngineTarget, PhaseTiming, ResultSurface } from './types.ts';
 
 /** Runs the phases over the surfaces and returns the tallies. */
-export async function runEngine(target: EngineTarget, options: EngineOptions): Promise<EngineResult> {
+export function runEngine(target: EngineTarget, options: EngineOptions): Promise<EngineResult> {
+  return withDeploymentValues(target.deploymentValues ?? {}, () => runSurfaces(target, options));
+}
+
+async function runSurfaces(target: EngineTarget, options: EngineOptions): Promise<EngineResult> {
   const started = performance.now();
   const client = engineClient({
     ...(target.caCert ? { caCert: target.caCert } : {}),

@@ -18,6 +18,8 @@ export interface EngineTarget {
   bases: Partial<Record<EngineSurface, URL>>;
   /** Authorization header value per security scheme name (`bearerKey`, `adminToken`...). */
   credentials: Record<string, string>;
+  /** The deployment's values of `x-deployment-value` fields (D-185), e.g. `platform-bic`. */
+  deploymentValues?: Readonly<Record<string, string>>;
   /** PEM of an extra CA to trust. */
   caCert?: string;
   /** Why the target keeps no state (the mocks): its stateful sequences are skipped with this reason. */
