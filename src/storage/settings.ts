@@ -168,6 +168,12 @@ function decodeKeySet(key: string, bytes: Uint8Array): StoredServiceKey[] {
   });
 }
 
+/** Whether the setting `key` holds another value than `value` now. */
+async function changedSince(db: Database, key: string, value: string): Promise<boolean> {
+  const rows = await db.select().from(settings).where(eq(settings.key, key)).limit(1);
+  return rows[0]?.value !== value;
+}
+
 /** Opens a sealed setting, naming the likely cause when it does not open (another KEK). */
 function openShared(keyring: Keyring, key: string, stored: string): Uint8Array {
   try {
@@ -231,7 +237,15 @@ export async function updateServiceKeySet(
     const rows = await db.select().from(settings).where(eq(settings.key, key)).limit(1);
     const row = rows[0];
     if (!row) throw new Error(`the setting ${key} is missing (D-214)`);
-    const keys = decodeKeySet(key, openShared(keyring, key, row.value));
+    let opened: Uint8Array;
+    try {
+      opened = openShared(keyring, key, row.value);
+    } catch (error) {
+      // A KEK rotation re-sealed the row and dropped the KEK it was read under (D-061): read it again.
+      if (await changedSince(db, key, row.value)) continue;
+      throw error;
+    }
+    const keys = decodeKeySet(key, opened);
     const next = update(keys);
     if (!next) return keys;
     const written = await db

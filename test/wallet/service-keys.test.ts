@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.ts';
 import { Keyring } from '../../src/ledger/keyring.ts';
-import { ServiceKeyRing } from '../../src/server/wallet/keys.ts';
+import { rotateServiceKey, ServiceKeyRing } from '../../src/server/wallet/keys.ts';
 import { SessionTokens } from '../../src/server/wallet/tokens.ts';
 import { settings } from '../../src/storage/schema.ts';
 import { resealSettings } from '../../src/storage/settings.ts';
@@ -81,5 +81,46 @@ describe('the wallet key sets on one database (D-214, D-215)', () => {
     await expect(
       ServiceKeyRing.open({ db, keyring: other, name: 'release-signing', clock, graceMs: GRACE_MS }),
     ).rejects.toThrow(/same SVC_KEK/);
+  });
+
+  it('a rotation that read the set just before a KEK rotation dropped its KEK reads it again, never a 500 (D-061)', async () => {
+    const db = fresh.database.db;
+    // The file's one KEK: the rotation below re-seals every sealed setting of the database.
+    const own = keyring;
+    const options = { db, keyring: own, name: 'release-signing' as const, clock: new ManualClock(), graceMs: GRACE_MS };
+    await ServiceKeyRing.open(options);
+    // A database whose first read of the set is answered, then the KEK rotates before the caller opens it: the
+    // row is re-sealed under the new KEK and the old one dropped, as POST /kek/rotate does between two awaits.
+    let raced = false;
+    const racing = new Proxy(db, {
+      get(target, property, receiver) {
+        if (property !== 'select' || raced) return Reflect.get(target, property, receiver);
+        return (...args: unknown[]) => {
+          const query = (target.select as (...a: unknown[]) => { from(t: unknown): unknown })(...args);
+          const from = query.from.bind(query);
+          return {
+            from: (table: unknown) => {
+              const where = from(table) as { where(c: unknown): { limit(n: number): Promise<unknown> } };
+              return {
+                where: (condition: unknown) => ({
+                  limit: async (n: number) => {
+                    const rows = await where.where(condition).limit(n);
+                    raced = true;
+                    own.addActive();
+                    await db.transaction((tx) => resealSettings(tx as never, own));
+                    own.retainActiveOnly();
+                    return rows;
+                  },
+                }),
+              };
+            },
+          };
+        };
+      },
+    });
+    const rotation = await rotateServiceKey({ ...options, db: racing as never });
+    expect(raced).toBe(true);
+    const reopened = await ServiceKeyRing.open(options);
+    expect(reopened.current.kid).toBe(rotation.current.kid);
   });
 });
