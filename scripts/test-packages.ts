@@ -60,9 +60,9 @@ function run(cwd: string, command: string, args: string[], extra: Record<string,
     return { status: e.status ?? 1, stdout: e.stdout ?? '', stderr: e.stderr ?? String(error) };
   }
 }
-/** The "N passed, M failed, K skipped" line of a conformance run. */
+/** The summary line of a conformance run: the last line that is exactly "N passed, M failed, K skipped". */
 function tally(output: string) {
-  const match = /(\d+) passed, (\d+) failed, (\d+) skipped/.exec(output);
+  const match = [...output.matchAll(/^(\d+) passed, (\d+) failed, (\d+) skipped$/gm)].at(-1);
   return match ? { passed: Number(match[1]), failed: Number(match[2]), skipped: Number(match[3]) } : undefined;
 }
 

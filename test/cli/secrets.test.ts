@@ -74,7 +74,7 @@ describe('--help names the file and the variable and warns about the flag (D-222
     [
       'svckit conformance',
       () => conformanceCommand(),
-      ['rpc-sender-key', 'admin-token', 'webhook-secret', 'webhook-previous-secret'],
+      ['rpc-sender-key', 'admin-token', 'second-token', 'webhook-secret', 'webhook-previous-secret'],
     ],
     [
       'svckit admin token rotate',

@@ -61,7 +61,7 @@ function runHarness(...extra: string[]): {
     { encoding: 'utf8', timeout: 180_000 },
   );
   const report = readFileSync(path.join(out, 'conformance.json'), 'utf8');
-  const results = (JSON.parse(report) as { results: Result[] }).results;
+  const results = (JSON.parse(report) as { checks: Result[] }).checks;
   return { byId: new Map(results.map((r) => [r.id, r])), output: run.stdout + run.stderr, report, status: run.status };
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { request } from '../../conformance/http.ts';
 import { referenceTarget } from '../../conformance/targets/reference.ts';
-import { remoteTarget } from '../../conformance/targets/remote.ts';
+import { plainHttpOrigins, remoteTarget } from '../../conformance/targets/remote.ts';
 import { specsOnlyTarget } from '../../conformance/targets/specs-only.ts';
 import { describeTarget } from '../../conformance/targets/target.ts';
 
@@ -28,10 +28,15 @@ describe('remoteTarget', () => {
     });
   });
 
-  it('refuses plain http (spec: "Plain HTTP connections are rejected")', () => {
+  it('refuses plain http (spec: "Plain HTTP connections are rejected") except on a loopback address (D-233)', () => {
     expect(() => remoteTarget({ base: 'http://svc.example' })).toThrow(
-      /"base" expected an https URL, got "http:\/\/svc.example"/,
+      /"base" expected an https URL, or http on a loopback address \(127\.0\.0\.1, ::1, localhost\), got "http:\/\/svc.example"/,
     );
+    expect(() => remoteTarget({ wallet: 'http://10.0.0.1:8444/' })).toThrow(/"wallet" expected an https URL/);
+    const local = remoteTarget({ base: 'http://127.0.0.1:4010', site: 'https://vendor.example/' });
+    expect(local.base?.href).toBe('http://127.0.0.1:4010/');
+    expect(plainHttpOrigins(local)).toEqual(['--base http://127.0.0.1:4010']);
+    expect(plainHttpOrigins(remoteTarget({ base: 'https://svc.example' }))).toEqual([]);
   });
 
   it('refuses text that is not a URL, URLs with credentials or a query, and an empty target', () => {
