@@ -2,7 +2,7 @@
  * The harness's HTTPS client: real TLS to the target (trusting its extra CA), reporting the negotiated
  * key-exchange group so checks can see X25519MLKEM768 on the wire. Requests go through the run's pacer
  * (conformance/pacing.ts, D-180, D-234): each retry after a rate-limit answer is noted in the running check's
- * activity, and the run's observer sees every attempt.
+ * activity, and the run's exchange listener sees every attempt.
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -49,7 +49,7 @@ export const PROBE_LIMIT = { paced: false, retryLimited: false } as const satisf
  * Sends one HTTPS request (plain http only for a loopback node given by `--rpc`, D-192) to `url` (absolute, or
  * relative to the target's base) through the run's pacer (D-180, D-234): paced by the origin's gate, and a
  * rate-limit answer waited out and sent again unless `retryLimited` is false. Outside a run (tests, probes) the
- * library's pacer neither paces nor resends. The run's observer is told every attempt.
+ * library's pacer neither paces nor resends. The run's exchange listener is told every attempt.
  */
 export async function request(target: Target, url: string | URL, options: HttpOptions = {}): Promise<HttpResult> {
   const full = new URL(url, target.base);
@@ -57,7 +57,7 @@ export async function request(target: Target, url: string | URL, options: HttpOp
   const scope = currentRunScope();
   const pacer = scope?.pacer ?? Pacer.library();
   let sent = prepare(options);
-  const observe = scope?.observe?.bind(scope);
+  const onExchange = scope?.onExchange?.bind(scope);
   return pacer.send({
     origin: full.origin,
     label: `${sent.method} ${full.pathname}`,
@@ -70,10 +70,10 @@ export async function request(target: Target, url: string | URL, options: HttpOp
       if (options.sign) sent = prepare({ ...options, headers: { ...options.headers, ...options.sign() } });
       return send(target, full, sent, options, activity?.signal);
     },
-    ...(observe
+    ...(onExchange
       ? {
           attempted: (attempt: Attempt<HttpResult>) =>
-            observe(exchangeOf('hand-written', activity?.name, { ...sent, url: full.href }, attempt)),
+            onExchange(exchangeOf('hand-written', activity?.name, { ...sent, url: full.href }, attempt)),
         }
       : {}),
   });

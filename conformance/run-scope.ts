@@ -5,7 +5,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { type Attempt, Pacer } from './pacing.ts';
 
-/** One attempt of a request, as a run's observer sees it. */
+/** One attempt of a request, as a run's exchange listener sees it. */
 export type Exchange = {
   source: 'hand-written' | 'generated';
   /** The check that sent it, when known. */
@@ -25,7 +25,7 @@ export type Exchange = {
 export interface RunScope {
   pacer: Pacer;
   /** Told every attempt of every request, hand-written and generated. */
-  observe?(exchange: Exchange): void;
+  onExchange?(exchange: Exchange): void;
 }
 
 const scopes = new AsyncLocalStorage<RunScope>();
@@ -42,7 +42,7 @@ export function currentRunScope(): RunScope | undefined {
 
 /**
  * Runs `fn` in the caller's run scope when its pacer resends, else in a scope with a run's pacer (D-180: a
- * rate-limit answer is waited out and sent again) keeping the caller's observer: a catalogue run outside
+ * rate-limit answer is waited out and sent again) keeping the caller's exchange listener: a catalogue run outside
  * `svckit conformance` waits out a 429 as the command does.
  */
 export function withinRun<T>(fn: () => Promise<T>): Promise<T> {
@@ -51,7 +51,7 @@ export function withinRun<T>(fn: () => Promise<T>): Promise<T> {
   return withRunScope({ ...scope, pacer: new Pacer() }, fn);
 }
 
-/** The exchange of one attempt of `request`, sent by `check` (when known), for a run's observer. */
+/** The exchange of one attempt of `request`, sent by `check` (when known), for a run's exchange listener. */
 export function exchangeOf(
   source: Exchange['source'],
   check: string | undefined,

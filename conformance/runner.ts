@@ -225,8 +225,8 @@ export function executeRun(catalogue: Catalogue, target: Target, options: RunOpt
   const outer = currentRunScope();
   const pacer = options.pacer ?? (outer && outer.pacer.maxRetries > 0 ? outer.pacer : new Pacer());
   let n = 0;
-  const observe = (exchange: Exchange) => {
-    outer?.observe?.(exchange);
+  const onExchange = (exchange: Exchange) => {
+    outer?.onExchange?.(exchange);
     options.events?.({
       type: 'case_sent',
       at: eventTime(exchange.startedAt),
@@ -240,7 +240,7 @@ export function executeRun(catalogue: Catalogue, target: Target, options: RunOpt
       ...(exchange.error !== undefined ? { error: exchange.error } : {}),
     });
   };
-  return withRunScope({ pacer, observe }, () => runInScope(catalogue, target, options));
+  return withRunScope({ pacer, onExchange }, () => runInScope(catalogue, target, options));
 }
 
 /** Figures of the run's pacing: the rate-limit answers waited out and the time requests were held (D-234). */

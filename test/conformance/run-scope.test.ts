@@ -1,6 +1,6 @@
 // Run scopes (D-234) with the hand-written checks' client against real loopback servers that rate-limit like the
 // reference: two runs in one process share no gate and no count; a request that probes the limit (PROBE_LIMIT)
-// sees the 429 as it came; the run's observer sees every attempt, a waited-out rate-limit answer marked so.
+// sees the 429 as it came; the run's exchange listener sees every attempt, a waited-out rate-limit answer marked so.
 import { afterEach, describe, expect, it } from 'vitest';
 import { PROBE_LIMIT, request } from '../../conformance/http.ts';
 import { Pacer } from '../../conformance/pacing.ts';
@@ -71,7 +71,7 @@ describe('in a run', () => {
     const server = await serve(limiting(2, 'rest'));
     const pacer = new Pacer();
     const seen: Exchange[] = [];
-    const answers = await withRunScope({ pacer, observe: (e) => seen.push(e) }, () =>
+    const answers = await withRunScope({ pacer, onExchange: (e) => seen.push(e) }, () =>
       Promise.all(Array.from({ length: 4 }, () => request(targetOf(server), 'api/x', PROBE_LIMIT))),
     );
     expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 429, 429]);
@@ -81,11 +81,11 @@ describe('in a run', () => {
     expect(pacer.stats()).toEqual({});
   });
 
-  it("tells the run's observer each attempt of a check's request, the waited-out 429 marked so", async () => {
+  it("tells the run's exchange listener each attempt of a check's request, the waited-out 429 marked so", async () => {
     const server = await serve(limitsFirst(1));
     const seen: Exchange[] = [];
     const check = activity('institutional.accounts.list');
-    const res = await withRunScope({ pacer: new Pacer(), observe: (e) => seen.push(e) }, () =>
+    const res = await withRunScope({ pacer: new Pacer(), onExchange: (e) => seen.push(e) }, () =>
       withActivity(check, () => request(targetOf(server), 'api/accounts', { headers: { 'x-test': '1' } })),
     );
     expect(res.status).toBe(200);
@@ -102,13 +102,13 @@ describe('in a run', () => {
     expect(check.retries).toEqual(['GET /api/accounts: HTTP 429; retry 1 after 1000 ms']);
   });
 
-  it('tells the observer of an attempt that got no answer, with the error', async () => {
+  it('tells the exchange listener of an attempt that got no answer, with the error', async () => {
     const server = await serve(() => ({ status: 200, body: {} }));
     const target = targetOf(server);
     await server.close();
     const seen: Exchange[] = [];
     await expect(
-      withRunScope({ pacer: new Pacer(), observe: (e) => seen.push(e) }, () => request(target, 'api/x')),
+      withRunScope({ pacer: new Pacer(), onExchange: (e) => seen.push(e) }, () => request(target, 'api/x')),
     ).rejects.toThrow();
     expect(seen).toHaveLength(1);
     expect(seen[0]).toMatchObject({ source: 'hand-written', rateLimited: false });

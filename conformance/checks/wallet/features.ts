@@ -1,5 +1,5 @@
 // Surface E beyond the login: fees (D-014), the signed extension download, the unified history (native chain
-// through the gateway; other sources named, unavailable ones listed), cross-device sync where the server
+// through {base_url}/rpc; other sources named, unavailable ones listed), cross-device sync where the server
 // sees only ciphertext (spec rule 6), and the /auth/* rate limit (D-024).
 import { createHash, randomBytes } from 'node:crypto';
 import https from 'node:https';
@@ -136,7 +136,7 @@ export function walletFeatureChecks(): Check[] {
     }),
     defineCheck({
       id: 'wallet.history.native_feed',
-      title: 'GET /history on the native chain lists a transfer just mined, from the gateway, with D-067 values',
+      title: 'GET /history on the native chain lists a transfer just mined, from {base_url}/rpc, with D-067 values',
       source: { decision: 'D-014' },
       needs: ['wallet', 'base', 'reference'],
       async run(ctx) {

@@ -32,7 +32,7 @@ export interface WireResponse {
 
 /** What the sender knows of a request beyond its wire form. */
 export interface SendMeta {
-  /** The check it serves (a run's observer names it). */
+  /** The check it serves (a run's exchange listener names it). */
   check?: string;
 }
 
@@ -50,7 +50,7 @@ const MAX_BODY = 4 * 1024 * 1024;
  * A keep-alive client trusting `caCert` (PEM) besides the system CAs, at most `connections` sockets. Its requests
  * go through `pacer` (default: the pacer of the run it is made in, else the library's, which neither paces nor
  * resends; D-234): every request to an origin waits while a rate-limit answer pauses it, so its connections
- * never resend together. The run's observer is told every attempt.
+ * never resend together. The run's exchange listener is told every attempt.
  */
 export function engineClient(
   options: { caCert?: string; connections?: number; timeoutMs?: number; pacer?: Pacer } = {},
@@ -111,16 +111,16 @@ export function engineClient(
     },
     send: (request, meta) => {
       const url = new URL(request.url);
-      const observe = (currentRunScope() ?? madeIn)?.observe;
+      const onExchange = (currentRunScope() ?? madeIn)?.onExchange;
       return pacer.send({
         origin: url.origin,
         label: `${request.method} ${url.pathname}`,
         weight: weightOf(request.body),
         send: () => once(request),
-        ...(observe
+        ...(onExchange
           ? {
               attempted: (attempt: Attempt<WireResponse>) =>
-                observe(exchangeOf('generated', meta?.check, request, attempt)),
+                onExchange(exchangeOf('generated', meta?.check, request, attempt)),
             }
           : {}),
       });

@@ -4,7 +4,7 @@
  * draws as valid is valid:
  * - `x-same-data: ["data", "input"]` (chain call objects): both members, when present, hold the same bytes;
  * - `x-block-range: ["fromBlock", "toBlock"]` (the chain log filter): a numbered range is not reversed;
- *   both come from src/server/chain/keywords.ts, which the gateway registers too;
+ *   both come from src/server/chain/keywords.ts, which the chain surface's server registers too;
  * - `x-not-after-now: true` (a date-time): the time is not later than the moment it is judged.
  */
 import type AjvCore from 'ajv/dist/core.js';

@@ -1,6 +1,6 @@
 // The engine's client through a run's pacer (D-180, D-234), against real loopback servers that rate-limit like
 // the reference: at 16 requests in flight every rate-limit answer is waited out and sent again, the adaptive pace
-// keeps most requests under the limit, the observer sees each attempt, and a -32005 outside a 429 is an answer.
+// keeps most requests under the limit, the exchange listener sees each attempt, and a -32005 outside a 429 is an answer.
 import { afterEach, describe, expect, it } from 'vitest';
 import { engineClient, pooled, type WireRequest } from '../../../conformance/engine/core/client.ts';
 import { Pacer } from '../../../conformance/pacing.ts';
@@ -75,7 +75,7 @@ describe('at 16 requests in flight', () => {
 });
 
 describe('what the run observes', () => {
-  it("tells the run's observer each attempt, a rate-limit answer that is sent again marked so", async () => {
+  it("tells the run's exchange listener each attempt, a rate-limit answer that is sent again marked so", async () => {
     let n = 0;
     const server = await serve(() =>
       ++n === 1
@@ -83,7 +83,7 @@ describe('what the run observes', () => {
         : { status: 200, body: { ok: true } },
     );
     const seen: Exchange[] = [];
-    const answer = await withRunScope({ pacer: new Pacer(), observe: (e) => seen.push(e) }, async () => {
+    const answer = await withRunScope({ pacer: new Pacer(), onExchange: (e) => seen.push(e) }, async () => {
       const client = engineClient({ connections: 16 });
       try {
         return await client.send(get(server, 1), { check: 'status_code_conformance' });
@@ -111,7 +111,7 @@ describe('what the run observes', () => {
     const pacer = new Pacer({ maxRetries: 2, rate: 100 });
     const client = engineClient({ pacer });
     try {
-      const answer = await withRunScope({ pacer, observe: (e) => seen.push(e) }, () => client.send(get(server, 1)));
+      const answer = await withRunScope({ pacer, onExchange: (e) => seen.push(e) }, () => client.send(get(server, 1)));
       expect(answer.status).toBe(429);
     } finally {
       client.close();
