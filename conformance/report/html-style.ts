@@ -73,6 +73,7 @@ thead th{font-size:.85rem;color:var(--muted);border-bottom:2px solid var(--line)
 td.num{white-space:nowrap}
 tfoot th,tfoot td{border-top:2px solid var(--line);font-weight:600}
 table.checks .c-surface,table.checks .c-origin{white-space:nowrap}
+table.checks .c-why,table.checks .c-cases{overflow-wrap:anywhere}
 .label-narrow{display:none}
 .title{font-size:.9rem}
 .c-why p{margin:0 0 2px}

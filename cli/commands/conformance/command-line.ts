@@ -29,9 +29,12 @@ function groups(argv: readonly string[]): string[][] {
   return out;
 }
 
+/** The command's own arguments: `argv` after `conformance` when it still names the sub-command. */
+const own = (argv: readonly string[]) => (argv[0] === 'conformance' ? argv.slice(1) : argv);
+
 /** `svckit conformance …` as run, each secret value replaced by `***` (they come from files or the environment). */
 export function commandLine(argv: readonly string[]): string {
-  const parts = groups(argv).map((group) => {
+  const parts = groups(own(argv)).map((group) => {
     const [flag = '', ...values] = group;
     const name = flag.split('=')[0] ?? flag;
     if (!SECRET_FLAGS.has(name)) return group.map(quote).join(' ');
@@ -42,7 +45,7 @@ export function commandLine(argv: readonly string[]): string {
 
 /** The run's command reduced to the one check `id`. */
 export function replayCheckCommand(argv: readonly string[], id: string): string {
-  const kept = groups(argv).filter((g) => !SELECTION_FLAGS.has((g[0] ?? '').split('=')[0] ?? ''));
+  const kept = groups(own(argv)).filter((g) => !SELECTION_FLAGS.has((g[0] ?? '').split('=')[0] ?? ''));
   return `${commandLine(kept.flat())} --only ${quote(id)}`;
 }
 

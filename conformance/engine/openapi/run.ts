@@ -134,23 +134,24 @@ async function runPhase(ctx: RunContext, phase: Phase): Promise<number> {
     }
   });
   if (phase === 'coverage') work.push(...unsupportedMethodCases(ctx));
-  const firstFailure = new Map<string, EngineCase>();
+  const firstFailure = new Map<string, { c: EngineCase; message: string }>();
   await pooled(work, ctx.options.concurrency ?? 16, async ({ op, c }) => {
     if (ctx.options.signal?.aborted) return;
     const request = toRequest(ctx.base, op, c, credentialFor(ctx.target, op));
     const response = await sendSafely(ctx, request);
     if (response.durationMs !== undefined) ctx.times.add(ctx.contract.surface, op.id, response.durationMs);
     for (const v of judge(ctx, ctx.contract, op, c, response)) {
-      if (phase === 'fuzz' && !firstFailure.has(`${op.id}:${v.check}`)) firstFailure.set(`${op.id}:${v.check}`, c);
+      if (phase === 'fuzz' && !firstFailure.has(`${op.id}:${v.check}`))
+        firstFailure.set(`${op.id}:${v.check}`, { c, message: v.message ?? '' });
       else keepFailure(ctx, v, c, request, response);
     }
   });
   // fast-check shrinks the first fuzz failure of each operation and check to a minimal case.
   let extra = 0;
-  for (const [k, c] of firstFailure) {
+  for (const [k, { c, message }] of firstFailure) {
     const check = k.slice(k.lastIndexOf(':') + 1) as NamedCheck;
     const op = ctx.contract.operations.find((o) => o.id === c.operation) as Operation;
-    const shrunk = await shrink(ctx, op, c, check);
+    const shrunk = await shrink(ctx, op, c, check, message);
     extra += shrunk.requests;
     const tally = ctx.tallies.get(`${op.surface}:${check}`);
     if (tally && tally.failures.length < (ctx.options.maxFailures ?? 20)) tally.failures.unshift(shrunk.failure);
@@ -164,6 +165,7 @@ async function shrink(
   op: Operation,
   failing: EngineCase,
   check: NamedCheck,
+  firstMessage: string,
 ): Promise<{ failure: EngineFailure; requests: number }> {
   let requests = 0;
   let last: { c: EngineCase; request: WireRequest; response: WireResponse; message: string } | undefined;
@@ -199,7 +201,8 @@ async function shrink(
   const request = toRequest(ctx.base, op, c, credential);
   const response = await sendSafely(ctx, request);
   const verdict = evaluate(ctx.contract, op, c, response).find((x) => x.check === check && !x.ok);
-  const message = verdict?.message ?? `failed once, then passed when sent again: ${last?.message ?? ''}`;
+  // A case that fails once and passes when sent again keeps the first failure's message: what the server did.
+  const message = verdict?.message ?? `failed once (${last?.message ?? firstMessage}), then passed when sent again`;
   return {
     failure: failure(check, message, c, request, response, minimal !== undefined && details.numShrinks > 0),
     requests: requests + 1,
