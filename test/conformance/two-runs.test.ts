@@ -21,7 +21,7 @@ afterAll(async () => {
 function run(target: Target): { events: RunEvent[]; done: Promise<RunOutcome> } {
   const events: RunEvent[] = [];
   const done = executeRun(buildCatalogue(), target, {
-    only: ['specs.examples', 'generated.ignored_auth'],
+    only: ['specs.institutional', 'generated.ignored_auth'],
     seed: 11,
     events: (e) => events.push(e),
     generated: runGeneratedChecks,
