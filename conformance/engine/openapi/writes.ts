@@ -203,8 +203,8 @@ export const WRITES: Readonly<Record<EngineSurface, Readonly<Record<string, Writ
       left: { kind: 'payment return', id: { path: 'uetr' } },
     },
     'POST /qbft/votes': {
-      class: 'undone',
-      why: 'the validator set the run started with is voted back when it ends (D-063, D-182)',
+      class: 'avoided',
+      why: 'a proposal cannot be withdrawn and applies only as validators seal blocks; a generated address added to the set is a validator that never seals, and enough of them stop the chain (D-037, D-237)',
     },
   },
   wallet: {
