@@ -73,23 +73,6 @@ describe('POST /admin/v1/wallet-keys/{name}/rotate (D-215)', () => {
     expect(anonymous.status).toBe(401);
   });
 
-  it('a burst of concurrent rotations of one key, KEK rotations among them, answers 200 to each, one after another', async () => {
-    // KEK rotations in between re-seal the key set under a new KEK (D-061, D-214) while the rotations read it.
-    const [answers, keks] = await Promise.all([
-      Promise.all(Array.from({ length: 32 }, () => adminCall(target, 'POST', '/wallet-keys/release-signing/rotate'))),
-      Promise.all(Array.from({ length: 8 }, () => adminCall(target, 'POST', '/kek/rotate'))),
-    ]);
-    // A KEK rotation while another runs answers 409 (D-061); at least one ran.
-    expect(keks.every((r) => r.status === 200 || r.status === 409)).toBe(true);
-    expect(keks.some((r) => r.status === 200)).toBe(true);
-    expect(answers.map((r) => r.status)).toEqual(Array(32).fill(200));
-    const kids = answers.map((r) => (r.json as { kid: string }).kid);
-    expect(new Set(kids).size).toBe(32);
-    // Each rotation retired the key the one before it made: they ran in turn, none lost.
-    const retired = new Set(answers.map((r) => (r.json as { previousKid: string }).previousKid));
-    expect(kids.filter((k) => retired.has(k))).toHaveLength(31);
-  });
-
   it('a token key rotation: both keys verify for the grace period, then only the new one', async () => {
     const salt = await standInSalt();
     const { token: before, identity } = await login(target);
@@ -134,5 +117,28 @@ describe('POST /admin/v1/wallet-keys/{name}/rotate (D-215)', () => {
     const sig = fromHex((await siteBytes(`${location.pathname}.sig`)).toString('utf8').trim());
     expect(mlDsa65.verify(fromHex(pub), new Uint8Array(zip), sig)).toBe(true);
     expect(mlDsa65.verify(fromHex(oldPub), new Uint8Array(zip), sig)).toBe(false);
+  });
+
+  it('a burst of rotations, 16 at a time with KEK rotations among them, answers 200 to every one', async () => {
+    // Last: it leaves many retired keys. As the generated fuzz phase sends them: 120 requests, 16 in flight. Rotations of one key set on one
+    // instance take turns, and a KEK rotation re-sealing the set between a read and its use is read again.
+    const statuses: string[] = [];
+    const jobs = Array.from({ length: 120 }, (_, i) =>
+      i % 12 === 0 ? '/kek/rotate' : `/wallet-keys/${i % 3 ? 'token-signing' : 'release-signing'}/rotate`,
+    );
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        while (next < jobs.length) {
+          const path = jobs[next++] as string;
+          const res = await adminCall(target, 'POST', path);
+          statuses.push(`${path.startsWith('/kek') ? 'kek' : 'wallet-keys'} ${res.status}`);
+        }
+      }),
+    );
+    const counts = Object.fromEntries(
+      [...new Set(statuses)].sort().map((s) => [s, statuses.filter((x) => x === s).length]),
+    );
+    expect(counts).toEqual({ 'kek 200': 10, 'wallet-keys 200': 110 });
   });
 });

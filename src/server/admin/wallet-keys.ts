@@ -12,12 +12,23 @@ export type WalletKeyDeps = { db: Database; keyring: Keyring; clock: Clock; grac
 
 /** POST /wallet-keys/{name}/rotate: every instance signs with the new key within KEY_REFRESH_MS (D-215). */
 export function walletKeyHandlers(deps: WalletKeyDeps): Pick<RouteHandlers, 'adminRotateWalletKey'> {
+  // Rotations of one key set on this instance run one after another: their compare-and-set on the sealed set
+  // (D-214) then races only other instances, and a burst of rotations is never an exhausted retry (a 500).
+  const turns = new Map<string, Promise<unknown>>();
+  const inTurn = <T>(name: string, work: () => Promise<T>): Promise<T> => {
+    const mine = (turns.get(name) ?? Promise.resolve()).then(work, work);
+    turns.set(
+      name,
+      mine.catch(() => undefined),
+    );
+    return mine;
+  };
   return {
     adminRotateWalletKey: async (request, reply) => {
       const { name } = guard(zAdminRotateWalletKeyPath, request.params, {
         name: 'one of token-signing, release-signing',
       });
-      const rotation = await rotateServiceKey({ ...deps, name });
+      const rotation = await inTurn(name, () => rotateServiceKey({ ...deps, name }));
       return reply.code(200).send({
         ok: true,
         name,
