@@ -1,8 +1,10 @@
 /**
  * The checks generated from the contracts, as entries of the one check registry (D-232): each has its id
  * (`generated.<name>`, also its flag and config key), the phases whose cases it judges, its source and severity.
- * Their judges are applied by the engine to every case of those phases (judges.ts for the OpenAPI answers,
- * rpc-checks.ts for JSON-RPC, messages-cases.ts and evidence-cases.ts for the documents judged in process).
+ * Their judges are applied by the engine to every case of those phases: one function per check in `JUDGES`
+ * (openapi/judges.ts) for the OpenAPI answers, `evaluateRpc` (openrpc/judges.ts) for JSON-RPC, and the document
+ * cases (asyncapi/cases.ts, json-schema/evidence-cases.ts) judged in process; `security_headers`,
+ * `tls_hybrid_group` (core/checks.ts) and `response_time` (core/response-time.ts) on every surface.
  */
 import type { CheckSource, GeneratedCheck, GeneratedPhase } from '../../catalogue.ts';
 

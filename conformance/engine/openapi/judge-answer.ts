@@ -44,5 +44,5 @@ export function judgeAnswer(
     method: op.method,
     authenticated: kind !== 'unauthenticated',
   };
-  return evaluate(contract, op, c, response).filter((v) => checks.includes(v.check));
+  return evaluate(contract, op, c, response, checks);
 }

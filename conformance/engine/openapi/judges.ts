@@ -52,93 +52,137 @@ export function documented(op: Operation, status: number) {
   return op.responses[String(status)] ?? op.responses[`${String(status)[0]}XX`] ?? op.responses.default;
 }
 
-/** Every verdict of the named checks on one answer. */
-export function evaluate(contract: Contract, op: Operation, c: EngineCase, res: WireResponse): CaseVerdict[] {
-  const out: CaseVerdict[] = [];
-  const fail = (check: NamedCheck, message: string) => out.push({ check, ok: false, message });
-  const pass = (check: NamedCheck) => out.push({ check, ok: true });
-  const verdict = (check: NamedCheck, problem: string | undefined) => (problem ? fail(check, problem) : pass(check));
-  const status = res.status;
-  verdict('not_a_server_error', status >= 500 ? `HTTP ${status}: ${res.text.slice(0, 200)}` : undefined);
-  if (c.kind === 'unsupported_method') {
-    verdict('unsupported_method', status === 405 || status === 404 ? undefined : `HTTP ${status}, expected 405 or 404`);
-    errorShape(contract, op, res, out);
-    return out;
-  }
-  const spec = documented(op, status);
-  verdict(
-    'status_code_conformance',
-    spec
+/** One answer as every judge sees it: the contract, the operation, the case and the response. */
+export interface Answer {
+  contract: Contract;
+  op: Operation;
+  c: EngineCase;
+  res: WireResponse;
+}
+
+/** A judge's finding: undefined when the check does not apply to the answer, else a problem or none (passed). */
+type Finding = undefined | { problem?: string };
+
+const judged = (problem: string | undefined): Finding => (problem ? { problem } : {});
+const notUnsupported = (a: Answer) => a.c.kind !== 'unsupported_method';
+
+/**
+ * The judge of each generated check on an OpenAPI answer (D-232), in report order: one function per check, the
+ * same the engine applies to every case and the hand-written checks call (judge-answer.ts).
+ */
+export const JUDGES: Readonly<Partial<Record<NamedCheck, (a: Answer) => Finding>>> = {
+  not_a_server_error: ({ res }) =>
+    judged(res.status >= 500 ? `HTTP ${res.status}: ${res.text.slice(0, 200)}` : undefined),
+  unsupported_method: ({ c, res }) =>
+    c.kind !== 'unsupported_method'
       ? undefined
-      : `HTTP ${status} is not documented for ${op.id} (documented: ${Object.keys(op.responses).join(', ')})`,
-  );
-  if (spec && res.text !== '' && spec.mediaTypes.length > 0) {
-    const type = (res.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-    verdict(
-      'content_type_conformance',
+      : judged(res.status === 405 || res.status === 404 ? undefined : `HTTP ${res.status}, expected 405 or 404`),
+  status_code_conformance: (a) =>
+    !notUnsupported(a)
+      ? undefined
+      : judged(
+          documented(a.op, a.res.status)
+            ? undefined
+            : `HTTP ${a.res.status} is not documented for ${a.op.id} (documented: ${Object.keys(a.op.responses).join(', ')})`,
+        ),
+  content_type_conformance: (a) => {
+    const spec = documented(a.op, a.res.status);
+    if (!notUnsupported(a) || !spec || a.res.text === '' || spec.mediaTypes.length === 0) return undefined;
+    const type = (a.res.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+    return judged(
       spec.mediaTypes.some((m) => m.toLowerCase() === type)
         ? undefined
         : `content-type ${JSON.stringify(type)}, documented: ${spec.mediaTypes.join(', ')}`,
     );
-  }
-  if (spec && Object.keys(spec.headers).length > 0) {
+  },
+  response_headers_conformance: (a) => {
+    const spec = documented(a.op, a.res.status);
+    if (!notUnsupported(a) || !spec || Object.keys(spec.headers).length === 0) return undefined;
     const problems: string[] = [];
     for (const [name, h] of Object.entries(spec.headers)) {
-      const value = res.headers[name];
+      const value = a.res.headers[name];
       if (value === undefined) {
         if (h.required) problems.push(`header ${name} missing`);
       } else if (h.schema && parameterErrors(h.schema, value).length > 0)
         problems.push(`header ${name}: ${JSON.stringify(value)} ${describeErrors(parameterErrors(h.schema, value))}`);
     }
-    verdict('response_headers_conformance', problems.join('; ') || undefined);
-  }
-  if (spec?.schema) {
-    const errors = res.json === undefined ? undefined : schemaErrors(spec.schema, res.json);
-    verdict(
-      'response_schema_conformance',
+    return judged(problems.join('; ') || undefined);
+  },
+  response_schema_conformance: (a) => {
+    const spec = documented(a.op, a.res.status);
+    if (!notUnsupported(a) || !spec?.schema) return undefined;
+    const errors = a.res.json === undefined ? undefined : schemaErrors(spec.schema, a.res.json);
+    return judged(
       errors === undefined
-        ? `HTTP ${status}: body is not JSON: ${res.text.slice(0, 120)}`
+        ? `HTTP ${a.res.status}: body is not JSON: ${a.res.text.slice(0, 120)}`
         : errors.length
-          ? `HTTP ${status}: ${describeErrors(errors)}`
+          ? `HTTP ${a.res.status}: ${describeErrors(errors)}`
           : undefined,
     );
-  }
-  errorShape(contract, op, res, out);
-  if (c.kind === 'negative')
-    verdict(
-      'negative_data_rejection',
-      status >= 400 && status < 500 ? undefined : `HTTP ${status} for invalid input (${c.reason}), expected 4xx`,
-    );
-  if (c.kind === 'missing_header')
-    verdict(
-      'missing_required_header',
-      status >= 400 && status < 500 ? undefined : `HTTP ${status} without a required header, expected 4xx`,
-    );
-  if (c.kind === 'unauthenticated' || c.kind === 'bad_credentials')
-    verdict(
-      'ignored_auth',
-      status === 401
-        ? undefined
-        : `HTTP ${status} ${c.kind === 'unauthenticated' ? 'without credentials' : 'with a wrong credential'}, expected 401`,
-    );
-  if (c.kind === 'after_delete' || c.kind === 'after_revoke') {
+  },
+  error_shape_conformance: ({ contract, op, res }) => errorShape(contract, op, res),
+  negative_data_rejection: ({ c, res }) =>
+    c.kind !== 'negative'
+      ? undefined
+      : judged(
+          res.status >= 400 && res.status < 500
+            ? undefined
+            : `HTTP ${res.status} for invalid input (${c.reason}), expected 4xx`,
+        ),
+  missing_required_header: ({ c, res }) =>
+    c.kind !== 'missing_header'
+      ? undefined
+      : judged(
+          res.status >= 400 && res.status < 500
+            ? undefined
+            : `HTTP ${res.status} without a required header, expected 4xx`,
+        ),
+  ignored_auth: ({ c, res }) =>
+    c.kind !== 'unauthenticated' && c.kind !== 'bad_credentials'
+      ? undefined
+      : judged(
+          res.status === 401
+            ? undefined
+            : `HTTP ${res.status} ${c.kind === 'unauthenticated' ? 'without credentials' : 'with a wrong credential'}, expected 401`,
+        ),
+  use_after_free: ({ c, res }) => {
+    if (c.kind !== 'after_delete' && c.kind !== 'after_revoke') return undefined;
     // D-190: a deleted resource is gone (404); a revoked credential no longer authenticates (401).
     const expected = c.kind === 'after_delete' ? 404 : 401;
-    verdict(
-      'use_after_free',
-      status === expected
+    return judged(
+      res.status === expected
         ? undefined
-        : `HTTP ${status} ${c.kind === 'after_delete' ? 'for a resource already deleted' : 'with a credential already revoked'}, expected ${expected} (${c.sequence ?? c.reason})`,
+        : `HTTP ${res.status} ${c.kind === 'after_delete' ? 'for a resource already deleted' : 'with a credential already revoked'}, expected ${expected} (${c.sequence ?? c.reason})`,
     );
+  },
+  ensure_resource_availability: ({ c, res }) =>
+    c.kind !== 'after_create' ? undefined : judged(availability(c, res.status, res.json)),
+  positive_data_acceptance: ({ c, op, res }) =>
+    c.kind !== 'positive'
+      ? undefined
+      : judged(
+          acceptedByValidation(op, res.status, res.json)
+            ? undefined
+            : `HTTP ${res.status} for valid input (${c.reason}): ${res.text.slice(0, 200)}`,
+        ),
+};
+
+/** Every verdict of the generated checks' judges on one answer (`checks`: only these; default every judge). */
+export function evaluate(
+  contract: Contract,
+  op: Operation,
+  c: EngineCase,
+  res: WireResponse,
+  checks?: readonly NamedCheck[],
+): CaseVerdict[] {
+  const answer: Answer = { contract, op, c, res };
+  const out: CaseVerdict[] = [];
+  for (const [check, judge] of Object.entries(JUDGES) as [NamedCheck, (a: Answer) => Finding][]) {
+    if (checks && !checks.includes(check)) continue;
+    const finding = judge(answer);
+    if (finding === undefined) continue;
+    out.push(finding.problem === undefined ? { check, ok: true } : { check, ok: false, message: finding.problem });
   }
-  if (c.kind === 'after_create') verdict('ensure_resource_availability', availability(c, status, res.json));
-  if (c.kind === 'positive')
-    verdict(
-      'positive_data_acceptance',
-      acceptedByValidation(op, status, res.json)
-        ? undefined
-        : `HTTP ${status} for valid input (${c.reason}): ${res.text.slice(0, 200)}`,
-    );
   return out;
 }
 
@@ -169,19 +213,14 @@ export function pointerValue(doc: unknown, pointer: string): unknown {
   return node;
 }
 
-/** The error shape of the surface: the documented schema for the status, else the contract's `Error`. */
-function errorShape(contract: Contract, op: Operation, res: WireResponse, out: CaseVerdict[]): void {
-  if (res.status < 400) return;
+/** The error shape of the surface: the documented schema for the status, else the contract's `Error` (4xx and 5xx). */
+function errorShape(contract: Contract, op: Operation, res: WireResponse): Finding {
+  if (res.status < 400) return undefined;
   const schema: Schema | undefined = documented(op, res.status)?.schema ?? contract.errorSchema;
-  if (!schema) return;
+  if (!schema) return undefined;
   const errors = res.json === undefined ? undefined : schemaErrors(schema, res.json);
-  out.push(
-    errors?.length === 0
-      ? { check: 'error_shape_conformance', ok: true }
-      : {
-          check: 'error_shape_conformance',
-          ok: false,
-          message: `HTTP ${res.status}: ${errors ? describeErrors(errors) : `body is not JSON: ${res.text.slice(0, 120)}`}`,
-        },
-  );
+  if (errors?.length === 0) return {};
+  return {
+    problem: `HTTP ${res.status}: ${errors ? describeErrors(errors) : `body is not JSON: ${res.text.slice(0, 120)}`}`,
+  };
 }
