@@ -17,19 +17,10 @@ export type Activity = {
 };
 
 const current = new AsyncLocalStorage<Activity>();
-/** The running activities by name, so a progress heartbeat can say what each waits for. */
-const running = new Map<string, Activity>();
-const currentWaits = { get: (name: string) => running.get(name)?.waitingFor };
 
 /** Runs `fn` as `activity`: requests and waits made inside it are recorded there. */
 export function withActivity<T>(activity: Activity, fn: () => Promise<T>): Promise<T> {
-  running.set(activity.name, activity);
-  const done = current.run(activity, fn);
-  void done.then(
-    () => running.delete(activity.name),
-    () => running.delete(activity.name),
-  );
-  return done;
+  return current.run(activity, fn);
 }
 
 /** The activity of the caller, if it runs inside a check or phase. */
@@ -63,6 +54,8 @@ export interface ProgressSink {
   note(line: string): void;
   /** Ends the progress display (clears the updating line on a TTY). */
   done(): void;
+  /** The activity of the check just started, whose waits the heartbeat names (each run its own, D-232). */
+  watch?(activity: Activity): void;
 }
 
 /** A sink that reports nothing (`--quiet`). */
@@ -85,6 +78,7 @@ export function streamProgress(stream: NodeJS.WriteStream, clock: () => number =
   let counts: Counts = { passed: 0, failed: 0, skipped: 0 };
   let lineShown = false;
   let heartbeat: ReturnType<typeof setInterval> | undefined;
+  let watched: Activity | undefined;
   const elapsed = () => `${Math.round((clock() - started) / 1000)} s`;
   const clear = () => {
     if (tty && lineShown) stream.write('\r\x1b[2K');
@@ -107,7 +101,7 @@ export function streamProgress(stream: NodeJS.WriteStream, clock: () => number =
       }
       const since = clock();
       heartbeat = setInterval(() => {
-        const waiting = currentWaits.get(name);
+        const waiting = watched?.name === name ? watched.waitingFor : undefined;
         stream.write(
           `conformance ${elapsed()} ${position}${name} still running after ${Math.round((clock() - since) / 1000)} s${waiting ? `, waiting for ${waiting}` : ''}\n`,
         );
@@ -126,6 +120,9 @@ export function streamProgress(stream: NodeJS.WriteStream, clock: () => number =
     done() {
       stopHeartbeat();
       clear();
+    },
+    watch(activity) {
+      watched = activity;
     },
   };
 }

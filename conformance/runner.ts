@@ -429,6 +429,7 @@ async function runTimed<T>(
     if (options.signal?.aborted) onAbort();
     else options.signal?.addEventListener('abort', onAbort, { once: true });
   });
+  options.progress?.watch?.(activity);
   const ran = withActivity(activity, fn).then((value) => ({ value, retries: activity.retries }));
   ran.catch(() => undefined);
   try {
