@@ -145,6 +145,7 @@ function reportedCheck(r: CheckResult, context: ReportContext, nextCaseFile: () 
         : {}),
     };
   }
+  if (r.retries?.length) out.retries = [...r.retries];
   if ('expected' in r) out.expected = r.expected;
   if ('actual' in r) out.actual = r.actual;
   if (r.cases) out.cases = r.cases;

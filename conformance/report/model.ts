@@ -88,6 +88,8 @@ export interface ReportedCheck {
   cases?: Counts & { bySurface: Record<string, Counts>; skipReasons: string[] };
   /** Generated checks: kept failures, minimal cases first. */
   failures?: ReportedFailure[];
+  /** One line per request sent again after a rate-limit answer it waited out (D-180). */
+  retries?: string[];
   /** The command that runs this check alone again. */
   replay: string;
 }

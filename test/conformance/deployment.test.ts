@@ -83,7 +83,7 @@ function adminOnce(route: string): Promise<{ status: number; text: string; retry
 }
 
 /** The JSON report a run wrote (`report written: <file>` on stdout). */
-function jsonReport(run: Run): { summary: { passed: number; failed: number; skipped: number }; results: Result[] } {
+function jsonReport(run: Run): { summary: { passed: number; failed: number; skipped: number }; checks: Result[] } {
   const file = /report written: (\S+\.json)/.exec(run.stdout)?.[1];
   if (!file) throw new Error(`no JSON report named on stdout: ${run.stdout.slice(-500)}`);
   return JSON.parse(readFileSync(file, 'utf8'));
@@ -145,8 +145,8 @@ describe('svckit conformance against a separately started svckit serve', () => {
     const report = jsonReport(run);
     expect(report.summary.failed).toBe(0);
     expect(report.summary.passed).toBe(0);
-    expect(report.results.length).toBeGreaterThan(10);
-    for (const r of report.results) {
+    expect(report.checks.length).toBeGreaterThan(10);
+    for (const r of report.checks) {
       expect(r.status).toBe('skipped');
       expect(r.reason).toContain("does not trust the receiver's CA");
       expect(r.reason).toContain(path.join(untrustedDir, 'tls', 'ca.pem'));
@@ -193,16 +193,16 @@ describe('svckit conformance against a separately started svckit serve', () => {
         .at(-1)}`,
     );
     const report = jsonReport(run);
-    const failures = report.results.filter((r) => r.status === 'failed').map((r) => `${r.id}: ${r.reason}`);
+    const failures = report.checks.filter((r) => r.status === 'failed').map((r) => `${r.id}: ${r.reason}`);
     expect(failures).toEqual([]);
     expect(run.code).toBe(0);
     expect(report.summary.passed).toBeGreaterThan(120);
     // The webhook checks ran (the preflight passed) and passed.
-    expect(report.results.filter((r) => r.id.startsWith('webhooks.') && r.status === 'passed').length).toBeGreaterThan(
+    expect(report.checks.filter((r) => r.id.startsWith('webhooks.') && r.status === 'passed').length).toBeGreaterThan(
       10,
     );
     // The limits were met: some requests were answered 429 and sent again, each noted with its check.
-    expect(report.results.some((r) => r.retries?.some((line) => /HTTP 429/.test(line)))).toBe(true);
+    expect(report.checks.some((r) => r.retries?.some((line) => /HTTP 429/.test(line)))).toBe(true);
     // Progress went to stderr while the run went on.
     expect(run.stderr).toMatch(/PASS chain\.eth_chainid\.value \(\d+ passed, 0 failed, \d+ skipped\)/);
     expect(run.stderr).toMatch(/cleaned up \d+ webhook endpoints?/);

@@ -40,6 +40,7 @@ const RESULTS: CheckResult[] = [
     },
     expected: { status: 401 },
     actual: { status: 200, balance: 10n ** 18n },
+    retries: ['GET /wallet/api/v1/accounts/acc_01JD3Z8Q4V6WQ8N2K7M5R9T3XA: HTTP 429; retry 1 after 1000 ms'],
     durationMs: 30,
   },
   {
@@ -185,6 +186,7 @@ describe('the run report (D-232)', () => {
     expect(report.checks).toHaveLength(3);
     expect(report.checks[1].request.headers.Authorization).toBe('Bearer [redacted]');
     expect(report.checks[1].actual.balance).toBe('1000000000000000000');
+    expect(report.checks[1].retries).toEqual([expect.stringMatching(/HTTP 429; retry 1 after 1000 ms$/)]);
     expect(report.checks[1].replay).toBe(
       'svckit conformance --base https://svc.example --only institutional.auth.bad_bearer',
     );
