@@ -30,6 +30,23 @@ describe('funding failures (D-150)', () => {
     expect(await balanceOf(account.id)).toBe('0.00');
   });
 
+  it('POST /chain/accounts with an amount the funding account cannot cover is a 400 and leaves the allow-list as it was (D-243)', async () => {
+    const address = '0x07fb674A04Fa3806C306Ec96C648fF066396F03d';
+    const listed = async () =>
+      ((await admin(open.target, 'GET', '/chain/accounts?limit=100')).json as { accounts: { address: string }[] }).accounts
+        .map((a) => a.address.toLowerCase())
+        .includes(address.toLowerCase());
+    expect(await listed()).toBe(false);
+    const res = await admin(open.target, 'POST', '/chain/accounts', { address, amount: '4401198734' });
+    await expectContract(A, 'POST /chain/accounts', res, 400);
+    expect(res.json).toMatchObject({ code: 'INSUFFICIENT_BALANCE' });
+    expect(await listed()).toBe(false);
+    // An address already on the list stays on it when a funding of it fails.
+    expect((await admin(open.target, 'POST', '/chain/accounts', { address })).status).toBe(201);
+    expect((await admin(open.target, 'POST', '/chain/accounts', { address, amount: '4401198734' })).status).toBe(400);
+    expect(await listed()).toBe(true);
+  });
+
   it('a transaction the node refuses is a 503 FUNDING_REFUSED, and nothing is credited', async () => {
     const account = await createAccount('refused@bank.example');
     // The node now asks a base fee that a gas-price-0 transaction cannot pay: it refuses the funding.

@@ -72,9 +72,17 @@ export function chainAccountHandlers(deps: { chain: ChainRuntime; accounts: Acco
       const permissions = allowlist();
       const address = evmAddressParam('address', body.address);
       await notPlatform(address);
+      const listed = (await permissions.entry(address)) !== undefined;
       await permissions.allow(address, 'external');
       // D-220: the faucet does not list the address again, so a removal made meanwhile stands.
-      const funding = amountWei === undefined ? undefined : await faucet.fund(address, amountWei, { allow: false });
+      let funding: Awaited<ReturnType<typeof faucet.fund>> | undefined;
+      try {
+        funding = amountWei === undefined ? undefined : await faucet.fund(address, amountWei, { allow: false });
+      } catch (error) {
+        // D-243: a request that fails changes nothing: an address it put on the list comes off again.
+        if (!listed) await permissions.disallow(address);
+        throw error;
+      }
       const balanceWei =
         funding?.balanceWei ?? BigInt(await chain.upstream.call<Hex>('eth_getBalance', [address, 'latest']));
       const entry = await permissions.entry(address);
