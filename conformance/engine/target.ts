@@ -26,6 +26,7 @@ const MOCK_SCHEMES = ['bearerKey', 'adminToken', 'sessionToken', 'operatorToken'
 export async function engineTargetOf(target: Target): Promise<EngineTarget> {
   const bases: EngineTarget['bases'] = {};
   const credentials: Record<string, string> = {};
+  const renew: NonNullable<EngineTarget['renew']> = {};
   if (target.base) {
     bases.institutional = new URL('wallet/api/v1/', target.base);
     bases.explorer = new URL('api/', target.base);
@@ -71,6 +72,8 @@ export async function engineTargetOf(target: Target): Promise<EngineTarget> {
   if (target.wallet && target.kind !== 'mocks') {
     const { login } = await import('../checks/wallet/support.ts');
     credentials.sessionToken = `Bearer ${(await login(target)).token}`;
+    // A fresh identity's session again when this one expires mid-run (D-005: sessions live 15 minutes).
+    renew.sessionToken = renewer(credentials, 'sessionToken', async () => `Bearer ${(await login(target)).token}`);
   }
   // The mocks accept one credential for every bearer scheme (D-186); the admin contract is exercised too.
   if (target.kind === 'mocks' && target.base) {
@@ -82,6 +85,7 @@ export async function engineTargetOf(target: Target): Promise<EngineTarget> {
   return {
     bases,
     credentials,
+    renew,
     // Fields the contracts bind to the deployment (x-deployment-value, D-185).
     deploymentValues: { 'platform-bic': platformBicOf(target) },
     // D-235: the generated writes are put back when the run ends; the mocks keep nothing (D-190).
@@ -91,5 +95,32 @@ export async function engineTargetOf(target: Target): Promise<EngineTarget> {
     ...(target.kind === 'mocks' ? { stateless: 'the mocks keep no state: they answer the contract examples' } : {}),
     ...(rpc ? { rpc } : {}),
     ...(target.site ? { site: target.site } : {}),
+  };
+}
+
+/**
+ * The renewal of `credentials[scheme]` by `make` (EngineTarget.renew): given the expired value, the current one;
+ * every case holding the same expired value waits for one renewal, a value the scheme never had gets undefined.
+ */
+export function renewer(
+  credentials: Record<string, string>,
+  scheme: string,
+  make: () => Promise<string>,
+): (expired: string) => Promise<string | undefined> {
+  const past = new Set<string>();
+  let renewing: Promise<string> | undefined;
+  return async (expired) => {
+    const current = credentials[scheme];
+    if (expired !== current) return past.has(expired) ? current : undefined;
+    renewing ??= make()
+      .then((fresh) => {
+        past.add(expired);
+        credentials[scheme] = fresh;
+        return fresh;
+      })
+      .finally(() => {
+        renewing = undefined;
+      });
+    return renewing;
   };
 }

@@ -33,7 +33,9 @@ describe('funding failures (D-150)', () => {
   it('POST /chain/accounts with an amount the funding account cannot cover is a 400 and leaves the allow-list as it was (D-243)', async () => {
     const address = '0x07fb674A04Fa3806C306Ec96C648fF066396F03d';
     const listed = async () =>
-      ((await admin(open.target, 'GET', '/chain/accounts?limit=100')).json as { accounts: { address: string }[] }).accounts
+      (
+        (await admin(open.target, 'GET', '/chain/accounts?limit=100')).json as { accounts: { address: string }[] }
+      ).accounts
         .map((a) => a.address.toLowerCase())
         .includes(address.toLowerCase());
     expect(await listed()).toBe(false);

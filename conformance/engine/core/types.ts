@@ -18,6 +18,12 @@ export interface EngineTarget {
   bases: Partial<Record<EngineSurface, URL>>;
   /** Authorization header value per security scheme name (`bearerKey`, `adminToken`...). */
   credentials: Record<string, string>;
+  /**
+   * Makes a credential of a scheme afresh when the deployment answers it expired (a wallet session lives 15
+   * minutes, D-005; a run by URL takes longer): given the expired value, resolves to the scheme's current one
+   * (renewed once for every case that held it), or undefined when the value was never the scheme's.
+   */
+  renew?: Partial<Record<string, (expired: string) => Promise<string | undefined>>>;
   /** The deployment's values of `x-deployment-value` fields (D-185), e.g. `platform-bic`. */
   deploymentValues?: Readonly<Record<string, string>>;
   /** PEM of an extra CA to trust. */

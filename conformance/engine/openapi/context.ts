@@ -122,13 +122,37 @@ export function keepFailure(
 /** Sends a request; a cut connection or a timeout is an answer of status 0. */
 export async function sendSafely(ctx: RunContext, request: WireRequest): Promise<WireResponse> {
   try {
-    const response = await ctx.client.send(request);
+    let response = await ctx.client.send(request);
+    const renewed = await renewedRequest(ctx, request, response);
+    if (renewed) response = await ctx.client.send(renewed);
     recordWrite(ctx.target, request, response); // D-235: what a 2xx write changed is put back when the run ends
     return response;
   } catch (error) {
     // A connection cut or a timeout is the server failing the request: reported as status 0.
     return { status: 0, headers: {}, text: `no response: ${(error as Error).message}`, json: undefined };
   }
+}
+
+/**
+ * The request again with a renewed credential, when the deployment answered its credential expired (401
+ * TOKEN_EXPIRED) and the run can make that credential afresh (a wallet session, D-005); else undefined. A
+ * credential a case chose itself (a wrong one, a key a sequence made) is never renewed.
+ */
+async function renewedRequest(
+  ctx: RunContext,
+  request: WireRequest,
+  response: WireResponse,
+): Promise<WireRequest | undefined> {
+  if (response.status !== 401 || (response.json as { code?: unknown } | undefined)?.code !== 'TOKEN_EXPIRED')
+    return undefined;
+  const sent = request.headers.authorization;
+  if (sent === undefined) return undefined;
+  for (const renew of Object.values(ctx.target.renew ?? {})) {
+    const fresh: string | undefined = await renew?.(sent);
+    if (fresh !== undefined && fresh !== sent)
+      return { ...request, headers: { ...request.headers, authorization: fresh } };
+  }
+  return undefined;
 }
 
 export function skipCase(ctx: RunContext, c: EngineCase, reason: string): void {
