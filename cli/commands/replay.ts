@@ -8,6 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
+import { isLoopback } from '../../conformance/targets/rpc.ts';
 import type { WireRequest } from '../../conformance/engine/core/client.ts';
 import { confirm, visible } from './confirm.ts';
 import { readSecret, secretOption, type SecretOption } from './secrets.ts';
@@ -51,6 +52,14 @@ function describe(request: WireRequest, credential: string | undefined): string 
   return visible(lines.join('\n'));
 }
 
+/** `--base`: an https URL, or plain http only on loopback (a local test server); every surface of a deployment is HTTPS. */
+function replayBase(given: string): URL {
+  const base = new URL(given);
+  if (base.protocol !== 'https:' && !(base.protocol === 'http:' && isLoopback(base.hostname)))
+    throw new Error(`"--base" expected an https URL, got "${given}"`);
+  return base;
+}
+
 /** Builds the `replay` sub-command. */
 export function replayCommand(): Command {
   const command = new Command('replay')
@@ -76,11 +85,7 @@ export function replayCommand(): Command {
     let caCert: string | undefined;
     try {
       file = readCaseFile(caseFile);
-      const base = new URL(options.base);
-      // Plain http only on loopback (a local test server); every surface of a deployment is HTTPS.
-      const loopback = base.hostname === '127.0.0.1' || base.hostname === 'localhost' || base.hostname === '[::1]';
-      if (base.protocol !== 'https:' && !(base.protocol === 'http:' && loopback))
-        throw new Error(`"--base" expected an https URL, got "${options.base}"`);
+      const base = replayBase(options.base);
       authorization = readSecret(options, AUTHORIZATION);
       caCert = options.caCert ? readFileSync(options.caCert, 'utf8') : undefined;
       prepared = prepareReplay(file, {
@@ -127,10 +132,7 @@ async function replayHarEntry(path: string, options: ReplayOptions): Promise<voi
   try {
     if (options.entry === undefined || !/^\d{1,9}$/.test(options.entry))
       throw new Error(`"--entry" expected the number of the HAR entry to send, got ${JSON.stringify(options.entry)}`);
-    const base = new URL(options.base);
-    const loopback = base.hostname === '127.0.0.1' || base.hostname === 'localhost' || base.hostname === '[::1]';
-    if (base.protocol !== 'https:' && !(base.protocol === 'http:' && loopback))
-      throw new Error(`"--base" expected an https URL, got "${options.base}"`);
+    const base = replayBase(options.base);
     authorization = readSecret(options, AUTHORIZATION);
     caCert = options.caCert ? readFileSync(options.caCert, 'utf8') : undefined;
     prepared = prepareHarReplay(readHarEntry(path, Number(options.entry)), {

@@ -59,7 +59,9 @@ function figures(report: RunReport): string {
       'Rate-limit waits',
       String(report.waited.answers),
       '',
-      report.waited.answers ? `answers waited out, ${duration(report.waited.ms)}` : '',
+      report.waited.answers
+        ? `answers waited out; requests held ${duration(report.waited.ms)}, summed over origins`
+        : '',
     ),
     '</dl>',
   ].join('');

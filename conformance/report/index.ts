@@ -30,7 +30,7 @@ export function formatRunFooter(report: RunReport): string {
     );
   }
   const waited = report.waited.answers
-    ? `; waited out ${report.waited.answers} rate-limit answers for ${(report.waited.ms / 1000).toFixed(1)} s`
+    ? `; waited out ${report.waited.answers} rate-limit answers; requests held ${(report.waited.ms / 1000).toFixed(1)} s, summed over origins`
     : '';
   const score = report.score !== undefined ? `; score ${report.score} (seed ${report.seed})` : '';
   lines.push(

@@ -129,7 +129,7 @@ export interface RunReport {
   maxExamples?: number;
   /** Requests sent in the run. */
   requests: number;
-  /** Rate-limit answers the run waited out instead of judging, and how long it waited. */
+  /** Rate-limit answers the run waited out instead of judging, and how long requests were held by the pace or a Retry-After, summed over the origins (each origin's wall-clock hold, D-234). */
   waited: { answers: number; ms: number };
   /** Check verdicts. */
   summary: Counts;

@@ -9,8 +9,9 @@ import type { EngineCase } from '../core/cases.ts';
 import type { engineClient, WireRequest, WireResponse } from '../core/client.ts';
 import { recordCoverage, type SurfaceCoverage } from '../core/coverage.ts';
 import type { NamedCheck } from '../core/names.ts';
+import { engineFailure, sendOrNone } from '../core/tallies.ts';
 import type { AnswerTimes } from '../core/response-time.ts';
-import type { CheckTally, EngineFailure, EngineOptions, EngineTarget } from '../core/types.ts';
+import type { CheckTally, EngineOptions, EngineTarget } from '../core/types.ts';
 import type { Contract, Operation } from './contract.ts';
 import { documented, evaluate } from './judges.ts';
 import { recordWrite } from './write-effects.ts';
@@ -116,21 +117,16 @@ export function keepFailure(
 ): void {
   const tally = ctx.tallies.get(`${ctx.contract.surface}:${v.check}`);
   if (tally && tally.failures.length < (ctx.options.maxFailures ?? 20))
-    tally.failures.push(failure(v.check, v.message ?? '', c, request, response, false));
+    tally.failures.push(engineFailure(v.check, v.message ?? '', c, request, response, false));
 }
 
 /** Sends a request; a cut connection or a timeout is an answer of status 0. */
 export async function sendSafely(ctx: RunContext, request: WireRequest): Promise<WireResponse> {
-  try {
-    let response = await ctx.client.send(request);
-    const renewed = await renewedRequest(ctx, request, response);
-    if (renewed) response = await ctx.client.send(renewed);
-    recordWrite(ctx.target, request, response); // D-235: what a 2xx write changed is put back when the run ends
-    return response;
-  } catch (error) {
-    // A connection cut or a timeout is the server failing the request: reported as status 0.
-    return { status: 0, headers: {}, text: `no response: ${(error as Error).message}`, json: undefined };
-  }
+  let response = await sendOrNone(ctx.client, request);
+  const renewed = await renewedRequest(ctx, request, response);
+  if (renewed) response = await sendOrNone(ctx.client, renewed);
+  recordWrite(ctx.target, renewed ?? request, response); // D-235: what a 2xx write changed is put back when the run ends
+  return response;
 }
 
 /**
@@ -166,22 +162,4 @@ export function skipCase(ctx: RunContext, c: EngineCase, reason: string): void {
   if (!tally) return;
   tally.skipped += 1;
   if (!tally.skipReasons.includes(reason)) tally.skipReasons.push(reason);
-}
-
-export function failure(
-  check: NamedCheck,
-  message: string,
-  c: EngineCase,
-  request: WireRequest,
-  response: WireResponse,
-  shrunk: boolean,
-): EngineFailure {
-  return {
-    check,
-    message,
-    case: c,
-    request,
-    response: { status: response.status, headers: response.headers, body: response.text.slice(0, 2000) },
-    shrunk,
-  };
 }

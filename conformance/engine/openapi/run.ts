@@ -2,25 +2,16 @@
  * The phases of one OpenAPI surface: the cases of each operation (examples, coverage, fuzz), the methods its paths
  * do not document, and the stateful sequences; fuzz failures shrunk with fast-check to a minimal case.
  */
+import { engineFailure, openTallies } from '../core/tallies.ts';
 import fc from 'fast-check';
 import { performance } from 'node:perf_hooks';
 import type { CaseInput, EngineCase, Phase } from '../core/cases.ts';
 import { pooled, type WireRequest, type WireResponse } from '../core/client.ts';
-import { NAMED_CHECKS, type NamedCheck } from '../core/names.ts';
-import { selected } from '../core/registry.ts';
+import type { NamedCheck } from '../core/names.ts';
 import type { EngineFailure, PhaseTiming } from '../core/types.ts';
 import { schemaErrors } from '../core/ajv.ts';
 import type { Operation } from './contract.ts';
-import {
-  credentialFor,
-  failure,
-  judge,
-  keepFailure,
-  type RunContext,
-  sendSafely,
-  skipCase,
-  toRequest,
-} from './context.ts';
+import { credentialFor, judge, keepFailure, type RunContext, sendSafely, skipCase, toRequest } from './context.ts';
 import { exampleInputs, type FuzzInput, fuzzArbitrary, inputArbitrary, inputVariants } from './inputs.ts';
 import { evaluate } from './judges.ts';
 import { runStateful } from './stateful.ts';
@@ -29,16 +20,7 @@ import { mayChange } from './write-effects.ts';
 /** Runs the phases on one OpenAPI surface, tallying its checks; returns its timings and requests. */
 export async function runOpenApiSurface(ctx: RunContext): Promise<{ timings: PhaseTiming[]; requests: number }> {
   const surface = ctx.contract.surface;
-  for (const check of NAMED_CHECKS.filter((c) => selected(ctx.options, c)))
-    ctx.tallies.set(`${surface}:${check}`, {
-      surface,
-      check,
-      passed: 0,
-      failed: 0,
-      skipped: 0,
-      skipReasons: [],
-      failures: [],
-    });
+  openTallies(ctx.tallies, surface, ctx.options);
   const timings: PhaseTiming[] = [];
   let requests = 0;
   for (const phase of ctx.options.phases) {
@@ -204,7 +186,7 @@ async function shrink(
   // A case that fails once and passes when sent again keeps the first failure's message: what the server did.
   const message = verdict?.message ?? `failed once (${last?.message ?? firstMessage}), then passed when sent again`;
   return {
-    failure: failure(check, message, c, request, response, minimal !== undefined && details.numShrinks > 0),
+    failure: engineFailure(check, message, c, request, response, minimal !== undefined && details.numShrinks > 0),
     requests: requests + 1,
   };
 }

@@ -3,12 +3,12 @@
  * the target's JSON-RPC endpoint, judged by the named checks of rpc-checks.ts, fuzz failures shrunk by
  * fast-check, and coverage of methods, methods × documented error codes, and params.
  */
+import { engineFailure, openTallies, sendOrNone } from '../core/tallies.ts';
 import fc from 'fast-check';
 import { performance } from 'node:perf_hooks';
 import type { Phase } from '../core/cases.ts';
 import { securityHeaders } from '../core/checks.ts';
-import { NAMED_CHECKS, type NamedCheck } from '../core/names.ts';
-import { selected } from '../core/registry.ts';
+import type { NamedCheck } from '../core/names.ts';
 import type { AnswerTimes } from '../core/response-time.ts';
 import { eventTime } from '../../events.ts';
 import { type EngineClient, pooled, type WireRequest, type WireResponse } from '../core/client.ts';
@@ -72,16 +72,7 @@ export async function runRpcSurface(
   run: RpcRun,
 ): Promise<{ coverage: SurfaceCoverage; timings: PhaseTiming[]; requests: number }> {
   const contract = loadRpcContract(run.specsDir);
-  for (const check of NAMED_CHECKS.filter((c) => selected(run.options, c)))
-    run.tallies.set(`${CHAIN_SURFACE}:${check}`, {
-      surface: CHAIN_SURFACE,
-      check,
-      passed: 0,
-      failed: 0,
-      skipped: 0,
-      skipReasons: [],
-      failures: [],
-    });
+  openTallies(run.tallies, CHAIN_SURFACE, run.options);
   const coverage = emptyRpcCoverage(contract);
   const timings: PhaseTiming[] = [];
   let requests = 0;
@@ -142,7 +133,7 @@ async function runRpcPhase(
       const key = `${method.name}:${v.check}`;
       if (phase === 'fuzz' && !firstFailure.has(key)) firstFailure.set(key, { method, c, check: v.check });
       else if (tally.failures.length < maxFailures(run))
-        tally.failures.push(failureOf(v.check, v.message ?? '', c, request, response, false));
+        tally.failures.push(engineFailure(v.check, v.message ?? '', c, request, response, false));
     }
   });
   // fast-check shrinks the first fuzz failure of each method and check to a minimal case.
@@ -197,32 +188,7 @@ function rpcPost(rpc: URL, body: unknown): WireRequest {
   };
 }
 
-async function send(run: RpcRun, request: WireRequest): Promise<WireResponse> {
-  try {
-    return await run.client.send(request);
-  } catch (error) {
-    // A connection cut or a timeout is the node failing the request: reported as status 0.
-    return { status: 0, headers: {}, text: `no response: ${(error as Error).message}`, json: undefined };
-  }
-}
-
-function failureOf(
-  check: NamedCheck,
-  message: string,
-  c: RpcCase,
-  request: WireRequest,
-  response: WireResponse,
-  shrunk: boolean,
-): EngineFailure {
-  return {
-    check,
-    message,
-    case: c,
-    request,
-    response: { status: response.status, headers: response.headers, body: response.text.slice(0, 2000) },
-    shrunk,
-  };
-}
+const send = (run: RpcRun, request: WireRequest) => sendOrNone(run.client, request);
 
 /** Re-runs the method's fuzz property from the run's seed and lets fast-check shrink a failure of `check`. */
 async function shrinkRpc(
@@ -252,7 +218,7 @@ async function shrinkRpc(
   const response = await send(run, request);
   const verdict = (await judge(run, contract, method, c, response)).find((x) => x.check === check && !x.ok);
   return {
-    failure: failureOf(
+    failure: engineFailure(
       check,
       verdict?.message ?? 'failed once, then passed when sent again',
       c,
