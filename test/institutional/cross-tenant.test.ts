@@ -2,7 +2,8 @@
 // unknown one (D-128); it fails on a stand-in in front of the reference that refuses an account which exists
 // with 403 (an existence leak), and on one that lets the second tenant read it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { crossTenantChecks, unknownLike } from '../../conformance/checks/institutional/cross-tenant.ts';
+import { crossTenantChecks } from '../../conformance/checks/institutional/cross-tenant.ts';
+import { unknownLike } from '../../conformance/checks/support/cross-tenant.ts';
 import { request } from '../../conformance/http.ts';
 import type { CheckResult } from '../../conformance/runner.ts';
 import { referenceTarget } from '../../conformance/targets/reference.ts';

@@ -16,8 +16,17 @@ export type Bend = (path: string, forward: () => Promise<Answer>) => Promise<Ans
 /** The headers an answer keeps: its type and the rate limit's Retry-After. */
 const KEPT = ['content-type', 'retry-after'];
 
-/** Starts the stand-in; its target has the service host only, with `behind`'s admin token and reference controls. */
-export async function startStandIn(behind: Target, bend: Bend): Promise<{ target: Target; close(): Promise<void> }> {
+/**
+ * Starts the stand-in in front of `behind`'s service host (its target then has that host only, with `behind`'s
+ * admin token and reference controls), or with `origin: 'wallet'` in front of its wallet origin (its target is
+ * `behind` with the stand-in as wallet origin).
+ */
+export async function startStandIn(
+  behind: Target,
+  bend: Bend,
+  { origin = 'base' }: { origin?: 'base' | 'wallet' } = {},
+): Promise<{ target: Target; close(): Promise<void> }> {
+  const upstream = origin === 'wallet' ? (behind.wallet as URL) : behind.base;
   const tls = await receiverTls();
   const server = https.createServer({ cert: tls.cert, key: tls.key }, async (req, res) => {
     const chunks: Buffer[] = [];
@@ -27,7 +36,7 @@ export async function startStandIn(behind: Target, bend: Bend): Promise<{ target
       const headers: Record<string, string> = {};
       for (const name of ['content-type', 'authorization', 'idempotency-key'])
         if (typeof req.headers[name] === 'string') headers[name] = req.headers[name];
-      const got = await request(behind, path, {
+      const got = await request(behind, new URL(path, upstream), {
         method: req.method ?? 'GET',
         headers,
         retryLimited: false,
@@ -40,13 +49,17 @@ export async function startStandIn(behind: Target, bend: Bend): Promise<{ target
     res.writeHead(answer.status, headers).end(answer.text);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = new URL(`https://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+  const close = () => new Promise<void>((resolve) => server.close(() => resolve()));
+  if (origin === 'wallet')
+    return { target: { ...behind, wallet: url, caCert: [behind.caCert ?? '', tls.caCert].join('\n') }, close };
   const target: Target = {
     kind: behind.kind,
-    base: new URL(`https://127.0.0.1:${(server.address() as AddressInfo).port}/`),
+    base: url,
     caCert: tls.caCert,
     capabilities: new Set([...behind.capabilities].filter((c) => c !== 'wallet' && c !== 'site')),
     ...(behind.adminToken ? { adminToken: behind.adminToken } : {}),
     ...(behind.reference ? { reference: behind.reference } : {}),
   };
-  return { target, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return { target, close };
 }

@@ -6,33 +6,17 @@
  * one". So the refusal must be the surface's error shape, and say nothing about whether the resource exists:
  * the same status, code and text as for an id that names nothing (D-242).
  */
-import { randomInt } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import type { Check } from '../../catalogue.ts';
 import { contractOf } from '../../engine/openapi/contract.ts';
 import { judgeAnswer } from '../../engine/openapi/judge-answer.ts';
 import type { HttpResult } from '../../http.ts';
 import { Unavailable, verdict } from '../define.ts';
+import { refusalOf, unknownLike } from '../support/cross-tenant.ts';
 import { A_PERMISSIONS, apiKey, type Credential, defineCheck, fixture, inst, WITH_ADMIN } from './support.ts';
 
 /** Body fields of the contract's operations that name an account. */
 const ACCOUNT_FIELDS = ['fromAccountId', 'accountId'];
-
-/** A valid id of the same form as `id` that names nothing: its last character changed (ULIDs and references alike). */
-export function unknownLike(id: string): string {
-  const alphabet = /[0-9]$/.test(id) ? '0123456789' : '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-  const last = id.at(-1) ?? '0';
-  const others = [...alphabet].filter((c) => c !== last);
-  return `${id.slice(0, -1)}${others[randomInt(others.length)]}`;
-}
-
-/** An answer as compared for existence: status, machine code and error text with the ids taken out. */
-function refusalOf(res: HttpResult, ids: readonly string[]): string {
-  const body = (res.json ?? {}) as { error?: unknown; code?: unknown };
-  let text = typeof body.error === 'string' ? body.error : res.text;
-  for (const id of ids) text = text.split(id).join('<id>');
-  return `HTTP ${res.status} ${String(body.code ?? '')} ${text}`.trim();
-}
 
 /** The check. */
 export function crossTenantChecks(): Check[] {

@@ -7,10 +7,10 @@ import type { HttpResult } from '../../http.ts';
 import { Unavailable, verdict } from '../define.ts';
 import { call, defineCheck, expectError, login, problems, WALLET_ADMIN } from './support.ts';
 
-type Session = Awaited<ReturnType<typeof login>>;
+export type Session = Awaited<ReturnType<typeof login>>;
 
 /** Logs in a fresh identity and records it as a KYC-verified owner through the operator token. */
-async function owner(ctx: CheckContext): Promise<Session> {
+export async function owner(ctx: CheckContext): Promise<Session> {
   if (!ctx.target.adminToken) throw new Unavailable('no administrator token to record a KYC-verified owner');
   const session = await login(ctx.target);
   const res = await call(ctx.target, 'PUT', `/owners/${session.identity.svcId}`, {
@@ -25,10 +25,10 @@ async function owner(ctx: CheckContext): Promise<Session> {
   return session;
 }
 
-const future = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
+export const future = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
 
 /** Owner offers, wallet accepts: the active binding's id. */
-async function bind(
+export async function bind(
   ctx: CheckContext,
   own: Session,
   wallet: Session,

@@ -77,7 +77,7 @@ export function openSync(
   return aes256Gcm.decrypt(key, nonce, envelope.subarray(4 + 1088 + 12), SYNC_HEADER);
 }
 
-const deviceIdOf = (publicKey: Uint8Array) => toHex(sha3_256(publicKey).subarray(0, 8));
+export const deviceIdOf = (publicKey: Uint8Array) => toHex(sha3_256(publicKey).subarray(0, 8));
 
 /** The checks of fees, downloads, history, sync and the rate limit. */
 export function walletFeatureChecks(): Check[] {

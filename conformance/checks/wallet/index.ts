@@ -4,12 +4,19 @@
 import type { Check } from '../../catalogue.ts';
 import { walletAuthChecks } from './auth.ts';
 import { walletBindingChecks } from './bindings.ts';
+import { walletCrossTenantChecks } from './cross-tenant.ts';
 import { walletFeatureChecks } from './features.ts';
 import { walletTokenChecks } from './tokens.ts';
 
 /** Every `wallet.*` check; the rate-limit check runs last so its 429s disturb no other check. */
 export function walletChecks(): Check[] {
-  const all = [...walletAuthChecks(), ...walletTokenChecks(), ...walletFeatureChecks(), ...walletBindingChecks()];
+  const all = [
+    ...walletAuthChecks(),
+    ...walletTokenChecks(),
+    ...walletFeatureChecks(),
+    ...walletBindingChecks(),
+    ...walletCrossTenantChecks(),
+  ];
   return [
     ...all.filter((c) => c.id !== 'wallet.rate_limit.auth'),
     ...all.filter((c) => c.id === 'wallet.rate_limit.auth'),
