@@ -59,6 +59,8 @@ export interface CheckSetting {
   p95Ms?: number;
   p99Ms?: number;
   operations?: Record<string, { p95Ms?: number; p99Ms?: number }>;
+  /** A generated check that judges statuses: the statuses expected per operation (`METHOD /route`), D-245. */
+  expectedStatuses?: Record<string, number[]>;
 }
 
 /** A check's deadline when it names none (D-181). */

@@ -4,12 +4,14 @@
  * limits on theirs) — its tallies turned into one result per generated check.
  */
 import type { GeneratedCheck } from '../catalogue.ts';
-import type { CaseCounts, CheckResult, GeneratedRunner } from '../runner.ts';
+import type { CaseCounts, CheckResult, CheckSetting, GeneratedRunner } from '../runner.ts';
 import { entryOf } from '../runner.ts';
 import { PHASES, type Phase } from './core/cases.ts';
 import { DOCUMENT_CHECKS, DOCUMENT_SURFACES } from './core/documents.ts';
 import { generatedName } from './core/registry.ts';
-import type { CheckTally, EngineResult } from './core/types.ts';
+import type { NamedCheck } from './core/names.ts';
+import type { CheckTally, EngineResult, ExpectedStatuses } from './core/types.ts';
+import { STATUS_JUDGED } from './openapi/judges.ts';
 
 /** Parses `--phases examples,coverage,fuzz`; an unknown phase throws (a usage error). */
 export function parsePhases(value: string): Phase[] {
@@ -44,6 +46,7 @@ export const runGeneratedChecks: GeneratedRunner = async (target, plan, options)
       seed: plan.seed,
       maxExamples: plan.maxExamples,
       checks: names,
+      ...expectedStatusesOf(plan.settings),
       ...(plan.settings.get('generated.response_time')
         ? { responseTime: plan.settings.get('generated.response_time') }
         : {}),
@@ -89,4 +92,13 @@ export function resultOf(check: GeneratedCheck, engine: EngineResult): CheckResu
   if (cases.passed > 0) return { ...base, status: 'passed', reason: `${counts} cases` };
   const why = cases.skipReasons[0] ?? `no case of its phases (${check.phases.join(', ')}) reached it on this target`;
   return { ...base, status: 'skipped', reason: `${counts} cases: ${why}` };
+}
+
+/** The `expectedStatuses` of the planned checks' settings, by check name (D-245). */
+function expectedStatusesOf(settings: ReadonlyMap<string, CheckSetting>): { expectedStatuses?: ExpectedStatuses } {
+  const listed = [...settings].flatMap(([id, s]) => {
+    const name = generatedName(id) as NamedCheck;
+    return s.expectedStatuses && STATUS_JUDGED.includes(name) ? [[name, s.expectedStatuses] as const] : [];
+  });
+  return listed.length ? { expectedStatuses: new Map(listed) } : {};
 }

@@ -62,6 +62,17 @@ describe('svckit conformance --list, --exclude and --config', { timeout: 240_000
       [['--config', file('bad-list.json', '{"only":"chain"}')], /\/only must be array/],
       [['--config', file('bad-check.json', '{"checks":{"chain.batch":{"skip":""}}}')], /\/checks\/chain\.batch\/skip/],
       [['--config', file('bad-setting.json', '{"checks":{"chain.batch":{"timeout":5}}}')], /unknown key "timeout"/],
+      [
+        [
+          '--config',
+          file('bad-expected.json', '{"checks":{"chain.batch":{"expectedStatuses":{"GET /accounts":[200]}}}}'),
+        ],
+        /expectedStatuses applies only to the generated checks that judge statuses/,
+      ],
+      [
+        ['--config', file('bad-status.json', '{"checks":{"generated":{"expectedStatuses":{"GET /accounts":[20]}}}}')],
+        /expectedStatuses\/GET ~1accounts\/0 must be >= 100/,
+      ],
       [['--min-score', '101', '--list'], /"--min-score" expected a number from 0 to 100/],
       [['--min-coverage', 'operations=90,paths=10', '--list'], /"--min-coverage" expected figure=percent pairs/],
       [['--report', 'pdf', '--list'], /"--report" expected a comma-separated list of json, junit, html, ndjson/],
@@ -101,6 +112,29 @@ describe('svckit conformance --list, --exclude and --config', { timeout: 240_000
 });
 
 describe('one run of hand-written and generated checks against the mocks (D-232)', { timeout: 300_000 }, () => {
+  it('expectedStatuses in --config judges a status check by the listed statuses for that operation (D-245)', () => {
+    const out = path.join(dir, 'expected-run');
+    // The mocks answer 401 without a credential, which ignored_auth wants; a team expecting 403 on GET /accounts
+    // sees exactly that operation fail, by the list it gave.
+    const config = file(
+      'expected.json',
+      JSON.stringify({ checks: { 'generated.ignored_auth': { expectedStatuses: { 'GET /accounts': [403] } } } }),
+    );
+    const run = svckit(
+      ...['--target', 'mocks', '--only', 'generated.ignored_auth', '--config', config, '--seed', '7'],
+      ...['--report', 'json', '--out', out, '--quiet'],
+    );
+    expect(run.status, run.stderr).toBe(1);
+    const report = JSON.parse(readFileSync(path.join(out, 'conformance.json'), 'utf8'));
+    const check = report.checks.find((c: { id: string }) => c.id === 'generated.ignored_auth');
+    expect(check.status).toBe('failed');
+    const messages: string[] = check.failures.map((f: { message: string }) => f.message);
+    expect(messages.length).toBeGreaterThan(0);
+    for (const m of messages) expect(m).toBe('HTTP 401, expected one of 403 (expectedStatuses of --config)');
+    expect(check.failures.every((f: { operation: string }) => f.operation === 'GET /accounts')).toBe(true);
+    expect(check.cases.passed).toBeGreaterThan(10);
+  });
+
   it('--only <generated id> runs exactly that check; a config skip and a gate are reported; exit 1 for the gate', () => {
     const out = path.join(dir, 'mocks-run');
     const config = file(

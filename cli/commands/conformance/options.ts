@@ -8,7 +8,8 @@ import type { Command } from 'commander';
 import { parse as parseYaml } from 'yaml';
 import Ajv2020 from 'ajv/dist/2020.js';
 import type { Phase } from '../../../conformance/engine/core/cases.ts';
-import type { CheckSetting } from '../../../conformance/runner.ts';
+import { STATUS_JUDGED } from '../../../conformance/engine/openapi/judges.ts';
+import { type CheckSetting, matchesPrefix } from '../../../conformance/runner.ts';
 import { repoPath } from '../../../src/paths.ts';
 
 /** The options of `svckit conformance`, as commander gives them (and --config fills them in). */
@@ -176,6 +177,11 @@ export function applyConfig(command: Command, options: ConformanceOptions): void
   for (const [key, value] of Object.entries(parsed)) {
     if (key === 'checks') {
       options.checks = value as Record<string, CheckSetting>;
+      for (const [id, setting] of Object.entries(options.checks))
+        if (setting.expectedStatuses && !STATUS_JUDGED.some((name) => matchesPrefix(`generated.${name}`, id)))
+          throw new Error(
+            `"--config" ${file}: checks["${id}"].expectedStatuses applies only to the generated checks that judge statuses: ${STATUS_JUDGED.map((n) => `generated.${n}`).join(', ')} (D-245)`,
+          );
       continue;
     }
     const option = flags.get(key);

@@ -65,7 +65,12 @@ export interface EngineOptions {
   events?: EventSink;
   /** The bounds of `response_time` (`checks["generated.response_time"]` of --config). */
   responseTime?: ResponseTimeBounds;
+  /** Statuses a QA team expects per check and operation, over the checks' own rules (D-245). */
+  expectedStatuses?: ExpectedStatuses;
 }
+
+/** Per check, the statuses expected per operation (`METHOD /route`) by a --config file (D-245). */
+export type ExpectedStatuses = ReadonlyMap<NamedCheck, Readonly<Record<string, readonly number[]>>>;
 
 /** A failure of a named check, with the (shrunk) case and how the server answered. */
 export interface EngineFailure {

@@ -80,9 +80,10 @@ export function judge(
   if (op.surface === ctx.contract.surface)
     recordCoverage(ctx.coverage, op, c, response, documented(op, response.status) !== undefined);
   const failed: CaseVerdict[] = [];
-  const verdicts = [...evaluate(contract, op, c, response), ...securityHeaders(ctx, ctx.base, response)].filter((v) =>
-    ctx.tallies.has(`${ctx.contract.surface}:${v.check}`),
-  );
+  const verdicts = [
+    ...evaluate(contract, op, c, response, undefined, ctx.options.expectedStatuses),
+    ...securityHeaders(ctx, ctx.base, response),
+  ].filter((v) => ctx.tallies.has(`${ctx.contract.surface}:${v.check}`));
   ctx.options.events?.({
     type: 'answer_judged',
     at: eventTime(Date.now()),

@@ -9,6 +9,7 @@ import type { CaseVerdict } from '../core/checks.ts';
 import type { WireResponse } from '../core/client.ts';
 import type { NamedCheck } from '../core/names.ts';
 import type { Schema } from '../core/schema.ts';
+import type { ExpectedStatuses } from '../core/types.ts';
 import type { Contract, Operation } from './contract.ts';
 
 /**
@@ -167,13 +168,31 @@ export const JUDGES: Readonly<Partial<Record<NamedCheck, (a: Answer) => Finding>
         ),
 };
 
-/** Every verdict of the generated checks' judges on one answer (`checks`: only these; default every judge). */
+/**
+ * The checks whose verdict is the answer's status, and which a --config file's `expectedStatuses` may set per
+ * operation (D-245).
+ */
+export const STATUS_JUDGED: readonly NamedCheck[] = [
+  'status_code_conformance',
+  'positive_data_acceptance',
+  'negative_data_rejection',
+  'missing_required_header',
+  'ignored_auth',
+  'use_after_free',
+];
+
+/**
+ * Every verdict of the generated checks' judges on one answer (`checks`: only these; default every judge).
+ * D-245: where `expected` lists statuses for the check and the operation, the answer is judged by that list
+ * instead of the check's own rule, for the cases the check judges.
+ */
 export function evaluate(
   contract: Contract,
   op: Operation,
   c: EngineCase,
   res: WireResponse,
   checks?: readonly NamedCheck[],
+  expected?: ExpectedStatuses,
 ): CaseVerdict[] {
   const answer: Answer = { contract, op, c, res };
   const out: CaseVerdict[] = [];
@@ -181,7 +200,13 @@ export function evaluate(
     if (checks && !checks.includes(check)) continue;
     const finding = judge(answer);
     if (finding === undefined) continue;
-    out.push(finding.problem === undefined ? { check, ok: true } : { check, ok: false, message: finding.problem });
+    const listed = expected?.get(check)?.[op.id];
+    const problem = listed
+      ? listed.includes(res.status)
+        ? undefined
+        : `HTTP ${res.status}, expected one of ${listed.join(', ')} (expectedStatuses of --config)`
+      : finding.problem;
+    out.push(problem === undefined ? { check, ok: true } : { check, ok: false, message: problem });
   }
   return out;
 }

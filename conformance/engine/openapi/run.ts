@@ -158,7 +158,9 @@ async function shrink(
     const request = toRequest(ctx.base, op, c, credential);
     const response = await sendSafely(ctx, request);
     requests += 1;
-    const verdict = evaluate(ctx.contract, op, c, response).find((x) => x.check === check && !x.ok);
+    const verdict = evaluate(ctx.contract, op, c, response, undefined, ctx.options.expectedStatuses).find(
+      (x) => x.check === check && !x.ok,
+    );
     if (verdict) last = { c, request, response, message: verdict.message ?? '' };
     return verdict === undefined;
   });
@@ -182,7 +184,9 @@ async function shrink(
     : failing;
   const request = toRequest(ctx.base, op, c, credential);
   const response = await sendSafely(ctx, request);
-  const verdict = evaluate(ctx.contract, op, c, response).find((x) => x.check === check && !x.ok);
+  const verdict = evaluate(ctx.contract, op, c, response, undefined, ctx.options.expectedStatuses).find(
+    (x) => x.check === check && !x.ok,
+  );
   // A case that fails once and passes when sent again keeps the first failure's message: what the server did.
   const message = verdict?.message ?? `failed once (${last?.message ?? firstMessage}), then passed when sent again`;
   return {
