@@ -49,37 +49,73 @@ function conformance(args: string[], onStderr?: (text: string, child: ReturnType
   );
 }
 
-/** GET `{base}/admin/v1<route>` with the deployment's admin token; a 429 (the admin API's 10/s) is waited out. */
-async function admin<T>(route: string): Promise<T> {
+/**
+ * `{method} {base}/admin/v1<route>` with the deployment's admin token; a 429 (the admin API's 10/s) is waited
+ * out, and any other status than 200 or 201 throws.
+ */
+async function admin<T>(route: string, method = 'GET', body?: unknown): Promise<T> {
   for (let attempt = 0; ; attempt++) {
-    const { status, text, retryAfter } = await adminOnce(route);
-    if (status === 200) return JSON.parse(text) as T;
-    if (status !== 429 || attempt === 5) throw new Error(`${route}: ${status} ${text}`);
+    const { status, text, retryAfter } = await adminOnce(route, method, body);
+    if (status === 200 || status === 201) return JSON.parse(text) as T;
+    if (status !== 429 || attempt === 5) throw new Error(`${method} ${route}: ${status} ${text}`);
     await new Promise((resolve) => setTimeout(resolve, Number(retryAfter ?? 1) * 1000));
   }
 }
 
-function adminOnce(route: string): Promise<{ status: number; text: string; retryAfter: string | undefined }> {
+function adminOnce(
+  route: string,
+  method: string,
+  body: unknown,
+): Promise<{ status: number; text: string; retryAfter: string | undefined }> {
   const url = new URL(`admin/v1${route}`, `${serve.ready.base}/`);
+  const headers: Record<string, string> = { authorization: `Bearer ${serve.ready.adminToken}` };
+  if (body !== undefined) headers['content-type'] = 'application/json';
   return new Promise((resolve, reject) => {
     https
-      .get(
-        url,
-        { ca: readFileSync(serve.ready.caCert), headers: { authorization: `Bearer ${serve.ready.adminToken}` } },
-        (res) => {
-          let text = '';
-          res.setEncoding('utf8').on('data', (c: string) => (text += c));
-          res.on('end', () =>
-            resolve({
-              status: res.statusCode ?? 0,
-              text,
-              retryAfter: res.headers['retry-after'] as string | undefined,
-            }),
-          );
-        },
-      )
-      .on('error', reject);
+      .request(url, { method, ca: readFileSync(serve.ready.caCert), headers }, (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (c: string) => (text += c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, text, retryAfter: res.headers['retry-after'] as string | undefined }),
+        );
+      })
+      .on('error', reject)
+      .end(body === undefined ? undefined : JSON.stringify(body));
   });
+}
+
+/**
+ * What an operator would compare before and after a run: the validators, the usable API and ML-DSA keys, the
+ * webhook endpoints, the sender allow-list, and the accounts that are not closed.
+ */
+async function deploymentState() {
+  const usable = (list: { id: string; revokedAt: string | null }[]) =>
+    list
+      .filter((k) => k.revokedAt === null)
+      .map((k) => k.id)
+      .sort();
+  const validators = await admin<{ validators: string[] }>('/qbft/validators');
+  const votes = await admin<{ votes?: unknown[] }>('/qbft/votes');
+  const keys = (await admin<{ apiKeys: { id: string; revokedAt: string | null }[] }>('/api-keys')).apiKeys;
+  const mldsa = (await admin<{ mldsaKeys: { id: string; revokedAt: string | null }[] }>('/mldsa-keys')).mldsaKeys;
+  const endpoints = (await admin<{ endpoints: { id: string; url: string }[] }>('/webhooks/endpoints')).endpoints;
+  const allowList = (await admin<{ accounts: { address: string }[] }>('/chain/accounts?limit=200')).accounts;
+  const accounts = (await admin<{ accounts: { id: string; email: string; status: string }[] }>('/accounts?limit=200'))
+    .accounts;
+  return {
+    validators: [...validators.validators].sort(),
+    pendingVotes: votes.votes?.length ?? 0,
+    usableApiKeys: usable(keys),
+    usableMldsaKeys: usable(mldsa),
+    endpoints: endpoints.map((e) => e.url).sort(),
+    allowList: allowList.map((a) => a.address.toLowerCase()).sort(),
+    // An account cannot be deleted: the run closes the ones it opened (D-182), so only accounts that are not
+    // closed are compared; one of the deployment's own that the run closed would be missing here.
+    accounts: accounts
+      .filter((a) => a.status !== 'closed')
+      .map((a) => `${a.id} ${a.status}`)
+      .sort(),
+  };
 }
 
 /** The JSON report a run wrote (`report written: <file>` on stdout). */
@@ -176,42 +212,88 @@ describe('svckit conformance against a separately started svckit serve', () => {
     expect(left).toMatchObject({ endpoints: 0, usableApiKeys: 0, usableMldsaKeys: 0, openAccounts: 0 });
   }, 180_000);
 
-  it('gives no failures under the default rate limits and leaves nothing registered or pending', async () => {
-    const run = await conformance([
-      '--receiver-tls-dir',
-      trustedDir,
-      '--report',
-      'json',
-      '--out',
-      path.join(work, 'r2'),
-    ]);
-    console.log(
-      `full run against svckit serve: ${run.wallMs} ms; ${run.stdout
-        .trim()
-        .split('\n')
-        .filter((l) => /passed, .* failed/.test(l))
-        .at(-1)}`,
-    );
+  // A run with every generated phase, as a QA team runs it against a deployment holding its own data: afterwards the
+  // validators, keys, endpoints, allow-list and accounts are as before, and a second run also has no failure (D-182,
+  // D-237, D-243). Few fuzz examples per operation keep it inside the full tier's time; the cases each check sends
+  // are the same kinds as at the default 100.
+  const everyPhase = (out: string) => [
+    '--receiver-tls-dir',
+    trustedDir,
+    '--phases',
+    'examples,coverage,fuzz,stateful',
+    '--max-examples',
+    '2',
+    '--seed',
+    '20261127',
+    '--report',
+    'json,junit,html,ndjson',
+    '--har',
+    path.join(work, out, 'run.har'),
+    '--out',
+    path.join(work, out),
+  ];
+  let before: Awaited<ReturnType<typeof deploymentState>>;
+
+  it('gives no failures with every phase under the default rate limits, and leaves the deployment as it found it', async () => {
+    // The deployment's own data, which the run must leave as it is.
+    await admin('/accounts', 'POST', { email: 'ops@bank-own.example', dailyLimit: 1000, singleLimit: 100 });
+    await admin('/api-keys', 'POST', { name: 'own-key', permissions: ['accounts:read'] });
+    await admin('/chain/accounts', 'POST', { address: '0x5c6B0f7Bf3E7ce046039Bd8FABdfD3f9F5021678' });
+    before = await deploymentState();
+    expect(before.usableApiKeys).toHaveLength(1);
+    expect(before.validators.length).toBeGreaterThanOrEqual(4);
+
+    const run = await conformance(everyPhase('r2'));
+    console.log(`every phase against svckit serve: ${run.wallMs} ms; ${summaryLine(run)}`);
     const report = jsonReport(run);
     const failures = report.checks.filter((r) => r.status === 'failed').map((r) => `${r.id}: ${r.reason}`);
     expect(failures).toEqual([]);
     expect(run.code).toBe(0);
-    expect(report.summary.passed).toBeGreaterThan(120);
+    expect(report.summary.passed).toBeGreaterThan(140);
+    // Every generated check that applies ran its cases by URL.
+    expect(report.checks.filter((r) => r.id.startsWith('generated.') && r.status === 'passed').length).toBeGreaterThan(
+      15,
+    );
     // The webhook checks ran (the preflight passed) and passed.
     expect(report.checks.filter((r) => r.id.startsWith('webhooks.') && r.status === 'passed').length).toBeGreaterThan(
       10,
     );
     // The limits were met: some requests were answered 429 and sent again, each noted with its check.
     expect(report.checks.some((r) => r.retries?.some((line) => /HTTP 429/.test(line)))).toBe(true);
+    // Every report format asked for, and the HAR, were written.
+    for (const file of [
+      'conformance.json',
+      'conformance.junit.xml',
+      'conformance.html',
+      'conformance.ndjson',
+      'run.har',
+    ])
+      expect(readFileSync(path.join(work, 'r2', file), 'utf8').length, file).toBeGreaterThan(100);
     // Progress went to stderr while the run went on.
     expect(run.stderr).toMatch(/PASS chain\.eth_chainid\.value \(\d+ passed, 0 failed, \d+ skipped\)/);
     expect(run.stderr).toMatch(/cleaned up \d+ webhook endpoints?/);
-    expect(await leftovers()).toMatchObject({
-      endpoints: 0,
-      usableApiKeys: 0,
-      usableMldsaKeys: 0,
-      openAccounts: 0,
-      pendingDeliveries: 0,
-    });
-  }, 900_000);
+    expect(await deploymentState()).toEqual(before);
+    expect(await leftovers()).toMatchObject({ usableMldsaKeys: 0, openAccounts: 0, pendingDeliveries: 0 });
+  }, 1_800_000);
+
+  it('a second run with every phase also gives no failures, and the deployment is still as it was', async () => {
+    expect(before, 'the first run set the state to compare with').toBeDefined();
+    const run = await conformance(everyPhase('r3'));
+    console.log(`second run against svckit serve: ${run.wallMs} ms; ${summaryLine(run)}`);
+    const failures = jsonReport(run)
+      .checks.filter((r) => r.status === 'failed')
+      .map((r) => `${r.id}: ${r.reason}`);
+    expect(failures).toEqual([]);
+    expect(run.code).toBe(0);
+    expect(await deploymentState()).toEqual(before);
+  }, 1_800_000);
 });
+
+/** The run's last "passed, … failed" line on stdout. */
+function summaryLine(run: Run): string | undefined {
+  return run.stdout
+    .trim()
+    .split('\n')
+    .filter((l) => /passed, .* failed/.test(l))
+    .at(-1);
+}
