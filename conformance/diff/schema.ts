@@ -101,7 +101,10 @@ function view(document: unknown, located: Located, contract: string): View {
 function types(node: Json): Set<string> | undefined {
   const declared = node.type;
   if (declared === undefined) return undefined;
-  return new Set((Array.isArray(declared) ? declared : [declared]).map(String));
+  const found = new Set((Array.isArray(declared) ? declared : [declared]).map(String));
+  // OpenAPI 3.0 says null with `nullable: true`; 3.1 and JSON Schema put "null" in `type`.
+  if (node.nullable === true) found.add('null');
+  return found;
 }
 
 function covers(set: Set<string> | undefined, type: string): boolean {
@@ -199,10 +202,13 @@ function walk(context: SchemaContext, oldAt: Located, newAt: Located, depth: num
     else if (o.format === undefined) emit(context, 'format_added', op, np, `format ${show(n.format)} added`);
     else emit(context, 'format_changed', op, np, `format ${show(o.format)} became ${show(n.format)}`);
   }
-  if (o.pattern !== n.pattern) {
-    if (n.pattern === undefined) emit(context, 'pattern_removed', op, np, `pattern ${show(o.pattern)} removed`);
-    else if (o.pattern === undefined) emit(context, 'pattern_added', op, np, `pattern ${show(n.pattern)} added`);
-    else emit(context, 'pattern_changed', op, np, `pattern ${show(o.pattern)} became ${show(n.pattern)}`);
+  // An empty pattern matches every string: it is no pattern.
+  const oldPattern = o.pattern === '' ? undefined : o.pattern;
+  const newPattern = n.pattern === '' ? undefined : n.pattern;
+  if (oldPattern !== newPattern) {
+    if (newPattern === undefined) emit(context, 'pattern_removed', op, np, `pattern ${show(oldPattern)} removed`);
+    else if (oldPattern === undefined) emit(context, 'pattern_added', op, np, `pattern ${show(newPattern)} added`);
+    else emit(context, 'pattern_changed', op, np, `pattern ${show(oldPattern)} became ${show(newPattern)}`);
   }
   for (const [keywords, tighter] of [
     [UPPER, (a: number, b: number) => b < a],
