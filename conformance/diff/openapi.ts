@@ -104,7 +104,15 @@ export function diffOpenApi(oldDoc: Json, newDoc: Json, changes: Changes, budget
         { node: oldOp.responses, at: pointer(oldAt, 'responses') },
         { node: newOp.responses, at: pointer(newAt, 'responses') },
       );
-      security(add, place, oldOp.security ?? oldDoc.security, newOp.security ?? newDoc.security, oldAt, newAt);
+      // An operation without its own `security` has the document's: the pointer names the one that applies.
+      security(
+        add,
+        place,
+        oldOp.security ?? oldDoc.security,
+        newOp.security ?? newDoc.security,
+        oldOp.security === undefined ? '' : oldAt,
+        newOp.security === undefined ? '' : newAt,
+      );
     }
   }
   for (const path of Object.keys(after.paths)) {

@@ -207,6 +207,7 @@ export const JSONSCHEMA = {
     count: { type: 'number', minimum: 0 },
     kind: { type: 'string', enum: ['a', 'b'] },
     tags: { type: 'array', maxItems: 5, items: { type: 'string' } },
+    value: { oneOf: [{ type: 'string' }, { type: 'number' }] },
   },
 };
 

@@ -200,6 +200,37 @@ const BREAKING: Pair[] = [
     (d) => (d.paths['/accounts/{id}'].delete.deprecated = true),
     [['openapi.operation_deprecated', 'warning']],
   ],
+  [
+    'a response media type removed',
+    API,
+    OPENAPI,
+    (d) => {
+      const ok = d.paths['/accounts/{id}'].get.responses['200'];
+      ok.content = { 'application/xml': ok.content['application/json'] };
+    },
+    [['openapi.response_media_type_removed', 'breaking']],
+  ],
+  [
+    'a response format changed',
+    API,
+    OPENAPI,
+    (d) => (account(d).properties.id.format = 'ulid'),
+    [['openapi.response.format_changed', 'breaking']],
+  ],
+  [
+    'a response format removed',
+    API,
+    OPENAPI,
+    (d) => delete account(d).properties.id.format,
+    [['openapi.response.format_removed', 'warning']],
+  ],
+  [
+    'a request limited to an enum',
+    API,
+    OPENAPI,
+    (d) => (create(d).properties.note.enum = ['a', 'b']),
+    [['openapi.request.enum_added', 'breaking']],
+  ],
   // AsyncAPI
   [
     'a channel removed',
@@ -312,6 +343,41 @@ const BREAKING: Pair[] = [
     (d) => delete d.operations.deliverFailed,
     [['asyncapi.operation_removed', 'breaking']],
   ],
+  [
+    'an operation action reversed',
+    HOOKS,
+    ASYNCAPI,
+    (d) => (d.operations.deliverFailed.action = 'receive'),
+    [['asyncapi.operation_action_changed', 'breaking']],
+  ],
+  [
+    'a payload removed',
+    HOOKS,
+    ASYNCAPI,
+    (d) => delete d.components.messages.failed.payload,
+    [['asyncapi.payload_removed', 'breaking']],
+  ],
+  [
+    'a header made required',
+    HOOKS,
+    ASYNCAPI,
+    (d) => headers(d).required.push('X-Delivery'),
+    [['asyncapi.headers.property_became_required', 'breaking']],
+  ],
+  [
+    'a signing rule newly stated',
+    HOOKS,
+    ASYNCAPI,
+    (d) => (d['x-signature'].replayWindowSeconds = 300),
+    [['asyncapi.signing_rule_added', 'warning']],
+  ],
+  [
+    'a delivery rule changed',
+    HOOKS,
+    ASYNCAPI,
+    (d) => (d['x-delivery'].maxAttempts = 3),
+    [['asyncapi.delivery_changed', 'warning']],
+  ],
   // OpenRPC
   ['a method removed', RPC, OPENRPC, (d) => d.methods.pop(), [['openrpc.method_removed', 'breaking']]],
   [
@@ -379,6 +445,14 @@ const BREAKING: Pair[] = [
     (d) => (balance(d).paramStructure = 'by-name'),
     [['openrpc.param_structure_changed', 'breaking']],
   ],
+  ['a result removed', RPC, OPENRPC, (d) => delete d.methods[1].result, [['openrpc.result_removed', 'breaking']]],
+  [
+    'a method deprecated',
+    RPC,
+    OPENRPC,
+    (d) => (d.methods[1].deprecated = true),
+    [['openrpc.method_deprecated', 'warning']],
+  ],
   // JSON Schema
   [
     'a property added to required',
@@ -439,9 +513,44 @@ const BREAKING: Pair[] = [
     (d) => (d.properties.tags.maxItems = 2),
     [['jsonschema.bound_tightened', 'breaking']],
   ],
+  [
+    'a oneOf variant removed',
+    SCHEMA,
+    JSONSCHEMA,
+    (d) => d.properties.value.oneOf.pop(),
+    [['jsonschema.variant_removed', 'breaking']],
+  ],
 ];
 
 const SAFE: Pair[] = [
+  [
+    'a second server',
+    API,
+    OPENAPI,
+    (d) => d.servers.push({ url: 'https://api.example.com/v2' }),
+    [['openapi.server_added', 'info']],
+  ],
+  [
+    'a security alternative added',
+    API,
+    OPENAPI,
+    (d) => d.security.push({ mtls: [] }),
+    [['openapi.security_alternative_added', 'info']],
+  ],
+  [
+    'an error code added',
+    RPC,
+    OPENRPC,
+    (d) => d.methods[1].errors.push({ code: -32005, message: 'Limit exceeded' }),
+    [['openrpc.error_code_added', 'info']],
+  ],
+  [
+    'a oneOf variant added',
+    SCHEMA,
+    JSONSCHEMA,
+    (d) => d.properties.value.oneOf.push({ type: 'boolean' }),
+    [['jsonschema.variant_added', 'info']],
+  ],
   [
     'a description edited',
     API,
