@@ -193,7 +193,8 @@ function walk(context: SchemaContext, oldAt: Located, newAt: Located, depth: num
         ? []
         : ['any']
       : [...newTypes].filter((t) => !covers(oldTypes, t));
-  const typeText = `type ${show(o.type)} became ${show(n.type)}`;
+  const typeNames = (set: Set<string> | undefined) => (set ? [...set].join(' or ') : 'any');
+  const typeText = `type ${typeNames(oldTypes)} became ${typeNames(newTypes)}`;
   if (lost.length > 0) emit(context, 'type_narrowed', op, np, typeText);
   if (gained.length > 0) emit(context, 'type_widened', op, np, typeText);
 
