@@ -23,14 +23,19 @@ function summaryLine(changes: Change[]): string {
   return `${changes.length} change(s): ${LEVELS.map((level) => `${counts[level]} ${level}`).join(', ')}`;
 }
 
-/** A plain-text table for a terminal, one change per block of lines. */
+/** A plain-text table for a terminal: level, rule and where, then the places and the explanation beneath. */
 export function renderTable(changes: Change[], oldLabel: string, newLabel: string): string {
   const lines = [`svckit diff ${oldLabel} -> ${newLabel}`, summaryLine(changes)];
+  if (changes.length === 0) return lines.join('\n');
+  const width = Math.max(4, ...changes.map((change) => change.rule.length));
+  lines.push('', `${'LEVEL'.padEnd(8)} ${'RULE'.padEnd(width)}  WHERE`);
   for (const change of changes) {
     lines.push('');
-    lines.push(`${change.level.toUpperCase().padEnd(8)} ${change.rule}  ${change.contract}#${where(change)}`);
-    lines.push(`         at ${places(change)}`);
-    lines.push(`         ${change.message}`);
+    lines.push(
+      `${change.level.toUpperCase().padEnd(8)} ${change.rule.padEnd(width)}  ${change.contract}#${where(change)}`,
+    );
+    lines.push(`${' '.repeat(9)}at ${places(change)}`);
+    lines.push(`${' '.repeat(9)}${change.message}`);
   }
   return lines.join('\n');
 }
