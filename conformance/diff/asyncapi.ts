@@ -3,7 +3,7 @@
  * and delivery rules the contract states in `x-signature` and `x-delivery`, from the point of view of a
  * webhook receiver built on the old contract.
  */
-import { type Changes, isObject, type Json, pointer } from './model.ts';
+import { type Changes, isObject, type Json, pointer, text } from './model.ts';
 import { derefObject, type Located } from './refs.ts';
 import { compareSchemas, type SchemaContext } from './schema.ts';
 
@@ -258,7 +258,10 @@ function securityNames(doc: Json, operation: { node: Json; at: string }, contrac
   return operation.node.security
     .map((entry, index) => {
       const scheme = derefObject(doc, { node: entry, at: pointer(operation.at, 'security', index) }, contract);
-      return `${scheme.at} (${[scheme.node.type, scheme.node.in, scheme.node.name].filter(Boolean).join(' ')})`;
+      return `${scheme.at} (${[scheme.node.type, scheme.node.in, scheme.node.name]
+        .filter((part) => part !== undefined)
+        .map(text)
+        .join(' ')})`;
     })
     .sort()
     .join(',');
@@ -285,7 +288,7 @@ function operations(add: Add, oldDoc: Json, newDoc: Json, contract: string): voi
       add(
         'asyncapi.operation_action_changed',
         place,
-        `action ${String(o.node.action)} became ${String(n.node.action)}: the direction of the messages is reversed`,
+        `action ${text(o.node.action)} became ${text(n.node.action)}: the direction of the messages is reversed`,
         pointer(o.at, 'action'),
         pointer(n.at, 'action'),
       );

@@ -39,6 +39,11 @@ export function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** A value of a document as text: strings as they are, anything else as JSON (never through its own toString). */
+export function text(value: unknown): string {
+  return typeof value === 'string' ? value : (JSON.stringify(value) ?? 'undefined');
+}
+
 /** RFC 6901: one reference token. */
 export function escapeToken(token: string): string {
   return token.replaceAll('~', '~0').replaceAll('/', '~1');

@@ -2,7 +2,7 @@
  * OpenAPI 3.1 rules (D-321): operations, parameters, bodies, responses, security and servers, from the point of
  * view of a client generated from the old contract.
  */
-import { type Changes, isObject, type Json, pointer } from './model.ts';
+import { type Changes, isObject, type Json, pointer, text } from './model.ts';
 import { derefObject, type Located } from './refs.ts';
 import { compareSchemas, type SchemaContext } from './schema.ts';
 
@@ -173,7 +173,7 @@ function parameterMap(doc: unknown, side: Operation, contract: string): Map<stri
     if (!Array.isArray(list)) continue;
     list.forEach((entry, index) => {
       const found = derefObject(doc, { node: entry, at: pointer(at, index) }, contract);
-      map.set(`${String(found.node.in)} ${String(found.node.name)}`, found);
+      map.set(`${text(found.node.in)} ${text(found.node.name)}`, found);
     });
   }
   return map;

@@ -2,7 +2,7 @@
  * OpenRPC rules (D-321): methods, their params by position, results and documented error codes, from the point
  * of view of a JSON-RPC client built on the old contract.
  */
-import { type Changes, isObject, type Json, pointer } from './model.ts';
+import { type Changes, isObject, type Json, pointer, text } from './model.ts';
 import { derefObject } from './refs.ts';
 import { compareSchemas, type SchemaContext } from './schema.ts';
 
@@ -48,7 +48,7 @@ function methods(doc: Json, contract: string): Map<string, Method> {
     if (Array.isArray(method.node.errors))
       method.node.errors.forEach((error, i) => {
         const resolved = derefObject(doc, { node: error, at: pointer(method.at, 'errors', i) }, contract);
-        errors.set(String(resolved.node.code), resolved.at);
+        errors.set(text(resolved.node.code), resolved.at);
       });
     found.set(method.node.name, { ...method, params, result, errors });
   });
@@ -128,7 +128,7 @@ function compareMethod(
       before.at,
       after.at,
     );
-  const structure = (m: Method) => String(m.node.paramStructure ?? 'either');
+  const structure = (m: Method) => text(m.node.paramStructure ?? 'either');
   if (structure(before) !== structure(after))
     add(
       'openrpc.param_structure_changed',
@@ -144,7 +144,7 @@ function compareMethod(
       add(
         'openrpc.param_removed',
         name,
-        `param ${String(param.node.name)} (position ${index}) removed: clients that send it are refused or misread`,
+        `param ${text(param.node.name)} (position ${index}) removed: clients that send it are refused or misread`,
         param.at,
       );
       return;
@@ -154,7 +154,7 @@ function compareMethod(
       add(
         'openrpc.param_reordered',
         name,
-        `param ${String(param.node.name)} moved from position ${index} to ${position}: clients that pass params by position send it in the wrong place`,
+        `param ${text(param.node.name)} moved from position ${index} to ${position}: clients that pass params by position send it in the wrong place`,
         param.at,
         match.at,
       );
@@ -162,18 +162,12 @@ function compareMethod(
       add(
         'openrpc.param_became_required',
         name,
-        `param ${String(param.node.name)} became required: clients that leave it out are refused`,
+        `param ${text(param.node.name)} became required: clients that leave it out are refused`,
         param.at,
         match.at,
       );
     if (param.node.required === true && match.node.required !== true)
-      add(
-        'openrpc.param_became_optional',
-        name,
-        `param ${String(param.node.name)} became optional`,
-        param.at,
-        match.at,
-      );
+      add('openrpc.param_became_optional', name, `param ${text(param.node.name)} became optional`, param.at, match.at);
     if (param.node.schema !== undefined && match.node.schema !== undefined)
       compareSchemas(
         context('openrpc.param', 'in'),
@@ -188,11 +182,11 @@ function compareMethod(
       add(
         'openrpc.required_param_added',
         name,
-        `required param ${String(param.node.name)} added: every existing client call lacks it and is refused`,
+        `required param ${text(param.node.name)} added: every existing client call lacks it and is refused`,
         undefined,
         param.at,
       );
-    else add('openrpc.param_added', name, `optional param ${String(param.node.name)} added`, undefined, param.at);
+    else add('openrpc.param_added', name, `optional param ${text(param.node.name)} added`, undefined, param.at);
   }
   if (before.result && !after.result)
     add('openrpc.result_removed', name, 'result removed: a client that reads it gets nothing', before.result.at);

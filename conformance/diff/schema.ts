@@ -4,7 +4,7 @@
  * is refused. Data a client or a webhook receiver parses (a response, a result, a payload) breaks when the schema
  * widens or loses a field: the reader meets what it did not expect, or misses what it relied on.
  */
-import { type Changes, isObject, type Json, type Level, pointer } from './model.ts';
+import { type Changes, isObject, type Json, type Level, pointer, text } from './model.ts';
 import { DiffInputError, deref, type Located } from './refs.ts';
 
 /** `in`: data the reader of the contract sends; `out`: data it parses. */
@@ -85,7 +85,7 @@ function view(document: unknown, located: Located, contract: string): View {
     if (isObject(part.properties))
       for (const name of Object.keys(part.properties))
         result.properties.set(name, { node: part.properties[name], at: pointer(at, 'properties', name) });
-    if (Array.isArray(part.required)) for (const name of part.required) result.required.add(String(name));
+    if (Array.isArray(part.required)) for (const name of part.required) result.required.add(text(name));
     if (part.additionalProperties === false || part.unevaluatedProperties === false) result.closed = true;
     if (Array.isArray(part.allOf) && depth < MAX_DEPTH)
       part.allOf.forEach((member, index) => {
@@ -101,7 +101,7 @@ function view(document: unknown, located: Located, contract: string): View {
 function types(node: Json): Set<string> | undefined {
   const declared = node.type;
   if (declared === undefined) return undefined;
-  const found = new Set((Array.isArray(declared) ? declared : [declared]).map(String));
+  const found = new Set((Array.isArray(declared) ? declared : [declared]).map(text));
   // OpenAPI 3.0 says null with `nullable: true`; 3.1 and JSON Schema put "null" in `type`.
   if (node.nullable === true) found.add('null');
   return found;
