@@ -175,13 +175,22 @@ function messages(
   return found;
 }
 
-/** A message's headers schema: its own, else the first of its traits that has one (AsyncAPI trait merge). */
-function headers(doc: Json, message: { node: Json; at: string }, contract: string): Located | undefined {
-  if (message.node.headers !== undefined) return { node: message.node.headers, at: pointer(message.at, 'headers') };
+/**
+ * A message's headers schema at `path` (`headers`, or `bindings/http/headers` for the HTTP binding's): its own,
+ * else the first of its traits that has one (AsyncAPI trait merge).
+ */
+function headers(
+  doc: Json,
+  message: { node: Json; at: string },
+  contract: string,
+  path: string[],
+): Located | undefined {
+  const inside = (node: Json): unknown => path.reduce<unknown>((at, key) => (isObject(at) ? at[key] : undefined), node);
+  if (inside(message.node) !== undefined) return { node: inside(message.node), at: pointer(message.at, ...path) };
   if (!Array.isArray(message.node.traits)) return undefined;
   for (const [index, entry] of message.node.traits.entries()) {
     const trait = derefObject(doc, { node: entry, at: pointer(message.at, 'traits', index) }, contract);
-    if (trait.node.headers !== undefined) return { node: trait.node.headers, at: pointer(trait.at, 'headers') };
+    if (inside(trait.node) !== undefined) return { node: inside(trait.node), at: pointer(trait.at, ...path) };
   }
   return undefined;
 }
@@ -208,19 +217,23 @@ function compareMessage(
       { node: before.node.payload, at: pointer(before.at, 'payload') },
       { node: after.node.payload, at: pointer(after.at, 'payload') },
     );
-  const oldHeaders = headers(payload.oldDoc as Json, before, contract);
-  const newHeaders = headers(payload.newDoc as Json, after, contract);
   // D-321: a new required header carries something a receiver must act on (the signature and its timestamp are
-  // headers), so for headers it is breaking, where a new required payload field is not.
+  // headers), so for headers it is breaking, where a new required payload field is not. The HTTP binding's
+  // headers (Content-Type) are headers too.
   const headerContext = {
     ...context('asyncapi.headers', place),
     levels: { required_property_added: 'breaking' as const, property_became_required: 'breaking' as const },
   };
-  if (oldHeaders && newHeaders) compareSchemas(headerContext, oldHeaders, newHeaders);
-  else if (!oldHeaders && newHeaders)
-    compareSchemas(headerContext, { node: {}, at: pointer(before.at, 'headers') }, newHeaders);
-  else if (oldHeaders && !newHeaders)
-    compareSchemas(headerContext, oldHeaders, { node: {}, at: pointer(after.at, 'headers') });
+  for (const path of [['headers'], ['bindings', 'http', 'headers']]) {
+    const oldHeaders = headers(payload.oldDoc as Json, before, contract, path);
+    const newHeaders = headers(payload.newDoc as Json, after, contract, path);
+    if (!oldHeaders && !newHeaders) continue;
+    compareSchemas(
+      headerContext,
+      oldHeaders ?? { node: {}, at: pointer(before.at, ...path) },
+      newHeaders ?? { node: {}, at: pointer(after.at, ...path) },
+    );
+  }
 }
 
 /** Every field of a top-level object the contract states its rules in (`x-signature`, `x-delivery`). */

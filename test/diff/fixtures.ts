@@ -120,6 +120,11 @@ export const ASYNCAPI = {
             'X-Delivery': { type: 'string', format: 'uuid' },
           },
         },
+        bindings: {
+          http: {
+            headers: { type: 'object', properties: { 'Content-Type': { type: 'string', const: 'application/json' } } },
+          },
+        },
       },
     },
     messages: {

@@ -378,6 +378,15 @@ const BREAKING: Pair[] = [
     (d) => (d['x-delivery'].maxAttempts = 3),
     [['asyncapi.delivery_changed', 'warning']],
   ],
+  [
+    'the HTTP binding Content-Type changed',
+    HOOKS,
+    ASYNCAPI,
+    (d) =>
+      (d.components.messageTraits.Signed.bindings.http.headers.properties['Content-Type'].const =
+        'application/cloudevents+json'),
+    [['asyncapi.headers.enum_value_added', 'warning']],
+  ],
   // OpenRPC
   ['a method removed', RPC, OPENRPC, (d) => d.methods.pop(), [['openrpc.method_removed', 'breaking']]],
   [
