@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { acvpCommand } from './commands/acvp.ts';
 import { adminCommand } from './commands/admin.ts';
 import { conformanceCommand } from './commands/conformance.ts';
+import { diffCommand } from './commands/diff.ts';
 import { evidenceCommand } from './commands/evidence.ts';
 import { generateCommand } from './commands/generate.ts';
 import { interopCommand } from './commands/interop.ts';
@@ -23,6 +24,7 @@ program.addCommand(interopCommand());
 program.addCommand(evidenceCommand());
 program.addCommand(adminCommand());
 program.addCommand(replayCommand());
+program.addCommand(diffCommand());
 
 /**
  * commander exits 1 on usage errors; svckit uses 2 for every usage or configuration error, in every

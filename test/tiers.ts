@@ -40,6 +40,7 @@ export const FULL_TIER: Readonly<Record<string, FullTierReason>> = {
   'test/evidence/at-start.test.ts': 'processes',
   'test/admin/cli-resources.test.ts': 'processes',
   'test/cli/replay.test.ts': 'processes',
+  'test/diff/cli.test.ts': 'processes',
   'test/institutional/kill-restart.test.ts': 'fault',
   'test/chain/sealing-under-load.test.ts': 'fault',
   'test/webhooks/restart.test.ts': 'fault',
