@@ -50,7 +50,7 @@ export function diffAsyncApi(oldDoc: Json, newDoc: Json, changes: Changes, budge
     newDoc,
     changes,
     prefix,
-    direction: 'out',
+    direction: 'parsed',
     place,
     reader: 'receiver',
     budget,

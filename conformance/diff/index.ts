@@ -24,13 +24,13 @@ export const CONTRACT_RULES = {
 
 /** The schema rule prefixes, with the direction each compares in. */
 export const SCHEMA_CONTEXTS = {
-  'openapi.request': 'in',
-  'openapi.response': 'out',
-  'asyncapi.payload': 'out',
-  'asyncapi.headers': 'out',
-  'openrpc.param': 'in',
-  'openrpc.result': 'out',
-  jsonschema: 'in',
+  'openapi.request': 'sent',
+  'openapi.response': 'parsed',
+  'asyncapi.payload': 'parsed',
+  'asyncapi.headers': 'parsed',
+  'openrpc.param': 'sent',
+  'openrpc.result': 'parsed',
+  jsonschema: 'sent',
 } as const;
 
 /** Every rule id and its level: the catalogue docs/diff-rules.md describes. */
@@ -70,7 +70,7 @@ export function diffContract(before: Contract, after: Contract, budget = { left:
   else if (after.format === 'openrpc') diffOpenRpc(oldDoc, newDoc, changes, budget);
   else
     compareSchemas(
-      { oldDoc, newDoc, changes, prefix: 'jsonschema', direction: 'in', place: 'document', reader: 'client', budget },
+      { oldDoc, newDoc, changes, prefix: 'jsonschema', direction: 'sent', place: 'document', reader: 'client', budget },
       { node: oldDoc, at: '' },
       { node: newDoc, at: '' },
     );

@@ -4,7 +4,7 @@
  */
 import { type Changes, isObject, type Json, pointer, text } from './model.ts';
 import { derefObject, type Located } from './refs.ts';
-import { compareSchemas, type SchemaContext } from './schema.ts';
+import { compareSchemas, type Direction, type SchemaContext } from './schema.ts';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
@@ -43,7 +43,7 @@ export function diffOpenApi(oldDoc: Json, newDoc: Json, changes: Changes, budget
     changes.add({ rule, level: OPENAPI_RULES[rule], place, message, oldPointer, newPointer });
   const before: Side = { doc: oldDoc, paths: isObject(oldDoc.paths) ? oldDoc.paths : {} };
   const after: Side = { doc: newDoc, paths: isObject(newDoc.paths) ? newDoc.paths : {} };
-  const schemas = (prefix: string, direction: 'in' | 'out', place: string): SchemaContext => ({
+  const schemas = (prefix: string, direction: Direction, place: string): SchemaContext => ({
     oldDoc,
     newDoc,
     changes,
@@ -82,7 +82,7 @@ export function diffOpenApi(oldDoc: Json, newDoc: Json, changes: Changes, budget
           oldAt,
           newAt,
         );
-      const request = schemas('openapi.request', 'in', place);
+      const request = schemas('openapi.request', 'sent', place);
       parameters(
         changes,
         request,
@@ -99,7 +99,7 @@ export function diffOpenApi(oldDoc: Json, newDoc: Json, changes: Changes, budget
       );
       responses(
         changes,
-        schemas('openapi.response', 'out', place),
+        schemas('openapi.response', 'parsed', place),
         add,
         { node: oldOp.responses, at: pointer(oldAt, 'responses') },
         { node: newOp.responses, at: pointer(newAt, 'responses') },

@@ -4,7 +4,7 @@
  */
 import { type Changes, isObject, type Json, pointer, text } from './model.ts';
 import { derefObject } from './refs.ts';
-import { compareSchemas, type SchemaContext } from './schema.ts';
+import { compareSchemas, type SchemaContext, type Direction } from './schema.ts';
 
 /** The rules of this file that are not schema rules, with their levels. */
 export const OPENRPC_RULES = {
@@ -110,7 +110,7 @@ function compareMethod(
   before: Method,
   after: Method,
 ): void {
-  const context = (prefix: string, direction: 'in' | 'out'): SchemaContext => ({
+  const context = (prefix: string, direction: Direction): SchemaContext => ({
     oldDoc,
     newDoc,
     changes,
@@ -170,7 +170,7 @@ function compareMethod(
       add('openrpc.param_became_optional', name, `param ${text(param.node.name)} became optional`, param.at, match.at);
     if (param.node.schema !== undefined && match.node.schema !== undefined)
       compareSchemas(
-        context('openrpc.param', 'in'),
+        context('openrpc.param', 'sent'),
         { node: param.node.schema, at: pointer(param.at, 'schema') },
         { node: match.node.schema, at: pointer(match.at, 'schema') },
       );
@@ -198,7 +198,7 @@ function compareMethod(
     after.result.node.schema !== undefined
   )
     compareSchemas(
-      context('openrpc.result', 'out'),
+      context('openrpc.result', 'parsed'),
       { node: before.result.node.schema, at: pointer(before.result.at, 'schema') },
       { node: after.result.node.schema, at: pointer(after.result.at, 'schema') },
     );

@@ -7,37 +7,37 @@
 import { type Changes, isObject, type Json, type Level, pointer, text } from './model.ts';
 import { DiffInputError, deref, type Located } from './refs.ts';
 
-/** `in`: data the reader of the contract sends; `out`: data it parses. */
-export type Direction = 'in' | 'out';
+/** `sent`: data the reader of the contract sends; `parsed`: data it parses. */
+export type Direction = 'sent' | 'parsed';
 
-/** Each schema rule's level when the data is sent (`in`) and when it is parsed (`out`). */
+/** Each schema rule's level when the data is sent (`sent`) and when it is parsed (`parsed`). */
 export const SCHEMA_RULES = {
-  type_narrowed: { in: 'breaking', out: 'info', text: 'the type is narrowed' },
-  type_widened: { in: 'info', out: 'breaking', text: 'the type is widened' },
-  format_added: { in: 'breaking', out: 'info', text: 'a format is added' },
-  format_changed: { in: 'breaking', out: 'breaking', text: 'the format is changed' },
-  format_removed: { in: 'info', out: 'warning', text: 'the format is removed' },
-  pattern_added: { in: 'breaking', out: 'info', text: 'a pattern is added' },
+  type_narrowed: { sent: 'breaking', parsed: 'info', text: 'the type is narrowed' },
+  type_widened: { sent: 'info', parsed: 'breaking', text: 'the type is widened' },
+  format_added: { sent: 'breaking', parsed: 'info', text: 'a format is added' },
+  format_changed: { sent: 'breaking', parsed: 'breaking', text: 'the format is changed' },
+  format_removed: { sent: 'info', parsed: 'warning', text: 'the format is removed' },
+  pattern_added: { sent: 'breaking', parsed: 'info', text: 'a pattern is added' },
   // Whether one regular expression accepts all another does cannot be decided here, so a changed pattern is a
   // warning in both directions (D-247).
-  pattern_changed: { in: 'warning', out: 'warning', text: 'the pattern is changed' },
-  pattern_removed: { in: 'info', out: 'warning', text: 'the pattern is removed' },
-  bound_tightened: { in: 'breaking', out: 'info', text: 'a bound is tightened' },
-  bound_relaxed: { in: 'info', out: 'warning', text: 'a bound is relaxed' },
-  enum_value_removed: { in: 'breaking', out: 'info', text: 'an enum value is removed' },
-  enum_value_added: { in: 'info', out: 'warning', text: 'an enum value is added' },
-  enum_added: { in: 'breaking', out: 'info', text: 'the values are limited to an enum' },
-  enum_dropped: { in: 'info', out: 'warning', text: 'the enum limit is removed' },
-  property_removed: { in: 'warning', out: 'breaking', text: 'a property is removed' },
-  property_added: { in: 'info', out: 'info', text: 'an optional property is added' },
-  required_property_added: { in: 'breaking', out: 'info', text: 'a required property is added' },
-  property_became_required: { in: 'breaking', out: 'info', text: 'a property becomes required' },
-  property_became_optional: { in: 'info', out: 'breaking', text: 'a property is no longer required' },
-  additional_properties_closed: { in: 'breaking', out: 'info', text: 'additional properties are closed' },
-  additional_properties_opened: { in: 'info', out: 'info', text: 'additional properties are allowed' },
-  variant_removed: { in: 'breaking', out: 'info', text: 'a oneOf/anyOf variant is removed' },
-  variant_added: { in: 'info', out: 'warning', text: 'a oneOf/anyOf variant is added' },
-} as const satisfies Record<string, { in: Level; out: Level; text: string }>;
+  pattern_changed: { sent: 'warning', parsed: 'warning', text: 'the pattern is changed' },
+  pattern_removed: { sent: 'info', parsed: 'warning', text: 'the pattern is removed' },
+  bound_tightened: { sent: 'breaking', parsed: 'info', text: 'a bound is tightened' },
+  bound_relaxed: { sent: 'info', parsed: 'warning', text: 'a bound is relaxed' },
+  enum_value_removed: { sent: 'breaking', parsed: 'info', text: 'an enum value is removed' },
+  enum_value_added: { sent: 'info', parsed: 'warning', text: 'an enum value is added' },
+  enum_added: { sent: 'breaking', parsed: 'info', text: 'the values are limited to an enum' },
+  enum_dropped: { sent: 'info', parsed: 'warning', text: 'the enum limit is removed' },
+  property_removed: { sent: 'warning', parsed: 'breaking', text: 'a property is removed' },
+  property_added: { sent: 'info', parsed: 'info', text: 'an optional property is added' },
+  required_property_added: { sent: 'breaking', parsed: 'info', text: 'a required property is added' },
+  property_became_required: { sent: 'breaking', parsed: 'info', text: 'a property becomes required' },
+  property_became_optional: { sent: 'info', parsed: 'breaking', text: 'a property is no longer required' },
+  additional_properties_closed: { sent: 'breaking', parsed: 'info', text: 'additional properties are closed' },
+  additional_properties_opened: { sent: 'info', parsed: 'info', text: 'additional properties are allowed' },
+  variant_removed: { sent: 'breaking', parsed: 'info', text: 'a oneOf/anyOf variant is removed' },
+  variant_added: { sent: 'info', parsed: 'warning', text: 'a oneOf/anyOf variant is added' },
+} as const satisfies Record<string, { sent: Level; parsed: Level; text: string }>;
 
 /** A schema rule's suffix. */
 export type SchemaRule = keyof typeof SCHEMA_RULES;
@@ -122,7 +122,7 @@ function show(value: unknown): string {
 }
 
 const CONSEQUENCE: Record<Direction, Record<Level, Record<'client' | 'receiver', string>>> = {
-  in: {
+  sent: {
     breaking: {
       client: 'a client that sends what was valid before is refused',
       receiver: 'a sender that sends what was valid before is refused',
@@ -133,7 +133,7 @@ const CONSEQUENCE: Record<Direction, Record<Level, Record<'client' | 'receiver',
     },
     info: { client: 'what clients sent before stays valid', receiver: 'what was sent before stays valid' },
   },
-  out: {
+  parsed: {
     breaking: {
       client: 'a client that parses it meets data it did not expect or misses data it relied on',
       receiver: 'a receiver that parses it meets data it did not expect or misses data it relied on',

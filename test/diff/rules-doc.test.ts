@@ -28,8 +28,8 @@ describe('docs/diff-rules.md', () => {
   it('gives each schema rule its level for sent and for parsed data', () => {
     for (const [suffix, levels] of Object.entries(SCHEMA_RULES)) {
       const row = rows.get(suffix);
-      expect(row?.[0], suffix).toBe(levels.in);
-      expect(row?.[1]?.startsWith(levels.out), suffix).toBe(true);
+      expect(row?.[0], suffix).toBe(levels.sent);
+      expect(row?.[1]?.startsWith(levels.parsed), suffix).toBe(true);
     }
   });
 
