@@ -6,6 +6,7 @@ import { conformanceCommand } from './commands/conformance.ts';
 import { evidenceCommand } from './commands/evidence.ts';
 import { generateCommand } from './commands/generate.ts';
 import { interopCommand } from './commands/interop.ts';
+import { proxyCommand } from './commands/proxy.ts';
 import { replayCommand } from './commands/replay.ts';
 import { serveCommand } from './commands/serve.ts';
 import { wycheproofCommand } from './commands/wycheproof.ts';
@@ -23,6 +24,7 @@ program.addCommand(interopCommand());
 program.addCommand(evidenceCommand());
 program.addCommand(adminCommand());
 program.addCommand(replayCommand());
+program.addCommand(proxyCommand());
 
 /**
  * commander exits 1 on usage errors; svckit uses 2 for every usage or configuration error, in every
