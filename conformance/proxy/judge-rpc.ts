@@ -96,7 +96,13 @@ export function judgeRpc(contract: RpcContract, exchange: ProxiedExchange): Judg
     const single: WireResponse = { ...res, json: own, text: own === undefined ? res.text : JSON.stringify(own) };
     const answerAt = batch ? `/body/${answers && own !== undefined ? answers.indexOf(own) : index}` : '/body';
     j.verdicts = evaluateRpc(contract, method, c, single)
-      .filter((v) => RPC_PROXY_CHECKS.includes(v.check))
+      // "The HTTP status is 200 except for rate limiting, which answers HTTP 429 with error -32005 (D-024), and a
+      // Content-Type other than application/json, which answers HTTP 415 with error -32600 (D-202)".
+      .filter(
+        (v) =>
+          RPC_PROXY_CHECKS.includes(v.check) &&
+          !(v.check === 'response_schema_conformance' && allowedStatus(res.status, own)),
+      )
       .map((v): ProxyVerdict => {
         if (v.ok) return { check: v.check, ok: true, pointer: '' };
         const error = isObject(own) && isObject(own.error) ? own.error : undefined;
@@ -113,6 +119,12 @@ export function judgeRpc(contract: RpcContract, exchange: ProxiedExchange): Judg
       });
     return j;
   });
+}
+
+/** A status the chain contract allows besides 200, with its error code (D-024, D-202). */
+function allowedStatus(status: number, answer: unknown): boolean {
+  const code = isObject(answer) && isObject(answer.error) ? answer.error.code : undefined;
+  return (status === 429 && code === -32005) || (status === 415 && code === -32600);
 }
 
 /** `not_a_server_error` on an answer the proxy cannot pair with a call. */

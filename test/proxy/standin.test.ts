@@ -177,7 +177,12 @@ describe('svckit proxy in front of a stand-in upstream', () => {
     await send(proxy.urls.base as string, '/api/block/not-a-block', 'valid');
     expect(ledger.counts.clientMistakes).toBe(mistakes + 1);
     expect(lines).toContainEqual(
-      expect.objectContaining({ side: 'client', n: before + 1, operation: 'explorer GET /block/{id}', pointer: '/path/id' }),
+      expect.objectContaining({
+        side: 'client',
+        n: before + 1,
+        operation: 'explorer GET /block/{id}',
+        pointer: '/path/id',
+      }),
     );
     expect(violationsOf(before + 1).map((l) => l.check)).toContain('generated.negative_data_rejection');
   });
