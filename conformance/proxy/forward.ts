@@ -6,8 +6,6 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 
 /** Headers of one hop only (RFC 9110 §7.6.1), never forwarded. */
 const HOP_BY_HOP = new Set([
@@ -150,12 +148,16 @@ export function forward(
       response.on('error', reject);
     });
     out.on('error', reject);
-    const tap = new Transform({
-      transform(chunk: Buffer, _encoding, done) {
-        copy.add(chunk);
-        done(null, chunk);
-      },
+    // The request body goes on chunk by chunk, with backpressure; the copy takes what fits the bound.
+    req.on('data', (chunk: Buffer) => {
+      copy.add(chunk);
+      if (!out.write(chunk)) req.pause();
     });
-    pipeline(req, tap, out).catch((error: Error) => out.destroy(error));
+    out.on('drain', () => req.resume());
+    req.on('end', () => out.end());
+    req.on('error', (error) => out.destroy(error));
+    req.on('close', () => {
+      if (!req.complete) out.destroy(new Error('the client closed the request before its end'));
+    });
   });
 }

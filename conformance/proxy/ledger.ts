@@ -62,8 +62,11 @@ export class ProxyLedger {
 
   /** The tally of `check` on `surface` (opened on first use). */
   tally(surface: string, check: NamedCheck): CheckTally {
+    const key = `${surface}:${check}`;
+    const found = this.tallies.get(key);
+    if (found) return found;
     this.open(surface);
-    return this.tallies.get(`${surface}:${check}`) as CheckTally;
+    return this.tallies.get(key) as CheckTally;
   }
 
   /** Records one exchange's judgements; writes a line per violation and mistake; returns the violations. */
