@@ -10,6 +10,7 @@ import type { EngineCase } from '../engine/core/cases.ts';
 import type { NamedCheck } from '../engine/core/names.ts';
 import type { Contract, Operation } from '../engine/openapi/contract.ts';
 import { documented, evaluate, pointerValue } from '../engine/openapi/judges.ts';
+import { redactBody, SECRET_FIELD } from '../report/format.ts';
 import type { ClientFinding, Judgement, ProxiedExchange, ProxyVerdict } from './exchange.ts';
 import { pointerSegment, shortValue } from './exchange.ts';
 
@@ -132,7 +133,13 @@ export function judgeOpenApi(
     phase: 'examples',
     kind: !route ? 'unsupported_method' : request.findings.length ? 'negative' : 'positive',
     reason: `proxied exchange ${exchange.n}${request.findings.length ? `: ${request.findings[0]?.message}` : ''}`,
-    input: { params: request.params, ...('body' in request ? { body: request.body } : {}) },
+    // The case goes into reports and case files: secret fields and header values are redacted (D-232).
+    input: {
+      params: Object.fromEntries(
+        Object.entries(request.params).map(([k, v]) => [k, v !== undefined && SECRET_FIELD.test(k) ? '[redacted]' : v]),
+      ),
+      ...('body' in request ? { body: JSON.parse(redactBody(JSON.stringify(request.body))) as unknown } : {}),
+    },
     method,
     authenticated: exchange.request.headers.authorization !== undefined,
   };

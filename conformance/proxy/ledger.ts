@@ -17,6 +17,7 @@ import type { Contract, Operation } from '../engine/openapi/contract.ts';
 import type { RpcCase, RpcContract } from '../engine/openrpc/contract.ts';
 import { emptyRpcCoverage, recordRpcCoverage } from '../engine/openrpc/run.ts';
 import { resultOf } from '../engine/run-generated.ts';
+import { SECRET_FIELD } from '../report/format.ts';
 import type { CheckResult } from '../runner.ts';
 import type { Judgement, ProxiedExchange } from './exchange.ts';
 import { isDocumented, OPENAPI_PROXY_CHECKS } from './judge-openapi.ts';
@@ -29,6 +30,24 @@ export const PROXY_CHECKS: readonly NamedCheck[] = [
 
 /** Failures kept per surface and check, as the engine keeps them (its default). */
 const MAX_FAILURES = 20;
+
+/** An svc_ API key or svcadm_ admin token (D-039) inside a text. */
+const TOKEN = /\bsvc(adm)?_[A-Za-z0-9_-]{8,}/g;
+
+/**
+ * A line's fields with secrets taken out (stderr is a log): a value under a secret field's name, and any API key
+ * or admin token in a message or value.
+ */
+function redactLine(line: Record<string, unknown>): string {
+  const pointer = String(line.pointer ?? '');
+  const out: Record<string, unknown> = { ...line };
+  if (typeof out.value === 'string')
+    out.value = pointer.split('/').some((segment) => SECRET_FIELD.test(segment))
+      ? '"[redacted]"'
+      : out.value.replace(TOKEN, 'svc_[redacted]');
+  if (typeof out.message === 'string') out.message = out.message.replace(TOKEN, 'svc_[redacted]');
+  return JSON.stringify(out);
+}
 
 /** The tallies, coverage and lines of one proxy run. */
 export class ProxyLedger {
@@ -76,7 +95,7 @@ export class ProxyLedger {
       for (const f of j.client) {
         this.counts.clientMistakes += 1;
         this.line(
-          JSON.stringify({
+          redactLine({
             side: 'client',
             n: exchange.n,
             operation: `${j.surface} ${f.operation}`,
@@ -88,7 +107,7 @@ export class ProxyLedger {
       if (j.notJudged) {
         this.counts.notJudged += 1;
         this.line(
-          JSON.stringify({
+          redactLine({
             side: 'proxy',
             n: exchange.n,
             operation: `${j.surface} ${j.operation}`,
@@ -110,7 +129,7 @@ export class ProxyLedger {
             engineFailure(v.check, v.message ?? '', j.case, exchange.request, exchange.response, false),
           );
         this.line(
-          JSON.stringify({
+          redactLine({
             check: `generated.${v.check}`,
             n: exchange.n,
             operation: `${j.surface} ${j.operation}`,
@@ -144,7 +163,7 @@ export class ProxyLedger {
       for (const f of t.failures.slice(before.get(`${surface}:tls_hybrid_group`) ?? 0)) {
         this.counts.violations += 1;
         this.line(
-          JSON.stringify({
+          redactLine({
             check: 'generated.tls_hybrid_group',
             operation: `${surface} ${f.case.operation}`,
             pointer: '/tls/group',

@@ -24,6 +24,7 @@ const ANSWERS: Record<string, { status: number; type?: string; body: string }> =
   'wrong-type': { status: 200, body: '{"blockNumber":"5","avgBlockTime":"2.00"}' },
   'other-500': { status: 500, type: 'text/plain', body: 'upstream exploded' },
   'shape-500': { status: 500, body: '{"message":"boom"}' },
+  'leak-500': { status: 500, type: 'text/plain', body: 'failed for svc_abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG' },
   large: { status: 200, body: JSON.stringify({ blockNumber: 5, avgBlockTime: '2.00', pad: 'x'.repeat(4000) }) },
   rpc: {
     status: 200,
@@ -148,6 +149,15 @@ describe('svckit proxy in front of a stand-in upstream', () => {
       expect.objectContaining({ check: 'generated.error_shape_conformance', pointer: '/body/error' }),
     );
     expect(shape.status).toBe(500);
+  });
+
+  it('keeps an API key in an answer out of its violation lines', async () => {
+    const before = ledger.counts.exchanges;
+    await send(proxy.urls.base as string, '/api/stats', 'leak-500');
+    const found = violationsOf(before + 1);
+    expect(found.map((l) => l.check)).toContain('generated.not_a_server_error');
+    expect(JSON.stringify(found)).not.toContain('svc_abcdefgh');
+    expect(JSON.stringify(found)).toContain('svc_[redacted]');
   });
 
   it('reports a JSON-RPC error with a non-integer code in a batch, at that call', async () => {
