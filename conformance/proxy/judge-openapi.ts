@@ -151,6 +151,14 @@ export function judgeOpenApi(
     case: c,
   };
   if (exchange.responseCut) return { ...judgement, notJudged: 'the answer body is over the bound (D-331)' };
+  if (exchange.response.status === 0) {
+    // No answer at all (refused, cut, timed out): the server failed the exchange, judged by not_a_server_error
+    // alone, as the chain's judge and security_headers treat a case without an answer.
+    judgement.verdicts = [
+      { check: 'not_a_server_error', ok: false, message: exchange.response.text, pointer: '/status', value: '0' },
+    ];
+    return judgement;
+  }
   const checks = OPENAPI_PROXY_CHECKS.filter((check) => check !== 'unsupported_method' || !route);
   judgement.verdicts = evaluate(contract, op, c, exchange.response, checks).map((v): ProxyVerdict => {
     if (v.ok) return { check: v.check, ok: true, pointer: '' };

@@ -89,6 +89,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     server.on('upgrade', (req, socket, head) => tunnel(upstream, options.caCert, req, socket as net.Socket, head));
     server.listen(options.ports[origin] ?? 0, options.host);
     await once(server, 'listening');
+    // A listener's own failure after it started is told, never thrown.
+    server.on('error', (error) => console.error(JSON.stringify({ side: 'proxy', origin, error: error.message })));
     servers.push({ origin, server });
   }
   const scheme = options.tls ? 'https' : 'http';
@@ -144,6 +146,11 @@ async function handle(ctx: Context, n: number, req: http.IncomingMessage, res: h
   try {
     answer = await forward(ctx.upstream, req, copy, ctx.budget);
   } catch (error) {
+    if (!req.complete) {
+      // The client went away before its request ended: nothing the upstream did is to judge.
+      copy.release();
+      return;
+    }
     // No answer from the upstream: the client gets a 502, and the exchange is judged as status 0.
     const message = `upstream gave no answer: ${(error as Error).message}`;
     const ex = exchange({ status: 0, headers: {}, text: message, json: undefined }, false);

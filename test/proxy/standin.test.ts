@@ -64,6 +64,10 @@ beforeAll(async () => {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       upstreamRequests.push({ url: req.url ?? '', body: Buffer.concat(chunks).toString('utf8') });
+      if (req.headers['x-standin'] === 'hang-up') {
+        req.socket.destroy();
+        return;
+      }
       const a = ANSWERS[String(req.headers['x-standin'])] ?? ANSWERS.valid;
       if (!a) throw new Error('no answer');
       res.writeHead(a.status, { 'content-type': a.type ?? 'application/json' });
@@ -149,6 +153,16 @@ describe('svckit proxy in front of a stand-in upstream', () => {
       expect.objectContaining({ check: 'generated.error_shape_conformance', pointer: '/body/error' }),
     );
     expect(shape.status).toBe(500);
+  });
+
+  it('answers 502 when the upstream gives no answer, and reports it as not_a_server_error with status 0', async () => {
+    const before = ledger.counts.exchanges;
+    const res = await send(proxy.urls.base as string, '/api/stats', 'hang-up');
+    expect(res.status).toBe(502);
+    expect(JSON.parse(res.text)).toEqual({ error: expect.stringContaining('upstream gave no answer') });
+    expect(violationsOf(before + 1)).toEqual([
+      expect.objectContaining({ check: 'generated.not_a_server_error', status: 0, pointer: '/status' }),
+    ]);
   });
 
   it('keeps an API key in an answer out of its violation lines', async () => {
