@@ -196,13 +196,14 @@ concurrency 32, proxied throughput at least 0.7x direct.`,
     after: `The targets are missed, and what bounds the figures is the machine, not the judging. Both exchanges are
 answered by the stack from memory in well under a millisecond, so a second hop — one more TLS record decrypted
 and encrypted each way, the request and the answer parsed twice, the answer held until whole — costs about as
-much as the exchange itself: the proxy adds a fixed 0.4 to 0.7 ms at p50, which is 2x to 3x of a 0.2 to 0.6 ms
-answer and would be a few percent of an answer that takes the stack tens of milliseconds (a signed transfer).
+much as the exchange itself: the proxy added 0.4 to 0.7 ms at p50, 2x to 3x of a 0.2 to 0.6 ms answer. That
+cost does not depend on how long the upstream works on the answer, so the ratio is largest for these, the
+cheapest exchanges of the contracts.
 At concurrency 32 the proxy's process and the stack's share the machine's two cores (shared with other work:
-load average about 9 while measured), and the proxy does about as much TLS work per exchange as the stack, so
+the load average was 9.4 three minutes before the run), and the proxy does about as much TLS work per exchange as the stack, so
 throughput through it is bounded by CPU near a half of direct for the small explorer answer and a third for the
 cheapest JSON-RPC call. A CPU profile of the proxy, the stack and the load in one process (eth_blockNumber at
-concurrency 32) spends about a fifth of its time in TLS writes (\`writev\`, string encoding) and under 3% in the
+concurrency 32) spends about a fifth of its time in TLS writes (\`writev\`, string encoding) and about 3% in the
 proxy's own functions (matching, judging, the tallies; ajv validators are compiled once per schema).`,
   },
   growth: {
