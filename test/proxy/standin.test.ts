@@ -74,6 +74,13 @@ beforeAll(async () => {
       res.end(a.body);
     });
   });
+  // A WebSocket-like upgrade: 101, then every byte echoed back.
+  upstream.on('upgrade', (req, socket) => {
+    socket.write(
+      `HTTP/1.1 101 Switching Protocols\r\nupgrade: echo\r\nconnection: Upgrade\r\nx-path: ${req.url}\r\n\r\n`,
+    );
+    socket.pipe(socket);
+  });
   upstream.listen(0, '127.0.0.1');
   await once(upstream, 'listening');
   const url = new URL(`http://127.0.0.1:${(upstream.address() as AddressInfo).port}/`);
@@ -209,6 +216,20 @@ describe('svckit proxy in front of a stand-in upstream', () => {
       }),
     );
     expect(violationsOf(before + 1).map((l) => l.check)).toContain('generated.negative_data_rejection');
+  });
+
+  it('passes an upgrade (/ws) through byte for byte, not judged', async () => {
+    const before = ledger.counts.exchanges;
+    const req = http.request(`${proxy.urls.base}/ws?x=1`, { headers: { connection: 'Upgrade', upgrade: 'echo' } });
+    req.end();
+    const [res, socket] = (await once(req, 'upgrade')) as [http.IncomingMessage, import('node:net').Socket];
+    expect(res.statusCode).toBe(101);
+    expect(res.headers['x-path']).toBe('/ws?x=1');
+    socket.write('ping');
+    const [echo] = (await once(socket, 'data')) as [Buffer];
+    expect(echo.toString()).toBe('ping');
+    socket.destroy();
+    expect(ledger.counts.exchanges).toBe(before);
   });
 
   it('forwards the request body unchanged', async () => {
