@@ -4,7 +4,7 @@
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -222,7 +222,7 @@ describe('svckit proxy in front of a stand-in upstream', () => {
     const before = ledger.counts.exchanges;
     const req = http.request(`${proxy.urls.base}/ws?x=1`, { headers: { connection: 'Upgrade', upgrade: 'echo' } });
     req.end();
-    const [res, socket] = (await once(req, 'upgrade')) as [http.IncomingMessage, import('node:net').Socket];
+    const [res, socket] = (await once(req, 'upgrade')) as [http.IncomingMessage, Socket];
     expect(res.statusCode).toBe(101);
     expect(res.headers['x-path']).toBe('/ws?x=1');
     socket.write('ping');
@@ -236,6 +236,12 @@ describe('svckit proxy in front of a stand-in upstream', () => {
     const body = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'eth_blockNumber', params: [] });
     await send(proxy.urls.base as string, '/rpc?x=1', 'valid', { method: 'POST', body });
     expect(upstreamRequests.at(-1)).toEqual({ url: '/rpc?x=1', body });
+    // Past the bound (1 KiB here) the body still goes on whole; its copy is cut and not judged.
+    const large = JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'eth_blockNumber', params: ['x'.repeat(3000)] });
+    const mistakes = ledger.counts.clientMistakes;
+    await send(proxy.urls.base as string, '/rpc', 'valid', { method: 'POST', body: large });
+    expect(upstreamRequests.at(-1)).toEqual({ url: '/rpc', body: large });
+    expect(ledger.counts.clientMistakes).toBe(mistakes);
   });
 
   it('forwards a body over the bound whole, and says it was not judged', async () => {
