@@ -7,6 +7,7 @@ import { diffCommand } from './commands/diff.ts';
 import { evidenceCommand } from './commands/evidence.ts';
 import { generateCommand } from './commands/generate.ts';
 import { interopCommand } from './commands/interop.ts';
+import { proxyCommand } from './commands/proxy.ts';
 import { replayCommand } from './commands/replay.ts';
 import { serveCommand } from './commands/serve.ts';
 import { wycheproofCommand } from './commands/wycheproof.ts';
@@ -25,6 +26,7 @@ program.addCommand(evidenceCommand());
 program.addCommand(adminCommand());
 program.addCommand(replayCommand());
 program.addCommand(diffCommand());
+program.addCommand(proxyCommand());
 
 /**
  * commander exits 1 on usage errors; svckit uses 2 for every usage or configuration error, in every

@@ -30,7 +30,8 @@ export type RunEvent =
       n: number;
       /** The check that sent it (its id), when known. */
       check?: string;
-      source: 'hand-written' | 'generated';
+      /** Who sent it: a hand-written check, the engine, or a client whose traffic `svckit proxy` forwarded (D-249). */
+      source: 'hand-written' | 'generated' | 'proxied';
       durationMs: number;
       /** A rate-limit answer the run waited out and sent again; never a verdict. */
       rateLimited: boolean;

@@ -15,6 +15,8 @@ export type FullTierReason =
 /** The full tier: each file, and why it is not in `npm test`. */
 export const FULL_TIER: Readonly<Record<string, FullTierReason>> = {
   'test/conformance/deployment.test.ts': 'processes',
+  'test/proxy/reference.test.ts': 'conformance run',
+  'test/proxy/cli.test.ts': 'processes',
   'test/conformance/two-runs.test.ts': 'conformance run',
   'test/conformance/cli-options.test.ts': 'processes',
   'test/conformance/engine/loop.test.ts': 'conformance run',

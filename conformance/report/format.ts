@@ -27,7 +27,7 @@ export function redactRequest(request: CheckRequest): CheckRequest {
 }
 
 /** Names of JSON fields whose values are secrets: tokens, signing secrets, private keys, mnemonics. */
-const SECRET_FIELD = /token|secret|password|private.?key|mnemonic|seed.?phrase/i;
+export const SECRET_FIELD = /token|secret|password|private.?key|mnemonic|seed.?phrase/i;
 
 /**
  * A body text with the values of its secret fields replaced by "[redacted]" (an issued API key's token, a

@@ -79,7 +79,7 @@ export interface HarEntry {
   cache: Record<string, never>;
   timings: { send: number; wait: number; receive: number };
   _check?: string;
-  _source: 'hand-written' | 'generated';
+  _source: 'hand-written' | 'generated' | 'proxied';
   _rateLimited: boolean;
   _tlsGroup?: string;
 }

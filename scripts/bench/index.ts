@@ -23,6 +23,7 @@ export const BENCHES = [
   'institutional',
   'growth',
   'conformance',
+  'proxy',
   'redis',
   'packages',
 ] as const;

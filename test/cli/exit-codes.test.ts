@@ -15,6 +15,7 @@ const COMMANDS = [
   ['interop'],
   ['evidence', 'verify'],
   ['admin', 'health'],
+  ['proxy', '--upstream', 'https://example.com'],
 ];
 
 describe('svckit exit codes', () => {
