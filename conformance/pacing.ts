@@ -135,6 +135,16 @@ export class Pacer {
         request.attempted?.({ response, startedAt, durationMs, rateLimited: false });
         return response;
       }
+      // D-252: a Retry-After beyond the longest wait is a quota (e.g. e-mail codes per hour), not a pace: the
+      // answer is given up at once, and the origin is not held, so the rest of the run goes on.
+      const asked = askedWaitMs(response.headers);
+      if (asked !== undefined && asked > this.maxWaitMs) {
+        request.note?.(
+          `${label}: ${limit}; gave up at once: Retry-After ${Math.ceil(asked / 1000)} s is beyond the longest wait of ${Math.round(this.maxWaitMs / 1000)} s`,
+        );
+        request.attempted?.({ response, startedAt, durationMs, rateLimited: false });
+        return response;
+      }
       const delay = retryDelayMs(response.headers, attempt, this.maxWaitMs);
       request.note?.(`${label}: ${limit}; retry ${attempt + 1} after ${delay} ms`);
       request.attempted?.({ response, startedAt, durationMs, rateLimited: true });
@@ -317,10 +327,14 @@ export function retryDelayMs(
   maxWaitMs: number,
   now = Date.now(),
 ): number {
-  const value = headers['retry-after']?.trim();
-  let ms: number | undefined;
-  if (value && /^\d+$/.test(value)) ms = Number(value) * 1000;
-  else if (value && !Number.isNaN(Date.parse(value))) ms = Date.parse(value) - now;
-  ms ??= 1000 * 2 ** Math.min(attempt, 4);
+  const ms = askedWaitMs(headers, now) ?? 1000 * 2 ** Math.min(attempt, 4);
   return Math.min(maxWaitMs, Math.max(100, ms));
+}
+
+/** The wait a Retry-After asks for in ms (seconds or an HTTP date), or undefined when there is none. */
+export function askedWaitMs(headers: Record<string, string>, now = Date.now()): number | undefined {
+  const value = headers['retry-after']?.trim();
+  if (value && /^\d+$/.test(value)) return Number(value) * 1000;
+  if (value && !Number.isNaN(Date.parse(value))) return Date.parse(value) - now;
+  return undefined;
 }

@@ -115,6 +115,25 @@ describe('rate-limit answers', () => {
     expect(a.retries.at(-1)).toBe('GET /api/x: HTTP 429; gave up after 2 retries');
   });
 
+  it('gives up at once on a Retry-After beyond the longest wait, and holds nothing else to the origin (D-252)', async () => {
+    // A quota (e-mail codes per hour) answers with a Retry-After of 25 minutes: waiting it out 30 s at a time
+    // would hold every request to the origin; the answer is returned at once and the next request goes.
+    handler = (req, res) =>
+      req.url === '/api/quota' ? json(res, 429, { error: 'quota' }, { 'retry-after': '1508' }) : json(res, 200, {});
+    const a = activity();
+    const started = Date.now();
+    const [limited, other] = await inRun(a, () =>
+      Promise.all([request(target, 'api/quota'), request(target, 'api/other')]),
+    );
+    expect(limited.status).toBe(429);
+    expect(other.status).toBe(200);
+    expect(arrivals).toHaveLength(2);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(a.retries).toEqual([
+      'GET /api/quota: HTTP 429; gave up at once: Retry-After 1508 s is beyond the longest wait of 30 s',
+    ]);
+  });
+
   it('returns a 429 as it is to a check that probes the limit itself', async () => {
     handler = (_req, res) => json(res, 429, { error: 'no' }, { 'retry-after': '1' });
     const res = await inRun(activity(), () => request(target, 'api/x', PROBE_LIMIT));

@@ -77,6 +77,16 @@ export function judge(
   c: EngineCase,
   response: WireResponse,
 ): CaseVerdict[] {
+  // A rate-limit answer the pacer gave up on (a quota whose Retry-After is beyond the run's longest wait, D-252)
+  // is a pacing signal, never a verdict: the case is skipped, saying so.
+  if (response.status === 429) {
+    skipCase(
+      ctx,
+      c,
+      `${op.id}: the deployment's rate limit answered 429, with a Retry-After beyond the run's longest wait`,
+    );
+    return [];
+  }
   if (op.surface === ctx.contract.surface)
     recordCoverage(ctx.coverage, op, c, response, documented(op, response.status) !== undefined);
   const failed: CaseVerdict[] = [];
