@@ -228,10 +228,7 @@ export const chainOpenRpcDocument = {
     "maxStorageKeys": 64
   },
   "x-filters": {
-    "x-decision": [
-      "D-303",
-      "D-168"
-    ],
+    "x-decision": "D-303",
     "methods": [
       "eth_newFilter",
       "eth_newBlockFilter",
@@ -250,7 +247,8 @@ export const chainOpenRpcDocument = {
         "message": "limit exceeded"
       },
       "httpStatus": 429,
-      "retryAfter": "seconds until the client's oldest filter expires (the gateway's, when the total is reached)"
+      "retryAfterSeconds": 1,
+      "data": "how to free a filter: uninstall one, or let one expire"
     },
     "unknownFilter": {
       "code": -32000,
