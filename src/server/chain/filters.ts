@@ -6,7 +6,7 @@
  * total, an idle filter expires (read on the injectable clock), and a poll reads at most `blocksPerPoll` blocks.
  */
 import { randomBytes } from 'node:crypto';
-import type { Clock } from '../../clock.ts';
+import type { Clock } from '@svckit/sdk/clock';
 import { type RpcResponse, UpstreamRpcError } from '../../node/upstream.ts';
 import type { ChainReader } from './chain-reader.ts';
 import { JsonRpcFailure } from './errors.ts';

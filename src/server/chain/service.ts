@@ -21,7 +21,7 @@ import { ParamsValidator } from './params.ts';
 import { FollowerNode } from './follower.ts';
 import { capGas, proofParams, SIMULATED_METHODS, SIMULATION_WAIT_MS, SimulationGate } from './simulation.ts';
 import { DEFAULT_SIMULATION, type SimulationLimits } from './simulation-limits.ts';
-import { systemClock, type Clock } from '../../clock.ts';
+import { systemClock, type Clock } from '@svckit/sdk/clock';
 import { ChainReader } from './chain-reader.ts';
 import { feeHistory } from './fees.ts';
 import { FILTER_LIMITS, type FilterLimits, Filters, type FilterStore } from './filters.ts';
