@@ -24,8 +24,13 @@ export type ReceiptFees = { gasUsed: string; effectiveGasPrice?: string };
 
 const hex = (n: number | bigint) => `0x${n.toString(16)}`;
 
+/** Blocks whose receipts' fees are kept (D-302). */
+const RECEIPTS_KEPT = 4096;
+
 /** Reads the chain for the gateway's own methods. */
 export class ChainReader {
+  private readonly receiptFees = new Map<number, ReceiptFees[]>();
+
   /** Over `upstream`, with the embedded chain's sealed-block cache when there is one. */
   constructor(
     private readonly upstream: Upstream,
@@ -64,10 +69,23 @@ export class ChainReader {
     return out as BlockHeader[];
   }
 
-  /** The receipts of each of `numbers`' blocks, in order. */
+  /**
+   * The gas used and effective gas price of each receipt of each of `numbers`' sealed blocks, in order. Sealed
+   * blocks are final (QBFT), so they are kept, the newest {@link RECEIPTS_KEPT} blocks' worth: a fee history asked
+   * again, as wallets do before each transaction, reads no receipt twice.
+   */
   async receipts(numbers: number[]): Promise<ReceiptFees[][]> {
-    const results = await this.batched(numbers.map((n) => ({ method: 'eth_getBlockReceipts', params: [hex(n)] })));
-    return results.map((r) => (r as ReceiptFees[] | null) ?? []);
+    const missing = numbers.filter((n) => !this.receiptFees.has(n));
+    const results = await this.batched(missing.map((n) => ({ method: 'eth_getBlockReceipts', params: [hex(n)] })));
+    missing.forEach((n, i) => {
+      const fees = ((results[i] as ReceiptFees[] | null) ?? []).map((r) => ({
+        gasUsed: r.gasUsed,
+        ...(r.effectiveGasPrice ? { effectiveGasPrice: r.effectiveGasPrice } : {}),
+      }));
+      this.receiptFees.set(n, fees);
+      if (this.receiptFees.size > RECEIPTS_KEPT) this.receiptFees.delete(this.receiptFees.keys().next().value!);
+    });
+    return numbers.map((n) => this.receiptFees.get(n) ?? []);
   }
 
   /** The hashes of the transactions in the node's pool, ready and nonce-gapped. */
