@@ -516,6 +516,514 @@ export const chainRpcExamples: Record<ChainRpcMethod, { params: unknown[]; resul
       ],
       "result": true
     }
+  ],
+  "eth_feeHistory": [
+    {
+      "params": [
+        "0x2",
+        "latest",
+        [
+          25,
+          75
+        ]
+      ],
+      "result": {
+        "oldestBlock": "0x4d1",
+        "baseFeePerGas": [
+          "0x0",
+          "0x0",
+          "0x0"
+        ],
+        "gasUsedRatio": [
+          0,
+          0.0007
+        ],
+        "reward": [
+          [
+            "0x0",
+            "0x0"
+          ],
+          [
+            "0x0",
+            "0x0"
+          ]
+        ]
+      }
+    },
+    {
+      "params": [
+        "0x1",
+        "0x4d2"
+      ],
+      "result": {
+        "oldestBlock": "0x4d2",
+        "baseFeePerGas": [
+          "0x0",
+          "0x0"
+        ],
+        "gasUsedRatio": [
+          0.0007
+        ]
+      }
+    }
+  ],
+  "eth_maxPriorityFeePerGas": [
+    {
+      "params": [],
+      "result": "0x0"
+    }
+  ],
+  "eth_blobBaseFee": [
+    {
+      "params": [],
+      "result": "0x1"
+    }
+  ],
+  "eth_accounts": [
+    {
+      "params": [],
+      "result": []
+    }
+  ],
+  "eth_coinbase": [
+    {
+      "params": [],
+      "result": "0x2f8b7e3c9a1d5e6f0a4b8c7d6e5f4a3b2c1d0e9f"
+    }
+  ],
+  "eth_mining": [
+    {
+      "params": [],
+      "result": true
+    }
+  ],
+  "eth_hashrate": [
+    {
+      "params": [],
+      "result": "0x0"
+    }
+  ],
+  "eth_protocolVersion": [
+    {
+      "params": [],
+      "result": "0x44"
+    }
+  ],
+  "eth_getBlockReceipts": [
+    {
+      "params": [
+        "0x4d2"
+      ],
+      "result": [
+        {
+          "transactionHash": "0x88df016429689c079f3b2f6ad39fa052532c56795b733da78a91ebe6a713944b",
+          "transactionIndex": "0x0",
+          "blockHash": "0x1e1e3c8f8f6e5b4c0f0e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a3921",
+          "blockNumber": "0x4d2",
+          "from": "0x5b38da6a701c568545dcfcb03fcb875f56beddc4",
+          "to": "0xab8483f64d9c6d1ecf9b849ae677dd3315835cb2",
+          "cumulativeGasUsed": "0x5208",
+          "gasUsed": "0x5208",
+          "effectiveGasPrice": "0x0",
+          "contractAddress": null,
+          "logs": [],
+          "logsBloom": "0x00000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000",
+          "status": "0x1",
+          "type": "0x0"
+        }
+      ]
+    },
+    {
+      "params": [
+        "earliest"
+      ],
+      "result": []
+    },
+    {
+      "params": [
+        "0xffffff"
+      ],
+      "result": null
+    }
+  ],
+  "eth_getBlockTransactionCountByNumber": [
+    {
+      "params": [
+        "0x4d2"
+      ],
+      "result": "0x1"
+    },
+    {
+      "params": [
+        "0xffffff"
+      ],
+      "result": null
+    }
+  ],
+  "eth_getBlockTransactionCountByHash": [
+    {
+      "params": [
+        "0x1e1e3c8f8f6e5b4c0f0e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a3921"
+      ],
+      "result": "0x1"
+    },
+    {
+      "params": [
+        "0xabababababababababababababababababababababababababababababababab"
+      ],
+      "result": null
+    }
+  ],
+  "eth_getTransactionByBlockNumberAndIndex": [
+    {
+      "params": [
+        "0x4d2",
+        "0x0"
+      ],
+      "result": {
+        "blockHash": "0x1e1e3c8f8f6e5b4c0f0e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a3921",
+        "blockNumber": "0x4d2",
+        "from": "0x5b38da6a701c568545dcfcb03fcb875f56beddc4",
+        "gas": "0x5208",
+        "gasPrice": "0x0",
+        "hash": "0x88df016429689c079f3b2f6ad39fa052532c56795b733da78a91ebe6a713944b",
+        "input": "0x",
+        "nonce": "0x7",
+        "to": "0xab8483f64d9c6d1ecf9b849ae677dd3315835cb2",
+        "transactionIndex": "0x0",
+        "value": "0x472dd01d5267660000",
+        "type": "0x0",
+        "chainId": "0x10f447",
+        "v": "0x21e8b2",
+        "r": "0xa60ed40953ad2cce95a87164aa9737596188c5e1ee116d037523dcc02198281e",
+        "s": "0x1eab0a67854999ffc8d8495949bcf07d9923140b340536b27f0559573996a436"
+      }
+    },
+    {
+      "params": [
+        "0x4d2",
+        "0x5"
+      ],
+      "result": null
+    }
+  ],
+  "eth_getTransactionByBlockHashAndIndex": [
+    {
+      "params": [
+        "0x1e1e3c8f8f6e5b4c0f0e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a3921",
+        "0x0"
+      ],
+      "result": {
+        "blockHash": "0x1e1e3c8f8f6e5b4c0f0e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a3921",
+        "blockNumber": "0x4d2",
+        "from": "0x5b38da6a701c568545dcfcb03fcb875f56beddc4",
+        "gas": "0x5208",
+        "gasPrice": "0x0",
+        "hash": "0x88df016429689c079f3b2f6ad39fa052532c56795b733da78a91ebe6a713944b",
+        "input": "0x",
+        "nonce": "0x7",
+        "to": "0xab8483f64d9c6d1ecf9b849ae677dd3315835cb2",
+        "transactionIndex": "0x0",
+        "value": "0x472dd01d5267660000",
+        "type": "0x0",
+        "chainId": "0x10f447",
+        "v": "0x21e8b2",
+        "r": "0xa60ed40953ad2cce95a87164aa9737596188c5e1ee116d037523dcc02198281e",
+        "s": "0x1eab0a67854999ffc8d8495949bcf07d9923140b340536b27f0559573996a436"
+      }
+    },
+    {
+      "params": [
+        "0x1e1e3c8f8f6e5b4c0f0e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a3921",
+        "0x5"
+      ],
+      "result": null
+    }
+  ],
+  "eth_getUncleCountByBlockNumber": [
+    {
+      "params": [
+        "0x4d2"
+      ],
+      "result": "0x0"
+    },
+    {
+      "params": [
+        "0xffffff"
+      ],
+      "result": null
+    }
+  ],
+  "eth_getUncleCountByBlockHash": [
+    {
+      "params": [
+        "0x1e1e3c8f8f6e5b4c0f0e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a3921"
+      ],
+      "result": "0x0"
+    },
+    {
+      "params": [
+        "0xabababababababababababababababababababababababababababababababab"
+      ],
+      "result": null
+    }
+  ],
+  "eth_getUncleByBlockNumberAndIndex": [
+    {
+      "params": [
+        "0x4d2",
+        "0x0"
+      ],
+      "result": null
+    }
+  ],
+  "eth_getUncleByBlockHashAndIndex": [
+    {
+      "params": [
+        "0x1e1e3c8f8f6e5b4c0f0e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a3921",
+        "0x0"
+      ],
+      "result": null
+    }
+  ],
+  "eth_getProof": [
+    {
+      "params": [
+        "0x79174c69ac75c9b91f420057014eb44812bf4e53",
+        [
+          "0x0"
+        ],
+        "latest"
+      ],
+      "result": {
+        "address": "0x79174c69ac75c9b91f420057014eb44812bf4e53",
+        "accountProof": [
+          "0xf851808080a037658e942168bc0b2a5e6b7278ff4aadd9e919f7ae5768dc98b36eb3761508c18080808080808080808080808080"
+        ],
+        "balance": "0x0",
+        "codeHash": "0xc5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470",
+        "nonce": "0x1",
+        "storageHash": "0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421",
+        "storageProof": [
+          {
+            "key": "0x0000000000000000000000000000000000000000000000000000000000000000",
+            "value": "0x0",
+            "proof": []
+          }
+        ]
+      }
+    }
+  ],
+  "eth_createAccessList": [
+    {
+      "params": [
+        {
+          "to": "0x79174c69ac75c9b91f420057014eb44812bf4e53",
+          "data": "0x70a082310000000000000000000000005b38da6a701c568545dcfcb03fcb875f56beddc4"
+        },
+        "latest"
+      ],
+      "result": {
+        "accessList": [
+          {
+            "address": "0x79174c69ac75c9b91f420057014eb44812bf4e53",
+            "storageKeys": [
+              "0x5b6bb1b4bc1c4c6f3d3e5e2b0d0c5f4b1a7d2e8c9f0a1b2c3d4e5f60718293a4"
+            ]
+          }
+        ],
+        "gasUsed": "0x6b9a"
+      }
+    },
+    {
+      "params": [
+        {
+          "from": "0x5B38Da6a701c568545dCfcB03FcB875f56beddC4",
+          "to": null,
+          "data": "0x6001600055"
+        }
+      ],
+      "result": {
+        "accessList": [],
+        "gasUsed": "0xcf08"
+      }
+    }
+  ],
+  "eth_newFilter": [
+    {
+      "params": [
+        {
+          "fromBlock": "latest",
+          "address": "0x79174c69ac75c9b91f420057014eb44812bf4e53",
+          "topics": [
+            "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef"
+          ]
+        }
+      ],
+      "result": "0x9cef478923ff08bf67fde6c64013158d"
+    }
+  ],
+  "eth_newBlockFilter": [
+    {
+      "params": [],
+      "result": "0x4a8a4c0517381924f9838102c5a4dcb7"
+    }
+  ],
+  "eth_newPendingTransactionFilter": [
+    {
+      "params": [],
+      "result": "0x6f3a9d7e1b2c4d5e8f9a0b1c2d3e4f50"
+    }
+  ],
+  "eth_getFilterChanges": [
+    {
+      "params": [
+        "0x4a8a4c0517381924f9838102c5a4dcb7"
+      ],
+      "result": [
+        "0x1e1e3c8f8f6e5b4c0f0e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a3921"
+      ]
+    },
+    {
+      "params": [
+        "0x9cef478923ff08bf67fde6c64013158d"
+      ],
+      "result": [
+        {
+          "removed": false,
+          "logIndex": "0x0",
+          "transactionIndex": "0x0",
+          "transactionHash": "0x70a60a5df7b785680b3086f69573e08ae309bd9ac5599c9a36be5e50ab4e2478",
+          "blockHash": "0x0334e4d83c2fe7527620c8657b82a220aaedda9cec00ded0da57c91dfd3ab6db",
+          "blockNumber": "0x4d1",
+          "address": "0x79174c69ac75c9b91f420057014eb44812bf4e53",
+          "data": "0x0000000000000000000000000000000000000000000000000de0b6b3a7640000",
+          "topics": [
+            "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef",
+            "0x0000000000000000000000005b38da6a701c568545dcfcb03fcb875f56beddc4",
+            "0x000000000000000000000000ab8483f64d9c6d1ecf9b849ae677dd3315835cb2"
+          ]
+        }
+      ]
+    }
+  ],
+  "eth_getFilterLogs": [
+    {
+      "params": [
+        "0x9cef478923ff08bf67fde6c64013158d"
+      ],
+      "result": [
+        {
+          "removed": false,
+          "logIndex": "0x0",
+          "transactionIndex": "0x0",
+          "transactionHash": "0x70a60a5df7b785680b3086f69573e08ae309bd9ac5599c9a36be5e50ab4e2478",
+          "blockHash": "0x0334e4d83c2fe7527620c8657b82a220aaedda9cec00ded0da57c91dfd3ab6db",
+          "blockNumber": "0x4d1",
+          "address": "0x79174c69ac75c9b91f420057014eb44812bf4e53",
+          "data": "0x0000000000000000000000000000000000000000000000000de0b6b3a7640000",
+          "topics": [
+            "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef",
+            "0x0000000000000000000000005b38da6a701c568545dcfcb03fcb875f56beddc4",
+            "0x000000000000000000000000ab8483f64d9c6d1ecf9b849ae677dd3315835cb2"
+          ]
+        }
+      ]
+    }
+  ],
+  "eth_uninstallFilter": [
+    {
+      "params": [
+        "0x9cef478923ff08bf67fde6c64013158d"
+      ],
+      "result": true
+    },
+    {
+      "params": [
+        "0x1"
+      ],
+      "result": false
+    }
+  ],
+  "txpool_besuPendingTransactions": [
+    {
+      "params": [
+        2,
+        {
+          "from": {
+            "eq": "0x5b38da6a701c568545dcfcb03fcb875f56beddc4"
+          },
+          "nonce": {
+            "gt": "0x7"
+          }
+        }
+      ],
+      "result": [
+        {
+          "blockHash": null,
+          "blockNumber": null,
+          "from": "0x5b38da6a701c568545dcfcb03fcb875f56beddc4",
+          "gas": "0x5208",
+          "gasPrice": "0x0",
+          "hash": "0x5f6c8b2a1e0d9c8b7a6f5e4d3c2b1a0f9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b",
+          "input": "0x",
+          "nonce": "0x8",
+          "to": "0xab8483f64d9c6d1ecf9b849ae677dd3315835cb2",
+          "transactionIndex": null,
+          "value": "0x472dd01d5267660000",
+          "type": "0x0",
+          "chainId": "0x10f447",
+          "v": "0x21e8b2",
+          "r": "0xa60ed40953ad2cce95a87164aa9737596188c5e1ee116d037523dcc02198281e",
+          "s": "0x1eab0a67854999ffc8d8495949bcf07d9923140b340536b27f0559573996a436"
+        }
+      ]
+    }
+  ],
+  "txpool_status": [
+    {
+      "params": [],
+      "result": {
+        "pending": "0x0",
+        "queued": "0x1"
+      }
+    }
+  ],
+  "txpool_contentFrom": [
+    {
+      "params": [
+        "0x5B38Da6a701c568545dCfcB03FcB875f56beddC4"
+      ],
+      "result": {
+        "pending": {},
+        "queued": {
+          "8": {
+            "blockHash": null,
+            "blockNumber": null,
+            "from": "0x5b38da6a701c568545dcfcb03fcb875f56beddc4",
+            "gas": "0x5208",
+            "gasPrice": "0x0",
+            "hash": "0x5f6c8b2a1e0d9c8b7a6f5e4d3c2b1a0f9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b",
+            "input": "0x",
+            "nonce": "0x8",
+            "to": "0xab8483f64d9c6d1ecf9b849ae677dd3315835cb2",
+            "transactionIndex": null,
+            "value": "0x472dd01d5267660000",
+            "type": "0x0",
+            "chainId": "0x10f447",
+            "v": "0x21e8b2",
+            "r": "0xa60ed40953ad2cce95a87164aa9737596188c5e1ee116d037523dcc02198281e",
+            "s": "0x1eab0a67854999ffc8d8495949bcf07d9923140b340536b27f0559573996a436"
+          }
+        }
+      }
+    }
+  ],
+  "net_enode": [
+    {
+      "params": [],
+      "result": "enode://89c250782870d8b747d5adc1c988a8fe9d8a64d422627e8b80a7ccb11c723c51f08c6af5f85a13cf3afaea20a56546e19c81b26a7fb27c8c7d759f7540d429e3@203.0.113.10:30303"
+    }
   ]
 };
 

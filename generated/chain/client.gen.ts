@@ -9,14 +9,24 @@ export interface ChainRpcMethods {
   admin_nodeInfo: { params: []; result: T.NodeInfo };
   /** Lists the observer's connected peers (Besu). */
   admin_peers: { params: []; result: T.AdminPeersResult };
+  /** Returns the addresses whose keys the node holds: none. */
+  eth_accounts: { params: []; result: T.Accounts };
+  /** Returns the base fee per blob gas of the next block. */
+  eth_blobBaseFee: { params: []; result: T.QUANTITY };
   /** Returns the number of the latest block. */
   eth_blockNumber: { params: []; result: T.QUANTITY };
   /** Executes a call without creating a transaction. */
   eth_call: { params: [callObject: T.CallObject, blockNumber: T.BlockNumberOrTagOrHash]; result: T.DATA };
   /** Returns the chain ID. */
   eth_chainId: { params: []; result: T.EthChainIdResult };
+  /** Returns the observer node's address. */
+  eth_coinbase: { params: []; result: T.DATA20 };
+  /** Returns the access list and gas of a call. */
+  eth_createAccessList: { params: [callObject: T.CallObject, blockNumber?: T.BlockNumberOrTagOrHash]; result: T.AccessListResult };
   /** Estimates the gas a transaction needs. */
   eth_estimateGas: { params: [callObject: T.EstimateGasCallObject, blockNumber?: T.BlockNumberOrTagOrHash]; result: T.QUANTITY };
+  /** Returns the base fees, gas use and priority fees of a range of blocks. */
+  eth_feeHistory: { params: [blockCount: T.BlockCount, newestBlock: T.BlockNumberOrTag, rewardPercentiles?: T.RewardPercentiles]; result: T.FeeHistory };
   /** Returns the gas price, always 0. */
   eth_gasPrice: { params: []; result: T.EthGasPriceResult };
   /** Returns the balance of an address in wei. */
@@ -25,26 +35,68 @@ export interface ChainRpcMethods {
   eth_getBlockByHash: { params: [blockHash: T.DATA32Input, fullTxs: T.EthGetBlockByHashParamFullTxs]; result: T.BlockOrNull };
   /** Returns a block by number or tag. */
   eth_getBlockByNumber: { params: [blockNumber: T.BlockNumberOrTag, fullTxs: T.EthGetBlockByNumberParamFullTxs]; result: T.BlockOrNull };
+  /** Returns the receipts of a block's transactions. */
+  eth_getBlockReceipts: { params: [block: T.BlockNumberOrTagOrHash]; result: T.ReceiptsOrNull };
+  /** Returns the number of transactions in a block given by hash. */
+  eth_getBlockTransactionCountByHash: { params: [blockHash: T.DATA32Input]; result: T.QUANTITYOrNull };
+  /** Returns the number of transactions in a block given by number. */
+  eth_getBlockTransactionCountByNumber: { params: [blockNumber: T.BlockNumberOrTag]; result: T.QUANTITYOrNull };
   /** Returns the code at an address. */
   eth_getCode: { params: [address: T.DATA20, blockNumber: T.BlockNumberOrTagOrHash]; result: T.DATA };
+  /** Returns what a filter saw since its previous poll. */
+  eth_getFilterChanges: { params: [filterId: T.FilterIdInput]; result: T.FilterChanges };
+  /** Returns every log a log filter matches. */
+  eth_getFilterLogs: { params: [filterId: T.FilterIdInput]; result: T.Logs };
   /** Returns the logs matching a filter. */
   eth_getLogs: { params: [filter: T.Filter]; result: T.EthGetLogsResult };
+  /** Returns the Merkle proof of an account and some of its storage. */
+  eth_getProof: { params: [address: T.DATA20, storageKeys: T.StorageKeys, block?: T.BlockNumberOrTagOrHash]; result: T.AccountProof };
   /** Returns the value of a storage slot. */
   eth_getStorageAt: { params: [address: T.DATA20, slot: T.StorageSlot, blockNumber: T.BlockNumberOrTagOrHash]; result: T.DATA32 };
+  /** Returns a transaction by block hash and position. */
+  eth_getTransactionByBlockHashAndIndex: { params: [blockHash: T.DATA32Input, index: T.QUANTITYInput]; result: T.TransactionOrNull };
+  /** Returns a transaction by block number and position. */
+  eth_getTransactionByBlockNumberAndIndex: { params: [blockNumber: T.BlockNumberOrTag, index: T.QUANTITYInput]; result: T.TransactionOrNull };
   /** Returns a transaction by hash. */
   eth_getTransactionByHash: { params: [txHash: T.DATA32Input]; result: T.TransactionOrNull };
   /** Returns the nonce of an address. */
   eth_getTransactionCount: { params: [address: T.DATA20, blockNumber: T.BlockNumberOrTagOrHash]; result: T.QUANTITY };
   /** Returns the receipt of a transaction. */
   eth_getTransactionReceipt: { params: [txHash: T.DATA32Input]; result: T.ReceiptOrNull };
+  /** Returns an uncle of a block: always null under QBFT. */
+  eth_getUncleByBlockHashAndIndex: { params: [blockHash: T.DATA32Input, index: T.QUANTITYInput]; result: T.BlockOrNull };
+  /** Returns an uncle of a block: always null under QBFT. */
+  eth_getUncleByBlockNumberAndIndex: { params: [blockNumber: T.BlockNumberOrTag, index: T.QUANTITYInput]; result: T.BlockOrNull };
+  /** Returns the number of uncles of a block: 0 under QBFT. */
+  eth_getUncleCountByBlockHash: { params: [blockHash: T.DATA32Input]; result: T.QUANTITYOrNull };
+  /** Returns the number of uncles of a block: 0 under QBFT. */
+  eth_getUncleCountByBlockNumber: { params: [blockNumber: T.BlockNumberOrTag]; result: T.QUANTITYOrNull };
+  /** Returns the hash rate: 0 (no proof of work). */
+  eth_hashrate: { params: []; result: T.EthHashrateResult };
+  /** Returns the priority fee to offer, always 0. */
+  eth_maxPriorityFeePerGas: { params: []; result: T.EthMaxPriorityFeePerGasResult };
+  /** Returns whether the node takes part in block production. */
+  eth_mining: { params: []; result: T.EthMiningResult };
+  /** Installs a filter of new blocks and returns its id. */
+  eth_newBlockFilter: { params: []; result: T.FilterId };
+  /** Installs a log filter and returns its id. */
+  eth_newFilter: { params: [filter: T.Filter]; result: T.FilterId };
+  /** Installs a filter of new transactions and returns its id. */
+  eth_newPendingTransactionFilter: { params: []; result: T.FilterId };
+  /** Returns the highest eth wire protocol version the node speaks. */
+  eth_protocolVersion: { params: []; result: T.QUANTITY };
   /** Submits a signed transaction. */
   eth_sendRawTransaction: { params: [signedTx: T.DATAInput]; result: T.DATA32 };
   /** Starts a subscription (WebSocket only). */
   eth_subscribe: { params: [subscriptionType: T.SubscriptionType, filter?: T.LogSubscriptionFilter]; result: T.SubscriptionId };
   /** Returns the sync status. */
   eth_syncing: { params: []; result: T.SyncStatus };
+  /** Removes a filter. */
+  eth_uninstallFilter: { params: [filterId: T.FilterIdInput]; result: T.EthUninstallFilterResult };
   /** Cancels a subscription (WebSocket only). */
   eth_unsubscribe: { params: [subscriptionId: T.SubscriptionId]; result: T.EthUnsubscribeResult };
+  /** Returns the observer's enode URL (Besu). */
+  net_enode: { params: []; result: T.Enode };
   /** Returns whether the node listens for peers. */
   net_listening: { params: []; result: T.NetListeningResult };
   /** Returns the number of connected peers. */
@@ -57,10 +109,16 @@ export interface ChainRpcMethods {
   qbft_getValidatorsByBlockHash: { params: [blockHash: T.DATA32Input]; result: T.ValidatorAddressesOrNull };
   /** Returns the validators at a block. */
   qbft_getValidatorsByBlockNumber: { params: [blockNumber: T.BlockNumberOrTag]; result: T.ValidatorAddressesOrNull };
+  /** Lists the pooled transactions, filtered (Besu). */
+  txpool_besuPendingTransactions: { params: [numResults?: T.TxpoolBesuPendingTransactionsParamNumResults, fields?: T.PendingTransactionsFilter]; result: T.PendingTransactions };
   /** Returns transaction pool statistics (Besu). */
   txpool_besuStatistics: { params: []; result: T.TxPoolStatistics };
   /** Lists the transactions in the pool (Besu). */
   txpool_besuTransactions: { params: []; result: T.TxpoolBesuTransactionsResult };
+  /** Lists one sender's pooled transactions (Besu, Geth). */
+  txpool_contentFrom: { params: [address: T.DATA20]; result: T.TxPoolContentFrom };
+  /** Counts the pooled transactions (Besu, Geth). */
+  txpool_status: { params: []; result: T.TxPoolStatus };
   /** Returns the client version. */
   web3_clientVersion: { params: []; result: T.Web3ClientVersionResult };
   /** Returns the Keccak-256 hash of the data. */
@@ -73,6 +131,7 @@ export type ChainRpcMethod = keyof ChainRpcMethods;
 /** The JSON-RPC error codes the contract documents, by name. */
 export const chainRpcErrorCodes = {
   ExecutionReverted: -32000,
+  FilterNotFound: -32000,
   InternalError: -32603,
   InvalidInput: -32000,
   InvalidParams: -32602,

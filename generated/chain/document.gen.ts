@@ -8,7 +8,7 @@ export const chainOpenRpcDocument = {
   "info": {
     "title": "svckit chain JSON-RPC (surface C)",
     "version": "1.0.0",
-    "description": "Surface C of the Ledger, Wallet and Chain Service: the chain JSON-RPC interface of the observer node.\n\nspec: \"standard Ethereum JSON-RPC (EIP-1474) plus consensus (QBFT), net and web3 methods, served by an observer node. Chain ID is 1111111 (hex 0x10F447). The network ID string is 1111111. The gas price is always 0 (free transactions for permissioned participants). Only the observer node is publicly reachable; validator RPC ports are internal. Read-only methods work for everyone; writes require a funded account on the permissioned chain.\"\n\n## Transport\n\nspec: \"POST {base_url}/rpc with header Content-Type: application/json and a JSON-RPC 2.0 body with fields jsonrpc (string), method (string), params (array), id.\" The path carries no version (spec, Versioning); this document's info.version is semantic (D-028). Every method takes its params by position. The Content-Type must be `application/json`, with at most a `charset=utf-8` parameter: any other type (`text/plain`, a form, none) answers HTTP 415 with a -32600 error object and is not run (D-202; see `x-content-type`).\n\nWebSocket (D-012, D-016): {ws_url} (wss://<host>/ws) speaks JSON-RPC 2.0 in text frames, one request, response or notification per frame. It serves every /rpc method plus eth_subscribe (newHeads, logs) and eth_unsubscribe, with eth_subscription notifications. The upgrade request needs the institutional API's Authorization header (Bearer svc_<API_KEY>, or SVC-MLDSA signed over GET and /ws) and the chain:subscribe permission; otherwise 401 or 403 with an {error} body. See `x-websocket`.\n\n## Type notation\n\nspec: \"QUANTITY = hex-encoded integer; TAG = latest, earliest or pending; DATA(n) = hex bytes of length n.\" QUANTITY and DATA values are lower-case hex on the wire (EIP-1474): the chain ID the spec writes as 0x10F447 is sent as `0x10f447`. Addresses in requests may be in any case (D-040).\n\n## Enabled API groups\n\nspec: \"Enabled API groups on the observer: ETH, NET, WEB3, TXPOOL, ADMIN. The qbft methods are served by validator nodes and relayed by the observer.\" The TXPOOL and ADMIN groups serve the read-only Besu methods txpool_besuStatistics, txpool_besuTransactions, admin_nodeInfo and admin_peers (D-013). Mutating admin methods and methods of groups that are not enabled (debug_, miner_, trace_, perm_, clique_, ibft_, eea_, priv_, plugins_) answer -32604 \"Method not enabled\"; any other unknown method answers -32601 (see `x-method-not-enabled`).\n\n## Errors (D-023)\n\nErrors use the JSON-RPC 2.0 error object {code, message, data?} with the JSON-RPC codes (-32700, -32600, -32601, -32602, -32603), the EIP-1474 codes (-32000 to -32006), Besu's -32007 (D-050) and -32604 (D-013); see components/errors. The HTTP status is 200 except for rate limiting, which answers HTTP 429 with error -32005 \"limit exceeded\" (D-024), and a Content-Type other than application/json, which answers HTTP 415 with error -32600 \"Invalid Request\" (D-202).\n\n## Limits\n\n| Limit | Value | Applies to |\n|---|---|---|\n| Gas price | always 0 | chain |\n| Block period | 2 seconds | consensus parameter |\n| Consensus request time-out | 10 seconds | consensus parameter |\n| Request rate | 100 requests per second per client IP, a batch counting one per entry, an eth_call or eth_estimateGas counting 20 (D-024, D-201) | /rpc and /ws |\n| Gas of a simulated call | at most 2,000,000; a call object without `gas` runs with 2,000,000 (D-199) | eth_call, eth_estimateGas |\n| Simulated calls in flight | 2 per client IP (one more: -32005), 4 in all (one more waits up to 1 s, then -32005) (D-200) | eth_call, eth_estimateGas |\n| Batch size | 1 to 100 requests; an empty batch is -32600, a larger one gets one -32005 error (D-051) | /rpc and /ws |",
+    "description": "Surface C of the Ledger, Wallet and Chain Service: the chain JSON-RPC interface of the observer node.\n\nspec: \"standard Ethereum JSON-RPC (EIP-1474) plus consensus (QBFT), net and web3 methods, served by an observer node. Chain ID is 1111111 (hex 0x10F447). The network ID string is 1111111. The gas price is always 0 (free transactions for permissioned participants). Only the observer node is publicly reachable; validator RPC ports are internal. Read-only methods work for everyone; writes require a funded account on the permissioned chain.\"\n\n## Transport\n\nspec: \"POST {base_url}/rpc with header Content-Type: application/json and a JSON-RPC 2.0 body with fields jsonrpc (string), method (string), params (array), id.\" The path carries no version (spec, Versioning); this document's info.version is semantic (D-028). Every method takes its params by position. The Content-Type must be `application/json`, with at most a `charset=utf-8` parameter: any other type (`text/plain`, a form, none) answers HTTP 415 with a -32600 error object and is not run (D-202; see `x-content-type`).\n\nWebSocket (D-012, D-016): {ws_url} (wss://<host>/ws) speaks JSON-RPC 2.0 in text frames, one request, response or notification per frame. It serves every /rpc method plus eth_subscribe (newHeads, logs) and eth_unsubscribe, with eth_subscription notifications. The upgrade request needs the institutional API's Authorization header (Bearer svc_<API_KEY>, or SVC-MLDSA signed over GET and /ws) and the chain:subscribe permission; otherwise 401 or 403 with an {error} body. See `x-websocket`.\n\n## Type notation\n\nspec: \"QUANTITY = hex-encoded integer; TAG = latest, earliest or pending; DATA(n) = hex bytes of length n.\" QUANTITY and DATA values are lower-case hex on the wire (EIP-1474): the chain ID the spec writes as 0x10F447 is sent as `0x10f447`. Addresses in requests may be in any case (D-040).\n\n## Enabled API groups\n\nspec: \"Enabled API groups on the observer: ETH, NET, WEB3, TXPOOL, ADMIN. The qbft methods are served by validator nodes and relayed by the observer.\" The observer serves what a Besu node of a QBFT network serves in these groups to a public, read-only client (D-013, D-253): the EIP-1474 and execution-apis methods of the ETH group, the fee methods (eth_feeHistory, eth_maxPriorityFeePerGas, eth_blobBaseFee), the filter methods (see `x-filters`), and the read-only Besu methods txpool_besuStatistics, txpool_besuTransactions, txpool_besuPendingTransactions, txpool_status, txpool_contentFrom, admin_nodeInfo, admin_peers and net_enode. Methods that would change the node or reveal its internals (admin_addPeer, admin_removePeer, admin_changeLogLevel, admin_generateLogBloomCache, admin_logsRepairCache, admin_logsRemoveCache, net_services), eth_sendTransaction (the node holds no keys) and methods of groups that are not enabled (debug_, miner_, trace_, perm_, clique_, ibft_, eea_, priv_, plugins_) answer -32604 \"Method not enabled\"; any other unknown method answers -32601 (see `x-method-not-enabled`). D-253 lists every method Besu has in the enabled groups and what the observer answers.\n\n## Errors (D-023)\n\nErrors use the JSON-RPC 2.0 error object {code, message, data?} with the JSON-RPC codes (-32700, -32600, -32601, -32602, -32603), the EIP-1474 codes (-32000 to -32006), Besu's -32007 (D-050) and -32604 (D-013); see components/errors. The HTTP status is 200 except for rate limiting, which answers HTTP 429 with error -32005 \"limit exceeded\" (D-024), and a Content-Type other than application/json, which answers HTTP 415 with error -32600 \"Invalid Request\" (D-202).\n\n## Limits\n\n| Limit | Value | Applies to |\n|---|---|---|\n| Gas price | always 0 | chain |\n| Block period | 2 seconds | consensus parameter |\n| Consensus request time-out | 10 seconds | consensus parameter |\n| Request rate | 100 requests per second per client IP, a batch counting one per entry, an eth_call, eth_estimateGas, eth_createAccessList or eth_getProof counting 20 (D-024, D-201, D-257) | /rpc and /ws |\n| Gas of a simulated call | at most 2,000,000; a call object without `gas` runs with 2,000,000 (D-199) | eth_call, eth_estimateGas, eth_createAccessList |\n| Simulated calls in flight | 2 per client IP (one more: -32005), 4 in all (one more waits up to 1 s, then -32005) (D-200, D-257) | eth_call, eth_estimateGas, eth_createAccessList, eth_getProof |\n| Storage keys of a proof | at most 64 (D-257) | eth_getProof |\n| Blocks of a fee history | 1 to 1024 (D-255) | eth_feeHistory |\n| Filters | 64 per client IP and 10,000 in all (one more: -32005); removed after 10 minutes without a poll; at most 1,024 blocks a poll (D-256) | eth_newFilter, eth_newBlockFilter, eth_newPendingTransactionFilter |\n| Batch size | 1 to 100 requests; an empty batch is -32600, a larger one gets one -32005 error (D-051) | /rpc and /ws |",
     "contact": {
       "name": "svckit maintainers",
       "url": "https://svckit.example.com",
@@ -133,7 +133,8 @@ export const chainOpenRpcDocument = {
   "x-rate-limit": {
     "x-decision": [
       "D-024",
-      "D-201"
+      "D-201",
+      "D-257"
     ],
     "requestsPerSecond": 100,
     "per": "client IP",
@@ -153,7 +154,9 @@ export const chainOpenRpcDocument = {
     "simulatedCallWeight": 20,
     "simulatedCallMethods": [
       "eth_call",
-      "eth_estimateGas"
+      "eth_estimateGas",
+      "eth_createAccessList",
+      "eth_getProof"
     ]
   },
   "x-batch": {
@@ -188,11 +191,14 @@ export const chainOpenRpcDocument = {
       "D-199",
       "D-200",
       "D-201",
-      "D-203"
+      "D-203",
+      "D-257"
     ],
     "methods": [
       "eth_call",
-      "eth_estimateGas"
+      "eth_estimateGas",
+      "eth_createAccessList",
+      "eth_getProof"
     ],
     "gasCap": 2000000,
     "gasWhenAbsent": "the gas cap",
@@ -212,10 +218,50 @@ export const chainOpenRpcDocument = {
     "rateLimitWeight": 20,
     "configurable": true,
     "headCallsRunOn": "a follower node forked from the sealing node at its newest sealed block (latest, pending, safe, finalized, no block, or that block number)",
-    "olderCallsRunOn": "the sealing node, one at a time on the gateway (an older block number, a block hash or an EIP-1898 object)"
+    "olderCallsRunOn": "the sealing node, one at a time on the gateway (an older block number, a block hash or an EIP-1898 object)",
+    "gasCapMethods": [
+      "eth_call",
+      "eth_estimateGas",
+      "eth_createAccessList"
+    ],
+    "proofRunsOn": "the sealing node, one at a time on the gateway (a fork cannot prove state it has not read)",
+    "maxStorageKeys": 64
+  },
+  "x-filters": {
+    "x-decision": "D-256",
+    "methods": [
+      "eth_newFilter",
+      "eth_newBlockFilter",
+      "eth_newPendingTransactionFilter",
+      "eth_getFilterChanges",
+      "eth_getFilterLogs",
+      "eth_uninstallFilter"
+    ],
+    "idleTimeoutSeconds": 600,
+    "perClientIp": 64,
+    "total": 10000,
+    "blocksPerPoll": 1024,
+    "onExceeded": {
+      "error": {
+        "code": -32005,
+        "message": "limit exceeded"
+      },
+      "httpStatus": 429,
+      "retryAfterSeconds": 1,
+      "data": "how to free a filter: uninstall one, or let one expire"
+    },
+    "unknownFilter": {
+      "code": -32000,
+      "message": "Filter not found"
+    },
+    "state": "in the gateway: in Redis when REDIS_URL is set, so every instance behind one address answers every id (D-168); in process otherwise",
+    "filterId": "16 random bytes as a QUANTITY, as Besu makes them"
   },
   "x-method-not-enabled": {
-    "x-decision": "D-013",
+    "x-decision": [
+      "D-013",
+      "D-253"
+    ],
     "error": {
       "code": -32604,
       "message": "Method not enabled"
@@ -223,7 +269,12 @@ export const chainOpenRpcDocument = {
     "methods": [
       "admin_addPeer",
       "admin_removePeer",
-      "admin_changeLogLevel"
+      "admin_changeLogLevel",
+      "admin_generateLogBloomCache",
+      "admin_logsRepairCache",
+      "admin_logsRemoveCache",
+      "net_services",
+      "eth_sendTransaction"
     ],
     "groups": [
       "debug",
@@ -2236,6 +2287,1979 @@ export const chainOpenRpcDocument = {
         "D-012",
         "D-016"
       ]
+    },
+    {
+      "name": "eth_feeHistory",
+      "summary": "Returns the base fees, gas use and priority fees of a range of blocks.",
+      "description": "execution-apis `eth_feeHistory`, as Besu answers it, computed by the gateway from the sealed blocks and their receipts (D-255): every base fee is 0 (the chain's base fee is zero), `gasUsedRatio` is each block's gasUsed / gasLimit, and `reward` gives each block's effective priority fees at the requested percentiles, weighted by gas used (0 for an empty block, and 0 for every transaction sent at the spec's gas price 0). blockCount is 1 to 1024; a range that reaches before block 0 starts at block 0. A newestBlock past the head is -32001 Resource not found, as every block past the head (D-197). rewardPercentiles may be left out, as Besu and Geth allow; then `reward` is left out.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/eth"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "blockCount",
+          "description": "Number of blocks, 1 to 1024 (D-255).",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/BlockCount"
+          }
+        },
+        {
+          "name": "newestBlock",
+          "description": "The newest block of the range.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/BlockNumberOrTag"
+          }
+        },
+        {
+          "name": "rewardPercentiles",
+          "description": "Optional percentiles (0 to 100) of the effective priority fee, as Besu reads them (D-255).",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/RewardPercentiles"
+          }
+        }
+      ],
+      "result": {
+        "name": "feeHistory",
+        "description": "The fee history of the range.",
+        "schema": {
+          "$ref": "#/components/schemas/FeeHistory"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/ResourceNotFound"
+        },
+        {
+          "$ref": "#/components/errors/InternalError"
+        },
+        {
+          "$ref": "#/components/errors/LimitExceeded"
+        }
+      ],
+      "examples": [
+        {
+          "name": "lastTwoBlocks",
+          "description": "Two blocks, the second holding one transfer at gas price 0.",
+          "params": [
+            {
+              "name": "blockCount",
+              "value": "0x2"
+            },
+            {
+              "name": "newestBlock",
+              "value": "latest"
+            },
+            {
+              "name": "rewardPercentiles",
+              "value": [
+                25,
+                75
+              ]
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": {
+              "oldestBlock": "0x4d1",
+              "baseFeePerGas": [
+                "0x0",
+                "0x0",
+                "0x0"
+              ],
+              "gasUsedRatio": [
+                0,
+                0.0007
+              ],
+              "reward": [
+                [
+                  "0x0",
+                  "0x0"
+                ],
+                [
+                  "0x0",
+                  "0x0"
+                ]
+              ]
+            }
+          }
+        },
+        {
+          "name": "withoutPercentiles",
+          "params": [
+            {
+              "name": "blockCount",
+              "value": "0x1"
+            },
+            {
+              "name": "newestBlock",
+              "value": "0x4d2"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": {
+              "oldestBlock": "0x4d2",
+              "baseFeePerGas": [
+                "0x0",
+                "0x0"
+              ],
+              "gasUsedRatio": [
+                0.0007
+              ]
+            }
+          }
+        }
+      ],
+      "x-decision": "D-255"
+    },
+    {
+      "name": "eth_maxPriorityFeePerGas",
+      "summary": "Returns the priority fee to offer, always 0.",
+      "description": "execution-apis `eth_maxPriorityFeePerGas`: always `0x0`, as eth_gasPrice (spec: \"The gas price is always 0\"); Besu answers its minimum priority fee, 0 on this chain (D-253). Wallets (MetaMask, viem) add it to the base fee, 0, to set maxFeePerGas.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/eth"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [],
+      "result": {
+        "name": "maxPriorityFeePerGas",
+        "description": "Always `0x0`.",
+        "schema": {
+          "title": "MaxPriorityFeePerGas",
+          "type": "string",
+          "const": "0x0"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InternalError"
+        },
+        {
+          "$ref": "#/components/errors/LimitExceeded"
+        }
+      ],
+      "examples": [
+        {
+          "name": "zero",
+          "params": [],
+          "result": {
+            "name": "result",
+            "value": "0x0"
+          }
+        }
+      ],
+      "x-decision": "D-253"
+    },
+    {
+      "name": "eth_blobBaseFee",
+      "summary": "Returns the base fee per blob gas of the next block.",
+      "description": "execution-apis `eth_blobBaseFee`, relayed to the node (Besu serves it). The chain carries no blob transactions, so it stays at the minimum, 1 wei (D-253).",
+      "tags": [
+        {
+          "$ref": "#/components/tags/eth"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [],
+      "result": {
+        "name": "blobBaseFee",
+        "description": "Wei per blob gas.",
+        "schema": {
+          "$ref": "#/components/schemas/QUANTITY"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InternalError"
+        },
+        {
+          "$ref": "#/components/errors/LimitExceeded"
+        }
+      ],
+      "examples": [
+        {
+          "name": "minimum",
+          "params": [],
+          "result": {
+            "name": "result",
+            "value": "0x1"
+          }
+        }
+      ],
+      "x-decision": "D-253"
+    },
+    {
+      "name": "eth_accounts",
+      "summary": "Returns the addresses whose keys the node holds: none.",
+      "description": "execution-apis `eth_accounts`. The observer holds no keys, so the list is always empty, as Besu answers (D-253).",
+      "tags": [
+        {
+          "$ref": "#/components/tags/eth"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [],
+      "result": {
+        "name": "accounts",
+        "description": "Always `[]`.",
+        "schema": {
+          "$ref": "#/components/schemas/Accounts"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InternalError"
+        },
+        {
+          "$ref": "#/components/errors/LimitExceeded"
+        }
+      ],
+      "examples": [
+        {
+          "name": "none",
+          "params": [],
+          "result": {
+            "name": "result",
+            "value": []
+          }
+        }
+      ],
+      "x-decision": "D-253"
+    },
+    {
+      "name": "eth_coinbase",
+      "summary": "Returns the observer node's address.",
+      "description": "execution-apis `eth_coinbase`: the address of the observer's node key, as Besu answered on a QBFT node (its own address; Besu 25.12 dropped the method with proof of work, D-253). The observer seals no block: a block's `miner` is its proposer.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/eth"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [],
+      "result": {
+        "name": "coinbase",
+        "description": "The observer's node address.",
+        "schema": {
+          "$ref": "#/components/schemas/DATA20"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InternalError"
+        },
+        {
+          "$ref": "#/components/errors/LimitExceeded"
+        }
+      ],
+      "examples": [
+        {
+          "name": "observer",
+          "params": [],
+          "result": {
+            "name": "result",
+            "value": "0x2f8b7e3c9a1d5e6f0a4b8c7d6e5f4a3b2c1d0e9f"
+          }
+        }
+      ],
+      "x-decision": "D-253"
+    },
+    {
+      "name": "eth_mining",
+      "summary": "Returns whether the node takes part in block production.",
+      "description": "EIP-1474 `eth_mining`: `true`, as Besu answers on every node of a QBFT network, validator or not (its consensus coordinator runs on each node; D-253).",
+      "tags": [
+        {
+          "$ref": "#/components/tags/eth"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [],
+      "result": {
+        "name": "mining",
+        "description": "Always `true`.",
+        "schema": {
+          "title": "Mining",
+          "type": "boolean"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InternalError"
+        },
+        {
+          "$ref": "#/components/errors/LimitExceeded"
+        }
+      ],
+      "examples": [
+        {
+          "name": "running",
+          "params": [],
+          "result": {
+            "name": "result",
+            "value": true
+          }
+        }
+      ],
+      "x-decision": "D-253"
+    },
+    {
+      "name": "eth_hashrate",
+      "summary": "Returns the hash rate: 0 (no proof of work).",
+      "description": "EIP-1474 `eth_hashrate`: always `0x0`, as Besu answered on a QBFT node before it dropped the proof-of-work methods (D-253).",
+      "tags": [
+        {
+          "$ref": "#/components/tags/eth"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [],
+      "result": {
+        "name": "hashrate",
+        "description": "Always `0x0`.",
+        "schema": {
+          "title": "Hashrate",
+          "type": "string",
+          "const": "0x0"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InternalError"
+        },
+        {
+          "$ref": "#/components/errors/LimitExceeded"
+        }
+      ],
+      "examples": [
+        {
+          "name": "zero",
+          "params": [],
+          "result": {
+            "name": "result",
+            "value": "0x0"
+          }
+        }
+      ],
+      "x-decision": "D-253"
+    },
+    {
+      "name": "eth_protocolVersion",
+      "summary": "Returns the highest eth wire protocol version the node speaks.",
+      "description": "EIP-1474 `eth_protocolVersion`, as Besu answers it: the highest `eth` capability as a QUANTITY, `0x44` (eth/68, the capability admin_peers lists; D-253). execution-apis no longer defines it; web3.js's getProtocolVersion calls it.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/eth"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [],
+      "result": {
+        "name": "protocolVersion",
+        "description": "`0x44` (eth/68).",
+        "schema": {
+          "$ref": "#/components/schemas/QUANTITY"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InternalError"
+        },
+        {
+          "$ref": "#/components/errors/LimitExceeded"
+        }
+      ],
+      "examples": [
+        {
+          "name": "eth68",
+          "params": [],
+          "result": {
+            "name": "result",
+            "value": "0x44"
+          }
+        }
+      ],
+      "x-decision": "D-253"
+    },
+    {
+      "name": "eth_getBlockReceipts",
+      "summary": "Returns the receipts of a block's transactions.",
+      "description": "execution-apis `eth_getBlockReceipts`: the receipts in block order, `[]` for a block without transactions, null for an unknown block (D-258).",
+      "tags": [
+        {
+          "$ref": "#/components/tags/eth"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "block",
+          "description": "QUANTITY or TAG, a block hash, or an EIP-1898 block object (D-131).",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/BlockNumberOrTagOrHash"
+          }
+        }
+      ],
+      "result": {
+        "name": "receipts",
+        "description": "The receipts, or null for an unknown block.",
+        "schema": {
+          "$ref": "#/components/schemas/ReceiptsOrNull"
+        },
+        "x-decision": "D-258"
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/InternalError"
+        },
+        {
+          "$ref": "#/components/errors/LimitExceeded"
+        }
+      ],
+      "examples": [
+        {
+          "name": "oneTransfer",
+          "params": [
+            {
+              "name": "block",
+              "value": "0x4d2"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": [
+              {
+                "transactionHash": "0x88df016429689c079f3b2f6ad39fa052532c56795b733da78a91ebe6a713944b",
+                "transactionIndex": "0x0",
+                "blockHash": "0x1e1e3c8f8f6e5b4c0f0e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a3921",
+                "blockNumber": "0x4d2",
+                "from": "0x5b38da6a701c568545dcfcb03fcb875f56beddc4",
+                "to": "0xab8483f64d9c6d1ecf9b849ae677dd3315835cb2",
+                "cumulativeGasUsed": "0x5208",
+                "gasUsed": "0x5208",
+                "effectiveGasPrice": "0x0",
+                "contractAddress": null,
+                "logs": [],
+                "logsBloom": "0x00000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000",
+                "status": "0x1",
+                "type": "0x0"
+              }
+            ]
+          }
+        },
+        {
+          "name": "genesis",
+          "params": [
+            {
+              "name": "block",
+              "value": "earliest"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": []
+          }
+        },
+        {
+          "name": "unknownBlock",
+          "description": "A block beyond the chain head gives null.",
+          "params": [
+            {
+              "name": "block",
+              "value": "0xffffff"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": null
+          }
+        }
+      ],
+      "x-decision": "D-258"
+    },
+    {
+      "name": "eth_getBlockTransactionCountByNumber",
+      "summary": "Returns the number of transactions in a block given by number.",
+      "description": "execution-apis `eth_getBlockTransactionCountByNumber`: the number of transactions in the block, null for an unknown block (D-258).",
+      "tags": [
+        {
+          "$ref": "#/components/tags/eth"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "blockNumber",
+          "description": "spec: \"QUANTITY or TAG\".",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/BlockNumberOrTag"
+          }
+        }
+      ],
+      "result": {
+        "name": "count",
+        "description": "The transaction count, or null for an unknown block.",
+        "schema": {
+          "$ref": "#/components/schemas/QUANTITYOrNull"
+        },
+        "x-decision": "D-258"
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/InternalError"
+        },
+        {
+          "$ref": "#/components/errors/LimitExceeded"
+        }
+      ],
+      "examples": [
+        {
+          "name": "oneTransaction",
+          "params": [
+            {
+              "name": "blockNumber",
+              "value": "0x4d2"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": "0x1"
+          }
+        },
+        {
+          "name": "unknownBlock",
+          "params": [
+            {
+              "name": "blockNumber",
+              "value": "0xffffff"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": null
+          }
+        }
+      ],
+      "x-decision": "D-258"
+    },
+    {
+      "name": "eth_getBlockTransactionCountByHash",
+      "summary": "Returns the number of transactions in a block given by hash.",
+      "description": "execution-apis `eth_getBlockTransactionCountByHash`: the number of transactions in the block, null for an unknown block (D-258).",
+      "tags": [
+        {
+          "$ref": "#/components/tags/eth"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "blockHash",
+          "description": "The block hash.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/DATA32Input"
+          }
+        }
+      ],
+      "result": {
+        "name": "count",
+        "description": "The transaction count, or null for an unknown block.",
+        "schema": {
+          "$ref": "#/components/schemas/QUANTITYOrNull"
+        },
+        "x-decision": "D-258"
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/InternalError"
+        },
+        {
+          "$ref": "#/components/errors/LimitExceeded"
+        }
+      ],
+      "examples": [
+        {
+          "name": "oneTransaction",
+          "params": [
+            {
+              "name": "blockHash",
+              "value": "0x1e1e3c8f8f6e5b4c0f0e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a3921"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": "0x1"
+          }
+        },
+        {
+          "name": "unknownBlock",
+          "params": [
+            {
+              "name": "blockHash",
+              "value": "0xabababababababababababababababababababababababababababababababab"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": null
+          }
+        }
+      ],
+      "x-decision": "D-258"
+    },
+    {
+      "name": "eth_getTransactionByBlockNumberAndIndex",
+      "summary": "Returns a transaction by block number and position.",
+      "description": "execution-apis `eth_getTransactionByBlockNumberAndIndex`: the transaction at a position of a block, null for an unknown block or a position past its last transaction (D-258).",
+      "tags": [
+        {
+          "$ref": "#/components/tags/eth"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "blockNumber",
+          "description": "spec: \"QUANTITY or TAG\".",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/BlockNumberOrTag"
+          }
+        },
+        {
+          "name": "index",
+          "description": "The position in the block (0 is the first transaction).",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/QUANTITYInput"
+          }
+        }
+      ],
+      "result": {
+        "name": "transaction",
+        "description": "The transaction, or null.",
+        "schema": {
+          "$ref": "#/components/schemas/TransactionOrNull"
+        },
+        "x-decision": "D-258"
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/InternalError"
+        },
+        {
+          "$ref": "#/components/errors/LimitExceeded"
+        }
+      ],
+      "examples": [
+        {
+          "name": "first",
+          "params": [
+            {
+              "name": "blockNumber",
+              "value": "0x4d2"
+            },
+            {
+              "name": "index",
+              "value": "0x0"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": {
+              "blockHash": "0x1e1e3c8f8f6e5b4c0f0e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a3921",
+              "blockNumber": "0x4d2",
+              "from": "0x5b38da6a701c568545dcfcb03fcb875f56beddc4",
+              "gas": "0x5208",
+              "gasPrice": "0x0",
+              "hash": "0x88df016429689c079f3b2f6ad39fa052532c56795b733da78a91ebe6a713944b",
+              "input": "0x",
+              "nonce": "0x7",
+              "to": "0xab8483f64d9c6d1ecf9b849ae677dd3315835cb2",
+              "transactionIndex": "0x0",
+              "value": "0x472dd01d5267660000",
+              "type": "0x0",
+              "chainId": "0x10f447",
+              "v": "0x21e8b2",
+              "r": "0xa60ed40953ad2cce95a87164aa9737596188c5e1ee116d037523dcc02198281e",
+              "s": "0x1eab0a67854999ffc8d8495949bcf07d9923140b340536b27f0559573996a436"
+            }
+          }
+        },
+        {
+          "name": "pastLast",
+          "params": [
+            {
+              "name": "blockNumber",
+              "value": "0x4d2"
+            },
+            {
+              "name": "index",
+              "value": "0x5"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": null
+          }
+        }
+      ],
+      "x-decision": "D-258"
+    },
+    {
+      "name": "eth_getTransactionByBlockHashAndIndex",
+      "summary": "Returns a transaction by block hash and position.",
+      "description": "execution-apis `eth_getTransactionByBlockHashAndIndex`: the transaction at a position of a block, null for an unknown block or a position past its last transaction (D-258).",
+      "tags": [
+        {
+          "$ref": "#/components/tags/eth"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "blockHash",
+          "description": "The block hash.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/DATA32Input"
+          }
+        },
+        {
+          "name": "index",
+          "description": "The position in the block (0 is the first transaction).",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/QUANTITYInput"
+          }
+        }
+      ],
+      "result": {
+        "name": "transaction",
+        "description": "The transaction, or null.",
+        "schema": {
+          "$ref": "#/components/schemas/TransactionOrNull"
+        },
+        "x-decision": "D-258"
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/InternalError"
+        },
+        {
+          "$ref": "#/components/errors/LimitExceeded"
+        }
+      ],
+      "examples": [
+        {
+          "name": "first",
+          "params": [
+            {
+              "name": "blockHash",
+              "value": "0x1e1e3c8f8f6e5b4c0f0e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a3921"
+            },
+            {
+              "name": "index",
+              "value": "0x0"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": {
+              "blockHash": "0x1e1e3c8f8f6e5b4c0f0e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a3921",
+              "blockNumber": "0x4d2",
+              "from": "0x5b38da6a701c568545dcfcb03fcb875f56beddc4",
+              "gas": "0x5208",
+              "gasPrice": "0x0",
+              "hash": "0x88df016429689c079f3b2f6ad39fa052532c56795b733da78a91ebe6a713944b",
+              "input": "0x",
+              "nonce": "0x7",
+              "to": "0xab8483f64d9c6d1ecf9b849ae677dd3315835cb2",
+              "transactionIndex": "0x0",
+              "value": "0x472dd01d5267660000",
+              "type": "0x0",
+              "chainId": "0x10f447",
+              "v": "0x21e8b2",
+              "r": "0xa60ed40953ad2cce95a87164aa9737596188c5e1ee116d037523dcc02198281e",
+              "s": "0x1eab0a67854999ffc8d8495949bcf07d9923140b340536b27f0559573996a436"
+            }
+          }
+        },
+        {
+          "name": "pastLast",
+          "params": [
+            {
+              "name": "blockHash",
+              "value": "0x1e1e3c8f8f6e5b4c0f0e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a3921"
+            },
+            {
+              "name": "index",
+              "value": "0x5"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": null
+          }
+        }
+      ],
+      "x-decision": "D-258"
+    },
+    {
+      "name": "eth_getUncleCountByBlockNumber",
+      "summary": "Returns the number of uncles of a block: 0 under QBFT.",
+      "description": "EIP-1474 `eth_getUncleCountByBlockNumber`, as Besu answers it: `0x0` for every block (QBFT blocks have no uncles), null for an unknown block (D-258).",
+      "tags": [
+        {
+          "$ref": "#/components/tags/eth"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "blockNumber",
+          "description": "spec: \"QUANTITY or TAG\".",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/BlockNumberOrTag"
+          }
+        }
+      ],
+      "result": {
+        "name": "count",
+        "description": "`0x0`, or null for an unknown block.",
+        "schema": {
+          "$ref": "#/components/schemas/QUANTITYOrNull"
+        },
+        "x-decision": "D-258"
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/InternalError"
+        },
+        {
+          "$ref": "#/components/errors/LimitExceeded"
+        }
+      ],
+      "examples": [
+        {
+          "name": "none",
+          "params": [
+            {
+              "name": "blockNumber",
+              "value": "0x4d2"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": "0x0"
+          }
+        },
+        {
+          "name": "unknownBlock",
+          "params": [
+            {
+              "name": "blockNumber",
+              "value": "0xffffff"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": null
+          }
+        }
+      ],
+      "x-decision": "D-258"
+    },
+    {
+      "name": "eth_getUncleCountByBlockHash",
+      "summary": "Returns the number of uncles of a block: 0 under QBFT.",
+      "description": "EIP-1474 `eth_getUncleCountByBlockHash`, as Besu answers it: `0x0` for every block (QBFT blocks have no uncles), null for an unknown block (D-258).",
+      "tags": [
+        {
+          "$ref": "#/components/tags/eth"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "blockHash",
+          "description": "The block hash.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/DATA32Input"
+          }
+        }
+      ],
+      "result": {
+        "name": "count",
+        "description": "`0x0`, or null for an unknown block.",
+        "schema": {
+          "$ref": "#/components/schemas/QUANTITYOrNull"
+        },
+        "x-decision": "D-258"
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/InternalError"
+        },
+        {
+          "$ref": "#/components/errors/LimitExceeded"
+        }
+      ],
+      "examples": [
+        {
+          "name": "none",
+          "params": [
+            {
+              "name": "blockHash",
+              "value": "0x1e1e3c8f8f6e5b4c0f0e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a3921"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": "0x0"
+          }
+        },
+        {
+          "name": "unknownBlock",
+          "params": [
+            {
+              "name": "blockHash",
+              "value": "0xabababababababababababababababababababababababababababababababab"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": null
+          }
+        }
+      ],
+      "x-decision": "D-258"
+    },
+    {
+      "name": "eth_getUncleByBlockNumberAndIndex",
+      "summary": "Returns an uncle of a block: always null under QBFT.",
+      "description": "EIP-1474 `eth_getUncleByBlockNumberAndIndex`, as Besu answers it: null, since QBFT blocks have no uncles (D-258).",
+      "tags": [
+        {
+          "$ref": "#/components/tags/eth"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "blockNumber",
+          "description": "spec: \"QUANTITY or TAG\".",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/BlockNumberOrTag"
+          }
+        },
+        {
+          "name": "index",
+          "description": "The uncle's position.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/QUANTITYInput"
+          }
+        }
+      ],
+      "result": {
+        "name": "uncle",
+        "description": "Always null.",
+        "schema": {
+          "$ref": "#/components/schemas/BlockOrNull"
+        },
+        "x-decision": "D-258"
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/InternalError"
+        },
+        {
+          "$ref": "#/components/errors/LimitExceeded"
+        }
+      ],
+      "examples": [
+        {
+          "name": "none",
+          "params": [
+            {
+              "name": "blockNumber",
+              "value": "0x4d2"
+            },
+            {
+              "name": "index",
+              "value": "0x0"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": null
+          }
+        }
+      ],
+      "x-decision": "D-258"
+    },
+    {
+      "name": "eth_getUncleByBlockHashAndIndex",
+      "summary": "Returns an uncle of a block: always null under QBFT.",
+      "description": "EIP-1474 `eth_getUncleByBlockHashAndIndex`, as Besu answers it: null, since QBFT blocks have no uncles (D-258).",
+      "tags": [
+        {
+          "$ref": "#/components/tags/eth"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "blockHash",
+          "description": "The block hash.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/DATA32Input"
+          }
+        },
+        {
+          "name": "index",
+          "description": "The uncle's position.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/QUANTITYInput"
+          }
+        }
+      ],
+      "result": {
+        "name": "uncle",
+        "description": "Always null.",
+        "schema": {
+          "$ref": "#/components/schemas/BlockOrNull"
+        },
+        "x-decision": "D-258"
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/InternalError"
+        },
+        {
+          "$ref": "#/components/errors/LimitExceeded"
+        }
+      ],
+      "examples": [
+        {
+          "name": "none",
+          "params": [
+            {
+              "name": "blockHash",
+              "value": "0x1e1e3c8f8f6e5b4c0f0e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a3921"
+            },
+            {
+              "name": "index",
+              "value": "0x0"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": null
+          }
+        }
+      ],
+      "x-decision": "D-258"
+    },
+    {
+      "name": "eth_getProof",
+      "summary": "Returns the Merkle proof of an account and some of its storage.",
+      "description": "execution-apis `eth_getProof` (EIP-1186). The proof is built on the node that seals the blocks and holds the state: it counts as a simulated call in the rate limit (20 requests) and in the in-flight bounds, and takes at most 64 storage keys (D-257; see `x-simulated-calls`). Keys are sent to the node as 32-byte words. The block may be left out (latest), as execution-apis allows.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/eth"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "address",
+          "description": "The account.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/DATA20"
+          }
+        },
+        {
+          "name": "storageKeys",
+          "description": "Storage slots to prove (at most 64, D-257).",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/StorageKeys"
+          }
+        },
+        {
+          "name": "block",
+          "description": "Optional; default `latest`, as execution-apis says (D-131).",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/BlockNumberOrTagOrHash"
+          }
+        }
+      ],
+      "result": {
+        "name": "proof",
+        "description": "The account proof.",
+        "schema": {
+          "$ref": "#/components/schemas/AccountProof"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/ResourceNotFound"
+        },
+        {
+          "$ref": "#/components/errors/InternalError"
+        },
+        {
+          "$ref": "#/components/errors/LimitExceeded"
+        }
+      ],
+      "examples": [
+        {
+          "name": "tokenSlot0",
+          "params": [
+            {
+              "name": "address",
+              "value": "0x79174c69ac75c9b91f420057014eb44812bf4e53"
+            },
+            {
+              "name": "storageKeys",
+              "value": [
+                "0x0"
+              ]
+            },
+            {
+              "name": "block",
+              "value": "latest"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": {
+              "address": "0x79174c69ac75c9b91f420057014eb44812bf4e53",
+              "accountProof": [
+                "0xf851808080a037658e942168bc0b2a5e6b7278ff4aadd9e919f7ae5768dc98b36eb3761508c18080808080808080808080808080"
+              ],
+              "balance": "0x0",
+              "codeHash": "0xc5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470",
+              "nonce": "0x1",
+              "storageHash": "0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421",
+              "storageProof": [
+                {
+                  "key": "0x0000000000000000000000000000000000000000000000000000000000000000",
+                  "value": "0x0",
+                  "proof": []
+                }
+              ]
+            }
+          }
+        }
+      ],
+      "x-decision": "D-257"
+    },
+    {
+      "name": "eth_createAccessList",
+      "summary": "Returns the access list and gas of a call.",
+      "description": "execution-apis `eth_createAccessList`. It runs the call as eth_call does: at most the gas cap (2,000,000 gas, also when `gas` is absent), 20 requests of the rate limit, the in-flight bounds (D-199, D-200, D-201, D-257; see `x-simulated-calls`). `to` may be null or left out for a contract creation (D-254). A call that reverts answers its access list with `error`, as Besu does, or -32000 Execution reverted where the node says so.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/eth"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "callObject",
+          "description": "The call, as for eth_call; `to` may be null or left out (D-254).",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/CallObject"
+          }
+        },
+        {
+          "name": "blockNumber",
+          "description": "Optional; the latest block when left out, as execution-apis and Besu take it.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/BlockNumberOrTagOrHash"
+          }
+        }
+      ],
+      "result": {
+        "name": "accessList",
+        "description": "The access list and the gas used.",
+        "schema": {
+          "$ref": "#/components/schemas/AccessListResult"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/ResourceNotFound"
+        },
+        {
+          "$ref": "#/components/errors/ExecutionReverted"
+        },
+        {
+          "$ref": "#/components/errors/InvalidInput"
+        },
+        {
+          "$ref": "#/components/errors/TransactionRejected"
+        },
+        {
+          "$ref": "#/components/errors/InternalError"
+        },
+        {
+          "$ref": "#/components/errors/LimitExceeded"
+        }
+      ],
+      "examples": [
+        {
+          "name": "tokenBalanceOf",
+          "params": [
+            {
+              "name": "callObject",
+              "value": {
+                "to": "0x79174c69ac75c9b91f420057014eb44812bf4e53",
+                "data": "0x70a082310000000000000000000000005b38da6a701c568545dcfcb03fcb875f56beddc4"
+              }
+            },
+            {
+              "name": "blockNumber",
+              "value": "latest"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": {
+              "accessList": [
+                {
+                  "address": "0x79174c69ac75c9b91f420057014eb44812bf4e53",
+                  "storageKeys": [
+                    "0x5b6bb1b4bc1c4c6f3d3e5e2b0d0c5f4b1a7d2e8c9f0a1b2c3d4e5f60718293a4"
+                  ]
+                }
+              ],
+              "gasUsed": "0x6b9a"
+            }
+          }
+        },
+        {
+          "name": "contractCreation",
+          "description": "A creation (`to` null, D-254) whose init code stores 1 in its own slot 0: the new address is left out of the list, as EIP-2930 leaves the sender and the recipient.",
+          "params": [
+            {
+              "name": "callObject",
+              "value": {
+                "from": "0x5B38Da6a701c568545dCfcB03FcB875f56beddC4",
+                "to": null,
+                "data": "0x6001600055"
+              }
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": {
+              "accessList": [],
+              "gasUsed": "0xcf08"
+            }
+          }
+        }
+      ],
+      "x-decision": [
+        "D-254",
+        "D-257"
+      ]
+    },
+    {
+      "name": "eth_newFilter",
+      "summary": "Installs a log filter and returns its id.",
+      "description": "execution-apis `eth_newFilter`. eth_getFilterChanges then answers the matching logs of the blocks sealed since the previous poll (at most 1,024 blocks a poll, the rest on the next), within fromBlock and toBlock; eth_getFilterLogs answers every matching log, as eth_getLogs would. The filter is validated as eth_getLogs's (`x-block-range`: a reversed numbered range is -32602); a fromBlock or toBlock after the head is allowed, the filter then waits for it. Filters live on the gateway (D-256): an idle filter (not polled for 10 minutes) is removed, as Besu removes it; a client IP holds at most 64 filters and the gateway 10,000 (one more: -32005); with REDIS_URL every instance sees the same filters (D-168). See `x-filters`.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/eth"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "filter",
+          "description": "As eth_getLogs takes it.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/Filter"
+          }
+        }
+      ],
+      "result": {
+        "name": "filterId",
+        "description": "The new filter's id.",
+        "schema": {
+          "$ref": "#/components/schemas/FilterId"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/InternalError"
+        },
+        {
+          "$ref": "#/components/errors/LimitExceeded"
+        }
+      ],
+      "examples": [
+        {
+          "name": "tokenTransfers",
+          "params": [
+            {
+              "name": "filter",
+              "value": {
+                "fromBlock": "latest",
+                "address": "0x79174c69ac75c9b91f420057014eb44812bf4e53",
+                "topics": [
+                  "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef"
+                ]
+              }
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": "0x9cef478923ff08bf67fde6c64013158d"
+          }
+        }
+      ],
+      "x-decision": "D-256"
+    },
+    {
+      "name": "eth_newBlockFilter",
+      "summary": "Installs a filter of new blocks and returns its id.",
+      "description": "execution-apis `eth_newBlockFilter`: eth_getFilterChanges answers the hashes of the blocks sealed since the previous poll (at most 1,024 a poll). Filters live on the gateway (D-256): an idle filter (not polled for 10 minutes) is removed, as Besu removes it; a client IP holds at most 64 filters and the gateway 10,000 (one more: -32005); with REDIS_URL every instance sees the same filters (D-168). See `x-filters`.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/eth"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [],
+      "result": {
+        "name": "filterId",
+        "description": "The new filter's id.",
+        "schema": {
+          "$ref": "#/components/schemas/FilterId"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InternalError"
+        },
+        {
+          "$ref": "#/components/errors/LimitExceeded"
+        }
+      ],
+      "examples": [
+        {
+          "name": "blocks",
+          "params": [],
+          "result": {
+            "name": "result",
+            "value": "0x4a8a4c0517381924f9838102c5a4dcb7"
+          }
+        }
+      ],
+      "x-decision": "D-256"
+    },
+    {
+      "name": "eth_newPendingTransactionFilter",
+      "summary": "Installs a filter of new transactions and returns its id.",
+      "description": "execution-apis `eth_newPendingTransactionFilter`: eth_getFilterChanges answers the hashes of the transactions that reached the node since the previous poll, in its pool or already in a sealed block (blocks are sealed at once or every 2 seconds, so a poll would miss a transaction that only passed through the pool), each once. Filters live on the gateway (D-256): an idle filter (not polled for 10 minutes) is removed, as Besu removes it; a client IP holds at most 64 filters and the gateway 10,000 (one more: -32005); with REDIS_URL every instance sees the same filters (D-168). See `x-filters`.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/eth"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [],
+      "result": {
+        "name": "filterId",
+        "description": "The new filter's id.",
+        "schema": {
+          "$ref": "#/components/schemas/FilterId"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InternalError"
+        },
+        {
+          "$ref": "#/components/errors/LimitExceeded"
+        }
+      ],
+      "examples": [
+        {
+          "name": "transactions",
+          "params": [],
+          "result": {
+            "name": "result",
+            "value": "0x6f3a9d7e1b2c4d5e8f9a0b1c2d3e4f50"
+          }
+        }
+      ],
+      "x-decision": "D-256"
+    },
+    {
+      "name": "eth_getFilterChanges",
+      "summary": "Returns what a filter saw since its previous poll.",
+      "description": "execution-apis `eth_getFilterChanges`: log objects, block hashes or transaction hashes, by the filter's kind, since the previous poll; a poll keeps the filter alive for 10 more minutes. An unknown or expired id is -32000 \"Filter not found\", as Besu answers (D-256).",
+      "tags": [
+        {
+          "$ref": "#/components/tags/eth"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "filterId",
+          "description": "The id eth_newFilter, eth_newBlockFilter or eth_newPendingTransactionFilter answered.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/FilterIdInput"
+          }
+        }
+      ],
+      "result": {
+        "name": "changes",
+        "description": "What the filter saw since its previous poll.",
+        "schema": {
+          "$ref": "#/components/schemas/FilterChanges"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/FilterNotFound"
+        },
+        {
+          "$ref": "#/components/errors/InternalError"
+        },
+        {
+          "$ref": "#/components/errors/LimitExceeded"
+        }
+      ],
+      "examples": [
+        {
+          "name": "newBlock",
+          "params": [
+            {
+              "name": "filterId",
+              "value": "0x4a8a4c0517381924f9838102c5a4dcb7"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": [
+              "0x1e1e3c8f8f6e5b4c0f0e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a3921"
+            ]
+          }
+        },
+        {
+          "name": "transfers",
+          "params": [
+            {
+              "name": "filterId",
+              "value": "0x9cef478923ff08bf67fde6c64013158d"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": [
+              {
+                "removed": false,
+                "logIndex": "0x0",
+                "transactionIndex": "0x0",
+                "transactionHash": "0x70a60a5df7b785680b3086f69573e08ae309bd9ac5599c9a36be5e50ab4e2478",
+                "blockHash": "0x0334e4d83c2fe7527620c8657b82a220aaedda9cec00ded0da57c91dfd3ab6db",
+                "blockNumber": "0x4d1",
+                "address": "0x79174c69ac75c9b91f420057014eb44812bf4e53",
+                "data": "0x0000000000000000000000000000000000000000000000000de0b6b3a7640000",
+                "topics": [
+                  "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef",
+                  "0x0000000000000000000000005b38da6a701c568545dcfcb03fcb875f56beddc4",
+                  "0x000000000000000000000000ab8483f64d9c6d1ecf9b849ae677dd3315835cb2"
+                ]
+              }
+            ]
+          }
+        }
+      ],
+      "x-decision": "D-256"
+    },
+    {
+      "name": "eth_getFilterLogs",
+      "summary": "Returns every log a log filter matches.",
+      "description": "execution-apis `eth_getFilterLogs`: every log the log filter's criteria match, as eth_getLogs answers them for the same filter (the same range rules, D-197). A block or pending-transaction filter, or an unknown or expired id, is -32000 \"Filter not found\", as Besu answers (D-256).",
+      "tags": [
+        {
+          "$ref": "#/components/tags/eth"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "filterId",
+          "description": "The id eth_newFilter answered.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/FilterIdInput"
+          }
+        }
+      ],
+      "result": {
+        "name": "logs",
+        "description": "The matching logs.",
+        "schema": {
+          "$ref": "#/components/schemas/Logs"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/FilterNotFound"
+        },
+        {
+          "$ref": "#/components/errors/ResourceNotFound"
+        },
+        {
+          "$ref": "#/components/errors/InternalError"
+        },
+        {
+          "$ref": "#/components/errors/LimitExceeded"
+        }
+      ],
+      "examples": [
+        {
+          "name": "transfers",
+          "params": [
+            {
+              "name": "filterId",
+              "value": "0x9cef478923ff08bf67fde6c64013158d"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": [
+              {
+                "removed": false,
+                "logIndex": "0x0",
+                "transactionIndex": "0x0",
+                "transactionHash": "0x70a60a5df7b785680b3086f69573e08ae309bd9ac5599c9a36be5e50ab4e2478",
+                "blockHash": "0x0334e4d83c2fe7527620c8657b82a220aaedda9cec00ded0da57c91dfd3ab6db",
+                "blockNumber": "0x4d1",
+                "address": "0x79174c69ac75c9b91f420057014eb44812bf4e53",
+                "data": "0x0000000000000000000000000000000000000000000000000de0b6b3a7640000",
+                "topics": [
+                  "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef",
+                  "0x0000000000000000000000005b38da6a701c568545dcfcb03fcb875f56beddc4",
+                  "0x000000000000000000000000ab8483f64d9c6d1ecf9b849ae677dd3315835cb2"
+                ]
+              }
+            ]
+          }
+        }
+      ],
+      "x-decision": "D-256"
+    },
+    {
+      "name": "eth_uninstallFilter",
+      "summary": "Removes a filter.",
+      "description": "execution-apis `eth_uninstallFilter`: `true` when the filter existed and is removed, `false` for an unknown or expired id (D-256). Any client that holds an id may remove it, as on Besu: ids are 16 random bytes.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/eth"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "filterId",
+          "description": "The filter's id.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/FilterIdInput"
+          }
+        }
+      ],
+      "result": {
+        "name": "removed",
+        "description": "Whether a filter was removed.",
+        "schema": {
+          "title": "Removed",
+          "type": "boolean"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/InternalError"
+        },
+        {
+          "$ref": "#/components/errors/LimitExceeded"
+        }
+      ],
+      "examples": [
+        {
+          "name": "removed",
+          "params": [
+            {
+              "name": "filterId",
+              "value": "0x9cef478923ff08bf67fde6c64013158d"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": true
+          }
+        },
+        {
+          "name": "unknown",
+          "params": [
+            {
+              "name": "filterId",
+              "value": "0x1"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": false
+          }
+        }
+      ],
+      "x-decision": "D-256"
+    },
+    {
+      "name": "txpool_besuPendingTransactions",
+      "summary": "Lists the pooled transactions, filtered (Besu).",
+      "description": "A read-only Besu method of the TXPOOL group (D-013, D-253): the transactions in the pool, at most numResults of them, those matching every field filter. The same transactions are public through eth_getTransactionByHash and txpool_besuTransactions.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/txpool"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "numResults",
+          "description": "Optional: at most this many transactions (a JSON integer, as Besu reads it).",
+          "required": false,
+          "schema": {
+            "title": "NumResults",
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 2147483647
+          }
+        },
+        {
+          "name": "fields",
+          "description": "Optional field filters.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/PendingTransactionsFilter"
+          }
+        }
+      ],
+      "result": {
+        "name": "transactions",
+        "description": "The matching pooled transactions.",
+        "schema": {
+          "$ref": "#/components/schemas/PendingTransactions"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/InternalError"
+        },
+        {
+          "$ref": "#/components/errors/LimitExceeded"
+        }
+      ],
+      "examples": [
+        {
+          "name": "fromOneSender",
+          "params": [
+            {
+              "name": "numResults",
+              "value": 2
+            },
+            {
+              "name": "fields",
+              "value": {
+                "from": {
+                  "eq": "0x5b38da6a701c568545dcfcb03fcb875f56beddc4"
+                },
+                "nonce": {
+                  "gt": "0x7"
+                }
+              }
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": [
+              {
+                "blockHash": null,
+                "blockNumber": null,
+                "from": "0x5b38da6a701c568545dcfcb03fcb875f56beddc4",
+                "gas": "0x5208",
+                "gasPrice": "0x0",
+                "hash": "0x5f6c8b2a1e0d9c8b7a6f5e4d3c2b1a0f9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b",
+                "input": "0x",
+                "nonce": "0x8",
+                "to": "0xab8483f64d9c6d1ecf9b849ae677dd3315835cb2",
+                "transactionIndex": null,
+                "value": "0x472dd01d5267660000",
+                "type": "0x0",
+                "chainId": "0x10f447",
+                "v": "0x21e8b2",
+                "r": "0xa60ed40953ad2cce95a87164aa9737596188c5e1ee116d037523dcc02198281e",
+                "s": "0x1eab0a67854999ffc8d8495949bcf07d9923140b340536b27f0559573996a436"
+              }
+            ]
+          }
+        }
+      ],
+      "x-extension": true,
+      "x-decision": [
+        "D-013",
+        "D-253"
+      ]
+    },
+    {
+      "name": "txpool_status",
+      "summary": "Counts the pooled transactions (Besu, Geth).",
+      "description": "A read-only method of the TXPOOL group that Besu serves (D-013, D-253): pooled transactions ready to be mined and nonce-gapped ones.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/txpool"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [],
+      "result": {
+        "name": "status",
+        "description": "The counts.",
+        "schema": {
+          "$ref": "#/components/schemas/TxPoolStatus"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InternalError"
+        },
+        {
+          "$ref": "#/components/errors/LimitExceeded"
+        }
+      ],
+      "examples": [
+        {
+          "name": "oneQueued",
+          "params": [],
+          "result": {
+            "name": "result",
+            "value": {
+              "pending": "0x0",
+              "queued": "0x1"
+            }
+          }
+        }
+      ],
+      "x-extension": true,
+      "x-decision": [
+        "D-013",
+        "D-253"
+      ]
+    },
+    {
+      "name": "txpool_contentFrom",
+      "summary": "Lists one sender's pooled transactions (Besu, Geth).",
+      "description": "A read-only method of the TXPOOL group that Besu serves (D-013, D-253): the sender's pooled transactions by nonce, ready (`pending`) and nonce-gapped (`queued`).",
+      "tags": [
+        {
+          "$ref": "#/components/tags/txpool"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "address",
+          "description": "The sender.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/DATA20"
+          }
+        }
+      ],
+      "result": {
+        "name": "content",
+        "description": "The sender's pooled transactions.",
+        "schema": {
+          "$ref": "#/components/schemas/TxPoolContentFrom"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidParams"
+        },
+        {
+          "$ref": "#/components/errors/InternalError"
+        },
+        {
+          "$ref": "#/components/errors/LimitExceeded"
+        }
+      ],
+      "examples": [
+        {
+          "name": "oneQueued",
+          "params": [
+            {
+              "name": "address",
+              "value": "0x5B38Da6a701c568545dCfcB03FcB875f56beddC4"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": {
+              "pending": {},
+              "queued": {
+                "8": {
+                  "blockHash": null,
+                  "blockNumber": null,
+                  "from": "0x5b38da6a701c568545dcfcb03fcb875f56beddc4",
+                  "gas": "0x5208",
+                  "gasPrice": "0x0",
+                  "hash": "0x5f6c8b2a1e0d9c8b7a6f5e4d3c2b1a0f9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b",
+                  "input": "0x",
+                  "nonce": "0x8",
+                  "to": "0xab8483f64d9c6d1ecf9b849ae677dd3315835cb2",
+                  "transactionIndex": null,
+                  "value": "0x472dd01d5267660000",
+                  "type": "0x0",
+                  "chainId": "0x10f447",
+                  "v": "0x21e8b2",
+                  "r": "0xa60ed40953ad2cce95a87164aa9737596188c5e1ee116d037523dcc02198281e",
+                  "s": "0x1eab0a67854999ffc8d8495949bcf07d9923140b340536b27f0559573996a436"
+                }
+              }
+            }
+          }
+        }
+      ],
+      "x-extension": true,
+      "x-decision": [
+        "D-013",
+        "D-253"
+      ]
+    },
+    {
+      "name": "net_enode",
+      "summary": "Returns the observer's enode URL (Besu).",
+      "description": "A read-only Besu method of the NET group: the enode URL admin_nodeInfo also answers (D-253).",
+      "tags": [
+        {
+          "$ref": "#/components/tags/net"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [],
+      "result": {
+        "name": "enode",
+        "description": "The observer's enode URL.",
+        "schema": {
+          "$ref": "#/components/schemas/Enode"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InternalError"
+        },
+        {
+          "$ref": "#/components/errors/LimitExceeded"
+        }
+      ],
+      "examples": [
+        {
+          "name": "observer",
+          "params": [],
+          "result": {
+            "name": "result",
+            "value": "enode://89c250782870d8b747d5adc1c988a8fe9d8a64d422627e8b80a7ccb11c723c51f08c6af5f85a13cf3afaea20a56546e19c81b26a7fb27c8c7d759f7540d429e3@203.0.113.10:30303"
+          }
+        }
+      ],
+      "x-extension": true,
+      "x-decision": "D-253"
     }
   ],
   "components": {
@@ -3024,13 +5048,11 @@ export const chainOpenRpcDocument = {
       "CallObject": {
         "title": "CallObject",
         "type": "object",
-        "description": "spec: \"callObject {to, data, from?, value?, gas?, gasPrice?}\" of eth_call. `to` is required; `data` may be omitted (a call with no input), as EIP-1474 and stock clients do (D-077). The call data may come as `data` or as `input`, the execution-apis name, which Besu and Anvil accept; when both are sent they must be equal (D-131), which `x-same-data` states for generators (D-197). Quantities are read as request QUANTITYs (leading zeros allowed).",
-        "required": [
-          "to"
-        ],
+        "description": "spec: \"callObject {to, data, from?, value?, gas?, gasPrice?}\" of eth_call, also the transaction of eth_createAccessList. Every member may be omitted, as in execution-apis's GenericTransaction: `to` null or left out is a contract creation, whose `data` (or `input`) is the init code, as Besu, Geth and Anvil read it and as Foundry's `cast` and viem send it (D-254; D-077 had made `to` required). `data` may be omitted (a call with no input), as EIP-1474 and stock clients do (D-077). The call data may come as `data` or as `input`, the execution-apis name, which Besu and Anvil accept; when both are sent they must be equal (D-131), which `x-same-data` states for generators (D-197). Quantities are read as request QUANTITYs (leading zeros allowed).",
+        "required": [],
         "properties": {
           "to": {
-            "$ref": "#/components/schemas/DATA20"
+            "$ref": "#/components/schemas/DATA20OrNull"
           },
           "data": {
             "$ref": "#/components/schemas/DATAInput"
@@ -3058,20 +5080,21 @@ export const chainOpenRpcDocument = {
         "x-decision": [
           "D-077",
           "D-131",
-          "D-197"
+          "D-197",
+          "D-254"
         ]
       },
       "EstimateGasCallObject": {
         "title": "EstimateGasCallObject",
         "type": "object",
-        "description": "spec: \"callObject {from, to, data, value?}\" of eth_estimateGas. Every member may be omitted, as in EIP-1474: stock clients (viem, ethers) leave out `data` for a plain transfer and `to` for a contract creation (D-077). The call data may come as `data` or as `input`, the execution-apis name, which Besu and Anvil accept; when both are sent they must be equal (D-131), which `x-same-data` states for generators (D-197). Quantities are read as request QUANTITYs (leading zeros allowed).",
+        "description": "spec: \"callObject {from, to, data, value?}\" of eth_estimateGas. Every member may be omitted, as in EIP-1474: stock clients (viem, ethers) leave out `data` for a plain transfer, and `to` is null or left out for a contract creation (`cast send --create` sends null), as execution-apis, Besu and Anvil take it (D-077, D-254). The call data may come as `data` or as `input`, the execution-apis name, which Besu and Anvil accept; when both are sent they must be equal (D-131), which `x-same-data` states for generators (D-197). Quantities are read as request QUANTITYs (leading zeros allowed).",
         "required": [],
         "properties": {
           "from": {
             "$ref": "#/components/schemas/DATA20"
           },
           "to": {
-            "$ref": "#/components/schemas/DATA20"
+            "$ref": "#/components/schemas/DATA20OrNull"
           },
           "data": {
             "$ref": "#/components/schemas/DATAInput"
@@ -3090,7 +5113,8 @@ export const chainOpenRpcDocument = {
         "x-decision": [
           "D-077",
           "D-131",
-          "D-197"
+          "D-197",
+          "D-254"
         ]
       },
       "SyncStatus": {
@@ -3436,6 +5460,462 @@ export const chainOpenRpcDocument = {
           },
           "data": {}
         }
+      },
+      "FilterIdInput": {
+        "title": "FilterIdInput",
+        "type": "string",
+        "description": "A filter id in a request (D-256): a hex QUANTITY of 1 to 64 digits, either case, as execution-apis types it (`uint`); the gateway reads `0x0ab` and `0xAB` as the same id.",
+        "pattern": "^0x[0-9a-fA-F]{1,64}$",
+        "x-decision": "D-256",
+        "examples": [
+          "0x9cef478923ff08bf67fde6c64013158d"
+        ]
+      },
+      "FilterId": {
+        "title": "FilterId",
+        "type": "string",
+        "description": "A filter id as the gateway answers it (D-256): 16 random bytes as a QUANTITY, as Besu makes them.",
+        "pattern": "^0x(0|[1-9a-f][0-9a-f]*)$",
+        "x-decision": "D-256",
+        "examples": [
+          "0x9cef478923ff08bf67fde6c64013158d"
+        ]
+      },
+      "FilterChanges": {
+        "title": "FilterChanges",
+        "description": "What eth_getFilterChanges answers (execution-apis FilterResults): log objects for a log filter, block hashes for a block filter, transaction hashes for a pending-transaction filter; an empty list when nothing happened since the last poll.",
+        "anyOf": [
+          {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Log"
+            }
+          },
+          {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/DATA32"
+            }
+          }
+        ]
+      },
+      "Logs": {
+        "title": "Logs",
+        "type": "array",
+        "description": "A list of log objects.",
+        "items": {
+          "$ref": "#/components/schemas/Log"
+        }
+      },
+      "ReceiptsOrNull": {
+        "title": "ReceiptsOrNull",
+        "description": "The receipts of a block's transactions in block order, or null for an unknown block (execution-apis `notFound`).",
+        "oneOf": [
+          {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Receipt"
+            }
+          },
+          {
+            "type": "null"
+          }
+        ]
+      },
+      "BlockCount": {
+        "title": "BlockCount",
+        "type": "string",
+        "description": "The number of blocks of a fee history: 1 to 1024 as a request QUANTITY (hex, leading zeros allowed), the bound Besu and Geth keep (D-255).",
+        "pattern": "^0x0*([1-9a-fA-F][0-9a-fA-F]?|[1-3][0-9a-fA-F]{2}|400)$",
+        "maxLength": 66,
+        "x-decision": "D-255",
+        "examples": [
+          "0x5",
+          "0x400"
+        ]
+      },
+      "RewardPercentiles": {
+        "title": "RewardPercentiles",
+        "type": "array",
+        "description": "Percentiles of the effective priority fee, each 0 to 100, at most 100 of them, as Besu reads them; Besu sorts them, and so does the gateway (D-255).",
+        "maxItems": 100,
+        "items": {
+          "title": "RewardPercentile",
+          "type": "number",
+          "minimum": 0,
+          "maximum": 100
+        },
+        "x-decision": "D-255",
+        "examples": [
+          [
+            25,
+            75
+          ]
+        ]
+      },
+      "FeeHistory": {
+        "title": "FeeHistory",
+        "type": "object",
+        "description": "execution-apis `feeHistoryResults`. On this chain every base fee is 0 and so is every reward of a transaction sent, as the spec asks, at gas price 0 (D-255). `reward` is present when rewardPercentiles was sent. The gateway leaves out the optional blob members (`baseFeePerBlobGas`, `blobGasUsedRatio`): the chain carries no blob transactions (D-255); a node that sends them is read as valid.",
+        "required": [
+          "oldestBlock",
+          "baseFeePerGas",
+          "gasUsedRatio"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "oldestBlock": {
+            "$ref": "#/components/schemas/QUANTITY"
+          },
+          "baseFeePerGas": {
+            "type": "array",
+            "description": "The base fee of each block of the range and of the block after the newest one.",
+            "items": {
+              "$ref": "#/components/schemas/QUANTITY"
+            }
+          },
+          "gasUsedRatio": {
+            "type": "array",
+            "description": "gasUsed / gasLimit of each block.",
+            "items": {
+              "type": "number",
+              "minimum": 0
+            }
+          },
+          "reward": {
+            "type": "array",
+            "description": "For each block, the effective priority fee at each requested percentile, weighted by gas used; zeros for an empty block.",
+            "items": {
+              "type": "array",
+              "items": {
+                "$ref": "#/components/schemas/QUANTITY"
+              }
+            }
+          },
+          "baseFeePerBlobGas": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/QUANTITY"
+            }
+          },
+          "blobGasUsedRatio": {
+            "type": "array",
+            "items": {
+              "type": "number",
+              "minimum": 0
+            }
+          }
+        },
+        "x-decision": "D-255"
+      },
+      "AccessList": {
+        "title": "AccessList",
+        "type": "array",
+        "description": "EIP-2930 access list.",
+        "items": {
+          "title": "AccessListEntry",
+          "type": "object",
+          "required": [
+            "address",
+            "storageKeys"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "address": {
+              "$ref": "#/components/schemas/DATA20"
+            },
+            "storageKeys": {
+              "type": "array",
+              "items": {
+                "$ref": "#/components/schemas/DATA32"
+              }
+            }
+          }
+        }
+      },
+      "AccessListResult": {
+        "title": "AccessListResult",
+        "type": "object",
+        "description": "execution-apis: the access list the call touches and the gas it used with that list; `error` names the failure when the call reverts (Besu answers a result then too).",
+        "required": [
+          "accessList",
+          "gasUsed"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "accessList": {
+            "$ref": "#/components/schemas/AccessList"
+          },
+          "gasUsed": {
+            "$ref": "#/components/schemas/QUANTITY"
+          },
+          "error": {
+            "type": "string"
+          }
+        }
+      },
+      "StorageKeys": {
+        "title": "StorageKeys",
+        "type": "array",
+        "description": "Storage slots to prove, each read as a StorageSlot (1 to 64 hex digits, D-131) and sent to the node as a 32-byte word; at most 64 keys, so one proof stays bounded (D-257).",
+        "maxItems": 64,
+        "items": {
+          "$ref": "#/components/schemas/StorageSlot"
+        },
+        "x-decision": "D-257"
+      },
+      "AccountProof": {
+        "title": "AccountProof",
+        "type": "object",
+        "description": "EIP-1186 account proof (execution-apis AccountProof).",
+        "required": [
+          "address",
+          "accountProof",
+          "balance",
+          "codeHash",
+          "nonce",
+          "storageHash",
+          "storageProof"
+        ],
+        "properties": {
+          "address": {
+            "$ref": "#/components/schemas/DATA20"
+          },
+          "accountProof": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/DATA"
+            }
+          },
+          "balance": {
+            "$ref": "#/components/schemas/QUANTITY"
+          },
+          "codeHash": {
+            "$ref": "#/components/schemas/DATA32"
+          },
+          "nonce": {
+            "$ref": "#/components/schemas/QUANTITY"
+          },
+          "storageHash": {
+            "$ref": "#/components/schemas/DATA32"
+          },
+          "storageProof": {
+            "type": "array",
+            "items": {
+              "title": "StorageProof",
+              "type": "object",
+              "required": [
+                "key",
+                "value",
+                "proof"
+              ],
+              "properties": {
+                "key": {
+                  "type": "string",
+                  "pattern": "^0x[0-9a-f]{1,64}$"
+                },
+                "value": {
+                  "$ref": "#/components/schemas/QUANTITY"
+                },
+                "proof": {
+                  "type": "array",
+                  "items": {
+                    "$ref": "#/components/schemas/DATA"
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "PendingTransactionsFilter": {
+        "title": "PendingTransactionsFilter",
+        "type": "object",
+        "description": "Besu's txpool_besuPendingTransactions filter: per field one operator. `from` takes `eq`; `to` takes `eq` or `action` (`contract_creation`); `gas`, `gasPrice`, `value` and `nonce` take `eq`, `gt` or `lt`.",
+        "additionalProperties": false,
+        "properties": {
+          "from": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "eq"
+            ],
+            "properties": {
+              "eq": {
+                "$ref": "#/components/schemas/DATA20"
+              }
+            }
+          },
+          "to": {
+            "oneOf": [
+              {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "eq"
+                ],
+                "properties": {
+                  "eq": {
+                    "$ref": "#/components/schemas/DATA20"
+                  }
+                }
+              },
+              {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "action"
+                ],
+                "properties": {
+                  "action": {
+                    "type": "string",
+                    "const": "contract_creation"
+                  }
+                }
+              }
+            ]
+          },
+          "gas": {
+            "type": "object",
+            "minProperties": 1,
+            "maxProperties": 1,
+            "additionalProperties": false,
+            "properties": {
+              "eq": {
+                "$ref": "#/components/schemas/QUANTITYInput"
+              },
+              "gt": {
+                "$ref": "#/components/schemas/QUANTITYInput"
+              },
+              "lt": {
+                "$ref": "#/components/schemas/QUANTITYInput"
+              }
+            }
+          },
+          "gasPrice": {
+            "type": "object",
+            "minProperties": 1,
+            "maxProperties": 1,
+            "additionalProperties": false,
+            "properties": {
+              "eq": {
+                "$ref": "#/components/schemas/QUANTITYInput"
+              },
+              "gt": {
+                "$ref": "#/components/schemas/QUANTITYInput"
+              },
+              "lt": {
+                "$ref": "#/components/schemas/QUANTITYInput"
+              }
+            }
+          },
+          "value": {
+            "type": "object",
+            "minProperties": 1,
+            "maxProperties": 1,
+            "additionalProperties": false,
+            "properties": {
+              "eq": {
+                "$ref": "#/components/schemas/QUANTITYInput"
+              },
+              "gt": {
+                "$ref": "#/components/schemas/QUANTITYInput"
+              },
+              "lt": {
+                "$ref": "#/components/schemas/QUANTITYInput"
+              }
+            }
+          },
+          "nonce": {
+            "type": "object",
+            "minProperties": 1,
+            "maxProperties": 1,
+            "additionalProperties": false,
+            "properties": {
+              "eq": {
+                "$ref": "#/components/schemas/QUANTITYInput"
+              },
+              "gt": {
+                "$ref": "#/components/schemas/QUANTITYInput"
+              },
+              "lt": {
+                "$ref": "#/components/schemas/QUANTITYInput"
+              }
+            }
+          }
+        }
+      },
+      "PendingTransactions": {
+        "title": "PendingTransactions",
+        "type": "array",
+        "description": "Transactions in the pool (blockHash, blockNumber and transactionIndex null).",
+        "items": {
+          "$ref": "#/components/schemas/Transaction"
+        }
+      },
+      "TxPoolStatus": {
+        "title": "TxPoolStatus",
+        "type": "object",
+        "description": "Besu (and Geth) txpool_status: transactions ready to be mined (`pending`) and nonce-gapped ones (`queued`).",
+        "required": [
+          "pending",
+          "queued"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "pending": {
+            "$ref": "#/components/schemas/QUANTITY"
+          },
+          "queued": {
+            "$ref": "#/components/schemas/QUANTITY"
+          }
+        }
+      },
+      "TxPoolContentFrom": {
+        "title": "TxPoolContentFrom",
+        "type": "object",
+        "description": "Besu (and Geth) txpool_contentFrom: one sender's pooled transactions by nonce (a decimal string), those ready to be mined under `pending`, nonce-gapped ones under `queued`.",
+        "required": [
+          "pending",
+          "queued"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "pending": {
+            "type": "object",
+            "propertyNames": {
+              "pattern": "^(0|[1-9][0-9]*)$"
+            },
+            "additionalProperties": {
+              "$ref": "#/components/schemas/Transaction"
+            }
+          },
+          "queued": {
+            "type": "object",
+            "propertyNames": {
+              "pattern": "^(0|[1-9][0-9]*)$"
+            },
+            "additionalProperties": {
+              "$ref": "#/components/schemas/Transaction"
+            }
+          }
+        }
+      },
+      "Enode": {
+        "title": "Enode",
+        "type": "string",
+        "description": "An enode URL: the node's public key (64 bytes, hex) at host and P2P port.",
+        "pattern": "^enode://[0-9a-f]{128}@[^\\s]+:[0-9]{1,5}$"
+      },
+      "Accounts": {
+        "title": "Accounts",
+        "type": "array",
+        "description": "The addresses whose keys the node holds: none (D-253). The observer signs nothing; clients sign and send with eth_sendRawTransaction.",
+        "maxItems": 0,
+        "items": {
+          "$ref": "#/components/schemas/DATA20"
+        },
+        "x-decision": "D-253"
       }
     },
     "errors": {
@@ -3525,6 +6005,14 @@ export const chainOpenRpcDocument = {
         "x-decision": [
           "D-023",
           "D-050"
+        ]
+      },
+      "FilterNotFound": {
+        "code": -32000,
+        "message": "Filter not found",
+        "x-decision": [
+          "D-023",
+          "D-256"
         ]
       }
     },

@@ -2,13 +2,6 @@
 // change the spec and run `npm run generate` again.
 
 /**
- * One address or a list of addresses.
- *
- * This interface was referenced by `__Root`'s JSON-Schema
- * via the `definition` "AddressFilter".
- */
-export type AddressFilter = DATA20 | DATA20[];
-/**
  * spec: "DATA(20)": a 20-byte address. Results are lower case, as the node returns them; requests accept lower, upper or mixed case, and a mixed-case address with a wrong EIP-55 checksum is refused (D-040): format evm-address (D-172).
  *
  * This interface was referenced by `__Root`'s JSON-Schema
@@ -16,12 +9,49 @@ export type AddressFilter = DATA20 | DATA20[];
  */
 export type DATA20 = string;
 /**
+ * spec: "DATA(32)": a 32-byte hash or word, lower-case hex.
+ *
+ * This interface was referenced by `__Root`'s JSON-Schema
+ * via the `definition` "DATA32".
+ */
+export type DATA32 = string;
+/**
+ * EIP-2930 access list.
+ *
+ * This interface was referenced by `__Root`'s JSON-Schema
+ * via the `definition` "AccessList".
+ */
+export type AccessList = AccessListEntry[];
+/**
  * spec: "QUANTITY = hex-encoded integer". EIP-1474: 0x-prefixed, lower-case hex, no leading zeros; zero is `0x0`.
  *
  * This interface was referenced by `__Root`'s JSON-Schema
  * via the `definition` "QUANTITY".
  */
 export type QUANTITY = string;
+/**
+ * EIP-1474 unformatted data: 0x-prefixed, two lower-case hex digits per byte; empty data is `0x`.
+ *
+ * This interface was referenced by `__Root`'s JSON-Schema
+ * via the `definition` "DATA".
+ */
+export type DATA = string;
+/**
+ * The addresses whose keys the node holds: none (D-253). The observer signs nothing; clients sign and send with eth_sendRawTransaction.
+ *
+ * @maxItems 0
+ *
+ * This interface was referenced by `__Root`'s JSON-Schema
+ * via the `definition` "Accounts".
+ */
+export type Accounts = [];
+/**
+ * One address or a list of addresses.
+ *
+ * This interface was referenced by `__Root`'s JSON-Schema
+ * via the `definition` "AddressFilter".
+ */
+export type AddressFilter = DATA20 | DATA20[];
 /**
  * This interface was referenced by `__Root`'s JSON-Schema
  * via the `definition` "AdminPeersResult".
@@ -37,13 +67,6 @@ export type QUANTITYOrNull = QUANTITY | null;
  * via the `definition` "DATA32OrNull".
  */
 export type DATA32OrNull = DATA32 | null;
-/**
- * spec: "DATA(32)": a 32-byte hash or word, lower-case hex.
- *
- * This interface was referenced by `__Root`'s JSON-Schema
- * via the `definition` "DATA32".
- */
-export type DATA32 = string;
 /**
  * This interface was referenced by `__Root`'s JSON-Schema
  * via the `definition` "DATA8OrNull".
@@ -69,13 +92,6 @@ export type DATA256OrNull = DATA256 | null;
  */
 export type DATA256 = string;
 /**
- * EIP-1474 unformatted data: 0x-prefixed, two lower-case hex digits per byte; empty data is `0x`.
- *
- * This interface was referenced by `__Root`'s JSON-Schema
- * via the `definition` "DATA".
- */
-export type DATA = string;
-/**
  * Transaction hashes (fullTxs false) or transaction objects (fullTxs true).
  */
 export type BlockTransactions = TransactionHashes | TransactionObjects;
@@ -86,6 +102,13 @@ export type TransactionHashes = DATA32[];
  */
 export type DATA20OrNull = DATA20 | null;
 export type TransactionObjects = Transaction[];
+/**
+ * The number of blocks of a fee history: 1 to 1024 as a request QUANTITY (hex, leading zeros allowed), the bound Besu and Geth keep (D-255).
+ *
+ * This interface was referenced by `__Root`'s JSON-Schema
+ * via the `definition` "BlockCount".
+ */
+export type BlockCount = string;
 /**
  * spec: "QUANTITY or TAG". The number is read as a request QUANTITY (leading zeros allowed) (D-131).
  *
@@ -136,6 +159,13 @@ export type BlockOrNull = Block | null;
  */
 export type DATAInput = string;
 /**
+ * An enode URL: the node's public key (64 bytes, hex) at host and P2P port.
+ *
+ * This interface was referenced by `__Root`'s JSON-Schema
+ * via the `definition` "Enode".
+ */
+export type Enode = string;
+/**
  * This interface was referenced by `__Root`'s JSON-Schema
  * via the `definition` "EthChainIdResult".
  */
@@ -162,6 +192,26 @@ export type EthGetBlockByNumberParamFullTxs = boolean;
 export type EthGetLogsResult = Log[];
 /**
  * This interface was referenced by `__Root`'s JSON-Schema
+ * via the `definition` "EthHashrateResult".
+ */
+export type EthHashrateResult = '0x0';
+/**
+ * This interface was referenced by `__Root`'s JSON-Schema
+ * via the `definition` "EthMaxPriorityFeePerGasResult".
+ */
+export type EthMaxPriorityFeePerGasResult = '0x0';
+/**
+ * This interface was referenced by `__Root`'s JSON-Schema
+ * via the `definition` "EthMiningResult".
+ */
+export type EthMiningResult = boolean;
+/**
+ * This interface was referenced by `__Root`'s JSON-Schema
+ * via the `definition` "EthUninstallFilterResult".
+ */
+export type EthUninstallFilterResult = boolean;
+/**
+ * This interface was referenced by `__Root`'s JSON-Schema
  * via the `definition` "EthUnsubscribeResult".
  */
 export type EthUnsubscribeResult = boolean;
@@ -181,6 +231,34 @@ export type TopicFilter =
   | [TopicFilterItem, TopicFilterItem, TopicFilterItem, TopicFilterItem];
 export type TopicFilterItem = null | DATA32Input | DATA32Input[];
 /**
+ * What eth_getFilterChanges answers (execution-apis FilterResults): log objects for a log filter, block hashes for a block filter, transaction hashes for a pending-transaction filter; an empty list when nothing happened since the last poll.
+ *
+ * This interface was referenced by `__Root`'s JSON-Schema
+ * via the `definition` "FilterChanges".
+ */
+export type FilterChanges = Log[] | DATA32[];
+/**
+ * A filter id as the gateway answers it (D-256): 16 random bytes as a QUANTITY, as Besu makes them.
+ *
+ * This interface was referenced by `__Root`'s JSON-Schema
+ * via the `definition` "FilterId".
+ */
+export type FilterId = string;
+/**
+ * A filter id in a request (D-256): a hex QUANTITY of 1 to 64 digits, either case, as execution-apis types it (`uint`); the gateway reads `0x0ab` and `0xAB` as the same id.
+ *
+ * This interface was referenced by `__Root`'s JSON-Schema
+ * via the `definition` "FilterIdInput".
+ */
+export type FilterIdInput = string;
+/**
+ * A list of log objects.
+ *
+ * This interface was referenced by `__Root`'s JSON-Schema
+ * via the `definition` "Logs".
+ */
+export type Logs = Log[];
+/**
  * This interface was referenced by `__Root`'s JSON-Schema
  * via the `definition` "NetListeningResult".
  */
@@ -190,6 +268,13 @@ export type NetListeningResult = boolean;
  * via the `definition` "NetVersionResult".
  */
 export type NetVersionResult = '1111111';
+/**
+ * Transactions in the pool (blockHash, blockNumber and transactionIndex null).
+ *
+ * This interface was referenced by `__Root`'s JSON-Schema
+ * via the `definition` "PendingTransactions".
+ */
+export type PendingTransactions = Transaction[];
 /**
  * spec: "0x1 success, 0x0 failed".
  */
@@ -202,12 +287,38 @@ export type ReceiptStatus = '0x1' | '0x0';
  */
 export type ReceiptOrNull = Receipt | null;
 /**
+ * The receipts of a block's transactions in block order, or null for an unknown block (execution-apis `notFound`).
+ *
+ * This interface was referenced by `__Root`'s JSON-Schema
+ * via the `definition` "ReceiptsOrNull".
+ */
+export type ReceiptsOrNull = Receipt[] | null;
+export type RewardPercentile = number;
+/**
+ * Percentiles of the effective priority fee, each 0 to 100, at most 100 of them, as Besu reads them; Besu sorts them, and so does the gateway (D-255).
+ *
+ * @maxItems 100
+ *
+ * This interface was referenced by `__Root`'s JSON-Schema
+ * via the `definition` "RewardPercentiles".
+ */
+export type RewardPercentiles = RewardPercentile[];
+/**
  * spec: "QUANTITY, 32-byte slot". Read as Besu and Anvil read it and as execution-apis types it (bytesMax32) (D-131): 0x-prefixed hex of 1 to 64 digits, either case, so a minimal quantity (`0x1`) and the 32-byte zero-padded word a stock client sends (`0x00…01`) name the same slot; more than 32 bytes is refused.
  *
  * This interface was referenced by `__Root`'s JSON-Schema
  * via the `definition` "StorageSlot".
  */
 export type StorageSlot = string;
+/**
+ * Storage slots to prove, each read as a StorageSlot (1 to 64 hex digits, D-131) and sent to the node as a 32-byte word; at most 64 keys, so one proof stays bounded (D-257).
+ *
+ * @maxItems 64
+ *
+ * This interface was referenced by `__Root`'s JSON-Schema
+ * via the `definition` "StorageKeys".
+ */
+export type StorageKeys = StorageSlot[];
 /**
  * Hex subscription id.
  *
@@ -239,6 +350,11 @@ export type NotSyncing = false;
 export type TransactionOrNull = Transaction | null;
 /**
  * This interface was referenced by `__Root`'s JSON-Schema
+ * via the `definition` "TxpoolBesuPendingTransactionsParamNumResults".
+ */
+export type TxpoolBesuPendingTransactionsParamNumResults = number;
+/**
+ * This interface was referenced by `__Root`'s JSON-Schema
  * via the `definition` "TxpoolBesuTransactionsResult".
  */
 export type TxpoolBesuTransactionsResult = TxPoolTransaction[];
@@ -262,6 +378,43 @@ export type ValidatorAddressesOrNull = ValidatorAddresses | null;
  */
 export type Web3ClientVersionResult = string;
 
+export interface AccessListEntry {
+  address: DATA20;
+  storageKeys: DATA32[];
+}
+/**
+ * execution-apis: the access list the call touches and the gas it used with that list; `error` names the failure when the call reverts (Besu answers a result then too).
+ *
+ * This interface was referenced by `__Root`'s JSON-Schema
+ * via the `definition` "AccessListResult".
+ */
+export interface AccessListResult {
+  accessList: AccessList;
+  gasUsed: QUANTITY;
+  error?: string;
+}
+/**
+ * EIP-1186 account proof (execution-apis AccountProof).
+ *
+ * This interface was referenced by `__Root`'s JSON-Schema
+ * via the `definition` "AccountProof".
+ */
+export interface AccountProof {
+  address: DATA20;
+  accountProof: DATA[];
+  balance: QUANTITY;
+  codeHash: DATA32;
+  nonce: QUANTITY;
+  storageHash: DATA32;
+  storageProof: StorageProof[];
+  [k: string]: unknown | undefined;
+}
+export interface StorageProof {
+  key: string;
+  value: QUANTITY;
+  proof: DATA[];
+  [k: string]: unknown | undefined;
+}
 /**
  * One entry of Besu admin_peers (D-013).
  *
@@ -403,13 +556,13 @@ export interface BlockHashObject {
   requireCanonical?: boolean;
 }
 /**
- * spec: "callObject {to, data, from?, value?, gas?, gasPrice?}" of eth_call. `to` is required; `data` may be omitted (a call with no input), as EIP-1474 and stock clients do (D-077). The call data may come as `data` or as `input`, the execution-apis name, which Besu and Anvil accept; when both are sent they must be equal (D-131), which `x-same-data` states for generators (D-197). Quantities are read as request QUANTITYs (leading zeros allowed).
+ * spec: "callObject {to, data, from?, value?, gas?, gasPrice?}" of eth_call, also the transaction of eth_createAccessList. Every member may be omitted, as in execution-apis's GenericTransaction: `to` null or left out is a contract creation, whose `data` (or `input`) is the init code, as Besu, Geth and Anvil read it and as Foundry's `cast` and viem send it (D-254; D-077 had made `to` required). `data` may be omitted (a call with no input), as EIP-1474 and stock clients do (D-077). The call data may come as `data` or as `input`, the execution-apis name, which Besu and Anvil accept; when both are sent they must be equal (D-131), which `x-same-data` states for generators (D-197). Quantities are read as request QUANTITYs (leading zeros allowed).
  *
  * This interface was referenced by `__Root`'s JSON-Schema
  * via the `definition` "CallObject".
  */
 export interface CallObject {
-  to: DATA20;
+  to?: DATA20OrNull;
   data?: DATAInput;
   from?: DATA20;
   value?: QUANTITYInput;
@@ -419,14 +572,14 @@ export interface CallObject {
   [k: string]: unknown | undefined;
 }
 /**
- * spec: "callObject {from, to, data, value?}" of eth_estimateGas. Every member may be omitted, as in EIP-1474: stock clients (viem, ethers) leave out `data` for a plain transfer and `to` for a contract creation (D-077). The call data may come as `data` or as `input`, the execution-apis name, which Besu and Anvil accept; when both are sent they must be equal (D-131), which `x-same-data` states for generators (D-197). Quantities are read as request QUANTITYs (leading zeros allowed).
+ * spec: "callObject {from, to, data, value?}" of eth_estimateGas. Every member may be omitted, as in EIP-1474: stock clients (viem, ethers) leave out `data` for a plain transfer, and `to` is null or left out for a contract creation (`cast send --create` sends null), as execution-apis, Besu and Anvil take it (D-077, D-254). The call data may come as `data` or as `input`, the execution-apis name, which Besu and Anvil accept; when both are sent they must be equal (D-131), which `x-same-data` states for generators (D-197). Quantities are read as request QUANTITYs (leading zeros allowed).
  *
  * This interface was referenced by `__Root`'s JSON-Schema
  * via the `definition` "EstimateGasCallObject".
  */
 export interface EstimateGasCallObject {
   from?: DATA20;
-  to?: DATA20;
+  to?: DATA20OrNull;
   data?: DATAInput;
   value?: QUANTITYInput;
   input?: DATAInput;
@@ -455,6 +608,29 @@ export interface Log {
    */
   topics: [] | [DATA32] | [DATA32, DATA32] | [DATA32, DATA32, DATA32] | [DATA32, DATA32, DATA32, DATA32];
   [k: string]: unknown | undefined;
+}
+/**
+ * execution-apis `feeHistoryResults`. On this chain every base fee is 0 and so is every reward of a transaction sent, as the spec asks, at gas price 0 (D-255). `reward` is present when rewardPercentiles was sent. The gateway leaves out the optional blob members (`baseFeePerBlobGas`, `blobGasUsedRatio`): the chain carries no blob transactions (D-255); a node that sends them is read as valid.
+ *
+ * This interface was referenced by `__Root`'s JSON-Schema
+ * via the `definition` "FeeHistory".
+ */
+export interface FeeHistory {
+  oldestBlock: QUANTITY;
+  /**
+   * The base fee of each block of the range and of the block after the newest one.
+   */
+  baseFeePerGas: QUANTITY[];
+  /**
+   * gasUsed / gasLimit of each block.
+   */
+  gasUsedRatio: number[];
+  /**
+   * For each block, the effective priority fee at each requested percentile, weighted by gas used; zeros for an empty block.
+   */
+  reward?: QUANTITY[][];
+  baseFeePerBlobGas?: QUANTITY[];
+  blobGasUsedRatio?: number[];
 }
 /**
  * spec: "filter {fromBlock, toBlock, address?, topics?}". fromBlock and toBlock default to "latest" when omitted, as in EIP-1474 and every Ethereum client (D-077); address and topics are optional. `blockHash` (EIP-234, which Besu and Anvil accept) selects one block instead of a range and excludes fromBlock and toBlock (D-131). `x-block-range` (D-197): a numbered fromBlock after a numbered toBlock, or a block number past the chain's head, is -32602, as the execution-apis eth_getLogs fixtures answer.
@@ -545,6 +721,44 @@ export interface NodeInfo {
   [k: string]: unknown | undefined;
 }
 /**
+ * Besu's txpool_besuPendingTransactions filter: per field one operator. `from` takes `eq`; `to` takes `eq` or `action` (`contract_creation`); `gas`, `gasPrice`, `value` and `nonce` take `eq`, `gt` or `lt`.
+ *
+ * This interface was referenced by `__Root`'s JSON-Schema
+ * via the `definition` "PendingTransactionsFilter".
+ */
+export interface PendingTransactionsFilter {
+  from?: {
+    eq: DATA20;
+  };
+  to?:
+    | {
+        eq: DATA20;
+      }
+    | {
+        action: 'contract_creation';
+      };
+  gas?: {
+    eq?: QUANTITYInput;
+    gt?: QUANTITYInput;
+    lt?: QUANTITYInput;
+  };
+  gasPrice?: {
+    eq?: QUANTITYInput;
+    gt?: QUANTITYInput;
+    lt?: QUANTITYInput;
+  };
+  value?: {
+    eq?: QUANTITYInput;
+    gt?: QUANTITYInput;
+    lt?: QUANTITYInput;
+  };
+  nonce?: {
+    eq?: QUANTITYInput;
+    gt?: QUANTITYInput;
+    lt?: QUANTITYInput;
+  };
+}
+/**
  * spec: "object mapping validator address to boolean (true = add proposal, false = remove proposal)".
  *
  * This interface was referenced by `__Root`'s JSON-Schema
@@ -614,6 +828,20 @@ export interface TxPoolTransaction {
   addedToPoolAt: string;
 }
 /**
+ * Besu (and Geth) txpool_contentFrom: one sender's pooled transactions by nonce (a decimal string), those ready to be mined under `pending`, nonce-gapped ones under `queued`.
+ *
+ * This interface was referenced by `__Root`'s JSON-Schema
+ * via the `definition` "TxPoolContentFrom".
+ */
+export interface TxPoolContentFrom {
+  pending: {
+    [k: string]: Transaction | undefined;
+  };
+  queued: {
+    [k: string]: Transaction | undefined;
+  };
+}
+/**
  * Besu txpool_besuStatistics result (D-013).
  *
  * This interface was referenced by `__Root`'s JSON-Schema
@@ -632,4 +860,14 @@ export interface TxPoolStatistics {
    * Transactions received from peers.
    */
   remoteCount: number;
+}
+/**
+ * Besu (and Geth) txpool_status: transactions ready to be mined (`pending`) and nonce-gapped ones (`queued`).
+ *
+ * This interface was referenced by `__Root`'s JSON-Schema
+ * via the `definition` "TxPoolStatus".
+ */
+export interface TxPoolStatus {
+  pending: QUANTITY;
+  queued: QUANTITY;
 }

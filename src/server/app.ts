@@ -31,6 +31,8 @@ import { rpcRoutes } from './chain/routes.ts';
 import { type RateCounter, RateWindow, RedisRateWindow } from './http/rate-window.ts';
 import { limitRequests, shareRateLimits } from './http/rate-limit.ts';
 import { openSharedState, type SharedState } from '../storage/redis.ts';
+import { RedisFilterStore } from './chain/filter-store.ts';
+import { FILTER_LIMITS } from './chain/filters.ts';
 import { LocalReplayMemory, RedisReplayMemory } from './auth/replay.ts';
 import { shareCredentialChanges } from './auth/credential-changes.ts';
 import { wsRoutes } from './chain/ws/routes.ts';
@@ -179,6 +181,9 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
       blockCache: chain.blockCache,
       qbftRelay: chain.mode === 'external' ? qbftRelay(config, chain) : undefined,
       simulation: config.rpcSimulation,
+      // D-256: with REDIS_URL every instance answers every filter id (D-168).
+      ...(shared ? { filterStore: new RedisFilterStore(shared.commands, FILTER_LIMITS.idleMs) } : {}),
+      clock,
     });
     // D-170: with REDIS_URL, accepted signatures are refused on every instance, and credential changes are
     // announced to every instance.

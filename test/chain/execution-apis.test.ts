@@ -69,6 +69,11 @@ describe('execution-apis rpc-compat fixtures against the gateway', () => {
 
   it.each(files)('%s', async (file) => {
     const { request, expected } = readFixture(file);
+    // hive's head is 0x36: the fixture's "future" block must be past this chain's head too.
+    if (file === 'eth_getBlockReceipts/get-block-receipts-future.io')
+      expect(
+        BigInt((await post(gw.rpc, { jsonrpc: '2.0', id: 9, method: 'eth_blockNumber', params: [] })).result as string),
+      ).toBeLessThan(0x37n);
     const answer = await post(gw.rpc, request);
     expect(answer.id).toEqual(expected.id);
     if (expected.error) {

@@ -256,10 +256,16 @@ export function chainErrorChecks(): Check[] {
         },
         { body: rpcBody(13, 'eth_getBalance', []), error: 'InvalidParams', id: 13, what: 'missing required params' },
         {
-          body: rpcBody(14, 'eth_call', [{ data: '0x' }, 'latest']),
+          body: rpcBody(14, 'eth_call', [{ to: '0x1234', data: '0x' }, 'latest']),
           error: 'InvalidParams',
           id: 14,
-          what: 'eth_call without "to" (D-077)',
+          what: 'eth_call with a short "to" (D-254: null or left out is a contract creation)',
+        },
+        {
+          body: rpcBody(15, 'eth_feeHistory', ['0x0', 'latest']),
+          error: 'InvalidParams',
+          id: 15,
+          what: 'eth_feeHistory of 0 blocks (D-255)',
         },
       ],
     ),

@@ -28,6 +28,8 @@ type Block = { number: Hex; hash: Hex; miner: Hex; transactions: (Hex | { hash: 
 class Exerciser {
   readonly validated = new Set<string>();
   readonly attempted = new Set<string>();
+  /** Methods answered -32601 Method not found. */
+  readonly lacking = new Set<string>();
   readonly problems: string[] = [];
 
   constructor(
@@ -39,6 +41,7 @@ class Exerciser {
   async run<T = unknown>(method: string, params: unknown[] = []): Promise<T | undefined> {
     this.attempted.add(method);
     const x = await call(this.ctx.target, method, params);
+    if (x.error?.code === -32601) this.lacking.add(method);
     if (
       x.http.status !== 200 ||
       x.error ||
@@ -116,9 +119,20 @@ async function readOnlySchemas(ctx: CheckContext): Promise<CheckVerdict> {
     'txpool_besuTransactions',
     'admin_nodeInfo',
     'admin_peers',
+    // D-253: the values the observer fixes, and the read-only Besu methods of the enabled groups.
+    'eth_maxPriorityFeePerGas',
+    'eth_blobBaseFee',
+    'eth_accounts',
+    'eth_coinbase',
+    'eth_mining',
+    'eth_hashrate',
+    'eth_protocolVersion',
+    'txpool_status',
+    'net_enode',
   ]) {
     await x.run(method);
   }
+  await x.run('txpool_besuPendingTransactions', [10]);
   const latest = await x.run<Block>('eth_getBlockByNumber', ['latest', false]);
   await x.run('eth_getBlockByNumber', ['latest', true]);
   await x.run('eth_getBlockByNumber', ['earliest', false]);
@@ -146,6 +160,38 @@ async function readOnlySchemas(ctx: CheckContext): Promise<CheckVerdict> {
   await x.run('qbft_getValidatorsByBlockNumber', ['latest']);
   await x.run('qbft_getValidatorsByBlockHash', [latest.hash]);
   await x.run('web3_sha3', ['0x68656c6c6f']);
+  await x.run('txpool_contentFrom', [account]);
+  // D-255: zero base fees; D-258: the block lookups; D-257: a proof and an access list.
+  const fees = await x.run<{ baseFeePerGas: string[] }>('eth_feeHistory', ['0x2', 'latest', [50]]);
+  x.expect(
+    fees?.baseFeePerGas.every((f) => f === '0x0') === true,
+    `eth_feeHistory base fees expected 0x0 (gas price 0), got ${JSON.stringify(fees?.baseFeePerGas)}`,
+  );
+  await x.run('eth_getBlockReceipts', [latest.number]);
+  await x.run('eth_getBlockTransactionCountByNumber', [latest.number]);
+  await x.run('eth_getBlockTransactionCountByHash', [latest.hash]);
+  await x.run('eth_getTransactionByBlockNumberAndIndex', [latest.number, '0x0']);
+  await x.run('eth_getTransactionByBlockHashAndIndex', [latest.hash, '0x0']);
+  await x.run('eth_getUncleCountByBlockNumber', [latest.number]);
+  await x.run('eth_getUncleCountByBlockHash', [latest.hash]);
+  await x.run('eth_getUncleByBlockNumberAndIndex', [latest.number, '0x0']);
+  await x.run('eth_getUncleByBlockHashAndIndex', [latest.hash, '0x0']);
+  await x.run('eth_getProof', [account, ['0x0'], 'latest']);
+  // D-254: a contract creation (`to` null) whose init code is empty.
+  await x.run('eth_createAccessList', [{ from: account, to: null, data: '0x' }, 'latest']);
+  // D-256: each kind of filter, polled, then uninstalled (the check leaves none behind).
+  const filters: string[] = [];
+  for (const [method, params] of [
+    ['eth_newBlockFilter', []],
+    ['eth_newPendingTransactionFilter', []],
+    ['eth_newFilter', [{ fromBlock: latest.number }]],
+  ] as const) {
+    const id = await x.run<string>(method, [...params]);
+    if (id) filters.push(id);
+  }
+  for (const id of filters) await x.run('eth_getFilterChanges', [id]);
+  if (filters[2]) await x.run('eth_getFilterLogs', [filters[2]]);
+  for (const id of filters) await x.run('eth_uninstallFilter', [id]);
   // A recent transaction, if the chain has one; otherwise the lookups are validated on their null result.
   const hash = await recentTransaction(ctx, latest);
   await x.run('eth_getTransactionByHash', [hash ?? UNKNOWN_HASH]);
@@ -153,6 +199,9 @@ async function readOnlySchemas(ctx: CheckContext): Promise<CheckVerdict> {
   // A method added to the contract must be added here too (eth_sendRawTransaction needs a funded sender).
   const missing = contract.httpMethods().filter((m) => m !== 'eth_sendRawTransaction' && !x.attempted.has(m));
   x.expect(missing.length === 0, `methods of the contract this check does not exercise: ${missing.join(', ')}`);
+  // A bare node (--rpc, D-192) is told in one line which of the contract's methods it lacks (-32601).
+  if (x.lacking.size)
+    x.problems.unshift(`the node lacks ${x.lacking.size} methods of the contract: ${[...x.lacking].join(', ')}`);
   const note = hash
     ? `transaction lookups on ${hash}`
     : 'no transaction in the last 20 blocks: transaction lookups validated on null';

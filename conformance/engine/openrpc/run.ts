@@ -101,10 +101,12 @@ async function runRpcPhase(
     });
   });
   const firstFailure = new Map<string, { method: RpcMethod; c: RpcCase; check: NamedCheck }>();
+  let uninstalls = 0;
   await pooled(work, run.options.concurrency ?? 16, async ({ method, c }) => {
     if (run.options.signal?.aborted) return;
     const request = wireOf(run.rpc, c);
     const response = await send(run, request);
+    uninstalls += await putBack(run, method, response);
     if (response.durationMs !== undefined) run.times.add(CHAIN_SURFACE, method.name, response.durationMs);
     recordRpcCoverage(coverage, method, c, response);
     const verdicts = (await judge(run, contract, method, c, response)).filter((v) =>
@@ -144,7 +146,21 @@ async function runRpcPhase(
     const tally = run.tallies.get(`${CHAIN_SURFACE}:${check}`);
     if (tally && tally.failures.length < maxFailures(run)) tally.failures.unshift(shrunk.failure);
   }
-  return work.length + extra;
+  return work.length + extra + uninstalls;
+}
+
+/** D-256: the methods whose result is a filter the node keeps for the client. */
+const FILTER_MAKERS = new Set(['eth_newFilter', 'eth_newBlockFilter', 'eth_newPendingTransactionFilter']);
+
+/**
+ * D-235, D-256: a filter a case made is uninstalled at once, so the run leaves none behind and stays within the
+ * node's filters per client IP. Returns the requests it sent (0 or 1); the answer is not judged.
+ */
+async function putBack(run: RpcRun, method: RpcMethod, response: WireResponse): Promise<number> {
+  const id = (response.json as { result?: unknown } | undefined)?.result;
+  if (!FILTER_MAKERS.has(method.name) || typeof id !== 'string') return 0;
+  await send(run, rpcPost(run.rpc, { jsonrpc: '2.0', id: 0, method: 'eth_uninstallFilter', params: [id] }));
+  return 1;
 }
 
 /**
@@ -203,7 +219,7 @@ async function shrinkRpc(
   const property = fc.asyncProperty(rpcFuzzArbitrary(method), async (input) => {
     const c = rpcCase(method, 'fuzz', input, id);
     const response = await send(run, wireOf(run.rpc, c));
-    requests += 1;
+    requests += 1 + (await putBack(run, method, response));
     return !(await judge(run, contract, method, c, response)).some((x) => x.check === check && !x.ok);
   });
   const details = await fc.check(property, {
@@ -216,6 +232,7 @@ async function shrinkRpc(
   const c = minimal ? rpcCase(method, 'fuzz', minimal, id) : failing;
   const request = wireOf(run.rpc, c);
   const response = await send(run, request);
+  requests += await putBack(run, method, response);
   const verdict = (await judge(run, contract, method, c, response)).find((x) => x.check === check && !x.ok);
   return {
     failure: engineFailure(

@@ -24,6 +24,8 @@ const MESSAGES: Record<ErrorName, string> = {
   LimitExceeded: 'limit exceeded',
   JsonRpcVersionNotSupported: 'JSON-RPC version not supported',
   SenderNotAuthorized: 'Sender account not authorized to send transactions',
+  // D-256: Besu's answer to an unknown or expired filter id.
+  FilterNotFound: 'Filter not found',
 };
 
 /** A failure to answer with a JSON-RPC error object; `detail` goes in `data` so the message stays standard. */

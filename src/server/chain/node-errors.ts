@@ -46,7 +46,25 @@ export function contractError(method: string, error: RpcErrorObject): RpcErrorOb
   return error;
 }
 
+/**
+ * D-258: block lookups whose answer for an unknown block is null (execution-apis `notFound`, as Besu answers):
+ * Anvil refuses a block number past its head with -32602 there, and an unknown hash with -32001.
+ */
+const NULL_FOR_UNKNOWN_BLOCK = new Set([
+  'eth_getBlockReceipts',
+  'eth_getBlockTransactionCountByNumber',
+  'eth_getBlockTransactionCountByHash',
+  'eth_getTransactionByBlockNumberAndIndex',
+  'eth_getTransactionByBlockHashAndIndex',
+]);
+
 /** A relayed response to `method` with its error object, if any, as the contract states it. */
 export function fromNode(method: string, response: RpcResponse): RpcResponse {
-  return response.error ? { ...response, error: contractError(method, response.error) } : response;
+  if (!response.error) return response;
+  const error = contractError(method, response.error);
+  if (NULL_FOR_UNKNOWN_BLOCK.has(method) && error.code === -32001) {
+    const { error: _unknown, ...rest } = response;
+    return { ...rest, result: null };
+  }
+  return { ...response, error };
 }

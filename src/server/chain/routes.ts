@@ -73,7 +73,7 @@ export async function answerRpcBody(
   return kept.length ? kept : undefined;
 }
 
-/** The units one request object takes of the rate limit: `simulationWeight` for eth_call and eth_estimateGas (D-201), else 1. */
+/** The units one request object takes of the rate limit: `simulationWeight` for a simulated call (D-201, D-257), else 1. */
 const weightOf = (request: unknown, simulationWeight: number) =>
   typeof request === 'object' &&
   request !== null &&
@@ -164,7 +164,7 @@ export async function rpcRoutes(
 
 /** The detail of a D-024 refusal: the limit, and what a simulated call counts (D-201). */
 export function limitText(limit: number, dispatcher: RpcDispatcher): string {
-  return `${limit} requests per second per IP; eth_call and eth_estimateGas count ${dispatcher.simulationWeight} each`;
+  return `${limit} requests per second per IP; eth_call, eth_estimateGas, eth_createAccessList and eth_getProof count ${dispatcher.simulationWeight} each`;
 }
 
 /** Results serialized once, by the result object: a cached sealed block is the same object on every hit (D-196). */

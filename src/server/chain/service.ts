@@ -19,12 +19,45 @@ import { localMethods, type LocalContext } from './local-methods.ts';
 import { contractError, fromNode } from './node-errors.ts';
 import { ParamsValidator } from './params.ts';
 import { FollowerNode } from './follower.ts';
-import { capGas, SIMULATED_METHODS, SIMULATION_WAIT_MS, SimulationGate } from './simulation.ts';
+import { capGas, proofParams, SIMULATED_METHODS, SIMULATION_WAIT_MS, SimulationGate } from './simulation.ts';
 import { DEFAULT_SIMULATION, type SimulationLimits } from './simulation-limits.ts';
+import { systemClock, type Clock } from '@svckit/sdk/clock';
+import { ChainReader } from './chain-reader.ts';
+import { feeHistory } from './fees.ts';
+import { FILTER_LIMITS, type FilterLimits, Filters, type FilterStore } from './filters.ts';
+import { MemoryFilterStore } from './filter-store.ts';
 
-/** spec (D-013): groups that are not enabled on the observer, and mutating admin methods. */
+/** spec (D-013): groups that are not enabled on the observer. */
 const NOT_ENABLED_GROUPS = ['debug', 'miner', 'trace', 'perm', 'clique', 'ibft', 'eea', 'priv', 'plugins'];
-const NOT_ENABLED_METHODS = new Set(['admin_addPeer', 'admin_removePeer', 'admin_changeLogLevel']);
+/**
+ * D-013, D-253: Besu methods of the enabled groups the observer refuses: they change the node (peers, log level,
+ * log caches) or reveal its internals (net_services: its listeners), or need keys the node does not hold.
+ */
+const NOT_ENABLED_METHODS = new Set([
+  'admin_addPeer',
+  'admin_removePeer',
+  'admin_changeLogLevel',
+  'admin_generateLogBloomCache',
+  'admin_logsRepairCache',
+  'admin_logsRemoveCache',
+  'net_services',
+  'eth_sendTransaction',
+]);
+/** Why a method of an enabled group is refused, in the -32604 answer's `data`. */
+const REFUSED_BECAUSE: Record<string, string> = {
+  eth_sendTransaction: 'the node holds no keys; sign the transaction and send it with eth_sendRawTransaction',
+  net_services: 'the observer does not publish its listeners',
+};
+
+/** D-256: the filter methods, answered by the gateway for the sender's IP. */
+const FILTER_METHODS = new Set([
+  'eth_newFilter',
+  'eth_newBlockFilter',
+  'eth_newPendingTransactionFilter',
+  'eth_getFilterChanges',
+  'eth_getFilterLogs',
+  'eth_uninstallFilter',
+]);
 
 /** D-051: batches of 1 to 100 requests. */
 export const MAX_BATCH = 100;
@@ -48,6 +81,10 @@ export type DispatcherDeps = LocalContext & {
   qbftRelay: ((method: string, params: unknown[]) => Promise<RpcResponse>) | undefined;
   /** D-199, D-200: the gas cap and concurrency bounds of eth_call and eth_estimateGas (default: the documented ones). */
   simulation?: SimulationLimits;
+  /** D-256: where the filters live (default: in process), the clock their expiry reads, and their bounds. */
+  filterStore?: FilterStore;
+  clock?: Clock;
+  filterLimits?: FilterLimits;
 };
 
 /** A request refused before it is run. */
@@ -69,6 +106,10 @@ export class RpcDispatcher {
   readonly simulationWeight: number;
   /** D-203: where simulated calls at the head run, when this gateway drives the sealing node. */
   private readonly follower: FollowerNode | undefined;
+  /** Sealed blocks and receipts for the gateway's own methods (D-255, D-256). */
+  private readonly reader: ChainReader;
+  /** D-256: the filters. */
+  private readonly filters: Filters;
 
   /** Creates a dispatcher over the stack's chain parts. */
   constructor(private readonly deps: DispatcherDeps) {
@@ -82,6 +123,17 @@ export class RpcDispatcher {
       limits.total,
     );
     this.follower = deps.producer ? new FollowerNode(deps.upstream.url, deps.producer) : undefined;
+    this.reader = new ChainReader(deps.upstream, deps.blockCache);
+    this.filters = new Filters(
+      deps.filterStore ?? new MemoryFilterStore(),
+      {
+        reader: this.reader,
+        // D-256: a filter's logs are eth_getLogs's, with its error objects (D-197).
+        getLogs: async (filter) => fromNode('eth_getLogs', await deps.upstream.send('eth_getLogs', [filter])),
+      },
+      deps.clock ?? systemClock,
+      deps.filterLimits ?? FILTER_LIMITS,
+    );
   }
 
   /** Stops what the dispatcher started (the D-203 simulation node). */
@@ -97,7 +149,7 @@ export class RpcDispatcher {
   async handle(request: unknown, transport: 'http' | 'ws' = 'http', client = LOCAL_CLIENT): Promise<RpcResponse> {
     const p = this.prepare(request, transport);
     if (p.kind === 'simulate') return this.simulate(p.id, p.method, p.params, client);
-    if (p.kind !== 'relay' || p.method === 'eth_sendRawTransaction') return (await this.run([p]))[0]!;
+    if (p.kind !== 'relay' || p.method === 'eth_sendRawTransaction') return (await this.run([p], client))[0]!;
     const found = this.deps.blockCache?.lookup(p.method, p.params);
     if (found?.hit) return { jsonrpc: '2.0', id: p.id, result: found.value };
     return this.relayOne(p.id, p.method, p.params, found?.store);
@@ -136,14 +188,22 @@ export class RpcDispatcher {
     const method = raw.method;
     if (!this.params.has(method) || (transport === 'http' && this.params.websocketOnly.has(method))) {
       const group = method.split('_')[0] ?? '';
-      if (NOT_ENABLED_METHODS.has(method) || NOT_ENABLED_GROUPS.includes(group))
-        return failed(id, new JsonRpcFailure('MethodNotEnabled', method));
+      if (NOT_ENABLED_METHODS.has(method) || NOT_ENABLED_GROUPS.includes(group)) {
+        const why = REFUSED_BECAUSE[method];
+        return failed(id, new JsonRpcFailure('MethodNotEnabled', why ? `${method}: ${why}` : method));
+      }
       const where = this.params.websocketOnly.has(method) ? ` (${method} is served on the WebSocket endpoint /ws)` : '';
       return failed(id, new JsonRpcFailure('MethodNotFound', `${method}${where}`));
     }
     try {
       const params = this.params.check(method, raw.params);
-      const local = method in localMethods || (method.startsWith('qbft_') && this.deps.qbftRelay !== undefined);
+      const local =
+        method in localMethods ||
+        FILTER_METHODS.has(method) ||
+        method === 'eth_feeHistory' ||
+        (method.startsWith('qbft_') && this.deps.qbftRelay !== undefined);
+      // D-257: a proof's keys go as 32-byte words and its block defaults to latest, as execution-apis says.
+      if (method === 'eth_getProof') return { id, kind: 'simulate', method, params: proofParams(params) };
       if (SIMULATED_METHODS.has(method)) return { id, kind: 'simulate', method, params: capGas(params, this.gasCap) };
       return { id, kind: local ? 'local' : 'relay', method, params };
     } catch (error) {
@@ -180,6 +240,9 @@ export class RpcDispatcher {
     try {
       return await this.gate.run(client, async () => {
         if (!this.follower) return this.relayOne(id, method, params, undefined);
+        // D-257: a fork cannot prove state it has not read, so a proof is built on the sealing node.
+        if (method === 'eth_getProof')
+          return this.sealingGate.run(LOCAL_CLIENT, () => this.relayOne(id, method, params, undefined));
         const node = await this.follower.clientFor(params[1]).catch(() => undefined);
         if (node) return this.relayOne(id, method, params, undefined, node);
         return this.sealingGate.run(LOCAL_CLIENT, () => this.relayOne(id, method, params, undefined));
@@ -201,7 +264,7 @@ export class RpcDispatcher {
       prepared.map(async (p, index) => {
         if (p.kind === 'simulate') return;
         if (p.kind === 'error') answers[index] = { jsonrpc: '2.0', id: p.id, error: p.error.toObject() };
-        else if (p.kind === 'local') answers[index] = await this.local(p.id, p.method, p.params);
+        else if (p.kind === 'local') answers[index] = await this.local(p.id, p.method, p.params, client);
         else if (p.method === 'eth_sendRawTransaction') answers[index] = await this.sendRaw(p.id, p.params);
         else relay.push({ index, call: { method: p.method, params: p.params } });
       }),
@@ -238,10 +301,13 @@ export class RpcDispatcher {
     return answers as RpcResponse[];
   }
 
-  private async local(id: Id, method: string, params: unknown[]): Promise<RpcResponse> {
+  private async local(id: Id, method: string, params: unknown[], client: string): Promise<RpcResponse> {
     try {
       if (method.startsWith('qbft_') && this.deps.qbftRelay)
         return { ...(await this.deps.qbftRelay(method, params)), id };
+      if (FILTER_METHODS.has(method))
+        return { jsonrpc: '2.0', id, result: await this.filters.call(method, params, client) };
+      if (method === 'eth_feeHistory') return { jsonrpc: '2.0', id, result: await feeHistory(params, this.reader) };
       return { jsonrpc: '2.0', id, result: await localMethods[method]!(params, this.deps) };
     } catch (error) {
       return this.failure(id, error, method);

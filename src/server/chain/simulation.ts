@@ -10,8 +10,28 @@ import type { SimulationLimits } from './simulation-limits.ts';
 /** D-200: how long a call waits for a gateway-wide slot before it is refused with -32005. */
 export const SIMULATION_WAIT_MS = 1_000;
 
-/** The contract's methods that execute code without a transaction. */
-export const SIMULATED_METHODS: ReadonlySet<string> = new Set(['eth_call', 'eth_estimateGas']);
+/**
+ * The contract's methods that run on the node's state without a transaction: the ones that execute code, and
+ * D-257 eth_getProof, which walks the state trie. All are bounded by D-200 and weighed by D-201.
+ */
+export const SIMULATED_METHODS: ReadonlySet<string> = new Set([
+  'eth_call',
+  'eth_estimateGas',
+  'eth_createAccessList',
+  'eth_getProof',
+]);
+
+/** What a refusal calls the simulated calls. */
+const SIMULATED = 'simulated calls (eth_call, eth_estimateGas, eth_createAccessList, eth_getProof)';
+
+/**
+ * D-257: eth_getProof's params as the node reads them: each storage key a 32-byte word (Anvil refuses `0x1`,
+ * which execution-apis and Besu take), and the block `latest` when it is left out (execution-apis's default).
+ */
+export function proofParams([address, keys, block]: unknown[]): unknown[] {
+  const words = (keys as string[]).map((k) => `0x${k.slice(2).toLowerCase().padStart(64, '0')}`);
+  return [address, words, block ?? 'latest'];
+}
 
 /**
  * D-199: the params with the call object's gas at most `cap`; a call that names no gas gets `cap`, where the
@@ -50,7 +70,7 @@ export class SimulationGate {
     if (held >= this.limits.perClient) {
       throw new JsonRpcFailure(
         'LimitExceeded',
-        `at most ${this.limits.perClient} eth_call or eth_estimateGas in flight per client IP`,
+        `at most ${this.limits.perClient} ${SIMULATED} in flight per client IP`,
       );
     }
     this.perClient.set(client, held + 1);
@@ -75,7 +95,7 @@ export class SimulationGate {
     const busy = () =>
       new JsonRpcFailure(
         'LimitExceeded',
-        `the gateway runs at most ${this.limits.total} eth_call or eth_estimateGas at a time; try again shortly`,
+        `the gateway runs at most ${this.limits.total} ${SIMULATED} at a time; try again shortly`,
       );
     if (this.queue.length >= this.queueLength) return Promise.reject(busy());
     return new Promise((resolve, reject) => {
