@@ -3,7 +3,7 @@
  * `sendTransaction` and a contract deployment, with no fee or gas set by hand.
  */
 import { Web3 } from 'web3';
-import { ClientRun, expectThat, type MatrixContext, NOTE } from './matrix.ts';
+import { ClientRun, describe, expectThat, type MatrixContext, NOTE } from './matrix.ts';
 
 /** Runs the web3.js column of the matrix. */
 export async function runWeb3(context: MatrixContext): Promise<ClientRun> {
@@ -37,7 +37,7 @@ export async function runWeb3(context: MatrixContext): Promise<ClientRun> {
     'getFeeHistory(4, latest, [25, 75])',
     () => web3.eth.getFeeHistory(4, 'latest', [25, 75]),
     (history) => {
-      expectThat(Array.isArray(history.baseFeePerGas), `no baseFeePerGas: ${JSON.stringify(history)}`);
+      expectThat(Array.isArray(history.baseFeePerGas), `no baseFeePerGas: ${describe(history)}`);
       return `oldestBlock ${history.oldestBlock}, ${history.baseFeePerGas.length} base fees`;
     },
   );
