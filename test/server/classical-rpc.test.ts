@@ -2,6 +2,7 @@
 // that offers only classical groups gets in through the second listener and is refused by the base origin; the
 // second listener serves /rpc and /ws and answers everything else 404; both doors count in one per-IP limit.
 import https from 'node:https';
+import tls from 'node:tls';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handshake } from '../../conformance/checks/transport/index.ts';
@@ -13,6 +14,8 @@ import { issueApiKey } from '../chain/ws/support.ts';
 const CLASSICAL_ONLY = 'X25519:P-256';
 /** The /rpc limit of the stack: small, so that the shared count is reached in a few requests. */
 const RPC_LIMIT = 6;
+/** The per-IP connection cap of the stack (D-205), small enough to be held in a test. */
+const PER_IP = 8;
 
 type Answer = { status: number; body: string };
 
@@ -52,7 +55,12 @@ describe('the classical-TLS listener of /rpc and /ws (D-315)', () => {
   beforeAll(async () => {
     // A clock that does not move: the per-IP window of /rpc stays the same one for the whole file.
     started = await startTestStack({
-      env: { SVC_RPC_CLASSICAL_PORT: '0', SVC_RATE_LIMIT_RPC: String(RPC_LIMIT), SVC_RATE_LIMIT_ADMIN: '0' },
+      env: {
+        SVC_RPC_CLASSICAL_PORT: '0',
+        SVC_RATE_LIMIT_RPC: String(RPC_LIMIT),
+        SVC_RATE_LIMIT_ADMIN: '0',
+        SVC_MAX_CONNECTIONS_PER_IP: String(PER_IP),
+      },
       clock,
     });
     classical = started.ready.rpcClassical!;
@@ -147,5 +155,38 @@ describe('the classical-TLS listener of /rpc and /ws (D-315)', () => {
     expect(over.status).toBe(429);
     expect(JSON.parse(over.body)).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32005 } });
     expect((await send(started.ready.base, '/rpc', ca, 'X25519MLKEM768', chainId)).status).toBe(429);
+  });
+
+  it('counts its connections in the base origin per-IP cap: connections held on one door leave none on the other', async () => {
+    /** A TLS connection, resolved once it is through the handshake or refused. */
+    const connect = (origin: string, groups: string) =>
+      new Promise<tls.TLSSocket | string>((resolve) => {
+        const url = new URL(origin);
+        const socket = tls.connect({ host: url.hostname, port: Number(url.port), ca, ecdhCurve: groups });
+        socket.once('secureConnect', () => resolve(socket));
+        socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+      });
+    const held: tls.TLSSocket[] = [];
+    try {
+      for (let i = 0; i < PER_IP; i += 1) {
+        const socket = await connect(started.ready.base, 'X25519MLKEM768');
+        expect(socket, `connection ${i + 1} of ${PER_IP} on the base origin`).toBeInstanceOf(tls.TLSSocket);
+        held.push(socket as tls.TLSSocket);
+      }
+      expect(await connect(classical, CLASSICAL_ONLY)).toBe('ECONNRESET');
+      const closed = new Promise((resolve) => held[0]!.once('close', resolve));
+      held.shift()!.destroy();
+      await closed;
+      // The server counts the close once it sees it: try again for up to 2 s.
+      let again: tls.TLSSocket | string = 'not tried';
+      for (let tries = 0; tries < 20 && !(again instanceof tls.TLSSocket); tries += 1) {
+        again = await connect(classical, CLASSICAL_ONLY);
+        if (!(again instanceof tls.TLSSocket)) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(again).toBeInstanceOf(tls.TLSSocket);
+      held.push(again as tls.TLSSocket);
+    } finally {
+      for (const socket of held) socket.destroy();
+    }
   });
 });
