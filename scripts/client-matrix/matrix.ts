@@ -37,11 +37,11 @@ export type MatrixContext = {
 export function describe(value: unknown): string {
   // A WebSocket's ErrorEvent (viem's webSocket transport rejects with it) carries its text in `message`.
   const event = value as { message?: unknown; error?: unknown } | null;
-  if (!(value instanceof Error) && typeof event?.message === 'string')
+  if (!(value instanceof Error) && typeof event?.message === 'string' && 'error' in event)
     return describe(event.error instanceof Error ? event.error : event.message);
   const text =
     value instanceof Error
-      ? `${value.message}${value.cause instanceof Error ? ` (${value.cause.message})` : ''}`
+      ? `${value.message}${value.cause instanceof Error ? ` (${value.cause.message})` : typeof value.cause === 'object' && value.cause !== null ? ` (${describe(value.cause)})` : ''}`
       : typeof value === 'string'
         ? value
         : JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
