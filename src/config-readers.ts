@@ -62,6 +62,16 @@ export const port = (fallback: number): Reader<number> => ({
   },
 });
 
+/** A TCP port that turns something on; unset or empty leaves it off, 0 asks for an ephemeral one. */
+export const optionalPort = (): Reader<number | undefined> => ({
+  type: 'port 0 to 65535, 0 = ephemeral; unset = off',
+  default: undefined,
+  read(env, name) {
+    const raw = env[name];
+    return raw === undefined || raw === '' ? undefined : port(0).read(env, name);
+  },
+});
+
 /** A whole number from `min` to `max`. */
 export const integer = (fallback: number, min: number, max: number): Reader<number> => ({
   type: `whole number ${min} to ${max}`,

@@ -92,6 +92,11 @@ export const SETTINGS = {
     'also accept TLS clients without X25519MLKEM768 (classical X25519 and P-256); warned on stderr at every start',
     'D-093, D-157',
   ),
+  SVC_RPC_CLASSICAL_PORT: setting(
+    read.optionalPort(),
+    'a separate listener for /rpc and /ws alone that also accepts TLS clients without X25519MLKEM768 (classical X25519 and P-256), under the same limits as the base origin; unset: no such listener; warned on stderr at every start',
+    'D-259',
+  ),
   SVC_REQUEST_TIMEOUT_MS: setting(
     read.integer(30_000, 1_000, 300_000),
     'the longest a client may take for the TLS handshake, and for one request from its first byte to the last of its body, in milliseconds; then 408 and the connection is closed (/ws once upgraded is not bound by it)',
@@ -463,6 +468,8 @@ export type Config = {
   redisUrl: string | undefined;
   /** SVC_TLS_ALLOW_CLASSICAL (D-157). */
   tlsAllowClassical: boolean;
+  /** SVC_RPC_CLASSICAL_PORT (D-259): the classical-TLS listener of /rpc and /ws; undefined: none. */
+  rpcClassicalPort: number | undefined;
   /** SVC_VALIDATORS. */
   validatorCount: number;
   /** QBFT_VALIDATOR_RPC_URLS: qbft_* calls are relayed there (real QBFT upstream). */
@@ -532,6 +539,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: get('DATABASE_URL'),
     redisUrl: get('REDIS_URL'),
     tlsAllowClassical: get('SVC_TLS_ALLOW_CLASSICAL'),
+    rpcClassicalPort: get('SVC_RPC_CLASSICAL_PORT'),
     validatorCount: get('SVC_VALIDATORS'),
     validatorRpcUrls,
     institutionalRateLimit: get('SVC_RATE_LIMIT'),

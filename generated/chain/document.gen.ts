@@ -81,7 +81,8 @@ export const chainOpenRpcDocument = {
   "x-websocket": {
     "x-decision": [
       "D-012",
-      "D-016"
+      "D-016",
+      "D-261"
     ],
     "url": "wss://localhost:8443/ws",
     "urlTemplate": "wss://{host}/ws",
@@ -124,6 +125,11 @@ export const chainOpenRpcDocument = {
         "Bearer svc_<API_KEY>",
         "SVC-MLDSA <pubkey_hex>.<timestamp_ms>.<sig_hex> over \"<timestamp_ms>:GET:/ws\""
       ],
+      "queryParameter": {
+        "name": "access_token",
+        "value": "svc_<API_KEY>",
+        "description": "D-261: read only when the upgrade has no Authorization header, for WebSocket clients that cannot set one (browsers, Node's global WebSocket, viem's webSocket transport): the bearer API key, as RFC 6750 section 2.3 allows. Given twice or malformed: 401."
+      },
       "permission": "chain:subscribe",
       "missingOrInvalidCredentials": 401,
       "missingPermission": 403,

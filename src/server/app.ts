@@ -40,6 +40,8 @@ import { SocketRegistry } from './chain/ws/limits.ts';
 import { mountWallet } from './wallet/mount.ts';
 import { ensureDevCertificates, type TlsMaterial } from './tls/dev-certificates.ts';
 import { httpsOptions } from './tls/tls-options.ts';
+import type { Server as HttpsServer } from 'node:https';
+import { classicalRpcServer, keepClassicalToRpc } from './tls/classical-rpc.ts';
 
 /** The svckit version reported by health and client-version strings. */
 export const SVCKIT_VERSION = '0.1.0';
@@ -58,6 +60,8 @@ export type Stack = {
   base: FastifyInstance;
   wallet: FastifyInstance;
   site: FastifyInstance;
+  /** D-259: the classical-TLS listener of /rpc and /ws (SVC_RPC_CLASSICAL_PORT), not yet listening; undefined when off. */
+  rpcClassical: HttpsServer | undefined;
   chain: ChainRuntime;
   ledger: LedgerRuntime;
   /** Webhook endpoints, deliveries and the dispatcher (surface B). */
@@ -194,6 +198,8 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
     );
     if (shared) await shareCredentialChanges(ledger.credentials, shared, log);
     const base = origin(tls, config, logLevel, 'base', shared);
+    // D-259: before any route, so the classical listener's requests reach /rpc and /ws only.
+    if (config.rpcClassicalPort !== undefined) keepClassicalToRpc(base);
     const rpcLimiter: RateCounter = shared
       ? new RedisRateWindow(config.rpcRateLimit, 1000, shared.commands)
       : new RateWindow(config.rpcRateLimit, 1000, () => clock.now());
@@ -262,10 +268,12 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
       persist: options.persist ?? false,
     });
     const running = { chain, ledger };
+    const rpcClassical = config.rpcClassicalPort === undefined ? undefined : classicalRpcServer(base, tls, config);
     return {
       base,
       wallet,
       site,
+      rpcClassical,
       chain,
       ledger,
       webhooks: hooks,
@@ -275,7 +283,7 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
       tls,
       adminToken,
       close: async () => {
-        await Promise.allSettled([base.close(), wallet.close(), site.close()]);
+        await Promise.allSettled([base.close(), wallet.close(), site.close(), closeServer(rpcClassical)]);
         await running.ledger.stop();
         await hooks.stop();
         await dispatcher.stop();
@@ -292,6 +300,15 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
     await shared?.close();
     throw error;
   }
+}
+
+/** Stops `server` listening and ends its open connections (as `forceCloseConnections` does for the origins). */
+function closeServer(server: HttpsServer | undefined): Promise<void> {
+  if (!server?.listening) return Promise.resolve();
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
 }
 
 /** Real QBFT upstream: qbft_* go to the first validator RPC URL (issue: "relayed to the configured validator RPC URLs"), or to the node itself. */

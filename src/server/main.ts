@@ -9,6 +9,7 @@ import { ConfigError, loadConfig, type Config } from '../config.ts';
 import { ensurePrivateDir } from '../storage/private-dir.ts';
 import { buildStack, type Stack, type StackOptions } from './app.ts';
 import { CLASSICAL_TLS_WARNING } from './tls/tls-options.ts';
+import { CLASSICAL_RPC_WARNING } from './tls/classical-rpc.ts';
 
 /** The ready line's content. */
 export type ReadyEvent = {
@@ -17,6 +18,8 @@ export type ReadyEvent = {
   wallet: string;
   site: string;
   caCert: string;
+  /** D-259: the classical-TLS listener's origin (its /rpc and /ws), only when SVC_RPC_CLASSICAL_PORT is set. */
+  rpcClassical?: string;
   adminToken?: string;
 };
 
@@ -30,8 +33,8 @@ export function assertOpenSsl(): void {
   }
 }
 
-const urlOf = (app: Stack['base'], host: string) => {
-  const { port } = app.server.address() as AddressInfo;
+const urlOf = (server: Stack['base']['server'], host: string) => {
+  const { port } = server.address() as AddressInfo;
   return `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
 };
 
@@ -45,16 +48,27 @@ export async function listen(config: Config, options: StackOptions = {}): Promis
     await stack.base.listen({ host: config.host, port: config.basePort });
     await stack.wallet.listen({ host: config.host, port: config.walletPort });
     await stack.site.listen({ host: config.host, port: config.sitePort });
+    const classical = stack.rpcClassical;
+    if (classical && config.rpcClassicalPort !== undefined) {
+      await new Promise<void>((resolve, reject) => {
+        classical.once('error', reject);
+        classical.listen({ host: config.host, port: config.rpcClassicalPort }, () => {
+          classical.off('error', reject);
+          resolve();
+        });
+      });
+    }
   } catch (error) {
     await stack.close();
     throw error;
   }
   const ready: ReadyEvent = {
     event: 'ready',
-    base: urlOf(stack.base, config.host),
-    wallet: urlOf(stack.wallet, config.host),
-    site: urlOf(stack.site, config.host),
+    base: urlOf(stack.base.server, config.host),
+    wallet: urlOf(stack.wallet.server, config.host),
+    site: urlOf(stack.site.server, config.host),
     caCert: stack.tls.caCertPath,
+    ...(stack.rpcClassical ? { rpcClassical: urlOf(stack.rpcClassical, config.host) } : {}),
     ...(stack.adminToken ? { adminToken: stack.adminToken } : {}),
   };
   return { stack, ready };
@@ -95,6 +109,8 @@ export async function serve(options: { onReady?: (config: Config) => ServeCompan
   guardUnhandledRejections();
   // D-157: a relaxed transport is announced on every start, on stderr (stdout carries only the ready line).
   if (config.tlsAllowClassical) console.error(CLASSICAL_TLS_WARNING);
+  // D-259: so is the classical-TLS listener of /rpc and /ws.
+  if (config.rpcClassicalPort !== undefined) console.error(CLASSICAL_RPC_WARNING);
   const { stack, ready } = await listen(config, { persist: true, logLevel: config.logLevel });
   process.stdout.write(`${JSON.stringify(ready)}\n`);
   const companion = options.onReady?.(config);

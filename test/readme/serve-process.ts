@@ -10,7 +10,16 @@ import { REPO_ROOT } from '../../src/paths.ts';
 /** The repository root. */
 
 /** The ready line `svckit serve` prints (src/server/main.ts). */
-export type Ready = { event: 'ready'; base: string; wallet: string; site: string; caCert: string; adminToken?: string };
+export type Ready = {
+  event: 'ready';
+  base: string;
+  wallet: string;
+  site: string;
+  caCert: string;
+  /** D-259: only when SVC_RPC_CLASSICAL_PORT is set. */
+  rpcClassical?: string;
+  adminToken?: string;
+};
 
 /** A running server and how to stop it. */
 export type ServeProcess = {

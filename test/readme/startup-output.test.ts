@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handshake } from '../../conformance/checks/transport/index.ts';
 import { CLASSICAL_TLS_WARNING } from '../../src/server/tls/tls-options.ts';
+import { CLASSICAL_RPC_WARNING } from '../../src/server/tls/classical-rpc.ts';
 import { openStack, type OpenStack } from '../admin/stack.ts';
 import { startServe } from './serve-process.ts';
 import { REPO_ROOT } from '../../src/paths.ts';
@@ -43,10 +44,12 @@ describe('npm start output', () => {
     }
   });
 
-  it('svckit serve writes exactly one JSON ready line on stdout; with SVC_TLS_ALLOW_CLASSICAL it warns on stderr and lets classical clients in', async () => {
-    const served = await startServe({ SVC_TLS_ALLOW_CLASSICAL: 'true' });
+  it('svckit serve writes exactly one JSON ready line on stdout; with SVC_TLS_ALLOW_CLASSICAL and SVC_RPC_CLASSICAL_PORT it warns on stderr and lets classical clients in', async () => {
+    const served = await startServe({ SVC_TLS_ALLOW_CLASSICAL: 'true', SVC_RPC_CLASSICAL_PORT: '0' });
     const target = { kind: 'url' as const, caCert: readFileSync(served.ready.caCert, 'utf8') };
     const classical = await handshake(target as never, new URL(served.ready.base), { groups: CLASSICAL_ONLY });
+    // D-259: the classical listener of /rpc and /ws is named in the ready line.
+    const rpcDoor = await handshake(target as never, new URL(served.ready.rpcClassical!), { groups: CLASSICAL_ONLY });
     const { stdout, stderr, code } = await served.stop();
     expect(code).toBe(0);
     const lines = stdout.split('\n');
@@ -55,10 +58,13 @@ describe('npm start output', () => {
     expect(JSON.parse(lines[0]!)).toMatchObject({
       event: 'ready',
       base: expect.stringMatching(/^https:\/\//),
+      rpcClassical: expect.stringMatching(/^https:\/\//),
       adminToken: expect.stringMatching(/^svcadm_/),
     });
     expect(stderr).toContain(`${CLASSICAL_TLS_WARNING}\n`);
+    expect(stderr).toContain(`${CLASSICAL_RPC_WARNING}\n`);
     expect(classical).toMatchObject({ ok: true, protocol: 'TLSv1.3' });
+    expect(rpcDoor).toMatchObject({ ok: true, protocol: 'TLSv1.3' });
   });
 });
 

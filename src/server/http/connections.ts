@@ -51,26 +51,38 @@ export function peerKey(address: string | undefined): string | undefined {
   return address;
 }
 
+/** The open connections one or more listeners count together: per client IP, and in all. */
+type ConnectionBook = { perIp: Map<string, number>; total: number };
+
+/** The book of each limited server, so a second listener can count in the first one's (D-259). */
+const books = new WeakMap<Server, ConnectionBook>();
+
 /**
  * D-205: caps `server`'s open connections in all (Node drops those over it before any work) and per client IP.
  * A connection over the per-IP cap is reset as soon as it is accepted, before the TLS handshake costs anything:
- * the TLS server's own connection listeners see only the connections admitted.
+ * the TLS server's own connection listeners see only the connections admitted. With `sharedWith` (a server
+ * limited before), both count in one book, so a client holds no more connections through two listeners than
+ * through one (D-259).
  */
-export function limitConnections(server: Server, settings: ConnectionSettings): void {
+export function limitConnections(server: Server, settings: ConnectionSettings, sharedWith?: Server): void {
   server.maxConnections = settings.maxConnections;
-  const open = new Map<string, number>();
+  const book = (sharedWith && books.get(sharedWith)) ?? { perIp: new Map<string, number>(), total: 0 };
+  books.set(server, book);
+  const open = book.perIp;
   const admitted = server.listeners('connection') as ((socket: Socket) => void)[];
   server.removeAllListeners('connection');
   server.on('connection', (socket: Socket) => {
     const key = peerKey(socket.remoteAddress);
     const count = key === undefined ? Number.POSITIVE_INFINITY : (open.get(key) ?? 0);
-    if (key === undefined || count >= settings.maxConnectionsPerIp) {
+    if (key === undefined || count >= settings.maxConnectionsPerIp || book.total >= settings.maxConnections) {
       // A reset, not a close: the refused client learns at once, and no TIME_WAIT state stays behind here.
       socket.resetAndDestroy();
       return;
     }
     open.set(key, count + 1);
+    book.total += 1;
     socket.once('close', () => {
+      book.total -= 1;
       const left = (open.get(key) ?? 1) - 1;
       if (left > 0) open.set(key, left);
       else open.delete(key);

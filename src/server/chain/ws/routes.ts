@@ -17,6 +17,7 @@ import { JsonRpcFailure } from '../errors.ts';
 import { limitText, readBody, requestWeight } from '../routes.ts';
 import { answerFrame } from './frames.ts';
 import { POLICY_CLOSE, type SocketRegistry, type WsLimits } from './limits.ts';
+import { upgradeAuthorization } from './query-token.ts';
 import { SubscriptionSet } from './subscriptions.ts';
 
 /** What the endpoint needs. */
@@ -55,11 +56,12 @@ export async function wsRoutes(app: FastifyInstance, options: WsOptions): Promis
   app.addHook('onClose', async () => registry.stop());
   const credentials = new WeakMap<FastifyRequest, Credential>();
   app.addHook('preValidation', async (request: FastifyRequest) => {
-    // D-016: the same Authorization header as the institutional API, signed over GET and /ws for SVC-MLDSA.
+    // D-016: the same Authorization header as the institutional API, signed over GET and /ws for SVC-MLDSA;
+    // D-261: without the header, a bearer key in the access_token query parameter.
     const credential = await options.authenticator.authenticate({
       method: 'GET',
       target: request.url,
-      authorization: request.headers.authorization,
+      authorization: upgradeAuthorization(request),
     });
     authorize(credential, 'chain:subscribe');
     registry.assertRoom(credential, request.ip);
