@@ -406,6 +406,28 @@ try {
     'evidence',
   ]);
 
+  step('npx svckit diff on the contracts the package ships, and svckit proxy');
+  {
+    // The shipped chain contract against a copy without its first method: one breaking change, exit 1.
+    const shipped = path.join(app.folder, 'node_modules/svckit/specs/chain.openrpc.json');
+    const contract = JSON.parse(readFileSync(shipped, 'utf8')) as { methods: { name: string }[] };
+    const removed = contract.methods.shift()?.name;
+    const changed = path.join(work, 'chain-without-a-method.openrpc.json');
+    writeFileSync(changed, JSON.stringify(contract));
+    const same = run(app.folder, 'npx', ['--no-install', 'svckit', 'diff', shipped, shipped, '--fail-on', 'breaking']);
+    check(same.status === 0, 'svckit diff of a contract against itself exits 0', same.stderr.slice(-300));
+    const diff = run(app.folder, 'npx', [
+      ...['--no-install', 'svckit', 'diff', shipped, changed, '--fail-on', 'breaking', '--format', 'json'],
+    ]);
+    check(
+      diff.status === 1 && diff.stdout.includes('openrpc.method_removed') && diff.stdout.includes(String(removed)),
+      `svckit diff reports ${removed} removed as breaking and exits 1`,
+      `exit ${diff.status}: ${diff.stdout.slice(0, 300)} ${diff.stderr.slice(-300)}`,
+    );
+    const proxy = run(app.folder, 'npx', ['--no-install', 'svckit', 'proxy', '--help']);
+    check(proxy.status === 0 && proxy.stdout.includes('--upstream'), 'svckit proxy is in the package', proxy.stderr);
+  }
+
   step('npx svckit conformance --only explorer, the default in-process target');
   await stop(served);
   served = undefined;
