@@ -34,7 +34,11 @@ export function deref(document: unknown, located: Located, contract: string): Lo
     if (hops === MAX_HOPS) throw new DiffInputError(`${contract}: $ref chain at ${located.at} is a cycle`);
     const ref = node.$ref;
     if (!ref.startsWith('#')) throw new DiffInputError(`${contract}: $ref "${ref}" at ${at} names another file`);
-    at = decodeURIComponent(ref.slice(1));
+    try {
+      at = decodeURIComponent(ref.slice(1));
+    } catch {
+      throw new DiffInputError(`${contract}: $ref "${ref}" at ${at} is not a valid URI fragment`);
+    }
     node = atPointer(document, at);
     if (node === undefined) throw new DiffInputError(`${contract}: $ref "${ref}" names nothing in the document`);
   }
