@@ -48,6 +48,8 @@ export const FULL_TIER: Readonly<Record<string, FullTierReason>> = {
   'test/webhooks/restart.test.ts': 'fault',
   'test/storage/pglite-thread.test.ts': 'fault',
   'test/server/edge.test.ts': 'fault',
+  'test/server/probes.test.ts': 'fault',
+  'test/redis/readiness.test.ts': 'fault',
   'test/webhooks/external.test.ts': 'schedule',
   'test/webhooks/dispatcher.test.ts': 'schedule',
 };

@@ -42,6 +42,8 @@ import { ensureDevCertificates, type TlsMaterial } from './tls/dev-certificates.
 import { httpsOptions } from './tls/tls-options.ts';
 import type { Server as HttpsServer } from 'node:https';
 import { classicalRpcServer, keepClassicalToRpc } from './tls/classical-rpc.ts';
+import { installProbes, type ReadinessCheck } from './http/probes.ts';
+import { sql } from 'drizzle-orm';
 
 /** The svckit version reported by health and client-version strings. */
 export const SVCKIT_VERSION = '0.1.0';
@@ -197,7 +199,15 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
       shared ? new RedisReplayMemory(shared.commands) : new LocalReplayMemory(),
     );
     if (shared) await shareCredentialChanges(ledger.credentials, shared, log);
+    // D-262: readiness is the database, Redis when configured, the chain node and the key material.
+    const readiness: ReadinessCheck[] = [
+      { name: 'database', check: () => database.db.execute(sql`select 1`) },
+      ...(shared ? [{ name: 'redis', check: () => shared.commands.ping() }] : []),
+      { name: 'chain', check: () => (chain as ChainRuntime).upstream.call('eth_blockNumber') },
+      { name: 'keys', check: async () => keyring.activeId },
+    ];
     const base = origin(tls, config, logLevel, 'base', shared);
+    installProbes(base, readiness);
     // D-259: before any route, so the classical listener's requests reach /rpc and /ws only.
     if (config.rpcClassicalPort !== undefined) keepClassicalToRpc(base);
     const rpcLimiter: RateCounter = shared
@@ -252,6 +262,8 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
     });
     const wallet = origin(tls, config, logLevel, 'wallet', shared);
     const site = origin(tls, config, logLevel, 'site', shared);
+    installProbes(wallet, readiness);
+    installProbes(site, readiness);
     // D-146: the site origin, like every other, is limited per client IP (its 429 is the {error, code} shape).
     await limitRequests(site, config.wallet.siteRequestsPerSecond);
     // spec: "GET {site_url}/.well-known/pqc-evidence.json returns the Evidence document" (built by `svckit evidence build`).
