@@ -1,7 +1,7 @@
 // D-262: a readiness check that never settles counts as failed at its bound; the 503 names failing parts only.
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { failingParts, installProbes } from '../../src/server/http/probes.ts';
+import { failingParts, installProbes, sharedReadiness } from '../../src/server/http/probes.ts';
 
 describe('readiness checks (D-262)', () => {
   it('a check that never settles fails at the bound; a rejecting one at once; the others pass', async () => {
@@ -31,5 +31,31 @@ describe('readiness checks (D-262)', () => {
     const live = await app.inject({ method: 'GET', url: '/livez' });
     expect(live.statusCode).toBe(200);
     await app.close();
+  });
+
+  it('probes share one round of checks: 200 at once run each check once, a later probe runs them again', async () => {
+    let rounds = 0;
+    let clock = 0;
+    const readiness = sharedReadiness(
+      [
+        {
+          name: 'database',
+          check: async () => {
+            rounds += 1;
+          },
+        },
+      ],
+      500,
+      () => clock,
+    );
+    const answers = await Promise.all(Array.from({ length: 200 }, () => readiness()));
+    expect(answers.every((a) => a.length === 0)).toBe(true);
+    expect(rounds).toBe(1);
+    clock = 499;
+    await readiness();
+    expect(rounds).toBe(1);
+    clock = 500;
+    await readiness();
+    expect(rounds).toBe(2);
   });
 });

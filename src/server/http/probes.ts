@@ -1,5 +1,6 @@
 /**
- * GET /livez and GET /readyz on every origin (D-262): unauthenticated, not rate-limited, cheap and bounded.
+ * GET /livez and GET /readyz on every origin (D-262): unauthenticated, not rate-limited, cheap and bounded; the
+ * probes of one origin share one round of checks per PROBE_SHARE_MS.
  * /livez answers 200 while the process serves; /readyz runs each readiness check under PROBE_TIMEOUT_MS and answers
  * 200, or 503 in the {error, code} shape naming the failing parts (names only, never a cause, D-262).
  */
@@ -31,11 +32,31 @@ export async function failingParts(checks: readonly ReadinessCheck[], timeoutMs 
   return checks.filter((_, i) => !results[i]).map((c) => c.name);
 }
 
+/** D-262: probes within this long of a round of checks share its result, whatever their number. */
+export const PROBE_SHARE_MS = 500;
+
+/**
+ * The failing parts, from one round of checks shared by every probe that asks while it runs or within
+ * `shareMs` after it started: an anonymous client's probes cost at most two rounds a second per origin.
+ */
+export function sharedReadiness(
+  checks: readonly ReadinessCheck[],
+  shareMs = PROBE_SHARE_MS,
+  now: () => number = Date.now,
+): () => Promise<string[]> {
+  let last: { at: number; result: Promise<string[]> } | undefined;
+  return () => {
+    if (!last || now() - last.at >= shareMs) last = { at: now(), result: failingParts(checks) };
+    return last.result;
+  };
+}
+
 /** Adds GET /livez and GET /readyz to `app` (D-262). */
 export function installProbes(app: FastifyInstance, checks: readonly ReadinessCheck[]): void {
+  const readiness = sharedReadiness(checks);
   app.get('/livez', async (_request, reply) => reply.code(200).send({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {
-    const failing = await failingParts(checks);
+    const failing = await readiness();
     if (failing.length === 0) return reply.code(200).send({ status: 'ok' });
     return reply
       .code(503)
