@@ -3,6 +3,7 @@
 // administrator token, D-083) binds a wallet within limits — spending ceiling, allowed counterparties,
 // expiry — which the enforcement point applies; the owner sees activity, changes limits and revokes.
 import type { Check, CheckContext } from '../../catalogue.ts';
+import { registerLeft } from '../../cleanup.ts';
 import type { HttpResult } from '../../http.ts';
 import { Unavailable, verdict } from '../define.ts';
 import { call, defineCheck, expectError, login, problems, WALLET_ADMIN } from './support.ts';
@@ -22,6 +23,12 @@ export async function owner(ctx: CheckContext): Promise<Session> {
   });
   if (res.status !== 200)
     throw new Error(`PUT /owners/{svcId}: expected 200, got ${res.status} ${res.text.slice(0, 200)}`);
+  // D-235: the contract has no operation that removes an owner record, so the run lists it as left.
+  registerLeft(ctx.target, {
+    kind: 'KYC owner record',
+    id: session.identity.svcId,
+    why: 'the wallet API has no operation that removes an owner record (D-083)',
+  });
   return session;
 }
 
