@@ -2,12 +2,17 @@
  * `npm run bench -- proxy`: what `svckit proxy` adds to an exchange (D-249, D-250). The reference stack runs in
  * this process (real TLS with X25519MLKEM768, PGlite, Anvil); `svckit proxy` runs as its own process in front
  * of it, with its own development CA, judging every answer; the load comes from this process over keep-alive
- * HTTPS. Two exchanges: GET /api/stats (explorer, a small JSON answer) and POST /rpc eth_blockNumber.
+ * HTTPS. Three exchanges: GET /api/stats (explorer, a small JSON answer), POST /rpc eth_blockNumber (answered
+ * from the stack's memory) and POST /rpc eth_getBalance (relayed to the node).
  *
- * 1. Concurrency 1: p50 and p99 over BENCH_OPS requests (default 2000), direct and through the proxy,
- *    alternating BENCH_ROUNDS times (default 3); the median run is kept. Target: proxied p50 ≤ 1.3x direct.
- * 2. Concurrency 32: requests per second over BENCH_OPS × 2 requests, direct and proxied, alternating.
- *    Target: proxied ≥ 0.7x direct.
+ * Each is sent directly, through `svckit proxy`, and through a bare pass-through forwarder
+ * (scripts/bench/bare-forwarder.mjs: the same second TLS hop, judging nothing), which measures the floor any
+ * proxy on this machine stands on.
+ *
+ * 1. Concurrency 1: p50 and p99 over BENCH_OPS requests (default 2000), alternating BENCH_ROUNDS times
+ *    (default 3); the median run is kept. Targets: proxied p50 ≤ 1.3x direct, and at most 1 ms added (D-263).
+ * 2. Concurrency 32: requests per second over BENCH_OPS × 2 requests, alternating. Target: proxied ≥ 0.7x
+ *    direct.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -31,7 +36,40 @@ const EXCHANGES: Exchange[] = [
     path: '/rpc',
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }),
   },
+  {
+    name: 'POST /rpc eth_getBalance',
+    method: 'POST',
+    path: '/rpc',
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'eth_getBalance',
+      params: ['0x000000000000000000000000000000000000dEaD', 'latest'],
+    }),
+  },
 ];
+
+/** Starts the bare forwarder in front of `upstream`; resolves with its origin. */
+function startBareForwarder(
+  upstream: string,
+  caFile: string,
+  tlsDir: string,
+): Promise<{ origin: string; child: ChildProcess }> {
+  const child = spawn(
+    process.execPath,
+    [path.join(import.meta.dirname, 'bare-forwarder.mjs'), upstream, caFile, tlsDir],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the bare forwarder exited ${code}`)));
+    let out = '';
+    child.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /listening (\S+)/.exec(out);
+      if (m) resolve({ origin: m[1] as string, child });
+    });
+  });
+}
 
 /** One request over `agent`; resolves when the whole answer is read, rejects on a status other than 200. */
 function request(agent: https.Agent, base: string, ex: Exchange): Promise<void> {
@@ -91,6 +129,7 @@ const median = <T>(list: T[], key: (t: T) => number): T =>
 const dir = mkdtempSync(path.join(tmpdir(), 'svckit-bench-proxy-'));
 const stack = await startTestStack({ env: { ...LIFTED_LIMITS } });
 let proxy: ChildProcess | undefined;
+let bare: ChildProcess | undefined;
 try {
   writeFileSync(path.join(dir, 'stack-ca.pem'), stack.stack.tls.caCert);
   proxy = spawn(
@@ -128,17 +167,21 @@ try {
     });
   });
   const direct = String(stack.target.base).replace(/\/$/, '');
+  const forwarder = await startBareForwarder(direct, path.join(dir, 'stack-ca.pem'), path.join(dir, 'tls'));
+  bare = forwarder.child;
   const ca = [stack.stack.tls.caCert, readFileSync(path.join(dir, 'tls', 'ca.pem'), 'utf8')];
   const agentOf = (sockets: number) => new https.Agent({ keepAlive: true, maxSockets: sockets, ca });
   console.log(`svckit proxy benchmark: node ${process.versions.node}, ${OPS} requests per run, ${ROUNDS} rounds\n`);
   const figures: BenchFigure[] = [];
   for (const ex of EXCHANGES) {
-    const one = { direct: [] as { p50: number; p99: number }[], proxied: [] as { p50: number; p99: number }[] };
-    const many = { direct: [] as number[], proxied: [] as number[] };
+    type Latency = { p50: number; p99: number };
+    const one = { direct: [] as Latency[], proxied: [] as Latency[], bare: [] as Latency[] };
+    const many = { direct: [] as number[], proxied: [] as number[], bare: [] as number[] };
     for (let round = 0; round < ROUNDS; round++)
       for (const [name, base] of [
         ['direct', direct],
         ['proxied', proxied],
+        ['bare', forwarder.origin],
       ] as const) {
         const a1 = agentOf(1);
         one[name].push(await sequential(a1, base, ex, OPS));
@@ -149,21 +192,30 @@ try {
       }
     const d = median(one.direct, (r) => r.p50);
     const p = median(one.proxied, (r) => r.p50);
+    const b = median(one.bare, (r) => r.p50);
     const dRate = median(many.direct, (r) => r);
     const pRate = median(many.proxied, (r) => r);
+    const bRate = median(many.bare, (r) => r);
     console.log(
-      `${ex.name}: concurrency 1 p50 ${d.p50.toFixed(2)} ms direct, ${p.p50.toFixed(2)} ms proxied (${(p.p50 / d.p50).toFixed(2)}x); ` +
-        `concurrency 32 ${dRate.toFixed(0)} req/s direct, ${pRate.toFixed(0)} req/s proxied (${(pRate / dRate).toFixed(2)}x)`,
+      `${ex.name}: concurrency 1 p50 ${d.p50.toFixed(2)} ms direct, ${p.p50.toFixed(2)} ms proxied (${(p.p50 / d.p50).toFixed(2)}x), ` +
+        `${b.p50.toFixed(2)} ms bare forwarder (${(b.p50 / d.p50).toFixed(2)}x); concurrency 32 ${dRate.toFixed(0)} req/s direct, ` +
+        `${pRate.toFixed(0)} req/s proxied (${(pRate / dRate).toFixed(2)}x), ${bRate.toFixed(0)} req/s bare forwarder (${(bRate / dRate).toFixed(2)}x)`,
     );
     figures.push(
       figure(`${ex.name}, concurrency 1: p50 proxied / direct`, p.p50 / d.p50, 'x', {
         limit: 1.3,
         comparison: 'at-most',
       }),
+      figure(`${ex.name}, concurrency 1: p50 added by the proxy`, p.p50 - d.p50, 'ms', {
+        limit: 1,
+        comparison: 'at-most',
+      }),
       figure(`${ex.name}, concurrency 32: req/s proxied / direct`, pRate / dRate, 'x', {
         limit: 0.7,
         comparison: 'at-least',
       }),
+      figure(`${ex.name}, concurrency 1: p50 bare forwarder / direct`, b.p50 / d.p50, 'x'),
+      figure(`${ex.name}, concurrency 32: req/s bare forwarder / direct`, bRate / dRate, 'x'),
       figure(`${ex.name}, concurrency 1: p50 direct`, d.p50, 'ms'),
       figure(`${ex.name}, concurrency 1: p50 proxied`, p.p50, 'ms'),
       figure(`${ex.name}, concurrency 1: p99 direct`, d.p99, 'ms'),
@@ -183,6 +235,7 @@ try {
   });
 } finally {
   proxy?.kill('SIGTERM');
+  bare?.kill('SIGTERM');
   await stack.close();
   rmSync(dir, { recursive: true, force: true });
 }
