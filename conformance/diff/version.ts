@@ -1,7 +1,8 @@
 /**
  * The version rule (D-246, D-248): a contract with a breaking change must raise the major version of its
  * `info.version`; before 1.0.0, semver's rule for 0.x ("anything MAY change at any time") makes the missing bump
- * a warning. A comparison of folders or references also needs an entry in the new side's CHANGES.md, a heading
+ * a warning. D-028: a contract that only adds (an operation, a channel, a message, an event type, a method, an
+ * optional parameter) raises at least its minor version; a missing minor bump is a warning. A comparison of folders or references also needs an entry in the new side's CHANGES.md, a heading
  * that names the contract file and its new version.
  */
 import { type Change, type Contract, isObject } from './model.ts';
@@ -10,11 +11,24 @@ import { type Change, type Contract, isObject } from './model.ts';
 export const VERSION_RULES = {
   'version.major_not_bumped': 'breaking',
   'version.major_not_bumped_0x': 'warning',
+  'version.minor_not_bumped': 'warning',
   'version.invalid': 'breaking',
   'changes.entry_missing': 'breaking',
 } as const;
 
 const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
+
+/** The rules that add something a client or receiver may start to use (D-028: a minor bump). */
+const ADDITIONS: ReadonlySet<string> = new Set([
+  'openapi.operation_added',
+  'openapi.request_parameter_added',
+  'asyncapi.channel_added',
+  'asyncapi.message_added',
+  'asyncapi.operation_added',
+  'asyncapi.event_type_added',
+  'openrpc.method_added',
+  'openrpc.param_added',
+]);
 
 /** The contract's `info.version` (JSON Schema documents have none). */
 export function infoVersion(contract: Contract): string | undefined {
@@ -31,7 +45,7 @@ export function versionChanges(
   folder: boolean,
 ): Change[] {
   const breaking = changes.filter((change) => change.level === 'breaking').length;
-  if (breaking === 0) return [];
+  if (breaking === 0) return minorChanges(before, after, changes);
   const found: Change[] = [];
   const oldVersion = infoVersion(before);
   const newVersion = infoVersion(after);
@@ -72,4 +86,28 @@ export function versionChanges(
       });
   }
   return found;
+}
+
+/** D-028: additions without a breaking change need at least a minor bump; nothing is said when a version is absent or not semver. */
+function minorChanges(before: Contract, after: Contract, changes: Change[]): Change[] {
+  const added = changes.filter((change) => ADDITIONS.has(change.rule)).length;
+  if (added === 0) return [];
+  const oldVersion = infoVersion(before);
+  const newVersion = infoVersion(after);
+  const a = SEMVER.exec(oldVersion ?? '');
+  const b = SEMVER.exec(newVersion ?? '');
+  if (!a || !b) return [];
+  const raised = Number(b[1]) > Number(a[1]) || (Number(b[1]) === Number(a[1]) && Number(b[2]) > Number(a[2]));
+  if (raised) return [];
+  return [
+    {
+      contract: after.name,
+      oldPointer: '/info/version',
+      newPointer: '/info/version',
+      places: ['info'],
+      rule: 'version.minor_not_bumped',
+      level: 'warning',
+      message: `${added} addition(s) but info.version went from ${oldVersion} to ${newVersion}: a client that reads the minor version cannot tell the new operations are there`,
+    },
+  ];
 }

@@ -54,6 +54,27 @@ describe('svckit diff: versions and CHANGES.md', () => {
     ]);
   });
 
+  it('an addition without a minor bump is a warning, and a minor bump silences it (D-028)', () => {
+    const withOperation = (version: string) => {
+      const after = structuredClone(OPENAPI);
+      (after.paths as Record<string, unknown>)['/health'] = {
+        get: { operationId: 'health', responses: { '200': { description: 'ok' } } },
+      };
+      after.info.version = version;
+      return after;
+    };
+    const before = { ...OPENAPI, info: { ...OPENAPI.info, version: '1.2.3' } };
+    const unbumped = diffSides(side({ [API]: before }), side({ [API]: withOperation('1.2.4') }));
+    expect(unbumped.map((c) => [c.rule, c.level])).toEqual([
+      ['version.minor_not_bumped', 'warning'],
+      ['openapi.operation_added', 'info'],
+    ]);
+    expect(fails(unbumped, 'warning')).toBe(true);
+    expect(fails(unbumped, 'breaking')).toBe(false);
+    const bumped = diffSides(side({ [API]: before }), side({ [API]: withOperation('1.3.0') }));
+    expect(bumped.map((c) => c.rule)).toEqual(['openapi.operation_added']);
+  });
+
   it('a version that is not semver cannot carry a breaking change', () => {
     const changes = diffSides(
       side({ [API]: OPENAPI }),
