@@ -167,6 +167,11 @@ export const SETTINGS = {
     'length of the block producer leader lease in milliseconds, renewed every third of it; a dead leader is replaced within about 4/3 of it',
     'D-183',
   ),
+  SVC_SHUTDOWN_TIMEOUT_MS: setting(
+    read.integer(12_000, 0, 600_000),
+    'on SIGTERM or SIGINT, how long the requests in flight, the webhook attempts in flight and the transfers being broadcast may take to finish, in milliseconds; past it the rest is cut and the exit line says so',
+    'D-264',
+  ),
   QBFT_VALIDATOR_RPC_URLS: setting(
     read.urlList(['http:', 'https:']),
     'validator RPC URLs that qbft_* calls are relayed to (a real QBFT upstream)',
@@ -462,6 +467,8 @@ export type Config = {
   sharedChain: boolean;
   /** SVC_LEADER_LEASE_MS (D-183). */
   leaderLeaseMs: number;
+  /** SVC_SHUTDOWN_TIMEOUT_MS (D-264). */
+  shutdownTimeoutMs: number;
   /** DATABASE_URL: PostgreSQL instead of embedded PGlite. */
   databaseUrl: string | undefined;
   /** REDIS_URL: state shared by several instances (D-168); undefined keeps it in process. */
@@ -536,6 +543,7 @@ export function loadConfig(env: Env = process.env): Config {
     chainTimeoutMs: get('SVC_CHAIN_TIMEOUT_MS'),
     sharedChain: get('SVC_SHARED_CHAIN'),
     leaderLeaseMs: get('SVC_LEADER_LEASE_MS'),
+    shutdownTimeoutMs: get('SVC_SHUTDOWN_TIMEOUT_MS'),
     databaseUrl: get('DATABASE_URL'),
     redisUrl: get('REDIS_URL'),
     tlsAllowClassical: get('SVC_TLS_ALLOW_CLASSICAL'),

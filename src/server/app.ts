@@ -43,6 +43,7 @@ import { httpsOptions } from './tls/tls-options.ts';
 import type { Server as HttpsServer } from 'node:https';
 import { classicalRpcServer, keepClassicalToRpc } from './tls/classical-rpc.ts';
 import { installProbes, type ReadinessCheck } from './http/probes.ts';
+import { Drain } from './shutdown.ts';
 import { sql } from 'drizzle-orm';
 
 /** The svckit version reported by health and client-version strings. */
@@ -75,6 +76,8 @@ export type Stack = {
   tls: TlsMaterial;
   /** The admin token, only on the first start of a data directory. */
   adminToken: string | undefined;
+  /** D-264: readiness, requests in flight and connections of every listener, for the graceful shutdown. */
+  drain: Drain;
   close(): Promise<void>;
 };
 
@@ -207,7 +210,8 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
       { name: 'keys', check: async () => keyring.activeId },
     ];
     const base = origin(tls, config, logLevel, 'base', shared);
-    installProbes(base, readiness);
+    const drain = new Drain();
+    installProbes(base, readiness, drain);
     // D-259: before any route, so the classical listener's requests reach /rpc and /ws only.
     if (config.rpcClassicalPort !== undefined) keepClassicalToRpc(base);
     const rpcLimiter: RateCounter = shared
@@ -262,8 +266,8 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
     });
     const wallet = origin(tls, config, logLevel, 'wallet', shared);
     const site = origin(tls, config, logLevel, 'site', shared);
-    installProbes(wallet, readiness);
-    installProbes(site, readiness);
+    installProbes(wallet, readiness, drain);
+    installProbes(site, readiness, drain);
     // D-146: the site origin, like every other, is limited per client IP (its 429 is the {error, code} shape).
     await limitRequests(site, config.wallet.siteRequestsPerSecond);
     // spec: "GET {site_url}/.well-known/pqc-evidence.json returns the Evidence document" (built by `svckit evidence build`).
@@ -281,6 +285,7 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
     });
     const running = { chain, ledger };
     const rpcClassical = config.rpcClassicalPort === undefined ? undefined : classicalRpcServer(base, tls, config);
+    for (const server of [base.server, wallet.server, site.server, rpcClassical]) if (server) drain.watch(server);
     return {
       base,
       wallet,
@@ -294,6 +299,7 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
       wsSockets,
       tls,
       adminToken,
+      drain,
       close: async () => {
         await Promise.allSettled([base.close(), wallet.close(), site.close(), closeServer(rpcClassical)]);
         await running.ledger.stop();

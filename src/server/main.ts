@@ -2,7 +2,11 @@
  * `svckit serve`: builds the stack and listens (house rule 1). When ready it prints one JSON line on stdout
  * for scripts, CI and the conformance harness:
  * `{"event":"ready","base":URL,"wallet":URL,"site":URL,"caCert":PATH,"adminToken":TOKEN}` (adminToken only
- * on the first start). SIGINT or SIGTERM stops everything and reaps the Anvil child.
+ * on the first start). SIGINT or SIGTERM shuts down gracefully (D-264, src/server/shutdown.ts): /readyz answers
+ * 503 at once and the listeners stop accepting; the requests, webhook attempts and transfer broadcasts in flight
+ * finish within SVC_SHUTDOWN_TIMEOUT_MS (idle kept-alive connections are closed, answers carry
+ * `Connection: close`); then the stack closes (the leader lease is given up, the Anvil child reaped), a summary
+ * line goes to stderr, and the process exits 0.
  */
 import type { AddressInfo } from 'node:net';
 import { ConfigError, loadConfig, type Config } from '../config.ts';
@@ -10,6 +14,7 @@ import { ensurePrivateDir } from '../storage/private-dir.ts';
 import { buildStack, type Stack, type StackOptions } from './app.ts';
 import { CLASSICAL_TLS_WARNING } from './tls/tls-options.ts';
 import { CLASSICAL_RPC_WARNING } from './tls/classical-rpc.ts';
+import { shutdown, shutdownSummary } from './shutdown.ts';
 
 /** The ready line's content. */
 export type ReadyEvent = {
@@ -118,10 +123,16 @@ export async function serve(options: { onReady?: (config: Config) => ServeCompan
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.error(`svckit serve: ${signal} received, stopping`);
+    console.error(`svckit serve: ${signal} received, stopping (drain bound ${config.shutdownTimeoutMs} ms)`);
     companion?.stop();
-    await stack.close();
-    process.exit(0);
+    try {
+      const report = await shutdown(stack, config.shutdownTimeoutMs);
+      console.error(`svckit serve: ${shutdownSummary(report, config.shutdownTimeoutMs)}`);
+      process.exit(0);
+    } catch (error) {
+      console.error(`svckit serve: stopping failed: ${(error as Error).message}`);
+      process.exit(1);
+    }
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));

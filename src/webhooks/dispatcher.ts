@@ -97,16 +97,21 @@ export class WebhookDispatcher {
   /**
    * Stops claiming; waits up to `graceMs` for attempts in flight, ends the rest as not made (their leases
    * are released so another instance, or the next start, attempts them again) and records what finished.
+   * Resolves with how many attempts were ended so (D-264 reports them).
    */
-  async stop(graceMs = 2000): Promise<void> {
-    if (this.stopped) return;
+  async stop(graceMs = 2000): Promise<number> {
+    if (this.stopped) return 0;
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
+    // D-264: a claim under way launches its jobs when it returns; they are waited for like the others, or one
+    // attempt could be made, cut and released, and made again with the same number.
+    while (this.pumping) await new Promise((resolve) => setTimeout(resolve, 5));
     const all = Promise.allSettled([...this.running]);
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([all, new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
     clearTimeout(timer);
-    const cut = this.inFlight > 0;
+    const cutCount = this.inFlight;
+    const cut = cutCount > 0;
     this.discard = true;
     this.transport.close();
     await all;
@@ -119,6 +124,7 @@ export class WebhookDispatcher {
         )
         .catch(() => undefined);
     }
+    return cutCount;
   }
 
   /** Resolves when nothing is in flight or waiting to be recorded (tests, benchmarks). */

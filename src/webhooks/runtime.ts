@@ -76,7 +76,9 @@ export async function startWebhooks(
     secrets,
     allowPrivate: options.allowPrivate ?? false,
     wake: () => dispatcher.wake(),
-    stop: () => dispatcher.stop(),
+    stop: async () => {
+      await dispatcher.stop();
+    },
   };
 }
 

@@ -8,6 +8,7 @@
 //   cluster.instances[i].url / .target   // https base URL, and a conformance target (base, wallet and site
 //                                        // origins) trusting its CA
 //   await cluster.instances[i].kill();   // SIGKILL: no shutdown code runs
+//   await cluster.instances[i].terminate(); // SIGTERM: the graceful shutdown (D-264); its exit code and time
 //   await cluster.instances[i].restart();// same data directory and ports
 //   await cluster.stop();
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -21,7 +22,7 @@ import type { Target } from '../../conformance/targets/target.ts';
 import { freePort } from '../../src/node/anvil.ts';
 import { SVCKIT_BIN } from '../../src/paths.ts';
 import type { Upstream } from '../../src/node/upstream.ts';
-import { startPostgres, startRedis, startSharedAnvil, type Service } from './services.ts';
+import { startPostgres, startRedis, startSharedAnvil, type Restartable, type Service } from './services.ts';
 
 /** The ready line `svckit serve` prints (src/server/main.ts). */
 type Ready = { event: 'ready'; base: string; wallet: string; site: string; caCert: string; adminToken?: string };
@@ -39,6 +40,8 @@ export type Instance = {
   alive(): boolean;
   /** SIGKILL, and resolves once it has exited. */
   kill(): Promise<void>;
+  /** SIGTERM (the graceful shutdown, D-264); resolves once it has exited, with how and after how long. */
+  terminate(): Promise<{ code: number | null; signal: NodeJS.Signals | null; ms: number }>;
   /** Starts it again on the same data directory and ports; resolves at its ready line. */
   restart(): Promise<void>;
 };
@@ -56,6 +59,8 @@ export type Cluster = {
   adminToken: string;
   /** The instance that holds the leader lease now (asks the database), or undefined. */
   leader(): Promise<Instance | undefined>;
+  /** The shared services, each of which can be stopped and started again (readiness tests). */
+  services: { postgres: Restartable; redis: Restartable; chain: Restartable };
   stop(): Promise<void>;
 };
 
@@ -131,6 +136,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       databaseUrl: postgres.url,
       redisUrl: redis.url,
       adminToken,
+      services: { postgres, redis, chain: anvil },
       leader: async () => {
         const pg = (await import('pg')).default;
         const client = new pg.Client({ connectionString: postgres.url });
@@ -249,6 +255,17 @@ async function spawnInstance(index: number, env: Record<string, string>, childre
           child.kill('SIGKILL');
           await gone;
           holder = undefined;
+        },
+        terminate: async () => {
+          killed = true;
+          const sent = performance.now();
+          const gone = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+            child.once('exit', (code, signal) => resolve({ code, signal })),
+          );
+          child.kill('SIGTERM');
+          const { code, signal } = await gone;
+          holder = undefined;
+          return { code, signal, ms: performance.now() - sent };
         },
         restart: async () => {
           await instance.kill();

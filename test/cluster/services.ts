@@ -12,6 +12,9 @@ import { Upstream } from '../../src/node/upstream.ts';
 /** A running service and how to end it. */
 export type Service = { url: string; stop(): Promise<void> };
 
+/** A service that can also be stopped and started again on the same port with the same data (readiness tests). */
+export type Restartable = Service & { halt(): Promise<void>; resume(): Promise<void> };
+
 /** Waits for `child` to exit (resolves at once if it has). */
 const exited = (child: ChildProcess) =>
   child.exitCode !== null || child.signalCode !== null
@@ -51,7 +54,7 @@ function asPostgres(tool: string, args: string[]): void {
 }
 
 /** A fresh PostgreSQL cluster; `url` is the `postgres` database of user postgres (trust on loopback). */
-export async function startPostgres(): Promise<Service> {
+export async function startPostgres(): Promise<Restartable> {
   const data = mkdtempSync(path.join(tmpdir(), 'svckit-cluster-pg-'));
   if (userInfo().uid === 0) {
     const postgres = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' });
@@ -60,18 +63,23 @@ export async function startPostgres(): Promise<Service> {
   chmodSync(data, 0o700);
   const port = await freePort();
   asPostgres('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust']);
-  asPostgres('pg_ctl', [
-    '-D',
-    data,
-    '-o',
-    `-p ${port} -k ${data} -c listen_addresses=127.0.0.1 -c max_connections=200 -c fsync=off`,
-    '-l',
-    path.join(data, 'server.log'),
-    '-w',
-    'start',
-  ]);
+  const start = () =>
+    asPostgres('pg_ctl', [
+      '-D',
+      data,
+      '-o',
+      `-p ${port} -k ${data} -c listen_addresses=127.0.0.1 -c max_connections=200 -c fsync=off`,
+      '-l',
+      path.join(data, 'server.log'),
+      '-w',
+      'start',
+    ]);
+  start();
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    // Fast shutdown: the server ends every session and stops; its data stays for resume().
+    halt: async () => asPostgres('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']),
+    resume: async () => start(),
     stop: async () => {
       try {
         asPostgres('pg_ctl', ['-D', data, '-m', 'immediate', 'stop']);
@@ -83,70 +91,97 @@ export async function startPostgres(): Promise<Service> {
 }
 
 /** A Redis server without persistence (`--save '' --appendonly no`). */
-export async function startRedis(): Promise<Service> {
+export async function startRedis(): Promise<Restartable> {
   const port = await freePort();
-  const child = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    {
-      stdio: 'ignore',
-    },
-  );
-  const failed = new Promise<never>((_, reject) => child.once('error', reject));
-  await Promise.race([
-    failed,
-    waitFor('redis-server', async () => {
-      const net = await import('node:net');
-      return new Promise<boolean>((resolve) => {
-        const socket = net.connect(port, '127.0.0.1', () => {
-          socket.end();
-          resolve(true);
+  const launch = async () => {
+    const started = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      {
+        stdio: 'ignore',
+      },
+    );
+    const failed = new Promise<never>((_, reject) => started.once('error', reject));
+    await Promise.race([
+      failed,
+      waitFor('redis-server', async () => {
+        const net = await import('node:net');
+        return new Promise<boolean>((resolve) => {
+          const socket = net.connect(port, '127.0.0.1', () => {
+            socket.end();
+            resolve(true);
+          });
+          socket.once('error', () => resolve(false));
         });
-        socket.once('error', () => resolve(false));
-      });
-    }),
-  ]);
+      }),
+    ]);
+    return started;
+  };
+  let child = await launch();
+  const stop = async () => {
+    child.kill('SIGTERM');
+    await exited(child);
+  };
   return {
     url: `redis://127.0.0.1:${port}`,
-    stop: async () => {
-      child.kill('SIGTERM');
-      await exited(child);
+    // Without persistence a restarted Redis starts empty: the shared limits and replay digests start afresh.
+    halt: stop,
+    resume: async () => {
+      child = await launch();
     },
+    stop,
   };
 }
 
-/** One Anvil at chain 1111111, gas price 0, no development accounts and no mining of its own (`--no-mining`). */
-export async function startSharedAnvil(): Promise<Service & { upstream: Upstream }> {
+/**
+ * One Anvil at chain 1111111, gas price 0, no development accounts and no mining of its own (`--no-mining`).
+ * Its state is kept in a file (`--state`, written when it stops), so resume() starts it again where it was.
+ */
+export async function startSharedAnvil(): Promise<Restartable & { upstream: Upstream }> {
   const port = await freePort();
-  const child = spawn(
-    anvilBinary(),
-    [
-      '--host',
-      '127.0.0.1',
-      '--port',
-      String(port),
-      '--chain-id',
-      String(CHAIN_ID),
-      '--gas-price',
-      '0',
-      '--block-base-fee-per-gas',
-      '0',
-      '--disable-min-priority-fee',
-      '--no-mining',
-      '--accounts',
-      '0',
-    ],
-    { stdio: 'ignore' },
-  );
+  const dir = mkdtempSync(path.join(tmpdir(), 'svckit-cluster-anvil-'));
+  const args = [
+    '--host',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--chain-id',
+    String(CHAIN_ID),
+    '--gas-price',
+    '0',
+    '--block-base-fee-per-gas',
+    '0',
+    '--disable-min-priority-fee',
+    '--no-mining',
+    '--accounts',
+    '0',
+    '--state',
+    path.join(dir, 'state.json'),
+  ];
   const url = `http://127.0.0.1:${port}`;
   const upstream = new Upstream(url);
-  await waitFor('anvil', async () => Boolean(await upstream.call('eth_chainId')));
+  const launch = async () => {
+    const started = spawn(anvilBinary(), args, { stdio: 'ignore' });
+    await waitFor('anvil', async () => Boolean(await upstream.call('eth_chainId')));
+    return started;
+  };
+  let child = await launch();
+  const halt = async () => {
+    child.kill('SIGTERM');
+    await exited(child);
+  };
   return {
     url,
     upstream,
+    halt,
+    resume: async () => {
+      child = await launch();
+    },
+    // The state file is not needed any more: SIGKILL, which writes none.
     stop: async () => {
-      child.kill('SIGTERM');
+      child.kill('SIGKILL');
       await exited(child);
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -210,6 +210,11 @@ export class TransferEngine {
     });
   }
 
+  /** D-264: resolves once no transfer is being stored or broadcast (each account's turn has ended). */
+  idle(): Promise<void> {
+    return this.mutex.idle();
+  }
+
   /**
    * Sends the stored bytes. spec: "If the broadcast fails the record is marked failed": only a definite
    * refusal is that (D-140): the node answered an error, or no connection to it was ever made. A transport

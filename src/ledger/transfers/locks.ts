@@ -16,4 +16,9 @@ export class KeyedMutex {
       if (this.tails.get(key) === tail) this.tails.delete(key);
     }
   }
+
+  /** Resolves once no work runs or waits for any key (D-264: the engine's safe point). */
+  async idle(): Promise<void> {
+    while (this.tails.size > 0) await Promise.allSettled([...this.tails.values()]);
+  }
 }

@@ -51,11 +51,23 @@ export function sharedReadiness(
   };
 }
 
-/** Adds GET /livez and GET /readyz to `app` (D-262). */
-export function installProbes(app: FastifyInstance, checks: readonly ReadinessCheck[]): void {
+/**
+ * Adds GET /livez and GET /readyz to `app` (D-262). D-264: while `stopping.draining` holds, /readyz answers 503
+ * at once, without a round of checks.
+ */
+export function installProbes(
+  app: FastifyInstance,
+  checks: readonly ReadinessCheck[],
+  stopping?: { readonly draining: boolean },
+): void {
   const readiness = sharedReadiness(checks);
   app.get('/livez', async (_request, reply) => reply.code(200).send({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {
+    if (stopping?.draining)
+      return reply
+        .code(503)
+        .header('cache-control', 'no-store')
+        .send({ error: 'not ready: the instance is shutting down', code: 'NOT_READY' });
     const failing = await readiness();
     if (failing.length === 0) return reply.code(200).send({ status: 'ok' });
     return reply
