@@ -35,7 +35,7 @@ let otlp: http.Server;
 let receiver: https.Server;
 let running: TestStack;
 
-const valueOf = (v: OtlpValue) => v.stringValue ?? (v.intValue !== undefined ? Number(v.intValue) : v.boolValue);
+const attributeValue = (v: OtlpValue) => v.stringValue ?? (v.intValue !== undefined ? Number(v.intValue) : v.boolValue);
 
 beforeAll(async () => {
   otlp = http.createServer((req, res) => {
@@ -55,7 +55,7 @@ beforeAll(async () => {
               spanId: s.spanId,
               parentSpanId: s.parentSpanId || undefined,
               name: s.name,
-              attrs: Object.fromEntries(s.attributes.map((a) => [a.key, valueOf(a.value)])),
+              attrs: Object.fromEntries(s.attributes.map((a) => [a.key, attributeValue(a.value)])),
             });
       res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     });
