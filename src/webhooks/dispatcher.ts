@@ -232,6 +232,7 @@ export class WebhookDispatcher {
       const batch = this.finished.splice(0, 256);
       try {
         await dbGroup(this.tracing, 'webhook.record', () => this.record(batch), {
+          root: true,
           attributes: { 'svckit.webhook.attempts': batch.length },
         });
       } catch (error) {

@@ -179,7 +179,7 @@ export class TransferConfirmer {
           return context ? [{ context }] : [];
         })
       : [];
-    await dbGroup(this.tracing, 'transfer.settle', settle, { links });
+    await dbGroup(this.tracing, 'transfer.settle', settle, { links, root: true });
     for (const row of settledRows) this.tracing?.transfers.settled(row.txRef, row.status, row.blockNumber);
     return mined.map((m) => m.row.txRef);
   }

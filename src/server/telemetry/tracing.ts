@@ -138,18 +138,25 @@ export { SpanKind, SpanStatusCode };
 
 /**
  * D-361: a database query group (one repository operation: a transaction, or the statements of one step) as a
- * span named `db <group>`; `fn` alone when traces are off.
+ * span named `db <group>`; `fn` alone when traces are off. `root`: the group is background work (the confirmer,
+ * the dispatcher) and starts its own trace, whatever request happened to wake it.
  */
 export function dbGroup<T>(
   tracing: Tracing | undefined,
   group: string,
   fn: () => Promise<T>,
-  options: Omit<SpanOptions, 'kind'> = {},
+  options: Omit<SpanOptions, 'kind' | 'parent'> & { root?: boolean } = {},
 ): Promise<T> {
   if (!tracing) return fn();
+  const { root, ...rest } = options;
   return tracing.span(
     `db ${group}`,
-    { ...options, kind: SpanKind.CLIENT, attributes: { 'db.operation.name': group, ...options.attributes } },
+    {
+      ...rest,
+      kind: SpanKind.CLIENT,
+      attributes: { 'db.operation.name': group, ...options.attributes },
+      ...(root ? { parent: ROOT_CONTEXT } : {}),
+    },
     fn,
   );
 }
