@@ -98,8 +98,8 @@ function origin(
     requestTimeout: connections.requestTimeoutMs,
     keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
     logger: { level: logLevel, stream: process.stderr },
-    // One log line per request would cost more than the relay itself on /rpc; errors are still logged.
-    // D-365: the completion line is the origin's own (telemetry/requests.ts). D-364: every line of a request carries its id.
+    // Fastify's own request logging (two lines, with the URL) stays off; D-365: the origin writes its own completion
+    // line (telemetry/requests.ts). D-364: every line of a request carries its id.
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: REQUEST_ID_LOG_LABEL }),
     genReqId: requestIdOf,
     // Closing the stack must not wait for idle keep-alive connections.
@@ -118,7 +118,7 @@ function origin(
   limitConnections(app.server, connections);
   // D-361, D-364, D-365: before every other hook, so an answer any hook sends carries X-Request-Id and is logged.
   installRequestTelemetry(app, tracing, name);
-  // D-207: first of the origin's hooks, so every answer carries Strict-Transport-Security and nosniff.
+  // D-207: first of the origin's hooks after the request id's, so every answer carries Strict-Transport-Security and nosniff.
   installSecurityHeaders(app, hstsMaxAge);
   installErrorHandling(app);
   // D-144: every JSON body of every origin passes the depth guard before it is parsed.
