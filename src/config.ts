@@ -122,6 +122,12 @@ export const SETTINGS = {
     'request log level: fatal, error, warn, info, debug, trace or silent; logs go to stderr',
     'D-163',
   ),
+  OTEL_EXPORTER_OTLP_ENDPOINT: setting(
+    read.url(['http:', 'https:']),
+    'OpenTelemetry traces: the OTLP/HTTP collector base URL (spans go to <url>/v1/traces as JSON); unset: traces off, at no cost',
+    'D-265',
+  ),
+  OTEL_SERVICE_NAME: setting(read.text('svckit'), 'the service.name of the traces', 'D-265'),
   DATABASE_URL: setting(
     read.url(['postgres:', 'postgresql:']),
     'PostgreSQL instead of the embedded PGlite; the conformance harness makes a fresh database there for its reference stack',
@@ -517,6 +523,8 @@ export type Config = {
   connections: ConnectionSettings;
   /** SVC_HSTS_MAX_AGE (D-207), in seconds. */
   hstsMaxAge: number;
+  /** D-265: OTEL_EXPORTER_OTLP_ENDPOINT (undefined: traces off) and OTEL_SERVICE_NAME. */
+  tracing: { otlpEndpoint: string | undefined; serviceName: string };
 };
 
 /** Reads and validates one setting of the table from `env` (default: process.env); throws ConfigError when it is bad. */
@@ -607,5 +615,6 @@ export function loadConfig(env: Env = process.env): Config {
       maxConnectionsPerIp: get('SVC_MAX_CONNECTIONS_PER_IP'),
     },
     hstsMaxAge: get('SVC_HSTS_MAX_AGE'),
+    tracing: { otlpEndpoint: get('OTEL_EXPORTER_OTLP_ENDPOINT'), serviceName: get('OTEL_SERVICE_NAME') },
   };
 }

@@ -38,6 +38,7 @@ export const FULL_TIER: Readonly<Record<string, FullTierReason>> = {
   'test/conformance/engine/reports.test.ts': 'chromium',
   'test/conformance/report-html.test.ts': 'chromium',
   'test/readme/quickstart.test.ts': 'processes',
+  'test/server/log-secrets.test.ts': 'conformance run',
   'test/readme/startup-output.test.ts': 'processes',
   'test/evidence/at-start.test.ts': 'processes',
   'test/admin/cli-resources.test.ts': 'processes',

@@ -44,6 +44,8 @@ export type ReferenceOptions = {
    * reference a fault on purpose and show that the check naming the rule catches it.
    */
   injectFault?(stack: Stack): void;
+  /** pino level of the stack's request logs, to stderr (default `silent`: the run's progress owns stderr). */
+  logLevel?: string;
 };
 
 /** Starts the stack and returns it as a target; call `close()` when done. */
@@ -80,7 +82,7 @@ export async function referenceTarget(options: ReferenceOptions = {}): Promise<T
   const clock = new OffsetClock();
   const persist = options.persist ?? false;
   const start = async () => {
-    const started = await listen(config, { clock, logLevel: 'silent', persist });
+    const started = await listen(config, { clock, logLevel: options.logLevel ?? 'silent', persist });
     options.injectFault?.(started.stack);
     return started;
   };

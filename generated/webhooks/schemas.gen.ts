@@ -250,6 +250,21 @@ export const webhookSchemaDefs = {
         "examples": [
           "09e3a561-a632-4cfe-b26e-25addec14641"
         ]
+      },
+      "traceparent": {
+        "type": "string",
+        "x-decision": "D-268",
+        "description": "Optional. The W3C Trace Context (https://www.w3.org/TR/trace-context/) of this attempt, sent when\nthe sender traces (svckit: OTEL_EXPORTER_OTLP_ENDPOINT is set): the trace of the transfer the event\nis about, with the attempt's span as parent. It is not covered by the signature (D-268): a receiver\nmay join its own spans to the trace, and must not rely on it for anything else.\n",
+        "pattern": "^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$",
+        "examples": [
+          "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+        ]
+      },
+      "tracestate": {
+        "type": "string",
+        "x-decision": "D-268",
+        "description": "Optional. The W3C Trace Context vendor state that came with the trace, sent with `traceparent` only\nwhen there is one; not covered by the signature (D-268).\n",
+        "maxLength": 512
       }
     }
   },
@@ -370,6 +385,21 @@ export const webhookSchemaDefs = {
         "examples": [
           "09e3a561-a632-4cfe-b26e-25addec14641"
         ]
+      },
+      "traceparent": {
+        "type": "string",
+        "x-decision": "D-268",
+        "description": "Optional. The W3C Trace Context (https://www.w3.org/TR/trace-context/) of this attempt, sent when\nthe sender traces (svckit: OTEL_EXPORTER_OTLP_ENDPOINT is set): the trace of the transfer the event\nis about, with the attempt's span as parent. It is not covered by the signature (D-268): a receiver\nmay join its own spans to the trace, and must not rely on it for anything else.\n",
+        "pattern": "^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$",
+        "examples": [
+          "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+        ]
+      },
+      "tracestate": {
+        "type": "string",
+        "x-decision": "D-268",
+        "description": "Optional. The W3C Trace Context vendor state that came with the trace, sent with `traceparent` only\nwhen there is one; not covered by the signature (D-268).\n",
+        "maxLength": 512
       }
     }
   },
@@ -499,6 +529,21 @@ export const webhookSchemaDefs = {
         "examples": [
           "09e3a561-a632-4cfe-b26e-25addec14641"
         ]
+      },
+      "traceparent": {
+        "type": "string",
+        "x-decision": "D-268",
+        "description": "Optional. The W3C Trace Context (https://www.w3.org/TR/trace-context/) of this attempt, sent when\nthe sender traces (svckit: OTEL_EXPORTER_OTLP_ENDPOINT is set): the trace of the transfer the event\nis about, with the attempt's span as parent. It is not covered by the signature (D-268): a receiver\nmay join its own spans to the trace, and must not rely on it for anything else.\n",
+        "pattern": "^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$",
+        "examples": [
+          "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+        ]
+      },
+      "tracestate": {
+        "type": "string",
+        "x-decision": "D-268",
+        "description": "Optional. The W3C Trace Context vendor state that came with the trace, sent with `traceparent` only\nwhen there is one; not covered by the signature (D-268).\n",
+        "maxLength": 512
       }
     }
   },
@@ -625,6 +670,21 @@ export const webhookSchemaDefs = {
         "examples": [
           "09e3a561-a632-4cfe-b26e-25addec14641"
         ]
+      },
+      "traceparent": {
+        "type": "string",
+        "x-decision": "D-268",
+        "description": "Optional. The W3C Trace Context (https://www.w3.org/TR/trace-context/) of this attempt, sent when\nthe sender traces (svckit: OTEL_EXPORTER_OTLP_ENDPOINT is set): the trace of the transfer the event\nis about, with the attempt's span as parent. It is not covered by the signature (D-268): a receiver\nmay join its own spans to the trace, and must not rely on it for anything else.\n",
+        "pattern": "^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$",
+        "examples": [
+          "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+        ]
+      },
+      "tracestate": {
+        "type": "string",
+        "x-decision": "D-268",
+        "description": "Optional. The W3C Trace Context vendor state that came with the trace, sent with `traceparent` only\nwhen there is one; not covered by the signature (D-268).\n",
+        "maxLength": 512
       }
     }
   },
@@ -755,6 +815,21 @@ export const webhookSchemaDefs = {
         "examples": [
           "09e3a561-a632-4cfe-b26e-25addec14641"
         ]
+      },
+      "traceparent": {
+        "type": "string",
+        "x-decision": "D-268",
+        "description": "Optional. The W3C Trace Context (https://www.w3.org/TR/trace-context/) of this attempt, sent when\nthe sender traces (svckit: OTEL_EXPORTER_OTLP_ENDPOINT is set): the trace of the transfer the event\nis about, with the attempt's span as parent. It is not covered by the signature (D-268): a receiver\nmay join its own spans to the trace, and must not rely on it for anything else.\n",
+        "pattern": "^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$",
+        "examples": [
+          "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+        ]
+      },
+      "tracestate": {
+        "type": "string",
+        "x-decision": "D-268",
+        "description": "Optional. The W3C Trace Context vendor state that came with the trace, sent with `traceparent` only\nwhen there is one; not covered by the signature (D-268).\n",
+        "maxLength": 512
       }
     }
   }

@@ -124,6 +124,20 @@ export interface PaymentFailedHeaders {
    *
    */
   'X-SVC-Delivery': string;
+  /**
+   * Optional. The W3C Trace Context (https://www.w3.org/TR/trace-context/) of this attempt, sent when
+   * the sender traces (svckit: OTEL_EXPORTER_OTLP_ENDPOINT is set): the trace of the transfer the event
+   * is about, with the attempt's span as parent. It is not covered by the signature (D-268): a receiver
+   * may join its own spans to the trace, and must not rely on it for anything else.
+   *
+   */
+  traceparent?: string;
+  /**
+   * Optional. The W3C Trace Context vendor state that came with the trace, sent with `traceparent` only
+   * when there is one; not covered by the signature (D-268).
+   *
+   */
+  tracestate?: string;
   [k: string]: unknown | undefined;
 }
 /**
@@ -195,6 +209,20 @@ export interface PaymentInitiatedHeaders {
    *
    */
   'X-SVC-Delivery': string;
+  /**
+   * Optional. The W3C Trace Context (https://www.w3.org/TR/trace-context/) of this attempt, sent when
+   * the sender traces (svckit: OTEL_EXPORTER_OTLP_ENDPOINT is set): the trace of the transfer the event
+   * is about, with the attempt's span as parent. It is not covered by the signature (D-268): a receiver
+   * may join its own spans to the trace, and must not rely on it for anything else.
+   *
+   */
+  traceparent?: string;
+  /**
+   * Optional. The W3C Trace Context vendor state that came with the trace, sent with `traceparent` only
+   * when there is one; not covered by the signature (D-268).
+   *
+   */
+  tracestate?: string;
   [k: string]: unknown | undefined;
 }
 /**
@@ -261,6 +289,20 @@ export interface PaymentRateLockedHeaders {
    *
    */
   'X-SVC-Delivery': string;
+  /**
+   * Optional. The W3C Trace Context (https://www.w3.org/TR/trace-context/) of this attempt, sent when
+   * the sender traces (svckit: OTEL_EXPORTER_OTLP_ENDPOINT is set): the trace of the transfer the event
+   * is about, with the attempt's span as parent. It is not covered by the signature (D-268): a receiver
+   * may join its own spans to the trace, and must not rely on it for anything else.
+   *
+   */
+  traceparent?: string;
+  /**
+   * Optional. The W3C Trace Context vendor state that came with the trace, sent with `traceparent` only
+   * when there is one; not covered by the signature (D-268).
+   *
+   */
+  tracestate?: string;
   [k: string]: unknown | undefined;
 }
 /**
@@ -325,6 +367,20 @@ export interface PaymentReturnedHeaders {
    *
    */
   'X-SVC-Delivery': string;
+  /**
+   * Optional. The W3C Trace Context (https://www.w3.org/TR/trace-context/) of this attempt, sent when
+   * the sender traces (svckit: OTEL_EXPORTER_OTLP_ENDPOINT is set): the trace of the transfer the event
+   * is about, with the attempt's span as parent. It is not covered by the signature (D-268): a receiver
+   * may join its own spans to the trace, and must not rely on it for anything else.
+   *
+   */
+  traceparent?: string;
+  /**
+   * Optional. The W3C Trace Context vendor state that came with the trace, sent with `traceparent` only
+   * when there is one; not covered by the signature (D-268).
+   *
+   */
+  tracestate?: string;
   [k: string]: unknown | undefined;
 }
 /**
@@ -395,6 +451,20 @@ export interface PaymentSettledHeaders {
    *
    */
   'X-SVC-Delivery': string;
+  /**
+   * Optional. The W3C Trace Context (https://www.w3.org/TR/trace-context/) of this attempt, sent when
+   * the sender traces (svckit: OTEL_EXPORTER_OTLP_ENDPOINT is set): the trace of the transfer the event
+   * is about, with the attempt's span as parent. It is not covered by the signature (D-268): a receiver
+   * may join its own spans to the trace, and must not rely on it for anything else.
+   *
+   */
+  traceparent?: string;
+  /**
+   * Optional. The W3C Trace Context vendor state that came with the trace, sent with `traceparent` only
+   * when there is one; not covered by the signature (D-268).
+   *
+   */
+  tracestate?: string;
   [k: string]: unknown | undefined;
 }
 /**

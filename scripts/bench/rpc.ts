@@ -22,7 +22,8 @@
  * blocks sealed per minute under hostile simulated calls against the same minute without them (rpc-hostile.ts,
  * D-203; target at least 0.9x).
  *
- * Settings: BENCH_REQUESTS (default 2000 per run at concurrency 1; 3x that at 32), BENCH_ROUNDS (turns the
+ * Settings: BENCH_REQUESTS (default 2000 per run at concurrency 1; 3x that at 32), BENCH_LOG_LEVEL (the stack's
+ * log level, default silent: D-270's completion lines cost nothing then), BENCH_ROUNDS (turns the
  * paths take, default 3; each path reports its median run).
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -156,7 +157,8 @@ async function startStack() {
     SVC_RATE_LIMIT_EXPLORER: '0',
   }); // limits lifted for the benchmark
   const clock = new OffsetClock();
-  const { stack, ready } = await listen(config, { clock, logLevel: 'silent' });
+  // BENCH_LOG_LEVEL: the stack's log level (default silent), to measure what request logging costs (D-270).
+  const { stack, ready } = await listen(config, { clock, logLevel: process.env.BENCH_LOG_LEVEL ?? 'silent' });
   const producer = stack.chain.producer!;
   for (let i = 0; i < 180; i++) await producer.requestBlock();
   // A fresh sender, allow-listed and credited in process (D-151: no published development key can send).

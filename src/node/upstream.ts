@@ -5,6 +5,8 @@
 import http from 'node:http';
 import https from 'node:https';
 import { SvcError } from '@svckit/sdk/errors';
+import { SpanKind } from '@opentelemetry/api';
+import type { Tracing } from '../server/telemetry/tracing.ts';
 
 /** A JSON-RPC error object (JSON-RPC 2.0 §5.1). */
 export type RpcErrorObject = { code: number; message: string; data?: unknown };
@@ -81,6 +83,9 @@ export class Upstream {
    */
   beforeSend: ((call: RpcCall) => Promise<RpcErrorObject | undefined>) | undefined = undefined;
 
+  /** D-266: the stack's tracing; each request or batch to the node is a client span. Undefined: traces off. */
+  tracing: Tracing | undefined = undefined;
+
   /** Creates a client for `url` (http or https); every call fails after `timeoutMs` (D-140). */
   constructor(
     readonly url: string,
@@ -93,7 +98,32 @@ export class Upstream {
       this.target.protocol === 'https:' ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
   }
 
-  private async post(body: unknown): Promise<unknown> {
+  private post(body: unknown): Promise<unknown> {
+    if (!this.tracing) return this.postUntraced(body);
+    const batch = Array.isArray(body) ? (body as RpcCall[]) : undefined;
+    const method = batch ? 'batch' : (body as RpcCall).method;
+    return this.tracing.span(
+      `jsonrpc ${method}`,
+      {
+        kind: SpanKind.CLIENT,
+        attributes: {
+          'rpc.system': 'jsonrpc',
+          'rpc.method': method,
+          // D-139: the redacted URL only.
+          'server.address': this.node,
+          ...(batch ? { 'rpc.jsonrpc.batch_methods': batch.map((call) => call.method) } : {}),
+        },
+      },
+      async (span) => {
+        const answer = await this.postUntraced(body);
+        const code = (answer as RpcResponse | undefined)?.error?.code;
+        if (typeof code === 'number') span.setAttribute('rpc.jsonrpc.error_code', code);
+        return answer;
+      },
+    );
+  }
+
+  private async postUntraced(body: unknown): Promise<unknown> {
     const payload = JSON.stringify(body);
     let answer: { status: number; text: string };
     let arrived = false;

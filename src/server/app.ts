@@ -45,6 +45,9 @@ import { classicalRpcServer, keepClassicalToRpc } from './tls/classical-rpc.ts';
 import { installProbes, type ReadinessCheck } from './http/probes.ts';
 import { Drain } from './shutdown.ts';
 import { sql } from 'drizzle-orm';
+import { startTracing, type Tracing } from './telemetry/tracing.ts';
+import { installRequestTelemetry, REQUEST_ID_HEADER, REQUEST_ID_LOG_LABEL, requestIdOf } from './telemetry/requests.ts';
+import { attachTracing } from './telemetry/attach.ts';
 
 /** The svckit version reported by health and client-version strings. */
 export const SVCKIT_VERSION = '0.1.0';
@@ -78,6 +81,8 @@ export type Stack = {
   adminToken: string | undefined;
   /** D-264: readiness, requests in flight and connections of every listener, for the graceful shutdown. */
   drain: Drain;
+  /** D-265: the stack's traces; undefined when OTEL_EXPORTER_OTLP_ENDPOINT is not set. */
+  tracing: Tracing | undefined;
   close(): Promise<void>;
 };
 
@@ -87,6 +92,7 @@ function origin(
   logLevel: string,
   name: string,
   shared: SharedState | undefined,
+  tracing: Tracing | undefined,
 ): FastifyInstance {
   const { connections, hstsMaxAge } = config;
   const app = Fastify({
@@ -95,13 +101,16 @@ function origin(
     requestTimeout: connections.requestTimeoutMs,
     keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
     logger: { level: logLevel, stream: process.stderr },
-    // One log line per request would cost more than the relay itself on /rpc; errors are still logged.
-    logController: new LogController({ disableRequestLogging: true }),
+    // Fastify's own request logging (two lines, with the URL) stays off; D-270: the origin writes its own completion
+    // line (telemetry/requests.ts). D-269: every line of a request carries its id.
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: REQUEST_ID_LOG_LABEL }),
+    genReqId: requestIdOf,
     // Closing the stack must not wait for idle keep-alive connections.
     forceCloseConnections: true,
     // Malformed URLs (bad percent-encoding, over-long parameters) are bad input: the surface's error shape, never Fastify's.
-    frameworkErrors: (error, _request, reply) => {
+    frameworkErrors: (error, request, reply) => {
       void withSecurityHeaders(reply as FastifyReply, hstsMaxAge)
+        .header(REQUEST_ID_HEADER, request.id)
         .code(400)
         .send({ error: `malformed request URL: ${error.message}`, code: 'INVALID_PARAMETER' });
     },
@@ -110,7 +119,9 @@ function origin(
   });
   // D-205: connections over the origin's cap, or over its per-IP cap, are closed as soon as they are accepted.
   limitConnections(app.server, connections);
-  // D-207: first of the origin's hooks, so every answer carries Strict-Transport-Security and nosniff.
+  // D-266, D-269, D-270: before every other hook, so an answer any hook sends carries X-Request-Id and is logged.
+  installRequestTelemetry(app, tracing, name);
+  // D-207: first of the origin's hooks after the request id's, so every answer carries Strict-Transport-Security and nosniff.
   installSecurityHeaders(app, hstsMaxAge);
   installErrorHandling(app);
   // D-144: every JSON body of every origin passes the depth guard before it is parsed.
@@ -129,11 +140,13 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
   };
   // D-168: shared state first, so an unreachable Redis stops the start before anything else is opened.
   const shared = config.redisUrl ? await openSharedState(config.redisUrl, { log }) : undefined;
+  const tracing = await startTracing(config.tracing);
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: options.persist ? config.dataDir : null,
   }).catch(async (error: unknown) => {
     await shared?.close();
+    await tracing?.shutdown();
     throw error;
   });
   let chain: ChainRuntime | undefined;
@@ -178,6 +191,7 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
         emitted: () => hooks.wake(),
       },
     });
+    attachTracing(tracing, { ...ledger, upstream: chain.upstream, dispatcher: hooks.dispatcher });
     const dispatcher = new RpcDispatcher({
       upstream: chain.upstream,
       consensus: chain.consensus,
@@ -209,7 +223,7 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
       { name: 'chain', check: () => (chain as ChainRuntime).upstream.call('eth_blockNumber') },
       { name: 'keys', check: async () => keyring.activeId },
     ];
-    const base = origin(tls, config, logLevel, 'base', shared);
+    const base = origin(tls, config, logLevel, 'base', shared, tracing);
     const drain = new Drain();
     installProbes(base, readiness, drain);
     // D-259: before any route, so the classical listener's requests reach /rpc and /ws only.
@@ -264,8 +278,8 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
       authenticator,
       requestsPerSecond: config.institutionalRateLimit,
     });
-    const wallet = origin(tls, config, logLevel, 'wallet', shared);
-    const site = origin(tls, config, logLevel, 'site', shared);
+    const wallet = origin(tls, config, logLevel, 'wallet', shared, tracing);
+    const site = origin(tls, config, logLevel, 'site', shared, tracing);
     installProbes(wallet, readiness, drain);
     installProbes(site, readiness, drain);
     // D-146: the site origin, like every other, is limited per client IP (its 429 is the {error, code} shape).
@@ -300,6 +314,7 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
       tls,
       adminToken,
       drain,
+      tracing,
       close: async () => {
         await Promise.allSettled([base.close(), wallet.close(), site.close(), closeServer(rpcClassical)]);
         await running.ledger.stop();
@@ -308,6 +323,7 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
         await running.chain.stop();
         await database.close();
         await shared?.close();
+        await tracing?.shutdown();
       },
     };
   } catch (error) {
@@ -316,6 +332,7 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
     await chain?.stop().catch(() => undefined);
     await database.close().catch(() => undefined);
     await shared?.close();
+    await tracing?.shutdown();
     throw error;
   }
 }

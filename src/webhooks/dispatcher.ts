@@ -18,6 +18,8 @@ import { afterAttempt, RESPONSE_TIMEOUT_MS } from './schedule.ts';
 import { deliveryHeaders } from './signature.ts';
 import type { AttemptResult, WebhookTransport } from './transport.ts';
 import type { WebhookSecretBox } from './secret-box.ts';
+import { dbGroup, type Tracing } from '../server/telemetry/tracing.ts';
+import { tracedAttempt } from '../server/telemetry/webhooks.ts';
 
 /** A claimed job with what its attempt needs. */
 type Job = {
@@ -67,6 +69,8 @@ export class WebhookDispatcher {
   private readonly running = new Set<Promise<void>>();
   /** Set while stopping: attempts cut short are not results. */
   private discard = false;
+  /** D-266, D-268: the stack's tracing (each attempt a client span; the recording's query group). Undefined: traces off. */
+  tracing: Tracing | undefined = undefined;
 
   /** Works on `db`, reads every time from `clock`, sends through `transport`. */
   constructor(
@@ -211,7 +215,8 @@ export class WebhookDispatcher {
     if (job.previousSecret && job.previousSecretExpiresAt && job.previousSecretExpiresAt.getTime() > signedAt)
       secrets.push(box.open(job.endpointId, job.previousSecret));
     const headers = deliveryHeaders({ deliveryId: job.id, event: job.event, body: job.body, secrets, nowMs: signedAt });
-    const result = await this.transport.post(job.url, job.body, headers);
+    const send = (sent: Record<string, string>) => this.transport.post(job.url, job.body, sent);
+    const result = this.tracing ? await tracedAttempt(this.tracing, this.db, job, headers, send) : await send(headers);
     return { job, result, signedAt: Math.floor(signedAt / 1000) };
   }
 
@@ -232,7 +237,10 @@ export class WebhookDispatcher {
     while (this.finished.length > 0) {
       const batch = this.finished.splice(0, 256);
       try {
-        await this.record(batch);
+        await dbGroup(this.tracing, 'webhook.record', () => this.record(batch), {
+          root: true,
+          attributes: { 'svckit.webhook.attempts': batch.length },
+        });
       } catch (error) {
         // Not recorded: the leases expire and the jobs are attempted again (at-least-once).
         this.options.onError?.(error);

@@ -97,6 +97,11 @@ const REFUSALS: [string, string, string][] = [
   ['SVC_RATE_LIMIT_WS_UPGRADE', 'x', 'SVC_RATE_LIMIT_WS_UPGRADE expected a whole number from 0 to 1000000, got "x"'],
   ['SVC_WEBHOOK_ALLOW_PRIVATE', 'on', 'SVC_WEBHOOK_ALLOW_PRIVATE expected true, false, 1 or 0, got "on"'],
   ['SVC_EVIDENCE_AT_START', 'off', 'SVC_EVIDENCE_AT_START expected true, false, 1 or 0, got "off"'],
+  [
+    'OTEL_EXPORTER_OTLP_ENDPOINT',
+    'grpc://collector:4317',
+    'OTEL_EXPORTER_OTLP_ENDPOINT expected a http: or https: URL, got a grpc: URL',
+  ],
 ];
 
 /** The message loadConfig throws for `env`. */
@@ -167,6 +172,7 @@ describe('loadConfig', () => {
       logLevel: 'info',
       connections: { requestTimeoutMs: 30000, maxConnections: 1024, maxConnectionsPerIp: 128 },
       hstsMaxAge: 31536000,
+      tracing: { otlpEndpoint: undefined, serviceName: 'svckit' },
     };
     expect(loadConfig({})).toEqual(defaults);
     const empty = Object.fromEntries(
@@ -232,6 +238,8 @@ describe('loadConfig', () => {
       SVC_WEBHOOK_ALLOW_PRIVATE: 'true',
       SVC_EVIDENCE_AT_START: '0',
       SVC_LOG_LEVEL: 'silent',
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector.example:4318',
+      OTEL_SERVICE_NAME: 'svckit-eu-1',
     });
     expect(config).toEqual({
       dataDir: path.resolve('tmp/data'),
@@ -300,6 +308,7 @@ describe('loadConfig', () => {
       logLevel: 'silent',
       connections: { requestTimeoutMs: 30000, maxConnections: 1024, maxConnectionsPerIp: 128 },
       hstsMaxAge: 31536000,
+      tracing: { otlpEndpoint: 'http://collector.example:4318', serviceName: 'svckit-eu-1' },
     });
   });
 

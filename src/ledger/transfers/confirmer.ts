@@ -11,6 +11,7 @@ import type { Upstream } from '../../node/upstream.ts';
 import type { Database } from '../../storage/database.ts';
 import { transfers } from '../../storage/schema.ts';
 import { NO_TRANSFER_HOOKS, type TransferHooks } from './engine.ts';
+import { dbGroup, type Tracing } from '../../server/telemetry/tracing.ts';
 
 type PendingRow = { txRef: string; txHash: string; createdAt: Date };
 
@@ -36,6 +37,8 @@ export class TransferConfirmer {
   private readonly unsure = new Set<string>();
   /** D-184: when this confirmer first saw each pending record (performance.now()); only records still pending. */
   private readonly firstSeen = new Map<string, number>();
+  /** D-266, D-267: the stack's tracing (the settlement's query group; the transfers' life spans end). Undefined: traces off. */
+  tracing: Tracing | undefined = undefined;
 
   /**
    * `hooks.settled` runs in the transaction that moves a transfer out of pending (payment events, D-049);
@@ -151,21 +154,33 @@ export class TransferConfirmer {
       group.txRefs.push(row.txRef);
       groups.set(key, group);
     }
-    await this.db.transaction(async (tx) => {
-      for (const { blockNumber, confirmed, txRefs } of groups.values()) {
-        const settled = await tx
-          .update(transfers)
-          .set({
-            status: confirmed ? 'confirmed' : 'failed',
-            failReason: confirmed ? null : 'the transaction was mined but reverted (receipt status 0x0)',
-            blockNumber: Number(BigInt(blockNumber)),
-            blockTimestamp: timestampOf.get(blockNumber)!,
-          })
-          .where(and(inArray(transfers.txRef, txRefs), eq(transfers.status, 'pending')))
-          .returning();
-        await this.hooks.settled(tx, settled);
-      }
-    });
+    const settledRows: { txRef: string; status: string; blockNumber: number | null }[] = [];
+    const settle = () =>
+      this.db.transaction(async (tx) => {
+        for (const { blockNumber, confirmed, txRefs } of groups.values()) {
+          const settled = await tx
+            .update(transfers)
+            .set({
+              status: confirmed ? 'confirmed' : 'failed',
+              failReason: confirmed ? null : 'the transaction was mined but reverted (receipt status 0x0)',
+              blockNumber: Number(BigInt(blockNumber)),
+              blockTimestamp: timestampOf.get(blockNumber)!,
+            })
+            .where(and(inArray(transfers.txRef, txRefs), eq(transfers.status, 'pending')))
+            .returning();
+          await this.hooks.settled(tx, settled);
+          settledRows.push(...settled);
+        }
+      });
+    // D-267: linked to the life span of every transfer it settles.
+    const links = this.tracing
+      ? mined.flatMap(({ row }) => {
+          const context = this.tracing?.transfers.contextOf(row.txRef);
+          return context ? [{ context }] : [];
+        })
+      : [];
+    await dbGroup(this.tracing, 'transfer.settle', settle, { links, root: true });
+    for (const row of settledRows) this.tracing?.transfers.settled(row.txRef, row.status, row.blockNumber);
     return mined.map((m) => m.row.txRef);
   }
 
@@ -207,14 +222,16 @@ export class TransferConfirmer {
             found++;
             continue;
           }
-          await this.db.transaction(async (tx) => {
+          const refused = await this.db.transaction(async (tx) => {
             const [failed] = await tx
               .update(transfers)
               .set({ status: 'failed', failReason: `broadcast failed: ${answer.error!.message}` })
               .where(and(eq(transfers.txRef, row.txRef), eq(transfers.status, 'pending')))
               .returning();
             if (failed) await this.hooks.settled(tx, [failed]);
+            return failed;
           });
+          if (refused) this.tracing?.transfers.settled(refused.txRef, 'failed');
           continue;
         }
         rebroadcast++;

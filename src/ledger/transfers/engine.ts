@@ -30,6 +30,7 @@ import {
   type SenderState,
 } from './guarded-insert.ts';
 import { KeyedMutex } from './locks.ts';
+import { dbGroup, type Tracing } from '../../server/telemetry/tracing.ts';
 
 export type { NewTransfer } from './guarded-insert.ts';
 
@@ -170,6 +171,9 @@ export class TransferEngine {
    */
   beforeBroadcast: ((row: TransferRow) => Promise<void>) | undefined = undefined;
 
+  /** D-266, D-267: the stack's tracing (the store's query group, each transfer's life span). Undefined: traces off. */
+  tracing: Tracing | undefined = undefined;
+
   /** Wires the engine to storage and the chain node. */
   constructor(private readonly deps: TransferEngineDeps) {
     this.hooks = deps.hooks ?? NO_TRANSFER_HOOKS;
@@ -197,10 +201,19 @@ export class TransferEngine {
     const view = await this.unlessNodeDown(() => this.readNode(address, input, data));
     // The account's turn: its nonce is allocated, stored and broadcast in order, one transfer at a time.
     return this.mutex.run(input.accountId, async () => {
-      const row = await this.persistSigned(input, data, view, alsoInTransaction);
+      const row = await dbGroup(this.tracing, 'transfer.store', () =>
+        this.persistSigned(input, data, view, alsoInTransaction),
+      );
+      this.tracing?.transfers.stored(row.txRef, { kind: row.kind, txHash: row.txHash });
       if (this.beforeBroadcast) await this.beforeBroadcast(row);
       const outcome = await this.broadcast(row);
-      if (outcome.refused !== undefined) return this.markBroadcastFailed(row, outcome.refused);
+      if (outcome.refused !== undefined) {
+        const failed = await dbGroup(this.tracing, 'transfer.fail', () =>
+          this.markBroadcastFailed(row, outcome.refused!),
+        );
+        this.tracing?.transfers.settled(row.txRef, 'failed');
+        return failed;
+      }
       // Nothing more is written: the confirmer settles the record from its receipt, and after a crash D-078
       // looks every pending record up on the node. D-140: a broadcast with no clear outcome stays pending too
       // (the node may have the transaction), and the confirmer looks it up at once.
