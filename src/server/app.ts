@@ -247,6 +247,7 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
       version: SVCKIT_VERSION,
       requestsPerSecond: config.adminRateLimit,
       walletKeyGraceMs: config.wallet.keyGraceSeconds * 1000,
+      evidenceDir: path.join(config.dataDir, 'evidence'),
     });
     await base.register(institutionalRoutes, {
       prefix: '/wallet/api/v1',
