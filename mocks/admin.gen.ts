@@ -10,6 +10,7 @@ import {
   type HandleAdminCreateWebhookEndpointResponse,
   type HandleAdminFundAccountResponse,
   type HandleAdminGetAccountResponse,
+  type HandleAdminGetEvidenceStatusResponse,
   type HandleAdminGetHealthResponse,
   type HandleAdminGetWebhookDeliveryResponse,
   type HandleAdminGetWebhookEndpointResponse,
@@ -67,6 +68,7 @@ export const exampleResponses = {
   adminListValidatorVotes: { status: 200, body: {"votes":[{"validator":"0x5c6B0f7Bf3E7ce046039Bd8FABdfD3f9F5021678","add":true,"proposedAt":"2026-11-21T10:15:00.000Z"}]} } satisfies HandleAdminListValidatorVotesResponse,
   adminProposeValidatorVote: { status: 202, body: {"validator":"0x5c6B0f7Bf3E7ce046039Bd8FABdfD3f9F5021678","add":true,"proposedAt":"2026-11-21T10:15:00.000Z"} } satisfies HandleAdminProposeValidatorVoteResponse,
   adminListValidators: { status: 200, body: {"blockNumber":48213,"validators":["0x4B20993Bc481177ec7E8f571ceCaE8A9e22C02db","0x78731D3Ca6b7E34aC0F824c42a7cC18A495cabaB","0x617F2E2fD72FD9D5503197092aC168c91465E7f2","0x17F6AD8Ef982297579C203069C1DbfFE4348c372"],"n":4,"f":1,"threshold":3,"voteThreshold":3} } satisfies HandleAdminListValidatorsResponse,
+  adminGetEvidenceStatus: { status: 200, body: {"status":"verified","generated":"2026-11-21T09:30:00.000Z","ageDays":2.1,"violationCount":0,"violations":[]} } satisfies HandleAdminGetEvidenceStatusResponse,
 };
 
 /** MSW handlers that answer every operation of the contract with its example response and headers. */
@@ -106,6 +108,7 @@ export function exampleHandlers(options: RequestHandlerOptions = {}): ReadonlyAr
       adminListValidatorVotes: exampleResponses.adminListValidatorVotes,
       adminProposeValidatorVote: exampleResponses.adminProposeValidatorVote,
       adminListValidators: exampleResponses.adminListValidators,
+      adminGetEvidenceStatus: exampleResponses.adminGetEvidenceStatus,
     },
   });
 }

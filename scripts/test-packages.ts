@@ -129,6 +129,18 @@ async function stop(child: ChildProcess) {
   clearTimeout(timer);
 }
 
+/** The HTTP status of one GET of `url` over TLS trusting `caCert` (0 when it fails). */
+function statusOf(url: URL, caCert: string): Promise<number> {
+  const ca = readFileSync(caCert, 'utf8');
+  return new Promise<number>((resolve) => {
+    const request = https.get(url, { ca }, (response) => {
+      response.resume();
+      resolve(response.statusCode ?? 0);
+    });
+    request.on('error', () => resolve(0));
+  });
+}
+
 /** Polls the evidence document until it answers 200 (the build runs in the background), the build fails, or 300 s pass. */
 async function evidenceServed(url: URL, caCert: string, failed: () => boolean): Promise<number> {
   const ca = readFileSync(caCert, 'utf8');
@@ -385,6 +397,12 @@ try {
     );
   } finally {
     await browser.close();
+  }
+
+  step('the administrator console, built when the package was packed (D-271)');
+  for (const pathname of ['/console/', '/console/assets/console.js', '/console/assets/console.css']) {
+    const status = await statusOf(new URL(pathname, ready.base), ready.caCert);
+    check(status === 200, `the installed svckit serve answers ${pathname}`, `status ${status}`);
   }
 
   step('the evidence document, built by the installed svckit serve (surface F)');

@@ -35,6 +35,7 @@ export const FULL_TIER: Readonly<Record<string, FullTierReason>> = {
   'test/wallet-client/extension-wallet.test.ts': 'chromium',
   'test/wallet-client/extension-view.test.ts': 'chromium',
   'test/docs/browser.test.ts': 'chromium',
+  'test/console/browser.test.ts': 'chromium',
   'test/conformance/engine/reports.test.ts': 'chromium',
   'test/conformance/report-html.test.ts': 'chromium',
   'test/readme/quickstart.test.ts': 'processes',

@@ -7,6 +7,7 @@ import { Command } from 'commander';
 import { accountsCommand } from './admin/accounts.ts';
 import { apiKeysCommand } from './admin/api-keys.ts';
 import { chainAccountsCommand } from './admin/chain-accounts.ts';
+import { evidenceCommand } from './admin/evidence.ts';
 import { healthCommand } from './admin/health.ts';
 import { kekCommand } from './admin/kek.ts';
 import { mldsaKeysCommand } from './admin/mldsa-keys.ts';
@@ -32,5 +33,6 @@ export function adminCommand(): Command {
     .addCommand(webhooksCommand())
     .addCommand(paymentsCommand())
     .addCommand(qbftCommand())
-    .addCommand(tokenCommand());
+    .addCommand(tokenCommand())
+    .addCommand(evidenceCommand());
 }

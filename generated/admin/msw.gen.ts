@@ -3,7 +3,7 @@
 
 import { http, type HttpHandler, HttpResponse, type HttpResponseResolver, type RequestHandlerOptions as RequestHandlerOptions2 } from 'msw';
 
-import type { AdminAddChainAccountData, AdminAddChainAccountResponses, AdminCreateAccountData, AdminCreateAccountResponses, AdminCreateApiKeyData, AdminCreateApiKeyResponses, AdminCreateWebhookEndpointData, AdminCreateWebhookEndpointResponses, AdminDeleteWebhookEndpointResponses, AdminFundAccountData, AdminFundAccountResponses, AdminGetAccountResponses, AdminGetHealthResponses, AdminGetWebhookDeliveryResponses, AdminGetWebhookEndpointResponses, AdminListAccountsResponses, AdminListApiKeysResponses, AdminListChainAccountsResponses, AdminListMldsaKeysResponses, AdminListValidatorsResponses, AdminListValidatorVotesResponses, AdminListWebhookDeliveriesResponses, AdminListWebhookEndpointsResponses, AdminProposeValidatorVoteData, AdminProposeValidatorVoteResponses, AdminRedeliverWebhookResponses, AdminRegisterMldsaKeyData, AdminRegisterMldsaKeyResponses, AdminRemoveChainAccountResponses, AdminReturnPaymentData, AdminReturnPaymentResponses, AdminRevokeApiKeyResponses, AdminRevokeMldsaKeyResponses, AdminRotateAdminTokenData, AdminRotateAdminTokenResponses, AdminRotateKekResponses, AdminRotateWalletKeyResponses, AdminSetWebhookSecretData, AdminSetWebhookSecretResponses, AdminUpdateAccountData, AdminUpdateAccountResponses, AdminUpdateApiKeyData, AdminUpdateApiKeyResponses, AdminUpdateMldsaKeyData, AdminUpdateMldsaKeyResponses, AdminUpdateWebhookEndpointData, AdminUpdateWebhookEndpointResponses, ClientOptions } from './types.gen.ts';
+import type { AdminAddChainAccountData, AdminAddChainAccountResponses, AdminCreateAccountData, AdminCreateAccountResponses, AdminCreateApiKeyData, AdminCreateApiKeyResponses, AdminCreateWebhookEndpointData, AdminCreateWebhookEndpointResponses, AdminDeleteWebhookEndpointResponses, AdminFundAccountData, AdminFundAccountResponses, AdminGetAccountResponses, AdminGetEvidenceStatusResponses, AdminGetHealthResponses, AdminGetWebhookDeliveryResponses, AdminGetWebhookEndpointResponses, AdminListAccountsResponses, AdminListApiKeysResponses, AdminListChainAccountsResponses, AdminListMldsaKeysResponses, AdminListValidatorsResponses, AdminListValidatorVotesResponses, AdminListWebhookDeliveriesResponses, AdminListWebhookEndpointsResponses, AdminProposeValidatorVoteData, AdminProposeValidatorVoteResponses, AdminRedeliverWebhookResponses, AdminRegisterMldsaKeyData, AdminRegisterMldsaKeyResponses, AdminRemoveChainAccountResponses, AdminReturnPaymentData, AdminReturnPaymentResponses, AdminRevokeApiKeyResponses, AdminRevokeMldsaKeyResponses, AdminRotateAdminTokenData, AdminRotateAdminTokenResponses, AdminRotateKekResponses, AdminRotateWalletKeyResponses, AdminSetWebhookSecretData, AdminSetWebhookSecretResponses, AdminUpdateAccountData, AdminUpdateAccountResponses, AdminUpdateApiKeyData, AdminUpdateApiKeyResponses, AdminUpdateMldsaKeyData, AdminUpdateMldsaKeyResponses, AdminUpdateWebhookEndpointData, AdminUpdateWebhookEndpointResponses, ClientOptions } from './types.gen.ts';
 
 export type RequestHandlerOptions = RequestHandlerOptions2 & {
     baseUrl?: ClientOptions['baseUrl'];
@@ -965,6 +965,33 @@ export function handleAdminListValidators(response?: HandleAdminListValidatorsRe
     }, options);
 }
 
+export type HandleAdminGetEvidenceStatusResponse = {
+    body: AdminGetEvidenceStatusResponses[200];
+    status?: 200;
+};
+
+/**
+ * Handler for the `GET /evidence` operation.
+ */
+export function handleAdminGetEvidenceStatus(response?: HandleAdminGetEvidenceStatusResponse | HttpResponseResolver<never, never>, options?: RequestHandlerOptions): HttpHandler {
+    return http.get<never, never>(`${options?.baseUrl ?? '*'}/evidence`, info => {
+        if (typeof response === 'function') {
+            return response(info);
+        }
+        const body = response?.body;
+        if (body !== undefined) {
+            return HttpResponse.json(body, { status: response?.status ?? 200 });
+        }
+        if (options?.responseFallback === 'passthrough') {
+            return;
+        }
+        return new Response('Not Implemented', {
+            status: 501,
+            statusText: 'Not Implemented'
+        });
+    }, options);
+}
+
 export type MswHandlerFactories = {
     /**
      * Handler for the `GET /health` operation.
@@ -1098,6 +1125,10 @@ export type MswHandlerFactories = {
      * Handler for the `GET /qbft/validators` operation.
      */
     adminListValidators: typeof handleAdminListValidators;
+    /**
+     * Handler for the `GET /evidence` operation.
+     */
+    adminGetEvidenceStatus: typeof handleAdminGetEvidenceStatus;
 };
 
 export type CreateMswHandlersResult = {
@@ -1147,7 +1178,8 @@ export function createMswHandlers(config: RequestHandlerOptions = {}): CreateMsw
         adminReturnPayment: wrap(handleAdminReturnPayment),
         adminListValidatorVotes: wrap(handleAdminListValidatorVotes),
         adminProposeValidatorVote: wrap(handleAdminProposeValidatorVote),
-        adminListValidators: wrap(handleAdminListValidators)
+        adminListValidators: wrap(handleAdminListValidators),
+        adminGetEvidenceStatus: wrap(handleAdminGetEvidenceStatus)
     };
     const all: CreateMswHandlersResult['all'] = (options = {}) => {
         type OverrideValue<R> = R | [
@@ -1191,7 +1223,8 @@ export function createMswHandlers(config: RequestHandlerOptions = {}): CreateMsw
             invoke(pick.adminListMldsaKeys, overrides.adminListMldsaKeys),
             invoke(pick.adminRegisterMldsaKey, overrides.adminRegisterMldsaKey),
             invoke(pick.adminListAccounts, overrides.adminListAccounts),
-            invoke(pick.adminCreateAccount, overrides.adminCreateAccount)
+            invoke(pick.adminCreateAccount, overrides.adminCreateAccount),
+            invoke(pick.adminGetEvidenceStatus, overrides.adminGetEvidenceStatus)
         ];
     };
     return { all, pick };

@@ -41,6 +41,7 @@ export const routes: readonly { method: string; url: string; operationId: keyof 
   { method: 'GET', url: '/qbft/votes', operationId: 'adminListValidatorVotes' },
   { method: 'POST', url: '/qbft/votes', operationId: 'adminProposeValidatorVote' },
   { method: 'GET', url: '/qbft/validators', operationId: 'adminListValidators' },
+  { method: 'GET', url: '/evidence', operationId: 'adminGetEvidenceStatus' },
 ];
 
 /** Every operation of the contract as `METHOD /path` (the path as the contract writes it), with its operationId. */
@@ -78,6 +79,7 @@ export const operations = {
   'GET /qbft/votes': 'adminListValidatorVotes',
   'POST /qbft/votes': 'adminProposeValidatorVote',
   'GET /qbft/validators': 'adminListValidators',
+  'GET /evidence': 'adminGetEvidenceStatus',
 } as const satisfies Record<string, keyof RouteHandlers>;
 
 /** One operation of the contract, as `METHOD /path`. */

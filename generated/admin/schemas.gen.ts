@@ -1615,6 +1615,76 @@ export const QbftValidatorsSchema = {
     }
 } as const;
 
+export const EvidenceStatusSchema = {
+    type: 'object',
+    description: 'The evidence document as the site origin serves it, and its verification (D-275).',
+    'x-decision': 'D-275',
+    required: [
+        'status',
+        'generated',
+        'ageDays',
+        'violationCount',
+        'violations'
+    ],
+    properties: {
+        status: {
+            type: 'string',
+            enum: [
+                'verified',
+                'unverified',
+                'invalid',
+                'missing'
+            ],
+            description: '`verified`: no violation; `unverified`: stale only (spec: "a stale document is to be treated as\nunverified"); `invalid`: any other violation; `missing`: not built yet.\n'
+        },
+        generated: {
+            type: [
+                'string',
+                'null'
+            ],
+            format: 'date-time',
+            description: 'The document\'s `generated` timestamp, when it was built; null when missing or unreadable.'
+        },
+        ageDays: {
+            type: [
+                'number',
+                'null'
+            ],
+            minimum: 0,
+            description: 'Days since `generated`; null when missing or unreadable.'
+        },
+        violationCount: {
+            type: 'integer',
+            minimum: 0
+        },
+        violations: {
+            type: 'array',
+            maxItems: 20,
+            items: {
+                type: 'object',
+                required: [
+                    'rule',
+                    'path',
+                    'message'
+                ],
+                properties: {
+                    rule: {
+                        type: 'string',
+                        description: 'The rule broken, as `svckit evidence verify` names it.'
+                    },
+                    path: {
+                        type: 'string',
+                        description: 'JSON pointer into the document.'
+                    },
+                    message: {
+                        type: 'string'
+                    }
+                }
+            }
+        }
+    }
+} as const;
+
 export const HealthSchema = {
     type: 'object',
     description: 'Service health (D-064).',

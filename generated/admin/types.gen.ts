@@ -750,6 +750,38 @@ export type QbftValidators = {
 };
 
 /**
+ * The evidence document as the site origin serves it, and its verification (D-275).
+ */
+export type EvidenceStatus = {
+    /**
+     * `verified`: no violation; `unverified`: stale only (spec: "a stale document is to be treated as
+     * unverified"); `invalid`: any other violation; `missing`: not built yet.
+     *
+     */
+    status: 'verified' | 'unverified' | 'invalid' | 'missing';
+    /**
+     * The document's `generated` timestamp, when it was built; null when missing or unreadable.
+     */
+    generated: string | null;
+    /**
+     * Days since `generated`; null when missing or unreadable.
+     */
+    ageDays: number | null;
+    violationCount: number;
+    violations: Array<{
+        /**
+         * The rule broken, as `svckit evidence verify` names it.
+         */
+        rule: string;
+        /**
+         * JSON pointer into the document.
+         */
+        path: string;
+        message: string;
+    }>;
+};
+
+/**
  * Service health (D-064).
  */
 export type Health = {
@@ -2401,3 +2433,40 @@ export type AdminListValidatorsResponses = {
 };
 
 export type AdminListValidatorsResponse = AdminListValidatorsResponses[keyof AdminListValidatorsResponses];
+
+export type AdminGetEvidenceStatusData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/evidence';
+};
+
+export type AdminGetEvidenceStatusErrors = {
+    /**
+     * Missing or invalid administrator token.
+     */
+    401: Error;
+    /**
+     * The credential is valid but is not an administrator token, e.g. an institutional `svc_` key (D-058).
+     */
+    403: Error;
+    /**
+     * Rate limit exceeded (10 requests per second per IP, D-058). Headers as in the institutional API (D-022).
+     */
+    429: Error;
+    /**
+     * Internal error; the body reveals nothing about the cause.
+     */
+    500: Error;
+};
+
+export type AdminGetEvidenceStatusError = AdminGetEvidenceStatusErrors[keyof AdminGetEvidenceStatusErrors];
+
+export type AdminGetEvidenceStatusResponses = {
+    /**
+     * The document's state.
+     */
+    200: EvidenceStatus;
+};
+
+export type AdminGetEvidenceStatusResponse = AdminGetEvidenceStatusResponses[keyof AdminGetEvidenceStatusResponses];

@@ -604,6 +604,26 @@ export const zQbftValidators = z.object({
 });
 
 /**
+ * The evidence document as the site origin serves it, and its verification (D-275).
+ */
+export const zEvidenceStatus = z.object({
+    status: z.enum([
+        'verified',
+        'unverified',
+        'invalid',
+        'missing'
+    ]),
+    generated: z.iso.datetime().nullable(),
+    ageDays: z.number().gte(0).nullable(),
+    violationCount: z.int().gte(0),
+    violations: z.array(z.object({
+        rule: z.string(),
+        path: z.string(),
+        message: z.string()
+    })).max(20)
+});
+
+/**
  * Service health (D-064).
  */
 export const zHealth = z.object({
@@ -936,3 +956,8 @@ export const zAdminProposeValidatorVoteResponse = zValidatorVote;
  * The validator set.
  */
 export const zAdminListValidatorsResponse = zQbftValidators;
+
+/**
+ * The document's state.
+ */
+export const zAdminGetEvidenceStatusResponse = zEvidenceStatus;

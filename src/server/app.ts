@@ -21,6 +21,7 @@ import { adminRoutes } from './admin/routes.ts';
 import { evidenceSiteRoutes } from './evidence/routes.ts';
 import { explorerRoutes } from './explorer/routes.ts';
 import { docsRoutes } from './docs/routes.ts';
+import { consoleRoutes } from './console/routes.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { installBodyDepthGuard } from './http/body-depth.ts';
 import { clientErrorHandler } from './http/client-errors.ts';
@@ -248,6 +249,8 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
     });
     // D-154, D-155: the API reference pages, limited like the other public read-only surface (/api).
     await base.register(docsRoutes, { prefix: '/docs', requestsPerSecond: config.explorerRateLimit });
+    // D-271: the administrator console, limited like the reference pages.
+    await base.register(consoleRoutes, { prefix: '/console', requestsPerSecond: config.explorerRateLimit });
     await base.register(explorerRoutes, {
       prefix: '/api',
       dispatcher,
@@ -265,6 +268,7 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
       version: SVCKIT_VERSION,
       requestsPerSecond: config.adminRateLimit,
       walletKeyGraceMs: config.wallet.keyGraceSeconds * 1000,
+      evidenceDir: path.join(config.dataDir, 'evidence'),
     });
     await base.register(institutionalRoutes, {
       prefix: '/wallet/api/v1',

@@ -39,4 +39,5 @@ export const ADMIN_OPERATIONS: Readonly<Record<string, string>> = {
   adminProposeValidatorVote: 'qbft votes propose',
   adminListValidatorVotes: 'qbft votes list',
   adminListValidators: 'qbft validators',
+  adminGetEvidenceStatus: 'evidence',
 };

@@ -21,6 +21,7 @@ import { Faucet } from './funding.ts';
 import { healthHandler } from './health.ts';
 import { paymentHandlers } from './payments.ts';
 import { qbftHandlers } from './qbft.ts';
+import { evidenceHandler } from './evidence.ts';
 import { walletKeyHandlers } from './wallet-keys.ts';
 import { webhookHandlers } from './webhooks.ts';
 
@@ -35,6 +36,8 @@ export type AdminDeps = {
   requestsPerSecond: number;
   /** SVC_WALLET_KEY_GRACE_S in milliseconds: how long a rotated wallet key keeps verifying (D-215). */
   walletKeyGraceMs: number;
+  /** The folder the site origin serves the evidence document from (D-153, D-275). */
+  evidenceDir: string;
 };
 
 /** Registers the console's routes (mount with prefix /admin/v1). */
@@ -61,6 +64,7 @@ export async function adminRoutes(app: FastifyInstance, deps: AdminDeps): Promis
       graceMs: deps.walletKeyGraceMs,
     }),
     ...adminTokenHandler(deps.db, deps.clock),
+    ...evidenceHandler(deps.evidenceDir, deps.clock),
   };
   registerOperations(app, routes, handlers);
 }
