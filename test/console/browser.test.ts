@@ -357,9 +357,27 @@ suite(title, () => {
       const res = await fetchAdmin(`/webhooks/deliveries?status=dead&endpointId=${endpointId}`);
       return (res.json as { total: number }).total;
     };
+    const recorded = async () => {
+      const res = await fetchAdmin(`/webhooks/deliveries?endpointId=${endpointId}`);
+      const { deliveries } = res.json as { deliveries: Array<{ attempts: unknown[] }> };
+      return deliveries.reduce((n, delivery) => n + delivery.attempts.length, 0);
+    };
+    // The attempt's 10 s time-out runs on the stack's clock too: the clock moves on only once the attempts it made
+    // due are recorded (the count has grown and stayed still for 1.5 s), so no attempt in flight sees an hour pass.
+    let last = await recorded();
     for (let i = 0; i < 60 && (await dead()) === 0; i++) {
       target.reference!.advanceClock!(60 * 60_000);
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      let seen = last;
+      let stillSince = Date.now();
+      for (const start = Date.now(); Date.now() - start < 15_000; ) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        const count = await recorded();
+        if (count !== seen) {
+          seen = count;
+          stillSince = Date.now();
+        } else if (count > last && Date.now() - stillSince >= 1500) break;
+      }
+      last = seen;
     }
     expect(await dead()).toBeGreaterThan(0);
 
