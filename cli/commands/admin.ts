@@ -9,6 +9,7 @@ import { apiKeysCommand } from './admin/api-keys.ts';
 import { chainAccountsCommand } from './admin/chain-accounts.ts';
 import { healthCommand } from './admin/health.ts';
 import { kekCommand } from './admin/kek.ts';
+import { metricsTokenCommand } from './admin/metrics-token.ts';
 import { mldsaKeysCommand } from './admin/mldsa-keys.ts';
 import { paymentsCommand } from './admin/payments.ts';
 import { qbftCommand } from './admin/qbft.ts';
@@ -32,5 +33,6 @@ export function adminCommand(): Command {
     .addCommand(webhooksCommand())
     .addCommand(paymentsCommand())
     .addCommand(qbftCommand())
-    .addCommand(tokenCommand());
+    .addCommand(tokenCommand())
+    .addCommand(metricsTokenCommand());
 }

@@ -44,6 +44,11 @@ import type { Server as HttpsServer } from 'node:https';
 import { classicalRpcServer, keepClassicalToRpc } from './tls/classical-rpc.ts';
 import { installProbes, type ReadinessCheck } from './http/probes.ts';
 import { sql } from 'drizzle-orm';
+import { StackMetrics, type OriginName } from './metrics/registry.ts';
+import { instrumentOrigin } from './metrics/http.ts';
+import { rpcObserver } from './metrics/rpc.ts';
+import { collector } from './metrics/collect.ts';
+import { metricsRoute } from './metrics/route.ts';
 
 /** The svckit version reported by health and client-version strings. */
 export const SVCKIT_VERSION = '0.1.0';
@@ -75,6 +80,8 @@ export type Stack = {
   tls: TlsMaterial;
   /** The admin token, only on the first start of a data directory. */
   adminToken: string | undefined;
+  /** D-320: this stack's Prometheus registry and metrics, served at GET {base_url}/metrics. */
+  metrics: StackMetrics;
   close(): Promise<void>;
 };
 
@@ -82,8 +89,9 @@ function origin(
   tls: TlsMaterial,
   config: Config,
   logLevel: string,
-  name: string,
+  name: OriginName,
   shared: SharedState | undefined,
+  metrics: StackMetrics,
 ): FastifyInstance {
   const { connections, hstsMaxAge } = config;
   const app = Fastify({
@@ -110,6 +118,8 @@ function origin(
   // D-207: first of the origin's hooks, so every answer carries Strict-Transport-Security and nosniff.
   installSecurityHeaders(app, hstsMaxAge);
   installErrorHandling(app);
+  // D-322: before any route, so every route template of the origin is known to its HTTP metrics.
+  instrumentOrigin(app, metrics, name);
   // D-144: every JSON body of every origin passes the depth guard before it is parsed.
   installBodyDepthGuard(app);
   // D-169: with REDIS_URL, every per-IP limit of the origin counts across instances.
@@ -121,6 +131,7 @@ function origin(
 export async function buildStack(config: Config, options: StackOptions = {}): Promise<Stack> {
   const clock = options.clock ?? systemClock;
   const logLevel = options.logLevel ?? 'info';
+  const metrics = new StackMetrics();
   const log = (line: string) => {
     if (logLevel !== 'silent') process.stderr.write(`${line}\n`);
   };
@@ -143,6 +154,8 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
       ...(config.kek ? { envKek: config.kek } : {}),
     });
     chain = await startChain(config, database.db, keyring, { persistState: options.persist ?? false });
+    const upstream = chain.upstream;
+    upstream.onFailure = (kind) => metrics.upstreamErrors.inc({ kind });
     const tls = await ensureDevCertificates(config.dataDir, [config.host]);
     // D-102: receivers are checked against the default CA store, the development CA (a receiver on this
     // machine may use the dev server certificate) and SVC_WEBHOOK_CA_FILE.
@@ -159,6 +172,7 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
       onError: (error) => {
         if (logLevel !== 'silent') process.stderr.write(`svckit webhooks: ${(error as Error).message}\n`);
       },
+      onAttempt: (number, success) => metrics.attempted(number, success),
     });
     webhooks = hooks;
     ledger = await startLedger(database.db, chain, clock, {
@@ -191,6 +205,7 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
       ...(shared ? { filterStore: new RedisFilterStore(shared.commands, FILTER_LIMITS.idleMs) } : {}),
       clock,
     });
+    dispatcher.onAnswer = rpcObserver(metrics, (method) => dispatcher.knows(method));
     // D-170: with REDIS_URL, accepted signatures are refused on every instance, and credential changes are
     // announced to every instance.
     const authenticator = new Authenticator(
@@ -206,7 +221,7 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
       { name: 'chain', check: () => (chain as ChainRuntime).upstream.call('eth_blockNumber') },
       { name: 'keys', check: async () => keyring.activeId },
     ];
-    const base = origin(tls, config, logLevel, 'base', shared);
+    const base = origin(tls, config, logLevel, 'base', shared, metrics);
     installProbes(base, readiness);
     // D-259: before any route, so the classical listener's requests reach /rpc and /ws only.
     if (config.rpcClassicalPort !== undefined) keepClassicalToRpc(base);
@@ -224,7 +239,7 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
       dispatcher,
       chain,
       authenticator,
-      limiter: rpcLimiter,
+      limiter: metrics.countRefusals(rpcLimiter, 'ws'),
       limits: config.ws,
       registry: wsSockets,
     });
@@ -260,8 +275,22 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
       authenticator,
       requestsPerSecond: config.institutionalRateLimit,
     });
-    const wallet = origin(tls, config, logLevel, 'wallet', shared);
-    const site = origin(tls, config, logLevel, 'site', shared);
+    // D-320, D-324: the scrape endpoint, limited like the admin API.
+    await base.register(metricsRoute, {
+      metrics,
+      db: database.db,
+      requestsPerSecond: config.adminRateLimit,
+      collect: collector(metrics, {
+        db: database.db,
+        redis: shared?.commands,
+        upstream,
+        evidenceDir: path.join(config.dataDir, 'evidence'),
+        sockets: wsSockets,
+        now: () => clock.now(),
+      }),
+    });
+    const wallet = origin(tls, config, logLevel, 'wallet', shared, metrics);
+    const site = origin(tls, config, logLevel, 'site', shared, metrics);
     installProbes(wallet, readiness);
     installProbes(site, readiness);
     // D-146: the site origin, like every other, is limited per client IP (its 429 is the {error, code} shape).
@@ -294,6 +323,7 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
       wsSockets,
       tls,
       adminToken,
+      metrics,
       close: async () => {
         await Promise.allSettled([base.close(), wallet.close(), site.close(), closeServer(rpcClassical)]);
         await running.ledger.stop();

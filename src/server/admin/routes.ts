@@ -19,6 +19,7 @@ import { requireAdmin } from './auth.ts';
 import { credentialHandlers } from './credentials.ts';
 import { Faucet } from './funding.ts';
 import { healthHandler } from './health.ts';
+import { metricsTokenHandler } from './metrics-token.ts';
 import { paymentHandlers } from './payments.ts';
 import { qbftHandlers } from './qbft.ts';
 import { walletKeyHandlers } from './wallet-keys.ts';
@@ -61,6 +62,7 @@ export async function adminRoutes(app: FastifyInstance, deps: AdminDeps): Promis
       graceMs: deps.walletKeyGraceMs,
     }),
     ...adminTokenHandler(deps.db, deps.clock),
+    ...metricsTokenHandler(deps.db, deps.clock),
   };
   registerOperations(app, routes, handlers);
 }
