@@ -36,6 +36,7 @@ const REACHES: [string, Surface[]][] = [
   ['src/server/chain/ws', []], // the /ws upgrade, the evidence site and the docs pages have no REST contract (D-160)
   ['src/server/evidence', []],
   ['src/server/docs', []],
+  ['src/server/metrics', []], // GET /metrics is in no contract (D-320); its 401 is the {error, code} shape
   ['src/server/tls/classical-rpc.ts', []], // the classical listener serves only /rpc and /ws; other paths 404 (D-259)
   ['src/server/app.ts', ALL],
 ];

@@ -9,6 +9,8 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { Redis } from 'ioredis';
+import { DeliveryStatusSchema } from '@svckit/sdk/admin/schemas';
+import { TransferStatusSchema } from '@svckit/sdk/institutional/schemas';
 import type { Upstream } from '../../node/upstream.ts';
 import type { Database } from '../../storage/database.ts';
 import type { StackMetrics } from './registry.ts';
@@ -18,8 +20,8 @@ export const COLLECT_TIMEOUT_MS = 2000;
 /** D-323: counts by status or state stop here (a value equal to it means "at least"). */
 export const COUNT_CAP = 1_000_000;
 
-const TRANSFER_STATUSES = ['pending', 'confirmed', 'failed'] as const;
-const DELIVERY_STATES = ['pending', 'delivered', 'dead'] as const;
+const TRANSFER_STATUSES = TransferStatusSchema.enum;
+const DELIVERY_STATES = DeliveryStatusSchema.enum;
 
 /** What the readings read. */
 export type Sources = {
