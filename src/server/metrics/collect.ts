@@ -74,7 +74,10 @@ const seconds = (ms: number) => Math.max(0, ms / 1000);
 const toMs = (value: unknown) =>
   value === null || value === undefined ? undefined : new Date(value as string).getTime();
 
-/** Reads every scrape-time gauge of `metrics` from `sources`; resolves within about COLLECT_TIMEOUT_MS. */
+/**
+ * Reads every scrape-time gauge of `metrics` from `sources`; resolves within about COLLECT_TIMEOUT_MS. Concurrent
+ * calls share the collection in progress.
+ */
 export function collector(metrics: StackMetrics, sources: Sources): () => Promise<void> {
   const { db, redis, upstream, now } = sources;
   const evidenceFile = path.join(sources.evidenceDir, 'pqc-evidence.json');
@@ -146,7 +149,7 @@ export function collector(metrics: StackMetrics, sources: Sources): () => Promis
       metrics.evidenceAge.set(seconds(now() - (evidence.generated ?? info.mtimeMs)));
     },
   };
-  return async () => {
+  const run = async () => {
     metrics.wsConnections.set(sources.sockets.size);
     metrics.wsSubscriptions.set(sources.sockets.subscriptionCount());
     await Promise.all(
@@ -156,5 +159,13 @@ export function collector(metrics: StackMetrics, sources: Sources): () => Promis
         if (source === 'database' || source === 'redis') metrics.dependencyErrors.inc({ dependency: source });
       }),
     );
+  };
+  // Scrapes that arrive while a collection runs share it: however many there are, one set of readings at a time.
+  let running: Promise<void> | undefined;
+  return () => {
+    running ??= run().finally(() => {
+      running = undefined;
+    });
+    return running;
   };
 }
