@@ -10,6 +10,7 @@ import { chainAccountsCommand } from './admin/chain-accounts.ts';
 import { evidenceCommand } from './admin/evidence.ts';
 import { healthCommand } from './admin/health.ts';
 import { kekCommand } from './admin/kek.ts';
+import { metricsTokenCommand } from './admin/metrics-token.ts';
 import { mldsaKeysCommand } from './admin/mldsa-keys.ts';
 import { paymentsCommand } from './admin/payments.ts';
 import { qbftCommand } from './admin/qbft.ts';
@@ -34,5 +35,6 @@ export function adminCommand(): Command {
     .addCommand(paymentsCommand())
     .addCommand(qbftCommand())
     .addCommand(tokenCommand())
-    .addCommand(evidenceCommand());
+    .addCommand(evidenceCommand())
+    .addCommand(metricsTokenCommand());
 }

@@ -3,7 +3,7 @@
 
 import { http, type HttpHandler, HttpResponse, type HttpResponseResolver, type RequestHandlerOptions as RequestHandlerOptions2 } from 'msw';
 
-import type { AdminAddChainAccountData, AdminAddChainAccountResponses, AdminCreateAccountData, AdminCreateAccountResponses, AdminCreateApiKeyData, AdminCreateApiKeyResponses, AdminCreateWebhookEndpointData, AdminCreateWebhookEndpointResponses, AdminDeleteWebhookEndpointResponses, AdminFundAccountData, AdminFundAccountResponses, AdminGetAccountResponses, AdminGetEvidenceStatusResponses, AdminGetHealthResponses, AdminGetWebhookDeliveryResponses, AdminGetWebhookEndpointResponses, AdminListAccountsResponses, AdminListApiKeysResponses, AdminListChainAccountsResponses, AdminListMldsaKeysResponses, AdminListValidatorsResponses, AdminListValidatorVotesResponses, AdminListWebhookDeliveriesResponses, AdminListWebhookEndpointsResponses, AdminProposeValidatorVoteData, AdminProposeValidatorVoteResponses, AdminRedeliverWebhookResponses, AdminRegisterMldsaKeyData, AdminRegisterMldsaKeyResponses, AdminRemoveChainAccountResponses, AdminReturnPaymentData, AdminReturnPaymentResponses, AdminRevokeApiKeyResponses, AdminRevokeMldsaKeyResponses, AdminRotateAdminTokenData, AdminRotateAdminTokenResponses, AdminRotateKekResponses, AdminRotateWalletKeyResponses, AdminSetWebhookSecretData, AdminSetWebhookSecretResponses, AdminUpdateAccountData, AdminUpdateAccountResponses, AdminUpdateApiKeyData, AdminUpdateApiKeyResponses, AdminUpdateMldsaKeyData, AdminUpdateMldsaKeyResponses, AdminUpdateWebhookEndpointData, AdminUpdateWebhookEndpointResponses, ClientOptions } from './types.gen.ts';
+import type { AdminAddChainAccountData, AdminAddChainAccountResponses, AdminCreateAccountData, AdminCreateAccountResponses, AdminCreateApiKeyData, AdminCreateApiKeyResponses, AdminCreateWebhookEndpointData, AdminCreateWebhookEndpointResponses, AdminDeleteWebhookEndpointResponses, AdminFundAccountData, AdminFundAccountResponses, AdminGetAccountResponses, AdminGetEvidenceStatusResponses, AdminGetHealthResponses, AdminGetWebhookDeliveryResponses, AdminGetWebhookEndpointResponses, AdminIssueMetricsTokenResponses, AdminListAccountsResponses, AdminListApiKeysResponses, AdminListChainAccountsResponses, AdminListMldsaKeysResponses, AdminListValidatorsResponses, AdminListValidatorVotesResponses, AdminListWebhookDeliveriesResponses, AdminListWebhookEndpointsResponses, AdminProposeValidatorVoteData, AdminProposeValidatorVoteResponses, AdminRedeliverWebhookResponses, AdminRegisterMldsaKeyData, AdminRegisterMldsaKeyResponses, AdminRemoveChainAccountResponses, AdminReturnPaymentData, AdminReturnPaymentResponses, AdminRevokeApiKeyResponses, AdminRevokeMldsaKeyResponses, AdminRotateAdminTokenData, AdminRotateAdminTokenResponses, AdminRotateKekResponses, AdminRotateWalletKeyResponses, AdminSetWebhookSecretData, AdminSetWebhookSecretResponses, AdminUpdateAccountData, AdminUpdateAccountResponses, AdminUpdateApiKeyData, AdminUpdateApiKeyResponses, AdminUpdateMldsaKeyData, AdminUpdateMldsaKeyResponses, AdminUpdateWebhookEndpointData, AdminUpdateWebhookEndpointResponses, ClientOptions } from './types.gen.ts';
 
 export type RequestHandlerOptions = RequestHandlerOptions2 & {
     baseUrl?: ClientOptions['baseUrl'];
@@ -586,6 +586,33 @@ export function handleAdminRotateAdminToken(response?: HandleAdminRotateAdminTok
     }, options);
 }
 
+export type HandleAdminIssueMetricsTokenResponse = {
+    body: AdminIssueMetricsTokenResponses[200];
+    status?: 200;
+};
+
+/**
+ * Handler for the `POST /metrics-token` operation.
+ */
+export function handleAdminIssueMetricsToken(response?: HandleAdminIssueMetricsTokenResponse | HttpResponseResolver<never, never>, options?: RequestHandlerOptions): HttpHandler {
+    return http.post<never, never>(`${options?.baseUrl ?? '*'}/metrics-token`, info => {
+        if (typeof response === 'function') {
+            return response(info);
+        }
+        const body = response?.body;
+        if (body !== undefined) {
+            return HttpResponse.json(body, { status: response?.status ?? 200 });
+        }
+        if (options?.responseFallback === 'passthrough') {
+            return;
+        }
+        return new Response('Not Implemented', {
+            status: 501,
+            statusText: 'Not Implemented'
+        });
+    }, options);
+}
+
 export type HandleAdminListWebhookEndpointsResponse = {
     body: AdminListWebhookEndpointsResponses[200];
     status?: 200;
@@ -1074,6 +1101,10 @@ export type MswHandlerFactories = {
      */
     adminRotateAdminToken: typeof handleAdminRotateAdminToken;
     /**
+     * Handler for the `POST /metrics-token` operation.
+     */
+    adminIssueMetricsToken: typeof handleAdminIssueMetricsToken;
+    /**
      * Handler for the `GET /webhooks/endpoints` operation.
      */
     adminListWebhookEndpoints: typeof handleAdminListWebhookEndpoints;
@@ -1166,6 +1197,7 @@ export function createMswHandlers(config: RequestHandlerOptions = {}): CreateMsw
         adminRotateKek: wrap(handleAdminRotateKek),
         adminRotateWalletKey: wrap(handleAdminRotateWalletKey),
         adminRotateAdminToken: wrap(handleAdminRotateAdminToken),
+        adminIssueMetricsToken: wrap(handleAdminIssueMetricsToken),
         adminListWebhookEndpoints: wrap(handleAdminListWebhookEndpoints),
         adminCreateWebhookEndpoint: wrap(handleAdminCreateWebhookEndpoint),
         adminDeleteWebhookEndpoint: wrap(handleAdminDeleteWebhookEndpoint),
@@ -1224,6 +1256,7 @@ export function createMswHandlers(config: RequestHandlerOptions = {}): CreateMsw
             invoke(pick.adminRegisterMldsaKey, overrides.adminRegisterMldsaKey),
             invoke(pick.adminListAccounts, overrides.adminListAccounts),
             invoke(pick.adminCreateAccount, overrides.adminCreateAccount),
+            invoke(pick.adminIssueMetricsToken, overrides.adminIssueMetricsToken),
             invoke(pick.adminGetEvidenceStatus, overrides.adminGetEvidenceStatus)
         ];
     };

@@ -1038,6 +1038,27 @@ export const AdminTokenRotationSchema = {
     }
 } as const;
 
+export const MetricsTokenIssueSchema = {
+    type: 'object',
+    description: 'Result of POST /metrics-token (D-280); the only place the token appears.',
+    'x-decision': 'D-280',
+    required: [
+        'token',
+        'issuedAt'
+    ],
+    properties: {
+        token: {
+            type: 'string',
+            description: 'The metrics token, a bearer credential for `GET {base_url}/metrics` only; shown once, stored only as its SHA-256 hash.',
+            pattern: '^svcmet_[A-Za-z0-9_-]{43}$'
+        },
+        issuedAt: {
+            type: 'string',
+            format: 'date-time'
+        }
+    }
+} as const;
+
 export const AdminTokenValueSchema = {
     type: 'string',
     description: 'An administrator token, `svcadm_` followed by 43 base64url characters (D-039, D-048).',

@@ -475,6 +475,17 @@ export type AdminTokenRotation = {
 };
 
 /**
+ * Result of POST /metrics-token (D-280); the only place the token appears.
+ */
+export type MetricsTokenIssue = {
+    /**
+     * The metrics token, a bearer credential for `GET {base_url}/metrics` only; shown once, stored only as its SHA-256 hash.
+     */
+    token: string;
+    issuedAt: string;
+};
+
+/**
  * An administrator token, `svcadm_` followed by 43 base64url characters (D-039, D-048).
  */
 export type AdminTokenValue = string;
@@ -1812,6 +1823,43 @@ export type AdminRotateAdminTokenResponses = {
 };
 
 export type AdminRotateAdminTokenResponse = AdminRotateAdminTokenResponses[keyof AdminRotateAdminTokenResponses];
+
+export type AdminIssueMetricsTokenData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/metrics-token';
+};
+
+export type AdminIssueMetricsTokenErrors = {
+    /**
+     * Missing or invalid administrator token.
+     */
+    401: Error;
+    /**
+     * The credential is valid but is not an administrator token, e.g. an institutional `svc_` key (D-058).
+     */
+    403: Error;
+    /**
+     * Rate limit exceeded (10 requests per second per IP, D-058). Headers as in the institutional API (D-022).
+     */
+    429: Error;
+    /**
+     * Internal error; the body reveals nothing about the cause.
+     */
+    500: Error;
+};
+
+export type AdminIssueMetricsTokenError = AdminIssueMetricsTokenErrors[keyof AdminIssueMetricsTokenErrors];
+
+export type AdminIssueMetricsTokenResponses = {
+    /**
+     * The token is issued; the answer is the only place it appears.
+     */
+    200: MetricsTokenIssue;
+};
+
+export type AdminIssueMetricsTokenResponse = AdminIssueMetricsTokenResponses[keyof AdminIssueMetricsTokenResponses];
 
 export type AdminListWebhookEndpointsData = {
     body?: never;

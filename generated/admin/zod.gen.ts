@@ -399,6 +399,14 @@ export const zWalletKeyRotation = z.object({
 });
 
 /**
+ * Result of POST /metrics-token (D-280); the only place the token appears.
+ */
+export const zMetricsTokenIssue = z.object({
+    token: z.string().regex(/^svcmet_[A-Za-z0-9_-]{43}$/),
+    issuedAt: z.iso.datetime()
+});
+
+/**
  * An administrator token, `svcadm_` followed by 43 base64url characters (D-039, D-048).
  */
 export const zAdminTokenValue = z.string().regex(/^svcadm_[A-Za-z0-9_-]{43}$/);
@@ -846,6 +854,11 @@ export const zAdminRotateAdminTokenBody = zAdminTokenRotationRequest;
  * The token is replaced; the answer is the only place the new one appears.
  */
 export const zAdminRotateAdminTokenResponse = zAdminTokenRotation;
+
+/**
+ * The token is issued; the answer is the only place it appears.
+ */
+export const zAdminIssueMetricsTokenResponse = zMetricsTokenIssue;
 
 /**
  * The endpoints.

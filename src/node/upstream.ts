@@ -85,6 +85,8 @@ export class Upstream {
 
   /** D-266: the stack's tracing; each request or batch to the node is a client span. Undefined: traces off. */
   tracing: Tracing | undefined = undefined;
+  /** D-279: hears each failed exchange with the node, by kind (the metrics); undefined costs one property read. */
+  onFailure: ((kind: 'unreachable' | 'timeout' | 'bad_answer') => void) | undefined = undefined;
 
   /** Creates a client for `url` (http or https); every call fails after `timeoutMs` (D-140). */
   constructor(
@@ -136,6 +138,7 @@ export class Upstream {
       });
     } catch (error) {
       const { code, connected } = error as ExchangeError & NodeJS.ErrnoException;
+      this.onFailure?.(code === 'ETIMEDOUT' ? 'timeout' : 'unreachable');
       // D-139: only the error code; Node's own text may name the host.
       throw new UpstreamUnavailableError(
         `the chain node is unreachable (${code ?? 'connection failed'})`,
@@ -146,6 +149,7 @@ export class Upstream {
     try {
       return JSON.parse(answer.text);
     } catch {
+      this.onFailure?.('bad_answer');
       throw new UpstreamUnavailableError(
         `the chain node answered HTTP ${answer.status} with a body that is not JSON`,
         this.node,
@@ -214,8 +218,10 @@ export class Upstream {
     this.nextId += calls.length;
     const body = calls.map((c, i) => ({ jsonrpc: '2.0', id: first + i, method: c.method, params: c.params }));
     const answer = await this.post(body);
-    if (!Array.isArray(answer))
+    if (!Array.isArray(answer)) {
+      this.onFailure?.('bad_answer');
       throw new UpstreamUnavailableError('the chain node did not answer the batch with an array', this.node);
+    }
     const byId = new Map((answer as RpcResponse[]).map((r) => [r.id, r]));
     return body.map(
       (request) =>

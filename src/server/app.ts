@@ -49,6 +49,11 @@ import { sql } from 'drizzle-orm';
 import { startTracing, type Tracing } from './telemetry/tracing.ts';
 import { installRequestTelemetry, REQUEST_ID_HEADER, REQUEST_ID_LOG_LABEL, requestIdOf } from './telemetry/requests.ts';
 import { attachTracing } from './telemetry/attach.ts';
+import { StackMetrics, type OriginName } from './metrics/registry.ts';
+import { instrumentOrigin } from './metrics/http.ts';
+import { rpcObserver } from './metrics/rpc.ts';
+import { collector } from './metrics/collect.ts';
+import { metricsRoute } from './metrics/route.ts';
 
 /** The svckit version reported by health and client-version strings. */
 export const SVCKIT_VERSION = '0.1.0';
@@ -84,6 +89,8 @@ export type Stack = {
   drain: Drain;
   /** D-265: the stack's traces; undefined when OTEL_EXPORTER_OTLP_ENDPOINT is not set. */
   tracing: Tracing | undefined;
+  /** D-276: this stack's Prometheus registry and metrics, served at GET {base_url}/metrics. */
+  metrics: StackMetrics;
   close(): Promise<void>;
 };
 
@@ -91,9 +98,10 @@ function origin(
   tls: TlsMaterial,
   config: Config,
   logLevel: string,
-  name: string,
+  name: OriginName,
   shared: SharedState | undefined,
   tracing: Tracing | undefined,
+  metrics: StackMetrics,
 ): FastifyInstance {
   const { connections, hstsMaxAge } = config;
   const app = Fastify({
@@ -125,6 +133,8 @@ function origin(
   // D-207: first of the origin's hooks after the request id's, so every answer carries Strict-Transport-Security and nosniff.
   installSecurityHeaders(app, hstsMaxAge);
   installErrorHandling(app);
+  // D-278: before any route, so every route template of the origin is known to its HTTP metrics.
+  instrumentOrigin(app, metrics, name);
   // D-144: every JSON body of every origin passes the depth guard before it is parsed.
   installBodyDepthGuard(app);
   // D-169: with REDIS_URL, every per-IP limit of the origin counts across instances.
@@ -136,6 +146,7 @@ function origin(
 export async function buildStack(config: Config, options: StackOptions = {}): Promise<Stack> {
   const clock = options.clock ?? systemClock;
   const logLevel = options.logLevel ?? 'info';
+  const metrics = new StackMetrics();
   const log = (line: string) => {
     if (logLevel !== 'silent') process.stderr.write(`${line}\n`);
   };
@@ -160,6 +171,8 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
       ...(config.kek ? { envKek: config.kek } : {}),
     });
     chain = await startChain(config, database.db, keyring, { persistState: options.persist ?? false });
+    const upstream = chain.upstream;
+    upstream.onFailure = (kind) => metrics.upstreamErrors.inc({ kind });
     const tls = await ensureDevCertificates(config.dataDir, [config.host]);
     // D-102: receivers are checked against the default CA store, the development CA (a receiver on this
     // machine may use the dev server certificate) and SVC_WEBHOOK_CA_FILE.
@@ -176,6 +189,7 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
       onError: (error) => {
         if (logLevel !== 'silent') process.stderr.write(`svckit webhooks: ${(error as Error).message}\n`);
       },
+      onAttempt: (number, success) => metrics.attempted(number, success),
     });
     webhooks = hooks;
     ledger = await startLedger(database.db, chain, clock, {
@@ -209,6 +223,7 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
       ...(shared ? { filterStore: new RedisFilterStore(shared.commands, FILTER_LIMITS.idleMs) } : {}),
       clock,
     });
+    dispatcher.onAnswer = rpcObserver(metrics, (method) => dispatcher.knows(method));
     // D-170: with REDIS_URL, accepted signatures are refused on every instance, and credential changes are
     // announced to every instance.
     const authenticator = new Authenticator(
@@ -224,7 +239,7 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
       { name: 'chain', check: () => (chain as ChainRuntime).upstream.call('eth_blockNumber') },
       { name: 'keys', check: async () => keyring.activeId },
     ];
-    const base = origin(tls, config, logLevel, 'base', shared, tracing);
+    const base = origin(tls, config, logLevel, 'base', shared, tracing, metrics);
     const drain = new Drain();
     installProbes(base, readiness, drain);
     // D-259: before any route, so the classical listener's requests reach /rpc and /ws only.
@@ -243,7 +258,7 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
       dispatcher,
       chain,
       authenticator,
-      limiter: rpcLimiter,
+      limiter: metrics.countRefusals(rpcLimiter, 'ws'),
       limits: config.ws,
       registry: wsSockets,
     });
@@ -282,8 +297,22 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
       authenticator,
       requestsPerSecond: config.institutionalRateLimit,
     });
-    const wallet = origin(tls, config, logLevel, 'wallet', shared, tracing);
-    const site = origin(tls, config, logLevel, 'site', shared, tracing);
+    // D-276, D-280: the scrape endpoint, limited like the admin API.
+    await base.register(metricsRoute, {
+      metrics,
+      db: database.db,
+      requestsPerSecond: config.adminRateLimit,
+      collect: collector(metrics, {
+        db: database.db,
+        redis: shared?.commands,
+        upstream,
+        evidenceDir: path.join(config.dataDir, 'evidence'),
+        sockets: wsSockets,
+        now: () => clock.now(),
+      }),
+    });
+    const wallet = origin(tls, config, logLevel, 'wallet', shared, tracing, metrics);
+    const site = origin(tls, config, logLevel, 'site', shared, tracing, metrics);
     installProbes(wallet, readiness, drain);
     installProbes(site, readiness, drain);
     // D-146: the site origin, like every other, is limited per client IP (its 429 is the {error, code} shape).
@@ -319,6 +348,7 @@ export async function buildStack(config: Config, options: StackOptions = {}): Pr
       adminToken,
       drain,
       tracing,
+      metrics,
       close: async () => {
         await Promise.allSettled([base.close(), wallet.close(), site.close(), closeServer(rpcClassical)]);
         await running.ledger.stop();

@@ -51,6 +51,8 @@ export type DispatcherOptions = {
   onError?: (error: unknown) => void;
   /** Opens the endpoints' sealed secrets (D-130). */
   secrets: WebhookSecretBox;
+  /** D-278: hears each finished attempt, its number in the round (1-5) and outcome (the metrics). */
+  onAttempt?: (number: number, success: boolean) => void;
 };
 
 /** Claims, sends and records webhook deliveries. */
@@ -196,7 +198,9 @@ export class WebhookDispatcher {
     this.inFlight++;
     const run = this.attempt(job)
       .then((finished) => {
-        if (!this.discard) this.finished.push(finished);
+        if (this.discard) return;
+        this.finished.push(finished);
+        this.options.onAttempt?.(finished.job.attempts + 1, finished.result.success);
       })
       .catch((error) => this.options.onError?.(error))
       .finally(() => {

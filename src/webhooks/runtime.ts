@@ -39,6 +39,8 @@ export type WebhookOptions = {
   allowPrivate?: boolean;
   /** Hears unexpected dispatcher errors. */
   onError?: (error: unknown) => void;
+  /** D-278: hears each finished attempt (the metrics). */
+  onAttempt?: (number: number, success: boolean) => void;
 };
 
 /** Every certificate Node trusts by default (its bundled roots, plus the system store when enabled). */
@@ -67,6 +69,7 @@ export async function startWebhooks(
     concurrency: options.concurrency,
     secrets,
     ...(options.onError ? { onError: options.onError } : {}),
+    ...(options.onAttempt ? { onAttempt: options.onAttempt } : {}),
   });
   dispatcher.start();
   return {

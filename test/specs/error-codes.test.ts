@@ -37,6 +37,7 @@ const REACHES: [string, Surface[]][] = [
   ['src/server/evidence', []],
   ['src/server/docs', []],
   ['src/server/console', []], // the administrator console page (D-271) has no REST contract either
+  ['src/server/metrics', []], // GET /metrics is in no contract (D-276); its 401 is the {error, code} shape
   ['src/server/tls/classical-rpc.ts', []], // the classical listener serves only /rpc and /ws; other paths 404 (D-259)
   ['src/server/app.ts', ALL],
 ];

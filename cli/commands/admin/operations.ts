@@ -26,6 +26,7 @@ export const ADMIN_OPERATIONS: Readonly<Record<string, string>> = {
   adminRotateKek: 'kek rotate',
   adminRotateWalletKey: 'wallet-keys rotate',
   adminRotateAdminToken: 'token rotate',
+  adminIssueMetricsToken: 'metrics-token issue',
   adminCreateWebhookEndpoint: 'webhooks endpoints create',
   adminListWebhookEndpoints: 'webhooks endpoints list',
   adminGetWebhookEndpoint: 'webhooks endpoints get',

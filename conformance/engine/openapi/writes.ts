@@ -170,6 +170,10 @@ export const WRITES: Readonly<Record<EngineSurface, Readonly<Record<string, Writ
       class: 'avoided',
       why: 'the token the run holds stops working at once: the harness is locked out (D-221, D-237)',
     },
+    'POST /metrics-token': {
+      class: 'avoided',
+      why: "a new metrics token replaces the deployment's, and its scraper is locked out (D-280, D-237)",
+    },
     'POST /webhooks/endpoints': {
       class: 'undone',
       why: 'deleted when the run ends; its pending deliveries become dead (D-060, D-182)',

@@ -19,6 +19,7 @@ import { requireAdmin } from './auth.ts';
 import { credentialHandlers } from './credentials.ts';
 import { Faucet } from './funding.ts';
 import { healthHandler } from './health.ts';
+import { metricsTokenHandler } from './metrics-token.ts';
 import { paymentHandlers } from './payments.ts';
 import { qbftHandlers } from './qbft.ts';
 import { evidenceHandler } from './evidence.ts';
@@ -65,6 +66,7 @@ export async function adminRoutes(app: FastifyInstance, deps: AdminDeps): Promis
     }),
     ...adminTokenHandler(deps.db, deps.clock),
     ...evidenceHandler(deps.evidenceDir, deps.clock),
+    ...metricsTokenHandler(deps.db, deps.clock),
   };
   registerOperations(app, routes, handlers);
 }

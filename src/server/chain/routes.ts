@@ -54,6 +54,7 @@ export async function answerRpcBody(
   const value = body.value;
   if (!Array.isArray(value)) {
     const answer = await dispatcher.handle(value, transport, client);
+    dispatcher.onAnswer?.(value, answer);
     return isNotification(value) && !answer.error ? undefined : answer;
   }
   if (value.length === 0)
@@ -69,6 +70,7 @@ export async function answerRpcBody(
     };
   }
   const answers = await dispatcher.handleBatch(value, transport, client);
+  if (dispatcher.onAnswer) for (let i = 0; i < answers.length; i++) dispatcher.onAnswer(value[i], answers[i]!);
   const kept = answers.filter((answer, i) => !isNotification(value[i]) || answer.error);
   return kept.length ? kept : undefined;
 }

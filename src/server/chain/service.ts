@@ -111,6 +111,14 @@ export class RpcDispatcher {
   /** D-256: the filters. */
   private readonly filters: Filters;
 
+  /** D-278: hears the answer to each client request of /rpc and /ws (the metrics); undefined costs one property read. */
+  onAnswer: ((request: unknown, answer: RpcResponse) => void) | undefined = undefined;
+
+  /** Whether `method` is a method of the contract (D-278: the metrics' method label is one of these or `other`). */
+  knows(method: string): boolean {
+    return this.params.has(method);
+  }
+
   /** Creates a dispatcher over the stack's chain parts. */
   constructor(private readonly deps: DispatcherDeps) {
     const limits = deps.simulation ?? DEFAULT_SIMULATION;

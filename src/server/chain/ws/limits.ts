@@ -37,6 +37,8 @@ export class SocketRegistry {
   private readonly open = new Set<Open>();
   private readonly perIp = new Map<string, number>();
   private readonly perCredential = new Map<string, number>();
+  /** D-278: the subscription sets of the open sockets, counted by the metrics. */
+  private readonly subscriptionSets = new Map<WebSocket, { readonly size: number }>();
   private timer: NodeJS.Timeout | undefined;
   private checking = false;
 
@@ -77,11 +79,24 @@ export class SocketRegistry {
     bump(this.perCredential, credential.id, 1);
     socket.once('close', () => {
       this.open.delete(entry);
+      this.subscriptionSets.delete(socket);
       bump(this.perIp, ip, -1);
       bump(this.perCredential, credential.id, -1);
     });
     this.timer ??= setInterval(() => void this.recheck(), CREDENTIAL_RECHECK_MS).unref();
     return true;
+  }
+
+  /** Counts the subscriptions of an open socket's set until the socket closes (D-278). */
+  watch(socket: WebSocket, subscriptions: { readonly size: number }): void {
+    if (socket.readyState === socket.OPEN) this.subscriptionSets.set(socket, subscriptions);
+  }
+
+  /** How many subscriptions the open sockets hold. */
+  subscriptionCount(): number {
+    let count = 0;
+    for (const set of this.subscriptionSets.values()) count += set.size;
+    return count;
   }
 
   /** How many sockets are open. */

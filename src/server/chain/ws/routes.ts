@@ -84,6 +84,7 @@ export async function wsRoutes(app: FastifyInstance, options: WsOptions): Promis
       options.limits.maxSubscriptions,
       (subscription, result) => send({ jsonrpc: '2.0', method: 'eth_subscription', params: { subscription, result } }),
     );
+    registry.watch(socket, subscriptions);
     const onSealed = ({ number }: { number: number }) => void subscriptions.onBlock(number).catch(() => undefined);
     options.chain.producer?.on('sealed', onSealed);
     socket.on('close', () => options.chain.producer?.off('sealed', onSealed));
