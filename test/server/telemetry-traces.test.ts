@@ -124,6 +124,12 @@ describe('traces (D-265..D-268)', () => {
     );
     expect(life.attrs['svckit.transfer.outcome']).toBe('confirmed');
     expect(life.attrs['svckit.transfer.tx_hash']).toBe(txHash);
+    // An attempt's span ends once its answer is recorded, which may be after the receiver saw the delivery.
+    await eventually(async () => {
+      await running.stack.tracing!.flush();
+      const ended = spans.filter((s) => s.name === 'webhook POST' && s.parentSpanId === life.spanId);
+      return ended.length >= 2 ? ended : undefined;
+    });
     const trace = spans.filter((s) => s.traceId === life.traceId);
     const byId = new Map(trace.map((s) => [s.spanId, s]));
 
