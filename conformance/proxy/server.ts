@@ -167,6 +167,13 @@ async function handle(ctx: Context, n: number, req: http.IncomingMessage, res: h
     return;
   }
   const { response, held, whole } = answer;
+  // D-263: with no violations header and no --strict the answer does not depend on the verdicts, so it goes
+  // to the client first and the exchange is judged after.
+  const answerFirst = whole && !ctx.options.strict && !ctx.options.violationsHeader;
+  if (answerFirst) {
+    res.writeHead(response.statusCode ?? 0, endToEnd(response.headers));
+    res.end(held.bytes());
+  }
   const text = held.bytes().toString('utf8');
   const wire: WireResponse = {
     status: response.statusCode ?? 0,
@@ -180,7 +187,9 @@ async function handle(ctx: Context, n: number, req: http.IncomingMessage, res: h
   copy.release();
   const headers = endToEnd(response.headers);
   if (ctx.options.violationsHeader) headers[VIOLATIONS_HEADER] = whole ? String(violations) : 'not-judged';
-  if (whole && violations > 0 && ctx.options.strict) {
+  if (answerFirst) {
+    // Answered above.
+  } else if (whole && violations > 0 && ctx.options.strict) {
     // --strict: the client gets the violations instead of the upstream's invalid answer.
     const found = judgements.flatMap((j) =>
       j.verdicts

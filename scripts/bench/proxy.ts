@@ -5,7 +5,8 @@
  * HTTPS. Three exchanges: GET /api/stats (explorer, a small JSON answer), POST /rpc eth_blockNumber (answered
  * from the stack's memory) and POST /rpc eth_getBalance (relayed to the node).
  *
- * Each is sent directly, through `svckit proxy`, and through a bare pass-through forwarder
+ * Each is sent directly, through `svckit proxy`, through `svckit proxy --no-violations-header` (which answers
+ * before it judges), and through a bare pass-through forwarder
  * (scripts/bench/bare-forwarder.mjs: the same second TLS hop, judging nothing), which measures the floor any
  * proxy on this machine stands on.
  *
@@ -128,44 +129,52 @@ const median = <T>(list: T[], key: (t: T) => number): T =>
 
 const dir = mkdtempSync(path.join(tmpdir(), 'svckit-bench-proxy-'));
 const stack = await startTestStack({ env: { ...LIFTED_LIMITS } });
-let proxy: ChildProcess | undefined;
+const proxies: ChildProcess[] = [];
 let bare: ChildProcess | undefined;
 try {
   writeFileSync(path.join(dir, 'stack-ca.pem'), stack.stack.tls.caCert);
-  proxy = spawn(
-    process.execPath,
-    [
-      SVCKIT_BIN,
-      'proxy',
-      '--upstream',
-      String(stack.target.base).replace(/\/$/, ''),
-      '--ca-cert',
-      path.join(dir, 'stack-ca.pem'),
-      '--port',
-      '0',
-      '--tls-dir',
-      dir,
-      '--out',
-      path.join(dir, 'reports'),
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let out = '';
   let violations = 0;
-  proxy.stderr?.on('data', (d: Buffer) => {
-    violations += d
-      .toString()
-      .split('\n')
-      .filter((l) => l.startsWith('{"check"')).length;
-  });
-  const proxied = await new Promise<string>((resolve, reject) => {
-    proxy?.once('exit', (code) => reject(new Error(`svckit proxy exited ${code}`)));
-    proxy?.stdout?.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /svckit proxy: base (\S+) ->/.exec(out);
-      if (m && out.includes('development CA')) resolve(m[1] as string);
+  /** Starts `svckit proxy` with `extra` options; resolves with its base origin. */
+  const startProxy = (extra: string[]) => {
+    const child = spawn(
+      process.execPath,
+      [
+        SVCKIT_BIN,
+        'proxy',
+        '--upstream',
+        String(stack.target.base).replace(/\/$/, ''),
+        '--ca-cert',
+        path.join(dir, 'stack-ca.pem'),
+        '--port',
+        '0',
+        '--tls-dir',
+        dir,
+        '--out',
+        path.join(dir, `reports${extra.length}`),
+        ...extra,
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    proxies.push(child);
+    child.stderr?.on('data', (d: Buffer) => {
+      violations += d
+        .toString()
+        .split('\n')
+        .filter((l) => l.startsWith('{"check"')).length;
     });
-  });
+    let out = '';
+    return new Promise<string>((resolve, reject) => {
+      child.once('exit', (code) => reject(new Error(`svckit proxy exited ${code}`)));
+      child.stdout?.on('data', (d: Buffer) => {
+        out += d.toString();
+        const m = /svckit proxy: base (\S+) ->/.exec(out);
+        if (m && out.includes('development CA')) resolve(m[1] as string);
+      });
+    });
+  };
+  const proxied = await startProxy([]);
+  // D-263: without the violations header the answer goes out before the exchange is judged.
+  const proxiedQuiet = await startProxy(['--no-violations-header']);
   const direct = String(stack.target.base).replace(/\/$/, '');
   const forwarder = await startBareForwarder(direct, path.join(dir, 'stack-ca.pem'), path.join(dir, 'tls'));
   bare = forwarder.child;
@@ -175,12 +184,13 @@ try {
   const figures: BenchFigure[] = [];
   for (const ex of EXCHANGES) {
     type Latency = { p50: number; p99: number };
-    const one = { direct: [] as Latency[], proxied: [] as Latency[], bare: [] as Latency[] };
-    const many = { direct: [] as number[], proxied: [] as number[], bare: [] as number[] };
+    const one = { direct: [] as Latency[], proxied: [] as Latency[], quiet: [] as Latency[], bare: [] as Latency[] };
+    const many = { direct: [] as number[], proxied: [] as number[], quiet: [] as number[], bare: [] as number[] };
     for (let round = 0; round < ROUNDS; round++)
       for (const [name, base] of [
         ['direct', direct],
         ['proxied', proxied],
+        ['quiet', proxiedQuiet],
         ['bare', forwarder.origin],
       ] as const) {
         const a1 = agentOf(1);
@@ -193,13 +203,16 @@ try {
     const d = median(one.direct, (r) => r.p50);
     const p = median(one.proxied, (r) => r.p50);
     const b = median(one.bare, (r) => r.p50);
+    const q = median(one.quiet, (r) => r.p50);
+    const qRate = median(many.quiet, (r) => r);
     const dRate = median(many.direct, (r) => r);
     const pRate = median(many.proxied, (r) => r);
     const bRate = median(many.bare, (r) => r);
     console.log(
       `${ex.name}: concurrency 1 p50 ${d.p50.toFixed(2)} ms direct, ${p.p50.toFixed(2)} ms proxied (${(p.p50 / d.p50).toFixed(2)}x), ` +
+        `${q.p50.toFixed(2)} ms proxied without the header (${(q.p50 / d.p50).toFixed(2)}x), ` +
         `${b.p50.toFixed(2)} ms bare forwarder (${(b.p50 / d.p50).toFixed(2)}x); concurrency 32 ${dRate.toFixed(0)} req/s direct, ` +
-        `${pRate.toFixed(0)} req/s proxied (${(pRate / dRate).toFixed(2)}x), ${bRate.toFixed(0)} req/s bare forwarder (${(bRate / dRate).toFixed(2)}x)`,
+        `${pRate.toFixed(0)} req/s proxied (${(pRate / dRate).toFixed(2)}x), ${qRate.toFixed(0)} req/s without the header (${(qRate / dRate).toFixed(2)}x), ${bRate.toFixed(0)} req/s bare forwarder (${(bRate / dRate).toFixed(2)}x)`,
     );
     figures.push(
       figure(`${ex.name}, concurrency 1: p50 proxied / direct`, p.p50 / d.p50, 'x', {
@@ -214,6 +227,8 @@ try {
         limit: 0.7,
         comparison: 'at-least',
       }),
+      figure(`${ex.name}, concurrency 1: p50 proxied without the violations header / direct`, q.p50 / d.p50, 'x'),
+      figure(`${ex.name}, concurrency 32: req/s proxied without the violations header / direct`, qRate / dRate, 'x'),
       figure(`${ex.name}, concurrency 1: p50 bare forwarder / direct`, b.p50 / d.p50, 'x'),
       figure(`${ex.name}, concurrency 32: req/s bare forwarder / direct`, bRate / dRate, 'x'),
       figure(`${ex.name}, concurrency 1: p50 direct`, d.p50, 'ms'),
@@ -234,7 +249,7 @@ try {
     ],
   });
 } finally {
-  proxy?.kill('SIGTERM');
+  for (const child of proxies) child.kill('SIGTERM');
   bare?.kill('SIGTERM');
   await stack.close();
   rmSync(dir, { recursive: true, force: true });

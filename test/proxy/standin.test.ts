@@ -56,6 +56,9 @@ async function send(
 }
 
 /** The violation lines of exchange `n`. */
+const quietLines: Line[] = [];
+const quietLedger = new ProxyLedger((text) => quietLines.push(JSON.parse(text) as Line));
+let headerless: RunningProxy;
 const violationsOf = (n: number) => lines.filter((l) => l.n === n && typeof l.check === 'string');
 
 beforeAll(async () => {
@@ -96,11 +99,13 @@ beforeAll(async () => {
   };
   proxy = await startProxy({ ...common, strict: false, ledger, onExchange: har.add });
   strict = await startProxy({ ...common, strict: true, ledger: new ProxyLedger(() => {}) });
+  headerless = await startProxy({ ...common, violationsHeader: false, strict: false, ledger: quietLedger });
 });
 
 afterAll(async () => {
   await proxy?.close();
   await strict?.close();
+  await headerless?.close();
   upstream?.close();
   har.close();
   rmSync(dir, { recursive: true, force: true });
@@ -127,6 +132,17 @@ describe('svckit proxy in front of a stand-in upstream', () => {
         pointer: '/body/avgBlockTime',
       }),
     ]);
+  });
+
+  it('without the violations header answers first and still judges the exchange (D-263)', async () => {
+    const res = await send(headerless.urls.base as string, '/api/stats', 'missing');
+    expect(res.status).toBe(200);
+    expect(res.text).toBe(ANSWERS.missing?.body);
+    expect(res.headers.get('x-svckit-violations')).toBeNull();
+    await expect
+      .poll(() => quietLines.filter((l) => l.check === 'generated.response_schema_conformance'))
+      .toEqual([expect.objectContaining({ operation: 'explorer GET /stats', pointer: '/body/avgBlockTime' })]);
+    expect(quietLedger.counts.exchanges).toBe(1);
   });
 
   it('reports a wrong type with the value found', async () => {
