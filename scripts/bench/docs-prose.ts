@@ -187,24 +187,28 @@ SVC-MLDSA header parsed by position.`,
   },
   proxy: {
     title: 'The validating proxy: `npm run bench -- proxy`',
-    before: `What \`svckit proxy\` adds to an exchange (D-249, D-250). The reference stack runs in the benchmark's process
-(TLS with X25519MLKEM768, PGlite, Anvil); \`svckit proxy\` runs as its own process in front of it, with its own
-development CA, and judges every answer; the load comes from the benchmark's process over keep-alive HTTPS.
-Two exchanges, each sent directly and through the proxy in alternating runs (the median of three is kept):
-GET /api/stats and POST /rpc eth_blockNumber. Targets: at concurrency 1, proxied p50 at most 1.3x direct; at
-concurrency 32, proxied throughput at least 0.7x direct.`,
-    after: `The targets are missed, and what bounds the figures is the machine, not the judging. Both exchanges are
-answered by the stack from memory in well under a millisecond, so a second hop — one more TLS record decrypted
-and encrypted each way, the request and the answer parsed twice, the answer held until whole — costs about as
-much as the exchange itself: the proxy added 0.4 to 0.7 ms at p50, 2x to 3x of a 0.2 to 0.6 ms answer. That
-cost does not depend on how long the upstream works on the answer, so the ratio is largest for these, the
-cheapest exchanges of the contracts.
-At concurrency 32 the proxy's process and the stack's share the machine's two cores (shared with other work:
-the load average was 9.4 three minutes before the run), and the proxy does about as much TLS work per exchange as the stack, so
-throughput through it is bounded by CPU near a half of direct for the small explorer answer and a third for the
-cheapest JSON-RPC call. A CPU profile of the proxy, the stack and the load in one process (eth_blockNumber at
-concurrency 32) spends about a fifth of its time in TLS writes (\`writev\`, string encoding) and about 3% in the
-proxy's own functions (matching, judging, the tallies; ajv validators are compiled once per schema).`,
+    before: `What \`svckit proxy\` adds to an exchange (D-249, D-250, D-263). The reference stack runs in the benchmark's
+process (TLS with X25519MLKEM768, PGlite, Anvil); \`svckit proxy\` runs as its own process in front of it, with
+its own development CA, and judges every answer; the load comes from the benchmark's process over keep-alive
+HTTPS. Three exchanges: GET /api/stats (from the stack's database), POST /rpc eth_blockNumber (from its memory)
+and POST /rpc eth_getBalance (relayed to the node). Each is sent in alternating runs (the median of three is
+kept) directly, through the proxy, through the proxy with \`--no-violations-header\` (which answers first and
+judges after), and through a bare pass-through forwarder (scripts/bench/bare-forwarder.mjs: the same second TLS
+hop, judging nothing). Targets: at concurrency 1, proxied p50 at most 1.3x direct and at most 1 ms added (D-263);
+at concurrency 32, proxied throughput at least 0.7x direct.`,
+    after: `The 1 ms bound holds for every exchange. The 1.3x ratio does not, and it is mostly the second hop:
+the bare forwarder, which only adds the hop, already stands at 1.2x to 2.0x because the stack answers these
+exchanges in 0.1 to 0.7 ms. The rest of the gap is the proxy's own work before it answers: parsing, judging
+against the contract and counting the violations for the \`X-Svckit-Violations\` header. Without that header
+(and without \`--strict\`), the proxy answers first and judges after, which brings the p50 close to the bare
+forwarder's.
+At concurrency 32 the proxy, the stack and the load share the machine's two cores, and the proxy does about as
+much TLS work per exchange as the stack. Throughput therefore depends on how busy the machine is. On a quiet
+machine (load average below 1) it stays near 0.7x to 0.9x of direct, within 0.1x of the bare forwarder. An
+earlier run beside other work (load average 9.4) measured 0.33x to 0.55x. A CPU profile of the proxy, the stack
+and the load in one process (eth_blockNumber at concurrency 32) spends about a fifth of its time in TLS writes
+and about 3% in the proxy's own functions (matching, judging, the tallies; ajv validators are compiled once per
+schema).`,
   },
   growth: {
     title: 'Costs as data grows: `npm run bench -- growth`',
