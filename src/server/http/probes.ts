@@ -12,7 +12,8 @@ export const PROBE_TIMEOUT_MS = 2000;
 /** A named readiness check: resolves when the part is usable, rejects (or exceeds the time-out) when it is not. */
 export type ReadinessCheck = { name: string; check: () => Promise<unknown> };
 
-function within(ms: number, work: () => Promise<unknown>): Promise<boolean> {
+/** Resolves true when `work` ends within `ms`, false when it fails or takes longer (it is not awaited further). */
+export function within(ms: number, work: () => Promise<unknown>): Promise<boolean> {
   return new Promise((resolve) => {
     const timer = setTimeout(() => resolve(false), ms);
     timer.unref();

@@ -14,6 +14,7 @@ import { TransferStatusSchema } from '@svckit/sdk/institutional/schemas';
 import type { Upstream } from '../../node/upstream.ts';
 import type { Database } from '../../storage/database.ts';
 import type { StackMetrics } from './registry.ts';
+import { within } from '../http/probes.ts';
 
 /** D-279: the longest one scrape-time reading may take. */
 export const COLLECT_TIMEOUT_MS = 2000;
@@ -34,21 +35,6 @@ export type Sources = {
   sockets: { readonly size: number; subscriptionCount(): number };
   now: () => number;
 };
-
-/** Resolves true when `work` ends within `ms`, false when it fails or takes longer (it is not awaited further). */
-function within(ms: number, work: () => Promise<unknown>): Promise<boolean> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), ms);
-    timer.unref();
-    Promise.resolve()
-      .then(work)
-      .then(
-        () => resolve(true),
-        () => resolve(false),
-      )
-      .finally(() => clearTimeout(timer));
-  });
-}
 
 type Row = Record<string, unknown>;
 const rowsOf = (result: unknown): Row[] => (result as { rows: Row[] }).rows;
