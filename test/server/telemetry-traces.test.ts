@@ -111,11 +111,19 @@ describe('traces (D-265..D-268)', () => {
     const requestId = sent.headers['x-request-id'];
     expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
 
-    // 60 s: an attempt that fails on a busy machine is tried again 30 s later (RETRY_DELAYS_MS), in the same trace.
+    // 60 s: a failed attempt is made again 30 s later (RETRY_DELAYS_MS), in the same trace.
     const settled = await eventually(
       async () => hooks.find((h) => h.event === 'payment.settled' && h.body.onChainTxHash === txHash),
       60_000,
-    );
+    ).catch(async (error: Error) => {
+      // What the stack did instead, so a failure names its cause: the transfer, and each delivery's attempts.
+      const transfer = await wallet(target, 'GET', `/transfers/${txRef}`, key);
+      const deliveries = await admin(target, 'GET', `/webhooks/deliveries?endpointId=${endpoint.id}`);
+      const seen = hooks.map((h) => `${h.event} ${h.body.onChainTxHash ?? h.body.txRef}`);
+      throw new Error(
+        `${error.message}; receiver saw ${JSON.stringify(seen)}; sent ${txHash}; transfer ${JSON.stringify(transfer.json)}; deliveries ${JSON.stringify(deliveries.json)}`,
+      );
+    });
     const initiated = hooks.find((h) => h.event === 'payment.initiated' && h.body.txRef === settled.body.txRef);
     expect(initiated).toBeDefined();
     await running.stack.tracing!.flush();

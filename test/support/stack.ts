@@ -38,8 +38,8 @@ const startingTrust = tls.getCACertificates('default');
 /**
  * Makes `caCert` (a test stack's development CA) the one extra CA this process trusts by default, as
  * NODE_EXTRA_CA_CERTS would, so plain `fetch` and stock clients reach that stack. It replaces the CA of an earlier
- * stack rather than adding to it: every development CA has the same name, and a worker that runs several files
- * (D-227) must not offer the previous stack's CA for the next one's certificates.
+ * stack rather than adding to it, so a worker that runs several files (D-227) trusts only the stack under test;
+ * the CAs themselves are distinct (D-282), so a stack that inherits an earlier one's CA still verifies its own.
  */
 export function trustTestCa(caCert: string): void {
   tls.setDefaultCACertificates([...startingTrust, caCert]);

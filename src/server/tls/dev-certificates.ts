@@ -6,7 +6,7 @@
  */
 // @peculiar/x509 resolves its services through tsyringe, which needs the Reflect metadata polyfill.
 import 'reflect-metadata';
-import { webcrypto } from 'node:crypto';
+import { randomBytes, webcrypto } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as x509 from '@peculiar/x509';
@@ -29,47 +29,61 @@ function subjectAltNames(hosts: string[]) {
   return new x509.SubjectAlternativeNameExtension(names);
 }
 
-/** Creates a CA and a server certificate for `hosts` (DNS names or IP addresses). */
+/** D-282: a random positive serial number of 16 bytes (RFC 5280 §4.1.2.2 allows up to 20). */
+const serial = () => {
+  const bytes = randomBytes(16);
+  bytes[0] = (bytes[0]! & 0x7f) | 0x40;
+  return bytes.toString('hex');
+};
+
+/**
+ * Creates a CA and a server certificate for `hosts` (DNS names or IP addresses). D-282: every CA is distinct
+ * from every other development CA: its name ends in a random suffix, its serial is random, and the server
+ * certificate names its key (authority key identifier), so a trust store holding several never picks the wrong one.
+ */
 async function createMaterial(hosts: string[], caName = 'svckit development CA') {
   x509.cryptoProvider.set(webcrypto as unknown as Crypto);
   const now = Date.now();
-  const caKeys = await webcrypto.subtle.generateKey(ALGORITHM, true, ['sign', 'verify']);
+  const caKeys = (await webcrypto.subtle.generateKey(ALGORITHM, true, ['sign', 'verify'])) as CryptoKeyPair;
   const ca = await x509.X509CertificateGenerator.createSelfSigned({
-    serialNumber: '01',
-    name: `CN=${caName}`,
+    serialNumber: serial(),
+    name: `CN=${caName} ${randomBytes(6).toString('hex')}`,
     notBefore: new Date(now - DAY),
     notAfter: new Date(now + 3650 * DAY),
-    keys: caKeys as CryptoKeyPair,
+    keys: caKeys,
     signingAlgorithm: ALGORITHM,
     extensions: [
       new x509.BasicConstraintsExtension(true, 0, true),
       new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
+      await x509.SubjectKeyIdentifierExtension.create(caKeys.publicKey),
     ],
   });
-  const serverKeys = await webcrypto.subtle.generateKey(ALGORITHM, true, ['sign', 'verify']);
+  const serverKeys = (await webcrypto.subtle.generateKey(ALGORITHM, true, ['sign', 'verify'])) as CryptoKeyPair;
   const server = await x509.X509CertificateGenerator.create({
-    serialNumber: '02',
+    serialNumber: serial(),
     subject: 'CN=svckit development server',
     issuer: ca.subject,
     notBefore: new Date(now - DAY),
     notAfter: new Date(now + 825 * DAY),
-    publicKey: (serverKeys as CryptoKeyPair).publicKey,
-    signingKey: (caKeys as CryptoKeyPair).privateKey,
+    publicKey: serverKeys.publicKey,
+    signingKey: caKeys.privateKey,
     signingAlgorithm: ALGORITHM,
     extensions: [
       new x509.BasicConstraintsExtension(false, undefined, true),
       new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
       new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
+      await x509.AuthorityKeyIdentifierExtension.create(caKeys.publicKey),
+      await x509.SubjectKeyIdentifierExtension.create(serverKeys.publicKey),
       subjectAltNames(hosts),
     ],
   });
-  const key = await webcrypto.subtle.exportKey('pkcs8', (serverKeys as CryptoKeyPair).privateKey);
+  const key = await webcrypto.subtle.exportKey('pkcs8', serverKeys.privateKey);
   return { caCert: `${ca.toString('pem')}\n`, cert: `${server.toString('pem')}\n`, key: pem('PRIVATE KEY', key) };
 }
 
 /**
- * Loads `<dataDir>/tls/{ca,server,server-key}.pem`, creating them on first start. `caName` gives another CA a
- * distinct subject (the harness's webhook receiver), so trust stores holding both never confuse the two.
+ * Loads `<dataDir>/tls/{ca,server,server-key}.pem`, creating them on first start. `caName` is the start of the
+ * CA's name (the harness's webhook receiver and mocks, the proxy), so a reader can tell whose CA it is.
  */
 export async function ensureDevCertificates(dataDir: string, hosts: string[], caName?: string): Promise<TlsMaterial> {
   const dir = path.join(dataDir, 'tls');
